@@ -1,0 +1,139 @@
+// Lists: LPUSH, RPUSH, LPOP, RPOP, LINDEX, LLEN, LRANGE, LREM, LSET (Redis t_list.c).
+#include "engine/commands.hpp"
+#include "engine/errors.hpp"
+#include "engine/numbers.hpp"
+
+namespace locksim::engine {
+namespace {
+
+Reply push_generic(CommandContext& ctx, bool head) {
+  Found<List> found = find_or_create<List>(ctx.db, ctx.arg(1));
+  if (found.wrong_type) return Reply::error(errors::kWrongType);
+  for (size_t j = 2; j < ctx.argc(); ++j) {
+    if (head) found.value->emplace_front(ctx.arg(j));
+    else found.value->emplace_back(ctx.arg(j));
+  }
+  return Reply::integer_of(static_cast<int64_t>(found.value->size()));
+}
+
+// LPOP/RPOP key [count]: a bulk without count, an array with it (the tail first for RPOP).
+Reply pop_generic(CommandContext& ctx, std::string_view name, bool head) {
+  if (ctx.argc() > 3) return Reply::error(errors::wrong_arity(name));
+  const bool has_count = ctx.argc() == 3;
+  int64_t count = 0;
+  if (has_count) {
+    auto parsed = parse_int64(ctx.arg(2));
+    if (!parsed || *parsed < 0) return Reply::error(errors::err("value is out of range, must be positive"));
+    count = *parsed;
+  }
+  Found<List> found = find_as<List>(ctx.db, ctx.arg(1));
+  if (found.wrong_type) return Reply::error(errors::kWrongType);
+  if (found.value == nullptr) return Reply::nil();
+  List& list = *found.value;
+  if (has_count && count == 0) return Reply::array();
+  Reply reply;
+  if (!has_count) {
+    reply = Reply::bulk(head ? list.front() : list.back());
+    if (head) list.pop_front(); else list.pop_back();
+  } else {
+    reply = Reply::array();
+    for (int64_t i = 0; i < count && !list.empty(); ++i) {
+      reply.elements.push_back(Reply::bulk(head ? list.front() : list.back()));
+      if (head) list.pop_front(); else list.pop_back();
+    }
+  }
+  delete_if_empty(ctx.db, ctx.arg(1), list);
+  return reply;
+}
+
+}  // namespace
+
+// LPUSH key element [element ...]
+Reply lpush_command(CommandContext& ctx) { return push_generic(ctx, true); }
+// RPUSH key element [element ...]
+Reply rpush_command(CommandContext& ctx) { return push_generic(ctx, false); }
+// LPOP key [count]
+Reply lpop_command(CommandContext& ctx) { return pop_generic(ctx, "lpop", true); }
+// RPOP key [count]
+Reply rpop_command(CommandContext& ctx) { return pop_generic(ctx, "rpop", false); }
+
+// LINDEX key index: nil when missing or out of range.
+Reply lindex_command(CommandContext& ctx) {
+  Found<List> found = find_as<List>(ctx.db, ctx.arg(1));
+  if (found.wrong_type) return Reply::error(errors::kWrongType);
+  if (found.value == nullptr) return Reply::nil();
+  auto index = parse_int64(ctx.arg(2));
+  if (!index) return Reply::error(errors::kNotInteger);
+  const auto size = static_cast<int64_t>(found.value->size());
+  const int64_t at = *index < 0 ? size + *index : *index;
+  if (at < 0 || at >= size) return Reply::nil();
+  return Reply::bulk((*found.value)[static_cast<size_t>(at)]);
+}
+
+// LLEN key
+Reply llen_command(CommandContext& ctx) {
+  Found<List> found = find_as<List>(ctx.db, ctx.arg(1));
+  if (found.wrong_type) return Reply::error(errors::kWrongType);
+  return Reply::integer_of(found.value ? static_cast<int64_t>(found.value->size()) : 0);
+}
+
+// LRANGE key start stop
+Reply lrange_command(CommandContext& ctx) {
+  auto start = parse_int64(ctx.arg(2));
+  auto stop = parse_int64(ctx.arg(3));
+  if (!start || !stop) return Reply::error(errors::kNotInteger);
+  Found<List> found = find_as<List>(ctx.db, ctx.arg(1));
+  if (found.wrong_type) return Reply::error(errors::kWrongType);
+  Reply reply = Reply::array();
+  if (found.value == nullptr) return reply;
+  const auto size = static_cast<int64_t>(found.value->size());
+  int64_t from = *start < 0 ? size + *start : *start;
+  int64_t to = *stop < 0 ? size + *stop : *stop;
+  if (from < 0) from = 0;
+  if (from > to || from >= size) return reply;
+  if (to >= size) to = size - 1;
+  for (int64_t i = from; i <= to; ++i) reply.elements.push_back(Reply::bulk((*found.value)[static_cast<size_t>(i)]));
+  return reply;
+}
+
+// LREM key count element: count > 0 from the head, < 0 from the tail, 0 all.
+Reply lrem_command(CommandContext& ctx) {
+  auto count = parse_int64(ctx.arg(2));
+  if (!count) return Reply::error(errors::kNotInteger);
+  Found<List> found = find_as<List>(ctx.db, ctx.arg(1));
+  if (found.wrong_type) return Reply::error(errors::kWrongType);
+  if (found.value == nullptr) return Reply::integer_of(0);
+  List& list = *found.value;
+  const std::string_view element = ctx.arg(3);
+  const uint64_t limit = *count == 0 ? UINT64_MAX
+                         : *count > 0 ? static_cast<uint64_t>(*count)
+                                      : 0 - static_cast<uint64_t>(*count);
+  int64_t removed = 0;
+  if (*count >= 0) {
+    for (auto it = list.begin(); it != list.end() && static_cast<uint64_t>(removed) < limit;) {
+      if (*it == element) { it = list.erase(it); ++removed; } else { ++it; }
+    }
+  } else {
+    for (size_t i = list.size(); i > 0 && static_cast<uint64_t>(removed) < limit; --i) {
+      if (list[i - 1] == element) { list.erase(list.begin() + static_cast<std::ptrdiff_t>(i - 1)); ++removed; }
+    }
+  }
+  delete_if_empty(ctx.db, ctx.arg(1), list);
+  return Reply::integer_of(removed);
+}
+
+// LSET key index element
+Reply lset_command(CommandContext& ctx) {
+  Found<List> found = find_as<List>(ctx.db, ctx.arg(1));
+  if (found.wrong_type) return Reply::error(errors::kWrongType);
+  if (found.value == nullptr) return Reply::error(errors::kNoSuchKey);
+  auto index = parse_int64(ctx.arg(2));
+  if (!index) return Reply::error(errors::kNotInteger);
+  const auto size = static_cast<int64_t>(found.value->size());
+  const int64_t at = *index < 0 ? size + *index : *index;
+  if (at < 0 || at >= size) return Reply::error(errors::kIndexOutOfRange);
+  (*found.value)[static_cast<size_t>(at)] = std::string(ctx.arg(3));
+  return Reply::ok();
+}
+
+}  // namespace locksim::engine

@@ -1,0 +1,54 @@
+// Server: PING, ECHO, FLUSHALL, DBSIZE, TIME, DEBUG SLEEP (Redis server.c, debug.c).
+#include "engine/commands.hpp"
+#include "engine/engine.hpp"
+#include "engine/errors.hpp"
+#include "engine/numbers.hpp"
+#include "engine/scripting.hpp"
+
+namespace locksim::engine {
+
+// PING [message]: in subscriber mode the reply is ["pong", message].
+Reply ping_command(CommandContext& ctx) {
+  if (ctx.argc() > 2) return Reply::error(errors::wrong_arity("ping"));
+  if (ctx.session != kScriptCaller && ctx.engine.pubsub().count_of(ctx.session) > 0)
+    return Reply::array({Reply::bulk("pong"), Reply::bulk(ctx.argc() == 2 ? ctx.arg(1) : "")});
+  return ctx.argc() == 2 ? Reply::bulk(ctx.arg(1)) : Reply::status("PONG");
+}
+
+// ECHO message
+Reply echo_command(CommandContext& ctx) { return Reply::bulk(ctx.arg(1)); }
+
+// FLUSHALL [ASYNC | SYNC]
+Reply flushall_command(CommandContext& ctx) {
+  if (ctx.argc() > 2 ||
+      (ctx.argc() == 2 && !equals_ignore_case(ctx.arg(1), "async") && !equals_ignore_case(ctx.arg(1), "sync")))
+    return Reply::error(errors::kSyntax);
+  ctx.db.clear();
+  return Reply::ok();
+}
+
+// DBSIZE
+Reply dbsize_command(CommandContext& ctx) { return Reply::integer_of(static_cast<int64_t>(ctx.db.size())); }
+
+// TIME: [unix seconds, microseconds] from the host's clock.
+Reply time_command(CommandContext& ctx) {
+  const int64_t now_ms = ctx.db.now();
+  return Reply::array({Reply::bulk(format_int64(now_ms / 1000)), Reply::bulk(format_int64((now_ms % 1000) * 1000))});
+}
+
+// DEBUG SLEEP seconds: the host decides what sleeping means (the simulated clock moves).
+Reply debug_command(CommandContext& ctx) {
+  if (!equals_ignore_case(ctx.arg(1), "sleep")) {
+    return Reply::error(errors::err("locksim's fake Redis supports only DEBUG SLEEP (got DEBUG " +
+                                    std::string(ctx.arg(1)) + ")"));
+  }
+  if (ctx.argc() != 3) return Reply::error(errors::wrong_arity("debug"));
+  auto seconds = parse_double(ctx.arg(2));
+  // Redis reads the argument with strtod and sleeps for what it parsed (0 on junk).
+  const double s = seconds ? *seconds : 0.0;
+  const auto ms = static_cast<int64_t>(s * 1000.0);
+  if (ms > 0) ctx.engine.host().sleep_ms(ms);
+  return Reply::ok();
+}
+
+}  // namespace locksim::engine

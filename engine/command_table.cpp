@@ -1,0 +1,108 @@
+#include "engine/command_table.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "engine/commands.hpp"
+
+namespace locksim::engine {
+namespace {
+
+constexpr uint32_t W = kCmdWrite, R = kCmdReadOnly, NS = kCmdNoScript, PS = kCmdPubSubContext;
+
+// Sorted by name: lookup is a binary search, and listing is deterministic.
+constexpr std::array kCommands = std::to_array<CommandSpec>({
+    {"append", 3, W, append_command},
+    {"dbsize", 1, R, dbsize_command},
+    {"debug", -2, NS, debug_command},
+    {"decr", 2, W, decr_command},
+    {"decrby", 3, W, decrby_command},
+    {"del", -2, W, del_command},
+    {"echo", 2, 0, echo_command},
+    {"eval", -3, NS, eval_command},
+    {"evalsha", -3, NS, evalsha_command},
+    {"exists", -2, R, exists_command},
+    {"expire", -3, W, expire_command},
+    {"expireat", -3, W, expireat_command},
+    {"expiretime", 2, R, expiretime_command},
+    {"flushall", -1, W, flushall_command},
+    {"get", 2, R, get_command},
+    {"hdel", -3, W, hdel_command},
+    {"hexists", 3, R, hexists_command},
+    {"hget", 3, R, hget_command},
+    {"hgetall", 2, R, hgetall_command},
+    {"hincrby", 4, W, hincrby_command},
+    {"hkeys", 2, R, hkeys_command},
+    {"hlen", 2, R, hlen_command},
+    {"hset", -4, W, hset_command},
+    {"hsetnx", 4, W, hsetnx_command},
+    {"hvals", 2, R, hvals_command},
+    {"incr", 2, W, incr_command},
+    {"incrby", 3, W, incrby_command},
+    {"lindex", 3, R, lindex_command},
+    {"llen", 2, R, llen_command},
+    {"lpop", -2, W, lpop_command},
+    {"lpush", -3, W, lpush_command},
+    {"lrange", 4, R, lrange_command},
+    {"lrem", 4, W, lrem_command},
+    {"lset", 4, W, lset_command},
+    {"persist", 2, W, persist_command},
+    {"pexpire", -3, W, pexpire_command},
+    {"pexpireat", -3, W, pexpireat_command},
+    {"pexpiretime", 2, R, pexpiretime_command},
+    {"ping", -1, PS, ping_command},
+    {"pttl", 2, R, pttl_command},
+    {"publish", 3, 0, publish_command},
+    {"rpop", -2, W, rpop_command},
+    {"rpush", -3, W, rpush_command},
+    {"script", -2, NS, script_command},
+    {"set", -3, W, set_command},
+    {"setnx", 3, W, setnx_command},
+    {"subscribe", -2, NS | PS, subscribe_command},
+    {"time", 1, 0, time_command},
+    {"ttl", 2, R, ttl_command},
+    {"type", 2, R, type_command},
+    {"unsubscribe", -1, NS | PS, unsubscribe_command},
+    {"zadd", -4, W, zadd_command},
+    {"zcard", 2, R, zcard_command},
+    {"zincrby", 4, W, zincrby_command},
+    {"zrange", -4, R, zrange_command},
+    {"zrangebyscore", -4, R, zrangebyscore_command},
+    {"zrank", 3, R, zrank_command},
+    {"zrem", -3, W, zrem_command},
+    {"zscore", 3, R, zscore_command},
+});
+
+constexpr bool sorted_by_name() {
+  for (size_t i = 1; i < kCommands.size(); ++i)
+    if (!(kCommands[i - 1].name < kCommands[i].name)) return false;
+  return true;
+}
+static_assert(sorted_by_name(), "kCommands must stay sorted by name");
+
+}  // namespace
+
+const CommandSpec* lookup_command(std::string_view name) {
+  char lower[32];
+  if (name.empty() || name.size() > sizeof lower) return nullptr;
+  for (size_t i = 0; i < name.size(); ++i)
+    lower[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[i])));
+  const std::string_view key(lower, name.size());
+  auto it = std::lower_bound(kCommands.begin(), kCommands.end(), key,
+                             [](const CommandSpec& spec, std::string_view k) { return spec.name < k; });
+  if (it == kCommands.end() || it->name != key) return nullptr;
+  return &*it;
+}
+
+std::span<const CommandSpec> all_commands() { return kCommands; }
+
+bool equals_ignore_case(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  return true;
+}
+
+}  // namespace locksim::engine

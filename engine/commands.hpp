@@ -1,0 +1,82 @@
+#pragma once
+// Every command handler, grouped by the file (family) that implements it.
+#include "engine/command_context.hpp"
+
+namespace locksim::engine {
+
+// cmd_string.cpp
+Reply get_command(CommandContext& ctx);
+Reply set_command(CommandContext& ctx);
+Reply setnx_command(CommandContext& ctx);
+Reply append_command(CommandContext& ctx);
+Reply incr_command(CommandContext& ctx);
+Reply decr_command(CommandContext& ctx);
+Reply incrby_command(CommandContext& ctx);
+Reply decrby_command(CommandContext& ctx);
+
+// cmd_keys.cpp
+Reply del_command(CommandContext& ctx);
+Reply exists_command(CommandContext& ctx);
+Reply expire_command(CommandContext& ctx);
+Reply pexpire_command(CommandContext& ctx);
+Reply expireat_command(CommandContext& ctx);
+Reply pexpireat_command(CommandContext& ctx);
+Reply ttl_command(CommandContext& ctx);
+Reply pttl_command(CommandContext& ctx);
+Reply expiretime_command(CommandContext& ctx);
+Reply pexpiretime_command(CommandContext& ctx);
+Reply persist_command(CommandContext& ctx);
+Reply type_command(CommandContext& ctx);
+
+// cmd_hash.cpp
+Reply hset_command(CommandContext& ctx);
+Reply hsetnx_command(CommandContext& ctx);
+Reply hget_command(CommandContext& ctx);
+Reply hexists_command(CommandContext& ctx);
+Reply hincrby_command(CommandContext& ctx);
+Reply hdel_command(CommandContext& ctx);
+Reply hlen_command(CommandContext& ctx);
+Reply hgetall_command(CommandContext& ctx);
+Reply hkeys_command(CommandContext& ctx);
+Reply hvals_command(CommandContext& ctx);
+
+// cmd_list.cpp
+Reply lpush_command(CommandContext& ctx);
+Reply rpush_command(CommandContext& ctx);
+Reply lpop_command(CommandContext& ctx);
+Reply rpop_command(CommandContext& ctx);
+Reply lindex_command(CommandContext& ctx);
+Reply llen_command(CommandContext& ctx);
+Reply lrange_command(CommandContext& ctx);
+Reply lrem_command(CommandContext& ctx);
+Reply lset_command(CommandContext& ctx);
+
+// cmd_zset.cpp
+Reply zadd_command(CommandContext& ctx);
+Reply zscore_command(CommandContext& ctx);
+Reply zincrby_command(CommandContext& ctx);
+Reply zrem_command(CommandContext& ctx);
+Reply zrange_command(CommandContext& ctx);
+Reply zrangebyscore_command(CommandContext& ctx);
+Reply zcard_command(CommandContext& ctx);
+Reply zrank_command(CommandContext& ctx);
+
+// cmd_pubsub.cpp
+Reply publish_command(CommandContext& ctx);
+Reply subscribe_command(CommandContext& ctx);
+Reply unsubscribe_command(CommandContext& ctx);
+
+// cmd_server.cpp
+Reply ping_command(CommandContext& ctx);
+Reply echo_command(CommandContext& ctx);
+Reply flushall_command(CommandContext& ctx);
+Reply dbsize_command(CommandContext& ctx);
+Reply time_command(CommandContext& ctx);
+Reply debug_command(CommandContext& ctx);
+
+// cmd_scripting.cpp
+Reply eval_command(CommandContext& ctx);
+Reply evalsha_command(CommandContext& ctx);
+Reply script_command(CommandContext& ctx);
+
+}  // namespace locksim::engine

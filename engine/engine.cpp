@@ -1,0 +1,96 @@
+#include "engine/engine.hpp"
+
+#include <algorithm>
+
+#include "engine/assert.hpp"
+#include "engine/command_context.hpp"
+#include "engine/command_table.hpp"
+#include "engine/errors.hpp"
+#include "engine/scripting.hpp"
+
+namespace locksim::engine {
+namespace {
+
+// Redis's rejectCommandFormat keeps the error on one line.
+std::string one_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\r', ' ');
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+std::string unknown_command(std::span<const std::string_view> argv) {
+  std::string args;
+  for (size_t i = 1; i < argv.size() && args.size() < 128; ++i) {
+    const size_t room = 128 - args.size();
+    args += "'" + std::string(argv[i].substr(0, room)) + "' ";
+  }
+  return one_line("ERR unknown command '" + std::string(argv[0].substr(0, 128)) +
+                  "', with args beginning with: " + args);
+}
+
+}  // namespace
+
+Engine::Engine(Host& host, EngineOptions options)
+    : host_(host), keyspace_(host), scripting_(std::make_unique<Scripting>(*this, options)) {}
+
+Engine::~Engine() = default;
+
+SessionId Engine::open_session() {
+  const SessionId id = next_session_++;
+  LS_ASSERT(id != kScriptCaller);
+  sessions_.push_back(id);
+  return id;
+}
+
+void Engine::close_session(SessionId session) {
+  auto it = std::find(sessions_.begin(), sessions_.end(), session);
+  LS_ASSERT(it != sessions_.end());
+  sessions_.erase(it);
+  pubsub_.drop_session(session);
+}
+
+Reply Engine::execute(SessionId session, std::initializer_list<std::string_view> argv) {
+  return execute(session, std::span<const std::string_view>(argv.begin(), argv.size()));
+}
+
+Reply Engine::execute(SessionId session, const std::vector<std::string>& argv) {
+  std::vector<std::string_view> views(argv.begin(), argv.end());
+  return execute(session, std::span<const std::string_view>(views));
+}
+
+Reply Engine::execute(SessionId session, std::span<const std::string_view> argv) {
+  LS_ASSERT(!in_script());
+  LS_ASSERT(std::binary_search(sessions_.begin(), sessions_.end(), session));
+  if (argv.empty()) return Reply::error(errors::err("empty command"));
+  const CommandSpec* spec = lookup_command(argv[0]);
+  if (spec == nullptr) return Reply::error(unknown_command(argv));
+  if (!arity_ok(*spec, argv.size())) return Reply::error(errors::wrong_arity(spec->name));
+  if (pubsub_.count_of(session) > 0 && !(spec->flags & kCmdPubSubContext)) {
+    return Reply::error("ERR Can't execute '" + std::string(spec->name) +
+                        "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are "
+                        "allowed in this context");
+  }
+  keyspace_.set_now(host_.now_ms());
+  CommandContext ctx{*this, keyspace_, argv, session};
+  return spec->handler(ctx);
+}
+
+Reply Engine::call_from_script(std::span<const std::string_view> argv) {
+  LS_ASSERT(in_script());
+  LS_ASSERT(!argv.empty());
+  const CommandSpec* spec = lookup_command(argv[0]);
+  if (spec == nullptr) return Reply::error("ERR Unknown Redis command called from script");
+  if (!arity_ok(*spec, argv.size()))
+    return Reply::error("ERR Wrong number of args calling Redis command from script");
+  if (spec->flags & kCmdNoScript) return Reply::error("ERR This Redis command is not allowed from script");
+  CommandContext ctx{*this, keyspace_, argv, kScriptCaller};
+  return spec->handler(ctx);
+}
+
+size_t Engine::active_expire() {
+  LS_ASSERT(!in_script());
+  keyspace_.set_now(host_.now_ms());
+  return keyspace_.active_expire();
+}
+
+}  // namespace locksim::engine

@@ -1,0 +1,46 @@
+#pragma once
+// Host: what the engine needs from whoever runs it (the simulated world, the shell, a test).
+// The engine never reads the wall clock, sleeps or talks to a network; it asks its host.
+#include <cstdint>
+#include <string_view>
+
+namespace locksim::engine {
+
+using SessionId = uint64_t;
+
+enum class KeyEvent : uint8_t {
+  Created,    // a key came into existence
+  ExpireSet,  // its expiry was set or moved (expire_at_ms is the new absolute time)
+  Persisted,  // its expiry was removed
+  Deleted,    // removed by a command (DEL, an emptied container, an expiry in the past, FLUSHALL)
+  Expired,    // removed because its time passed (lazily on access, or by the active cycle)
+};
+
+class Host {
+ public:
+  virtual ~Host() = default;
+  // The server's clock in ms since the epoch. Read once per command; frozen while a script runs.
+  virtual int64_t now_ms() = 0;
+  // DEBUG SLEEP: the server is busy for `ms`. A simulated host advances its clock.
+  virtual void sleep_ms(int64_t ms) = 0;
+  // PUBLISH reached `subscriber`; the host carries the message (over a network, if it has one).
+  virtual void deliver(SessionId subscriber, std::string_view channel, std::string_view message) = 0;
+  virtual void key_event(KeyEvent /*event*/, std::string_view /*key*/, int64_t /*expire_at_ms*/) {}
+  // redis.log from a script. Recorded by hosts that care, never printed by the engine.
+  virtual void script_log(int /*level*/, std::string_view /*message*/) {}
+};
+
+// A host whose clock moves only when told to: for the shell, tests and benchmarks.
+class ManualHost : public Host {
+ public:
+  explicit ManualHost(int64_t start_ms = 1700000000000) : now_ms_(start_ms) {}
+  int64_t now_ms() override { return now_ms_; }
+  void sleep_ms(int64_t ms) override { now_ms_ += ms; }
+  void advance_ms(int64_t ms) { now_ms_ += ms; }
+  void deliver(SessionId, std::string_view, std::string_view) override {}
+
+ private:
+  int64_t now_ms_;
+};
+
+}  // namespace locksim::engine

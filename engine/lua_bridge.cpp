@@ -1,0 +1,566 @@
+#include "engine/lua_bridge.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <lua.hpp>
+#include <string>
+#include <vector>
+
+#include "engine/assert.hpp"
+#include "engine/engine.hpp"
+#include "engine/numbers.hpp"
+#include "engine/scripting.hpp"
+#include "engine/sha1.hpp"
+
+namespace locksim::engine::lua_bridge {
+namespace {
+
+constexpr const char* kRealGlobalsKey = "locksim.globals";    // holds KEYS/ARGV, set with rawset
+constexpr const char* kProtectedKey = "locksim.protected";    // tables no script may modify
+constexpr int kHookEvery = 1000;                               // instructions between budget checks
+
+Scripting& scripting_of(lua_State* L) { return **static_cast<Scripting**>(lua_getextraspace(L)); }
+
+// Redis's luaPushErrorBuff: "-CODE msg" keeps its code, anything else gets "ERR ".
+std::string error_text(std::string_view raw) {
+  std::string text;
+  if (!raw.empty() && raw[0] == '-') {
+    raw.remove_prefix(1);
+    text = raw.find(' ') == std::string_view::npos ? "ERR " + std::string(raw) : std::string(raw);
+  } else {
+    text = "ERR " + std::string(raw);
+  }
+  while (!text.empty() && (text.back() == '\r' || text.back() == '\n')) text.pop_back();
+  return text;
+}
+
+void push_error_table(lua_State* L, std::string_view text) {
+  lua_createtable(L, 0, 1);
+  lua_pushlstring(L, text.data(), text.size());
+  lua_setfield(L, -2, "err");
+}
+
+// redis.call and redis.pcall: the same command table as clients use.
+int redis_generic_call(lua_State* L, bool raise) {
+  const int argc = lua_gettop(L);
+  if (argc == 0) {
+    push_error_table(L, "ERR Please specify at least one argument for this redis lib call");
+    return raise ? lua_error(L) : 1;
+  }
+  constexpr int kInline = 16;
+  std::string_view inline_args[kInline];
+  char inline_numbers[kInline][32];
+  std::vector<std::string_view> heap_args;
+  std::vector<std::string> heap_numbers;
+  const bool inline_storage = argc <= kInline;
+  if (!inline_storage) {
+    heap_args.resize(static_cast<size_t>(argc));
+    heap_numbers.resize(static_cast<size_t>(argc));
+  }
+  std::string_view* args = inline_storage ? inline_args : heap_args.data();
+  for (int i = 1; i <= argc; ++i) {
+    const int type = lua_type(L, i);
+    if (type == LUA_TNUMBER) {
+      // Redis 7.0 formats a Lua number argument with "%.17g" (its Lua 5.1 has only doubles);
+      // an integer subtype prints the same digits for any value a double holds exactly.
+      char local[32];
+      int n = lua_isinteger(L, i)
+                  ? std::snprintf(local, sizeof local, "%lld", static_cast<long long>(lua_tointeger(L, i)))
+                  : std::snprintf(local, sizeof local, "%.17g", static_cast<double>(lua_tonumber(L, i)));
+      LS_ASSERT(n > 0 && n < 32);
+      if (inline_storage) {
+        std::copy(local, local + n, inline_numbers[i - 1]);
+        args[i - 1] = std::string_view(inline_numbers[i - 1], static_cast<size_t>(n));
+      } else {
+        heap_numbers[static_cast<size_t>(i - 1)].assign(local, static_cast<size_t>(n));
+        args[i - 1] = heap_numbers[static_cast<size_t>(i - 1)];
+      }
+    } else if (type == LUA_TSTRING) {
+      size_t len = 0;
+      const char* p = lua_tolstring(L, i, &len);
+      args[i - 1] = std::string_view(p, len);
+    } else {
+      push_error_table(L, "ERR Lua redis lib command arguments must be strings or integers");
+      return raise ? lua_error(L) : 1;
+    }
+  }
+  Reply reply = scripting_of(L).engine().call_from_script(
+      std::span<const std::string_view>(args, static_cast<size_t>(argc)));
+  if (reply.is_error()) {
+    push_error_table(L, error_text("-" + reply.str));
+    return raise ? lua_error(L) : 1;
+  }
+  push_reply(L, reply);
+  return 1;
+}
+
+int redis_call(lua_State* L) { return redis_generic_call(L, true); }
+int redis_pcall(lua_State* L) { return redis_generic_call(L, false); }
+
+int redis_error_reply(lua_State* L) {
+  if (lua_gettop(L) != 1 || lua_type(L, -1) != LUA_TSTRING) {
+    push_error_table(L, "ERR wrong number or type of arguments");
+    return 1;
+  }
+  std::string text = lua_tostring(L, -1);
+  push_error_table(L, error_text(text[0] == '-' ? text : "-" + text));
+  return 1;
+}
+
+int redis_status_reply(lua_State* L) {
+  if (lua_gettop(L) != 1 || lua_type(L, -1) != LUA_TSTRING) {
+    push_error_table(L, "ERR wrong number or type of arguments");
+    return 1;
+  }
+  lua_createtable(L, 0, 1);
+  lua_pushvalue(L, 1);
+  lua_setfield(L, -2, "ok");
+  return 1;
+}
+
+int redis_sha1hex(lua_State* L) {
+  if (lua_gettop(L) != 1) {
+    lua_pushstring(L, "wrong number of arguments");
+    return lua_error(L);
+  }
+  size_t len = 0;
+  const char* s = lua_tolstring(L, 1, &len);
+  const std::string hex = sha1_hex(std::string_view(s ? s : "", s ? len : 0));
+  lua_pushlstring(L, hex.data(), hex.size());
+  return 1;
+}
+
+int redis_log(lua_State* L) {
+  const int argc = lua_gettop(L);
+  if (argc < 2) {
+    push_error_table(L, "ERR redis.log() requires two arguments or more.");
+    return lua_error(L);
+  }
+  if (!lua_isnumber(L, 1)) {
+    push_error_table(L, "ERR First argument must be a number (log level).");
+    return lua_error(L);
+  }
+  const lua_Integer level = static_cast<lua_Integer>(lua_tonumber(L, 1));
+  if (level < 0 || level > 3) {
+    push_error_table(L, "ERR Invalid debug level.");
+    return lua_error(L);
+  }
+  std::string message;
+  for (int i = 2; i <= argc; ++i) {
+    size_t len = 0;
+    const char* s = lua_tolstring(L, i, &len);
+    if (s == nullptr) continue;
+    if (!message.empty()) message += ' ';
+    message.append(s, len);
+  }
+  scripting_of(L).engine().host().script_log(static_cast<int>(level), message);
+  return 0;
+}
+
+int redis_setresp(lua_State* L) {
+  if (lua_gettop(L) != 1) {
+    push_error_table(L, "ERR redis.setresp() requires one argument.");
+    return lua_error(L);
+  }
+  const lua_Integer resp = lua_tointeger(L, 1);
+  if (resp != 2 && resp != 3) {
+    push_error_table(L, "ERR RESP version must be 2 or 3.");
+    return lua_error(L);
+  }
+  if (resp == 3) {
+    push_error_table(L, "ERR locksim's fake Redis speaks RESP2 only (redis.setresp(3) is not supported)");
+    return lua_error(L);
+  }
+  return 0;
+}
+
+int redis_set_repl(lua_State* L) {
+  if (lua_gettop(L) != 1) {
+    push_error_table(L, "ERR redis.set_repl() requires one argument.");
+    return lua_error(L);
+  }
+  return 0;
+}
+
+int redis_replicate_commands(lua_State* L) {
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+int redis_noop(lua_State*) { return 0; }
+
+int redis_breakpoint(lua_State* L) {
+  lua_pushboolean(L, 0);
+  return 1;
+}
+
+// math.random and math.randomseed as Redis's patched Lua 5.1 has them (redisLrand48).
+int math_random(lua_State* L) {
+  Rand48& rand = scripting_of(L).rand();
+  const double r = static_cast<double>(rand.next() % Rand48::kMax) / static_cast<double>(Rand48::kMax);
+  switch (lua_gettop(L)) {
+    case 0:
+      lua_pushnumber(L, r);
+      return 1;
+    case 1: {
+      const lua_Integer u = luaL_checkinteger(L, 1);
+      luaL_argcheck(L, 1 <= u, 1, "interval is empty");
+      lua_pushnumber(L, std::floor(r * static_cast<double>(u)) + 1);
+      return 1;
+    }
+    case 2: {
+      const lua_Integer l = luaL_checkinteger(L, 1);
+      const lua_Integer u = luaL_checkinteger(L, 2);
+      luaL_argcheck(L, l <= u, 2, "interval is empty");
+      lua_pushnumber(L, std::floor(r * static_cast<double>(u - l + 1)) + static_cast<double>(l));
+      return 1;
+    }
+    default:
+      return luaL_error(L, "wrong number of arguments");
+  }
+}
+
+int math_randomseed(lua_State* L) {
+  scripting_of(L).rand().seed(static_cast<int32_t>(luaL_checkinteger(L, 1)));
+  return 0;
+}
+
+int readonly_error(lua_State* L) { return luaL_error(L, "Attempt to modify a readonly table"); }
+
+int nonexistent_global(lua_State* L) {
+  const char* name = lua_tostring(L, 2);
+  return luaL_error(L, "Script attempted to access nonexistent global variable '%s'", name ? name : "?");
+}
+
+bool is_protected(lua_State* L, int index) {
+  index = lua_absindex(L, index);
+  lua_getfield(L, LUA_REGISTRYINDEX, kProtectedKey);
+  lua_pushvalue(L, index);
+  lua_rawget(L, -2);
+  const bool result = lua_toboolean(L, -1);
+  lua_pop(L, 2);
+  return result;
+}
+
+// rawset that honours read-only tables, as Redis 7.0's patched Lua does.
+int safe_rawset(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_checkany(L, 2);
+  luaL_checkany(L, 3);
+  if (is_protected(L, 1)) return readonly_error(L);
+  lua_settop(L, 3);
+  lua_rawset(L, 1);
+  return 1;
+}
+
+// load/loadstring accept source text only: no bytecode, as in Redis.
+int safe_load(lua_State* L) {
+  size_t len = 0;
+  const char* chunk = luaL_checklstring(L, 1, &len);
+  const char* name = luaL_optstring(L, 2, chunk);
+  if (luaL_loadbufferx(L, chunk, len, name, "t") != LUA_OK) {
+    lua_pushnil(L);
+    lua_insert(L, -2);
+    return 2;
+  }
+  // The loaded chunk sees the same read-only globals as the script that loaded it.
+  lua_getfield(L, LUA_REGISTRYINDEX, "locksim.env");
+  if (lua_setupvalue(L, -2, 1) == nullptr) lua_pop(L, 1);
+  return 1;
+}
+
+void mark_protected(lua_State* L, int index) {
+  index = lua_absindex(L, index);
+  lua_getfield(L, LUA_REGISTRYINDEX, kProtectedKey);
+  lua_pushvalue(L, index);
+  lua_pushboolean(L, 1);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+}
+
+// Pushes a read-only view of the table at `index`: reads go through, writes raise.
+void push_readonly_proxy(lua_State* L, int index) {
+  index = lua_absindex(L, index);
+  lua_newtable(L);
+  lua_createtable(L, 0, 3);
+  lua_pushvalue(L, index);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, readonly_error);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "__metatable");
+  lua_setmetatable(L, -2);
+  mark_protected(L, -1);
+}
+
+void set_field_function(lua_State* L, const char* name, lua_CFunction f) {
+  lua_pushcfunction(L, f);
+  lua_setfield(L, -2, name);
+}
+
+void set_field_integer(lua_State* L, const char* name, lua_Integer v) {
+  lua_pushinteger(L, v);
+  lua_setfield(L, -2, name);
+}
+
+void push_redis_library(lua_State* L) {
+  lua_newtable(L);
+  set_field_function(L, "call", redis_call);
+  set_field_function(L, "pcall", redis_pcall);
+  set_field_function(L, "error_reply", redis_error_reply);
+  set_field_function(L, "status_reply", redis_status_reply);
+  set_field_function(L, "sha1hex", redis_sha1hex);
+  set_field_function(L, "log", redis_log);
+  set_field_function(L, "setresp", redis_setresp);
+  set_field_function(L, "set_repl", redis_set_repl);
+  set_field_function(L, "replicate_commands", redis_replicate_commands);
+  set_field_function(L, "breakpoint", redis_breakpoint);
+  set_field_function(L, "debug", redis_noop);
+  set_field_integer(L, "LOG_DEBUG", 0);
+  set_field_integer(L, "LOG_VERBOSE", 1);
+  set_field_integer(L, "LOG_NOTICE", 2);
+  set_field_integer(L, "LOG_WARNING", 3);
+  set_field_integer(L, "REPL_NONE", 0);
+  set_field_integer(L, "REPL_AOF", 1);
+  set_field_integer(L, "REPL_SLAVE", 2);
+  set_field_integer(L, "REPL_REPLICA", 2);
+  set_field_integer(L, "REPL_ALL", 3);
+  lua_pushstring(L, "7.0.15");
+  lua_setfield(L, -2, "REDIS_VERSION");
+  set_field_integer(L, "REDIS_VERSION_NUM", 0x0007000f);
+}
+
+void budget_hook(lua_State* L, lua_Debug*) {
+  Scripting& scripting = scripting_of(L);
+  if (!scripting.charge_instructions(kHookEvery)) {
+    // From now on every instruction raises, so a pcall inside the script cannot swallow the stop.
+    lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "ERR Script exceeded the instruction budget of %lld Lua instructions "
+                  "(locksim's deterministic stand-in for Redis's busy-script time limit)",
+                  static_cast<long long>(scripting.instruction_budget()));
+    push_error_table(L, text);
+    lua_error(L);
+  }
+}
+
+}  // namespace
+
+void install(lua_State* L, Scripting& scripting) {
+  *static_cast<Scripting**>(lua_getextraspace(L)) = &scripting;
+  lua_newtable(L);
+  lua_setfield(L, LUA_REGISTRYINDEX, kProtectedKey);
+
+  luaL_requiref(L, "_G", luaopen_base, 1);
+  lua_pop(L, 1);
+  const std::pair<const char*, lua_CFunction> libraries[] = {
+      {LUA_TABLIBNAME, luaopen_table},
+      {LUA_STRLIBNAME, luaopen_string},
+      {LUA_MATHLIBNAME, luaopen_math},
+      {LUA_COLIBNAME, luaopen_coroutine},
+  };
+  for (const auto& [name, open] : libraries) {
+    luaL_requiref(L, name, open, 1);
+    lua_pop(L, 1);
+  }
+
+  lua_pushglobaltable(L);
+  const int real = lua_gettop(L);
+  // What Redis leaves out of its sandbox.
+  for (const char* name : {"dofile", "loadfile", "print", "require", "package", "io", "os", "debug"}) {
+    lua_pushnil(L);
+    lua_setfield(L, real, name);
+  }
+  lua_pushcfunction(L, safe_load);
+  lua_setfield(L, real, "load");
+  lua_pushcfunction(L, safe_load);
+  lua_setfield(L, real, "loadstring");
+  lua_pushcfunction(L, safe_rawset);
+  lua_setfield(L, real, "rawset");
+  // Lua 5.1's global unpack, which Redis scripts use.
+  lua_getfield(L, real, LUA_TABLIBNAME);
+  lua_getfield(L, -1, "unpack");
+  lua_setfield(L, real, "unpack");
+  lua_pop(L, 1);
+
+  lua_getfield(L, real, LUA_MATHLIBNAME);
+  set_field_function(L, "random", math_random);
+  set_field_function(L, "randomseed", math_randomseed);
+  lua_pop(L, 1);
+
+  // Libraries become read-only views; the real tables stay reachable only from C.
+  push_redis_library(L);
+  lua_setfield(L, real, "redis");
+  for (const char* name : {"redis", LUA_TABLIBNAME, LUA_STRLIBNAME, LUA_MATHLIBNAME, LUA_COLIBNAME}) {
+    lua_getfield(L, real, name);
+    mark_protected(L, -1);
+    push_readonly_proxy(L, -1);
+    lua_setfield(L, real, name);
+    lua_pop(L, 1);
+  }
+  // The string metatable would otherwise hand scripts the real string library.
+  lua_pushliteral(L, "");
+  lua_getmetatable(L, -1);
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "__metatable");
+  lua_pop(L, 2);
+
+  // Scripts see the globals through a read-only proxy; an unknown global is an error.
+  push_readonly_proxy(L, real);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, real, "_G");
+  lua_setfield(L, LUA_REGISTRYINDEX, "locksim.env");
+  lua_createtable(L, 0, 3);
+  lua_pushcfunction(L, nonexistent_global);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, readonly_error);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "__metatable");
+  lua_setmetatable(L, real);
+  mark_protected(L, real);
+  lua_setfield(L, LUA_REGISTRYINDEX, kRealGlobalsKey);
+  LS_ASSERT(lua_gettop(L) == 0);
+}
+
+void set_global_array(lua_State* L, const char* name, const std::string_view* items, size_t count) {
+  lua_getfield(L, LUA_REGISTRYINDEX, kRealGlobalsKey);
+  lua_pushstring(L, name);
+  lua_createtable(L, static_cast<int>(count), 0);
+  for (size_t i = 0; i < count; ++i) {
+    lua_pushlstring(L, items[i].data(), items[i].size());
+    lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
+  }
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+}
+
+void push_reply(lua_State* L, const Reply& reply) {
+  luaL_checkstack(L, 4, "reply nested too deeply");
+  switch (reply.kind) {
+    case Reply::Kind::Nil:
+      lua_pushboolean(L, 0);
+      return;
+    case Reply::Kind::Integer:
+      lua_pushinteger(L, reply.integer);
+      return;
+    case Reply::Kind::Bulk:
+      lua_pushlstring(L, reply.str.data(), reply.str.size());
+      return;
+    case Reply::Kind::Status:
+      lua_createtable(L, 0, 1);
+      lua_pushlstring(L, reply.str.data(), reply.str.size());
+      lua_setfield(L, -2, "ok");
+      return;
+    case Reply::Kind::Error:
+      push_error_table(L, reply.str);
+      return;
+    case Reply::Kind::Array:
+    case Reply::Kind::Sequence:
+      LS_ASSERT(reply.kind == Reply::Kind::Array);
+      lua_createtable(L, static_cast<int>(reply.elements.size()), 0);
+      for (size_t i = 0; i < reply.elements.size(); ++i) {
+        push_reply(L, reply.elements[i]);
+        lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
+      }
+      return;
+  }
+}
+
+namespace {
+
+std::string one_line(const char* s, size_t len) {
+  std::string text(s, len);
+  for (char& c : text)
+    if (c == '\r' || c == '\n') c = ' ';
+  return text;
+}
+
+// Redis casts a Lua number to long long; on x86 an out-of-range value or NaN becomes LLONG_MIN.
+int64_t truncate_number(double d) {
+  if (std::isnan(d) || d >= 9223372036854775808.0 || d < -9223372036854775808.0) return INT64_MIN;
+  return static_cast<int64_t>(d);
+}
+
+}  // namespace
+
+Reply to_reply(lua_State* L, int index) {
+  index = lua_absindex(L, index);
+  luaL_checkstack(L, 4, "reply nested too deeply");
+  switch (lua_type(L, index)) {
+    case LUA_TSTRING: {
+      size_t len = 0;
+      const char* s = lua_tolstring(L, index, &len);
+      return Reply::bulk(std::string_view(s, len));
+    }
+    case LUA_TBOOLEAN:
+      return lua_toboolean(L, index) ? Reply::integer_of(1) : Reply::nil();
+    case LUA_TNUMBER:
+      if (lua_isinteger(L, index)) return Reply::integer_of(lua_tointeger(L, index));
+      return Reply::integer_of(truncate_number(lua_tonumber(L, index)));
+    case LUA_TTABLE: {
+      size_t len = 0;
+      if (lua_getfield(L, index, "err") == LUA_TSTRING) {
+        const char* s = lua_tolstring(L, -1, &len);
+        Reply r = Reply::error(one_line(s, len));
+        lua_pop(L, 1);
+        return r;
+      }
+      lua_pop(L, 1);
+      if (lua_getfield(L, index, "ok") == LUA_TSTRING) {
+        const char* s = lua_tolstring(L, -1, &len);
+        Reply r = Reply::status(one_line(s, len));
+        lua_pop(L, 1);
+        return r;
+      }
+      lua_pop(L, 1);
+      if (lua_getfield(L, index, "double") == LUA_TNUMBER) {
+        Reply r = Reply::bulk(format_double(lua_tonumber(L, -1)));
+        lua_pop(L, 1);
+        return r;
+      }
+      lua_pop(L, 1);
+      Reply array = Reply::array();
+      for (lua_Integer i = 1;; ++i) {
+        if (lua_rawgeti(L, index, i) == LUA_TNIL) {
+          lua_pop(L, 1);
+          break;
+        }
+        array.elements.push_back(to_reply(L, -1));
+        lua_pop(L, 1);
+      }
+      return array;
+    }
+    default:
+      return Reply::nil();
+  }
+}
+
+int error_handler(lua_State* L) {
+  lua_Debug ar;
+  bool located = lua_getstack(L, 1, &ar) && lua_getinfo(L, "Sl", &ar);
+  if (located && ar.what[0] == 'C') located = lua_getstack(L, 2, &ar) && lua_getinfo(L, "Sl", &ar);
+  if (!lua_istable(L, 1)) {
+    size_t len = 0;
+    const char* msg = luaL_tolstring(L, 1, &len);
+    const std::string text = "ERR " + std::string(msg, len);
+    lua_pop(L, 1);
+    push_error_table(L, text);
+    lua_replace(L, 1);
+  }
+  lua_settop(L, 1);
+  if (located && ar.currentline > 0) {
+    lua_pushstring(L, ar.source);
+    lua_setfield(L, 1, "source");
+    lua_pushinteger(L, ar.currentline);
+    lua_setfield(L, 1, "line");
+  }
+  return 1;
+}
+
+void arm_budget(lua_State* L, int64_t) { lua_sethook(L, budget_hook, LUA_MASKCOUNT, kHookEvery); }
+
+void disarm_budget(lua_State* L) { lua_sethook(L, nullptr, 0, 0); }
+
+}  // namespace locksim::engine::lua_bridge

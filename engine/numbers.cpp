@@ -1,0 +1,69 @@
+#include "engine/numbers.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+
+namespace locksim::engine {
+
+std::optional<int64_t> parse_int64(std::string_view s) {
+  if (s.empty() || s.size() > 20) return std::nullopt;
+  if (s == "0") return 0;
+  size_t i = 0;
+  bool negative = false;
+  if (s[0] == '-') {
+    negative = true;
+    i = 1;
+    if (s.size() == 1) return std::nullopt;
+  }
+  if (s[i] < '1' || s[i] > '9') return std::nullopt;
+  uint64_t value = 0;
+  for (; i < s.size(); ++i) {
+    if (s[i] < '0' || s[i] > '9') return std::nullopt;
+    const uint64_t digit = static_cast<uint64_t>(s[i] - '0');
+    if (value > (std::numeric_limits<uint64_t>::max() - digit) / 10) return std::nullopt;
+    value = value * 10 + digit;
+  }
+  constexpr uint64_t kMaxPositive = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  if (negative) {
+    if (value > kMaxPositive + 1) return std::nullopt;
+    return static_cast<int64_t>(0 - value);
+  }
+  if (value > kMaxPositive) return std::nullopt;
+  return static_cast<int64_t>(value);
+}
+
+std::optional<double> parse_double(std::string_view s) {
+  // Redis limits the text to MAX_LONG_DOUBLE_CHARS (5 KiB); longer input is "not a valid float".
+  if (s.empty() || s.size() > 5 * 1024) return std::nullopt;
+  if (std::isspace(static_cast<unsigned char>(s[0]))) return std::nullopt;
+  const std::string text(s);  // strtod needs a terminator
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size()) return std::nullopt;
+  if (errno == ERANGE && (value == HUGE_VAL || value == -HUGE_VAL || std::fpclassify(value) == FP_ZERO))
+    return std::nullopt;
+  if (std::isnan(value)) return std::nullopt;
+  return value;
+}
+
+std::string format_double(double d) {
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  char buf[64];
+  const int n = std::snprintf(buf, sizeof buf, "%.17g", d);
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+std::string format_lua_number_arg(double d) {
+  char buf[64];
+  const int n = std::snprintf(buf, sizeof buf, "%.17g", d);
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+std::string format_int64(int64_t v) { return std::to_string(v); }
+
+}  // namespace locksim::engine

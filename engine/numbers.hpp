@@ -1,0 +1,25 @@
+#pragma once
+// Number parsing and formatting with Redis's exact rules (util.c: string2ll, string2ld, %.17g).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace locksim::engine {
+
+// Redis's string2ll: optional '-', no '+', no leading zeros, no spaces, fits in int64.
+std::optional<int64_t> parse_int64(std::string_view s);
+
+// Redis's getDoubleFromObject: strtod over the whole string, no leading space, no NaN.
+// "inf", "+inf" and "-inf" are accepted, as strtod accepts them.
+std::optional<double> parse_double(std::string_view s);
+
+// Redis 7.0's addReplyDouble in RESP2: "inf", "-inf", otherwise "%.17g".
+std::string format_double(double d);
+
+// How a Lua number becomes a command argument in Redis 7.0: integers in decimal, floats "%.17g".
+std::string format_lua_number_arg(double d);
+
+std::string format_int64(int64_t v);
+
+}  // namespace locksim::engine

@@ -1,0 +1,159 @@
+#include "engine/scripting.hpp"
+
+#include <cctype>
+#include <cstdlib>
+#include <lua.hpp>
+
+#include "engine/assert.hpp"
+#include "engine/engine.hpp"
+#include "engine/errors.hpp"
+#include "engine/lua_bridge.hpp"
+#include "engine/sha1.hpp"
+
+namespace locksim::engine {
+namespace {
+
+constexpr size_t kLuaMemoryLimit = size_t{1} << 30;  // a runaway script fails, the host survives
+
+struct AllocState {
+  size_t used = 0;
+};
+
+void* limited_alloc(void* ud, void* ptr, size_t old_size, size_t new_size) {
+  auto* state = static_cast<AllocState*>(ud);
+  const size_t old_block = ptr ? old_size : 0;
+  if (new_size == 0) {
+    state->used -= old_block;
+    std::free(ptr);
+    return nullptr;
+  }
+  if (new_size > old_block && state->used + (new_size - old_block) > kLuaMemoryLimit) return nullptr;
+  void* block = std::realloc(ptr, new_size);
+  if (block != nullptr) state->used = state->used - old_block + new_size;
+  return block;
+}
+
+// Lua 5.4 says "near <eof>" where Redis's Lua 5.1 says "near '<eof>'".
+std::string as_lua51_message(std::string message) {
+  const std::string from = "near <eof>";
+  for (size_t at = message.find(from); at != std::string::npos; at = message.find(from, at))
+    message.replace(at, from.size(), "near '<eof>'");
+  return message;
+}
+
+
+}  // namespace
+
+Scripting::Scripting(Engine& engine, const EngineOptions& options)
+    : engine_(engine), budget_(options.script_instruction_budget) {
+  auto* alloc_state = new AllocState();
+  lua_ = lua_newstate(limited_alloc, alloc_state);
+  LS_ASSERT(lua_ != nullptr);
+  LS_ASSERT(budget_ > 0);
+  lua_bridge::install(lua_, *this);
+}
+
+Scripting::~Scripting() {
+  void* ud = nullptr;
+  lua_getallocf(lua_, &ud);
+  lua_close(lua_);
+  delete static_cast<AllocState*>(ud);
+}
+
+int Scripting::compile(const std::string& sha, std::string_view body, Reply& error) {
+  auto cached = functions_.find(sha);
+  if (cached != functions_.end()) return cached->second;
+  if (luaL_loadbufferx(lua_, body.data(), body.size(), "@user_script", "t") != LUA_OK) {
+    size_t len = 0;
+    const char* msg = lua_tolstring(lua_, -1, &len);
+    error = Reply::error("ERR Error compiling script (new function): " +
+                         as_lua51_message(std::string(msg ? msg : "", msg ? len : 0)));
+    lua_pop(lua_, 1);
+    return LUA_NOREF;
+  }
+  // The chunk's _ENV is the read-only view of the globals.
+  lua_getfield(lua_, LUA_REGISTRYINDEX, "locksim.env");
+  const char* upvalue = lua_setupvalue(lua_, -2, 1);
+  LS_ASSERT(upvalue != nullptr);
+  const int ref = luaL_ref(lua_, LUA_REGISTRYINDEX);
+  functions_.emplace(sha, ref);
+  return ref;
+}
+
+Reply Scripting::eval(std::string_view body, std::span<const std::string_view> keys,
+                      std::span<const std::string_view> args) {
+  const std::string sha = sha1_hex(body);
+  Reply error;
+  const int ref = compile(sha, body, error);
+  if (ref == LUA_NOREF) return error;
+  return run(sha, ref, keys, args);
+}
+
+Reply Scripting::evalsha(std::string_view sha, std::span<const std::string_view> keys,
+                         std::span<const std::string_view> args) {
+  if (sha.size() != 40) return Reply::error(errors::kNoScript);
+  char lower[40];
+  for (size_t i = 0; i < 40; ++i) lower[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(sha[i])));
+  auto it = functions_.find(std::string_view(lower, 40));
+  if (it == functions_.end()) return Reply::error(errors::kNoScript);
+  return run(it->first, it->second, keys, args);
+}
+
+Reply Scripting::load(std::string_view body) {
+  const std::string sha = sha1_hex(body);
+  Reply error;
+  if (compile(sha, body, error) == LUA_NOREF) return error;
+  return Reply::bulk(sha);
+}
+
+bool Scripting::exists(std::string_view sha) const {
+  std::string lower(sha);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return functions_.count(lower) > 0;
+}
+
+void Scripting::flush() {
+  for (const auto& [sha, ref] : functions_) luaL_unref(lua_, LUA_REGISTRYINDEX, ref);
+  functions_.clear();
+  lua_gc(lua_, LUA_GCCOLLECT);
+}
+
+Reply Scripting::run(const std::string& sha, int function_ref, std::span<const std::string_view> keys,
+                     std::span<const std::string_view> args) {
+  LS_ASSERT(lua_gettop(lua_) == 0);
+  ScriptScope scope(engine_);
+  lua_bridge::set_global_array(lua_, "KEYS", keys.data(), keys.size());
+  lua_bridge::set_global_array(lua_, "ARGV", args.data(), args.size());
+  lua_pushcfunction(lua_, lua_bridge::error_handler);
+  lua_rawgeti(lua_, LUA_REGISTRYINDEX, function_ref);
+  executed_ = 0;
+  lua_bridge::arm_budget(lua_, budget_);
+  const int status = lua_pcall(lua_, 0, 1, 1);
+  lua_bridge::disarm_budget(lua_);
+  Reply reply;
+  if (status == LUA_OK) {
+    reply = lua_bridge::to_reply(lua_, -1);
+  } else if (lua_istable(lua_, -1)) {
+    // {err=, source=, line=} from the error handler.
+    lua_getfield(lua_, -1, "err");
+    const char* err = lua_tostring(lua_, -1);
+    std::string text = err ? err : "ERR unknown error";
+    lua_pop(lua_, 1);
+    lua_getfield(lua_, -1, "source");
+    lua_getfield(lua_, -2, "line");
+    if (lua_isstring(lua_, -2) && lua_isinteger(lua_, -1)) {
+      text += " script: " + sha + ", on " + lua_tostring(lua_, -2) + ":" +
+              std::to_string(lua_tointeger(lua_, -1)) + ".";
+    }
+    lua_pop(lua_, 2);
+    reply = Reply::error(text);
+  } else {
+    // Errors that bypass the handler (out of memory).
+    const char* msg = lua_tostring(lua_, -1);
+    reply = Reply::error("ERR Error running script " + sha + ", " + (msg ? msg : "execution failure"));
+  }
+  lua_settop(lua_, 0);
+  return reply;
+}
+
+}  // namespace locksim::engine

@@ -1,0 +1,63 @@
+#pragma once
+// Scripting: EVAL, EVALSHA and the script cache over one Lua 5.4 state per engine. Scripts are
+// compiled once and kept by SHA1; each run gets fresh KEYS/ARGV, sees time frozen, and is stopped
+// deterministically once it exceeds its instruction budget.
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "engine/rand48.hpp"
+#include "engine/reply.hpp"
+
+struct lua_State;
+
+namespace locksim::engine {
+
+class Engine;
+struct EngineOptions;
+
+class Scripting {
+ public:
+  Scripting(Engine& engine, const EngineOptions& options);
+  ~Scripting();
+  Scripting(const Scripting&) = delete;
+  Scripting& operator=(const Scripting&) = delete;
+
+  // EVAL body: compiles (and caches) the body if needed, then runs it.
+  Reply eval(std::string_view body, std::span<const std::string_view> keys,
+             std::span<const std::string_view> args);
+  // EVALSHA: runs a cached script, or NOSCRIPT.
+  Reply evalsha(std::string_view sha, std::span<const std::string_view> keys,
+                std::span<const std::string_view> args);
+  // SCRIPT LOAD: the SHA as a bulk reply, or the compile error.
+  Reply load(std::string_view body);
+  bool exists(std::string_view sha) const;
+  void flush();
+
+  Engine& engine() { return engine_; }
+  Rand48& rand() { return rand_; }
+  int64_t instruction_budget() const { return budget_; }
+  // Counts `n` more instructions of the running script; false once it is over budget.
+  bool charge_instructions(int64_t n) {
+    executed_ += n;
+    return executed_ <= budget_;
+  }
+
+ private:
+  // The registry reference of the compiled function for `sha`, compiling `body` if needed;
+  // on a compile error returns LUA_NOREF and sets `error`.
+  int compile(const std::string& sha, std::string_view body, Reply& error);
+  Reply run(const std::string& sha, int function_ref, std::span<const std::string_view> keys,
+            std::span<const std::string_view> args);
+
+  Engine& engine_;
+  lua_State* lua_ = nullptr;
+  int64_t budget_;
+  int64_t executed_ = 0;
+  Rand48 rand_;
+  std::map<std::string, int, std::less<>> functions_;  // sha -> registry ref
+};
+
+}  // namespace locksim::engine

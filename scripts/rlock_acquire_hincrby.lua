@@ -1,0 +1,12 @@
+-- RLock acquire, "hincrby" variant: Redisson 3.12.3 onward (seed 003; 3.19.0 folded the two
+-- branches into one condition, which behaves the same).
+-- KEYS[1] = lock name
+-- ARGV[1] = lease in ms (the user's leaseTime, or lockWatchdogTimeout when none is given)
+-- ARGV[2] = holder id "<client uuid>:<thread id>"
+-- Returns nil when acquired (fresh or re-entered), else the lock's remaining PTTL in ms.
+if ((redis.call('exists', KEYS[1]) == 0) or (redis.call('hexists', KEYS[1], ARGV[2]) == 1)) then
+  redis.call('hincrby', KEYS[1], ARGV[2], 1);
+  redis.call('pexpire', KEYS[1], ARGV[1]);
+  return nil;
+end;
+return redis.call('pttl', KEYS[1]);

@@ -1,0 +1,72 @@
+#include "verify/support/differential.hpp"
+
+#include <chrono>
+#include <thread>
+
+#include "app/script_files.hpp"
+
+namespace locksim::test {
+
+RedisServer& shared_redis_server() {
+  static RedisServer server;
+  return server;
+}
+
+int64_t WallClockHost::now_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+void WallClockHost::sleep_ms(int64_t ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+
+void Differential::SetUp() {
+  live_ = std::make_unique<RedisClient>(shared_redis_server().port());
+  ASSERT_EQ(live_->command({"FLUSHALL"}), engine::Reply::ok());
+  ASSERT_EQ(live_->command({"SCRIPT", "FLUSH"}), engine::Reply::ok());
+  fake_ = std::make_unique<engine::Engine>(host_);
+  session_ = fake_->open_session();
+}
+
+std::pair<engine::Reply, engine::Reply> Differential::both(const std::vector<std::string>& argv) {
+  engine::Reply fake = fake_->execute(session_, argv);
+  engine::Reply live = live_->command(argv);
+  return {std::move(fake), std::move(live)};
+}
+
+namespace {
+
+std::string show(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const auto& a : argv) out += (out.empty() ? "" : " ") + (a.size() > 60 ? a.substr(0, 57) + "..." : a);
+  return out;
+}
+
+bool close(const engine::Reply& a, const engine::Reply& b, int64_t tolerance) {
+  if (a.kind != b.kind) return false;
+  if (a.kind == engine::Reply::Kind::Integer) {
+    const int64_t d = a.integer - b.integer;
+    return d <= tolerance && -d <= tolerance;
+  }
+  if (a.elements.size() != b.elements.size()) return a == b;
+  for (size_t i = 0; i < a.elements.size(); ++i)
+    if (!close(a.elements[i], b.elements[i], tolerance)) return false;
+  return a.str == b.str;
+}
+
+}  // namespace
+
+void Differential::expect_same(const std::vector<std::string>& argv) {
+  auto [fake, live] = both(argv);
+  EXPECT_EQ(engine::describe(fake), engine::describe(live)) << "command: " << show(argv);
+  EXPECT_EQ(fake, live) << "command: " << show(argv);
+}
+
+void Differential::expect_close(const std::vector<std::string>& argv, int64_t tolerance) {
+  auto [fake, live] = both(argv);
+  EXPECT_TRUE(close(fake, live, tolerance))
+      << "command: " << show(argv) << "\n  fake: " << engine::describe(fake) << "\n  live: " << engine::describe(live);
+}
+
+std::string lock_script(const std::string& name) { return app::read_script(app::default_scripts_dir(), name); }
+
+}  // namespace locksim::test

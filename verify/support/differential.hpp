@@ -1,0 +1,49 @@
+#pragma once
+// Differential testing: the same commands go to the fake and to a live redis-server, and every
+// reply must match (type, value and exact error text). The live server is the oracle: a mismatch is
+// fixed in the fake, never by changing the expectation.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/engine.hpp"
+#include "verify/support/redis_server.hpp"
+
+namespace locksim::test {
+
+// One redis-server for the whole test binary, started on first use and stopped at exit.
+RedisServer& shared_redis_server();
+
+// A host whose clock follows the wall clock, so that TTLs on the fake and on the live server tick
+// alike. Only the differential tests use it; the simulated world never does.
+class WallClockHost : public engine::Host {
+ public:
+  int64_t now_ms() override;
+  void sleep_ms(int64_t ms) override;
+  void deliver(engine::SessionId, std::string_view, std::string_view) override {}
+};
+
+// Each test starts from an empty server (FLUSHALL, SCRIPT FLUSH) and a fresh fake.
+class Differential : public ::testing::Test {
+ protected:
+  void SetUp() override;
+
+  // Sends argv to both and expects identical replies.
+  void expect_same(const std::vector<std::string>& argv);
+  // As expect_same, but integer replies may differ by `tolerance` (TTL, PTTL: real time passes).
+  void expect_close(const std::vector<std::string>& argv, int64_t tolerance);
+  // Sends argv to both and returns {fake, live} without comparing.
+  std::pair<engine::Reply, engine::Reply> both(const std::vector<std::string>& argv);
+
+  WallClockHost host_;
+  std::unique_ptr<engine::Engine> fake_;
+  engine::SessionId session_ = 0;
+  std::unique_ptr<RedisClient> live_;
+};
+
+// Reads scripts/<name>.lua.
+std::string lock_script(const std::string& name);
+
+}  // namespace locksim::test

@@ -1,0 +1,89 @@
+#include "model/history.hpp"
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace locksim::model {
+namespace {
+
+constexpr std::string_view kKindNames[] = {"invoke", "ok",    "fail",  "info",    "hold",    "release",
+                                           "exec",   "key",   "renew", "fault",   "message", "write"};
+
+EventKind kind_from(std::string_view name) {
+  for (size_t i = 0; i < std::size(kKindNames); ++i)
+    if (kKindNames[i] == name) return static_cast<EventKind>(i);
+  throw std::runtime_error("unknown event type '" + std::string(name) + "'");
+}
+
+}  // namespace
+
+std::string_view to_string(EventKind kind) { return kKindNames[static_cast<size_t>(kind)]; }
+
+const Event& History::add(Event event) {
+  if (!events_.empty() && event.at_ms < events_.back().at_ms)
+    throw std::logic_error("history events must arrive in time order");
+  event.index = static_cast<int64_t>(events_.size());
+  events_.push_back(std::move(event));
+  return events_.back();
+}
+
+std::string History::to_jsonl() const {
+  std::string out;
+  for (const Event& e : events_) {
+    nlohmann::ordered_json j;
+    j["i"] = e.index;
+    j["t"] = e.at_ms;
+    j["type"] = to_string(e.kind);
+    j["p"] = e.process;
+    if (e.thread != 0) j["thread"] = e.thread;
+    if (e.op != 0) j["op"] = e.op;
+    if (!e.lock.empty()) j["lock"] = e.lock;
+    if (!e.f.empty()) j["f"] = e.f;
+    if (e.value != 0) j["value"] = e.value;
+    if (e.wait_ms != -1) j["wait_ms"] = e.wait_ms;
+    if (e.lease_ms != -1) j["lease_ms"] = e.lease_ms;
+    if (!e.text.empty()) j["text"] = e.text;
+    if (!e.reply.empty()) j["reply"] = e.reply;
+    if (!e.before.empty()) j["before"] = e.before;
+    if (!e.after.empty()) j["after"] = e.after;
+    out += j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    out += '\n';
+  }
+  return out;
+}
+
+History History::from_jsonl(std::string_view text) {
+  History history;
+  size_t line_no = 0;
+  while (!text.empty()) {
+    const size_t nl = text.find('\n');
+    const std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    ++line_no;
+    if (line.empty()) continue;
+    try {
+      const auto j = nlohmann::json::parse(line);
+      Event e;
+      e.at_ms = j.at("t").get<int64_t>();
+      e.kind = kind_from(j.at("type").get<std::string>());
+      e.process = j.at("p").get<std::string>();
+      e.thread = j.value("thread", int64_t{0});
+      e.op = j.value("op", int64_t{0});
+      e.lock = j.value("lock", std::string());
+      e.f = j.value("f", std::string());
+      e.value = j.value("value", int64_t{0});
+      e.wait_ms = j.value("wait_ms", int64_t{-1});
+      e.lease_ms = j.value("lease_ms", int64_t{-1});
+      e.text = j.value("text", std::string());
+      e.reply = j.value("reply", std::string());
+      e.before = j.value("before", std::string());
+      e.after = j.value("after", std::string());
+      history.add(std::move(e));
+    } catch (const std::exception& ex) {
+      throw std::runtime_error("history line " + std::to_string(line_no) + ": " + ex.what());
+    }
+  }
+  return history;
+}
+
+}  // namespace locksim::model

@@ -1,0 +1,69 @@
+#pragma once
+// History: what happened in one run, in order, as both backends (simulated and live) record it and
+// as every checker reads it. One vocabulary, Jepsen-style: client operations are invoke followed by
+// ok, fail or info (outcome unknown); around them the run records what clients believed, what the
+// servers executed, what happened to keys, faults and messages.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace locksim::model {
+
+enum class EventKind : uint8_t {
+  Invoke,   // a client operation starts (f: lock, try_lock, unlock, force_unlock, work, write, ...)
+  Ok,       // it succeeded (value: its result, e.g. the fencing token, or 1)
+  Fail,     // it failed for sure (text: why, e.g. "IllegalMonitorStateException", "not acquired")
+  Info,     // its outcome is unknown (a timeout): it may or may not have taken effect
+  Hold,     // the client now believes it holds `lock` (value: depth after; lease_ms: -1 = watchdog)
+  Release,  // the client stops believing it holds `lock` (value: depth after; f: unlock or crash)
+  Exec,     // a server executed a command or script (f: role; text: command; reply; before/after: lock key)
+  Key,      // a server-side key event (f: created, expire_set, persisted, deleted, expired; value: expire_at)
+  Renew,    // a watchdog renewal finished on the client (value: 1 renewed, 0 refused, -1 no reply)
+  Fault,    // a fault begins or ends (f: crash, pause, resume, partition, heal, clock_jump, restart, ...)
+  Message,  // a pub/sub message (f: delivered or lost)
+  Write,    // a write reached the fenced resource (f: accepted or rejected; value: its token)
+};
+
+std::string_view to_string(EventKind kind);
+
+struct Event {
+  int64_t index = 0;      // position in the history (assigned by History::add)
+  int64_t at_ms = 0;      // true simulation time (the live backend: ms since the run started)
+  EventKind kind = EventKind::Info;
+  std::string process;    // client ("A"), server ("redis0") or "world"
+  int64_t thread = 0;     // the client thread, 0 when not about one
+  int64_t op = 0;         // operation id linking Invoke/Ok/Fail/Info with the Exec events it caused
+  std::string lock;       // the lock (or key) concerned, "" when none
+  std::string f;          // what: operation, script role, key event or fault name
+  int64_t value = 0;
+  int64_t wait_ms = -1;   // Invoke of an acquire: how long it may wait (-1: forever)
+  int64_t lease_ms = -1;  // Invoke of an acquire / Hold: the lease (-1: none, watchdog renews)
+  std::string text;       // Exec: the command; Fail/Info: why; Fault: details
+  std::string reply;      // Exec: the reply
+  std::string before;     // Exec: the lock key before, rendered (see render_hash)
+  std::string after;      // Exec: the lock key after
+
+  std::string owner() const { return process + ":" + std::to_string(thread); }
+};
+
+class History {
+ public:
+  // Appends `event`, assigning its index. Events must arrive in time order.
+  const Event& add(Event event);
+  const std::vector<Event>& events() const { return events_; }
+  size_t size() const { return events_.size(); }
+  const Event& operator[](size_t i) const { return events_[i]; }
+  int64_t end_ms() const { return events_.empty() ? 0 : events_.back().at_ms; }
+
+  // One JSON object per line, fields in a fixed order, defaults omitted: the same run gives the
+  // same bytes.
+  std::string to_jsonl() const;
+  // Reads what to_jsonl wrote; throws std::runtime_error naming the line on bad input.
+  static History from_jsonl(std::string_view text);
+
+ private:
+  std::vector<Event> events_;
+};
+
+}  // namespace locksim::model

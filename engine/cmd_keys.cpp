@@ -69,21 +69,17 @@ Reply expire_generic(CommandContext& ctx, int64_t base_ms, bool seconds, std::st
   return Reply::integer_of(1);
 }
 
-// TTL/PTTL: -2 missing, -1 no expiry, else the time left (never negative).
-Reply ttl_generic(CommandContext& ctx, bool in_ms) {
+// Redis's ttlGenericCommand: -2 missing, -1 no expiry, else the time left (`absolute`: the expiry
+// itself), never negative. Seconds are rounded to the nearest, for EXPIRETIME too; the rounding is
+// done unsigned so that PEXPIREAT's largest times round as the live server's do.
+Reply ttl_generic(CommandContext& ctx, bool in_ms, bool absolute) {
   Entry* entry = ctx.db.find(ctx.arg(1));
   if (entry == nullptr) return Reply::integer_of(-2);
   if (entry->expire_at_ms == kNoExpire) return Reply::integer_of(-1);
-  int64_t ttl = entry->expire_at_ms - ctx.db.now();
+  int64_t ttl = absolute ? entry->expire_at_ms : entry->expire_at_ms - ctx.db.now();
   if (ttl < 0) ttl = 0;
-  return Reply::integer_of(in_ms ? ttl : (ttl + 500) / 1000);
-}
-
-Reply expiretime_generic(CommandContext& ctx, bool in_ms) {
-  Entry* entry = ctx.db.find(ctx.arg(1));
-  if (entry == nullptr) return Reply::integer_of(-2);
-  if (entry->expire_at_ms == kNoExpire) return Reply::integer_of(-1);
-  return Reply::integer_of(in_ms ? entry->expire_at_ms : entry->expire_at_ms / 1000);
+  if (in_ms) return Reply::integer_of(ttl);
+  return Reply::integer_of(static_cast<int64_t>((static_cast<uint64_t>(ttl) + 500) / 1000));
 }
 
 }  // namespace
@@ -115,13 +111,13 @@ Reply expireat_command(CommandContext& ctx) { return expire_generic(ctx, 0, true
 Reply pexpireat_command(CommandContext& ctx) { return expire_generic(ctx, 0, false, "pexpireat"); }
 
 // TTL key
-Reply ttl_command(CommandContext& ctx) { return ttl_generic(ctx, false); }
+Reply ttl_command(CommandContext& ctx) { return ttl_generic(ctx, false, false); }
 // PTTL key
-Reply pttl_command(CommandContext& ctx) { return ttl_generic(ctx, true); }
+Reply pttl_command(CommandContext& ctx) { return ttl_generic(ctx, true, false); }
 // EXPIRETIME key
-Reply expiretime_command(CommandContext& ctx) { return expiretime_generic(ctx, false); }
+Reply expiretime_command(CommandContext& ctx) { return ttl_generic(ctx, false, true); }
 // PEXPIRETIME key
-Reply pexpiretime_command(CommandContext& ctx) { return expiretime_generic(ctx, true); }
+Reply pexpiretime_command(CommandContext& ctx) { return ttl_generic(ctx, true, true); }
 
 // PERSIST key
 Reply persist_command(CommandContext& ctx) {

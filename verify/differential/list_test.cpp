@@ -1,0 +1,187 @@
+// Differential: lists (cmd_list.cpp).
+#include "verify/support/differential.hpp"
+
+namespace locksim::test {
+
+TEST_F(Differential, PushesReturnTheNewLengthInOrder) {
+  expect_same({"LPUSH", "l", "a", "b", "c"});
+  expect_same({"RPUSH", "l", "d", "e"});
+  expect_same({"LPUSH", "l", "f"});
+  expect_same({"RPUSH", "l", ""});
+  expect_same({"LRANGE", "l", "0", "-1"});
+  expect_same({"LLEN", "l"});
+}
+
+TEST_F(Differential, PopWithoutCountReturnsOneElementOrNil) {
+  expect_same({"LPOP", "l"});
+  expect_same({"RPOP", "l"});
+  expect_same({"RPUSH", "l", "a", "b", "c"});
+  expect_same({"LPOP", "l"});
+  expect_same({"RPOP", "l"});
+  expect_same({"LPOP", "l"});
+  expect_same({"EXISTS", "l"});
+  expect_same({"LPOP", "l"});
+}
+
+TEST_F(Differential, PopWithCountReturnsAnArray) {
+  expect_same({"RPUSH", "l", "a", "b", "c", "d", "e"});
+  expect_same({"LPOP", "l", "2"});
+  expect_same({"RPOP", "l", "2"});
+  expect_same({"LPOP", "l", "0"});
+  expect_same({"RPOP", "l", "0"});
+  expect_same({"LPOP", "l", "10"});
+  expect_same({"EXISTS", "l"});
+  expect_same({"RPUSH", "l", "a", "b"});
+  expect_same({"RPOP", "l", "9223372036854775807"});
+  expect_same({"EXISTS", "l"});
+}
+
+TEST_F(Differential, PopWithCountOfAMissingKeyIsNil) {
+  expect_same({"LPOP", "l", "1"});
+  expect_same({"RPOP", "l", "0"});
+  expect_same({"LPOP", "l", "5"});
+}
+
+TEST_F(Differential, PopCountMustBeANonNegativeInteger) {
+  expect_same({"RPUSH", "l", "a", "b"});
+  for (const char* count : {"-1", "abc", "1.5", "01", "+1", "-0", " 1", "", "9223372036854775808",
+                            "-9223372036854775808"}) {
+    expect_same({"LPOP", "l", count});
+    expect_same({"RPOP", "l", count});
+    expect_same({"LPOP", "missing", count});
+  }
+  expect_same({"SET", "s", "v"});
+  expect_same({"LPOP", "s", "-1"});
+  expect_same({"LLEN", "l"});
+}
+
+TEST_F(Differential, PopTakesAtMostOneCount) {
+  expect_same({"RPUSH", "l", "a", "b"});
+  expect_same({"LPOP", "l", "1", "2"});
+  expect_same({"RPOP", "l", "1", "2", "3"});
+  expect_same({"LPOP", "missing", "x", "y"});
+  expect_same({"LLEN", "l"});
+}
+
+TEST_F(Differential, LindexCountsFromEitherEnd) {
+  expect_same({"RPUSH", "l", "a", "b", "c"});
+  for (const char* index : {"0", "1", "2", "3", "-1", "-3", "-4", "100", "-100", "9223372036854775807",
+                            "-9223372036854775808"}) {
+    expect_same({"LINDEX", "l", index});
+  }
+}
+
+TEST_F(Differential, LindexChecksTheKeyBeforeTheIndex) {
+  expect_same({"LINDEX", "missing", "abc"});
+  expect_same({"RPUSH", "l", "a"});
+  for (const char* index : {"abc", "01", "+1", "-0", " 1", "", "1.0", "9223372036854775808"})
+    expect_same({"LINDEX", "l", index});
+  expect_same({"SET", "s", "v"});
+  expect_same({"LINDEX", "s", "abc"});
+}
+
+TEST_F(Differential, LrangeClampsItsBounds) {
+  expect_same({"RPUSH", "l", "a", "b", "c", "d", "e"});
+  const char* bounds[] = {"0", "1", "2", "4", "5", "100", "-1", "-2", "-5", "-6", "-100",
+                          "9223372036854775807", "-9223372036854775808"};
+  for (const char* start : bounds)
+    for (const char* stop : bounds) expect_same({"LRANGE", "l", start, stop});
+}
+
+TEST_F(Differential, LrangeParsesIndexesBeforeTheKey) {
+  expect_same({"LRANGE", "missing", "0", "-1"});
+  expect_same({"LRANGE", "missing", "x", "-1"});
+  expect_same({"LRANGE", "missing", "0", "y"});
+  expect_same({"SET", "s", "v"});
+  expect_same({"LRANGE", "s", "x", "0"});
+  expect_same({"LRANGE", "s", "0", "1"});
+  expect_same({"RPUSH", "l", "a"});
+  expect_same({"LRANGE", "l", "01", "1"});
+  expect_same({"LRANGE", "l", "0", "+1"});
+  expect_same({"LRANGE", "l", "-0", "1"});
+}
+
+TEST_F(Differential, LremRemovesFromTheHeadTheTailOrEverywhere) {
+  const std::vector<std::string> seed = {"RPUSH", "l", "x", "a", "x", "b", "x", "c", "x"};
+  for (const char* count : {"0", "1", "2", "-1", "-2", "100", "-100", "9223372036854775807",
+                            "-9223372036854775808"}) {
+    expect_same({"DEL", "l"});
+    expect_same(seed);
+    expect_same({"LREM", "l", count, "x"});
+    expect_same({"LRANGE", "l", "0", "-1"});
+  }
+  expect_same({"LREM", "l", "0", "absent"});
+}
+
+TEST_F(Differential, LremThatEmptiesTheListDeletesIt) {
+  expect_same({"RPUSH", "l", "x", "x"});
+  expect_same({"LREM", "l", "0", "x"});
+  expect_same({"EXISTS", "l"});
+  expect_same({"LREM", "l", "0", "x"});
+}
+
+TEST_F(Differential, LremParsesTheCountBeforeTheKey) {
+  expect_same({"LREM", "missing", "x", "a"});
+  expect_same({"SET", "s", "v"});
+  expect_same({"LREM", "s", "x", "a"});
+  expect_same({"LREM", "s", "1", "a"});
+  expect_same({"RPUSH", "l", "a"});
+  for (const char* count : {"01", "+1", "-0", " 1", "", "1.0", "9223372036854775808"})
+    expect_same({"LREM", "l", count, "a"});
+}
+
+TEST_F(Differential, LsetReplacesByIndex) {
+  expect_same({"RPUSH", "l", "a", "b", "c"});
+  expect_same({"LSET", "l", "0", "A"});
+  expect_same({"LSET", "l", "-1", "C"});
+  expect_same({"LSET", "l", "1", ""});
+  expect_same({"LRANGE", "l", "0", "-1"});
+}
+
+TEST_F(Differential, LsetErrors) {
+  expect_same({"LSET", "missing", "0", "v"});
+  expect_same({"LSET", "missing", "x", "v"});
+  expect_same({"RPUSH", "l", "a", "b"});
+  for (const char* index : {"2", "-3", "100", "9223372036854775807", "-9223372036854775808", "x", "01", "+1",
+                            "-0", ""})
+    expect_same({"LSET", "l", index, "v"});
+  expect_same({"SET", "s", "v"});
+  expect_same({"LSET", "s", "x", "v"});
+  expect_same({"LRANGE", "l", "0", "-1"});
+}
+
+TEST_F(Differential, ListCommandsOnOtherTypesAreWrongType) {
+  expect_same({"SET", "s", "v"});
+  expect_same({"HSET", "h", "f", "v"});
+  expect_same({"ZADD", "z", "1", "m"});
+  for (const char* key : {"s", "h", "z"}) {
+    expect_same({"LPUSH", key, "a"});
+    expect_same({"RPUSH", key, "a"});
+    expect_same({"LPOP", key});
+    expect_same({"RPOP", key});
+    expect_same({"LPOP", key, "0"});
+    expect_same({"RPOP", key, "2"});
+    expect_same({"LINDEX", key, "0"});
+    expect_same({"LLEN", key});
+    expect_same({"LRANGE", key, "0", "-1"});
+    expect_same({"LREM", key, "0", "a"});
+    expect_same({"LSET", key, "0", "a"});
+  }
+}
+
+TEST_F(Differential, ListCommandsCheckTheirArity) {
+  expect_same({"LPUSH", "l"});
+  expect_same({"RPUSH", "l"});
+  expect_same({"LPOP"});
+  expect_same({"RPOP"});
+  expect_same({"LINDEX", "l"});
+  expect_same({"LINDEX", "l", "0", "1"});
+  expect_same({"LLEN"});
+  expect_same({"LRANGE", "l", "0"});
+  expect_same({"LRANGE", "l", "0", "1", "2"});
+  expect_same({"LREM", "l", "0"});
+  expect_same({"LSET", "l", "0"});
+  expect_same({"LSET", "l", "0", "v", "w"});
+}
+
+}  // namespace locksim::test

@@ -13,6 +13,19 @@ namespace {
 
 enum ZaddFlag : unsigned { kZNx = 1, kZXx = 2, kZGt = 4, kZLt = 8, kZIncr = 16, kZCh = 32 };
 
+// The score Redis keeps. A small sorted set lives in a listpack (at most 128 members of at most 64
+// bytes), which stores scores as text and loses the sign of zero; a skiplist keeps it. A set that
+// grew past those limits and shrank again stays a skiplist in Redis but looks small here
+// (docs/fidelity.md). Only -0 pays for the scan.
+double stored_score(const ZSet& zset, std::string_view member, double score, bool is_new) {
+  constexpr size_t kListpackEntries = 128, kListpackValue = 64;
+  if (score != 0 || !std::signbit(score)) return score;
+  if (member.size() > kListpackValue || zset.size() + (is_new ? 1 : 0) > kListpackEntries) return score;
+  for (const auto& item : zset.ordered())
+    if (item.second.size() > kListpackValue) return score;
+  return 0.0;
+}
+
 // Redis's zaddGenericCommand; ZINCRBY is ZADD with INCR.
 Reply zadd_generic(CommandContext& ctx, unsigned flags) {
   size_t score_index = 2;
@@ -63,12 +76,12 @@ Reply zadd_generic(CommandContext& ctx, unsigned flags) {
       }
       if (((flags & kZLt) && score >= *current) || ((flags & kZGt) && score <= *current)) continue;
       if (score != *current) {
-        zset.set(member, score);
+        zset.set(member, stored_score(zset, member, score, false));
         ++updated;
       }
     } else {
       if (flags & kZXx) continue;
-      zset.set(member, score);
+      zset.set(member, stored_score(zset, member, score, true));
       ++added;
     }
     ++processed;

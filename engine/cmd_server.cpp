@@ -36,13 +36,14 @@ Reply time_command(CommandContext& ctx) {
   return Reply::array({Reply::bulk(format_int64(now_ms / 1000)), Reply::bulk(format_int64((now_ms % 1000) * 1000))});
 }
 
-// DEBUG SLEEP seconds: the host decides what sleeping means (the simulated clock moves).
+// DEBUG SLEEP seconds: the host decides what sleeping means (the simulated clock moves). Every other
+// subcommand, and SLEEP with the wrong argument count, gets Redis's generic refusal (locksim has no
+// other DEBUG subcommands; the real ones are listed in docs/fidelity.md as unsupported).
 Reply debug_command(CommandContext& ctx) {
-  if (!equals_ignore_case(ctx.arg(1), "sleep")) {
-    return Reply::error(errors::err("locksim's fake Redis supports only DEBUG SLEEP (got DEBUG " +
-                                    std::string(ctx.arg(1)) + ")"));
+  if (!equals_ignore_case(ctx.arg(1), "sleep") || ctx.argc() != 3) {
+    return Reply::error(errors::err("unknown subcommand or wrong number of arguments for '" +
+                                    std::string(ctx.arg(1).substr(0, 128)) + "'. Try DEBUG HELP."));
   }
-  if (ctx.argc() != 3) return Reply::error(errors::wrong_arity("debug"));
   auto seconds = parse_double(ctx.arg(2));
   // Redis reads the argument with strtod and sleeps for what it parsed (0 on junk).
   const double s = seconds ? *seconds : 0.0;

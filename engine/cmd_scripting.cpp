@@ -64,8 +64,9 @@ Reply script_command(CommandContext& ctx) {
     return reply;
   }
   if (equals_ignore_case(sub, "flush")) {
-    if (ctx.argc() > 3) return Reply::error(errors::wrong_arity("script|flush"));
-    if (ctx.argc() == 3 && !equals_ignore_case(ctx.arg(2), "sync") && !equals_ignore_case(ctx.arg(2), "async"))
+    // Redis answers any argument list other than [SYNC | ASYNC] with the same error, even a long one.
+    if (ctx.argc() > 3 ||
+        (ctx.argc() == 3 && !equals_ignore_case(ctx.arg(2), "sync") && !equals_ignore_case(ctx.arg(2), "async")))
       return Reply::error(errors::err("SCRIPT FLUSH only support SYNC|ASYNC option"));
     scripting.flush();
     return Reply::ok();

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <lua.hpp>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -63,10 +64,12 @@ int redis_generic_call(lua_State* L, bool raise) {
     if (type == LUA_TNUMBER) {
       // Redis 7.0 formats a Lua number argument with "%.17g" (its Lua 5.1 has only doubles);
       // an integer subtype prints the same digits for any value a double holds exactly.
+      // A Lua 5.4 integer beyond 2^53 is rounded to the double Lua 5.1 would have held.
       char local[32];
-      int n = lua_isinteger(L, i)
-                  ? std::snprintf(local, sizeof local, "%lld", static_cast<long long>(lua_tointeger(L, i)))
-                  : std::snprintf(local, sizeof local, "%.17g", static_cast<double>(lua_tonumber(L, i)));
+      constexpr lua_Integer kExact = lua_Integer{1} << 53;
+      const bool exact = lua_isinteger(L, i) && lua_tointeger(L, i) <= kExact && lua_tointeger(L, i) >= -kExact;
+      int n = exact ? std::snprintf(local, sizeof local, "%lld", static_cast<long long>(lua_tointeger(L, i)))
+                    : std::snprintf(local, sizeof local, "%.17g", static_cast<double>(lua_tonumber(L, i)));
       LS_ASSERT(n > 0 && n < 32);
       if (inline_storage) {
         std::copy(local, local + n, inline_numbers[i - 1]);
@@ -225,6 +228,51 @@ int math_randomseed(lua_State* L) {
   return 0;
 }
 
+// Redis 7.0's pcall (luaRedisPcall): an error table with a string `err` reaches the script as
+// that string, so `pcall(redis.call, ...)` yields "ERR ...".
+int redis_style_pcall(lua_State* L) {
+  luaL_checkany(L, 1);
+  const int argc = lua_gettop(L);
+  if (lua_pcall(L, argc - 1, LUA_MULTRET, 0) == LUA_OK) {
+    lua_pushboolean(L, 1);
+    lua_insert(L, 1);
+    return lua_gettop(L);
+  }
+  if (lua_istable(L, -1)) {
+    if (lua_getfield(L, -1, "err") == LUA_TSTRING) lua_replace(L, -2);
+    else lua_pop(L, 1);
+  }
+  lua_pushboolean(L, 0);
+  lua_insert(L, -2);
+  return 2;
+}
+
+// Lua 5.1's error: a number message gets the position too (5.4 adds it to strings only).
+int lua51_error(lua_State* L) {
+  const int level = static_cast<int>(luaL_optinteger(L, 2, 1));
+  lua_settop(L, 1);
+  const int type = lua_type(L, 1);
+  if ((type == LUA_TNUMBER || type == LUA_TSTRING) && level > 0) {
+    luaL_where(L, level);
+    lua_pushvalue(L, 1);
+    lua_concat(L, 2);
+  }
+  return lua_error(L);
+}
+
+// Lua 5.1's tostring for numbers: "%.14g", so 2^3 prints "8", not 5.4's "8.0".
+int lua51_tostring(lua_State* L) {
+  luaL_checkany(L, 1);
+  if (lua_type(L, 1) == LUA_TNUMBER && !lua_isinteger(L, 1)) {
+    char buf[64];
+    const int n = std::snprintf(buf, sizeof buf, "%.14g", static_cast<double>(lua_tonumber(L, 1)));
+    lua_pushlstring(L, buf, static_cast<size_t>(n));
+    return 1;
+  }
+  luaL_tolstring(L, 1, nullptr);
+  return 1;
+}
+
 int readonly_error(lua_State* L) { return luaL_error(L, "Attempt to modify a readonly table"); }
 
 int nonexistent_global(lua_State* L) {
@@ -378,6 +426,12 @@ void install(lua_State* L, Scripting& scripting) {
   lua_setfield(L, real, "loadstring");
   lua_pushcfunction(L, safe_rawset);
   lua_setfield(L, real, "rawset");
+  lua_pushcfunction(L, redis_style_pcall);
+  lua_setfield(L, real, "pcall");
+  lua_pushcfunction(L, lua51_error);
+  lua_setfield(L, real, "error");
+  lua_pushcfunction(L, lua51_tostring);
+  lua_setfield(L, real, "tostring");
   // Lua 5.1's global unpack, which Redis scripts use.
   lua_getfield(L, real, LUA_TABLIBNAME);
   lua_getfield(L, -1, "unpack");
@@ -387,6 +441,11 @@ void install(lua_State* L, Scripting& scripting) {
   lua_getfield(L, real, LUA_MATHLIBNAME);
   set_field_function(L, "random", math_random);
   set_field_function(L, "randomseed", math_randomseed);
+  // Lua 5.4 additions that Redis's Lua 5.1 does not have.
+  for (const char* name : {"type", "tointeger", "ult", "maxinteger", "mininteger"}) {
+    lua_pushnil(L);
+    lua_setfield(L, -2, name);
+  }
   lua_pop(L, 1);
 
   // Libraries become read-only views; the real tables stay reachable only from C.
@@ -537,6 +596,38 @@ Reply to_reply(lua_State* L, int index) {
   }
 }
 
+std::string as_lua51_compile_message(std::string_view message) {
+  // Lua 5.4 leaves these pseudo-tokens unquoted; Lua 5.1 quotes them (and has no <integer>).
+  static constexpr std::pair<std::string_view, std::string_view> kTokens[] = {
+      {"<eof>", "'<eof>'"}, {"<name>", "'<name>'"}, {"<string>", "'<string>'"},
+      {"<number>", "'<number>'"}, {"<integer>", "'<number>'"}};
+  std::string out;
+  out.reserve(message.size() + 8);
+  for (size_t i = 0; i < message.size();) {
+    bool replaced = false;
+    if (message[i] == '<' && (i == 0 || message[i - 1] != '\'')) {
+      for (const auto& [from, to] : kTokens) {
+        if (message.substr(i, from.size()) == from) {
+          out += to;
+          i += from.size();
+          replaced = true;
+          break;
+        }
+      }
+    }
+    if (!replaced) out += message[i++];
+  }
+  return out;
+}
+
+std::string as_lua51_runtime_message(std::string message) {
+  // Lua 5.4: "attempt to index a nil value (local 't')"; Lua 5.1: "attempt to index local 't' (a nil value)".
+  static const std::regex kVarInfo(
+      R"(attempt to ([a-z ]+?) an? ([a-z]+) value \((global|local|method|upvalue|field) ('[^']*')\))");
+  if (message.find("attempt to ") == std::string::npos) return message;
+  return std::regex_replace(message, kVarInfo, "attempt to $1 $3 $4 (a $2 value)");
+}
+
 int error_handler(lua_State* L) {
   lua_Debug ar;
   bool located = lua_getstack(L, 1, &ar) && lua_getinfo(L, "Sl", &ar);
@@ -544,7 +635,7 @@ int error_handler(lua_State* L) {
   if (!lua_istable(L, 1)) {
     size_t len = 0;
     const char* msg = luaL_tolstring(L, 1, &len);
-    const std::string text = "ERR " + std::string(msg, len);
+    const std::string text = "ERR " + as_lua51_runtime_message(std::string(msg, len));
     lua_pop(L, 1);
     push_error_table(L, text);
     lua_replace(L, 1);

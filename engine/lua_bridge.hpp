@@ -1,6 +1,9 @@
 #pragma once
 // The Lua side of scripting, as Redis's script_lua.c: the sandboxed globals, the `redis` library,
 // and the two conversions between Redis replies and Lua values.
+#include <string>
+#include <string_view>
+
 #include "engine/reply.hpp"
 
 struct lua_State;
@@ -23,6 +26,14 @@ void push_reply(lua_State* L, const Reply& reply);
 
 // Lua -> Redis (luaReplyToRedisReply): converts the value at `index`.
 Reply to_reply(lua_State* L, int index);
+
+// Lua 5.4's wording of a runtime error rewritten as Redis's Lua 5.1 words it, where they differ
+// only in order ("attempt to index a nil value (local 't')" -> "attempt to index local 't' (a nil value)").
+std::string as_lua51_runtime_message(std::string message);
+
+// Lua 5.4's wording of a compile error as Lua 5.1 words it: "near <eof>" -> "near '<eof>'",
+// "<name> expected" -> "'<name>' expected".
+std::string as_lua51_compile_message(std::string_view message);
 
 // The message handler for lua_pcall (Redis's __redis__err__handler): turns any error into a
 // table {err=, source=, line=} naming where in the script it happened.

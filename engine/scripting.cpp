@@ -33,15 +33,6 @@ void* limited_alloc(void* ud, void* ptr, size_t old_size, size_t new_size) {
   return block;
 }
 
-// Lua 5.4 says "near <eof>" where Redis's Lua 5.1 says "near '<eof>'".
-std::string as_lua51_message(std::string message) {
-  const std::string from = "near <eof>";
-  for (size_t at = message.find(from); at != std::string::npos; at = message.find(from, at))
-    message.replace(at, from.size(), "near '<eof>'");
-  return message;
-}
-
-
 }  // namespace
 
 Scripting::Scripting(Engine& engine, const EngineOptions& options)
@@ -67,7 +58,7 @@ int Scripting::compile(const std::string& sha, std::string_view body, Reply& err
     size_t len = 0;
     const char* msg = lua_tolstring(lua_, -1, &len);
     error = Reply::error("ERR Error compiling script (new function): " +
-                         as_lua51_message(std::string(msg ? msg : "", msg ? len : 0)));
+                         lua_bridge::as_lua51_compile_message(std::string_view(msg ? msg : "", msg ? len : 0)));
     lua_pop(lua_, 1);
     return LUA_NOREF;
   }

@@ -1,0 +1,344 @@
+// Differential: scripting (cmd_scripting.cpp, scripting.cpp, lua_bridge.cpp). Never sent to the live
+// server: `error({})` (crashes 7.0.15) and endless loops (BUSY); the unit tests cover those.
+#include "verify/support/differential.hpp"
+
+namespace locksim::test {
+namespace {
+
+std::vector<std::string> eval(const std::string& body, std::vector<std::string> rest = {"0"}) {
+  std::vector<std::string> argv{"EVAL", body};
+  argv.insert(argv.end(), rest.begin(), rest.end());
+  return argv;
+}
+
+}  // namespace
+
+TEST_F(Differential, EvalKeysArgvAndNumkeys) {
+  expect_same(eval("return {KEYS[1], KEYS[2], ARGV[1], ARGV[2], #KEYS, #ARGV}", {"2", "k1", "k2", "a1", "a2"}));
+  expect_same(eval("return {#KEYS, #ARGV}"));
+  expect_same(eval("return ARGV", {"0", "x", "", "z"}));
+  expect_same(eval("return 1", {"-1"}));
+  expect_same(eval("return 1", {"2", "a"}));
+  expect_same(eval("return 1", {"x"}));
+  expect_same(eval("return 1", {"1.5"}));
+  expect_same(eval("return 1", {"-1", "a", "b"}));
+  expect_same({"EVAL", "return 1"});
+  expect_same({"eval", "return KEYS[1]", "1", "k"});
+}
+
+TEST_F(Differential, EvalshaAndScriptCache) {
+  const std::string body = "return 'cached'";
+  const std::string sha = "d8a6ed4e35c0c05d4ae2e1d8e0d6e4dba2f0bc09";  // not the sha of body: must be unknown
+  expect_same({"EVALSHA", sha, "0"});
+  expect_same({"EVALSHA", "abc", "0"});
+  expect_same({"SCRIPT", "LOAD", body});
+  auto [fake_sha, live_sha] = both({"SCRIPT", "LOAD", body});
+  ASSERT_EQ(fake_sha.kind, engine::Reply::Kind::Bulk);
+  EXPECT_EQ(fake_sha, live_sha);
+  const std::string real = live_sha.str;
+  std::string upper = real;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  expect_same({"EVALSHA", real, "0"});
+  expect_same({"EVALSHA", upper, "0"});
+  expect_same({"EVALSHA", real, "x"});
+  expect_same({"EVALSHA", real, "5"});
+  expect_same({"EVALSHA", sha, "x"});
+  expect_same({"SCRIPT", "EXISTS", real, upper, sha, "nope"});
+  expect_same({"SCRIPT", "FLUSH", "bogus"});
+  expect_same({"SCRIPT", "FLUSH", "SYNC", "ASYNC"});
+  expect_same({"SCRIPT", "FLUSH", "async"});
+  expect_same({"SCRIPT", "EXISTS", real});
+  expect_same({"EVALSHA", real, "0"});
+  expect_same(eval(body));  // EVAL caches it again
+  expect_same({"SCRIPT", "EXISTS", real});
+  expect_same({"SCRIPT", "FLUSH"});
+  expect_same({"SCRIPT", "FLUSH", "SYNC"});
+  expect_same({"SCRIPT", "NOSUCH"});
+  expect_same({"SCRIPT"});
+  expect_same({"SCRIPT", "LOAD"});
+  expect_same({"SCRIPT", "LOAD", "a", "b"});
+  expect_same({"SCRIPT", "EXISTS"});
+  expect_same({"SCRIPT", "LOAD", "return ("});
+  expect_same({"SCRIPT", "EXISTS", "a"});
+}
+
+TEST_F(Differential, LuaToRedisConversions) {
+  expect_same(eval("return 3.99"));
+  expect_same(eval("return -3.99"));
+  expect_same(eval("return 2^53"));
+  expect_same(eval("return 1e300"));
+  expect_same(eval("return -1e300"));
+  expect_same(eval("return true"));
+  expect_same(eval("return false"));
+  expect_same(eval("return nil"));
+  expect_same(eval("return 'str'"));
+  expect_same(eval("return ''"));
+  expect_same(eval("return {1, 2, nil, 3}"));
+  expect_same(eval("return {1.9, -1.9, true, false, 's', {1, {2}}, {}}"));
+  expect_same(eval("return {err = 'My Error'}"));
+  expect_same(eval("return {err = 'x'}"));
+  expect_same(eval("return {err = 'multi\\r\\nline'}"));
+  expect_same(eval("return {ok = 'fine'}"));
+  expect_same(eval("return {ok = 'two\\nlines'}"));
+  expect_same(eval("return {double = 3.5}"));
+  expect_same(eval("return {double = 0.1}"));
+  expect_same(eval("return {double = 1/0}"));
+  expect_same(eval("return {double = 3}"));
+  expect_same(eval("return {err = 'e', ok = 'o'}"));
+  expect_same(eval("return {ok = 'o', double = 1.5}"));
+  expect_same(eval("return {err = 5}"));
+  expect_same(eval("return {{err = 'inner'}, {ok = 'inner ok'}}"));
+  expect_same(eval("return {a = 1}"));
+  expect_same(eval("return function() end"));
+  expect_same(eval("return {x = 1, 7, 8}"));
+}
+
+TEST_F(Differential, RedisToLuaConversions) {
+  expect_same({"SET", "k", "v"});
+  expect_same({"HSET", "h", "f", "1"});
+  expect_same(eval("return type(redis.call('get', 'nokey'))"));
+  expect_same(eval("return redis.call('get', 'nokey') == false"));
+  expect_same(eval("return redis.call('set', 'k', 'v')"));
+  expect_same(eval("return redis.call('set', 'k', 'v')['ok']"));
+  expect_same(eval("return type(redis.call('set', 'k', 'v'))"));
+  expect_same(eval("return redis.call('ping')"));
+  expect_same(eval("return type(redis.call('exists', 'k'))"));
+  expect_same(eval("return math.type and 1 or 0"));
+  expect_same(eval("return redis.call('hgetall', 'h')"));
+  expect_same(eval("return #redis.call('hgetall', 'h')"));
+  expect_same(eval("return redis.pcall('incr', 'k')"));
+  expect_same(eval("return redis.pcall('incr', 'k')['err']"));
+  expect_same(eval("return type(redis.pcall('incr', 'k'))"));
+  expect_same(eval("return redis.call('zrange', 'nokey', 0, -1)"));
+  expect_same(eval("return #redis.call('zrange', 'nokey', 0, -1)"));
+  expect_same(eval("return redis.call('set', 'k', 'v', 'GET')"));
+  expect_same(eval("return redis.call('set', 'k', 'v', 'NX')"));
+  expect_same(eval("return type(redis.call('set', 'k', 'v', 'NX'))"));
+}
+
+TEST_F(Differential, NumbersAsArgumentsFormatAsRedis70) {
+  for (const char* value : {"3.0", "0.1", "1e300", "-0.0", "1/0", "-1/0", "0/0", "2^53", "2^63", "123456789012",
+                            "7", "-7", "1e15", "1e16", "1e17", "3/2", "9007199254740993", "9223372036854775807",
+                            "-9223372036854775807", "math.pi", "1e-5", "0.5", "100"}) {
+    expect_same(eval(std::string("redis.call('set', 'n', ") + value + ") return redis.call('get', 'n')"));
+  }
+  expect_same(eval("return redis.call('zadd', 'z', 0.5, 'm')"));
+  expect_same(eval("return redis.call('zscore', 'z', 'm')"));
+  expect_same(eval("return redis.call('zincrby', 'z', 0.25, 'm')"));
+  expect_same(eval("return redis.call('zrange', 'z', 0, -1, 'WITHSCORES')"));
+  expect_same(eval("return redis.call('pexpire', 'z', 1000.0)"));
+}
+
+TEST_F(Differential, RedisCallErrorsRaiseWithScriptAndLine) {
+  expect_same({"SET", "s", "v"});
+  expect_same(eval("return redis.call('incr', 's')"));
+  expect_same(eval("\n\nreturn redis.call('incr', 's')"));
+  expect_same(eval("local x = 1\nlocal y = 2\nredis.call('hget', 's', 'f')\nreturn 1"));
+  expect_same(eval("return redis.call('nosuch')"));
+  expect_same(eval("return redis.call('get')"));
+  expect_same(eval("return redis.call('get', 'a', 'b')"));
+  expect_same(eval("return redis.call('ZADD', 'z')"));
+  expect_same(eval("return redis.call()"));
+  expect_same(eval("return redis.call({})"));
+  expect_same(eval("return redis.call('get', {})"));
+  expect_same(eval("return redis.call('get', nil)"));
+  expect_same(eval("return redis.call('get', true)"));
+  expect_same(eval("return redis.call('set', 'k', 'v', 'EX', 'abc')"));
+  expect_same(eval("local function f() return redis.call('incr', 's') end\nreturn f()"));
+}
+
+TEST_F(Differential, NoscriptCommandsAreRefusedFromScripts) {
+  for (const char* call : {"redis.call('eval', 'return 1', '0')", "redis.call('evalsha', 'abc', '0')",
+                           "redis.call('subscribe', 'x')", "redis.call('unsubscribe')", "redis.call('script', 'load', 'x')",
+                           "redis.call('script', 'flush')", "redis.call('debug', 'sleep', '0')",
+                           "redis.pcall('subscribe', 'x')", "redis.pcall('eval', 'return 1', '0')"}) {
+    expect_same(eval(std::string("return ") + call));
+  }
+}
+
+TEST_F(Differential, RedisPcallReturnsTheErrorTable) {
+  expect_same({"SET", "s", "v"});
+  expect_same(eval("return redis.pcall('nosuch')"));
+  expect_same(eval("return redis.pcall('get')"));
+  expect_same(eval("return redis.pcall('incr', 's')"));
+  expect_same(eval("local r = redis.pcall('incr', 's'); return {type(r), r.err}"));
+  expect_same(eval("return redis.pcall()"));
+  expect_same(eval("return redis.pcall('get', {})"));
+  expect_same(eval("local r = redis.pcall('hget', 's', 'f'); return r['err']"));
+  expect_same(eval("return pcall(redis.call, 'nosuch')"));
+  expect_same(eval("local ok, e = pcall(redis.call, 'nosuch'); return e"));
+  expect_same(eval("local ok, e = pcall(redis.call, 'incr', 's'); return {tostring(ok), e.err}"));
+  expect_same(eval("local ok, e = pcall(function() error('x') end) return e"));
+  expect_same(eval("local ok, e = pcall(error, 'x') return e"));
+}
+
+TEST_F(Differential, ErrorAndStatusReplies) {
+  expect_same(eval("return redis.error_reply('boom')"));
+  expect_same(eval("return redis.error_reply('My err')"));
+  expect_same(eval("return redis.error_reply('-X y')"));
+  expect_same(eval("return redis.error_reply('-Xy')"));
+  expect_same(eval("return redis.error_reply('WRONGTYPE custom text')"));
+  expect_same(eval("return redis.error_reply('')"));
+  expect_same(eval("return redis.error_reply(1)"));
+  expect_same(eval("return redis.error_reply()"));
+  expect_same(eval("return redis.error_reply('a', 'b')"));
+  expect_same(eval("return redis.error_reply('boom').err"));
+  expect_same(eval("return redis.status_reply('FINE')"));
+  expect_same(eval("return redis.status_reply('')"));
+  expect_same(eval("return redis.status_reply(1)"));
+  expect_same(eval("return redis.status_reply()"));
+  expect_same(eval("return redis.status_reply('x').ok"));
+  expect_same(eval("error(redis.error_reply('Y'))"));
+  expect_same(eval("error(redis.error_reply('My err'))"));
+  expect_same(eval("error({err = 'X custom'})"));
+}
+
+TEST_F(Differential, Sha1hexAndLog) {
+  expect_same(eval("return redis.sha1hex('')"));
+  expect_same(eval("return redis.sha1hex('hello world')"));
+  expect_same(eval("return redis.sha1hex(1)"));
+  expect_same(eval("return redis.sha1hex()"));
+  expect_same(eval("return redis.sha1hex('a', 'b')"));
+  expect_same(eval("return redis.log(redis.LOG_WARNING, 'from a test')"));
+  expect_same(eval("return redis.log(redis.LOG_DEBUG, 'a', 'b', 3)"));
+  expect_same(eval("return redis.log()"));
+  expect_same(eval("return redis.log(1)"));
+  expect_same(eval("return redis.log('a', 'b')"));
+  expect_same(eval("return redis.log(9, 'b')"));
+  expect_same(eval("return redis.log(-1, 'b')"));
+  expect_same(eval("return {redis.LOG_DEBUG, redis.LOG_VERBOSE, redis.LOG_NOTICE, redis.LOG_WARNING}"));
+  expect_same(eval("return redis.REDIS_VERSION"));
+  expect_same(eval("return redis.REDIS_VERSION_NUM"));
+}
+
+TEST_F(Differential, SandboxHidesDangerousGlobals) {
+  for (const char* name : {"os", "io", "require", "loadfile", "dofile", "debug", "print", "package", "setfenv",
+                           "undefined_thing"}) {
+    expect_same(eval(std::string("return ") + name));
+  }
+  expect_same(eval("return os.time()"));
+  expect_same(eval("return undefinedfn()"));
+  for (const char* name : {"string", "table", "math", "redis", "tostring", "tonumber", "pcall", "error", "type",
+                           "pairs", "ipairs", "next", "select", "unpack", "loadstring", "setmetatable", "getmetatable",
+                           "rawget", "rawset", "rawequal", "assert", "coroutine", "_G"}) {
+    expect_same(eval(std::string("return type(") + name + ")"));
+  }
+}
+
+TEST_F(Differential, SandboxTablesAreReadOnly) {
+  expect_same(eval("x = 1"));
+  expect_same(eval("redis.call = nil"));
+  expect_same(eval("redis.x = 1"));
+  expect_same(eval("string.x = 1"));
+  expect_same(eval("math.random = nil"));
+  expect_same(eval("table.insert = nil"));
+  expect_same(eval("_G.x = 1"));
+  expect_same(eval("KEYS = {}"));
+  expect_same(eval("local t = {} t.x = 1 return t.x"));
+  expect_same(eval("local x = 1 x = 2 return x"));
+  expect_same(eval("KEYS[1] = 'x' return KEYS[1]", {"1", "k"}));
+  expect_same(eval("ARGV[2] = 'y' return ARGV", {"0", "a"}));
+}
+
+TEST_F(Differential, LoadstringTakesSourceOnly) {
+  expect_same(eval("local f = loadstring('return 5') return f()"));
+  expect_same(eval("return loadstring(string.dump(function() return 1 end))"));
+  expect_same(eval("local f, e = loadstring(string.dump(function() return 1 end)) return type(f)"));
+  expect_same(eval("local f = loadstring('return x_from_loadstring') return pcall(f)"));
+}
+
+TEST_F(Differential, CompileErrors) {
+  expect_same(eval("return 1 +"));
+  expect_same(eval("return ("));
+  expect_same(eval("x = = 1"));
+  expect_same(eval("return 'abc"));
+  expect_same(eval("if true then"));
+  expect_same(eval("\n\nreturn 1 +"));
+  expect_same(eval("return end"));
+  expect_same(eval("local = 1"));
+  expect_same(eval("return 1 1"));
+  expect_same(eval("for i = 1 do end"));
+  expect_same(eval("return @"));
+  expect_same({"SCRIPT", "LOAD", "return 1 +"});
+}
+
+TEST_F(Differential, RuntimeErrors) {
+  expect_same(eval("error('boom')"));
+  expect_same(eval("error('boom', 0)"));
+  expect_same(eval("error('boom', 2)"));
+  expect_same(eval("\n\nerror('line three')"));
+  expect_same(eval("error()"));
+  expect_same(eval("error(nil)"));
+  expect_same(eval("error(5)"));
+  expect_same(eval("assert(false)"));
+  expect_same(eval("assert(false, 'assertion message')"));
+  expect_same(eval("return #nil"));
+  expect_same(eval("return 'a' .. {}"));
+  expect_same(eval("return 1 < 'x'"));
+  expect_same(eval("return {} < {}"));
+  expect_same(eval("return tostring(nil) .. 1"));
+  expect_same(eval("return string.rep()"));
+  expect_same(eval("return ('x'):bad()"));
+}
+
+TEST_F(Differential, RuntimeErrorsNamingVariables) {
+  // Lua 5.1 names the variable before the type; the fake rewrites Lua 5.4's wording to match.
+  expect_same(eval("local t = nil; return t.x"));
+  expect_same(eval("local x; return x + 1"));
+  expect_same(eval("local t = {} ; t.f()"));
+  expect_same(eval("local t = {} ; return t.a.b"));
+  expect_same(eval("local s; return 'a' .. s"));
+  expect_same(eval("local u; local function f() return u.x end return f()"));
+  expect_same(eval("return redis.nope()"));
+  expect_same(eval("return string.nope('x')"));
+}
+
+TEST_F(Differential, StandardLibraryAsScriptsUseIt) {
+  expect_same(eval("return string.rep('x', 3)"));
+  expect_same(eval("return tostring(1e100)"));
+  expect_same(eval("return tostring(3)"));
+  expect_same(eval("return tostring(2^3)"));
+  expect_same(eval("return tostring(10 / 2)"));
+  expect_same(eval("return tostring(tonumber('12'))"));
+  expect_same(eval("return tostring(tonumber('1.5'))"));
+  expect_same(eval("return 2^3"));
+  expect_same(eval("return math.floor(3.7)"));
+  expect_same(eval("return unpack({1, 2})"));
+  expect_same(eval("return {unpack({1, 2, 3})}"));
+  expect_same(eval("return table.concat({'a', 'b'}, ',')"));
+  expect_same(eval("return string.format('%d-%s', 5, 'x')"));
+  expect_same(eval("return tonumber('0x10')"));
+  expect_same(eval("return tonumber('  5  ')"));
+  expect_same(eval("return tonumber('abc') == nil"));
+  expect_same(eval("return select('#', 1, 2, 3)"));
+  expect_same(eval("return string.format('%.3f', 1/3)"));
+  expect_same(eval("return string.sub('hello', 2, 3)"));
+}
+
+// math.random: Redis 7.0.15 seeds its lrand48 once at startup and never per script, so only a
+// freshly started server agrees with a fresh fake. This test starts its own.
+TEST(DifferentialFresh, MathRandomSequenceMatchesAFreshServer) {
+  RedisServer fresh;
+  RedisClient live(fresh.port());
+  WallClockHost host;
+  engine::Engine fake(host);
+  const engine::SessionId session = fake.open_session();
+  const std::vector<std::string> argv = eval(
+      "local out = {} for i = 1, 5 do out[#out + 1] = tostring(math.random()) end "
+      "out[#out + 1] = math.random(10) out[#out + 1] = math.random(5, 10) out[#out + 1] = math.random(1000000) "
+      "return out");
+  for (int run = 0; run < 3; ++run) {  // the sequence continues across scripts
+    const engine::Reply live_reply = live.command(argv);
+    ASSERT_EQ(live_reply.kind, engine::Reply::Kind::Array) << engine::describe(live_reply);
+    EXPECT_EQ(engine::describe(fake.execute(session, argv)), engine::describe(live_reply)) << "run " << run;
+  }
+  const std::vector<std::string> seeded =
+      eval("math.randomseed(42) return {tostring(math.random()), math.random(100)}");
+  EXPECT_EQ(engine::describe(fake.execute(session, seeded)), engine::describe(live.command(seeded)));
+  const std::vector<std::string> errors = eval("return math.random(0)");
+  EXPECT_EQ(engine::describe(fake.execute(session, errors)), engine::describe(live.command(errors)));
+  const std::vector<std::string> empty = eval("return math.random(5, 1)");
+  EXPECT_EQ(engine::describe(fake.execute(session, empty)), engine::describe(live.command(empty)));
+}
+
+}  // namespace locksim::test

@@ -1,0 +1,271 @@
+// Differential: every lock script of scripts/ through realistic lock sequences, on the fake and on
+// the live server. PTTL-like integers may differ by a little (real time passes between the two);
+// fair-lock scripts take the client's "now" as ARGV, and both sides get the same value.
+#include "verify/support/differential.hpp"
+
+namespace locksim::test {
+namespace {
+
+using engine::Reply;
+
+constexpr int64_t kTolerance = 250;  // ms: real time between the fake's and the live server's reply
+
+struct Delivery {
+  engine::SessionId session;
+  std::string channel;
+  std::string message;
+  bool operator==(const Delivery&) const = default;
+};
+
+class RecordingHost : public WallClockHost {
+ public:
+  void deliver(engine::SessionId session, std::string_view channel, std::string_view message) override {
+    delivered.push_back({session, std::string(channel), std::string(message)});
+  }
+  std::vector<Delivery> delivered;
+};
+
+class LockScripts : public Differential {
+ protected:
+  void SetUp() override {
+    Differential::SetUp();
+    fake_ = std::make_unique<engine::Engine>(recording_);
+    session_ = fake_->open_session();
+  }
+  void TearDown() override { fake_.reset(); }
+
+  static std::vector<std::string> script(const std::string& name, const std::vector<std::string>& keys,
+                                         const std::vector<std::string>& args) {
+    std::vector<std::string> argv{"EVAL", lock_script(name), std::to_string(keys.size())};
+    argv.insert(argv.end(), keys.begin(), keys.end());
+    argv.insert(argv.end(), args.begin(), args.end());
+    return argv;
+  }
+  void same(const std::string& name, const std::vector<std::string>& keys, const std::vector<std::string>& args) {
+    expect_same(script(name, keys, args));
+  }
+  void close(const std::string& name, const std::vector<std::string>& keys, const std::vector<std::string>& args) {
+    expect_close(script(name, keys, args), kTolerance);
+  }
+  // The sorted set with its scores as integers, so that scores derived from a PTTL compare closely.
+  void expect_scores_close(const std::string& key) {
+    expect_close({"EVAL",
+                  "local r = redis.call('zrange', KEYS[1], 0, -1, 'WITHSCORES') "
+                  "for i = 2, #r, 2 do r[i] = tonumber(r[i]) end return r",
+                  "1", key},
+                 kTolerance);
+  }
+  // Subscribes a fresh live connection and a fresh fake session to `channel`.
+  std::pair<std::unique_ptr<RedisClient>, engine::SessionId> subscriber(const std::string& channel) {
+    auto live = std::make_unique<RedisClient>(shared_redis_server().port());
+    const engine::SessionId fake = fake_->open_session();
+    const Reply subscribed = Reply::array({Reply::bulk("subscribe"), Reply::bulk(channel), Reply::integer_of(1)});
+    EXPECT_EQ(live->command({"SUBSCRIBE", channel}), subscribed);
+    EXPECT_EQ(fake_->execute(fake, {"SUBSCRIBE", channel}), Reply::sequence({subscribed}));
+    return {std::move(live), fake};
+  }
+  static Reply message(const std::string& channel, const std::string& payload) {
+    return Reply::array({Reply::bulk("message"), Reply::bulk(channel), Reply::bulk(payload)});
+  }
+
+  RecordingHost recording_;
+};
+
+const std::string kLock = "lock";
+const std::string kChannel = "redisson_lock__channel:{lock}";
+const std::string kA = "uuid-a:1", kB = "uuid-b:7";
+
+class RLockAcquire : public LockScripts, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(RLockAcquire, AcquireReenterContendRenewUnlock) {
+  const std::string acquire = GetParam();
+  const std::string unlock = "rlock_unlock";
+  auto [live_sub, fake_sub] = subscriber(kChannel);
+
+  same(acquire, {kLock}, {"30000", kA});
+  expect_same({"HGETALL", kLock});
+  expect_close({"PTTL", kLock}, kTolerance);
+  same(acquire, {kLock}, {"30000", kA});  // re-enter
+  expect_same({"HGET", kLock, kA});
+  close(acquire, {kLock}, {"30000", kB});  // contend: the remaining PTTL
+  expect_same({"HEXISTS", kLock, kB});
+  same("rlock_renew", {kLock}, {"60000", kA});
+  expect_close({"PTTL", kLock}, kTolerance);
+  same("rlock_renew", {kLock}, {"60000", kB});
+  same(unlock, {kLock, kChannel}, {"0", "30000", kB});  // not the holder: nil
+  same(unlock, {kLock, kChannel}, {"0", "30000", kA});  // one hold left: 0
+  expect_same({"HGET", kLock, kA});
+  expect_close({"PTTL", kLock}, kTolerance);
+  EXPECT_TRUE(recording_.delivered.empty());
+  same(unlock, {kLock, kChannel}, {"0", "30000", kA});  // released: 1, waiters told
+  expect_same({"EXISTS", kLock});
+  EXPECT_EQ(live_sub->read_reply(), message(kChannel, "0"));
+  EXPECT_EQ(recording_.delivered, (std::vector<Delivery>{{fake_sub, kChannel, "0"}}));
+  same(unlock, {kLock, kChannel}, {"0", "30000", kA});  // gone: nil
+  same("rlock_renew", {kLock}, {"30000", kA});
+  same(acquire, {kLock}, {"30000", kB});  // B gets it now
+  expect_same({"HGETALL", kLock});
+}
+
+TEST_P(RLockAcquire, AcquireAfterTheLeaseRunsOut) {
+  const std::string acquire = GetParam();
+  same(acquire, {kLock}, {"50", kA});
+  expect_same({"DEBUG", "SLEEP", "0.1"});  // the fake's wall-clock host sleeps too
+  expect_same({"EXISTS", kLock});
+  same(acquire, {kLock}, {"30000", kB});
+  expect_same({"HGETALL", kLock});
+}
+
+INSTANTIATE_TEST_SUITE_P(BothVariants, RLockAcquire,
+                         ::testing::Values("rlock_acquire_hset", "rlock_acquire_hincrby"));
+
+TEST_F(LockScripts, WrongTypeKeyFailsTheScript) {
+  expect_same({"SET", kLock, "plain"});
+  same("rlock_acquire_hincrby", {kLock}, {"30000", kA});
+  same("rlock_acquire_hset", {kLock}, {"30000", kA});
+  same("rlock_renew", {kLock}, {"30000", kA});
+  same("rlock_unlock", {kLock, kChannel}, {"0", "30000", kA});
+}
+
+TEST_F(LockScripts, UnlockOfAMissingLockIsSilentInOldRedisson) {
+  auto [live_sub, fake_sub] = subscriber(kChannel);
+  same("rlock_unlock_silent_missing", {kLock, kChannel}, {"0", "30000", kA});  // gone: 1 and a message
+  EXPECT_EQ(live_sub->read_reply(), message(kChannel, "0"));
+  same("rlock_acquire_hset", {kLock}, {"30000", kA});
+  same("rlock_acquire_hset", {kLock}, {"30000", kA});
+  same("rlock_unlock_silent_missing", {kLock, kChannel}, {"0", "30000", kB});
+  same("rlock_unlock_silent_missing", {kLock, kChannel}, {"0", "30000", kA});
+  expect_close({"PTTL", kLock}, kTolerance);
+  same("rlock_unlock_silent_missing", {kLock, kChannel}, {"0", "30000", kA});
+  EXPECT_EQ(live_sub->read_reply(), message(kChannel, "0"));
+  expect_same({"EXISTS", kLock});
+  EXPECT_EQ(recording_.delivered,
+            (std::vector<Delivery>{{fake_sub, kChannel, "0"}, {fake_sub, kChannel, "0"}}));
+}
+
+TEST_F(LockScripts, ForceUnlockDeletesWhoeverHolds) {
+  auto [live_sub, fake_sub] = subscriber(kChannel);
+  same("rlock_force_unlock", {kLock, kChannel}, {"0"});  // nothing to delete: 0, no message
+  same("rlock_acquire_hincrby", {kLock}, {"30000", kA});
+  same("rlock_acquire_hincrby", {kLock}, {"30000", kA});
+  same("rlock_force_unlock", {kLock, kChannel}, {"0"});
+  expect_same({"EXISTS", kLock});
+  EXPECT_EQ(live_sub->read_reply(), message(kChannel, "0"));
+  EXPECT_EQ(recording_.delivered, (std::vector<Delivery>{{fake_sub, kChannel, "0"}}));
+  same("rlock_force_unlock", {kLock, kChannel}, {"0"});
+  same("rlock_renew", {kLock}, {"30000", kA});
+}
+
+TEST_F(LockScripts, EvalshaRunsTheSameScripts) {
+  auto [fake_sha, live_sha] = both({"SCRIPT", "LOAD", lock_script("rlock_acquire_hincrby")});
+  ASSERT_EQ(fake_sha, live_sha);
+  expect_same({"EVALSHA", live_sha.str, "1", kLock, "30000", kA});
+  expect_close({"EVALSHA", live_sha.str, "1", kLock, "30000", kB}, kTolerance);
+  auto [fake_unlock, live_unlock] = both({"SCRIPT", "LOAD", lock_script("rlock_unlock")});
+  ASSERT_EQ(fake_unlock, live_unlock);
+  expect_same({"EVALSHA", live_unlock.str, "2", kLock, kChannel, "0", "30000", kA});
+  expect_same({"EXISTS", kLock});
+}
+
+TEST_F(LockScripts, TokenRelease) {
+  expect_same({"SET", kLock, "token-1", "NX", "PX", "30000"});
+  expect_same({"SET", kLock, "token-2", "NX", "PX", "30000"});  // contended: nil
+  same("token_release", {kLock}, {"token-2"});
+  expect_same({"GET", kLock});
+  same("token_release", {kLock}, {"token-1"});
+  expect_same({"EXISTS", kLock});
+  same("token_release", {kLock}, {"token-1"});
+  expect_same({"HSET", kLock, "f", "v"});
+  same("token_release", {kLock}, {"token-1"});  // WRONGTYPE from GET, raised by the script
+}
+
+// Fair lock: KEYS = lock, queue, timeouts (and the channel prefix for unlock).
+const std::string kQueue = "redisson_lock_queue:{lock}";
+const std::string kTimeouts = "redisson_lock_timeout:{lock}";
+const std::string kPrefix = "redisson_lock__channel:{lock}";
+const std::string kH = "uuid-h:1", kW1 = "uuid-w:1", kW2 = "uuid-w:2", kW3 = "uuid-w:3";
+constexpr int64_t kNow = 1'700'000'000'000;
+constexpr int64_t kWait = 5000;
+
+class FairLock : public LockScripts, public ::testing::WithParamInterface<const char*> {
+ protected:
+  // ARGV of the acquire script for `id` at client time `now`: the head variant takes now + wait.
+  std::vector<std::string> acquire_args(const std::string& id, int64_t now) const {
+    const bool head = std::string(GetParam()) == "fair_acquire_head";
+    return {"30000", id, std::to_string(head ? now + kWait : kWait), std::to_string(now)};
+  }
+  void acquire_same(const std::string& id, int64_t now) { same(GetParam(), {kLock, kQueue, kTimeouts}, acquire_args(id, now)); }
+  void acquire_close(const std::string& id, int64_t now) {
+    close(GetParam(), {kLock, kQueue, kTimeouts}, acquire_args(id, now));
+  }
+  void unlock_same(const std::string& id, int64_t now) {
+    same("fair_unlock", {kLock, kQueue, kTimeouts, kPrefix}, {"0", "30000", id, std::to_string(now)});
+  }
+  void state_same() {
+    expect_same({"LRANGE", kQueue, "0", "-1"});
+    expect_scores_close(kTimeouts);
+    expect_same({"HGETALL", kLock});
+  }
+};
+
+TEST_P(FairLock, ThreeWaitersQueueAndUnlockWakesTheHead) {
+  auto [live_w1, fake_w1] = subscriber(kPrefix + ":" + kW1);
+  acquire_same(kH, kNow);
+  acquire_same(kH, kNow);  // re-enter
+  acquire_close(kW1, kNow);
+  acquire_close(kW2, kNow + 10);
+  acquire_close(kW3, kNow + 20);
+  state_same();
+  acquire_close(kW2, kNow + 30);  // already queued: its estimate, nothing added
+  state_same();
+
+  unlock_same(kW2, kNow + 40);  // not the holder: nil
+  unlock_same(kH, kNow + 40);   // one hold left: 0
+  EXPECT_TRUE(recording_.delivered.empty());
+  unlock_same(kH, kNow + 50);  // released: 1, the head (w1) is woken on its own channel
+  EXPECT_EQ(live_w1->read_reply(), message(kPrefix + ":" + kW1, "0"));
+  EXPECT_EQ(recording_.delivered, (std::vector<Delivery>{{fake_w1, kPrefix + ":" + kW1, "0"}}));
+  expect_same({"EXISTS", kLock});
+
+  acquire_close(kW2, kNow + 60);  // free, but w2 is not the head: it keeps waiting
+  acquire_same(kW1, kNow + 70);   // the head takes it
+  state_same();
+  unlock_same(kW1, kNow + 80);  // the next head (w2) is woken; nobody listens there
+  expect_same({"PUBLISH", kPrefix + ":" + kW2, "probe"});
+  acquire_same(kW2, kNow + 90);
+  state_same();
+}
+
+TEST_P(FairLock, StaleWaitersAreDropped) {
+  acquire_same(kH, kNow);
+  acquire_close(kW1, kNow);
+  acquire_close(kW2, kNow);
+  state_same();
+  // Far in the (client's) future every waiter's timeout has passed: both are dropped, w3 queues.
+  const int64_t later = kNow + 10 * 60 * 1000;
+  acquire_close(kW3, later);
+  state_same();
+  unlock_same(kH, later);  // releases; w3 is the head now
+  acquire_same(kW3, later + 1);
+  state_same();
+  unlock_same(kW3, later + 2);
+  expect_same({"EXISTS", kLock, kQueue, kTimeouts});
+}
+
+TEST_P(FairLock, UnlockOfAFreeLockWakesTheHeadAndAnswersOne) {
+  auto [live_w1, fake_w1] = subscriber(kPrefix + ":" + kW1);
+  acquire_same(kH, kNow);
+  acquire_close(kW1, kNow);
+  expect_same({"DEL", kLock});  // the lease ran out, say
+  unlock_same(kH, kNow + 1);
+  EXPECT_EQ(live_w1->read_reply(), message(kPrefix + ":" + kW1, "0"));
+  EXPECT_EQ(recording_.delivered, (std::vector<Delivery>{{fake_w1, kPrefix + ":" + kW1, "0"}}));
+  unlock_same(kH, kNow + 2);
+  EXPECT_EQ(live_w1->read_reply(), message(kPrefix + ":" + kW1, "0"));
+  EXPECT_EQ(recording_.delivered.size(), 2u);
+}
+
+INSTANTIATE_TEST_SUITE_P(BothVariants, FairLock, ::testing::Values("fair_acquire_head", "fair_acquire_tail"));
+
+}  // namespace
+}  // namespace locksim::test

@@ -1,0 +1,40 @@
+#pragma once
+// The fixed vocabulary checkers report in: property names (Verdict::property, and the names
+// run_checkers accepts) and anomaly names (Verdict::anomaly). Scripts and docs match on these
+// strings, so they change only together with the docs.
+#include <string_view>
+
+namespace locksim::model {
+
+namespace property {
+inline constexpr std::string_view kMutualExclusion = "mutual_exclusion";
+inline constexpr std::string_view kFencing = "fencing";
+inline constexpr std::string_view kReentrancy = "reentrancy";
+inline constexpr std::string_view kWatchdog = "watchdog";
+inline constexpr std::string_view kLiveness = "liveness";
+}  // namespace property
+
+namespace anomaly {
+// mutual_exclusion: two owners believed they held one lock at the same time.
+inline constexpr std::string_view kMutexOverlap = "mutex-overlap";
+// fencing: the resource accepted a write whose token is lower than one it accepted before.
+inline constexpr std::string_view kFencingOrder = "fencing-order";
+// reentrancy: the holder's hash field differs from its number of unmatched acquires.
+inline constexpr std::string_view kReentryCount = "reentry-count";
+// reentrancy: an unlock by an owner holding nothing succeeded or changed the key.
+inline constexpr std::string_view kUnlockByNonHolder = "unlock-by-non-holder";
+// reentrancy: the holder's count reached 0 but the key is still there.
+inline constexpr std::string_view kNotFreedAtZero = "not-freed-at-zero";
+// watchdog: the key expired under a live, fault-free holder in watchdog mode.
+inline constexpr std::string_view kWatchdogLapse = "watchdog-lapse";
+// watchdog: a crashed watchdog holder's key outlived its last renewal by more than a lease.
+inline constexpr std::string_view kLateExpiry = "late-expiry";
+// watchdog: a hold with an explicit lease was renewed.
+inline constexpr std::string_view kRenewedExplicitLease = "renewed-explicit-lease";
+// watchdog: a renewal succeeded for an owner after its unlock.
+inline constexpr std::string_view kRevivedAfterUnlock = "revived-after-unlock";
+// liveness: a waiter did not get a lock that was free long enough.
+inline constexpr std::string_view kStarved = "starved";
+}  // namespace anomaly
+
+}  // namespace locksim::model

@@ -11,10 +11,11 @@ namespace {
 
 enum ExpireFlag : unsigned { kExpireNx = 1, kExpireXx = 2, kExpireGt = 4, kExpireLt = 8 };
 
-// The NX | XX | GT | LT options of EXPIRE and friends, or an error reply.
+// The NX | XX | GT | LT options of EXPIRE and friends, or an error reply. Redis reads them as C
+// strings, so an option (and the one the error quotes) ends at a NUL byte.
 bool parse_expire_flags(CommandContext& ctx, unsigned& flags, Reply& error) {
   for (size_t j = 3; j < ctx.argc(); ++j) {
-    const std::string_view opt = ctx.arg(j);
+    const std::string_view opt = ctx.arg(j).substr(0, ctx.arg(j).find('\0'));
     if (equals_ignore_case(opt, "nx")) flags |= kExpireNx;
     else if (equals_ignore_case(opt, "xx")) flags |= kExpireXx;
     else if (equals_ignore_case(opt, "gt")) flags |= kExpireGt;

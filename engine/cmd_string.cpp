@@ -13,6 +13,9 @@ enum SetFlag : unsigned {
 };
 constexpr unsigned kAnyExpire = kSetEx | kSetPx | kSetExAt | kSetPxAt;
 
+// Redis reads SET's options as C strings: "NX\0junk" is NX.
+std::string_view c_string(std::string_view arg) { return arg.substr(0, arg.find('\0')); }
+
 // Writes a string value; without KEEPTTL an existing expiry is dropped, as Redis's setKey does.
 void store_string(Keyspace& db, std::string_view key, std::string_view value, bool keep_ttl) {
   Entry* entry = db.find(key);
@@ -58,7 +61,7 @@ Reply set_command(CommandContext& ctx) {
   unsigned flags = 0;
   std::string_view expire_arg;
   for (size_t j = 3; j < ctx.argc(); ++j) {
-    const std::string_view opt = ctx.arg(j);
+    const std::string_view opt = c_string(ctx.arg(j));
     const bool has_next = j + 1 < ctx.argc();
     if (equals_ignore_case(opt, "nx") && !(flags & kSetXx)) {
       flags |= kSetNx;

@@ -216,6 +216,14 @@ TEST_F(Differential, ExpireFlagsCombineOnlyAsRedisAllows) {
   expect_same({"EXPIRETIME", "k"});
 }
 
+TEST_F(Differential, ExpireOptionsEndAtANulByteAsRedisCStringsDo) {
+  expect_same({"SET", "k", "v"});
+  expect_same({"EXPIREAT", "k", kFarSeconds, std::string("NX\0junk", 7)});
+  expect_same({"EXPIRETIME", "k"});
+  expect_same({"EXPIREAT", "k", kFarterSeconds, std::string("bad\0junk", 8)});
+  expect_same({"EXPIREAT", "k", kFarterSeconds, std::string("\0", 1)});
+}
+
 TEST_F(Differential, PersistRemovesOnlyAnExistingExpiry) {
   expect_same({"PERSIST", "missing"});
   expect_same({"SET", "k", "v"});

@@ -99,6 +99,17 @@ TEST_F(Differential, SetRejectsConflictingAndUnknownOptions) {
   expect_same({"EXISTS", "k"});
 }
 
+TEST_F(Differential, SetOptionsEndAtANulByteAsRedisCStringsDo) {
+  expect_same({"SET", "k", "v", std::string("NX\0junk", 7)});
+  expect_same({"SET", "k", "w", std::string("xx\0", 3), std::string("GET\0x", 5)});
+  expect_same({"SET", "k", "x", std::string("KEEPTTL\0", 8)});
+  expect_same({"SET", "k", "y", std::string("PX\0", 3), "100000"});
+  expect_close({"PTTL", "k"}, 100);
+  expect_same({"SET", "k", "z", std::string("\0NX", 3)});
+  expect_same({"SET", "k", "z", std::string("N\0X", 3)});
+  expect_same({"GET", "k"});
+}
+
 TEST_F(Differential, SetRepeatsOfOneOptionAreAccepted) {
   expect_same({"SET", "k", "v", "NX", "NX"});
   expect_same({"SET", "k", "w", "XX", "XX", "GET", "GET"});

@@ -21,7 +21,7 @@ bool parse_expire_flags(CommandContext& ctx, unsigned& flags, Reply& error) {
     else if (equals_ignore_case(opt, "gt")) flags |= kExpireGt;
     else if (equals_ignore_case(opt, "lt")) flags |= kExpireLt;
     else {
-      error = Reply::error(errors::err("Unsupported option " + std::string(opt)));
+      error = Reply::error(errors::err_format("Unsupported option " + std::string(opt)));
       return false;
     }
   }

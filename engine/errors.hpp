@@ -24,6 +24,16 @@ inline constexpr std::string_view kStringTooLong = "ERR string exceeds maximum a
 // "ERR " + text: the one helper that adds Redis's default error code.
 inline std::string err(std::string_view text) { return "ERR " + std::string(text); }
 
+// "ERR " + text as Redis's addReplyErrorFormat sends it: CR and LF trimmed from the end, and any
+// others turned into spaces, so that the error stays on one line.
+inline std::string err_format(std::string_view text) {
+  std::string out = err(text);
+  while (!out.empty() && (out.back() == '\r' || out.back() == '\n')) out.pop_back();
+  for (char& c : out)
+    if (c == '\r' || c == '\n') c = ' ';
+  return out;
+}
+
 inline std::string wrong_arity(std::string_view command) {
   return "ERR wrong number of arguments for '" + std::string(command) + "' command";
 }

@@ -224,6 +224,13 @@ TEST_F(Differential, ExpireOptionsEndAtANulByteAsRedisCStringsDo) {
   expect_same({"EXPIREAT", "k", kFarterSeconds, std::string("\0", 1)});
 }
 
+TEST_F(Differential, UnsupportedOptionErrorsStayOnOneLine) {
+  expect_same({"SET", "k", "v"});
+  expect_same({"EXPIRE", "k", "10", "a\r\nb"});
+  expect_same({"EXPIRE", "k", "10", "x\n"});
+  expect_same({"PEXPIRE", "k", "10", "\ry"});
+}
+
 TEST_F(Differential, PersistRemovesOnlyAnExistingExpiry) {
   expect_same({"PERSIST", "missing"});
   expect_same({"SET", "k", "v"});

@@ -75,7 +75,7 @@ class Checker {
     fields_.learn(owner, invoke.thread, *before, *after);
     auto& on_lock = counts_[lock];
     for (auto& [other, count] : on_lock)
-      if (!count.synced) count = Count{field(*before, other), true};
+      if (!count.synced || e.before.empty()) count = Count{field(*before, other), true};
     Count& count = on_lock[owner];
     const int64_t outcome_index = op->second.outcome;
     const std::vector<int64_t> witness{invoke.index, e.index, outcome_index};

@@ -6,7 +6,8 @@
 // (after == ""). An unlock by an owner whose count is 0 must Fail and its Exec must leave the key as
 // it was. Ops whose outcome is unknown (Info, none) or that have no Exec are not compared: the
 // owner's count is taken from the server (that Exec's `after`, or the next Exec's `before`). A Key
-// `expired` event and a force_unlock Exec set the counts from the server too. Locks whose key is not
+// `expired` event, a force_unlock Exec and an Exec finding no key (before == "": lazily expired, lost
+// in a restart or failover) set the counts from the server too. Locks whose key is not
 // a hash (SET NX token locks) are not checked. Anomalies: reentry-count, unlock-by-non-holder,
 // not-freed-at-zero, witnessed by the op's Invoke, its Exec and its outcome.
 #include <cstdint>

@@ -124,6 +124,18 @@ TEST(CheckerReentrancy, ExpiryResetsTheCountSoTheLateUnlockMustFail) {
   EXPECT_EQ(v.witness, (W{inv, inv + 1, ok}));
 }
 
+TEST(CheckerReentrancy, KeyLostInARestartResetsTheCounts) {
+  HistoryBuilder b;
+  b.acquire(100, "A", 1, 1, "orders", 1, "", "A:1=1");
+  b.acquire(200, "A", 1, 2, "orders", 2, "A:1=1", "A:1=2");
+  b.fault(300, "redis0", "restart");
+  b.acquire(400, "B", 1, 3, "orders", 1, "", "B:1=1");
+  b.invoke(500, "A", 1, 4, "unlock", "orders");
+  b.exec(501, 1, 4, "orders", "unlock", "nil", "B:1=1", "B:1=1");
+  b.fail(502, "A", 1, 4, "unlock", "orders", "IllegalMonitorStateException");
+  EXPECT_EQ(check_reentrancy(b.history()).valid, Validity::Yes);
+}
+
 TEST(CheckerReentrancy, TimedOutOpResynchronisesFromTheServer) {
   HistoryBuilder b;
   b.acquire(100, "A", 1, 1, "orders", 1, "", "A:1=1");

@@ -1,0 +1,71 @@
+#pragma once
+// Backend: everything a lock client may ask of the world it runs in. The simulated world implements
+// it on virtual time; the live backend on hiredis and the real clock. Clients see nothing else.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "client/task.hpp"
+#include "engine/reply.hpp"
+#include "model/history.hpp"
+
+namespace locksim::client {
+
+// A Lua script as a client holds it: its body, and the SHA1 it is cached under on the server.
+struct Script {
+  std::string name;  // e.g. "rlock_acquire_hincrby"
+  std::string body;
+  std::string sha;
+};
+
+// One request to Redis. With `script`, argv holds only the KEYS and ARGV (numkeys = keys).
+struct Command {
+  std::string role;   // what it is for: acquire, unlock, renew, ... (recorded in the history)
+  std::string lock;   // the lock key it concerns ("" when none)
+  const Script* script = nullptr;
+  std::vector<std::string> keys;
+  std::vector<std::string> argv;  // a plain command: its words; a script: its ARGV
+  int64_t thread = 0;
+  int64_t op = 0;
+};
+
+struct CallResult {
+  bool timed_out = false;
+  engine::Reply reply;  // error replies are replies too
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  // This client's clock (skew and jumps included), in ms.
+  virtual int64_t now_ms() = 0;
+  virtual Task<void> sleep(int64_t ms) = 0;
+  // Sends one request; its reply, or timed_out when none came within `timeout_ms`.
+  virtual Task<CallResult> call(Command command, int64_t timeout_ms) = 0;
+  // Subscribes this client to `channel` (reference-counted across its threads); false when the
+  // server did not confirm within `timeout_ms`.
+  virtual Task<bool> subscribe(std::string channel, int64_t timeout_ms) = 0;
+  virtual void unsubscribe(const std::string& channel) = 0;
+  // Waits for a message on a subscribed channel, like Redisson's semaphore: a message that came
+  // while nobody waited is kept as a permit. True when a message came, false on timeout.
+  virtual Task<bool> wait_message(std::string channel, int64_t timeout_ms) = 0;
+  // Sends a write carrying `token` to the fenced resource; its answer, or nullopt-like -1 on timeout
+  // (1 accepted, 0 rejected).
+  virtual Task<int> write_fenced(std::string resource, int64_t token, int64_t thread, int64_t timeout_ms) = 0;
+  // Runs a background coroutine (a watchdog) that lives and dies with this client.
+  virtual void spawn(Task<void> task) = 0;
+  // Appends to the run's history, stamped with the current time by the backend.
+  virtual void record(model::Event event) = 0;
+  // A fresh operation id for linking history events.
+  virtual int64_t next_op() = 0;
+  // The client's identity prefix (Redisson's ServiceManager id: a UUID per client).
+  virtual const std::string& client_id() const = 0;
+  // The client's name in the run (A, B, ...).
+  virtual const std::string& name() const = 0;
+  // A random 128-bit token (hex), from the backend's seeded source.
+  virtual std::string random_token() = 0;
+};
+
+}  // namespace locksim::client

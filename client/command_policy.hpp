@@ -1,0 +1,20 @@
+#pragma once
+// How a client sends a command: Redisson's timeout and retries (BaseConfig: timeout 3000 ms,
+// retryAttempts 3, retryInterval 1500 ms, up to 3.47.x).
+#include <cstdint>
+
+#include "client/backend.hpp"
+
+namespace locksim::client {
+
+struct CommandPolicy {
+  int64_t timeout_ms = 3000;
+  int retry_attempts = 3;  // resends after the first attempt timed out
+  int64_t retry_interval_ms = 1500;
+};
+
+// Sends `command`, resending after each timeout as the policy allows. A resent command may run
+// twice on the server when only its reply was lost: that is what Redisson does too.
+Task<CallResult> call_with_retry(Backend& backend, Command command, CommandPolicy policy);
+
+}  // namespace locksim::client

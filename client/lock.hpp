@@ -1,0 +1,38 @@
+#pragma once
+// Lock: what every lock type offers a client thread. Results say Ok, Fail (certainly not done),
+// or Unknown (a timeout: it may have happened), as the history records them.
+#include <cstdint>
+#include <string>
+
+#include "client/task.hpp"
+
+namespace locksim::client {
+
+struct AcquireOptions {
+  int64_t wait_ms = -1;   // < 0: lock(), wait as long as it takes; >= 0: tryLock(wait)
+  int64_t lease_ms = -1;  // < 0: no lease (Redisson's watchdog renews; other locks use their default)
+};
+
+struct OpResult {
+  enum class Outcome { Ok, Fail, Unknown };
+  Outcome outcome = Outcome::Fail;
+  int64_t value = 0;  // acquire: the fencing token (1 when the lock has none); unlock: the script's answer
+  std::string why;    // for Fail and Unknown
+
+  static OpResult ok(int64_t value = 1) { return {Outcome::Ok, value, {}}; }
+  static OpResult fail(std::string why) { return {Outcome::Fail, 0, std::move(why)}; }
+  static OpResult unknown(std::string why) { return {Outcome::Unknown, 0, std::move(why)}; }
+};
+
+class Lock {
+ public:
+  virtual ~Lock() = default;
+  virtual const std::string& name() const = 0;
+  virtual Task<OpResult> acquire(int64_t thread, int64_t op, AcquireOptions options) = 0;
+  virtual Task<OpResult> release(int64_t thread, int64_t op) = 0;
+  virtual Task<OpResult> force_release(int64_t op) = 0;
+  // The fencing token of `thread`'s current hold; 0 when the lock hands out none.
+  virtual int64_t token(int64_t /*thread*/) const { return 0; }
+};
+
+}  // namespace locksim::client

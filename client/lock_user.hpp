@@ -1,0 +1,43 @@
+#pragma once
+// LockUser: one client's operations on its locks, recorded in the history the same way for every
+// lock type: Invoke, then Ok / Fail / Info, and the client's belief (Hold, Release) around them.
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "client/backend.hpp"
+#include "client/lock.hpp"
+
+namespace locksim::client {
+
+class LockUser {
+ public:
+  explicit LockUser(Backend& backend) : backend_(backend) {}
+  void add_lock(std::unique_ptr<Lock> lock);
+  bool has_lock(const std::string& name) const { return locks_.count(name) > 0; }
+  Lock& lock(const std::string& name);
+
+  // lock() when options.wait_ms < 0, else tryLock(wait, lease).
+  Task<OpResult> acquire(int64_t thread, std::string lock, AcquireOptions options);
+  Task<OpResult> release(int64_t thread, std::string lock);
+  Task<OpResult> force_release(int64_t thread, std::string lock);
+  // Holds the lock (or not) for `ms`, doing nothing else.
+  Task<OpResult> work(int64_t thread, int64_t ms);
+  // Writes to the resource the lock guards, carrying the thread's fencing token.
+  Task<OpResult> write(int64_t thread, std::string lock);
+
+  // The (lock, thread) pairs this client believes it holds, with their depth.
+  const std::map<std::pair<std::string, int64_t>, int64_t>& believed() const { return depth_; }
+
+ private:
+  model::Event event(model::EventKind kind, int64_t thread, int64_t op, const std::string& lock, std::string f);
+  void record_outcome(int64_t thread, int64_t op, const std::string& lock, const std::string& f, const OpResult& result);
+
+  Backend& backend_;
+  std::map<std::string, std::unique_ptr<Lock>> locks_;
+  std::map<std::pair<std::string, int64_t>, int64_t> depth_;
+};
+
+}  // namespace locksim::client

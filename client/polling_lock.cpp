@@ -1,0 +1,31 @@
+#include "client/polling_lock.hpp"
+
+#include "engine/assert.hpp"
+
+namespace locksim::client {
+
+Task<CallResult> PollingLock::send(std::string role, int64_t thread, int64_t op, std::vector<std::string> argv) {
+  Command command{std::move(role), name_, nullptr, {}, std::move(argv), thread, op};
+  co_return co_await call_with_retry(backend_, std::move(command), options_.commands);
+}
+
+Task<OpResult> PollingLock::acquire(int64_t thread, int64_t op, AcquireOptions options) {
+  const int64_t start = backend_.now_ms();
+  for (int64_t round = 0;; ++round) {
+    LS_ASSERT(round < 100'000'000);
+    OpResult result = co_await try_once(thread, op, options.lease_ms);
+    if (result.outcome != OpResult::Outcome::Fail || result.why != kBusy) co_return result;
+    if (options.wait_ms >= 0 && backend_.now_ms() - start + options_.retry_ms > options.wait_ms)
+      co_return OpResult::fail("not acquired within " + std::to_string(options.wait_ms) + " ms");
+    co_await backend_.sleep(options_.retry_ms);
+  }
+}
+
+Task<OpResult> PollingLock::force_release(int64_t op) {
+  std::vector<std::string> argv{"DEL", name_};
+  const CallResult result = co_await send("force_unlock", 0, op, std::move(argv));
+  if (result.timed_out) co_return OpResult::unknown("timeout");
+  co_return OpResult::ok(result.reply.integer);
+}
+
+}  // namespace locksim::client

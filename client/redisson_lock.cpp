@@ -1,0 +1,178 @@
+#include "client/redisson_lock.hpp"
+
+#include "engine/assert.hpp"
+#include <cstdio>
+#include <cstdlib>
+
+namespace locksim::client {
+
+RedissonLock::RedissonLock(Backend& backend, std::string name, RedissonOptions options)
+    : backend_(backend), name_(std::move(name)), options_(options), internal_lease_ms_(options.watchdog_timeout_ms) {}
+
+std::string RedissonLock::holder_id(int64_t thread) const { return backend_.client_id() + ":" + std::to_string(thread); }
+
+RedissonLock::Attempt RedissonLock::to_attempt(const CallResult& result) const {
+  if (result.timed_out) return {Attempt::Kind::Unknown, 0, "RedisResponseTimeoutException"};
+  const engine::Reply& reply = result.reply;
+  if (reply.kind == engine::Reply::Kind::Nil) return {Attempt::Kind::Acquired, 0, {}};
+  if (reply.kind == engine::Reply::Kind::Integer) return {Attempt::Kind::Busy, reply.integer, {}};
+  return {Attempt::Kind::Error, 0, "unexpected reply " + engine::describe(reply)};
+}
+
+Task<OpResult> RedissonLock::acquire(int64_t thread, int64_t op, AcquireOptions options) {
+  if (options.wait_ms < 0) co_return co_await lock_forever(thread, op, options.lease_ms);
+  co_return co_await try_lock(thread, op, options.wait_ms, options.lease_ms);
+}
+
+// lock(): ttl >= 0 waits on the channel for at most ttl; a negative ttl waits for a message alone.
+Task<OpResult> RedissonLock::lock_forever(int64_t thread, int64_t op, int64_t lease_ms) {
+  Attempt attempt = co_await try_acquire_once(thread, op, lease_ms, -1);
+  if (attempt.kind == Attempt::Kind::Acquired) co_return co_await after_acquired(thread, lease_ms);
+  if (attempt.kind == Attempt::Kind::Error) co_return OpResult::fail(attempt.why);
+  if (attempt.kind == Attempt::Kind::Unknown) co_return OpResult::unknown(attempt.why);
+  const std::string channel = wake_channel(thread);
+  if (!co_await backend_.subscribe(channel, options_.subscribe_timeout_ms)) {
+    backend_.unsubscribe(channel);
+    co_return OpResult::unknown("subscription to " + channel + " timed out");
+  }
+  for (int64_t round = 0;; ++round) {
+    LS_ASSERT(round < 10'000'000);
+    attempt = co_await try_acquire_once(thread, op, lease_ms, -1);
+    if (attempt.kind != Attempt::Kind::Busy) break;
+    co_await backend_.wait_message(channel, attempt.ttl >= 0 ? attempt.ttl : -1);
+  }
+  backend_.unsubscribe(channel);
+  if (attempt.kind == Attempt::Kind::Acquired) co_return co_await after_acquired(thread, lease_ms);
+  if (attempt.kind == Attempt::Kind::Error) co_return OpResult::fail(attempt.why);
+  co_return OpResult::unknown(attempt.why);
+}
+
+// tryLock(wait, lease), step by step as RedissonLock.tryLock: the remaining time shrinks by the
+// client clock's elapsed time after every step, and each give-up runs acquireFailed.
+Task<OpResult> RedissonLock::try_lock(int64_t thread, int64_t op, int64_t wait_ms, int64_t lease_ms) {
+  int64_t time = wait_ms;
+  int64_t current = backend_.now_ms();
+  Attempt attempt = co_await try_acquire_once(thread, op, lease_ms, wait_ms);
+  if (attempt.kind == Attempt::Kind::Acquired) co_return co_await after_acquired(thread, lease_ms);
+  if (attempt.kind == Attempt::Kind::Error) co_return OpResult::fail(attempt.why);
+  if (attempt.kind == Attempt::Kind::Unknown) {
+    co_await acquire_failed(thread, op, wait_ms);
+    co_return OpResult::unknown(attempt.why);
+  }
+  time -= backend_.now_ms() - current;
+  if (time <= 0) {
+    co_await acquire_failed(thread, op, wait_ms);
+    co_return OpResult::fail("not acquired within " + std::to_string(wait_ms) + " ms");
+  }
+  current = backend_.now_ms();
+  const std::string channel = wake_channel(thread);
+  const bool subscribed = co_await backend_.subscribe(channel, time);
+  time -= backend_.now_ms() - current;
+  if (!subscribed || time <= 0) {
+    backend_.unsubscribe(channel);
+    co_await acquire_failed(thread, op, wait_ms);
+    co_return OpResult::fail("not acquired within " + std::to_string(wait_ms) + " ms");
+  }
+  OpResult result = OpResult::fail("not acquired within " + std::to_string(wait_ms) + " ms");
+  for (int64_t round = 0;; ++round) {
+    LS_ASSERT(round < 10'000'000);
+    current = backend_.now_ms();
+    attempt = co_await try_acquire_once(thread, op, lease_ms, wait_ms);
+    if (attempt.kind == Attempt::Kind::Acquired) {
+      backend_.unsubscribe(channel);
+      co_return co_await after_acquired(thread, lease_ms);
+    }
+    if (attempt.kind == Attempt::Kind::Error) {
+      result = OpResult::fail(attempt.why);
+      break;
+    }
+    if (attempt.kind == Attempt::Kind::Unknown) {
+      result = OpResult::unknown(attempt.why);
+      break;
+    }
+    time -= backend_.now_ms() - current;
+    if (time <= 0) break;
+    current = backend_.now_ms();
+    co_await backend_.wait_message(channel, attempt.ttl >= 0 && attempt.ttl < time ? attempt.ttl : time);
+    time -= backend_.now_ms() - current;
+    if (time <= 0) break;
+  }
+  backend_.unsubscribe(channel);
+  co_await acquire_failed(thread, op, wait_ms);
+  co_return result;
+}
+
+// tryAcquireAsync's tail: an explicit lease becomes internalLockLeaseTime; no lease starts the watchdog.
+Task<OpResult> RedissonLock::after_acquired(int64_t thread, int64_t lease_ms) {
+  if (lease_ms >= 0) {
+    internal_lease_ms_ = lease_ms;
+  } else {
+    schedule_renewal(thread);
+  }
+  co_return OpResult::ok();
+}
+
+Task<OpResult> RedissonLock::release(int64_t thread, int64_t op) {
+  const CallResult result = co_await call_with_retry(backend_, unlock_command(thread, op), options_.commands);
+  // Redisson cancels renewal whatever the script answered.
+  cancel_renewal(thread);
+  if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
+  const engine::Reply& reply = result.reply;
+  if (reply.kind == engine::Reply::Kind::Nil) {
+    co_return OpResult::fail("IllegalMonitorStateException: attempt to unlock lock, not locked by current thread");
+  }
+  if (reply.kind != engine::Reply::Kind::Integer) co_return OpResult::fail("unexpected reply " + engine::describe(reply));
+  co_return OpResult::ok(reply.integer);
+}
+
+void RedissonLock::schedule_renewal(int64_t thread) {
+  ++renewal_threads_[thread];
+  if (renewing_) return;
+  renewing_ = true;
+  backend_.spawn(renewal_loop(++renewal_generation_));
+}
+
+void RedissonLock::cancel_renewal(int64_t thread) {
+  auto it = renewal_threads_.find(thread);
+  if (it != renewal_threads_.end() && --it->second == 0) renewal_threads_.erase(it);
+  if (renewal_threads_.empty()) renewing_ = false;
+}
+
+void RedissonLock::cancel_all_renewal() {
+  renewal_threads_.clear();
+  renewing_ = false;
+}
+
+// renewExpiration: every internalLockLeaseTime/3, renew for the entry's first thread.
+Task<void> RedissonLock::renewal_loop(uint64_t generation) {
+  for (int64_t round = 0;; ++round) {
+    LS_ASSERT(round < 100'000'000);
+    co_await backend_.sleep(internal_lease_ms_ / 3);
+    if (!renewing_ || generation != renewal_generation_ || renewal_threads_.empty()) co_return;
+    const int64_t thread = renewal_threads_.begin()->first;
+    const CallResult result = co_await call_with_retry(backend_, renew_command(thread), options_.commands);
+    if (!renewing_ || generation != renewal_generation_) co_return;
+    model::Event event;
+    event.kind = model::EventKind::Renew;
+    event.thread = thread;
+    event.lock = name_;
+    event.f = "renew";
+    const bool answered = !result.timed_out && result.reply.kind == engine::Reply::Kind::Integer;
+    event.value = answered ? result.reply.integer : -1;
+    if (!answered) event.text = result.timed_out ? "timeout" : engine::describe(result.reply);
+    backend_.record(event);
+    if (!answered) {
+      if (options_.watchdog_on_error == WatchdogOnError::StopForGood) {
+        cancel_all_renewal();
+        co_return;
+      }
+      continue;
+    }
+    if (result.reply.integer != 1) {
+      cancel_all_renewal();
+      co_return;
+    }
+  }
+}
+
+}  // namespace locksim::client

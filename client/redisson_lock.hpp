@@ -1,0 +1,76 @@
+#pragma once
+// RedissonLock: the client logic Redisson's RLock and FairLock share, written once: the tryLock /
+// lock() waiting loop over pub/sub (seed 002; redisson-reference.md section 4), the watchdog that
+// renews a lease-less hold every lockWatchdogTimeout/3, and unlock. Subclasses say which scripts run
+// and which channel wakes a waiter.
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "client/backend.hpp"
+#include "client/command_policy.hpp"
+#include "client/lock.hpp"
+
+namespace locksim::client {
+
+// Where Redisson's versions differ in ways that matter for safety or liveness.
+enum class WatchdogOnError {
+  StopForGood,   // up to 3.43.x: a renewal that fails (error or timeout) ends renewal for good
+  KeepRenewing,  // 3.44.0 onward (batched LockTask): a failed renewal is rescheduled
+};
+
+struct RedissonOptions {
+  int64_t watchdog_timeout_ms = 30000;  // Config.lockWatchdogTimeout
+  WatchdogOnError watchdog_on_error = WatchdogOnError::StopForGood;
+  int64_t subscribe_timeout_ms = 7500;  // subscriptionTimeout
+  CommandPolicy commands;
+};
+
+class RedissonLock : public Lock {
+ public:
+  RedissonLock(Backend& backend, std::string name, RedissonOptions options);
+  const std::string& name() const override { return name_; }
+  Task<OpResult> acquire(int64_t thread, int64_t op, AcquireOptions options) override;
+  Task<OpResult> release(int64_t thread, int64_t op) override;
+
+ protected:
+  // One run of the acquire script: nullopt-like `acquired`, or the ttl the caller should wait.
+  struct Attempt {
+    enum class Kind { Acquired, Busy, Error, Unknown } kind = Kind::Error;
+    int64_t ttl = 0;
+    std::string why;
+  };
+  virtual Task<Attempt> try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t wait_ms) = 0;
+  // The channel this thread waits on for an unlock message.
+  virtual std::string wake_channel(int64_t thread) const = 0;
+  // Runs when tryLock(wait) gives up (FairLock leaves the queue); nothing for RLock.
+  virtual Task<void> acquire_failed(int64_t /*thread*/, int64_t /*op*/, int64_t /*wait_ms*/) { co_return; }
+  virtual Command unlock_command(int64_t thread, int64_t op) = 0;
+  virtual Command renew_command(int64_t thread) = 0;
+
+  // "<client uuid>:<thread id>", Redisson's getLockName(threadId).
+  std::string holder_id(int64_t thread) const;
+  Attempt to_attempt(const CallResult& result) const;
+
+  Backend& backend_;
+  std::string name_;
+  RedissonOptions options_;
+  // internalLockLeaseTime: the watchdog timeout, or the last explicit lease this client used.
+  int64_t internal_lease_ms_;
+
+ private:
+  Task<OpResult> lock_forever(int64_t thread, int64_t op, int64_t lease_ms);
+  Task<OpResult> try_lock(int64_t thread, int64_t op, int64_t wait_ms, int64_t lease_ms);
+  Task<OpResult> after_acquired(int64_t thread, int64_t lease_ms);
+  void schedule_renewal(int64_t thread);
+  void cancel_renewal(int64_t thread);
+  void cancel_all_renewal();
+  Task<void> renewal_loop(uint64_t generation);
+
+  // Redisson's ExpirationEntry: the threads of this client holding the lock with the watchdog.
+  std::map<int64_t, int> renewal_threads_;
+  bool renewing_ = false;
+  uint64_t renewal_generation_ = 0;
+};
+
+}  // namespace locksim::client

@@ -1,0 +1,37 @@
+#include "client/rlock.hpp"
+
+namespace locksim::client {
+
+RLock::RLock(Backend& backend, ScriptCatalog& scripts, std::string name, RedissonOptions options,
+             RLockScripts script_names)
+    : RedissonLock(backend, std::move(name), options),
+      acquire_(scripts.get(script_names.acquire)),
+      unlock_(scripts.get(script_names.unlock)),
+      renew_(scripts.get(script_names.renew)),
+      force_unlock_(scripts.get(script_names.force_unlock)) {}
+
+Task<RedissonLock::Attempt> RLock::try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t) {
+  Command command{"acquire", name_, &acquire_, {name_},
+                  {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), holder_id(thread)}, thread, op};
+  const CallResult result = co_await call_with_retry(backend_, std::move(command), options_.commands);
+  co_return to_attempt(result);
+}
+
+Command RLock::unlock_command(int64_t thread, int64_t op) {
+  return Command{"unlock", name_, &unlock_, {name_, channel()},
+                 {"0", std::to_string(internal_lease_ms_), holder_id(thread)}, thread, op};
+}
+
+Command RLock::renew_command(int64_t thread) {
+  return Command{"renew", name_, &renew_, {name_}, {std::to_string(internal_lease_ms_), holder_id(thread)}, thread, 0};
+}
+
+Task<OpResult> RLock::force_release(int64_t op) {
+  Command command{"force_unlock", name_, &force_unlock_, {name_, channel()}, {"0"}, 0, op};
+  const CallResult result = co_await call_with_retry(backend_, std::move(command), options_.commands);
+  if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
+  if (result.reply.kind != engine::Reply::Kind::Integer) co_return OpResult::fail("unexpected reply " + engine::describe(result.reply));
+  co_return OpResult::ok(result.reply.integer);
+}
+
+}  // namespace locksim::client

@@ -1,0 +1,26 @@
+#pragma once
+// ScriptCatalog: the Lua scripts a client may run, by name, read once from a directory (scripts/),
+// with a user's own files taking the place of named ones.
+#include <map>
+#include <string>
+
+#include "client/backend.hpp"
+
+namespace locksim::client {
+
+class ScriptCatalog {
+ public:
+  explicit ScriptCatalog(std::string dir) : dir_(std::move(dir)) {}
+  // Replaces script `name` by the file at `path` (an audit of the user's own script).
+  void override_with(const std::string& name, const std::string& path);
+  // The script `name`; reads `<dir>/<name>.lua` on first use. Throws std::runtime_error with the
+  // path when the file cannot be read.
+  const Script& get(const std::string& name);
+
+ private:
+  std::string dir_;
+  std::map<std::string, std::string> overrides_;
+  std::map<std::string, Script> scripts_;
+};
+
+}  // namespace locksim::client

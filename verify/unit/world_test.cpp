@@ -1,0 +1,273 @@
+// The simulated world with Redisson's RLock and the seed-001 locks: the seeds' stories, asserted on
+// the recorded history.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "world/world.hpp"
+
+namespace locksim::world {
+namespace {
+
+using model::EventKind;
+
+OpSpec lock_op(const std::string& lock, int64_t lease_ms = -1) { return {OpSpec::Kind::Lock, lock, -1, lease_ms, 0}; }
+OpSpec try_lock_op(const std::string& lock, int64_t wait_ms, int64_t lease_ms = -1) {
+  return {OpSpec::Kind::TryLock, lock, wait_ms, lease_ms, 0};
+}
+OpSpec unlock_op(const std::string& lock) { return {OpSpec::Kind::Unlock, lock, -1, -1, 0}; }
+OpSpec work_op(int64_t ms) { return {OpSpec::Kind::Work, "", -1, -1, ms}; }
+OpSpec write_op(const std::string& lock) { return {OpSpec::Kind::Write, lock, -1, -1, 0}; }
+
+std::vector<model::Event> events_of(const model::History& h, EventKind kind, const std::string& process = "",
+                                    const std::string& f = "") {
+  std::vector<model::Event> out;
+  for (const auto& e : h.events())
+    if (e.kind == kind && (process.empty() || e.process == process) && (f.empty() || e.f == f) &&
+        e.reply.rfind("-NOSCRIPT", 0) != 0)  // the first EVALSHA of a script the server has not seen
+      out.push_back(e);
+  return out;
+}
+
+// The outcome (Ok/Fail/Info) of the n-th operation `f` of `process`.
+model::Event outcome(const model::History& h, const std::string& process, const std::string& f, size_t n = 0) {
+  size_t seen = 0;
+  for (const auto& e : h.events()) {
+    if (e.process != process || e.f != f) continue;
+    if (e.kind != EventKind::Ok && e.kind != EventKind::Fail && e.kind != EventKind::Info) continue;
+    if (seen++ == n) return e;
+  }
+  ADD_FAILURE() << "no outcome #" << n << " of " << process << " " << f;
+  return {};
+}
+
+LockSpec rlock(const std::string& name = "orders") {
+  LockSpec spec;
+  spec.type = "rlock";
+  spec.name = name;
+  return spec;
+}
+
+TEST(World, WatchdogKeepsALockHeldForTenTimesTheLease) {
+  World world({});
+  world.add_lock(rlock());
+  world.add_client("A");
+  world.add_client("B");
+  world.op(0, "A", 1, lock_op("orders"));
+  world.op(0, "A", 1, work_op(300000));
+  world.op(0, "A", 1, unlock_op("orders"));
+  for (int64_t t = 40000; t < 300000; t += 40000) world.op(t, "B", 1, try_lock_op("orders", 0));
+  world.run_until(320000);
+  const auto& h = world.history();
+  EXPECT_EQ(outcome(h, "A", "lock").kind, EventKind::Ok);
+  for (size_t i = 0; i < 7; ++i) EXPECT_EQ(outcome(h, "B", "try_lock", i).kind, EventKind::Fail) << "try #" << i;
+  EXPECT_TRUE(events_of(h, EventKind::Key, "redis0", "expired").empty());
+  const auto renewals = events_of(h, EventKind::Renew, "A");
+  EXPECT_GE(renewals.size(), 29u);  // every 10 s for 300 s
+  for (const auto& r : renewals) EXPECT_EQ(r.value, 1);
+  EXPECT_EQ(outcome(h, "A", "unlock").kind, EventKind::Ok);
+}
+
+TEST(World, AnExplicitLeaseExpiresAndASecondClientGetsIn) {
+  World world({});
+  world.add_lock(rlock());
+  world.add_client("A");
+  world.add_client("B");
+  world.op(0, "A", 1, lock_op("orders", 10000));
+  world.op(0, "A", 1, work_op(20000));
+  world.op(0, "A", 1, unlock_op("orders"));
+  world.op(1000, "B", 1, try_lock_op("orders", 15000));
+  world.run_until(30000);
+  const auto& h = world.history();
+  const model::Event b = outcome(h, "B", "try_lock");
+  ASSERT_EQ(b.kind, EventKind::Ok);
+  EXPECT_GE(b.at_ms, 10000);
+  EXPECT_LT(b.at_ms, 10100);
+  EXPECT_TRUE(events_of(h, EventKind::Renew, "A").empty()) << "an explicit lease is never renewed";
+  EXPECT_FALSE(events_of(h, EventKind::Renew, "B").empty()) << "B took it with no lease: its watchdog renews";
+  // A's unlock finds B's lock: Redisson 3.10.6+ answers nil, IllegalMonitorStateException.
+  const model::Event a_unlock = outcome(h, "A", "unlock");
+  EXPECT_EQ(a_unlock.kind, EventKind::Fail);
+  EXPECT_NE(a_unlock.text.find("IllegalMonitorStateException"), std::string::npos);
+}
+
+TEST(World, AWaiterIsWokenByTheUnlockMessage) {
+  World world({});
+  world.add_lock(rlock());
+  world.add_client("A");
+  world.add_client("B");
+  world.op(0, "A", 1, lock_op("orders"));
+  world.op(0, "A", 1, work_op(5000));
+  world.op(0, "A", 1, unlock_op("orders"));
+  world.op(100, "B", 1, try_lock_op("orders", 20000));
+  world.run_until(30000);
+  const auto& h = world.history();
+  const model::Event b = outcome(h, "B", "try_lock");
+  ASSERT_EQ(b.kind, EventKind::Ok);
+  // Woken by pub/sub a few ms after the unlock, not after the 30 s ttl.
+  EXPECT_GE(b.at_ms, 5000);
+  EXPECT_LT(b.at_ms, 5030);
+  EXPECT_FALSE(events_of(h, EventKind::Message, "B", "delivered").empty());
+}
+
+TEST(World, ALostUnlockMessageMakesTheWaiterWaitOutTheTtl) {
+  World world({});
+  world.add_lock(rlock());
+  world.add_client("A");
+  world.add_client("B");
+  world.op(0, "A", 1, lock_op("orders", 8000));
+  world.op(0, "A", 1, work_op(2000));
+  world.op(0, "A", 1, unlock_op("orders"));
+  world.op(100, "B", 1, try_lock_op("orders", 20000));
+  world.loss(1900, "B", 1000, 300);  // B's link drops everything around the unlock
+  world.run_until(30000);
+  const auto& h = world.history();
+  const model::Event b = outcome(h, "B", "try_lock");
+  ASSERT_EQ(b.kind, EventKind::Ok);
+  EXPECT_GE(b.at_ms, 8000) << "B slept the ttl it was told (8 s), since the wake-up was lost";
+  EXPECT_FALSE(events_of(h, EventKind::Message, "B", "lost").empty());
+}
+
+TEST(World, ReentrantHoldsCountUpAndDown) {
+  World world({});
+  world.add_lock(rlock());
+  world.add_client("A");
+  world.add_client("B");
+  world.op(0, "A", 1, lock_op("orders"));
+  world.op(0, "A", 1, lock_op("orders"));
+  world.op(0, "A", 1, unlock_op("orders"));
+  world.op(0, "A", 1, work_op(100));
+  world.op(0, "A", 1, unlock_op("orders"));
+  world.op(50, "B", 1, unlock_op("orders"));
+  world.run_until(1000);
+  const auto& h = world.history();
+  const auto execs = events_of(h, EventKind::Exec, "redis0");
+  std::vector<std::string> after_a;
+  for (const auto& e : execs)
+    if (e.text.rfind("A ", 0) == 0 && (e.f == "acquire" || e.f == "unlock")) after_a.push_back(e.after);
+  ASSERT_EQ(after_a.size(), 4u);
+  const std::string id = world.client("A").uuid + ":1";
+  EXPECT_EQ(after_a[0], id + "=1");
+  EXPECT_EQ(after_a[1], id + "=2");
+  EXPECT_EQ(after_a[2], id + "=1");
+  EXPECT_EQ(after_a[3], "");
+  EXPECT_EQ(outcome(h, "A", "unlock", 0).value, 0);
+  EXPECT_EQ(outcome(h, "A", "unlock", 1).value, 1);
+  const model::Event b = outcome(h, "B", "unlock");
+  EXPECT_EQ(b.kind, EventKind::Fail) << "B never held it";
+}
+
+TEST(World, CrashedHoldersKeyExpiresOneLeaseAfterItsLastRenewal) {
+  World world({});
+  world.add_lock(rlock());
+  world.add_client("A");
+  world.op(0, "A", 1, lock_op("orders"));
+  world.crash(25000, "A");
+  world.run_until(70000);
+  const auto& h = world.history();
+  const auto renewals = events_of(h, EventKind::Exec, "redis0", "renew");
+  ASSERT_EQ(renewals.size(), 2u);  // at 10 s and 20 s
+  const auto expired = events_of(h, EventKind::Key, "redis0", "expired");
+  ASSERT_EQ(expired.size(), 1u);
+  EXPECT_GT(expired[0].at_ms, renewals.back().at_ms + 30000 - 1);
+  EXPECT_LE(expired[0].at_ms, renewals.back().at_ms + 30000 + 100);
+  EXPECT_EQ(events_of(h, EventKind::Release, "A", "crash").size(), 1u);
+}
+
+TEST(World, APauseLongerThanTheLeaseBreaksTheTokenLockButFencingHolds) {
+  World world({});
+  LockSpec token;
+  token.type = "token";
+  token.name = "orders";
+  world.add_lock(token);
+  world.add_client("A");
+  world.add_client("B");
+  world.op(0, "A", 1, lock_op("orders", 10000));
+  world.pause(100, "A", 15000);
+  world.op(100, "A", 1, write_op("orders"));
+  world.op(11000, "B", 1, try_lock_op("orders", 0, 10000));
+  world.op(11000, "B", 1, write_op("orders"));
+  world.run_until(20000);
+  const auto& h = world.history();
+  EXPECT_EQ(outcome(h, "B", "try_lock").kind, EventKind::Ok);
+  const auto writes = events_of(h, EventKind::Write);
+  ASSERT_EQ(writes.size(), 2u);
+  EXPECT_EQ(writes[0].process, "B");
+  EXPECT_EQ(writes[0].f, "accepted");
+  EXPECT_EQ(writes[1].process, "A");
+  EXPECT_EQ(writes[1].f, "rejected") << "A's token 1 is older than B's token 2";
+}
+
+TEST(World, SetnxThenExpireWithACrashInBetweenLeavesAKeyForever) {
+  WorldOptions options;
+  options.link.latency_min_ms = options.link.latency_max_ms = 1;
+  World world(options);
+  LockSpec setnx;
+  setnx.type = "setnx";
+  setnx.name = "orders";
+  world.add_lock(setnx);
+  world.add_client("A");
+  world.add_client("B");
+  world.op(0, "A", 1, lock_op("orders", 5000));
+  world.crash(2, "A");  // SETNX ran at 1 ms; its reply (and so the EXPIRE) never makes it
+  world.op(100, "B", 1, try_lock_op("orders", 60000));
+  world.run_until(70000);
+  const auto& h = world.history();
+  EXPECT_EQ(outcome(h, "B", "try_lock").kind, EventKind::Fail);
+  EXPECT_EQ(world.node().engine().keyspace().entries().at("orders").expire_at_ms, engine::kNoExpire);
+}
+
+TEST(World, TheNaiveDelReleasesSomeoneElsesLock) {
+  World world({});
+  LockSpec naive;
+  naive.type = "naive";
+  naive.name = "orders";
+  world.add_lock(naive);
+  world.add_client("A");
+  world.add_client("B");
+  world.add_client("C");
+  world.op(0, "A", 1, lock_op("orders", 1000));
+  world.op(0, "A", 1, work_op(2000));
+  world.op(0, "A", 1, unlock_op("orders"));
+  world.op(1500, "B", 1, try_lock_op("orders", 0, 10000));
+  world.op(2100, "C", 1, try_lock_op("orders", 0, 10000));
+  world.run_until(5000);
+  const auto& h = world.history();
+  EXPECT_EQ(outcome(h, "B", "try_lock").kind, EventKind::Ok);
+  EXPECT_EQ(outcome(h, "A", "unlock").kind, EventKind::Ok) << "A's DEL deleted B's key";
+  EXPECT_EQ(outcome(h, "C", "try_lock").kind, EventKind::Ok) << "so C got in while B held it";
+}
+
+// A busy world: several clients, a watchdog, message loss, a pause and a crash.
+std::string busy_history(uint64_t seed) {
+  WorldOptions options;
+  options.seed = seed;
+  options.link.latency_min_ms = 1;
+  options.link.latency_max_ms = 5;
+  options.link.loss_numerator = 20;  // 2 %
+  World world(options);
+  world.add_lock(rlock());
+  for (const char* name : {"A", "B", "C", "D"}) world.add_client(name);
+  for (int i = 0; i < 20; ++i) {
+    for (const char* name : {"A", "B", "C", "D"}) {
+      world.op(i * 3000, name, 1, try_lock_op("orders", 2500));
+      world.op(i * 3000, name, 1, work_op(200));
+      world.op(i * 3000, name, 1, unlock_op("orders"));
+    }
+  }
+  world.pause(10000, "B", 4000);
+  world.crash(31000, "C");
+  world.run_until(80000);
+  return world.history().to_jsonl();
+}
+
+TEST(World, TheSameSeedGivesTheSameHistoryByteForByte) {
+  const std::string first = busy_history(42);
+  const std::string second = busy_history(42);
+  EXPECT_GT(first.size(), 10000u);
+  EXPECT_EQ(first, second);
+  EXPECT_NE(first, busy_history(43));
+}
+
+}  // namespace
+}  // namespace locksim::world

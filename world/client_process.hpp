@@ -1,0 +1,63 @@
+#pragma once
+// ClientProcess: one client program in the world (a JVM running Redisson, say): its identity, clock,
+// link, threads and coroutines, and whether it is alive, paused or gone.
+#include <coroutine>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "client/lock_user.hpp"
+#include "client/task.hpp"
+#include "world/network.hpp"
+#include "world/ops.hpp"
+#include "world/rng.hpp"
+#include "world/sim_backend.hpp"
+
+namespace locksim::world {
+
+class SimBackend;
+
+struct ClientThread {
+  std::deque<OpSpec> pending;
+  bool busy = false;
+};
+
+struct ChannelState {
+  int references = 0;
+  bool confirmed = false;
+  int64_t permits = 0;
+  std::vector<std::shared_ptr<struct Waiter>> waiters;
+};
+
+// A coroutine parked until something happens (a reply, a message, a timer), whichever first.
+struct Waiter {
+  std::coroutine_handle<> handle;
+  uint64_t generation = 0;
+  bool done = false;
+  bool value = false;
+};
+
+struct ClientProcess {
+  ClientProcess(std::string name, std::string uuid, LinkOptions link, Rng rng)
+      : name(std::move(name)), uuid(std::move(uuid)), link(link), rng(rng) {}
+
+  std::string name;
+  std::string uuid;
+  ClientClock clock;
+  Link link;
+  Rng rng;
+  bool crashed = false;
+  int64_t paused_until = 0;
+  uint64_t generation = 1;  // bumped on crash: parked coroutines of an old generation never run
+  std::vector<client::Task<void>> tasks;          // top-level coroutines (thread ops, watchdogs)
+  std::deque<std::coroutine_handle<>> deferred;   // woken while paused, run at resume
+  std::map<int64_t, ClientThread> threads;
+  std::map<std::string, ChannelState> channels;
+  std::unique_ptr<SimBackend> backend;
+  std::unique_ptr<client::LockUser> user;
+};
+
+}  // namespace locksim::world

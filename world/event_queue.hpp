@@ -1,0 +1,63 @@
+#pragma once
+// EventQueue: the world's agenda in virtual milliseconds. Events run in (time, insertion order);
+// when nothing is due the clock jumps to the next event. Nothing here reads a real clock.
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <vector>
+
+#include "engine/assert.hpp"
+
+namespace locksim::world {
+
+class EventQueue {
+ public:
+  using Action = std::function<void()>;
+
+  int64_t now() const { return now_; }
+
+  void at(int64_t at_ms, Action action) {
+    LS_ASSERT(at_ms >= now_);
+    heap_.push(Item{at_ms, next_seq_++, std::move(action)});
+  }
+
+  bool empty() const { return heap_.empty(); }
+  int64_t next_time() const { return heap_.top().at_ms; }
+
+  // Runs the next event (advancing the clock to it); false when there is none.
+  bool step() {
+    if (heap_.empty()) return false;
+    Item item = heap_.top();
+    heap_.pop();
+    LS_ASSERT(item.at_ms >= now_);
+    now_ = item.at_ms;
+    ++executed_;
+    item.action();
+    return true;
+  }
+
+  // Moves the clock forward to `t` with nothing happening (only when nothing is due earlier).
+  void advance_to(int64_t t) {
+    LS_ASSERT(heap_.empty() || heap_.top().at_ms >= t);
+    if (t > now_) now_ = t;
+  }
+
+  uint64_t executed() const { return executed_; }
+
+ private:
+  struct Item {
+    int64_t at_ms;
+    uint64_t seq;
+    Action action;
+    bool operator>(const Item& other) const {
+      return at_ms != other.at_ms ? at_ms > other.at_ms : seq > other.seq;
+    }
+  };
+
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap_;
+  int64_t now_ = 0;
+  uint64_t next_seq_ = 0;
+  uint64_t executed_ = 0;
+};
+
+}  // namespace locksim::world

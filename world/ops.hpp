@@ -1,0 +1,30 @@
+#pragma once
+// What a client thread can be told to do, and which lock types exist: the vocabulary scenario
+// files and generators share.
+#include <cstdint>
+#include <string>
+
+#include "client/polling_lock.hpp"
+#include "client/redisson_lock.hpp"
+#include "client/rlock.hpp"
+
+namespace locksim::world {
+
+struct OpSpec {
+  enum class Kind { Lock, TryLock, Unlock, ForceUnlock, Work, Write };
+  Kind kind = Kind::Lock;
+  std::string lock;
+  int64_t wait_ms = -1;   // TryLock
+  int64_t lease_ms = -1;  // Lock, TryLock: -1 = no lease
+  int64_t duration_ms = 0;  // Work
+};
+
+struct LockSpec {
+  std::string type = "rlock";  // rlock | setnx | naive | token | client-reentrant
+  std::string name = "lock";
+  client::RedissonOptions redisson;
+  client::RLockScripts rlock_scripts;
+  client::PollingOptions polling;
+};
+
+}  // namespace locksim::world

@@ -1,0 +1,184 @@
+#include "world/redis_node.hpp"
+
+#include <algorithm>
+
+#include "engine/assert.hpp"
+#include "world/world.hpp"
+
+namespace locksim::world {
+namespace {
+
+std::string join(const std::vector<std::string>& items, const char* sep) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
+  return out;
+}
+
+std::string_view key_event_name(engine::KeyEvent event) {
+  switch (event) {
+    case engine::KeyEvent::Created: return "created";
+    case engine::KeyEvent::ExpireSet: return "expire_set";
+    case engine::KeyEvent::Persisted: return "persisted";
+    case engine::KeyEvent::Deleted: return "deleted";
+    case engine::KeyEvent::Expired: return "expired";
+  }
+  return "?";
+}
+
+}  // namespace
+
+RedisNode::RedisNode(World& world, std::string name)
+    : world_(world), name_(std::move(name)), engine_(std::make_unique<engine::Engine>(*this)) {}
+
+int64_t RedisNode::now_ms() { return world_.epoch_now(); }
+
+// The simulated server never blocks the world; DEBUG SLEEP is not sent by lock clients.
+void RedisNode::sleep_ms(int64_t) {}
+
+void RedisNode::deliver(engine::SessionId subscriber, std::string_view channel, std::string_view) {
+  auto it = pubsub_owner_.find(subscriber);
+  LS_ASSERT(it != pubsub_owner_.end());
+  world_.carry_message(it->second, std::string(channel));
+}
+
+void RedisNode::key_event(engine::KeyEvent event, std::string_view key, int64_t expire_at_ms) {
+  if (quiet_) return;
+  model::Event e;
+  e.kind = model::EventKind::Key;
+  e.process = name_;
+  e.lock = std::string(key);
+  e.f = std::string(key_event_name(event));
+  e.value = expire_at_ms == engine::kNoExpire ? 0 : expire_at_ms;
+  world_.record(std::move(e));
+}
+
+RedisNode::Connections& RedisNode::connections(const std::string& client) {
+  auto it = connections_.find(client);
+  if (it != connections_.end()) return it->second;
+  Connections c;
+  c.commands = engine_->open_session();
+  c.pubsub = engine_->open_session();
+  pubsub_owner_[c.pubsub] = client;
+  return connections_.emplace(client, std::move(c)).first->second;
+}
+
+std::string RedisNode::render(const std::string& key) {
+  const auto& entries = engine_->keyspace().entries();
+  auto it = entries.find(key);
+  if (it == entries.end()) return "";
+  const engine::Entry& entry = it->second;
+  if (entry.expire_at_ms != engine::kNoExpire && world_.epoch_now() > entry.expire_at_ms) return "";
+  if (const auto* s = std::get_if<std::string>(&entry.value)) return *s;
+  if (const auto* h = std::get_if<engine::Hash>(&entry.value)) {
+    std::vector<std::string> fields;
+    for (const auto& [f, v] : h->fields()) fields.push_back(f + "=" + v);
+    std::sort(fields.begin(), fields.end());
+    return join(fields, ",");
+  }
+  if (const auto* l = std::get_if<engine::List>(&entry.value)) return "[" + join({l->begin(), l->end()}, ",") + "]";
+  if (const auto* z = std::get_if<engine::ZSet>(&entry.value)) {
+    std::vector<std::string> items;
+    for (const auto& [score, member] : z->ordered()) items.push_back(member + "=" + std::to_string(static_cast<int64_t>(score)));
+    return "{" + join(items, ",") + "}";
+  }
+  return "?";
+}
+
+engine::Reply RedisNode::execute(const std::string& client, const client::Command& command, bool as_eval) {
+  LS_ASSERT(up_);
+  Connections& conn = connections(client);
+  std::vector<std::string_view> argv;
+  std::string numkeys;
+  if (command.script != nullptr) {
+    numkeys = std::to_string(command.keys.size());
+    argv.push_back(as_eval ? "EVAL" : "EVALSHA");
+    argv.push_back(as_eval ? std::string_view(command.script->body) : std::string_view(command.script->sha));
+    argv.push_back(numkeys);
+    for (const auto& k : command.keys) argv.push_back(k);
+  }
+  for (const auto& a : command.argv) argv.push_back(a);
+  const std::string before = command.lock.empty() ? std::string() : render(command.lock);
+  engine::Reply reply = engine_->execute(conn.commands, std::span<const std::string_view>(argv));
+  model::Event e;
+  e.kind = model::EventKind::Exec;
+  e.process = name_;
+  e.thread = command.thread;
+  e.op = command.op;
+  e.lock = command.lock;
+  e.f = command.role;
+  e.text = client + " " + (command.script ? command.script->name + " " + join(command.keys, " ") + " " +
+                                                join(command.argv, " ")
+                                          : join(command.argv, " "));
+  e.reply = engine::describe(reply);
+  e.before = before;
+  e.after = command.lock.empty() ? std::string() : render(command.lock);
+  world_.record(std::move(e));
+  if (replica_lag_ms_ > 0) remember_for_replica();
+  return reply;
+}
+
+engine::Reply RedisNode::pubsub(const std::string& client, const std::vector<std::string>& argv) {
+  Connections& conn = connections(client);
+  engine::Reply reply = engine_->execute(conn.pubsub, argv);
+  if (argv.size() == 2 && argv[0] == "SUBSCRIBE") conn.channels.insert(argv[1]);
+  if (argv.size() == 2 && argv[0] == "UNSUBSCRIBE") conn.channels.erase(argv[1]);
+  return reply;
+}
+
+void RedisNode::disconnect(const std::string& client) {
+  auto it = connections_.find(client);
+  if (it == connections_.end()) return;
+  engine_->close_session(it->second.commands);
+  engine_->close_session(it->second.pubsub);
+  pubsub_owner_.erase(it->second.pubsub);
+  connections_.erase(it);
+}
+
+void RedisNode::replace_engine(const Snapshot& snapshot) {
+  // Clients reconnect to the new process; Redisson resubscribes their channels.
+  std::map<std::string, std::set<std::string>> subscriptions;
+  for (const auto& [client, conn] : connections_) subscriptions[client] = conn.channels;
+  connections_.clear();
+  pubsub_owner_.clear();
+  quiet_ = true;
+  engine_ = std::make_unique<engine::Engine>(*this);
+  engine::Keyspace& keyspace = engine_->keyspace();
+  for (const auto& [key, entry] : snapshot) {
+    engine::Entry& restored = keyspace.insert(key, entry.value);
+    if (entry.expire_at_ms != engine::kNoExpire) keyspace.set_expire(key, restored, entry.expire_at_ms);
+  }
+  quiet_ = false;
+  for (const auto& [client, channels] : subscriptions)
+    for (const auto& channel : channels) pubsub(client, {"SUBSCRIBE", channel});
+}
+
+void RedisNode::restart(Persistence persistence) {
+  const Snapshot empty;
+  replace_engine(persistence == Persistence::AofEverySec ? aof_ : empty);
+  if (persistence == Persistence::None) aof_.clear();
+  replica_log_.clear();
+}
+
+void RedisNode::failover(int64_t lag_ms) {
+  const int64_t cutoff = world_.now() - lag_ms;
+  const Snapshot* newest = nullptr;
+  for (const auto& [at, snapshot] : replica_log_)
+    if (at <= cutoff) newest = &snapshot;
+  const Snapshot promoted = newest ? *newest : Snapshot{};
+  replace_engine(promoted);
+  replica_log_.clear();
+  remember_for_replica();
+}
+
+void RedisNode::remember_for_replica() {
+  replica_log_.emplace_back(world_.now(), engine_->keyspace().entries());
+  const int64_t cutoff = world_.now() - replica_lag_ms_;
+  // Keep the newest snapshot the replica has surely applied, and everything after it.
+  while (replica_log_.size() > 1 && replica_log_[1].first <= cutoff) replica_log_.erase(replica_log_.begin());
+}
+
+void RedisNode::active_expire() { engine_->active_expire(); }
+
+void RedisNode::aof_fsync() { aof_ = engine_->keyspace().entries(); }
+
+}  // namespace locksim::world

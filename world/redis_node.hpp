@@ -1,0 +1,80 @@
+#pragma once
+// RedisNode: a Redis server in the world. It owns a fake Redis engine and runs each command or
+// script atomically at the moment it arrives, recording what it executed and what happened to keys.
+// It can restart (empty, or from its last AOF fsync a second ago at most) and fail over to a
+// replica that lags by some milliseconds.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "client/backend.hpp"
+#include "engine/engine.hpp"
+#include "model/history.hpp"
+
+namespace locksim::world {
+
+enum class Persistence { None, AofEverySec };
+
+class World;
+
+class RedisNode : public engine::Host {
+ public:
+  RedisNode(World& world, std::string name);
+
+  const std::string& name() const { return name_; }
+  bool up() const { return up_; }
+
+  // Runs a client's request; the reply Redis would send. `client` names the connection.
+  engine::Reply execute(const std::string& client, const client::Command& command, bool as_eval);
+  // The pub/sub connection of `client`: SUBSCRIBE / UNSUBSCRIBE, replies as the engine gives them.
+  engine::Reply pubsub(const std::string& client, const std::vector<std::string>& argv);
+  // A client's connections close (it crashed): its subscriptions go.
+  void disconnect(const std::string& client);
+
+  // Restart: the keyspace and script cache are lost, except what the AOF had written.
+  void restart(Persistence persistence);
+  // The replica, `lag_ms` behind, becomes the master.
+  void failover(int64_t lag_ms);
+  // Keeps the snapshots a replica lagging `lag_ms` behind needs (call before writes happen).
+  void keep_replica(int64_t lag_ms) { replica_lag_ms_ = std::max(replica_lag_ms_, lag_ms); }
+
+  void active_expire();
+  void aof_fsync();
+  engine::Engine& engine() { return *engine_; }
+
+  // engine::Host
+  int64_t now_ms() override;
+  void sleep_ms(int64_t ms) override;
+  void deliver(engine::SessionId subscriber, std::string_view channel, std::string_view message) override;
+  void key_event(engine::KeyEvent event, std::string_view key, int64_t expire_at_ms) override;
+
+ private:
+  using Snapshot = std::map<std::string, engine::Entry, std::less<>>;
+  struct Connections {
+    engine::SessionId commands = 0;
+    engine::SessionId pubsub = 0;
+    std::set<std::string> channels;  // what the pub/sub connection is subscribed to
+  };
+
+  Connections& connections(const std::string& client);
+  void replace_engine(const Snapshot& snapshot);
+  void remember_for_replica();
+  std::string render(const std::string& key);
+
+  World& world_;
+  std::string name_;
+  std::unique_ptr<engine::Engine> engine_;
+  bool up_ = true;
+  bool quiet_ = false;  // no key events while a snapshot is restored
+  std::map<std::string, Connections> connections_;
+  std::map<engine::SessionId, std::string> pubsub_owner_;
+  Snapshot aof_;
+  int64_t replica_lag_ms_ = 0;
+  std::vector<std::pair<int64_t, Snapshot>> replica_log_;  // (time, keyspace after a write)
+};
+
+}  // namespace locksim::world

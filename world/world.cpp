@@ -1,0 +1,310 @@
+#include "world/world.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+
+#include "client/seed_locks.hpp"
+#include "engine/assert.hpp"
+#include "world/sim_backend.hpp"
+
+namespace locksim::world {
+namespace {
+
+std::string uuid_from(Rng rng) {
+  char buf[40];
+  const uint64_t a = rng.next(), b = rng.next();
+  std::snprintf(buf, sizeof buf, "%08llx-%04llx-%04llx-%04llx-%012llx", static_cast<unsigned long long>(a >> 32),
+                static_cast<unsigned long long>((a >> 16) & 0xffff), static_cast<unsigned long long>(a & 0xffff),
+                static_cast<unsigned long long>(b >> 48), static_cast<unsigned long long>(b & 0xffffffffffffULL));
+  return buf;
+}
+
+}  // namespace
+
+World::World(WorldOptions options)
+    : options_(std::move(options)),
+      root_rng_(options_.seed),
+      network_rng_(root_rng_.split("network")),
+      scripts_(options_.scripts_dir.empty() ? std::string(LOCKSIM_SCRIPTS_DIR) : options_.scripts_dir),
+      node_(std::make_unique<RedisNode>(*this, "redis0")) {
+  LS_ASSERT(options_.active_expire_every_ms > 0);
+  queue_.at(0, [this] { housekeeping(); });
+}
+
+World::~World() {
+  // Coroutine frames go before the locks and backends they point at.
+  for (auto& [name, client] : clients_) client->tasks.clear();
+}
+
+// Redis's own timers: the active expiry cycle and, once a second, the AOF fsync.
+void World::housekeeping() {
+  node_->active_expire();
+  if (now() % 1000 < options_.active_expire_every_ms) node_->aof_fsync();
+  queue_.at(now() + options_.active_expire_every_ms, [this] { housekeeping(); });
+}
+
+ClientProcess& World::add_client(const std::string& name) {
+  if (clients_.count(name)) throw std::invalid_argument("client '" + name + "' is declared twice");
+  const Rng rng = root_rng_.split("client:" + name);
+  auto process = std::make_unique<ClientProcess>(name, uuid_from(rng), options_.link, rng.split("tokens"));
+  process->backend = std::make_unique<SimBackend>(*this, *process);
+  process->user = std::make_unique<client::LockUser>(*process->backend);
+  for (const LockSpec& spec : locks_) process->user->add_lock(make_lock(*process, spec));
+  return *clients_.emplace(name, std::move(process)).first->second;
+}
+
+void World::add_lock(const LockSpec& spec) {
+  locks_.push_back(spec);
+  for (auto& [name, process] : clients_) process->user->add_lock(make_lock(*process, spec));
+}
+
+std::unique_ptr<client::Lock> World::make_lock(ClientProcess& process, const LockSpec& spec) {
+  client::Backend& backend = *process.backend;
+  if (spec.type == "rlock")
+    return std::make_unique<client::RLock>(backend, scripts_, spec.name, spec.redisson, spec.rlock_scripts);
+  if (spec.type == "setnx") return std::make_unique<client::SetnxLock>(backend, spec.name, spec.polling);
+  if (spec.type == "naive") return std::make_unique<client::NaiveLock>(backend, spec.name, spec.polling);
+  if (spec.type == "token") return std::make_unique<client::TokenLock>(backend, scripts_, spec.name, spec.polling);
+  if (spec.type == "client-reentrant")
+    return std::make_unique<client::ClientReentrantLock>(backend, scripts_, spec.name, spec.polling);
+  throw std::invalid_argument("unknown lock type '" + spec.type +
+                              "' (expected rlock, setnx, naive, token or client-reentrant)");
+}
+
+ClientProcess& World::client(const std::string& name) {
+  auto it = clients_.find(name);
+  if (it == clients_.end()) throw std::invalid_argument("no client named '" + name + "'");
+  return *it->second;
+}
+
+void World::at(int64_t t, std::function<void()> action) { queue_.at(std::max(t, now()), std::move(action)); }
+
+void World::record(model::Event event) {
+  event.at_ms = now();
+  history_.add(std::move(event));
+}
+
+void World::fault(const std::string& process, const std::string& f, int64_t value, std::string text) {
+  model::Event e;
+  e.kind = model::EventKind::Fault;
+  e.process = process;
+  e.f = f;
+  e.value = value;
+  e.text = std::move(text);
+  record(std::move(e));
+}
+
+void World::spawn(ClientProcess& process, client::Task<void> task) {
+  LS_ASSERT(!process.crashed);
+  auto handle = task.handle();
+  process.tasks.push_back(std::move(task));
+  handle.resume();
+}
+
+void World::wake(ClientProcess& process, const std::shared_ptr<Waiter>& waiter) {
+  if (process.crashed || waiter->generation != process.generation) return;
+  if (now() < process.paused_until) {
+    process.deferred.push_back(waiter->handle);
+    return;
+  }
+  waiter->handle.resume();
+}
+
+void World::carry_message(const std::string& client_name, const std::string& channel) {
+  ClientProcess& process = client(client_name);
+  if (process.crashed) return;
+  const auto arrival = process.link.arrival(now(), false, network_rng_);
+  model::Event e;
+  e.kind = model::EventKind::Message;
+  e.process = client_name;
+  e.lock = channel;
+  if (!arrival) {
+    e.f = "lost";
+    record(std::move(e));
+    return;
+  }
+  const uint64_t generation = process.generation;
+  queue_.at(*arrival, [this, &process, generation, channel, e]() mutable {
+    if (process.crashed || process.generation != generation) return;
+    e.f = "delivered";
+    record(std::move(e));
+    process.backend->on_message(channel);
+  });
+}
+
+// --- operations
+
+void World::op(int64_t t, const std::string& client_name, int64_t thread, OpSpec spec) {
+  at(t, [this, client_name, thread, spec] {
+    ClientProcess& process = client(client_name);
+    if (process.crashed) return;
+    ClientThread& th = process.threads[thread];
+    th.pending.push_back(spec);
+    if (!th.busy && now() >= process.paused_until) start_next_op(process, thread);
+  });
+}
+
+void World::start_next_op(ClientProcess& process, int64_t thread) {
+  ClientThread& th = process.threads[thread];
+  if (th.busy || th.pending.empty() || process.crashed) return;
+  th.busy = true;
+  OpSpec spec = th.pending.front();
+  th.pending.pop_front();
+  spawn(process, run_op(process, thread, std::move(spec)));
+}
+
+client::Task<void> World::run_op(ClientProcess& process, int64_t thread, OpSpec spec) {
+  client::LockUser& user = *process.user;
+  switch (spec.kind) {
+    case OpSpec::Kind::Lock:
+      co_await user.acquire(thread, spec.lock, {-1, spec.lease_ms});
+      break;
+    case OpSpec::Kind::TryLock:
+      co_await user.acquire(thread, spec.lock, {std::max<int64_t>(spec.wait_ms, 0), spec.lease_ms});
+      break;
+    case OpSpec::Kind::Unlock:
+      co_await user.release(thread, spec.lock);
+      break;
+    case OpSpec::Kind::ForceUnlock:
+      co_await user.force_release(thread, spec.lock);
+      break;
+    case OpSpec::Kind::Work:
+      co_await user.work(thread, spec.duration_ms);
+      break;
+    case OpSpec::Kind::Write:
+      co_await user.write(thread, spec.lock);
+      break;
+  }
+  // The thread takes its next operation from the world's loop, not from inside this coroutine.
+  queue_.at(now(), [this, &process, thread, generation = process.generation] {
+    if (process.crashed || process.generation != generation) return;
+    process.threads[thread].busy = false;
+    if (now() >= process.paused_until) start_next_op(process, thread);
+  });
+}
+
+// --- faults
+
+void World::crash(int64_t t, const std::string& client_name) {
+  at(t, [this, client_name] {
+    ClientProcess& process = client(client_name);
+    if (process.crashed) return;
+    process.crashed = true;
+    ++process.generation;
+    fault(client_name, "crash", 0);
+    for (const auto& [held, depth] : process.user->believed()) {
+      model::Event e;
+      e.kind = model::EventKind::Release;
+      e.process = client_name;
+      e.thread = held.second;
+      e.lock = held.first;
+      e.f = "crash";
+      e.value = 0;
+      record(std::move(e));
+    }
+    node_->disconnect(client_name);
+    process.deferred.clear();
+    process.channels.clear();
+    process.threads.clear();
+    process.tasks.clear();  // every coroutine of the client vanishes mid-flight
+  });
+}
+
+void World::pause(int64_t t, const std::string& client_name, int64_t duration_ms) {
+  at(t, [this, client_name, duration_ms] {
+    ClientProcess& process = client(client_name);
+    if (process.crashed) return;
+    process.paused_until = std::max(process.paused_until, now() + duration_ms);
+    fault(client_name, "pause", duration_ms);
+    const int64_t until = process.paused_until;
+    queue_.at(until, [this, &process, client_name, until, generation = process.generation] {
+      if (process.crashed || process.generation != generation || process.paused_until != until) return;
+      fault(client_name, "resume", 0);
+      std::deque<std::coroutine_handle<>> ready;
+      ready.swap(process.deferred);
+      for (auto handle : ready) {
+        if (process.crashed || process.generation != generation) return;
+        handle.resume();
+      }
+      for (auto& [thread, th] : process.threads)
+        if (!th.busy) start_next_op(process, thread);
+    });
+  });
+}
+
+void World::partition(int64_t t, const std::string& client_name, int64_t duration_ms) {
+  at(t, [this, client_name, duration_ms] {
+    client(client_name).link.partition_until(now() + duration_ms);
+    fault(client_name, "partition", duration_ms);
+    queue_.at(now() + duration_ms, [this, client_name] { fault(client_name, "heal", 0); });
+  });
+}
+
+void World::delay(int64_t t, const std::string& client_name, int64_t extra_ms, int64_t duration_ms) {
+  at(t, [this, client_name, extra_ms, duration_ms] {
+    client(client_name).link.delay_until(now() + duration_ms, extra_ms);
+    fault(client_name, "delay", extra_ms, "for " + std::to_string(duration_ms) + " ms");
+  });
+}
+
+void World::loss(int64_t t, const std::string& client_name, uint64_t per_thousand, int64_t duration_ms) {
+  at(t, [this, client_name, per_thousand, duration_ms] {
+    client(client_name).link.loss_until(now() + duration_ms, per_thousand);
+    fault(client_name, "loss", static_cast<int64_t>(per_thousand), "per thousand, for " + std::to_string(duration_ms) + " ms");
+  });
+}
+
+void World::clock_jump(int64_t t, const std::string& client_name, int64_t jump_ms) {
+  at(t, [this, client_name, jump_ms] {
+    client(client_name).clock.offset_ms += jump_ms;
+    fault(client_name, "clock_jump", jump_ms);
+  });
+}
+
+void World::redis_restart(int64_t t, Persistence persistence) {
+  at(t, [this, persistence] {
+    node_->restart(persistence);
+    fault(node_->name(), "restart", 0, persistence == Persistence::AofEverySec ? "aof everysec" : "no persistence");
+  });
+}
+
+void World::failover(int64_t t, int64_t lag_ms) {
+  node_->keep_replica(lag_ms);
+  at(t, [this, lag_ms] {
+    node_->failover(lag_ms);
+    fault(node_->name(), "failover", lag_ms, "replica lagging " + std::to_string(lag_ms) + " ms promoted");
+  });
+}
+
+// --- running
+
+void World::run_until(int64_t t) {
+  uint64_t since_sweep = 0;
+  while (!queue_.empty() && queue_.next_time() <= t) {
+    if (queue_.executed() >= static_cast<uint64_t>(options_.max_events))
+      throw std::runtime_error("the run needed more than " + std::to_string(options_.max_events) + " events");
+    queue_.step();
+    if (++since_sweep == 4096) {
+      sweep_finished_tasks();
+      since_sweep = 0;
+    }
+  }
+  sweep_finished_tasks();
+  queue_.advance_to(t);
+}
+
+void World::sweep_finished_tasks() {
+  for (auto& [name, process] : clients_) {
+    auto& tasks = process->tasks;
+    for (auto it = tasks.begin(); it != tasks.end();) {
+      if (it->done()) {
+        it->rethrow_if_failed();
+        it = tasks.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+}
+
+}  // namespace locksim::world

@@ -275,6 +275,13 @@ int lua51_tostring(lua_State* L) {
 
 int readonly_error(lua_State* L) { return luaL_error(L, "Attempt to modify a readonly table"); }
 
+// The same refusal raised from inside a C function (rawset, setmetatable): Redis's patched VM
+// reports it without a script position there.
+int readonly_error_in_c(lua_State* L) {
+  lua_pushliteral(L, "Attempt to modify a readonly table");
+  return lua_error(L);
+}
+
 int nonexistent_global(lua_State* L) {
   const char* name = lua_tostring(L, 2);
   return luaL_error(L, "Script attempted to access nonexistent global variable '%s'", name ? name : "?");
@@ -295,9 +302,18 @@ int safe_rawset(lua_State* L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   luaL_checkany(L, 2);
   luaL_checkany(L, 3);
-  if (is_protected(L, 1)) return readonly_error(L);
+  if (is_protected(L, 1)) return readonly_error_in_c(L);
   lua_settop(L, 3);
   lua_rawset(L, 1);
+  return 1;
+}
+
+// setmetatable that honours read-only tables (upvalue 1: Lua's own setmetatable).
+int safe_setmetatable(lua_State* L) {
+  if (lua_istable(L, 1) && is_protected(L, 1)) return readonly_error_in_c(L);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, 1);
   return 1;
 }
 
@@ -426,6 +442,9 @@ void install(lua_State* L, Scripting& scripting) {
   lua_setfield(L, real, "loadstring");
   lua_pushcfunction(L, safe_rawset);
   lua_setfield(L, real, "rawset");
+  lua_getfield(L, real, "setmetatable");
+  lua_pushcclosure(L, safe_setmetatable, 1);
+  lua_setfield(L, real, "setmetatable");
   lua_pushcfunction(L, redis_style_pcall);
   lua_setfield(L, real, "pcall");
   lua_pushcfunction(L, lua51_error);

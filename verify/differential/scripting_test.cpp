@@ -342,3 +342,15 @@ TEST(DifferentialFresh, MathRandomSequenceMatchesAFreshServer) {
 }
 
 }  // namespace locksim::test
+
+namespace locksim::test {
+
+TEST_F(Differential, RawsetAndMetatablesRespectReadOnlyTables) {
+  expect_same({"EVAL", "rawset(_G, 'x', 1)", "0"});
+  expect_same({"EVAL", "rawset(redis, 'x', 1)", "0"});
+  expect_same({"EVAL", "local t = {} rawset(t, 'x', 1) return t.x", "0"});
+  expect_same({"EVAL", "return getmetatable(_G) == nil", "0"});
+  expect_same({"EVAL", "setmetatable(_G, nil)", "0"});
+}
+
+}  // namespace locksim::test

@@ -13,6 +13,7 @@ namespace locksim::client {
 struct PollingOptions {
   int64_t default_lease_ms = 30000;  // used when an acquire names no lease (these locks never renew)
   int64_t retry_ms = 100;
+  bool setnx_expire = true;  // setnx only: false is the seed's first lock, SETNX with no EXPIRE at all
   CommandPolicy commands;
 };
 

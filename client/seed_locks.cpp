@@ -16,6 +16,7 @@ Task<OpResult> SetnxLock::try_once(int64_t thread, int64_t op, int64_t lease_ms)
   const CallResult taken = co_await send("acquire", thread, op, std::move(setnx));
   if (taken.timed_out) co_return OpResult::unknown("timeout");
   if (taken.reply != engine::Reply::integer_of(1)) co_return OpResult::fail(kBusy);
+  if (!options_.setnx_expire) co_return OpResult::ok();
   // The second command: a crash here leaves the key with no expiry.
   std::vector<std::string> expire{"EXPIRE", name_, std::to_string(lease_seconds(lease_or_default(lease_ms)))};
   const CallResult expiry = co_await send("expire", thread, op, std::move(expire));

@@ -1,0 +1,64 @@
+#pragma once
+// Scenario: one situation from a scenario file (docs/scenario-format.md): a world, a lock, clients,
+// a timeline of operations and faults at exact virtual times, and what the run should show.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/checkers.hpp"
+#include "world/world.hpp"
+
+namespace locksim::app {
+
+struct ClientDecl {
+  std::string name;
+  int64_t clock_offset_ms = 0;
+  int64_t drift_ppm = 0;
+};
+
+struct TimelineEntry {
+  int64_t at_ms = 0;
+  int line = 0;  // 1-based line in the file, for messages
+  std::string client;  // "" for server faults
+  int64_t thread = 1;
+  // Exactly one of op / fault is set.
+  std::optional<world::OpSpec> op;
+  std::string fault;  // crash, pause, partition, delay, loss, clock_jump, redis_restart, failover
+  int64_t for_ms = 0;
+  int64_t extra_ms = 0;
+  int64_t by_ms = 0;
+  int64_t lag_ms = 0;
+  uint64_t per_thousand = 1000;
+  world::Persistence persistence = world::Persistence::None;
+};
+
+// Pins the outcome of one operation: the nth (1-based) `op` of `client`'s `thread`.
+struct OpExpectation {
+  std::string client;
+  int64_t thread = 1;
+  std::string op;  // lock, try_lock, unlock, force_unlock, work, write
+  int nth = 1;
+  std::string result;  // ok, fail, unknown
+  int line = 0;
+};
+
+struct Scenario {
+  std::string file;
+  std::string name;
+  std::string about;
+  uint64_t seed = 1;
+  world::WorldOptions world;
+  world::LockSpec lock;
+  int64_t default_lease_ms = -1;  // lock.lease_ms: used by acquires that name no lease
+  std::vector<std::pair<std::string, std::string>> script_files;  // role -> user's Lua file
+  std::vector<ClientDecl> clients;
+  std::vector<TimelineEntry> timeline;
+  int64_t run_ms = 0;
+  std::vector<std::pair<std::string, std::string>> expect;  // property -> holds | violated, in file order
+  std::vector<OpExpectation> expect_ops;
+  model::CheckerOptions checker_options;
+};
+
+}  // namespace locksim::app

@@ -1,0 +1,373 @@
+#include "app/scenario_loader.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <initializer_list>
+#include <map>
+#include <set>
+
+#include "engine/numbers.hpp"
+
+namespace locksim::app {
+namespace {
+
+constexpr const char* kProperties[] = {"mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness"};
+constexpr const char* kLockTypes = "rlock, setnx, naive, token or client-reentrant";
+
+std::string join(std::initializer_list<const char*> items) {
+  std::string out;
+  for (const char* item : items) out += (out.empty() ? "" : ", ") + std::string(item);
+  return out;
+}
+
+// Reads one file's YAML, turning every mistake into a ScenarioError at the right place.
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& message) const {
+    const YAML::Mark mark = node.Mark();
+    throw ScenarioError(file_, mark.line >= 0 ? mark.line + 1 : 1, mark.column >= 0 ? mark.column + 1 : 1, message);
+  }
+
+  void expect_map(const YAML::Node& node, const std::string& what) const {
+    if (!node.IsMap()) fail(node, "expected a mapping for " + what);
+  }
+
+  void check_keys(const YAML::Node& map, std::initializer_list<const char*> allowed, const std::string& where) const {
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      const std::string key = it->first.as<std::string>();
+      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; }))
+        fail(it->first, "unknown key '" + key + "' in " + where + " (expected one of: " + join(allowed) + ")");
+    }
+  }
+
+  YAML::Node require(const YAML::Node& map, const char* key, const std::string& where) const {
+    const YAML::Node value = map[key];
+    if (!value.IsDefined() || value.IsNull()) fail(map, "missing '" + std::string(key) + "' in " + where);
+    return value;
+  }
+
+  std::string text(const YAML::Node& node, const std::string& what) const {
+    if (!node.IsScalar()) fail(node, "expected a string for " + what);
+    return node.Scalar();
+  }
+
+  int64_t integer(const YAML::Node& node, const std::string& what) const {
+    if (!node.IsScalar()) fail(node, "expected an integer for " + what);
+    std::string s = node.Scalar();
+    s.erase(std::remove(s.begin(), s.end(), '_'), s.end());  // 30_000 reads as 30000
+    const auto value = engine::parse_int64(s);
+    if (!value) fail(node, "expected an integer for " + what + ", got '" + node.Scalar() + "'");
+    return *value;
+  }
+
+  int64_t non_negative(const YAML::Node& node, const std::string& what) const {
+    const int64_t value = integer(node, what);
+    if (value < 0) fail(node, "expected a non-negative integer for " + what + ", got " + std::to_string(value));
+    return value;
+  }
+
+  bool boolean(const YAML::Node& node, const std::string& what) const {
+    const std::string s = text(node, what);
+    if (s == "true" || s == "yes") return true;
+    if (s == "false" || s == "no") return false;
+    fail(node, "expected true or false for " + what + ", got '" + s + "'");
+  }
+
+  std::string one_of(const YAML::Node& node, const std::string& what, std::initializer_list<const char*> choices) const {
+    const std::string s = text(node, what);
+    if (std::none_of(choices.begin(), choices.end(), [&](const char* c) { return s == c; }))
+      fail(node, "unknown " + what + " '" + s + "' (expected " + join(choices) + ")");
+    return s;
+  }
+
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string file_;
+};
+
+void read_world(const Reader& r, const YAML::Node& node, Scenario& s) {
+  r.expect_map(node, "world");
+  r.check_keys(node, {"latency_ms", "loss_per_thousand", "reorder", "active_expire_ms"}, "world");
+  if (const YAML::Node latency = node["latency_ms"]) {
+    if (latency.IsSequence()) {
+      if (latency.size() != 2) r.fail(latency, "expected [min, max] for latency_ms");
+      s.world.link.latency_min_ms = r.non_negative(latency[0], "latency_ms");
+      s.world.link.latency_max_ms = r.non_negative(latency[1], "latency_ms");
+      if (s.world.link.latency_max_ms < s.world.link.latency_min_ms)
+        r.fail(latency, "latency_ms: the maximum is below the minimum");
+    } else {
+      s.world.link.latency_min_ms = s.world.link.latency_max_ms = r.non_negative(latency, "latency_ms");
+    }
+  }
+  if (const YAML::Node loss = node["loss_per_thousand"]) {
+    const int64_t v = r.non_negative(loss, "loss_per_thousand");
+    if (v > 1000) r.fail(loss, "loss_per_thousand is at most 1000");
+    s.world.link.loss_numerator = static_cast<uint64_t>(v);
+  }
+  if (const YAML::Node reorder = node["reorder"]) s.world.link.reorder = r.boolean(reorder, "reorder");
+  if (const YAML::Node every = node["active_expire_ms"]) {
+    s.world.active_expire_every_ms = r.non_negative(every, "active_expire_ms");
+    if (s.world.active_expire_every_ms == 0) r.fail(every, "active_expire_ms must be positive");
+  }
+}
+
+// A script is named by its file in scripts/ ("rlock_acquire_hset") or by a path to the user's own.
+void read_script(const Reader& r, const YAML::Node& node, const std::string& role, std::string& name, Scenario& s) {
+  const std::string value = r.text(node, role + "_script");
+  if (value.find('/') != std::string::npos || value.ends_with(".lua")) {
+    std::filesystem::path path(value);
+    if (path.is_relative()) path = std::filesystem::path(r.file()).parent_path() / path;
+    if (!std::filesystem::exists(path)) r.fail(node, "script file '" + path.string() + "' does not exist");
+    s.script_files.emplace_back(name, path.string());
+  } else {
+    name = value;
+  }
+}
+
+void read_lock(const Reader& r, const YAML::Node& node, Scenario& s) {
+  r.expect_map(node, "lock");
+  r.check_keys(node,
+               {"type", "name", "lease_ms", "watchdog_ms", "watchdog_on_error", "acquire_script", "unlock_script",
+                "renew_script", "retry_ms", "setnx_expire", "timeout_ms", "retry_attempts", "retry_interval_ms"},
+               "lock");
+  const YAML::Node type = r.require(node, "type", "lock");
+  s.lock.type = r.text(type, "lock type");
+  if (s.lock.type == "fair" || s.lock.type == "multi" || s.lock.type == "red" || s.lock.type == "rwlock")
+    r.fail(type, "lock type '" + s.lock.type + "' is not available yet (available: " + kLockTypes + ")");
+  if (s.lock.type != "rlock" && s.lock.type != "setnx" && s.lock.type != "naive" && s.lock.type != "token" &&
+      s.lock.type != "client-reentrant")
+    r.fail(type, "unknown lock type '" + s.lock.type + "' (expected " + kLockTypes + ")");
+  s.lock.name = node["name"] ? r.text(node["name"], "lock name") : "lock";
+  if (s.lock.name.empty()) r.fail(node["name"], "the lock name is empty");
+  if (const YAML::Node lease = node["lease_ms"]) s.default_lease_ms = r.non_negative(lease, "lease_ms");
+  if (const YAML::Node w = node["watchdog_ms"]) {
+    s.lock.redisson.watchdog_timeout_ms = r.non_negative(w, "watchdog_ms");
+    if (s.lock.redisson.watchdog_timeout_ms < 3) r.fail(w, "watchdog_ms must be at least 3");
+  }
+  if (const YAML::Node e = node["watchdog_on_error"]) {
+    s.lock.redisson.watchdog_on_error = r.one_of(e, "watchdog_on_error", {"stop", "keep"}) == "stop"
+                                            ? client::WatchdogOnError::StopForGood
+                                            : client::WatchdogOnError::KeepRenewing;
+  }
+  if (const YAML::Node a = node["acquire_script"]) read_script(r, a, "acquire", s.lock.rlock_scripts.acquire, s);
+  if (const YAML::Node u = node["unlock_script"]) read_script(r, u, "unlock", s.lock.rlock_scripts.unlock, s);
+  if (const YAML::Node n = node["renew_script"]) read_script(r, n, "renew", s.lock.rlock_scripts.renew, s);
+  if (const YAML::Node retry = node["retry_ms"]) s.lock.polling.retry_ms = std::max<int64_t>(1, r.non_negative(retry, "retry_ms"));
+  if (const YAML::Node e = node["setnx_expire"]) s.lock.polling.setnx_expire = r.boolean(e, "setnx_expire");
+  client::CommandPolicy& policy = s.lock.redisson.commands;
+  if (const YAML::Node t = node["timeout_ms"]) policy.timeout_ms = std::max<int64_t>(1, r.non_negative(t, "timeout_ms"));
+  if (const YAML::Node a = node["retry_attempts"]) policy.retry_attempts = static_cast<int>(std::min<int64_t>(100, r.non_negative(a, "retry_attempts")));
+  if (const YAML::Node i = node["retry_interval_ms"]) policy.retry_interval_ms = r.non_negative(i, "retry_interval_ms");
+  s.lock.polling.commands = policy;
+  s.checker_options.watchdog.watchdog_lease_ms = s.lock.redisson.watchdog_timeout_ms;
+}
+
+void read_clients(const Reader& r, const YAML::Node& node, Scenario& s) {
+  if (!node.IsSequence() || node.size() == 0) r.fail(node, "expected a list of client names for clients, e.g. [A, B]");
+  std::set<std::string> seen;
+  for (const YAML::Node& item : node) {
+    ClientDecl decl;
+    if (item.IsMap()) {
+      r.check_keys(item, {"name", "clock_offset_ms", "drift_ppm"}, "a client");
+      decl.name = r.text(r.require(item, "name", "a client"), "client name");
+      if (const YAML::Node o = item["clock_offset_ms"]) decl.clock_offset_ms = r.integer(o, "clock_offset_ms");
+      if (const YAML::Node d = item["drift_ppm"]) decl.drift_ppm = r.integer(d, "drift_ppm");
+    } else {
+      decl.name = r.text(item, "client name");
+    }
+    if (decl.name.empty()) r.fail(item, "a client name is empty");
+    if (!seen.insert(decl.name).second) r.fail(item, "client '" + decl.name + "' is declared twice");
+    s.clients.push_back(decl);
+  }
+}
+
+const std::set<std::string> kOps = {"lock", "try_lock", "unlock", "force_unlock", "work", "write"};
+const std::set<std::string> kClientFaults = {"crash", "pause", "partition", "delay", "loss", "clock_jump"};
+const std::set<std::string> kServerFaults = {"redis_restart", "failover"};
+
+void read_op(const Reader& r, const YAML::Node& item, const std::string& name, const Scenario& s, TimelineEntry& e) {
+  world::OpSpec op;
+  op.lock = s.lock.name;
+  op.lease_ms = item["lease_ms"] ? r.non_negative(item["lease_ms"], "lease_ms") : s.default_lease_ms;
+  if (name == "lock") {
+    op.kind = world::OpSpec::Kind::Lock;
+  } else if (name == "try_lock") {
+    op.kind = world::OpSpec::Kind::TryLock;
+    op.wait_ms = item["wait_ms"] ? r.non_negative(item["wait_ms"], "wait_ms") : 0;
+  } else if (name == "unlock") {
+    op.kind = world::OpSpec::Kind::Unlock;
+  } else if (name == "force_unlock") {
+    op.kind = world::OpSpec::Kind::ForceUnlock;
+  } else if (name == "work") {
+    op.kind = world::OpSpec::Kind::Work;
+    op.duration_ms = r.non_negative(r.require(item, "for_ms", "a work step"), "for_ms");
+  } else {
+    op.kind = world::OpSpec::Kind::Write;
+  }
+  e.op = op;
+}
+
+void read_fault(const Reader& r, const YAML::Node& item, const std::string& name, TimelineEntry& e) {
+  e.fault = name;
+  const std::string where = "a " + name + " fault";
+  if (name == "pause" || name == "partition" || name == "delay" || name == "loss")
+    e.for_ms = r.non_negative(r.require(item, "for_ms", where), "for_ms");
+  if (name == "delay") e.extra_ms = r.non_negative(r.require(item, "extra_ms", where), "extra_ms");
+  if (name == "loss" && item["per_thousand"]) {
+    const int64_t v = r.non_negative(item["per_thousand"], "per_thousand");
+    if (v > 1000) r.fail(item["per_thousand"], "per_thousand is at most 1000");
+    e.per_thousand = static_cast<uint64_t>(v);
+  }
+  if (name == "clock_jump") e.by_ms = r.integer(r.require(item, "by_ms", where), "by_ms");
+  if (name == "failover") e.lag_ms = r.non_negative(r.require(item, "lag_ms", where), "lag_ms");
+  if (name == "redis_restart" && item["persistence"]) {
+    e.persistence = r.one_of(item["persistence"], "persistence", {"none", "aof"}) == "aof" ? world::Persistence::AofEverySec
+                                                                                         : world::Persistence::None;
+  }
+}
+
+void read_timeline(const Reader& r, const YAML::Node& node, Scenario& s) {
+  if (!node.IsSequence()) r.fail(node, "expected a list of steps for timeline");
+  std::set<std::string> clients;
+  for (const auto& c : s.clients) clients.insert(c.name);
+  for (const YAML::Node& item : node) {
+    r.expect_map(item, "a timeline step");
+    r.check_keys(item,
+                 {"at", "client", "thread", "op", "fault", "wait_ms", "lease_ms", "for_ms", "extra_ms", "per_thousand",
+                  "by_ms", "lag_ms", "persistence"},
+                 "a timeline step");
+    TimelineEntry e;
+    e.line = item.Mark().line + 1;
+    e.at_ms = r.non_negative(r.require(item, "at", "a timeline step"), "at");
+    const bool has_op = item["op"].IsDefined(), has_fault = item["fault"].IsDefined();
+    if (has_op == has_fault) r.fail(item, "a timeline step needs exactly one of 'op' or 'fault'");
+    if (item["client"]) {
+      e.client = r.text(item["client"], "client");
+      if (!clients.count(e.client)) r.fail(item["client"], "client '" + e.client + "' is not declared in clients");
+    }
+    if (item["thread"]) {
+      e.thread = r.non_negative(item["thread"], "thread");
+      if (e.thread == 0) r.fail(item["thread"], "threads are numbered from 1");
+    }
+    if (has_op) {
+      const std::string name = r.text(item["op"], "op");
+      if (!kOps.count(name))
+        r.fail(item["op"], "unknown op '" + name + "' (expected lock, try_lock, unlock, force_unlock, work or write)");
+      if (e.client.empty()) r.fail(item, "missing 'client' in a timeline step with op '" + name + "'");
+      read_op(r, item, name, s, e);
+    } else {
+      const std::string name = r.text(item["fault"], "fault");
+      if (!kClientFaults.count(name) && !kServerFaults.count(name))
+        r.fail(item["fault"], "unknown fault '" + name +
+                                  "' (expected crash, pause, partition, delay, loss, clock_jump, redis_restart or failover)");
+      if (kClientFaults.count(name) && e.client.empty()) r.fail(item, "missing 'client' in a '" + name + "' fault");
+      if (kServerFaults.count(name) && !e.client.empty())
+        r.fail(item["client"], "a '" + name + "' fault concerns the server, not a client");
+      read_fault(r, item, name, e);
+    }
+    s.timeline.push_back(e);
+  }
+}
+
+void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
+  r.expect_map(node, "expect");
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const std::string key = it->first.as<std::string>();
+    if (key == "ops") {
+      if (!it->second.IsSequence()) r.fail(it->second, "expected a list for expect.ops");
+      for (const YAML::Node& item : it->second) {
+        r.expect_map(item, "an expected op");
+        r.check_keys(item, {"client", "thread", "op", "nth", "result"}, "an expected op");
+        OpExpectation pin;
+        pin.line = item.Mark().line + 1;
+        pin.client = r.text(r.require(item, "client", "an expected op"), "client");
+        if (std::none_of(s.clients.begin(), s.clients.end(), [&](const ClientDecl& c) { return c.name == pin.client; }))
+          r.fail(item["client"], "client '" + pin.client + "' is not declared in clients");
+        if (item["thread"]) pin.thread = r.non_negative(item["thread"], "thread");
+        pin.op = r.text(r.require(item, "op", "an expected op"), "op");
+        if (!kOps.count(pin.op)) r.fail(item["op"], "unknown op '" + pin.op + "'");
+        if (item["nth"]) {
+          pin.nth = static_cast<int>(r.non_negative(item["nth"], "nth"));
+          if (pin.nth == 0) r.fail(item["nth"], "nth counts from 1");
+        }
+        pin.result = r.one_of(r.require(item, "result", "an expected op"), "result", {"ok", "fail", "unknown"});
+        s.expect_ops.push_back(pin);
+      }
+      continue;
+    }
+    if (std::none_of(std::begin(kProperties), std::end(kProperties), [&](const char* p) { return key == p; }))
+      r.fail(it->first, "unknown property '" + key +
+                            "' in expect (expected mutual_exclusion, fencing, reentrancy, watchdog, liveness or ops)");
+    s.expect.emplace_back(key, r.one_of(it->second, "expectation for " + key, {"holds", "violated"}));
+  }
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw ScenarioError(path, 1, 1, "cannot read the file");
+  } catch (const YAML::ParserException& e) {
+    throw ScenarioError(path, e.mark.line + 1, e.mark.column + 1, "not valid YAML: " + e.msg);
+  }
+  const Reader r(path);
+  if (!root.IsMap()) r.fail(root, "expected a mapping with name, lock, clients, timeline and expect");
+  r.check_keys(root, {"name", "about", "seed", "world", "lock", "clients", "timeline", "run_ms", "expect"}, "the scenario");
+  Scenario s;
+  s.file = path;
+  s.name = r.text(r.require(root, "name", "the scenario"), "name");
+  if (root["about"]) s.about = r.text(root["about"], "about");
+  if (root["seed"]) s.seed = static_cast<uint64_t>(r.non_negative(root["seed"], "seed"));
+  s.world.seed = s.seed;
+  if (root["world"]) read_world(r, root["world"], s);
+  read_lock(r, r.require(root, "lock", "the scenario"), s);
+  read_clients(r, r.require(root, "clients", "the scenario"), s);
+  read_timeline(r, r.require(root, "timeline", "the scenario"), s);
+  // By default the run lasts a minute past the last thing the timeline asks for; a thread's steps
+  // run one after another, so its work adds up.
+  int64_t last = 0;
+  std::map<std::pair<std::string, int64_t>, int64_t> thread_busy_until;
+  for (const auto& e : s.timeline) {
+    int64_t end = e.at_ms + e.for_ms;
+    if (e.op) {
+      int64_t& cursor = thread_busy_until[{e.client, e.thread}];
+      cursor = std::max(cursor, e.at_ms) + e.op->duration_ms + std::max<int64_t>(e.op->wait_ms, 0);
+      end = cursor;
+    }
+    last = std::max(last, end);
+  }
+  s.run_ms = root["run_ms"] ? r.non_negative(root["run_ms"], "run_ms") : last + 60000;
+  if (root["expect"]) read_expect(r, root["expect"], s);
+  return s;
+}
+
+std::vector<std::string> find_scenario_files(const std::vector<std::string>& paths) {
+  std::vector<std::string> files;
+  for (const std::string& p : paths) {
+    const std::filesystem::path path(p);
+    if (std::filesystem::is_directory(path)) {
+      std::vector<std::string> found;
+      for (const auto& entry : std::filesystem::recursive_directory_iterator(path)) {
+        const auto ext = entry.path().extension();
+        if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml")) found.push_back(entry.path().string());
+      }
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (std::filesystem::exists(path)) {
+      files.push_back(p);
+    } else {
+      throw std::runtime_error(p + ": no such file or directory");
+    }
+  }
+  return files;
+}
+
+}  // namespace locksim::app

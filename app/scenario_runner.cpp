@@ -1,0 +1,128 @@
+#include "app/scenario_runner.hpp"
+
+#include <set>
+
+#include "app/scenario_loader.hpp"
+
+namespace locksim::app {
+namespace {
+
+std::string outcome_name(model::EventKind kind) {
+  switch (kind) {
+    case model::EventKind::Ok: return "ok";
+    case model::EventKind::Fail: return "fail";
+    case model::EventKind::Info: return "unknown";
+    default: return "?";
+  }
+}
+
+// The outcome of the nth `op` of a client thread, or "missing" when it never finished.
+std::string observed_outcome(const model::History& history, const OpExpectation& pin) {
+  int seen = 0;
+  for (const model::Event& e : history.events()) {
+    if (e.process != pin.client || e.thread != pin.thread || e.f != pin.op) continue;
+    if (e.kind != model::EventKind::Ok && e.kind != model::EventKind::Fail && e.kind != model::EventKind::Info) continue;
+    if (++seen == pin.nth) return outcome_name(e.kind);
+  }
+  return "missing";
+}
+
+void schedule(world::World& w, const Scenario& s, const TimelineEntry& e) {
+  if (e.op) {
+    w.op(e.at_ms, e.client, e.thread, *e.op);
+    return;
+  }
+  if (e.fault == "crash") w.crash(e.at_ms, e.client);
+  else if (e.fault == "pause") w.pause(e.at_ms, e.client, e.for_ms);
+  else if (e.fault == "partition") w.partition(e.at_ms, e.client, e.for_ms);
+  else if (e.fault == "delay") w.delay(e.at_ms, e.client, e.extra_ms, e.for_ms);
+  else if (e.fault == "loss") w.loss(e.at_ms, e.client, e.per_thousand, e.for_ms);
+  else if (e.fault == "clock_jump") w.clock_jump(e.at_ms, e.client, e.by_ms);
+  else if (e.fault == "redis_restart") w.redis_restart(e.at_ms, e.persistence);
+  else if (e.fault == "failover") w.failover(e.at_ms, e.lag_ms);
+  else throw std::logic_error(s.file + ":" + std::to_string(e.line) + ": fault '" + e.fault + "' has no handler");
+}
+
+}  // namespace
+
+bool ScenarioResult::passed() const {
+  if (error) return false;
+  for (const auto& p : properties)
+    if (!p.passed) return false;
+  for (const auto& p : pins)
+    if (!p.passed) return false;
+  return true;
+}
+
+ScenarioResult run_scenario(const Scenario& s) {
+  ScenarioResult result;
+  result.file = s.file;
+  result.name = s.name;
+  result.about = s.about;
+  result.lock_type = s.lock.type;
+  result.lock_name = s.lock.name;
+  result.seed = s.seed;
+  std::set<std::string> faults;
+  for (const auto& e : s.timeline)
+    if (!e.fault.empty()) faults.insert(e.fault);
+  for (const auto& f : faults) result.faults += (result.faults.empty() ? "" : ", ") + f;
+  for (const auto& c : s.clients) result.clients.push_back(c.name);
+
+  world::WorldOptions options = s.world;
+  options.seed = s.seed;
+  try {
+    world::World w(options);
+    for (const auto& [name, path] : s.script_files) w.scripts().override_with(name, path);
+    try {
+      w.add_lock(s.lock);
+      for (const ClientDecl& c : s.clients) {
+        world::ClientProcess& process = w.add_client(c.name);
+        process.clock.offset_ms = c.clock_offset_ms;
+        process.clock.drift_ppm = c.drift_ppm;
+      }
+      for (const auto& e : s.timeline) schedule(w, s, e);
+      w.run_until(s.run_ms);
+    } catch (const std::exception& ex) {
+      // What was observed until then is kept.
+      result.error = ex.what();
+    }
+    result.history = w.history();
+  } catch (const std::exception& ex) {
+    result.error = ex.what();
+  }
+  if (result.error) return result;
+
+  std::vector<std::string> names;
+  for (const auto& [property, expected] : s.expect) names.push_back(property);
+  const std::vector<model::Verdict> verdicts = model::run_checkers(result.history, names, s.checker_options);
+  for (size_t i = 0; i < names.size(); ++i) {
+    PropertyResult p;
+    p.property = names[i];
+    p.expected = s.expect[i].second;
+    p.verdict = verdicts[i];
+    p.passed = (p.expected == "holds" && p.verdict.valid == model::Validity::Yes) ||
+               (p.expected == "violated" && p.verdict.valid == model::Validity::No);
+    result.properties.push_back(std::move(p));
+  }
+  for (const OpExpectation& pin : s.expect_ops) {
+    OpPinResult r{pin, observed_outcome(result.history, pin), false};
+    r.passed = r.observed == pin.result;
+    result.pins.push_back(std::move(r));
+  }
+  return result;
+}
+
+ScenarioResult run_scenario_file(const std::string& path) {
+  try {
+    return run_scenario(load_scenario(path));
+  } catch (const ScenarioError& e) {
+    ScenarioResult result;
+    result.file = path;
+    result.name = path;
+    result.error = e.what();
+    result.bad_input = true;
+    return result;
+  }
+}
+
+}  // namespace locksim::app

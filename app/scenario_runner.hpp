@@ -1,0 +1,51 @@
+#pragma once
+// Running a scenario: its world is built from the file, driven through the timeline, and its history
+// judged by the checkers the file names; each expectation is compared with what was observed.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/scenario.hpp"
+#include "model/history.hpp"
+#include "model/verdict.hpp"
+
+namespace locksim::app {
+
+struct PropertyResult {
+  std::string property;
+  std::string expected;  // holds | violated
+  model::Verdict verdict;
+  bool passed = false;
+};
+
+struct OpPinResult {
+  OpExpectation pin;
+  std::string observed;  // ok | fail | unknown | missing
+  bool passed = false;
+};
+
+struct ScenarioResult {
+  std::string file;
+  std::string name;
+  std::string about;
+  std::string lock_type;
+  std::string lock_name;
+  std::vector<std::string> clients;
+  uint64_t seed = 0;
+  std::string faults;  // "pause, crash", for the summary
+  std::optional<std::string> error;  // the file could not be loaded, or the run stopped
+  bool bad_input = false;
+  std::vector<PropertyResult> properties;
+  std::vector<OpPinResult> pins;
+  model::History history;
+  bool passed() const;
+};
+
+// Runs one loaded scenario. Never throws for a problem in the run: it ends up in `error`, with the
+// history recorded so far.
+ScenarioResult run_scenario(const Scenario& scenario);
+
+// Loads and runs one file; a file that does not load gives a result with bad_input set.
+ScenarioResult run_scenario_file(const std::string& path);
+
+}  // namespace locksim::app

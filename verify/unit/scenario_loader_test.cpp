@@ -1,0 +1,107 @@
+// Scenario files: a broken file gets one message naming file, line, column and what was expected.
+#include <gtest/gtest.h>
+
+#include "app/scenario_loader.hpp"
+#include "app/scenario_runner.hpp"
+
+namespace locksim::app {
+namespace {
+
+const std::string kBad = std::string(LOCKSIM_SOURCE_DIR) + "/verify/scenario/bad/";
+
+std::string error_of(const std::string& name) {
+  try {
+    load_scenario(kBad + name);
+  } catch (const ScenarioError& e) {
+    const std::string text = e.what();
+    return text.substr(kBad.size());  // "<file>:<line>:<col>: message"
+  }
+  return "(loaded without error)";
+}
+
+TEST(ScenarioLoader, BrokenYamlNamesWhereTheParserStopped) {
+  EXPECT_EQ(error_of("bad-yaml.yaml").rfind("bad-yaml.yaml:3:", 0), 0u) << error_of("bad-yaml.yaml");
+  EXPECT_NE(error_of("bad-yaml.yaml").find("not valid YAML"), std::string::npos);
+}
+
+TEST(ScenarioLoader, AnUnknownKeyListsTheKeysThatExist) {
+  EXPECT_EQ(error_of("unknown-key.yaml"),
+            "unknown-key.yaml:4:3: unknown key 'leas_ms' in lock (expected one of: type, name, lease_ms, watchdog_ms, "
+            "watchdog_on_error, acquire_script, unlock_script, renew_script, retry_ms, setnx_expire, timeout_ms, "
+            "retry_attempts, retry_interval_ms)");
+}
+
+TEST(ScenarioLoader, AnUnknownLockTypeSaysWhichExist) {
+  EXPECT_EQ(error_of("unknown-lock-type.yaml"),
+            "unknown-lock-type.yaml:2:14: unknown lock type 'mutex' (expected rlock, setnx, naive, token or "
+            "client-reentrant)");
+}
+
+TEST(ScenarioLoader, ALockTypeNotBuiltYetSaysSo) {
+  EXPECT_EQ(error_of("not-yet-available.yaml"),
+            "not-yet-available.yaml:2:14: lock type 'fair' is not available yet (available: rlock, setnx, naive, "
+            "token or client-reentrant)");
+}
+
+TEST(ScenarioLoader, AnUnknownOpPointsAtIt) {
+  EXPECT_EQ(error_of("unknown-op.yaml"),
+            "unknown-op.yaml:6:29: unknown op 'grab' (expected lock, try_lock, unlock, force_unlock, work or write)");
+}
+
+TEST(ScenarioLoader, AClientThatIsNotDeclaredIsAnError) {
+  EXPECT_EQ(error_of("undeclared-client.yaml"), "undeclared-client.yaml:6:21: client 'C' is not declared in clients");
+}
+
+TEST(ScenarioLoader, ANegativeTimeIsAnError) {
+  EXPECT_EQ(error_of("negative-time.yaml"), "negative-time.yaml:5:10: expected a non-negative integer for at, got -5");
+}
+
+TEST(ScenarioLoader, AMissingSectionIsNamed) {
+  EXPECT_EQ(error_of("missing-lock.yaml"), "missing-lock.yaml:1:1: missing 'lock' in the scenario");
+}
+
+TEST(ScenarioLoader, ANonIntegerSaysWhatItGot) {
+  EXPECT_EQ(error_of("not-an-integer.yaml"), "not-an-integer.yaml:5:47: expected an integer for wait_ms, got 'soon'");
+}
+
+TEST(ScenarioLoader, UnknownFaultsPropertiesAndExpectationsAreErrors) {
+  EXPECT_EQ(error_of("unknown-fault.yaml"),
+            "unknown-fault.yaml:5:31: unknown fault 'meteor' (expected crash, pause, partition, delay, loss, "
+            "clock_jump, redis_restart or failover)");
+  EXPECT_EQ(error_of("unknown-property.yaml"),
+            "unknown-property.yaml:8:3: unknown property 'fairness' in expect (expected mutual_exclusion, fencing, "
+            "reentrancy, watchdog, liveness or ops)");
+  EXPECT_EQ(error_of("bad-expectation.yaml"),
+            "bad-expectation.yaml:7:21: unknown expectation for mutual_exclusion 'yes-please' (expected holds, violated)");
+}
+
+TEST(ScenarioLoader, AStepNeedsExactlyOneOfOpOrFault) {
+  EXPECT_EQ(error_of("op-and-fault.yaml"), "op-and-fault.yaml:5:5: a timeline step needs exactly one of 'op' or 'fault'");
+  EXPECT_EQ(error_of("missing-for-ms.yaml"), "missing-for-ms.yaml:5:5: missing 'for_ms' in a pause fault");
+}
+
+TEST(ScenarioLoader, TheLibraryLoadsAndItsDefaultsAreFilledIn) {
+  const Scenario s = load_scenario(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/pause-longer-than-lease-token.yaml");
+  EXPECT_EQ(s.name, "pause-longer-than-lease-token");
+  EXPECT_EQ(s.seed, 7u);
+  EXPECT_EQ(s.lock.type, "token");
+  EXPECT_EQ(s.default_lease_ms, 10000);
+  ASSERT_EQ(s.timeline.size(), 6u);
+  ASSERT_TRUE(s.timeline[0].op.has_value());
+  EXPECT_EQ(s.timeline[0].op->lease_ms, 10000) << "an acquire without a lease takes the lock's";
+  EXPECT_EQ(s.timeline[1].fault, "pause");
+  EXPECT_EQ(s.timeline[1].for_ms, 15000);
+  EXPECT_EQ(s.run_ms, 15200 + 60000);
+  ASSERT_EQ(s.expect.size(), 2u);
+  EXPECT_EQ(s.expect_ops.size(), 2u);
+}
+
+TEST(ScenarioLoader, ABadFileBecomesABadInputResultAndTheRunGoesOn) {
+  const ScenarioResult r = run_scenario_file(kBad + "unknown-op.yaml");
+  EXPECT_TRUE(r.bad_input);
+  ASSERT_TRUE(r.error.has_value());
+  EXPECT_FALSE(r.passed());
+}
+
+}  // namespace
+}  // namespace locksim::app

@@ -18,13 +18,16 @@ std::string one_line(std::string text) {
   return text;
 }
 
+// Redis formats the name and arguments with %s, so each ends at its first NUL byte.
+std::string_view as_c_string(std::string_view s) { return s.substr(0, s.find('\0')); }
+
 std::string unknown_command(std::span<const std::string_view> argv) {
   std::string args;
   for (size_t i = 1; i < argv.size() && args.size() < 128; ++i) {
     const size_t room = 128 - args.size();
-    args += "'" + std::string(argv[i].substr(0, room)) + "' ";
+    args += "'" + std::string(as_c_string(argv[i]).substr(0, room)) + "' ";
   }
-  return one_line("ERR unknown command '" + std::string(argv[0].substr(0, 128)) +
+  return one_line("ERR unknown command '" + std::string(as_c_string(argv[0]).substr(0, 128)) +
                   "', with args beginning with: " + args);
 }
 

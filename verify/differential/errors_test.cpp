@@ -70,4 +70,8 @@ TEST_F(Differential, ErrorsChangeNothing) {
   expect_same({"GET", "k"});
 }
 
+TEST_F(Differential, UnknownCommandErrorsQuoteNamesAndArgumentsUpToANulByte) {
+  expect_same({std::string("FOO\0BAR", 7), std::string("a\0b", 3), "c"});
+}
+
 }  // namespace locksim::test

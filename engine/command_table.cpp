@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 
 #include "engine/commands.hpp"
 
@@ -81,13 +80,16 @@ constexpr bool sorted_by_name() {
 }
 static_assert(sorted_by_name(), "kCommands must stay sorted by name");
 
+// ASCII folding without a libc call per byte: command lookup runs for every redis.call.
+inline char fold(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + ('a' - 'A')) : c; }
+
 }  // namespace
 
 const CommandSpec* lookup_command(std::string_view name) {
   char lower[32];
   if (name.empty() || name.size() > sizeof lower) return nullptr;
   for (size_t i = 0; i < name.size(); ++i)
-    lower[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[i])));
+    lower[i] = fold(name[i]);
   const std::string_view key(lower, name.size());
   auto it = std::lower_bound(kCommands.begin(), kCommands.end(), key,
                              [](const CommandSpec& spec, std::string_view k) { return spec.name < k; });
@@ -100,7 +102,7 @@ std::span<const CommandSpec> all_commands() { return kCommands; }
 bool equals_ignore_case(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+    if (fold(a[i]) != fold(b[i]))
       return false;
   return true;
 }

@@ -1,5 +1,6 @@
 #include "engine/lua_bridge.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <lua.hpp>
@@ -68,7 +69,7 @@ int redis_generic_call(lua_State* L, bool raise) {
       char local[32];
       constexpr lua_Integer kExact = lua_Integer{1} << 53;
       const bool exact = lua_isinteger(L, i) && lua_tointeger(L, i) <= kExact && lua_tointeger(L, i) >= -kExact;
-      int n = exact ? std::snprintf(local, sizeof local, "%lld", static_cast<long long>(lua_tointeger(L, i)))
+      int n = exact ? static_cast<int>(std::to_chars(local, local + sizeof local, lua_tointeger(L, i)).ptr - local)
                     : std::snprintf(local, sizeof local, "%.17g", static_cast<double>(lua_tonumber(L, i)));
       LS_ASSERT(n > 0 && n < 32);
       if (inline_storage) {

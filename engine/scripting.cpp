@@ -84,7 +84,7 @@ Reply Scripting::evalsha(std::string_view sha, std::span<const std::string_view>
                          std::span<const std::string_view> args) {
   if (sha.size() != 40) return Reply::error(errors::kNoScript);
   char lower[40];
-  for (size_t i = 0; i < 40; ++i) lower[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(sha[i])));
+  for (size_t i = 0; i < 40; ++i) lower[i] = (sha[i] >= 'A' && sha[i] <= 'Z') ? static_cast<char>(sha[i] + 32) : sha[i];
   auto it = functions_.find(std::string_view(lower, 40));
   if (it == functions_.end()) return Reply::error(errors::kNoScript);
   return run(it->first, it->second, keys, args);

@@ -3,7 +3,7 @@
 // when nothing is due the clock jumps to the next event. Nothing here reads a real clock.
 #include <cstdint>
 #include <functional>
-#include <queue>
+#include <algorithm>
 #include <vector>
 
 #include "engine/assert.hpp"
@@ -18,17 +18,19 @@ class EventQueue {
 
   void at(int64_t at_ms, Action action) {
     LS_ASSERT(at_ms >= now_);
-    heap_.push(Item{at_ms, next_seq_++, std::move(action)});
+    heap_.push_back(Item{at_ms, next_seq_++, std::move(action)});
+    std::push_heap(heap_.begin(), heap_.end(), std::greater<Item>());
   }
 
   bool empty() const { return heap_.empty(); }
-  int64_t next_time() const { return heap_.top().at_ms; }
+  int64_t next_time() const { return heap_.front().at_ms; }
 
   // Runs the next event (advancing the clock to it); false when there is none.
   bool step() {
     if (heap_.empty()) return false;
-    Item item = heap_.top();
-    heap_.pop();
+    std::pop_heap(heap_.begin(), heap_.end(), std::greater<Item>());
+    Item item = std::move(heap_.back());
+    heap_.pop_back();
     LS_ASSERT(item.at_ms >= now_);
     now_ = item.at_ms;
     ++executed_;
@@ -38,7 +40,7 @@ class EventQueue {
 
   // Moves the clock forward to `t` with nothing happening (only when nothing is due earlier).
   void advance_to(int64_t t) {
-    LS_ASSERT(heap_.empty() || heap_.top().at_ms >= t);
+    LS_ASSERT(heap_.empty() || heap_.front().at_ms >= t);
     if (t > now_) now_ = t;
   }
 
@@ -54,7 +56,7 @@ class EventQueue {
     }
   };
 
-  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap_;
+  std::vector<Item> heap_;  // a binary min-heap on (time, seq), so events can be moved out
   int64_t now_ = 0;
   uint64_t next_seq_ = 0;
   uint64_t executed_ = 0;

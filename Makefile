@@ -14,7 +14,7 @@ build: deps
 	cmake --build $(BUILD) -j $(JOBS)
 
 run: build
-	$(BUILD)/locksim demo
+	$(BUILD)/locksim run scenarios --out reports/latest
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

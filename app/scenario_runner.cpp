@@ -1,5 +1,6 @@
 #include "app/scenario_runner.hpp"
 
+#include <filesystem>
 #include <set>
 
 #include "app/scenario_loader.hpp"
@@ -118,7 +119,7 @@ ScenarioResult run_scenario_file(const std::string& path) {
   } catch (const ScenarioError& e) {
     ScenarioResult result;
     result.file = path;
-    result.name = path;
+    result.name = std::filesystem::path(path).filename().string();
     result.error = e.what();
     result.bad_input = true;
     return result;

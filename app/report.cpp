@@ -1,0 +1,237 @@
+#include "app/report.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+
+#include "app/timeline.hpp"
+
+namespace locksim::app {
+namespace {
+
+struct Row {
+  std::string scenario, lock, check, expected, observed;
+  bool passed;
+  std::string detail;
+};
+
+std::vector<Row> rows_of(const ScenarioResult& r) {
+  std::vector<Row> rows;
+  if (r.error) {
+    rows.push_back({r.name, r.lock_type.empty() ? "-" : r.lock_type, r.bad_input ? "(bad file)" : "(run)", "-",
+                    "error", false, *r.error});
+    return rows;
+  }
+  for (const auto& p : r.properties) {
+    rows.push_back({r.name, r.lock_type, p.property, p.expected, std::string(model::to_string(p.verdict.valid)),
+                    p.passed, p.verdict.explanation});
+  }
+  for (const auto& pin : r.pins) {
+    const std::string what = "op " + pin.pin.client + ":" + std::to_string(pin.pin.thread) + " " + pin.pin.op + " #" +
+                             std::to_string(pin.pin.nth);
+    rows.push_back({r.name, r.lock_type, what, pin.pin.result, pin.observed, pin.passed, ""});
+  }
+  if (rows.empty()) rows.push_back({r.name, r.lock_type, "(no expectations)", "-", "-", true, ""});
+  return rows;
+}
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (const char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') out += ' ';
+        else out += c;
+    }
+  }
+  return out;
+}
+
+std::string md_cell(const std::string& s) {
+  std::string out;
+  for (const char c : s) out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
+  return out;
+}
+
+void write_file(const std::filesystem::path& path, const std::string& content) {
+  std::ofstream file(path, std::ios::binary);
+  if (!file) throw std::runtime_error(path.string() + ": cannot write");
+  file << content;
+  if (!file) throw std::runtime_error(path.string() + ": write failed");
+}
+
+struct Counts {
+  int scenarios = 0, checks = 0, passed = 0, failed = 0, bad = 0;
+};
+
+Counts count(const std::vector<ScenarioResult>& results) {
+  Counts c;
+  for (const auto& r : results) {
+    ++c.scenarios;
+    if (r.bad_input) ++c.bad;
+    for (const auto& row : rows_of(r)) {
+      ++c.checks;
+      (row.passed ? c.passed : c.failed)++;
+    }
+  }
+  return c;
+}
+
+std::string summary_line(const Counts& c) {
+  std::ostringstream out;
+  out << c.scenarios << " scenarios, " << c.checks << " checks: " << c.passed << " passed, " << c.failed << " failed";
+  if (c.bad) out << " (" << c.bad << " bad scenario file" << (c.bad > 1 ? "s" : "") << ")";
+  return out.str();
+}
+
+std::map<const ScenarioResult*, std::string> folders(const std::vector<ScenarioResult>& results) {
+  std::map<const ScenarioResult*, std::string> names;
+  std::map<std::string, int> used;
+  for (const auto& r : results) {
+    std::string name = slug(r.name);
+    if (used[name]++ > 0) name += "-" + std::to_string(used[name]);
+    names[&r] = name;
+  }
+  return names;
+}
+
+}  // namespace
+
+std::string slug(const std::string& name) {
+  std::string out;
+  for (const char c : name) out += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ? c : '-';
+  return out.empty() ? "scenario" : out;
+}
+
+void print_table(std::ostream& out, const std::vector<ScenarioResult>& results) {
+  std::vector<Row> rows;
+  for (const auto& r : results)
+    for (auto& row : rows_of(r)) rows.push_back(std::move(row));
+  size_t w[5] = {8, 4, 8, 8, 8};
+  for (const auto& row : rows) {
+    w[0] = std::max(w[0], row.scenario.size());
+    w[1] = std::max(w[1], row.lock.size());
+    w[2] = std::max(w[2], row.check.size());
+  }
+  w[0] = std::min<size_t>(w[0], 44);
+  auto cell = [](const std::string& s, size_t width) {
+    std::string t = s.size() > width ? s.substr(0, width - 1) + "~" : s;
+    return t + std::string(width - t.size(), ' ');
+  };
+  out << cell("scenario", w[0]) << "  " << cell("lock", w[1]) << "  " << cell("property", w[2]) << "  "
+      << cell("expected", w[3]) << "  " << cell("observed", w[4]) << "  result\n";
+  out << std::string(w[0] + w[1] + w[2] + w[3] + w[4] + 16, '-') << "\n";
+  for (const auto& row : rows) {
+    out << cell(row.scenario, w[0]) << "  " << cell(row.lock, w[1]) << "  " << cell(row.check, w[2]) << "  "
+        << cell(row.expected, w[3]) << "  " << cell(row.observed, w[4]) << "  " << (row.passed ? "pass" : "FAIL") << "\n";
+    if (!row.passed && !row.detail.empty()) out << "    " << row.detail << "\n";
+  }
+  out << summary_line(count(results)) << "\n";
+}
+
+void write_reports(const std::string& dir, const std::vector<ScenarioResult>& results) {
+  const std::filesystem::path root(dir);
+  std::error_code ec;
+  std::filesystem::create_directories(root, ec);
+  if (ec) throw std::runtime_error(dir + ": cannot create the report folder (" + ec.message() + ")");
+  const auto folder_of = folders(results);
+  const Counts counts = count(results);
+
+  std::ostringstream md;
+  md << "# locksim run\n\n" << summary_line(counts) << "\n\n";
+  md << "| scenario | lock | faults | property | expected | observed | result | seed |\n";
+  md << "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
+  for (const auto& r : results)
+    for (const auto& row : rows_of(r))
+      md << "| " << md_cell(row.scenario) << " | " << md_cell(row.lock) << " | " << md_cell(r.faults.empty() ? "-" : r.faults)
+         << " | " << md_cell(row.check) << " | " << row.expected << " | " << row.observed << " | "
+         << (row.passed ? "pass" : "**FAIL**") << " | " << r.seed << " |\n";
+  md << "\nPer scenario: `<name>/history.jsonl`, `<name>/timeline.txt`, `<name>/timeline.html`.\n";
+  write_file(root / "summary.md", md.str());
+
+  nlohmann::ordered_json json;
+  json["scenarios"] = counts.scenarios;
+  json["checks"] = counts.checks;
+  json["passed"] = counts.passed;
+  json["failed"] = counts.failed;
+  json["bad_files"] = counts.bad;
+  json["results"] = nlohmann::ordered_json::array();
+  for (const auto& r : results) {
+    nlohmann::ordered_json s;
+    s["name"] = r.name;
+    s["file"] = r.file;
+    s["lock"] = r.lock_type;
+    s["seed"] = r.seed;
+    s["faults"] = r.faults;
+    s["passed"] = r.passed();
+    if (r.error) s["error"] = *r.error;
+    s["folder"] = folder_of.at(&r);
+    s["checks"] = nlohmann::ordered_json::array();
+    for (const auto& row : rows_of(r)) {
+      if (r.error) break;
+      s["checks"].push_back({{"property", row.check}, {"expected", row.expected}, {"observed", row.observed},
+                             {"passed", row.passed}, {"explanation", row.detail}});
+    }
+    for (size_t i = 0; i < r.properties.size(); ++i) {
+      s["checks"][i]["anomaly"] = r.properties[i].verdict.anomaly;
+      s["checks"][i]["witness"] = r.properties[i].verdict.witness;
+    }
+    json["results"].push_back(std::move(s));
+  }
+  write_file(root / "results.json", json.dump(2) + "\n");
+
+  std::ostringstream xml;
+  xml << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  xml << "<testsuites name=\"locksim\" tests=\"" << counts.checks << "\" failures=\"" << counts.failed - counts.bad
+      << "\" errors=\"" << counts.bad << "\">\n";
+  for (const auto& r : results) {
+    const auto rows = rows_of(r);
+    int failures = 0;
+    for (const auto& row : rows) failures += row.passed ? 0 : 1;
+    xml << "  <testsuite name=\"" << xml_escape(r.name) << "\" tests=\"" << rows.size() << "\" failures=\""
+        << (r.bad_input ? 0 : failures) << "\" errors=\"" << (r.bad_input ? 1 : 0) << "\">\n";
+    for (const auto& row : rows) {
+      xml << "    <testcase classname=\"" << xml_escape(r.name) << "\" name=\"" << xml_escape(row.check) << "\"";
+      if (row.passed) {
+        xml << "/>\n";
+        continue;
+      }
+      xml << ">\n";
+      const char* tag = r.bad_input ? "error" : "failure";
+      xml << "      <" << tag << " message=\"expected " << xml_escape(row.expected) << ", observed "
+          << xml_escape(row.observed) << "\">" << xml_escape(row.detail) << "</" << tag << ">\n";
+      xml << "    </testcase>\n";
+    }
+    xml << "  </testsuite>\n";
+  }
+  xml << "</testsuites>\n";
+  write_file(root / "junit.xml", xml.str());
+
+  for (const auto& r : results) {
+    if (r.bad_input) continue;
+    const std::filesystem::path folder = root / folder_of.at(&r);
+    std::filesystem::create_directories(folder, ec);
+    if (ec) throw std::runtime_error(folder.string() + ": cannot create (" + ec.message() + ")");
+    write_file(folder / "history.jsonl", r.history.to_jsonl());
+    TimelineInput input;
+    input.title = r.name;
+    input.about = r.about;
+    input.lock = r.lock_name;
+    input.clients = r.clients;
+    input.history = &r.history;
+    for (const auto& p : r.properties) input.verdicts.push_back(p.verdict);
+    write_file(folder / "timeline.txt", render_timeline_text(input));
+    write_file(folder / "timeline.html", render_timeline_html(input));
+  }
+}
+
+}  // namespace locksim::app

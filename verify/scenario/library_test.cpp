@@ -1,0 +1,142 @@
+// The scenario library: every file must come out as it says, and `locksim run`'s reports must agree
+// with what it printed.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "app/report.hpp"
+#include "app/run_command.hpp"
+#include "app/scenario_loader.hpp"
+#include "app/scenario_runner.hpp"
+
+namespace locksim::app {
+namespace {
+
+const std::string kSource = LOCKSIM_SOURCE_DIR;
+
+std::vector<std::string> library() { return find_scenario_files({kSource + "/scenarios"}); }
+
+std::string describe_failure(const ScenarioResult& r) {
+  std::ostringstream out;
+  if (r.error) out << "error: " << *r.error << "\n";
+  for (const auto& p : r.properties)
+    if (!p.passed)
+      out << p.property << ": expected " << p.expected << ", observed " << model::to_string(p.verdict.valid) << " — "
+          << p.verdict.explanation << "\n";
+  for (const auto& p : r.pins)
+    if (!p.passed) out << p.pin.client << " " << p.pin.op << " #" << p.pin.nth << ": expected " << p.pin.result << ", observed " << p.observed << "\n";
+  return out.str();
+}
+
+class Library : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Library, ComesOutAsTheFileExpects) {
+  const ScenarioResult r = run_scenario_file(GetParam());
+  EXPECT_FALSE(r.properties.empty() && r.pins.empty()) << "a library scenario must expect something";
+  EXPECT_TRUE(r.passed()) << describe_failure(r);
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, Library, ::testing::ValuesIn(library()), [](const auto& info) {
+  std::string name = std::filesystem::path(info.param).stem().string();
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
+});
+
+TEST(LibraryRuns, TheSameScenarioGivesTheSameHistory) {
+  const std::string file = kSource + "/scenarios/pause-longer-than-lease-token.yaml";
+  EXPECT_EQ(run_scenario_file(file).history.to_jsonl(), run_scenario_file(file).history.to_jsonl());
+}
+
+std::string temp_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("locksim-test-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  return dir.string();
+}
+
+std::string read(const std::string& path) {
+  std::ifstream file(path);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+TEST(LocksimRun, TheReportsAgreeWithTheTable) {
+  const std::string out = temp_dir("reports");
+  std::ostringstream table, err;
+  const int code = run_scenarios({{kSource + "/scenarios"}, out}, table, err);
+  EXPECT_EQ(code, 0) << table.str();
+  const auto json = nlohmann::json::parse(read(out + "/results.json"));
+  const std::string junit = read(out + "/junit.xml");
+  const size_t files = library().size();
+  ASSERT_EQ(json["scenarios"].get<size_t>(), files);
+  EXPECT_EQ(json["failed"].get<int>(), 0);
+  const int checks = json["checks"].get<int>();
+  // One JUnit test case per scenario and check, and one table row each.
+  const std::regex testcase("<testcase ");
+  EXPECT_EQ(std::distance(std::sregex_iterator(junit.begin(), junit.end(), testcase), std::sregex_iterator()), checks);
+  EXPECT_EQ(junit.find("<failure"), std::string::npos);
+  const std::string text = table.str();
+  int rows = 0;
+  for (size_t at = text.find("  pass\n"); at != std::string::npos; at = text.find("  pass\n", at + 1)) ++rows;
+  EXPECT_EQ(rows, checks);
+  EXPECT_NE(text.find(std::to_string(files) + " scenarios, " + std::to_string(checks) + " checks: " +
+                      std::to_string(checks) + " passed, 0 failed"),
+            std::string::npos)
+      << text;
+  for (const auto& result : json["results"]) {
+    const std::string folder = out + "/" + result["folder"].get<std::string>();
+    EXPECT_TRUE(std::filesystem::exists(folder + "/history.jsonl")) << folder;
+    EXPECT_TRUE(std::filesystem::exists(folder + "/timeline.html")) << folder;
+    EXPECT_TRUE(std::filesystem::exists(folder + "/timeline.txt")) << folder;
+  }
+  EXPECT_TRUE(std::filesystem::exists(out + "/summary.md"));
+  std::filesystem::remove_all(out);
+}
+
+TEST(LocksimRun, BadFilesGiveExitCodeTwoAndTheOthersStillRun) {
+  const std::string out = temp_dir("bad");
+  std::ostringstream table, err;
+  const int code = run_scenarios({{kSource + "/verify/scenario/bad", kSource + "/scenarios/pubsub-wakeup.yaml"}, out},
+                                 table, err);
+  EXPECT_EQ(code, 2);
+  const std::string text = table.str();
+  EXPECT_NE(text.find("unknown-op.yaml:6:29: unknown op 'grab'"), std::string::npos) << text;
+  EXPECT_NE(text.find("(bad file)"), std::string::npos);
+  EXPECT_TRUE(std::regex_search(text, std::regex("pubsub-wakeup +rlock +liveness +holds +holds +pass")))
+      << "the good file still ran:\n" << text;
+  const auto json = nlohmann::json::parse(read(out + "/results.json"));
+  EXPECT_EQ(json["bad_files"].get<int>(), 14);
+  EXPECT_NE(read(out + "/junit.xml").find("<error "), std::string::npos);
+  std::filesystem::remove_all(out);
+}
+
+TEST(LocksimRun, AnUnmetExpectationGivesExitCodeOne) {
+  const std::string dir = temp_dir("unmet");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/wrong.yaml") << "name: wrong\n"
+                                        "lock: {type: rlock, name: orders}\n"
+                                        "clients: [A]\n"
+                                        "timeline:\n"
+                                        "  - {at: 0, client: A, op: lock}\n"
+                                        "expect:\n"
+                                        "  mutual_exclusion: violated\n";
+  std::ostringstream table, err;
+  EXPECT_EQ(run_scenarios({{dir + "/wrong.yaml"}, dir + "/out"}, table, err), 1);
+  EXPECT_NE(table.str().find("FAIL"), std::string::npos) << table.str();
+  EXPECT_NE(read(dir + "/out/junit.xml").find("<failure "), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(LocksimRun, AMissingPathIsBadUsage) {
+  std::ostringstream table, err;
+  EXPECT_EQ(run_scenarios({{"/nonexistent/scenarios"}, temp_dir("missing")}, table, err), 2);
+  EXPECT_NE(err.str().find("/nonexistent/scenarios: no such file or directory"), std::string::npos) << err.str();
+}
+
+}  // namespace
+}  // namespace locksim::app

@@ -33,7 +33,8 @@ std::vector<Row> rows_of(const ScenarioResult& r) {
   for (const auto& pin : r.pins) {
     const std::string what = "op " + pin.pin.client + ":" + std::to_string(pin.pin.thread) + " " + pin.pin.op + " #" +
                              std::to_string(pin.pin.nth);
-    rows.push_back({r.name, r.lock_type, what, pin.pin.result, pin.observed, pin.passed, ""});
+    const std::string expected = pin.pin.value && pin.pin.result == "ok" ? "ok " + std::to_string(*pin.pin.value) : pin.pin.result;
+    rows.push_back({r.name, r.lock_type, what, expected, pin.observed, pin.passed, ""});
   }
   if (rows.empty()) rows.push_back({r.name, r.lock_type, "(no expectations)", "-", "-", true, ""});
   return rows;

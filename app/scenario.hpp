@@ -41,6 +41,7 @@ struct OpExpectation {
   std::string op;  // lock, try_lock, unlock, force_unlock, work, write
   int nth = 1;
   std::string result;  // ok, fail, unknown
+  std::optional<int64_t> value;  // and, when given, the Ok's value (is_locked / is_held: 1 or 0)
   int line = 0;
 };
 

@@ -133,7 +133,7 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s) {
   r.expect_map(node, "lock");
   r.check_keys(node,
                {"type", "name", "lease_ms", "watchdog_ms", "watchdog_on_error", "acquire_script", "unlock_script",
-                "renew_script", "retry_ms", "setnx_expire", "timeout_ms", "retry_attempts", "retry_interval_ms"},
+                "renew_script", "unlock_latch", "retry_ms", "setnx_expire", "timeout_ms", "retry_attempts", "retry_interval_ms"},
                "lock");
   const YAML::Node type = r.require(node, "type", "lock");
   s.lock.type = r.text(type, "lock type");
@@ -158,6 +158,7 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s) {
   if (const YAML::Node u = node["unlock_script"]) read_script(r, u, "unlock", s.lock.rlock_scripts.unlock, s);
   if (const YAML::Node n = node["renew_script"]) read_script(r, n, "renew", s.lock.rlock_scripts.renew, s);
   if (const YAML::Node retry = node["retry_ms"]) s.lock.polling.retry_ms = std::max<int64_t>(1, r.non_negative(retry, "retry_ms"));
+  if (const YAML::Node l = node["unlock_latch"]) s.lock.redisson.unlock_latch = r.boolean(l, "unlock_latch");
   if (const YAML::Node e = node["setnx_expire"]) s.lock.polling.setnx_expire = r.boolean(e, "setnx_expire");
   client::CommandPolicy& policy = s.lock.redisson.commands;
   if (const YAML::Node t = node["timeout_ms"]) policy.timeout_ms = std::max<int64_t>(1, r.non_negative(t, "timeout_ms"));
@@ -186,7 +187,8 @@ void read_clients(const Reader& r, const YAML::Node& node, Scenario& s) {
   }
 }
 
-const std::set<std::string> kOps = {"lock", "try_lock", "unlock", "force_unlock", "work", "write"};
+const std::set<std::string> kOps = {"lock", "try_lock", "unlock", "force_unlock", "work", "write", "is_locked", "is_held"};
+constexpr const char* kOpList = "lock, try_lock, unlock, force_unlock, work, write, is_locked or is_held";
 const std::set<std::string> kClientFaults = {"crash", "pause", "partition", "delay", "loss", "clock_jump"};
 const std::set<std::string> kServerFaults = {"redis_restart", "failover"};
 
@@ -206,6 +208,10 @@ void read_op(const Reader& r, const YAML::Node& item, const std::string& name, c
   } else if (name == "work") {
     op.kind = world::OpSpec::Kind::Work;
     op.duration_ms = r.non_negative(r.require(item, "for_ms", "a work step"), "for_ms");
+  } else if (name == "is_locked") {
+    op.kind = world::OpSpec::Kind::IsLocked;
+  } else if (name == "is_held") {
+    op.kind = world::OpSpec::Kind::IsHeld;
   } else {
     op.kind = world::OpSpec::Kind::Write;
   }
@@ -257,7 +263,7 @@ void read_timeline(const Reader& r, const YAML::Node& node, Scenario& s) {
     if (has_op) {
       const std::string name = r.text(item["op"], "op");
       if (!kOps.count(name))
-        r.fail(item["op"], "unknown op '" + name + "' (expected lock, try_lock, unlock, force_unlock, work or write)");
+        r.fail(item["op"], "unknown op '" + name + "' (expected " + kOpList + ")");
       if (e.client.empty()) r.fail(item, "missing 'client' in a timeline step with op '" + name + "'");
       read_op(r, item, name, s, e);
     } else {
@@ -282,7 +288,7 @@ void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
       if (!it->second.IsSequence()) r.fail(it->second, "expected a list for expect.ops");
       for (const YAML::Node& item : it->second) {
         r.expect_map(item, "an expected op");
-        r.check_keys(item, {"client", "thread", "op", "nth", "result"}, "an expected op");
+        r.check_keys(item, {"client", "thread", "op", "nth", "result", "value"}, "an expected op");
         OpExpectation pin;
         pin.line = item.Mark().line + 1;
         pin.client = r.text(r.require(item, "client", "an expected op"), "client");
@@ -296,6 +302,7 @@ void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
           if (pin.nth == 0) r.fail(item["nth"], "nth counts from 1");
         }
         pin.result = r.one_of(r.require(item, "result", "an expected op"), "result", {"ok", "fail", "unknown"});
+        if (item["value"]) pin.value = r.integer(item["value"], "value");
         s.expect_ops.push_back(pin);
       }
       continue;

@@ -17,15 +17,23 @@ std::string outcome_name(model::EventKind kind) {
   }
 }
 
-// The outcome of the nth `op` of a client thread, or "missing" when it never finished.
+// The outcome of the nth `op` of a client thread ("ok", "ok 1" when a value is pinned), or "missing"
+// when it never finished.
 std::string observed_outcome(const model::History& history, const OpExpectation& pin) {
   int seen = 0;
   for (const model::Event& e : history.events()) {
     if (e.process != pin.client || e.thread != pin.thread || e.f != pin.op) continue;
     if (e.kind != model::EventKind::Ok && e.kind != model::EventKind::Fail && e.kind != model::EventKind::Info) continue;
-    if (++seen == pin.nth) return outcome_name(e.kind);
+    if (++seen == pin.nth) {
+      const std::string outcome = outcome_name(e.kind);
+      return pin.value && e.kind == model::EventKind::Ok ? outcome + " " + std::to_string(e.value) : outcome;
+    }
   }
   return "missing";
+}
+
+std::string expected_outcome(const OpExpectation& pin) {
+  return pin.value && pin.result == "ok" ? pin.result + " " + std::to_string(*pin.value) : pin.result;
 }
 
 void schedule(world::World& w, const Scenario& s, const TimelineEntry& e) {
@@ -107,7 +115,7 @@ ScenarioResult run_scenario(const Scenario& s) {
   }
   for (const OpExpectation& pin : s.expect_ops) {
     OpPinResult r{pin, observed_outcome(result.history, pin), false};
-    r.passed = r.observed == pin.result;
+    r.passed = r.observed == expected_outcome(pin);
     result.pins.push_back(std::move(r));
   }
   return result;

@@ -31,6 +31,10 @@ class Lock {
   virtual Task<OpResult> acquire(int64_t thread, int64_t op, AcquireOptions options) = 0;
   virtual Task<OpResult> release(int64_t thread, int64_t op) = 0;
   virtual Task<OpResult> force_release(int64_t op) = 0;
+  // isLocked(): Ok with value 1 when anyone holds the lock, 0 when nobody does.
+  virtual Task<OpResult> is_locked(int64_t op) = 0;
+  // isHeldByCurrentThread(): Ok with value 1 when `thread` of this client holds it, else 0.
+  virtual Task<OpResult> is_held(int64_t thread, int64_t op) = 0;
   // The fencing token of `thread`'s current hold; 0 when the lock hands out none.
   virtual int64_t token(int64_t /*thread*/) const { return 0; }
 };

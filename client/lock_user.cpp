@@ -77,6 +77,20 @@ Task<OpResult> LockUser::force_release(int64_t thread, std::string lock) {
   co_return result;
 }
 
+Task<OpResult> LockUser::query(int64_t thread, std::string lock, std::string f) {
+  const int64_t op = backend_.next_op();
+  backend_.record(event(model::EventKind::Invoke, thread, op, lock, f));
+  Lock& l = this->lock(lock);
+  OpResult result;
+  if (f == "is_locked") {
+    result = co_await l.is_locked(op);
+  } else {
+    result = co_await l.is_held(thread, op);
+  }
+  record_outcome(thread, op, lock, f, result);
+  co_return result;
+}
+
 Task<OpResult> LockUser::work(int64_t thread, int64_t ms) {
   const int64_t op = backend_.next_op();
   model::Event invoke = event(model::EventKind::Invoke, thread, op, "", "work");

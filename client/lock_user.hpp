@@ -23,6 +23,8 @@ class LockUser {
   Task<OpResult> acquire(int64_t thread, std::string lock, AcquireOptions options);
   Task<OpResult> release(int64_t thread, std::string lock);
   Task<OpResult> force_release(int64_t thread, std::string lock);
+  // isLocked() (f = "is_locked") or isHeldByCurrentThread() (f = "is_held"): Ok with value 1 or 0.
+  Task<OpResult> query(int64_t thread, std::string lock, std::string f);
   // Holds the lock (or not) for `ms`, doing nothing else.
   Task<OpResult> work(int64_t thread, int64_t ms);
   // Writes to the resource the lock guards, carrying the thread's fencing token.

@@ -21,6 +21,20 @@ Task<OpResult> PollingLock::acquire(int64_t thread, int64_t op, AcquireOptions o
   }
 }
 
+Task<OpResult> PollingLock::value_is(int64_t thread, int64_t op, std::string expected) {
+  std::vector<std::string> argv{"GET", name_};
+  const CallResult result = co_await send("is_held", thread, op, std::move(argv));
+  if (result.timed_out) co_return OpResult::unknown("timeout");
+  co_return OpResult::ok(result.reply == engine::Reply::bulk(expected) ? 1 : 0);
+}
+
+Task<OpResult> PollingLock::is_locked(int64_t op) {
+  std::vector<std::string> argv{"EXISTS", name_};
+  const CallResult result = co_await send("is_locked", 0, op, std::move(argv));
+  if (result.timed_out) co_return OpResult::unknown("timeout");
+  co_return OpResult::ok(result.reply.integer > 0 ? 1 : 0);
+}
+
 Task<OpResult> PollingLock::force_release(int64_t op) {
   std::vector<std::string> argv{"DEL", name_};
   const CallResult result = co_await send("force_unlock", 0, op, std::move(argv));

@@ -113,7 +113,10 @@ Task<OpResult> RedissonLock::after_acquired(int64_t thread, int64_t lease_ms) {
 }
 
 Task<OpResult> RedissonLock::release(int64_t thread, int64_t op) {
-  const CallResult result = co_await call_with_retry(backend_, unlock_command(thread, op), options_.commands);
+  const Command command = unlock_command(thread, op);
+  const CallResult result = co_await call_with_retry(backend_, command, options_.commands);
+  // The latch has done its job once an answer came back; Redisson deletes it without waiting.
+  if (options_.unlock_latch && command.keys.size() == 3 && !result.timed_out) backend_.spawn(delete_latch(command.keys[2]));
   // Redisson cancels renewal whatever the script answered.
   cancel_renewal(thread);
   if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
@@ -123,6 +126,31 @@ Task<OpResult> RedissonLock::release(int64_t thread, int64_t op) {
   }
   if (reply.kind != engine::Reply::Kind::Integer) co_return OpResult::fail("unexpected reply " + engine::describe(reply));
   co_return OpResult::ok(reply.integer);
+}
+
+Task<void> RedissonLock::delete_latch(std::string latch) {
+  Command command{"unlock_latch", name_, nullptr, {}, {"DEL", std::move(latch)}, 0, 0};
+  co_await backend_.call(std::move(command), options_.commands.timeout_ms);
+}
+
+Task<OpResult> RedissonLock::query(std::string role, std::vector<std::string> argv, int64_t thread, int64_t op) {
+  Command command{std::move(role), name_, nullptr, {}, std::move(argv), thread, op};
+  const CallResult result = co_await call_with_retry(backend_, std::move(command), options_.commands);
+  if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
+  if (result.reply.kind != engine::Reply::Kind::Integer) co_return OpResult::fail("unexpected reply " + engine::describe(result.reply));
+  co_return OpResult::ok(result.reply.integer > 0 ? 1 : 0);
+}
+
+// isLocked(): EXISTS on the lock hash.
+Task<OpResult> RedissonLock::is_locked(int64_t op) {
+  std::vector<std::string> argv{"EXISTS", name_};
+  co_return co_await query("is_locked", std::move(argv), 0, op);
+}
+
+// isHeldByCurrentThread(): HEXISTS of this thread's field.
+Task<OpResult> RedissonLock::is_held(int64_t thread, int64_t op) {
+  std::vector<std::string> argv{"HEXISTS", name_, holder_id(thread)};
+  co_return co_await query("is_held", std::move(argv), thread, op);
 }
 
 void RedissonLock::schedule_renewal(int64_t thread) {

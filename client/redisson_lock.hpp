@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "client/backend.hpp"
 #include "client/command_policy.hpp"
@@ -23,6 +24,9 @@ struct RedissonOptions {
   int64_t watchdog_timeout_ms = 30000;  // Config.lockWatchdogTimeout
   WatchdogOnError watchdog_on_error = WatchdogOnError::StopForGood;
   int64_t subscribe_timeout_ms = 7500;  // subscriptionTimeout
+  // 3.24.0 onward: unlock carries a latch key so that a resent unlock answers what the first one
+  // did instead of decrementing the hold count twice. Up to 3.23.x there is none.
+  bool unlock_latch = false;
   CommandPolicy commands;
 };
 
@@ -32,6 +36,8 @@ class RedissonLock : public Lock {
   const std::string& name() const override { return name_; }
   Task<OpResult> acquire(int64_t thread, int64_t op, AcquireOptions options) override;
   Task<OpResult> release(int64_t thread, int64_t op) override;
+  Task<OpResult> is_locked(int64_t op) override;
+  Task<OpResult> is_held(int64_t thread, int64_t op) override;
 
  protected:
   // One run of the acquire script: nullopt-like `acquired`, or the ttl the caller should wait.
@@ -65,6 +71,8 @@ class RedissonLock : public Lock {
   void schedule_renewal(int64_t thread);
   void cancel_renewal(int64_t thread);
   void cancel_all_renewal();
+  Task<OpResult> query(std::string role, std::vector<std::string> argv, int64_t thread, int64_t op);
+  Task<void> delete_latch(std::string latch);
   Task<void> renewal_loop(uint64_t generation);
 
   // Redisson's ExpirationEntry: the threads of this client holding the lock with the watchdog.

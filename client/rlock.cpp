@@ -6,7 +6,7 @@ RLock::RLock(Backend& backend, ScriptCatalog& scripts, std::string name, Redisso
              RLockScripts script_names)
     : RedissonLock(backend, std::move(name), options),
       acquire_(scripts.get(script_names.acquire)),
-      unlock_(scripts.get(script_names.unlock)),
+      unlock_(scripts.get(options.unlock_latch ? script_names.unlock_latch : script_names.unlock)),
       renew_(scripts.get(script_names.renew)),
       force_unlock_(scripts.get(script_names.force_unlock)) {}
 
@@ -18,8 +18,16 @@ Task<RedissonLock::Attempt> RLock::try_acquire_once(int64_t thread, int64_t op, 
 }
 
 Command RLock::unlock_command(int64_t thread, int64_t op) {
-  return Command{"unlock", name_, &unlock_, {name_, channel()},
-                 {"0", std::to_string(internal_lease_ms_), holder_id(thread)}, thread, op};
+  if (!options_.unlock_latch) {
+    return Command{"unlock", name_, &unlock_, {name_, channel()},
+                   {"0", std::to_string(internal_lease_ms_), holder_id(thread)}, thread, op};
+  }
+  // One request id per unlock, kept across resends: that is what makes the latch work.
+  const CommandPolicy& p = options_.commands;
+  const int64_t latch_ms = (p.timeout_ms + p.retry_interval_ms) * p.retry_attempts;
+  return Command{"unlock", name_, &unlock_,
+                 {name_, channel(), "redisson_unlock_latch:{" + name_ + "}:" + backend_.random_token()},
+                 {"0", std::to_string(internal_lease_ms_), holder_id(thread), std::to_string(latch_ms)}, thread, op};
 }
 
 Command RLock::renew_command(int64_t thread) {

@@ -9,6 +9,7 @@ namespace locksim::client {
 struct RLockScripts {
   std::string acquire = "rlock_acquire_hincrby";  // or rlock_acquire_hset (2.2.4 to 3.12.2)
   std::string unlock = "rlock_unlock";            // or rlock_unlock_silent_missing (up to 3.10.5)
+  std::string unlock_latch = "rlock_unlock_latch";  // with RedissonOptions::unlock_latch (3.24.0+)
   std::string renew = "rlock_renew";
   std::string force_unlock = "rlock_force_unlock";
 };

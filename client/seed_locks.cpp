@@ -30,6 +30,14 @@ Task<OpResult> SetnxLock::release(int64_t thread, int64_t op) {
   co_return from_call(result);
 }
 
+Task<OpResult> SetnxLock::is_held(int64_t, int64_t) {
+  co_return OpResult::fail("a SETNX lock stores no owner: isHeldByCurrentThread cannot be answered");
+}
+
+Task<OpResult> NaiveLock::is_held(int64_t thread, int64_t op) {
+  co_return co_await value_is(thread, op, backend_.client_id() + ":" + std::to_string(thread));
+}
+
 Task<OpResult> NaiveLock::try_once(int64_t thread, int64_t op, int64_t lease_ms) {
   std::vector<std::string> set{"SET", name_, backend_.client_id() + ":" + std::to_string(thread), "NX", "EX",
                                std::to_string(lease_seconds(lease_or_default(lease_ms)))};
@@ -72,6 +80,17 @@ Task<OpResult> TokenLock::release(int64_t thread, int64_t op) {
   if (result.timed_out) co_return OpResult::unknown("timeout");
   if (result.reply == engine::Reply::integer_of(0)) co_return OpResult::fail("lock not held with this token");
   co_return from_call(result);
+}
+
+Task<OpResult> TokenLock::is_held(int64_t thread, int64_t op) {
+  auto it = tokens_.find(thread);
+  if (it == tokens_.end()) co_return OpResult::ok(0);
+  co_return co_await value_is(thread, op, it->second);
+}
+
+Task<OpResult> ClientReentrantLock::is_held(int64_t thread, int64_t) {
+  auto it = counts_.find(thread);
+  co_return OpResult::ok(it != counts_.end() && it->second > 0 ? 1 : 0);
 }
 
 int64_t TokenLock::token(int64_t thread) const {

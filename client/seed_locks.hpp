@@ -18,6 +18,8 @@ class SetnxLock : public PollingLock {
  public:
   using PollingLock::PollingLock;
   Task<OpResult> release(int64_t thread, int64_t op) override;
+  // The key holds "1": there is no owner to compare with.
+  Task<OpResult> is_held(int64_t thread, int64_t op) override;
 
  protected:
   Task<OpResult> try_once(int64_t thread, int64_t op, int64_t lease_ms) override;
@@ -27,6 +29,7 @@ class NaiveLock : public PollingLock {
  public:
   using PollingLock::PollingLock;
   Task<OpResult> release(int64_t thread, int64_t op) override;
+  Task<OpResult> is_held(int64_t thread, int64_t op) override;
 
  protected:
   Task<OpResult> try_once(int64_t thread, int64_t op, int64_t lease_ms) override;
@@ -36,6 +39,7 @@ class TokenLock : public PollingLock {
  public:
   TokenLock(Backend& backend, ScriptCatalog& scripts, std::string name, PollingOptions options);
   Task<OpResult> release(int64_t thread, int64_t op) override;
+  Task<OpResult> is_held(int64_t thread, int64_t op) override;
   int64_t token(int64_t thread) const override;
   std::string fence_key() const { return "{" + name_ + "}:fence"; }
 
@@ -56,6 +60,9 @@ class ClientReentrantLock : public Lock {
   Task<OpResult> acquire(int64_t thread, int64_t op, AcquireOptions options) override;
   Task<OpResult> release(int64_t thread, int64_t op) override;
   Task<OpResult> force_release(int64_t op) override { return inner_.force_release(op); }
+  Task<OpResult> is_locked(int64_t op) override { return inner_.is_locked(op); }
+  // The thread-local counter answers, without asking Redis.
+  Task<OpResult> is_held(int64_t thread, int64_t op) override;
   int64_t token(int64_t thread) const override { return inner_.token(thread); }
 
  private:

@@ -11,7 +11,7 @@
 namespace locksim::world {
 
 struct OpSpec {
-  enum class Kind { Lock, TryLock, Unlock, ForceUnlock, Work, Write };
+  enum class Kind { Lock, TryLock, Unlock, ForceUnlock, Work, Write, IsLocked, IsHeld };
   Kind kind = Kind::Lock;
   std::string lock;
   int64_t wait_ms = -1;   // TryLock

@@ -174,6 +174,12 @@ client::Task<void> World::run_op(ClientProcess& process, int64_t thread, OpSpec 
     case OpSpec::Kind::Write:
       co_await user.write(thread, spec.lock);
       break;
+    case OpSpec::Kind::IsLocked:
+      co_await user.query(thread, spec.lock, "is_locked");
+      break;
+    case OpSpec::Kind::IsHeld:
+      co_await user.query(thread, spec.lock, "is_held");
+      break;
   }
   // The thread takes its next operation from the world's loop, not from inside this coroutine.
   queue_.at(now(), [this, &process, thread, generation = process.generation] {

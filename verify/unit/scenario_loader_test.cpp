@@ -27,7 +27,7 @@ TEST(ScenarioLoader, BrokenYamlNamesWhereTheParserStopped) {
 TEST(ScenarioLoader, AnUnknownKeyListsTheKeysThatExist) {
   EXPECT_EQ(error_of("unknown-key.yaml"),
             "unknown-key.yaml:4:3: unknown key 'leas_ms' in lock (expected one of: type, name, lease_ms, watchdog_ms, "
-            "watchdog_on_error, acquire_script, unlock_script, renew_script, retry_ms, setnx_expire, timeout_ms, "
+            "watchdog_on_error, acquire_script, unlock_script, renew_script, unlock_latch, retry_ms, setnx_expire, timeout_ms, "
             "retry_attempts, retry_interval_ms)");
 }
 
@@ -45,7 +45,8 @@ TEST(ScenarioLoader, ALockTypeNotBuiltYetSaysSo) {
 
 TEST(ScenarioLoader, AnUnknownOpPointsAtIt) {
   EXPECT_EQ(error_of("unknown-op.yaml"),
-            "unknown-op.yaml:6:29: unknown op 'grab' (expected lock, try_lock, unlock, force_unlock, work or write)");
+            "unknown-op.yaml:6:29: unknown op 'grab' (expected lock, try_lock, unlock, force_unlock, work, write, "
+            "is_locked or is_held)");
 }
 
 TEST(ScenarioLoader, AClientThatIsNotDeclaredIsAnError) {

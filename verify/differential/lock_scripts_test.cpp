@@ -143,6 +143,28 @@ TEST_F(LockScripts, UnlockOfAMissingLockIsSilentInOldRedisson) {
             (std::vector<Delivery>{{fake_sub, kChannel, "0"}, {fake_sub, kChannel, "0"}}));
 }
 
+TEST_F(LockScripts, UnlockWithALatchAnswersAResendAsTheFirstTime) {
+  const std::string latch = "redisson_unlock_latch:{" + kLock + "}:req-1";
+  same("rlock_acquire_hincrby", {kLock}, {"30000", kA});
+  same("rlock_acquire_hincrby", {kLock}, {"30000", kA});
+  same("rlock_unlock_latch", {kLock, kChannel, latch}, {"0", "30000", kA, "13500"});
+  expect_same({"HGET", kLock, kA});
+  expect_same({"GET", latch});
+  expect_close({"PTTL", latch}, kTolerance);
+  // The resend: the latch answers 0 again and the count stays at 1.
+  same("rlock_unlock_latch", {kLock, kChannel, latch}, {"0", "30000", kA, "13500"});
+  expect_same({"HGET", kLock, kA});
+  const std::string latch2 = "redisson_unlock_latch:{" + kLock + "}:req-2";
+  same("rlock_unlock_latch", {kLock, kChannel, latch2}, {"0", "30000", kA, "13500"});
+  expect_same({"EXISTS", kLock});
+  expect_same({"GET", latch2});
+  same("rlock_unlock_latch", {kLock, kChannel, latch2}, {"0", "30000", kA, "13500"});
+  // A non-holder with a fresh latch gets nil and no latch is written.
+  const std::string latch3 = "redisson_unlock_latch:{" + kLock + "}:req-3";
+  same("rlock_unlock_latch", {kLock, kChannel, latch3}, {"0", "30000", kB, "13500"});
+  expect_same({"EXISTS", latch3});
+}
+
 TEST_F(LockScripts, ForceUnlockDeletesWhoeverHolds) {
   auto [live_sub, fake_sub] = subscriber(kChannel);
   same("rlock_force_unlock", {kLock, kChannel}, {"0"});  // nothing to delete: 0, no message

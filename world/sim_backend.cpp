@@ -55,7 +55,7 @@ client::Task<void> SimBackend::sleep(int64_t ms) {
   co_await Park{waiter.get()};
 }
 
-void SimBackend::round_trip(const std::string& what, std::function<std::optional<std::string>()> at_server,
+void SimBackend::round_trip(Describe what, std::function<std::optional<std::string>()> at_server,
                             std::shared_ptr<Waiter> waiter, std::shared_ptr<std::string> answer) {
   auto lost = [this](const std::string& text) {
     model::Event e;
@@ -66,45 +66,45 @@ void SimBackend::round_trip(const std::string& what, std::function<std::optional
   };
   const auto arrival = client_.link.arrival(world_.now(), true, world_.network_rng());
   if (!arrival) {
-    lost("request " + what);
+    lost("request " + what());
     return;
   }
-  world_.queue().at(*arrival, [this, what, at_server = std::move(at_server), waiter, answer, lost] {
+  world_.queue().at(*arrival, [this, what = std::move(what), at_server = std::move(at_server), waiter, answer, lost] {
     std::optional<std::string> reply = at_server();
     if (!reply) return;
     const auto back = client_.link.arrival(world_.now(), false, world_.network_rng());
     if (!back) {
-      lost("reply to " + what);
+      lost("reply to " + what());
       return;
     }
     world_.queue().at(*back, [this, waiter, answer, text = std::move(*reply)] {
       if (waiter->done) return;
-      *answer = text;
+      if (answer) *answer = text;
       complete(waiter, true);
     });
   });
 }
 
 client::Task<client::CallResult> SimBackend::call(client::Command command, int64_t timeout_ms) {
+  // Shared with the events in flight, which may outlive this coroutine (a reply after a timeout).
+  const auto shared = std::make_shared<const client::Command>(std::move(command));
   bool as_eval = false;
   for (int attempt = 0; attempt < 2; ++attempt) {
     auto waiter = new_waiter();
     auto reply = std::make_shared<engine::Reply>();
-    auto unused = std::make_shared<std::string>();
     RedisNode& node = world_.node();
-    const std::string who = client_.name;
-    round_trip(summary(command),
-               [&node, who, command, as_eval, reply]() -> std::optional<std::string> {
+    round_trip([shared] { return summary(*shared); },
+               [&node, who = &client_.name, shared, as_eval, reply]() -> std::optional<std::string> {
                  if (!node.up()) return std::nullopt;
-                 *reply = node.execute(who, command, as_eval);
+                 *reply = node.execute(*who, *shared, as_eval);
                  return std::string();
                },
-               waiter, unused);
+               waiter, nullptr);
     complete_at(world_.now() + timeout_ms, waiter, false);
     const bool answered = co_await Park{waiter.get()};
     if (!answered) co_return client::CallResult{true, {}};
     // A script the server does not know (a restart emptied its cache) is sent again in full.
-    if (command.script && !as_eval && reply->is_error() && reply->str.rfind("NOSCRIPT", 0) == 0) {
+    if (shared->script && !as_eval && reply->is_error() && reply->str.rfind("NOSCRIPT", 0) == 0) {
       as_eval = true;
       continue;
     }
@@ -118,16 +118,15 @@ client::Task<bool> SimBackend::subscribe(std::string channel, int64_t timeout_ms
   ++state.references;
   if (state.confirmed) co_return true;
   auto waiter = new_waiter();
-  auto unused = std::make_shared<std::string>();
   RedisNode& node = world_.node();
   const std::string who = client_.name;
-  round_trip("SUBSCRIBE " + channel,
+  round_trip([channel] { return "SUBSCRIBE " + channel; },
              [&node, who, channel]() -> std::optional<std::string> {
                if (!node.up()) return std::nullopt;
                node.pubsub(who, {"SUBSCRIBE", channel});
                return std::string();
              },
-             waiter, unused);
+             waiter, nullptr);
   if (timeout_ms >= 0) complete_at(world_.now() + timeout_ms, waiter, false);
   const bool confirmed = co_await Park{waiter.get()};
   auto it = client_.channels.find(channel);
@@ -142,12 +141,12 @@ void SimBackend::unsubscribe(const std::string& channel) {
   client_.channels.erase(it);
   RedisNode& node = world_.node();
   const std::string who = client_.name;
-  round_trip("UNSUBSCRIBE " + channel,
+  round_trip([channel] { return "UNSUBSCRIBE " + channel; },
              [&node, who, channel]() -> std::optional<std::string> {
                if (node.up()) node.pubsub(who, {"UNSUBSCRIBE", channel});
                return std::nullopt;  // nobody waits for this reply
              },
-             new_waiter(), std::make_shared<std::string>());
+             new_waiter(), nullptr);
 }
 
 client::Task<bool> SimBackend::wait_message(std::string channel, int64_t timeout_ms) {
@@ -181,7 +180,7 @@ client::Task<int> SimBackend::write_fenced(std::string resource, int64_t token, 
   auto answer = std::make_shared<std::string>();
   World& world = world_;
   const std::string who = client_.name;
-  round_trip("write " + resource,
+  round_trip([resource] { return "write " + resource; },
              [&world, who, resource, token, thread]() -> std::optional<std::string> {
                const bool accepted = world.resource(resource).write(token);
                model::Event e;

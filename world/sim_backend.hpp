@@ -43,7 +43,9 @@ class SimBackend : public client::Backend {
   void complete_at(int64_t at_ms, const std::shared_ptr<Waiter>& waiter, bool value);
   // Sends `what` to the server side; `deliver` runs there at arrival, and its answer (if it gives
   // one) travels back and completes `waiter`.
-  void round_trip(const std::string& what, std::function<std::optional<std::string>()> at_server,
+  // `what` describes the message, only when one is lost.
+  using Describe = std::function<std::string()>;
+  void round_trip(Describe what, std::function<std::optional<std::string>()> at_server,
                   std::shared_ptr<Waiter> waiter, std::shared_ptr<std::string> answer);
 
   World& world_;

@@ -284,9 +284,10 @@ void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
   r.expect_map(node, "expect");
   for (auto it = node.begin(); it != node.end(); ++it) {
     const std::string key = it->first.as<std::string>();
+    const YAML::Node value = it->second;  // the iterator's proxy dies with the expression
     if (key == "ops") {
-      if (!it->second.IsSequence()) r.fail(it->second, "expected a list for expect.ops");
-      for (const YAML::Node& item : it->second) {
+      if (!value.IsSequence()) r.fail(value, "expected a list for expect.ops");
+      for (const YAML::Node& item : value) {
         r.expect_map(item, "an expected op");
         r.check_keys(item, {"client", "thread", "op", "nth", "result", "value"}, "an expected op");
         OpExpectation pin;
@@ -310,7 +311,7 @@ void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
     if (std::none_of(std::begin(kProperties), std::end(kProperties), [&](const char* p) { return key == p; }))
       r.fail(it->first, "unknown property '" + key +
                             "' in expect (expected mutual_exclusion, fencing, reentrancy, watchdog, liveness or ops)");
-    s.expect.emplace_back(key, r.one_of(it->second, "expectation for " + key, {"holds", "violated"}));
+    s.expect.emplace_back(key, r.one_of(value, "expectation for " + key, {"holds", "violated"}));
   }
 }
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "client/seed_locks.hpp"
+#include "world/lock_factory.hpp"
 #include "engine/assert.hpp"
 #include "world/sim_backend.hpp"
 
@@ -59,16 +59,7 @@ void World::add_lock(const LockSpec& spec) {
 }
 
 std::unique_ptr<client::Lock> World::make_lock(ClientProcess& process, const LockSpec& spec) {
-  client::Backend& backend = *process.backend;
-  if (spec.type == "rlock")
-    return std::make_unique<client::RLock>(backend, scripts_, spec.name, spec.redisson, spec.rlock_scripts);
-  if (spec.type == "setnx") return std::make_unique<client::SetnxLock>(backend, spec.name, spec.polling);
-  if (spec.type == "naive") return std::make_unique<client::NaiveLock>(backend, spec.name, spec.polling);
-  if (spec.type == "token") return std::make_unique<client::TokenLock>(backend, scripts_, spec.name, spec.polling);
-  if (spec.type == "client-reentrant")
-    return std::make_unique<client::ClientReentrantLock>(backend, scripts_, spec.name, spec.polling);
-  throw std::invalid_argument("unknown lock type '" + spec.type +
-                              "' (expected rlock, setnx, naive, token or client-reentrant)");
+  return locksim::world::make_lock(*process.backend, scripts_, spec);
 }
 
 ClientProcess& World::client(const std::string& name) {

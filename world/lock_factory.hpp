@@ -1,0 +1,16 @@
+#pragma once
+// The lock types a world can give its clients, by LockSpec::type.
+#include <memory>
+
+#include "client/backend.hpp"
+#include "client/lock.hpp"
+#include "client/script_catalog.hpp"
+#include "world/ops.hpp"
+
+namespace locksim::world {
+
+// A client's own instance of the lock `spec` describes; throws std::invalid_argument for a type
+// it does not know.
+std::unique_ptr<client::Lock> make_lock(client::Backend& backend, client::ScriptCatalog& scripts, const LockSpec& spec);
+
+}  // namespace locksim::world

@@ -28,6 +28,7 @@ struct Command {
   std::vector<std::string> argv;  // a plain command: its words; a script: its ARGV
   int64_t thread = 0;
   int64_t op = 0;
+  int server = 0;  // which Redis server (RedLock's locks live on several)
 };
 
 struct CallResult {
@@ -44,13 +45,13 @@ class Backend {
   virtual Task<void> sleep(int64_t ms) = 0;
   // Sends one request; its reply, or timed_out when none came within `timeout_ms`.
   virtual Task<CallResult> call(Command command, int64_t timeout_ms) = 0;
-  // Subscribes this client to `channel` (reference-counted across its threads); false when the
-  // server did not confirm within `timeout_ms`.
-  virtual Task<bool> subscribe(std::string channel, int64_t timeout_ms) = 0;
-  virtual void unsubscribe(const std::string& channel) = 0;
+  // Subscribes this client to `channel` on `server` (reference-counted across its threads); false
+  // when the server did not confirm within `timeout_ms`.
+  virtual Task<bool> subscribe(std::string channel, int64_t timeout_ms, int server) = 0;
+  virtual void unsubscribe(const std::string& channel, int server) = 0;
   // Waits for a message on a subscribed channel, like Redisson's semaphore: a message that came
   // while nobody waited is kept as a permit. True when a message came, false on timeout.
-  virtual Task<bool> wait_message(std::string channel, int64_t timeout_ms) = 0;
+  virtual Task<bool> wait_message(std::string channel, int64_t timeout_ms, int server) = 0;
   // Sends a write carrying `token` to the fenced resource; its answer, or nullopt-like -1 on timeout
   // (1 accepted, 0 rejected).
   virtual Task<int> write_fenced(std::string resource, int64_t token, int64_t thread, int64_t timeout_ms) = 0;

@@ -9,6 +9,11 @@ namespace locksim::client {
 RedissonLock::RedissonLock(Backend& backend, std::string name, RedissonOptions options)
     : backend_(backend), name_(std::move(name)), options_(options), internal_lease_ms_(options.watchdog_timeout_ms) {}
 
+Task<CallResult> RedissonLock::send(Command command) {
+  command.server = options_.server;
+  co_return co_await call_with_retry(backend_, std::move(command), options_.commands);
+}
+
 std::string RedissonLock::holder_id(int64_t thread) const { return backend_.client_id() + ":" + std::to_string(thread); }
 
 RedissonLock::Attempt RedissonLock::to_attempt(const CallResult& result) const {
@@ -31,17 +36,17 @@ Task<OpResult> RedissonLock::lock_forever(int64_t thread, int64_t op, int64_t le
   if (attempt.kind == Attempt::Kind::Error) co_return OpResult::fail(attempt.why);
   if (attempt.kind == Attempt::Kind::Unknown) co_return OpResult::unknown(attempt.why);
   const std::string channel = wake_channel(thread);
-  if (!co_await backend_.subscribe(channel, options_.subscribe_timeout_ms)) {
-    backend_.unsubscribe(channel);
+  if (!co_await backend_.subscribe(channel, options_.subscribe_timeout_ms, options_.server)) {
+    backend_.unsubscribe(channel, options_.server);
     co_return OpResult::unknown("subscription to " + channel + " timed out");
   }
   for (int64_t round = 0;; ++round) {
     LS_ASSERT(round < 10'000'000);
     attempt = co_await try_acquire_once(thread, op, lease_ms, -1);
     if (attempt.kind != Attempt::Kind::Busy) break;
-    co_await backend_.wait_message(channel, attempt.ttl >= 0 ? attempt.ttl : -1);
+    co_await backend_.wait_message(channel, attempt.ttl >= 0 ? attempt.ttl : -1, options_.server);
   }
-  backend_.unsubscribe(channel);
+  backend_.unsubscribe(channel, options_.server);
   if (attempt.kind == Attempt::Kind::Acquired) co_return co_await after_acquired(thread, lease_ms);
   if (attempt.kind == Attempt::Kind::Error) co_return OpResult::fail(attempt.why);
   co_return OpResult::unknown(attempt.why);
@@ -66,10 +71,10 @@ Task<OpResult> RedissonLock::try_lock(int64_t thread, int64_t op, int64_t wait_m
   }
   current = backend_.now_ms();
   const std::string channel = wake_channel(thread);
-  const bool subscribed = co_await backend_.subscribe(channel, time);
+  const bool subscribed = co_await backend_.subscribe(channel, time, options_.server);
   time -= backend_.now_ms() - current;
   if (!subscribed || time <= 0) {
-    backend_.unsubscribe(channel);
+    backend_.unsubscribe(channel, options_.server);
     co_await acquire_failed(thread, op, wait_ms);
     co_return OpResult::fail("not acquired within " + std::to_string(wait_ms) + " ms");
   }
@@ -79,7 +84,7 @@ Task<OpResult> RedissonLock::try_lock(int64_t thread, int64_t op, int64_t wait_m
     current = backend_.now_ms();
     attempt = co_await try_acquire_once(thread, op, lease_ms, wait_ms);
     if (attempt.kind == Attempt::Kind::Acquired) {
-      backend_.unsubscribe(channel);
+      backend_.unsubscribe(channel, options_.server);
       co_return co_await after_acquired(thread, lease_ms);
     }
     if (attempt.kind == Attempt::Kind::Error) {
@@ -93,11 +98,11 @@ Task<OpResult> RedissonLock::try_lock(int64_t thread, int64_t op, int64_t wait_m
     time -= backend_.now_ms() - current;
     if (time <= 0) break;
     current = backend_.now_ms();
-    co_await backend_.wait_message(channel, attempt.ttl >= 0 && attempt.ttl < time ? attempt.ttl : time);
+    co_await backend_.wait_message(channel, attempt.ttl >= 0 && attempt.ttl < time ? attempt.ttl : time, options_.server);
     time -= backend_.now_ms() - current;
     if (time <= 0) break;
   }
-  backend_.unsubscribe(channel);
+  backend_.unsubscribe(channel, options_.server);
   co_await acquire_failed(thread, op, wait_ms);
   co_return result;
 }
@@ -113,7 +118,8 @@ Task<OpResult> RedissonLock::after_acquired(int64_t thread, int64_t lease_ms) {
 }
 
 Task<OpResult> RedissonLock::release(int64_t thread, int64_t op) {
-  const Command command = unlock_command(thread, op);
+  Command command = unlock_command(thread, op);
+  command.server = options_.server;
   const CallResult result = co_await call_with_retry(backend_, command, options_.commands);
   // The latch has done its job once an answer came back; Redisson deletes it without waiting.
   if (options_.unlock_latch && command.keys.size() == 3 && !result.timed_out) backend_.spawn(delete_latch(command.keys[2]));
@@ -129,13 +135,13 @@ Task<OpResult> RedissonLock::release(int64_t thread, int64_t op) {
 }
 
 Task<void> RedissonLock::delete_latch(std::string latch) {
-  Command command{"unlock_latch", name_, nullptr, {}, {"DEL", std::move(latch)}, 0, 0};
+  Command command{"unlock_latch", name_, nullptr, {}, {"DEL", std::move(latch)}, 0, 0, options_.server};
   co_await backend_.call(std::move(command), options_.commands.timeout_ms);
 }
 
 Task<OpResult> RedissonLock::query(std::string role, std::vector<std::string> argv, int64_t thread, int64_t op) {
   Command command{std::move(role), name_, nullptr, {}, std::move(argv), thread, op};
-  const CallResult result = co_await call_with_retry(backend_, std::move(command), options_.commands);
+  const CallResult result = co_await send(std::move(command));
   if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
   if (result.reply.kind != engine::Reply::Kind::Integer) co_return OpResult::fail("unexpected reply " + engine::describe(result.reply));
   co_return OpResult::ok(result.reply.integer > 0 ? 1 : 0);
@@ -178,7 +184,7 @@ Task<void> RedissonLock::renewal_loop(uint64_t generation) {
     co_await backend_.sleep(internal_lease_ms_ / 3);
     if (!renewing_ || generation != renewal_generation_ || renewal_threads_.empty()) co_return;
     const int64_t thread = renewal_threads_.begin()->first;
-    const CallResult result = co_await call_with_retry(backend_, renew_command(thread), options_.commands);
+    const CallResult result = co_await send(renew_command(thread));
     if (!renewing_ || generation != renewal_generation_) co_return;
     model::Event event;
     event.kind = model::EventKind::Renew;

@@ -27,6 +27,7 @@ struct RedissonOptions {
   // 3.24.0 onward: unlock carries a latch key so that a resent unlock answers what the first one
   // did instead of decrementing the hold count twice. Up to 3.23.x there is none.
   bool unlock_latch = false;
+  int server = 0;  // the Redis server this lock lives on (RedLock spreads one name over several)
   CommandPolicy commands;
 };
 
@@ -54,6 +55,8 @@ class RedissonLock : public Lock {
   virtual Command unlock_command(int64_t thread, int64_t op) = 0;
   virtual Command renew_command(int64_t thread) = 0;
 
+  // Sends `command` to this lock's server with the command policy's timeout and resends.
+  Task<CallResult> send(Command command);
   // "<client uuid>:<thread id>", Redisson's getLockName(threadId).
   std::string holder_id(int64_t thread) const;
   Attempt to_attempt(const CallResult& result) const;

@@ -13,7 +13,7 @@ RLock::RLock(Backend& backend, ScriptCatalog& scripts, std::string name, Redisso
 Task<RedissonLock::Attempt> RLock::try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t) {
   Command command{"acquire", name_, &acquire_, {name_},
                   {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), holder_id(thread)}, thread, op};
-  const CallResult result = co_await call_with_retry(backend_, std::move(command), options_.commands);
+  const CallResult result = co_await send(std::move(command));
   co_return to_attempt(result);
 }
 
@@ -36,7 +36,7 @@ Command RLock::renew_command(int64_t thread) {
 
 Task<OpResult> RLock::force_release(int64_t op) {
   Command command{"force_unlock", name_, &force_unlock_, {name_, channel()}, {"0"}, 0, op};
-  const CallResult result = co_await call_with_retry(backend_, std::move(command), options_.commands);
+  const CallResult result = co_await send(std::move(command));
   if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
   if (result.reply.kind != engine::Reply::Kind::Integer) co_return OpResult::fail("unexpected reply " + engine::describe(result.reply));
   co_return OpResult::ok(result.reply.integer);

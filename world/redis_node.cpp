@@ -27,8 +27,8 @@ std::string_view key_event_name(engine::KeyEvent event) {
 
 }  // namespace
 
-RedisNode::RedisNode(World& world, std::string name)
-    : world_(world), name_(std::move(name)), engine_(std::make_unique<engine::Engine>(*this)) {}
+RedisNode::RedisNode(World& world, std::string name, int index)
+    : world_(world), name_(std::move(name)), index_(index), engine_(std::make_unique<engine::Engine>(*this)) {}
 
 int64_t RedisNode::now_ms() { return world_.epoch_now(); }
 
@@ -38,7 +38,7 @@ void RedisNode::sleep_ms(int64_t) {}
 void RedisNode::deliver(engine::SessionId subscriber, std::string_view channel, std::string_view) {
   auto it = pubsub_owner_.find(subscriber);
   LS_ASSERT(it != pubsub_owner_.end());
-  world_.carry_message(it->second, std::string(channel));
+  world_.carry_message(it->second, std::string(channel), index_);
 }
 
 void RedisNode::key_event(engine::KeyEvent event, std::string_view key, int64_t expire_at_ms) {

@@ -23,7 +23,7 @@ class World;
 
 class RedisNode : public engine::Host {
  public:
-  RedisNode(World& world, std::string name);
+  RedisNode(World& world, std::string name, int index);
 
   const std::string& name() const { return name_; }
   bool up() const { return up_; }
@@ -67,6 +67,7 @@ class RedisNode : public engine::Host {
 
   World& world_;
   std::string name_;
+  int index_;
   std::unique_ptr<engine::Engine> engine_;
   bool up_ = true;
   bool quiet_ = false;  // no key events while a snapshot is restored

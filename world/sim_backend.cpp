@@ -92,7 +92,7 @@ client::Task<client::CallResult> SimBackend::call(client::Command command, int64
   for (int attempt = 0; attempt < 2; ++attempt) {
     auto waiter = new_waiter();
     auto reply = std::make_shared<engine::Reply>();
-    RedisNode& node = world_.node();
+    RedisNode& node = world_.node(shared->server);
     round_trip([shared] { return summary(*shared); },
                [&node, who = &client_.name, shared, as_eval, reply]() -> std::optional<std::string> {
                  if (!node.up()) return std::nullopt;
@@ -113,12 +113,13 @@ client::Task<client::CallResult> SimBackend::call(client::Command command, int64
   co_return client::CallResult{true, {}};
 }
 
-client::Task<bool> SimBackend::subscribe(std::string channel, int64_t timeout_ms) {
-  ChannelState& state = client_.channels[channel];
+client::Task<bool> SimBackend::subscribe(std::string channel, int64_t timeout_ms, int server) {
+  const std::string key = channel_key(channel, server);
+  ChannelState& state = client_.channels[key];
   ++state.references;
   if (state.confirmed) co_return true;
   auto waiter = new_waiter();
-  RedisNode& node = world_.node();
+  RedisNode& node = world_.node(server);
   const std::string who = client_.name;
   round_trip([channel] { return "SUBSCRIBE " + channel; },
              [&node, who, channel]() -> std::optional<std::string> {
@@ -129,17 +130,17 @@ client::Task<bool> SimBackend::subscribe(std::string channel, int64_t timeout_ms
              waiter, nullptr);
   if (timeout_ms >= 0) complete_at(world_.now() + timeout_ms, waiter, false);
   const bool confirmed = co_await Park{waiter.get()};
-  auto it = client_.channels.find(channel);
+  auto it = client_.channels.find(key);
   if (confirmed && it != client_.channels.end()) it->second.confirmed = true;
   co_return confirmed;
 }
 
-void SimBackend::unsubscribe(const std::string& channel) {
-  auto it = client_.channels.find(channel);
+void SimBackend::unsubscribe(const std::string& channel, int server) {
+  auto it = client_.channels.find(channel_key(channel, server));
   if (it == client_.channels.end()) return;
   if (--it->second.references > 0) return;
   client_.channels.erase(it);
-  RedisNode& node = world_.node();
+  RedisNode& node = world_.node(server);
   const std::string who = client_.name;
   round_trip([channel] { return "UNSUBSCRIBE " + channel; },
              [&node, who, channel]() -> std::optional<std::string> {
@@ -149,8 +150,8 @@ void SimBackend::unsubscribe(const std::string& channel) {
              new_waiter(), nullptr);
 }
 
-client::Task<bool> SimBackend::wait_message(std::string channel, int64_t timeout_ms) {
-  auto it = client_.channels.find(channel);
+client::Task<bool> SimBackend::wait_message(std::string channel, int64_t timeout_ms, int server) {
+  auto it = client_.channels.find(channel_key(channel, server));
   if (it != client_.channels.end() && it->second.permits > 0) {
     --it->second.permits;
     co_return true;
@@ -161,8 +162,8 @@ client::Task<bool> SimBackend::wait_message(std::string channel, int64_t timeout
   co_return co_await Park{waiter.get()};
 }
 
-void SimBackend::on_message(const std::string& channel) {
-  auto it = client_.channels.find(channel);
+void SimBackend::on_message(const std::string& channel, int server) {
+  auto it = client_.channels.find(channel_key(channel, server));
   if (it == client_.channels.end()) return;
   auto& waiters = it->second.waiters;
   waiters.erase(std::remove_if(waiters.begin(), waiters.end(), [](const auto& w) { return w->done; }), waiters.end());

@@ -22,9 +22,9 @@ class SimBackend : public client::Backend {
   int64_t now_ms() override;
   client::Task<void> sleep(int64_t ms) override;
   client::Task<client::CallResult> call(client::Command command, int64_t timeout_ms) override;
-  client::Task<bool> subscribe(std::string channel, int64_t timeout_ms) override;
-  void unsubscribe(const std::string& channel) override;
-  client::Task<bool> wait_message(std::string channel, int64_t timeout_ms) override;
+  client::Task<bool> subscribe(std::string channel, int64_t timeout_ms, int server) override;
+  void unsubscribe(const std::string& channel, int server) override;
+  client::Task<bool> wait_message(std::string channel, int64_t timeout_ms, int server) override;
   client::Task<int> write_fenced(std::string resource, int64_t token, int64_t thread, int64_t timeout_ms) override;
   void spawn(client::Task<void> task) override;
   void record(model::Event event) override;
@@ -33,8 +33,12 @@ class SimBackend : public client::Backend {
   const std::string& name() const override;
   std::string random_token() override;
 
-  // A pub/sub message reached this client.
-  void on_message(const std::string& channel);
+  // A pub/sub message from `server` reached this client.
+  void on_message(const std::string& channel, int server);
+  // How the client keeps a server's channel apart from another server's channel of the same name.
+  static std::string channel_key(const std::string& channel, int server) {
+    return std::to_string(server) + "/" + channel;
+  }
 
  private:
   std::shared_ptr<Waiter> new_waiter() const;

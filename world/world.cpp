@@ -25,9 +25,12 @@ World::World(WorldOptions options)
     : options_(std::move(options)),
       root_rng_(options_.seed),
       network_rng_(root_rng_.split("network")),
-      scripts_(options_.scripts_dir.empty() ? std::string(LOCKSIM_SCRIPTS_DIR) : options_.scripts_dir),
-      node_(std::make_unique<RedisNode>(*this, "redis0")) {
+      scripts_(options_.scripts_dir.empty() ? std::string(LOCKSIM_SCRIPTS_DIR) : options_.scripts_dir) {
   LS_ASSERT(options_.active_expire_every_ms > 0);
+  if (options_.servers < 1 || options_.servers > 64)
+    throw std::invalid_argument("a world has 1 to 64 Redis servers, not " + std::to_string(options_.servers));
+  for (int i = 0; i < options_.servers; ++i)
+    nodes_.push_back(std::make_unique<RedisNode>(*this, "redis" + std::to_string(i), i));
   queue_.at(0, [this] { housekeeping(); });
 }
 
@@ -38,8 +41,10 @@ World::~World() {
 
 // Redis's own timers: the active expiry cycle and, once a second, the AOF fsync.
 void World::housekeeping() {
-  node_->active_expire();
-  if (now() % 1000 < options_.active_expire_every_ms) node_->aof_fsync();
+  for (auto& node : nodes_) {
+    node->active_expire();
+    if (now() % 1000 < options_.active_expire_every_ms) node->aof_fsync();
+  }
   queue_.at(now() + options_.active_expire_every_ms, [this] { housekeeping(); });
 }
 
@@ -60,6 +65,12 @@ void World::add_lock(const LockSpec& spec) {
 
 std::unique_ptr<client::Lock> World::make_lock(ClientProcess& process, const LockSpec& spec) {
   return locksim::world::make_lock(*process.backend, scripts_, spec);
+}
+
+RedisNode& World::node(int server) {
+  if (server < 0 || server >= servers())
+    throw std::invalid_argument("no server " + std::to_string(server) + " (the world has " + std::to_string(servers()) + ")");
+  return *nodes_[static_cast<size_t>(server)];
 }
 
 ClientProcess& World::client(const std::string& name) {
@@ -101,7 +112,7 @@ void World::wake(ClientProcess& process, const std::shared_ptr<Waiter>& waiter) 
   waiter->handle.resume();
 }
 
-void World::carry_message(const std::string& client_name, const std::string& channel) {
+void World::carry_message(const std::string& client_name, const std::string& channel, int server) {
   ClientProcess& process = client(client_name);
   if (process.crashed) return;
   const auto arrival = process.link.arrival(now(), false, network_rng_);
@@ -115,11 +126,11 @@ void World::carry_message(const std::string& client_name, const std::string& cha
     return;
   }
   const uint64_t generation = process.generation;
-  queue_.at(*arrival, [this, &process, generation, channel, e]() mutable {
+  queue_.at(*arrival, [this, &process, generation, channel, server, e]() mutable {
     if (process.crashed || process.generation != generation) return;
     e.f = "delivered";
     record(std::move(e));
-    process.backend->on_message(channel);
+    process.backend->on_message(channel, server);
   });
 }
 
@@ -199,7 +210,7 @@ void World::crash(int64_t t, const std::string& client_name) {
       e.value = 0;
       record(std::move(e));
     }
-    node_->disconnect(client_name);
+    for (auto& node : nodes_) node->disconnect(client_name);
     process.deferred.clear();
     process.channels.clear();
     process.threads.clear();
@@ -258,18 +269,20 @@ void World::clock_jump(int64_t t, const std::string& client_name, int64_t jump_m
   });
 }
 
-void World::redis_restart(int64_t t, Persistence persistence) {
-  at(t, [this, persistence] {
-    node_->restart(persistence);
-    fault(node_->name(), "restart", 0, persistence == Persistence::AofEverySec ? "aof everysec" : "no persistence");
+void World::redis_restart(int64_t t, Persistence persistence, int server) {
+  RedisNode& target = node(server);
+  at(t, [this, persistence, &target] {
+    target.restart(persistence);
+    fault(target.name(), "restart", 0, persistence == Persistence::AofEverySec ? "aof everysec" : "no persistence");
   });
 }
 
-void World::failover(int64_t t, int64_t lag_ms) {
-  node_->keep_replica(lag_ms);
-  at(t, [this, lag_ms] {
-    node_->failover(lag_ms);
-    fault(node_->name(), "failover", lag_ms, "replica lagging " + std::to_string(lag_ms) + " ms promoted");
+void World::failover(int64_t t, int64_t lag_ms, int server) {
+  RedisNode& target = node(server);
+  target.keep_replica(lag_ms);
+  at(t, [this, lag_ms, &target] {
+    target.failover(lag_ms);
+    fault(target.name(), "failover", lag_ms, "replica lagging " + std::to_string(lag_ms) + " ms promoted");
   });
 }
 

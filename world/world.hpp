@@ -28,6 +28,7 @@ struct WorldOptions {
   int64_t active_expire_every_ms = 100;   // Redis's active expiry cycle
   std::string scripts_dir;                // where the lock scripts are (default: the checkout's)
   int64_t max_events = 50'000'000;        // a run that needs more is a bug (or an unbounded scenario)
+  int servers = 1;                        // independent Redis servers, redis0 .. redis<N-1> (RedLock)
 };
 
 class World {
@@ -42,7 +43,8 @@ class World {
   // Gives every client (present and future) its own instance of the lock.
   void add_lock(const LockSpec& spec);
   ClientProcess& client(const std::string& name);
-  RedisNode& node() { return *node_; }
+  RedisNode& node(int server = 0);
+  int servers() const { return static_cast<int>(nodes_.size()); }
   client::ScriptCatalog& scripts() { return scripts_; }
 
   // --- what happens, at exact times
@@ -55,8 +57,8 @@ class World {
   void delay(int64_t t, const std::string& client, int64_t extra_ms, int64_t duration_ms);
   void loss(int64_t t, const std::string& client, uint64_t per_thousand, int64_t duration_ms);
   void clock_jump(int64_t t, const std::string& client, int64_t jump_ms);
-  void redis_restart(int64_t t, Persistence persistence);
-  void failover(int64_t t, int64_t lag_ms);
+  void redis_restart(int64_t t, Persistence persistence, int server = 0);
+  void failover(int64_t t, int64_t lag_ms, int server = 0);
 
   // --- running
   // Runs every event up to and including time t; the clock ends at t.
@@ -75,7 +77,7 @@ class World {
   void wake(ClientProcess& client, const std::shared_ptr<Waiter>& waiter);
   void spawn(ClientProcess& client, client::Task<void> task);
   // A message the node published, on its way to `client` over its link.
-  void carry_message(const std::string& client, const std::string& channel);
+  void carry_message(const std::string& client, const std::string& channel, int server);
   const WorldOptions& options() const { return options_; }
   int64_t next_op_id() { return ++last_op_id_; }
 
@@ -93,7 +95,7 @@ class World {
   Rng network_rng_;
   model::History history_;
   client::ScriptCatalog scripts_;
-  std::unique_ptr<RedisNode> node_;
+  std::vector<std::unique_ptr<RedisNode>> nodes_;
   std::map<std::string, std::unique_ptr<ClientProcess>> clients_;
   std::vector<LockSpec> locks_;
   std::map<std::string, FencedResource> resources_;

@@ -1,0 +1,207 @@
+#include "app/scenario_writer.hpp"
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace locksim::app {
+namespace {
+
+constexpr const char* kWritableTypes = "rlock, setnx, naive, token and client-reentrant";
+
+// A double-quoted YAML scalar (JSON's escapes are valid YAML).
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (u < 0x20 || u == 0x7f) {
+      static const char* hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// A plain scalar when YAML reads it back as the same string, else quoted.
+std::string scalar(const std::string& s) {
+  if (s.empty() || s == "null" || s == "Null" || s == "NULL" || s == "~" || s == "true" || s == "false" || s == "yes" ||
+      s == "no")
+    return quoted(s);
+  for (const char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') return quoted(s);
+  if (s.front() == '-' || s.front() == '.') return quoted(s);
+  return s;
+}
+
+const char* op_name(world::OpSpec::Kind kind) {
+  switch (kind) {
+    case world::OpSpec::Kind::Lock: return "lock";
+    case world::OpSpec::Kind::TryLock: return "try_lock";
+    case world::OpSpec::Kind::Unlock: return "unlock";
+    case world::OpSpec::Kind::ForceUnlock: return "force_unlock";
+    case world::OpSpec::Kind::Work: return "work";
+    case world::OpSpec::Kind::Write: return "write";
+    case world::OpSpec::Kind::IsLocked: return "is_locked";
+    case world::OpSpec::Kind::IsHeld: return "is_held";
+  }
+  return "?";
+}
+
+bool is_acquire(const world::OpSpec& op) {
+  return op.kind == world::OpSpec::Kind::Lock || op.kind == world::OpSpec::Kind::TryLock;
+}
+
+// The role a user's script file replaces, found by the catalogue name it overrides.
+std::string role_of(const Scenario& s, const std::string& name) {
+  if (name == s.lock.rlock_scripts.acquire) return "acquire_script";
+  if (name == s.lock.rlock_scripts.unlock) return "unlock_script";
+  if (name == s.lock.rlock_scripts.renew) return "renew_script";
+  throw std::invalid_argument("script override '" + name + "' is none of the lock's acquire, unlock or renew scripts");
+}
+
+void write_world(std::ostream& out, const Scenario& s) {
+  const world::LinkOptions& link = s.world.link;
+  if (link.loss_denominator != 1000)
+    throw std::invalid_argument("loss is written per thousand; this scenario's denominator is " +
+                                std::to_string(link.loss_denominator));
+  out << "world: {latency_ms: [" << link.latency_min_ms << ", " << link.latency_max_ms << "]"
+      << ", loss_per_thousand: " << link.loss_numerator << ", reorder: " << (link.reorder ? "true" : "false")
+      << ", active_expire_ms: " << s.world.active_expire_every_ms << "}\n";
+}
+
+void write_lock(std::ostream& out, const Scenario& s, bool write_default_lease) {
+  const world::LockSpec& lock = s.lock;
+  const client::RedissonOptions& r = lock.redisson;
+  const client::CommandPolicy& policy = r.commands;
+  out << "lock:\n";
+  out << "  type: " << scalar(lock.type) << "\n";
+  out << "  name: " << scalar(lock.name) << "\n";
+  if (write_default_lease) out << "  lease_ms: " << s.default_lease_ms << "\n";
+  out << "  watchdog_ms: " << r.watchdog_timeout_ms << "\n";
+  out << "  watchdog_on_error: " << (r.watchdog_on_error == client::WatchdogOnError::StopForGood ? "stop" : "keep") << "\n";
+  out << "  unlock_latch: " << (r.unlock_latch ? "true" : "false") << "\n";
+  // A script overridden by the user's file is written as that file; the others by catalogue name.
+  std::map<std::string, std::string> files;
+  for (const auto& [name, path] : s.script_files)
+    files[role_of(s, name)] = std::filesystem::absolute(path).lexically_normal().string();
+  auto script = [&](const char* role, const std::string& name) {
+    const auto it = files.find(role);
+    out << "  " << role << ": " << quoted(it != files.end() ? it->second : name) << "\n";
+  };
+  script("acquire_script", lock.rlock_scripts.acquire);
+  script("unlock_script", lock.rlock_scripts.unlock);
+  script("renew_script", lock.rlock_scripts.renew);
+  out << "  retry_ms: " << lock.polling.retry_ms << "\n";
+  out << "  setnx_expire: " << (lock.polling.setnx_expire ? "true" : "false") << "\n";
+  out << "  timeout_ms: " << policy.timeout_ms << "\n";
+  out << "  retry_attempts: " << policy.retry_attempts << "\n";
+  out << "  retry_interval_ms: " << policy.retry_interval_ms << "\n";
+}
+
+void write_clients(std::ostream& out, const Scenario& s) {
+  out << "clients:\n";
+  for (const ClientDecl& c : s.clients) {
+    out << "  - {name: " << scalar(c.name);
+    if (c.clock_offset_ms != 0) out << ", clock_offset_ms: " << c.clock_offset_ms;
+    if (c.drift_ppm != 0) out << ", drift_ppm: " << c.drift_ppm;
+    out << "}\n";
+  }
+}
+
+void write_step(std::ostream& out, const Scenario& s, const TimelineEntry& e, bool write_default_lease) {
+  out << "  - {at: " << e.at_ms;
+  if (!e.client.empty()) out << ", client: " << scalar(e.client);
+  if (e.op) {
+    if (e.thread != 1) out << ", thread: " << e.thread;
+    const world::OpSpec& op = *e.op;
+    out << ", op: " << op_name(op.kind);
+    if (op.kind == world::OpSpec::Kind::TryLock) out << ", wait_ms: " << op.wait_ms;
+    if (is_acquire(op) && op.lease_ms >= 0 && !(write_default_lease && op.lease_ms == s.default_lease_ms))
+      out << ", lease_ms: " << op.lease_ms;
+    if (op.kind == world::OpSpec::Kind::Work) out << ", for_ms: " << op.duration_ms;
+    out << "}\n";
+    return;
+  }
+  out << ", fault: " << e.fault;
+  if (e.fault == "pause" || e.fault == "partition" || e.fault == "delay" || e.fault == "loss") out << ", for_ms: " << e.for_ms;
+  if (e.fault == "delay") out << ", extra_ms: " << e.extra_ms;
+  if (e.fault == "loss") out << ", per_thousand: " << e.per_thousand;
+  if (e.fault == "clock_jump") out << ", by_ms: " << e.by_ms;
+  if (e.fault == "failover") out << ", lag_ms: " << e.lag_ms;
+  if (e.fault == "redis_restart") out << ", persistence: " << (e.persistence == world::Persistence::None ? "none" : "aof");
+  out << "}\n";
+}
+
+void write_expect(std::ostream& out, const Scenario& s) {
+  if (s.expect.empty() && s.expect_ops.empty()) return;
+  out << "expect:\n";
+  for (const auto& [property, expected] : s.expect) out << "  " << property << ": " << expected << "\n";
+  if (s.expect_ops.empty()) return;
+  out << "  ops:\n";
+  for (const OpExpectation& pin : s.expect_ops) {
+    out << "    - {client: " << scalar(pin.client);
+    if (pin.thread != 1) out << ", thread: " << pin.thread;
+    out << ", op: " << pin.op << ", nth: " << pin.nth << ", result: " << pin.result;
+    if (pin.value) out << ", value: " << *pin.value;
+    out << "}\n";
+  }
+}
+
+}  // namespace
+
+bool writable_lock_type(const std::string& type) {
+  return type == "rlock" || type == "setnx" || type == "naive" || type == "token" || type == "client-reentrant";
+}
+
+std::string write_scenario(const Scenario& s) {
+  if (!writable_lock_type(s.lock.type))
+    throw std::invalid_argument("the scenario writer does not know lock type '" + s.lock.type + "' (it writes " +
+                                kWritableTypes + ")");
+  // lock.lease_ms applies to every acquire that names none, so it can be written only when no acquire
+  // goes without a lease; otherwise every acquire names its own.
+  bool write_default_lease = s.default_lease_ms >= 0;
+  for (const auto& e : s.timeline)
+    if (e.op && is_acquire(*e.op) && e.op->lease_ms < 0) write_default_lease = false;
+
+  std::ostringstream out;
+  out << "name: " << quoted(s.name) << "\n";
+  if (!s.about.empty()) out << "about: " << quoted(s.about) << "\n";
+  out << "seed: " << s.seed << "\n";
+  write_world(out, s);
+  write_lock(out, s, write_default_lease);
+  write_clients(out, s);
+  out << (s.timeline.empty() ? "timeline: []\n" : "timeline:\n");
+  for (const auto& e : s.timeline) write_step(out, s, e, write_default_lease);
+  out << "run_ms: " << s.run_ms << "\n";
+  write_expect(out, s);
+  return out.str();
+}
+
+void write_scenario_file(const Scenario& scenario, const std::string& path) {
+  const std::string text = write_scenario(scenario);
+  const std::filesystem::path p(path);
+  if (p.has_parent_path()) {
+    std::error_code ec;
+    std::filesystem::create_directories(p.parent_path(), ec);
+  }
+  std::ofstream file(p, std::ios::binary);
+  if (!file) throw std::runtime_error(path + ": cannot write");
+  file << text;
+  if (!file) throw std::runtime_error(path + ": write failed");
+}
+
+}  // namespace locksim::app

@@ -8,6 +8,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "app/markup.hpp"
 #include "app/timeline.hpp"
 
 namespace locksim::app {
@@ -38,23 +39,6 @@ std::vector<Row> rows_of(const ScenarioResult& r) {
   }
   if (rows.empty()) rows.push_back({r.name, r.lock_type, "(no expectations)", "-", "-", true, ""});
   return rows;
-}
-
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') out += ' ';
-        else out += c;
-    }
-  }
-  return out;
 }
 
 std::string md_cell(const std::string& s) {
@@ -198,18 +182,18 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
     const auto rows = rows_of(r);
     int failures = 0;
     for (const auto& row : rows) failures += row.passed ? 0 : 1;
-    xml << "  <testsuite name=\"" << xml_escape(r.name) << "\" tests=\"" << rows.size() << "\" failures=\""
+    xml << "  <testsuite name=\"" << escape_markup(r.name) << "\" tests=\"" << rows.size() << "\" failures=\""
         << (r.bad_input ? 0 : failures) << "\" errors=\"" << (r.bad_input ? 1 : 0) << "\">\n";
     for (const auto& row : rows) {
-      xml << "    <testcase classname=\"" << xml_escape(r.name) << "\" name=\"" << xml_escape(row.check) << "\"";
+      xml << "    <testcase classname=\"" << escape_markup(r.name) << "\" name=\"" << escape_markup(row.check) << "\"";
       if (row.passed) {
         xml << "/>\n";
         continue;
       }
       xml << ">\n";
       const char* tag = r.bad_input ? "error" : "failure";
-      xml << "      <" << tag << " message=\"expected " << xml_escape(row.expected) << ", observed "
-          << xml_escape(row.observed) << "\">" << xml_escape(row.detail) << "</" << tag << ">\n";
+      xml << "      <" << tag << " message=\"expected " << escape_markup(row.expected) << ", observed "
+          << escape_markup(row.observed) << "\">" << escape_markup(row.detail) << "</" << tag << ">\n";
       xml << "    </testcase>\n";
     }
     xml << "  </testsuite>\n";

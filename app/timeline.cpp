@@ -8,6 +8,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "app/markup.hpp"
+
 namespace locksim::app {
 namespace {
 

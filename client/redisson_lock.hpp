@@ -60,6 +60,8 @@ class RedissonLock : public Lock {
   // "<client uuid>:<thread id>", Redisson's getLockName(threadId).
   std::string holder_id(int64_t thread) const;
   Attempt to_attempt(const CallResult& result) const;
+  // After a successful acquire: an explicit lease becomes internalLockLeaseTime, none starts the watchdog.
+  Task<OpResult> after_acquired(int64_t thread, int64_t lease_ms);
 
   Backend& backend_;
   std::string name_;
@@ -70,7 +72,6 @@ class RedissonLock : public Lock {
  private:
   Task<OpResult> lock_forever(int64_t thread, int64_t op, int64_t lease_ms);
   Task<OpResult> try_lock(int64_t thread, int64_t op, int64_t wait_ms, int64_t lease_ms);
-  Task<OpResult> after_acquired(int64_t thread, int64_t lease_ms);
   void schedule_renewal(int64_t thread);
   void cancel_renewal(int64_t thread);
   void cancel_all_renewal();

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "client/fair_lock.hpp"
 #include "client/polling_lock.hpp"
 #include "client/redisson_lock.hpp"
 #include "client/rlock.hpp"
@@ -20,10 +21,11 @@ struct OpSpec {
 };
 
 struct LockSpec {
-  std::string type = "rlock";  // rlock | setnx | naive | token | client-reentrant
+  std::string type = "rlock";  // rlock | fair | setnx | naive | token | client-reentrant
   std::string name = "lock";
   client::RedissonOptions redisson;
   client::RLockScripts rlock_scripts;
+  client::FairOptions fair;  // fair: the script era and threadWaitTime
   client::PollingOptions polling;
 };
 

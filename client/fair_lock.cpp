@@ -1,0 +1,119 @@
+#include "client/fair_lock.hpp"
+
+#include <stdexcept>
+
+namespace locksim::client {
+namespace {
+
+const char* acquire_script(FairVariant v) {
+  switch (v) {
+    case FairVariant::Head: return "fair_acquire_head";
+    case FairVariant::Tail: return "fair_acquire_tail";
+    case FairVariant::Tail3_31: return "fair_acquire_tail_3_31";
+    case FairVariant::Tail3_32: return "fair_acquire_tail_3_32";
+  }
+  return "fair_acquire_tail";
+}
+
+}  // namespace
+
+bool parse_fair_variant(const std::string& name, FairVariant& out) {
+  for (FairVariant v : {FairVariant::Head, FairVariant::Tail, FairVariant::Tail3_31, FairVariant::Tail3_32}) {
+    if (to_string(v) == name) {
+      out = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string to_string(FairVariant variant) {
+  switch (variant) {
+    case FairVariant::Head: return "head";
+    case FairVariant::Tail: return "tail";
+    case FairVariant::Tail3_31: return "tail-3.31";
+    case FairVariant::Tail3_32: return "tail-3.32";
+  }
+  return "?";
+}
+
+FairLock::FairLock(Backend& backend, ScriptCatalog& scripts, std::string name, RedissonOptions options,
+                   FairOptions fair)
+    : RedissonLock(backend, std::move(name), options),
+      fair_(fair),
+      acquire_(scripts.get(acquire_script(fair.variant))),
+      acquire_failed_(scripts.get(fair.variant == FairVariant::Head ? "fair_acquire_failed_head"
+                                                                     : "fair_acquire_failed_tail")),
+      tryacquire_(scripts.get("fair_tryacquire_tail")),
+      unlock_(scripts.get("fair_unlock")),
+      renew_(scripts.get("rlock_renew")),
+      force_unlock_(scripts.get("fair_force_unlock")) {
+  if (fair_.thread_wait_ms < 0) throw std::invalid_argument("threadWaitTime must not be negative");
+  if (fair_.zero_wait_uses_tryacquire && fair_.variant == FairVariant::Head)
+    throw std::invalid_argument("the tryacquire script is modelled for the tail eras only");
+}
+
+int64_t FairLock::wait_for(int64_t wait_ms) const {
+  return fair_.try_wait_replaces_thread_wait && wait_ms > 0 ? wait_ms : fair_.thread_wait_ms;
+}
+
+Task<OpResult> FairLock::acquire(int64_t thread, int64_t op, AcquireOptions options) {
+  if (fair_.zero_wait_uses_tryacquire && options.wait_ms == 0)
+    co_return co_await try_acquire_no_wait(thread, op, options.lease_ms);
+  co_return co_await RedissonLock::acquire(thread, op, options);
+}
+
+// EVAL_LONG: ARGV = lease, holder, wait (head era: now + wait), now; `now` is this client's clock.
+Task<RedissonLock::Attempt> FairLock::try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t wait_ms) {
+  const int64_t now = backend_.now_ms();
+  const int64_t wait = wait_for(wait_ms);
+  const int64_t third = fair_.variant == FairVariant::Head ? now + wait : wait;
+  Command command{"acquire", name_, &acquire_, {name_, queue_key(), timeout_key()},
+                  {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), holder_id(thread),
+                   std::to_string(third), std::to_string(now)},
+                  thread, op};
+  const CallResult result = co_await send(std::move(command));
+  co_return to_attempt(result);
+}
+
+// tryLock() with no arguments: one EVAL_NULL_BOOLEAN, never queued, no acquireFailed.
+Task<OpResult> FairLock::try_acquire_no_wait(int64_t thread, int64_t op, int64_t lease_ms) {
+  const int64_t now = backend_.now_ms();
+  Command command{"try_acquire", name_, &tryacquire_, {name_, queue_key(), timeout_key()},
+                  {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), holder_id(thread),
+                   std::to_string(fair_.thread_wait_ms), std::to_string(now)},
+                  thread, op};
+  const CallResult result = co_await send(std::move(command));
+  if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
+  if (result.reply.kind == engine::Reply::Kind::Nil) co_return co_await after_acquired(thread, lease_ms);
+  if (result.reply.kind == engine::Reply::Kind::Integer) co_return OpResult::fail("not acquired (tryLock())");
+  co_return OpResult::fail("unexpected reply " + engine::describe(result.reply));
+}
+
+// acquireFailed: KEYS = queue, timeouts; ARGV = holder, wait. Sent with retries, as Redisson does.
+Task<void> FairLock::acquire_failed(int64_t thread, int64_t op, int64_t wait_ms) {
+  Command command{"acquire_failed", name_, &acquire_failed_, {queue_key(), timeout_key()},
+                  {holder_id(thread), std::to_string(wait_for(wait_ms))}, thread, op};
+  co_await send(std::move(command));
+}
+
+Command FairLock::unlock_command(int64_t thread, int64_t op) {
+  return Command{"unlock", name_, &unlock_, {name_, queue_key(), timeout_key(), channel_prefix()},
+                 {"0", std::to_string(internal_lease_ms_), holder_id(thread), std::to_string(backend_.now_ms())},
+                 thread, op};
+}
+
+Command FairLock::renew_command(int64_t thread) {
+  return Command{"renew", name_, &renew_, {name_}, {std::to_string(internal_lease_ms_), holder_id(thread)}, thread, 0};
+}
+
+Task<OpResult> FairLock::force_release(int64_t op) {
+  Command command{"force_unlock", name_, &force_unlock_, {name_, queue_key(), timeout_key(), channel_prefix()},
+                  {"0", std::to_string(backend_.now_ms())}, 0, op};
+  const CallResult result = co_await send(std::move(command));
+  if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
+  if (result.reply.kind != engine::Reply::Kind::Integer) co_return OpResult::fail("unexpected reply " + engine::describe(result.reply));
+  co_return OpResult::ok(result.reply.integer);
+}
+
+}  // namespace locksim::client

@@ -12,6 +12,7 @@ inline constexpr std::string_view kFencing = "fencing";
 inline constexpr std::string_view kReentrancy = "reentrancy";
 inline constexpr std::string_view kWatchdog = "watchdog";
 inline constexpr std::string_view kLiveness = "liveness";
+inline constexpr std::string_view kFairQueue = "fair_queue";
 }  // namespace property
 
 namespace anomaly {
@@ -35,6 +36,10 @@ inline constexpr std::string_view kRenewedExplicitLease = "renewed-explicit-leas
 inline constexpr std::string_view kRevivedAfterUnlock = "revived-after-unlock";
 // liveness: a waiter did not get a lock that was free long enough.
 inline constexpr std::string_view kStarved = "starved";
+// fair_queue: an owner was granted the lock while a live waiter that enqueued before it still waited.
+inline constexpr std::string_view kFifoInversion = "fifo-inversion";
+// fair_queue: a live waiter was kept waiting on a free lock behind a waiter due for eviction.
+inline constexpr std::string_view kBlockedByEvicted = "blocked-by-evicted";
 }  // namespace anomaly
 
 }  // namespace locksim::model

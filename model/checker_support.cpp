@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <set>
+#include <utility>
 
 namespace locksim::model::support {
 
@@ -107,6 +109,66 @@ std::string HolderFields::field_of(const std::string& owner) const {
 std::string HolderFields::owner_of(const std::string& field) const {
   const auto it = owner_of_.find(field);
   return it == owner_of_.end() ? field : it->second;
+}
+
+std::map<std::string, std::vector<Span>> free_spans(const History& history) {
+  std::map<std::string, std::set<std::string>> holders;
+  std::map<std::string, std::vector<Span>> spans;
+  auto spans_of = [&](const std::string& lock) -> std::vector<Span>& {
+    auto [it, fresh] = spans.try_emplace(lock);
+    if (fresh) it->second.push_back(Span{std::numeric_limits<int64_t>::min(), kForever, -1});
+    return it->second;
+  };
+  for (const Event& e : history.events()) {
+    if (e.kind == EventKind::Hold) {
+      auto& on_lock = spans_of(e.lock);
+      if (holders[e.lock].empty()) on_lock.back().to = e.at_ms;
+      holders[e.lock].insert(e.owner());
+    } else if (e.kind == EventKind::Release && e.value == 0) {
+      auto& on_lock = spans_of(e.lock);
+      if (holders[e.lock].erase(e.owner()) && holders[e.lock].empty())
+        on_lock.push_back(Span{e.at_ms, kForever, e.index});
+    }
+  }
+  for (auto& [lock, list] : spans)
+    std::erase_if(list, [&](const Span& s) { return s.to != kForever && s.to <= s.from; });
+  return spans;
+}
+
+// Spans during which `process` could not act: paused, partitioned, crashed.
+std::vector<Span> unavailable(const History& history, const std::string& process) {
+  std::vector<Span> out;
+  int64_t paused = -1, partitioned = -1, paused_by = -1, partitioned_by = -1;
+  for (const Event& e : history.events()) {
+    if (e.kind != EventKind::Fault || e.process != process) continue;
+    if (e.f == "crash") out.push_back(Span{e.at_ms, kForever, e.index});
+    if (e.f == "pause" && paused < 0) paused = e.at_ms, paused_by = e.index;
+    if (e.f == "resume" && paused >= 0) out.push_back(Span{std::exchange(paused, -1), e.at_ms, paused_by});
+    if (e.f == "partition" && partitioned < 0) partitioned = e.at_ms, partitioned_by = e.index;
+    if (e.f == "heal" && partitioned >= 0) out.push_back(Span{std::exchange(partitioned, -1), e.at_ms, partitioned_by});
+  }
+  if (paused >= 0) out.push_back(Span{paused, kForever, paused_by});
+  if (partitioned >= 0) out.push_back(Span{partitioned, kForever, partitioned_by});
+  return out;
+}
+
+// How long [from, to) overlaps `span` minus the parts covered by `away` (which may overlap each other).
+int64_t usable(int64_t from, int64_t to, const Span& span, const std::vector<Span>& away) {
+  const int64_t lo = std::max(from, span.from), hi = std::min(to, span.to);
+  if (hi <= lo) return 0;
+  std::vector<std::pair<int64_t, int64_t>> cut;
+  for (const Span& a : away) {
+    const int64_t alo = std::max(lo, a.from), ahi = std::min(hi, a.to);
+    if (alo < ahi) cut.emplace_back(alo, ahi);
+  }
+  std::sort(cut.begin(), cut.end());
+  int64_t covered = 0, reach = lo;
+  for (const auto& [a, b] : cut) {
+    if (b <= reach) continue;
+    covered += b - std::max(a, reach);
+    reach = b;
+  }
+  return hi - lo - covered;
 }
 
 }  // namespace locksim::model::support

@@ -3,6 +3,7 @@
 // operations (the Invoke, its outcome and the Exec events it caused, by op id), and reading a lock
 // key rendered as "field=value,field=value".
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -65,5 +66,25 @@ class HolderFields {
   std::map<std::string, std::string> field_of_;  // owner -> field
   std::map<std::string, std::string> owner_of_;  // field -> owner
 };
+
+// Time spans, and the notion of "free" the liveness and fair-queue checkers share.
+constexpr int64_t kForever = std::numeric_limits<int64_t>::max();
+struct Span {
+  int64_t from = 0;
+  int64_t to = kForever;
+  // The event that began it: the Release that freed the lock (free spans; -1 when free from the
+  // start) or the Fault that took the process away (unavailable spans).
+  int64_t cause = -1;
+};
+
+// Per lock, the spans during which no live owner believed it held the lock: from the Release
+// (depth 0, f unlock or crash) that left no believer to the next Hold by anyone.
+std::map<std::string, std::vector<Span>> free_spans(const History& history);
+
+// The spans during which `process` could not act: paused, partitioned, crashed (to the end).
+std::vector<Span> unavailable(const History& history, const std::string& process);
+
+// How long [from, to) overlaps `span` minus the parts covered by `away` (which may overlap).
+int64_t usable(int64_t from, int64_t to, const Span& span, const std::vector<Span>& away);
 
 }  // namespace locksim::model::support

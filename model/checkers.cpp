@@ -20,6 +20,8 @@ const std::vector<NamedChecker>& standard_checkers() {
        [](const History& h, const CheckerOptions& o) { return check_watchdog(h, o.watchdog); }},
       {std::string(property::kLiveness),
        [](const History& h, const CheckerOptions& o) { return check_liveness(h, o.liveness); }},
+      {std::string(property::kFairQueue),
+       [](const History& h, const CheckerOptions& o) { return check_fair_queue(h, o.fair_queue); }},
   };
   return table;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// Running checkers by name: "mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness".
+// Running checkers by name: "mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness", "fair_queue".
 // Each named checker gives one verdict, in the order asked; a checker that throws gives
 // Validity::Unknown with the exception's message as explanation. Verdicts combine with merge
 // (false beats unknown beats true).
@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/fair_queue.hpp"
 #include "model/fencing.hpp"
 #include "model/history.hpp"
 #include "model/liveness.hpp"
@@ -24,6 +25,7 @@ struct CheckerOptions {
   ReentrancyOptions reentrancy;
   WatchdogOptions watchdog;
   LivenessOptions liveness;
+  FairQueueOptions fair_queue;
 };
 
 struct NamedChecker {
@@ -31,7 +33,7 @@ struct NamedChecker {
   std::function<Verdict(const History&, const CheckerOptions&)> check;
 };
 
-// The five checkers above, in that order.
+// The six checkers above, in that order.
 const std::vector<NamedChecker>& standard_checkers();
 
 // The verdicts of the checkers named `names`, looked up in `table`. Throws std::invalid_argument

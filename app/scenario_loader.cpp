@@ -13,8 +13,8 @@
 namespace locksim::app {
 namespace {
 
-constexpr const char* kProperties[] = {"mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness"};
-constexpr const char* kLockTypes = "rlock, setnx, naive, token or client-reentrant";
+constexpr const char* kProperties[] = {"mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness", "fair_queue"};
+constexpr const char* kLockTypes = "rlock, fair, setnx, naive, token or client-reentrant";
 
 std::string join(std::initializer_list<const char*> items) {
   std::string out;
@@ -129,17 +129,42 @@ void read_script(const Reader& r, const YAML::Node& node, const std::string& rol
   }
 }
 
+// The fair lock's keys: which era of Redisson's scripts, and threadWaitTime (the fair_queue
+// checker judges evictions by the same value).
+void read_fair(const Reader& r, const YAML::Node& node, Scenario& s) {
+  client::FairOptions& fair = s.lock.fair;
+  for (const char* key : {"fair_variant", "thread_wait_ms", "wait_replaces_thread_wait", "zero_wait_tryacquire"}) {
+    if (node[key] && s.lock.type != "fair")
+      r.fail(node[key], std::string(key) + " applies to lock type fair only (this lock is " + s.lock.type + ")");
+  }
+  if (const YAML::Node v = node["fair_variant"]) {
+    const std::string name = r.one_of(v, "fair_variant", {"head", "tail", "tail-3.31", "tail-3.32"});
+    client::parse_fair_variant(name, fair.variant);
+  }
+  if (const YAML::Node w = node["thread_wait_ms"]) fair.thread_wait_ms = r.non_negative(w, "thread_wait_ms");
+  if (const YAML::Node w = node["wait_replaces_thread_wait"])
+    fair.try_wait_replaces_thread_wait = r.boolean(w, "wait_replaces_thread_wait");
+  if (const YAML::Node z = node["zero_wait_tryacquire"]) {
+    fair.zero_wait_uses_tryacquire = r.boolean(z, "zero_wait_tryacquire");
+    if (fair.zero_wait_uses_tryacquire && fair.variant == client::FairVariant::Head)
+      r.fail(z, "zero_wait_tryacquire is modelled for the tail variants only (fair_variant head has none)");
+  }
+  s.checker_options.fair_queue.thread_wait_ms = fair.thread_wait_ms;
+  s.checker_options.fair_queue.try_wait_replaces_thread_wait = fair.try_wait_replaces_thread_wait;
+}
+
 void read_lock(const Reader& r, const YAML::Node& node, Scenario& s) {
   r.expect_map(node, "lock");
   r.check_keys(node,
                {"type", "name", "lease_ms", "watchdog_ms", "watchdog_on_error", "acquire_script", "unlock_script",
-                "renew_script", "unlock_latch", "retry_ms", "setnx_expire", "timeout_ms", "retry_attempts", "retry_interval_ms"},
+                "renew_script", "unlock_latch", "retry_ms", "setnx_expire", "timeout_ms", "retry_attempts", "retry_interval_ms",
+                "fair_variant", "thread_wait_ms", "wait_replaces_thread_wait", "zero_wait_tryacquire"},
                "lock");
   const YAML::Node type = r.require(node, "type", "lock");
   s.lock.type = r.text(type, "lock type");
-  if (s.lock.type == "fair" || s.lock.type == "multi" || s.lock.type == "red" || s.lock.type == "rwlock")
+  if (s.lock.type == "multi" || s.lock.type == "red" || s.lock.type == "rwlock")
     r.fail(type, "lock type '" + s.lock.type + "' is not available yet (available: " + kLockTypes + ")");
-  if (s.lock.type != "rlock" && s.lock.type != "setnx" && s.lock.type != "naive" && s.lock.type != "token" &&
+  if (s.lock.type != "rlock" && s.lock.type != "fair" && s.lock.type != "setnx" && s.lock.type != "naive" && s.lock.type != "token" &&
       s.lock.type != "client-reentrant")
     r.fail(type, "unknown lock type '" + s.lock.type + "' (expected " + kLockTypes + ")");
   s.lock.name = node["name"] ? r.text(node["name"], "lock name") : "lock";
@@ -166,6 +191,7 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s) {
   if (const YAML::Node i = node["retry_interval_ms"]) policy.retry_interval_ms = r.non_negative(i, "retry_interval_ms");
   s.lock.polling.commands = policy;
   s.checker_options.watchdog.watchdog_lease_ms = s.lock.redisson.watchdog_timeout_ms;
+  read_fair(r, node, s);
 }
 
 void read_clients(const Reader& r, const YAML::Node& node, Scenario& s) {
@@ -310,7 +336,7 @@ void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
     }
     if (std::none_of(std::begin(kProperties), std::end(kProperties), [&](const char* p) { return key == p; }))
       r.fail(it->first, "unknown property '" + key +
-                            "' in expect (expected mutual_exclusion, fencing, reentrancy, watchdog, liveness or ops)");
+                            "' in expect (expected mutual_exclusion, fencing, reentrancy, watchdog, liveness, fair_queue or ops)");
     s.expect.emplace_back(key, r.one_of(value, "expectation for " + key, {"holds", "violated"}));
   }
 }

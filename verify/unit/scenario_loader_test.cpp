@@ -28,19 +28,31 @@ TEST(ScenarioLoader, AnUnknownKeyListsTheKeysThatExist) {
   EXPECT_EQ(error_of("unknown-key.yaml"),
             "unknown-key.yaml:4:3: unknown key 'leas_ms' in lock (expected one of: type, name, lease_ms, watchdog_ms, "
             "watchdog_on_error, acquire_script, unlock_script, renew_script, unlock_latch, retry_ms, setnx_expire, timeout_ms, "
-            "retry_attempts, retry_interval_ms)");
+            "retry_attempts, retry_interval_ms, fair_variant, thread_wait_ms, wait_replaces_thread_wait, zero_wait_tryacquire)");
 }
 
 TEST(ScenarioLoader, AnUnknownLockTypeSaysWhichExist) {
   EXPECT_EQ(error_of("unknown-lock-type.yaml"),
-            "unknown-lock-type.yaml:2:14: unknown lock type 'mutex' (expected rlock, setnx, naive, token or "
+            "unknown-lock-type.yaml:2:14: unknown lock type 'mutex' (expected rlock, fair, setnx, naive, token or "
             "client-reentrant)");
 }
 
 TEST(ScenarioLoader, ALockTypeNotBuiltYetSaysSo) {
   EXPECT_EQ(error_of("not-yet-available.yaml"),
-            "not-yet-available.yaml:2:14: lock type 'fair' is not available yet (available: rlock, setnx, naive, "
-            "token or client-reentrant)");
+            "not-yet-available.yaml:2:14: lock type 'multi' is not available yet (available: rlock, fair, setnx, "
+            "naive, token or client-reentrant)");
+}
+
+TEST(ScenarioLoader, FairLockKeysAreCheckedAndReachTheCheckerOptions) {
+  EXPECT_EQ(error_of("bad-fair-variant.yaml"),
+            "bad-fair-variant.yaml:2:34: unknown fair_variant 'middle' (expected head, tail, tail-3.31, tail-3.32)");
+  EXPECT_EQ(error_of("fair-key-on-rlock.yaml"),
+            "fair-key-on-rlock.yaml:2:37: thread_wait_ms applies to lock type fair only (this lock is rlock)");
+  const Scenario s = load_scenario(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/fair-fifo-head.yaml");
+  EXPECT_EQ(s.lock.type, "fair");
+  EXPECT_EQ(s.lock.fair.variant, client::FairVariant::Head);
+  EXPECT_EQ(s.lock.fair.thread_wait_ms, 5000);
+  EXPECT_EQ(s.checker_options.fair_queue.thread_wait_ms, 5000);
 }
 
 TEST(ScenarioLoader, AnUnknownOpPointsAtIt) {
@@ -71,7 +83,7 @@ TEST(ScenarioLoader, UnknownFaultsPropertiesAndExpectationsAreErrors) {
             "clock_jump, redis_restart or failover)");
   EXPECT_EQ(error_of("unknown-property.yaml"),
             "unknown-property.yaml:8:3: unknown property 'fairness' in expect (expected mutual_exclusion, fencing, "
-            "reentrancy, watchdog, liveness or ops)");
+            "reentrancy, watchdog, liveness, fair_queue or ops)");
   EXPECT_EQ(error_of("bad-expectation.yaml"),
             "bad-expectation.yaml:7:21: unknown expectation for mutual_exclusion 'yes-please' (expected holds, violated)");
 }

@@ -287,7 +287,91 @@ TEST_P(FairLock, UnlockOfAFreeLockWakesTheHeadAndAnswersOne) {
   EXPECT_EQ(recording_.delivered.size(), 2u);
 }
 
-INSTANTIATE_TEST_SUITE_P(BothVariants, FairLock, ::testing::Values("fair_acquire_head", "fair_acquire_tail"));
+INSTANTIATE_TEST_SUITE_P(EveryEra, FairLock,
+                         ::testing::Values("fair_acquire_head", "fair_acquire_tail", "fair_acquire_tail_3_31",
+                                           "fair_acquire_tail_3_32"));
+
+// acquireFailed of each era, after the acquire script of the same era: a middle waiter leaves, then
+// the first one (the head era lowers everyone only when the first leaves; the tail era lowers the
+// ones after the leaver).
+class FairAcquireFailed : public FairLock {
+ protected:
+  void failed_same(const std::string& id) {
+    const std::string script = std::string(GetParam()) == "fair_acquire_head" ? "fair_acquire_failed_head"
+                                                                               : "fair_acquire_failed_tail";
+    same(script, {kQueue, kTimeouts}, {id, std::to_string(kWait)});
+  }
+};
+
+TEST_P(FairAcquireFailed, ALeaverLeavesTheQueueAndTheOthersTimeoutsMoveUp) {
+  acquire_same(kH, kNow);
+  acquire_close(kW1, kNow);
+  acquire_close(kW2, kNow + 10);
+  acquire_close(kW3, kNow + 20);
+  state_same();
+  failed_same(kW2);
+  state_same();
+  failed_same(kW1);
+  state_same();
+  failed_same(kW1);  // not queued any more: nothing changes
+  state_same();
+  failed_same(kW3);
+  expect_same({"EXISTS", kQueue, kTimeouts});
+}
+
+INSTANTIATE_TEST_SUITE_P(BothEras, FairAcquireFailed, ::testing::Values("fair_acquire_head", "fair_acquire_tail"));
+
+// A queue head without a score (the list and the set out of step): the stale loop of 3.11.1 to
+// 3.30.x fails the script on comparing nil; 3.31.0's stops there instead and the caller queues
+// behind the last waiter; 3.32.0 answers a queued caller max(0, pttl), here 0 (no expiry: -1).
+TEST_F(LockScripts, AQueueHeadWithoutAScoreFailsTheOldStaleLoopOnly) {
+  const std::vector<std::string> keys{kLock, kQueue, kTimeouts};
+  expect_same({"HSET", kLock, kH, "1"});
+  expect_same({"RPUSH", kQueue, "ghost:1", kW2});
+  expect_same({"ZADD", kTimeouts, std::to_string(kNow + 10000), kW2});
+  const std::vector<std::string> args{"30000", kW1, std::to_string(kWait), std::to_string(kNow)};
+  same("fair_acquire_tail", keys, args);
+  expect_same({"LRANGE", kQueue, "0", "-1"});
+  same("fair_acquire_tail_3_31", keys, args);  // 10000: W2's score - now; W1 queued behind W2
+  expect_same({"LRANGE", kQueue, "0", "-1"});
+  expect_same({"ZRANGE", kTimeouts, "0", "-1", "WITHSCORES"});
+  same("fair_acquire_tail_3_31", keys, args);  // already queued: its score - wait - now
+  same("fair_acquire_tail_3_32", keys, args);  // already queued: max(0, -1)
+  expect_same({"ZRANGE", kTimeouts, "0", "-1", "WITHSCORES"});
+}
+
+TEST_F(LockScripts, FairForceUnlockDeletesWhoeverHoldsAndWakesTheHead) {
+  auto [live_w1, fake_w1] = subscriber(kPrefix + ":" + kW1);
+  const std::vector<std::string> keys{kLock, kQueue, kTimeouts, kPrefix};
+  same("fair_force_unlock", keys, {"0", std::to_string(kNow)});  // nothing held: 0, no message
+  same("fair_acquire_tail", {kLock, kQueue, kTimeouts}, {"30000", kH, std::to_string(kWait), std::to_string(kNow)});
+  close("fair_acquire_tail", {kLock, kQueue, kTimeouts}, {"30000", kW1, std::to_string(kWait), std::to_string(kNow)});
+  same("fair_force_unlock", keys, {"0", std::to_string(kNow + 5)});
+  expect_same({"EXISTS", kLock});
+  EXPECT_EQ(live_w1->read_reply(), message(kPrefix + ":" + kW1, "0"));
+  EXPECT_EQ(recording_.delivered, (std::vector<Delivery>{{fake_w1, kPrefix + ":" + kW1, "0"}}));
+  // Far later, w1 is stale: pruned, and with nothing to delete nobody is told.
+  same("fair_force_unlock", keys, {"0", std::to_string(kNow + 10 * 60 * 1000)});
+  expect_same({"EXISTS", kQueue, kTimeouts});
+  EXPECT_EQ(recording_.delivered.size(), 1u);
+}
+
+TEST_F(LockScripts, FairTryAcquireNeverQueues) {
+  const std::vector<std::string> keys{kLock, kQueue, kTimeouts};
+  auto args = [](const std::string& id, int64_t now) {
+    return std::vector<std::string>{"30000", id, std::to_string(kWait), std::to_string(now)};
+  };
+  same("fair_tryacquire_tail", keys, args(kH, kNow));       // free: taken
+  same("fair_tryacquire_tail", keys, args(kH, kNow));       // re-entered
+  same("fair_tryacquire_tail", keys, args(kW2, kNow));      // held: 1, not queued
+  expect_same({"EXISTS", kQueue, kTimeouts});
+  close("fair_acquire_tail", keys, args(kW1, kNow + 1));    // w1 queues with acquire
+  expect_same({"DEL", kLock});
+  same("fair_tryacquire_tail", keys, args(kW2, kNow + 2));  // free, but w2 is not the head: 1
+  same("fair_tryacquire_tail", keys, args(kW1, kNow + 3));  // the head takes it
+  expect_same({"HGETALL", kLock});
+  expect_same({"EXISTS", kQueue, kTimeouts});
+}
 
 }  // namespace
 }  // namespace locksim::test

@@ -147,6 +147,11 @@ Task<OpResult> RedissonLock::query(std::string role, std::vector<std::string> ar
   co_return OpResult::ok(result.reply.integer > 0 ? 1 : 0);
 }
 
+Task<OpResult> RedissonLock::expire(int64_t lease_ms, int64_t thread, int64_t op) {
+  std::vector<std::string> argv{"PEXPIRE", name_, std::to_string(lease_ms)};
+  co_return co_await query("expire", std::move(argv), thread, op);
+}
+
 // isLocked(): EXISTS on the lock hash.
 Task<OpResult> RedissonLock::is_locked(int64_t op) {
   std::vector<std::string> argv{"EXISTS", name_};

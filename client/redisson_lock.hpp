@@ -39,6 +39,8 @@ class RedissonLock : public Lock {
   Task<OpResult> release(int64_t thread, int64_t op) override;
   Task<OpResult> is_locked(int64_t op) override;
   Task<OpResult> is_held(int64_t thread, int64_t op) override;
+  // PEXPIRE to `lease_ms` (MultiLock sets its sub-locks' final lease this way).
+  Task<OpResult> expire(int64_t lease_ms, int64_t thread, int64_t op);
 
  protected:
   // One run of the acquire script: nullopt-like `acquired`, or the ttl the caller should wait.

@@ -3,10 +3,30 @@
 #include <stdexcept>
 
 #include "client/fair_lock.hpp"
+#include "client/multi_lock.hpp"
 #include "client/rlock.hpp"
 #include "client/seed_locks.hpp"
 
 namespace locksim::world {
+namespace {
+
+// MultiLock over RLocks "<name>-1" .. "<name>-n" on one server, or RedLock over the RLock "<name>"
+// on servers 0 .. n-1.
+std::unique_ptr<client::Lock> make_multi_lock(client::Backend& backend, client::ScriptCatalog& scripts,
+                                              const LockSpec& spec) {
+  if (spec.parts < 1) throw std::invalid_argument("a " + spec.type + " lock needs at least one part");
+  const bool red = spec.type == "red";
+  std::vector<std::unique_ptr<client::RedissonLock>> locks;
+  for (int i = 0; i < spec.parts; ++i) {
+    client::RedissonOptions options = spec.redisson;
+    options.server = red ? i : spec.redisson.server;
+    const std::string name = red ? spec.name : spec.name + "-" + std::to_string(i + 1);
+    locks.push_back(std::make_unique<client::RLock>(backend, scripts, name, options, spec.rlock_scripts));
+  }
+  return std::make_unique<client::MultiLock>(backend, spec.name, std::move(locks), red);
+}
+
+}  // namespace
 
 std::unique_ptr<client::Lock> make_lock(client::Backend& backend, client::ScriptCatalog& scripts, const LockSpec& spec) {
   if (spec.type == "rlock")
@@ -18,8 +38,9 @@ std::unique_ptr<client::Lock> make_lock(client::Backend& backend, client::Script
   if (spec.type == "token") return std::make_unique<client::TokenLock>(backend, scripts, spec.name, spec.polling);
   if (spec.type == "client-reentrant")
     return std::make_unique<client::ClientReentrantLock>(backend, scripts, spec.name, spec.polling);
+  if (spec.type == "multi" || spec.type == "red") return make_multi_lock(backend, scripts, spec);
   throw std::invalid_argument("unknown lock type '" + spec.type +
-                              "' (expected rlock, fair, setnx, naive, token or client-reentrant)");
+                              "' (expected rlock, fair, multi, red, setnx, naive, token or client-reentrant)");
 }
 
 }  // namespace locksim::world

@@ -27,6 +27,7 @@ struct LockSpec {
   client::RLockScripts rlock_scripts;
   client::FairOptions fair;  // fair: the script era and threadWaitTime
   client::PollingOptions polling;
+  int parts = 3;  // multi: how many locks ("<name>-1" ..); red: how many servers hold "<name>"
 };
 
 }  // namespace locksim::world

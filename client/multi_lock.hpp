@@ -1,0 +1,37 @@
+#pragma once
+// MultiLock and RedLock: one lock made of several Redisson locks, client logic only (no scripts of
+// their own), after RedissonMultiLock / RedissonRedLock (redisson-reference.md, section 1.5).
+// MultiLock needs every lock; RedLock needs a majority, each sub-lock on its own server.
+#include <memory>
+#include <vector>
+
+#include "client/redisson_lock.hpp"
+
+namespace locksim::client {
+
+class MultiLock : public Lock {
+ public:
+  // `redlock`: succeed on a majority (n/2+1), wait at most max(remain/n, 1) per lock, ignore
+  // unlock errors. Otherwise every lock is needed.
+  MultiLock(Backend& backend, std::string name, std::vector<std::unique_ptr<RedissonLock>> locks, bool redlock);
+  const std::string& name() const override { return name_; }
+  Task<OpResult> acquire(int64_t thread, int64_t op, AcquireOptions options) override;
+  Task<OpResult> release(int64_t thread, int64_t op) override;
+  Task<OpResult> force_release(int64_t op) override;
+  // Redisson's MultiLock answers neither (UnsupportedOperationException).
+  Task<OpResult> is_locked(int64_t op) override;
+  Task<OpResult> is_held(int64_t thread, int64_t op) override;
+
+ private:
+  Task<bool> try_lock(int64_t thread, int64_t op, int64_t wait_ms, int64_t lease_ms);
+  Task<void> unlock_all(const std::vector<RedissonLock*>& locks, int64_t thread, int64_t op);
+  int failed_locks_limit() const;
+  int64_t lock_wait_time(int64_t remain_ms) const;
+
+  Backend& backend_;
+  std::string name_;
+  std::vector<std::unique_ptr<RedissonLock>> locks_;
+  bool redlock_;
+};
+
+}  // namespace locksim::client

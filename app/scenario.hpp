@@ -32,6 +32,7 @@ struct TimelineEntry {
   int64_t lag_ms = 0;
   uint64_t per_thousand = 1000;
   world::Persistence persistence = world::Persistence::None;
+  int server = 0;  // redis_restart, failover: which server (0 .. world.servers-1)
 };
 
 // Pins the outcome of one operation: the nth (1-based) `op` of `client`'s `thread`.

@@ -14,7 +14,7 @@ namespace locksim::app {
 namespace {
 
 constexpr const char* kProperties[] = {"mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness", "fair_queue"};
-constexpr const char* kLockTypes = "rlock, fair, setnx, naive, token or client-reentrant";
+constexpr const char* kLockTypes = "rlock, fair, multi, red, setnx, naive, token or client-reentrant";
 
 std::string join(std::initializer_list<const char*> items) {
   std::string out;
@@ -92,7 +92,12 @@ class Reader {
 
 void read_world(const Reader& r, const YAML::Node& node, Scenario& s) {
   r.expect_map(node, "world");
-  r.check_keys(node, {"latency_ms", "loss_per_thousand", "reorder", "active_expire_ms"}, "world");
+  r.check_keys(node, {"latency_ms", "loss_per_thousand", "reorder", "active_expire_ms", "servers"}, "world");
+  if (const YAML::Node servers = node["servers"]) {
+    const int64_t n = r.non_negative(servers, "servers");
+    if (n < 1 || n > 64) r.fail(servers, "servers must be between 1 and 64");
+    s.world.servers = static_cast<int>(n);
+  }
   if (const YAML::Node latency = node["latency_ms"]) {
     if (latency.IsSequence()) {
       if (latency.size() != 2) r.fail(latency, "expected [min, max] for latency_ms");
@@ -158,17 +163,23 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s) {
   r.check_keys(node,
                {"type", "name", "lease_ms", "watchdog_ms", "watchdog_on_error", "acquire_script", "unlock_script",
                 "renew_script", "unlock_latch", "retry_ms", "setnx_expire", "timeout_ms", "retry_attempts", "retry_interval_ms",
-                "fair_variant", "thread_wait_ms", "wait_replaces_thread_wait", "zero_wait_tryacquire"},
+                "fair_variant", "thread_wait_ms", "wait_replaces_thread_wait", "zero_wait_tryacquire", "parts"},
                "lock");
   const YAML::Node type = r.require(node, "type", "lock");
   s.lock.type = r.text(type, "lock type");
-  if (s.lock.type == "multi" || s.lock.type == "red" || s.lock.type == "rwlock")
+  if (s.lock.type == "rwlock")
     r.fail(type, "lock type '" + s.lock.type + "' is not available yet (available: " + kLockTypes + ")");
-  if (s.lock.type != "rlock" && s.lock.type != "fair" && s.lock.type != "setnx" && s.lock.type != "naive" && s.lock.type != "token" &&
-      s.lock.type != "client-reentrant")
+  static const std::set<std::string> kTypes = {"rlock", "fair", "multi", "red", "setnx", "naive", "token", "client-reentrant"};
+  if (!kTypes.count(s.lock.type))
     r.fail(type, "unknown lock type '" + s.lock.type + "' (expected " + kLockTypes + ")");
   s.lock.name = node["name"] ? r.text(node["name"], "lock name") : "lock";
   if (s.lock.name.empty()) r.fail(node["name"], "the lock name is empty");
+  if (const YAML::Node parts = node["parts"]) {
+    if (s.lock.type != "multi" && s.lock.type != "red") r.fail(parts, "parts applies to multi and red locks only");
+    const int64_t n = r.non_negative(parts, "parts");
+    if (n < 1 || n > 64) r.fail(parts, "parts must be between 1 and 64");
+    s.lock.parts = static_cast<int>(n);
+  }
   if (const YAML::Node lease = node["lease_ms"]) s.default_lease_ms = r.non_negative(lease, "lease_ms");
   if (const YAML::Node w = node["watchdog_ms"]) {
     s.lock.redisson.watchdog_timeout_ms = r.non_negative(w, "watchdog_ms");
@@ -257,6 +268,10 @@ void read_fault(const Reader& r, const YAML::Node& item, const std::string& name
   }
   if (name == "clock_jump") e.by_ms = r.integer(r.require(item, "by_ms", where), "by_ms");
   if (name == "failover") e.lag_ms = r.non_negative(r.require(item, "lag_ms", where), "lag_ms");
+  if (item["server"]) {
+    if (name != "redis_restart" && name != "failover") r.fail(item["server"], "server applies to redis_restart and failover");
+    e.server = static_cast<int>(r.non_negative(item["server"], "server"));
+  }
   if (name == "redis_restart" && item["persistence"]) {
     e.persistence = r.one_of(item["persistence"], "persistence", {"none", "aof"}) == "aof" ? world::Persistence::AofEverySec
                                                                                          : world::Persistence::None;
@@ -271,7 +286,7 @@ void read_timeline(const Reader& r, const YAML::Node& node, Scenario& s) {
     r.expect_map(item, "a timeline step");
     r.check_keys(item,
                  {"at", "client", "thread", "op", "fault", "wait_ms", "lease_ms", "for_ms", "extra_ms", "per_thousand",
-                  "by_ms", "lag_ms", "persistence"},
+                  "by_ms", "lag_ms", "persistence", "server"},
                  "a timeline step");
     TimelineEntry e;
     e.line = item.Mark().line + 1;
@@ -380,6 +395,16 @@ Scenario load_scenario(const std::string& path) {
   }
   s.run_ms = root["run_ms"] ? r.non_negative(root["run_ms"], "run_ms") : last + 60000;
   if (root["expect"]) read_expect(r, root["expect"], s);
+  // A RedLock needs a server per part; a fault needs its server to exist.
+  if (s.lock.type == "red" && s.world.servers < s.lock.parts) {
+    if (root["world"] && root["world"]["servers"])
+      r.fail(root["world"]["servers"], "a red lock of " + std::to_string(s.lock.parts) + " parts needs as many servers");
+    s.world.servers = s.lock.parts;
+  }
+  for (const auto& e : s.timeline)
+    if (e.fault.size() && e.server >= s.world.servers)
+      throw ScenarioError(path, e.line, 1, "server " + std::to_string(e.server) + " does not exist (the world has " +
+                                               std::to_string(s.world.servers) + ")");
   return s;
 }
 

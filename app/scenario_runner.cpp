@@ -47,8 +47,8 @@ void schedule(world::World& w, const Scenario& s, const TimelineEntry& e) {
   else if (e.fault == "delay") w.delay(e.at_ms, e.client, e.extra_ms, e.for_ms);
   else if (e.fault == "loss") w.loss(e.at_ms, e.client, e.per_thousand, e.for_ms);
   else if (e.fault == "clock_jump") w.clock_jump(e.at_ms, e.client, e.by_ms);
-  else if (e.fault == "redis_restart") w.redis_restart(e.at_ms, e.persistence);
-  else if (e.fault == "failover") w.failover(e.at_ms, e.lag_ms);
+  else if (e.fault == "redis_restart") w.redis_restart(e.at_ms, e.persistence, e.server);
+  else if (e.fault == "failover") w.failover(e.at_ms, e.lag_ms, e.server);
   else throw std::logic_error(s.file + ":" + std::to_string(e.line) + ": fault '" + e.fault + "' has no handler");
 }
 

@@ -28,19 +28,20 @@ TEST(ScenarioLoader, AnUnknownKeyListsTheKeysThatExist) {
   EXPECT_EQ(error_of("unknown-key.yaml"),
             "unknown-key.yaml:4:3: unknown key 'leas_ms' in lock (expected one of: type, name, lease_ms, watchdog_ms, "
             "watchdog_on_error, acquire_script, unlock_script, renew_script, unlock_latch, retry_ms, setnx_expire, timeout_ms, "
-            "retry_attempts, retry_interval_ms, fair_variant, thread_wait_ms, wait_replaces_thread_wait, zero_wait_tryacquire)");
+            "retry_attempts, retry_interval_ms, fair_variant, thread_wait_ms, wait_replaces_thread_wait, zero_wait_tryacquire, "
+            "parts)");
 }
 
 TEST(ScenarioLoader, AnUnknownLockTypeSaysWhichExist) {
   EXPECT_EQ(error_of("unknown-lock-type.yaml"),
-            "unknown-lock-type.yaml:2:14: unknown lock type 'mutex' (expected rlock, fair, setnx, naive, token or "
-            "client-reentrant)");
+            "unknown-lock-type.yaml:2:14: unknown lock type 'mutex' (expected rlock, fair, multi, red, setnx, naive, "
+            "token or client-reentrant)");
 }
 
 TEST(ScenarioLoader, ALockTypeNotBuiltYetSaysSo) {
   EXPECT_EQ(error_of("not-yet-available.yaml"),
-            "not-yet-available.yaml:2:14: lock type 'multi' is not available yet (available: rlock, fair, setnx, "
-            "naive, token or client-reentrant)");
+            "not-yet-available.yaml:2:14: lock type 'rwlock' is not available yet (available: rlock, fair, multi, "
+            "red, setnx, naive, token or client-reentrant)");
 }
 
 TEST(ScenarioLoader, FairLockKeysAreCheckedAndReachTheCheckerOptions) {
@@ -86,6 +87,11 @@ TEST(ScenarioLoader, UnknownFaultsPropertiesAndExpectationsAreErrors) {
             "reentrancy, watchdog, liveness, fair_queue or ops)");
   EXPECT_EQ(error_of("bad-expectation.yaml"),
             "bad-expectation.yaml:7:21: unknown expectation for mutual_exclusion 'yes-please' (expected holds, violated)");
+}
+
+TEST(ScenarioLoader, MultiServerKeysAreChecked) {
+  EXPECT_EQ(error_of("parts-on-rlock.yaml"), "parts-on-rlock.yaml:2:28: parts applies to multi and red locks only");
+  EXPECT_EQ(error_of("missing-server.yaml"), "missing-server.yaml:7:1: server 3 does not exist (the world has 2)");
 }
 
 TEST(ScenarioLoader, AStepNeedsExactlyOneOfOpOrFault) {

@@ -4,10 +4,15 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <initializer_list>
 #include <map>
 #include <set>
 
+#include "app/script_files.hpp"
+#include "engine/engine.hpp"
 #include "engine/numbers.hpp"
 
 namespace locksim::app {
@@ -122,14 +127,38 @@ void read_world(const Reader& r, const YAML::Node& node, Scenario& s) {
 }
 
 // A script is named by its file in scripts/ ("rlock_acquire_hset") or by a path to the user's own.
+// A user's Lua file must compile (as Redis compiles it) before anything runs: a syntax error is
+// reported at its own file and line.
+void check_compiles(const Reader& r, const YAML::Node& node, const std::string& role, const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) r.fail(node, "cannot read the script file '" + path + "'");
+  std::ostringstream body;
+  body << file.rdbuf();
+  engine::ManualHost host;
+  engine::Engine fake(host);
+  const engine::Reply reply = fake.execute(fake.open_session(), {"SCRIPT", "LOAD", body.str()});
+  if (!reply.is_error()) return;
+  std::smatch m;
+  int line = 1;
+  if (std::regex_search(reply.str, m, std::regex("user_script:([0-9]+):"))) line = std::stoi(m[1]);
+  const YAML::Mark mark = node.Mark();
+  throw ScenarioError(path, line, 1,
+                      "the Lua script does not compile (" + reply.str + "); it is the " + role + "_script of " +
+                          r.file() + ":" + std::to_string(mark.line + 1));
+}
+
 void read_script(const Reader& r, const YAML::Node& node, const std::string& role, std::string& name, Scenario& s) {
   const std::string value = r.text(node, role + "_script");
   if (value.find('/') != std::string::npos || value.ends_with(".lua")) {
     std::filesystem::path path(value);
     if (path.is_relative()) path = std::filesystem::path(r.file()).parent_path() / path;
     if (!std::filesystem::exists(path)) r.fail(node, "script file '" + path.string() + "' does not exist");
+    check_compiles(r, node, role, path.string());
     s.script_files.emplace_back(name, path.string());
   } else {
+    const std::string dir = default_scripts_dir();
+    if (!std::filesystem::exists(dir + "/" + value + ".lua"))
+      r.fail(node, "no script '" + value + "' in " + dir + " (name one of its files without .lua, or give a path to your own)");
     name = value;
   }
 }

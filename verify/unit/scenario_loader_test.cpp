@@ -94,6 +94,18 @@ TEST(ScenarioLoader, MultiServerKeysAreChecked) {
   EXPECT_EQ(error_of("missing-server.yaml"), "missing-server.yaml:7:1: server 3 does not exist (the world has 2)");
 }
 
+TEST(ScenarioLoader, AUserScriptThatDoesNotCompileIsReportedAtItsOwnLine) {
+  const std::string error = error_of("broken-user-script.yaml");
+  EXPECT_EQ(error.rfind("lua/broken_acquire.lua:3:1: the Lua script does not compile (ERR Error compiling script", 0), 0u)
+      << error;
+  EXPECT_NE(error.find("it is the acquire_script of " + kBad + "broken-user-script.yaml:2"), std::string::npos) << error;
+}
+
+TEST(ScenarioLoader, AScriptNameThatIsNotInScriptsIsAnError) {
+  EXPECT_EQ(error_of("unknown-script-name.yaml").rfind("unknown-script-name.yaml:2:36: no script 'rlock_unlock_v99' in ", 0), 0u)
+      << error_of("unknown-script-name.yaml");
+}
+
 TEST(ScenarioLoader, AStepNeedsExactlyOneOfOpOrFault) {
   EXPECT_EQ(error_of("op-and-fault.yaml"), "op-and-fault.yaml:5:5: a timeline step needs exactly one of 'op' or 'fault'");
   EXPECT_EQ(error_of("missing-for-ms.yaml"), "missing-for-ms.yaml:5:5: missing 'for_ms' in a pause fault");

@@ -224,6 +224,28 @@ int math_random(lua_State* L) {
   }
 }
 
+// math.max and math.min as Lua 5.1 has them: every argument goes through luaL_checknumber, so a
+// numeric string counts as its number (Redisson's `math.max(pttl, ARGV[1])`; 5.4 compares the
+// values as they are and fails on number against string), and the result is a number. An
+// integral result is pushed as an integer, which 5.1's %.14g prints the same way.
+int math_extreme(lua_State* L, bool max) {
+  const int n = lua_gettop(L);
+  lua_Number best = luaL_checknumber(L, 1);
+  for (int i = 2; i <= n; ++i) {
+    const lua_Number d = luaL_checknumber(L, i);
+    if (max ? d > best : d < best) best = d;
+  }
+  lua_Integer integral = 0;
+  if (lua_numbertointeger(std::floor(best), &integral) && static_cast<lua_Number>(integral) == best) {
+    lua_pushinteger(L, integral);
+  } else {
+    lua_pushnumber(L, best);
+  }
+  return 1;
+}
+int math_max(lua_State* L) { return math_extreme(L, true); }
+int math_min(lua_State* L) { return math_extreme(L, false); }
+
 int math_randomseed(lua_State* L) {
   scripting_of(L).rand().seed(static_cast<int32_t>(luaL_checkinteger(L, 1)));
   return 0;
@@ -461,6 +483,8 @@ void install(lua_State* L, Scripting& scripting) {
   lua_getfield(L, real, LUA_MATHLIBNAME);
   set_field_function(L, "random", math_random);
   set_field_function(L, "randomseed", math_randomseed);
+  set_field_function(L, "max", math_max);
+  set_field_function(L, "min", math_min);
   // Lua 5.4 additions that Redis's Lua 5.1 does not have.
   for (const char* name : {"type", "tointeger", "ult", "maxinteger", "mininteger"}) {
     lua_pushnil(L);

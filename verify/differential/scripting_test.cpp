@@ -315,6 +315,21 @@ TEST_F(Differential, StandardLibraryAsScriptsUseIt) {
   expect_same(eval("return string.sub('hello', 2, 3)"));
 }
 
+// Lua 5.1's math.max / math.min take numeric strings as numbers (Redisson's ReadWriteLock does
+// `math.max(pttl, ARGV[1])`); Lua 5.4's would compare a number with a string and fail.
+TEST_F(Differential, MathMaxAndMinAsLua51) {
+  expect_same(eval("return math.max(5, ARGV[1])", {"0", "30000"}));
+  expect_same(eval("return math.max(ARGV[1], 40000)", {"0", "30000"}));
+  expect_same(eval("return math.min('3', 2, 7)"));
+  expect_same(eval("return tostring(math.max(1, '2.5'))"));
+  expect_same(eval("return math.max(2, 3) .. ''"));
+  expect_same(eval("return tostring(math.min(-1.5, 4))"));
+  expect_same(eval("return type(math.max('7'))"));
+  expect_same(eval("return math.max('x', 1)"));
+  expect_same(eval("return math.max()"));
+  expect_same(eval("return redis.call('pexpire', 'nokey', math.max(-2, '1000'))"));
+}
+
 // math.random: Redis 7.0.15 seeds its lrand48 once at startup and never per script, so only a
 // freshly started server agrees with a fresh fake. This test starts its own.
 TEST(DifferentialFresh, MathRandomSequenceMatchesAFreshServer) {

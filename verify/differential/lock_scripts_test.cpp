@@ -373,5 +373,131 @@ TEST_F(LockScripts, FairTryAcquireNeverQueues) {
   expect_same({"EXISTS", kQueue, kTimeouts});
 }
 
+// ReadWriteLock: one hash "lock" with `mode` and a field per holder, reader timeout keys
+// "{lock}:<id>:rwlock_timeout:<n>", channel "redisson_rwlock:{lock}".
+const std::string kRwChannel = "redisson_rwlock:{lock}";
+const std::string kRwPrefix = "{lock}";
+std::string timeouts(const std::string& id) { return kRwPrefix + ":" + id + ":rwlock_timeout"; }
+
+class RwLockScripts : public LockScripts {
+ protected:
+  void read_acquire(const std::string& id, const std::string& lease = "30000") {
+    close("rwlock_read_acquire", {kLock, timeouts(id)}, {lease, id, id + ":write"});
+  }
+  void write_acquire(const std::string& id, const std::string& lease = "30000") {
+    close("rwlock_write_acquire", {kLock}, {lease, id + ":write"});
+  }
+  void read_unlock(const std::string& id, const std::string& script = "rwlock_read_unlock") {
+    same(script, {kLock, kRwChannel, timeouts(id), kRwPrefix}, {"0", id});
+  }
+  void write_unlock(const std::string& id, const std::string& script = "rwlock_write_unlock") {
+    same(script, {kLock, kRwChannel}, {"1", "30000", id + ":write"});
+  }
+  void pttl(const std::string& key) { expect_close({"PTTL", key}, kTolerance); }
+};
+
+TEST_F(RwLockScripts, ReadersShareAndTheLastOneOutDeletesAndPublishesZero) {
+  auto [live_sub, fake_sub] = subscriber(kRwChannel);
+  read_acquire(kA, "10000");
+  expect_same({"HGETALL", kLock});
+  pttl(kLock);
+  pttl(timeouts(kA) + ":1");
+  read_acquire(kB, "30000");  // read mode: shared; the hash takes max(pttl, lease)
+  read_acquire(kB, "5000");   // a re-entry with a shorter lease keeps the longer TTL
+  expect_same({"HGETALL", kLock});
+  pttl(kLock);
+  pttl(timeouts(kB) + ":2");
+  write_acquire(kA);  // read mode: a writer is told the TTL, even the reader itself
+  read_unlock(kB);    // B's :2 goes; the hash takes the longest reader TTL left (B's :1, 30 s)
+  expect_same({"EXISTS", timeouts(kB) + ":2"});
+  pttl(kLock);
+  read_unlock(kB);    // only A is left: the hash takes A's 10 s
+  pttl(kLock);
+  read_unlock(kB);    // B holds nothing: nil
+  EXPECT_TRUE(recording_.delivered.empty());
+  read_unlock(kA);    // the last reader: 1, hash deleted, 0 published
+  expect_same({"EXISTS", kLock, timeouts(kA) + ":1"});
+  EXPECT_EQ(live_sub->read_reply(), message(kRwChannel, "0"));
+  EXPECT_EQ(recording_.delivered, (std::vector<Delivery>{{fake_sub, kRwChannel, "0"}}));
+  read_unlock(kA);    // a missing lock: silent 1 and another message (up to 3.43.x)
+  EXPECT_EQ(live_sub->read_reply(), message(kRwChannel, "0"));
+  read_unlock(kA, "rwlock_read_unlock_3_44");  // 3.44.0: nil, no message
+  EXPECT_EQ(recording_.delivered.size(), 2u);
+}
+
+TEST_F(RwLockScripts, AWriterExcludesOthersReentersByAddingItsLeaseAndPublishesOne) {
+  auto [live_sub, fake_sub] = subscriber(kRwChannel);
+  write_acquire(kA, "10000");
+  expect_same({"HGETALL", kLock});
+  write_acquire(kA, "10000");  // re-entry: pttl + lease, ~20 s
+  pttl(kLock);
+  write_acquire(kB);           // busy: the TTL
+  read_acquire(kB);            // busy: the TTL
+  write_unlock(kB);            // not the holder: nil
+  same("rlock_renew", {kLock}, {"30000", kA + ":write"});  // the write side renews as RLock does
+  pttl(kLock);
+  write_unlock(kA);            // one hold left: 0, the lease restarts
+  pttl(kLock);
+  write_unlock(kA);            // released: 1, deleted, READ_UNLOCK_MESSAGE
+  expect_same({"EXISTS", kLock});
+  EXPECT_EQ(live_sub->read_reply(), message(kRwChannel, "1"));
+  EXPECT_EQ(recording_.delivered, (std::vector<Delivery>{{fake_sub, kRwChannel, "1"}}));
+  write_unlock(kA);            // missing: silent 1 (up to 3.43.x) ...
+  EXPECT_EQ(live_sub->read_reply(), message(kRwChannel, "1"));
+  write_unlock(kA, "rwlock_write_unlock_3_44");  // ... nil from 3.44.0
+  read_acquire(kB);
+  write_unlock(kB);            // read mode: nil for a write unlock
+  write_unlock(kB, "rwlock_write_unlock_3_44");
+  expect_same({"HGETALL", kLock});
+}
+
+TEST_F(RwLockScripts, AWriterReadsToo_ItsWriteUnlockLeavesReadMode) {
+  write_acquire(kA);
+  read_acquire(kA, "10000");   // the writer's own read lock
+  read_acquire(kA, "10000");
+  expect_same({"HGETALL", kLock});
+  read_acquire(kB);            // another reader: busy
+  read_unlock(kA);             // write mode with other fields: 0, the hash lives on
+  expect_same({"HGETALL", kLock});
+  pttl(kLock);
+  write_unlock(kA);            // the writer leaves; its read hold remains: mode read, 1
+  expect_same({"HGETALL", kLock});
+  EXPECT_TRUE(recording_.delivered.empty());
+  read_acquire(kB);            // now B can read
+  expect_same({"HGETALL", kLock});
+  same("rwlock_force_unlock", {kLock, kRwChannel}, {"1", "write"});  // wrong mode: 0
+  same("rwlock_force_unlock", {kLock, kRwChannel}, {"0", "read"});   // deleted: 1
+  expect_same({"EXISTS", kLock});
+}
+
+TEST_F(RwLockScripts, ReadRenewalRestartsTheHashAndEveryReadersTimeoutKey) {
+  read_acquire(kA, "1000");
+  read_acquire(kB, "2000");
+  read_acquire(kB, "2000");
+  same("rwlock_read_renew", {kLock, kRwPrefix}, {"30000", kA});
+  pttl(kLock);
+  pttl(timeouts(kA) + ":1");
+  pttl(timeouts(kB) + ":1");  // B's keys too, renewed by A
+  pttl(timeouts(kB) + ":2");
+  same("rwlock_read_renew", {kLock, kRwPrefix}, {"30000", "uuid-c:3"});  // not a reader: 0
+  expect_same({"DEL", kLock});
+  same("rwlock_read_renew", {kLock, kRwPrefix}, {"30000", kA});
+  expect_same({"SET", kLock, "plain"});  // a wrong-type key fails every script alike
+  read_acquire(kA);
+  write_acquire(kA);
+  read_unlock(kA);
+  write_unlock(kA);
+  same("rwlock_read_renew", {kLock, kRwPrefix}, {"30000", kA});
+}
+
+TEST_F(RwLockScripts, AnExpiredReaderTimeoutKeyNoLongerHoldsTheHashOpen) {
+  read_acquire(kA, "100");
+  read_acquire(kB, "30000");
+  expect_same({"DEBUG", "SLEEP", "0.2"});  // A's timeout key expires; its field stays
+  expect_same({"EXISTS", timeouts(kA) + ":1"});
+  read_unlock(kB);  // only A's field remains, whose key is gone: max -2 -> hash deleted, 1
+  expect_same({"EXISTS", kLock});
+}
+
 }  // namespace
 }  // namespace locksim::test

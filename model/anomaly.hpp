@@ -13,6 +13,7 @@ inline constexpr std::string_view kReentrancy = "reentrancy";
 inline constexpr std::string_view kWatchdog = "watchdog";
 inline constexpr std::string_view kLiveness = "liveness";
 inline constexpr std::string_view kFairQueue = "fair_queue";
+inline constexpr std::string_view kReadWrite = "read_write";
 }  // namespace property
 
 namespace anomaly {
@@ -40,6 +41,10 @@ inline constexpr std::string_view kStarved = "starved";
 inline constexpr std::string_view kFifoInversion = "fifo-inversion";
 // fair_queue: a live waiter was kept waiting on a free lock behind a waiter due for eviction.
 inline constexpr std::string_view kBlockedByEvicted = "blocked-by-evicted";
+// read_write: two owners believed they held one read-write lock's write side at the same time.
+inline constexpr std::string_view kWriteOverlap = "write-overlap";
+// read_write: an owner believed it held the write side while another believed it held the read side.
+inline constexpr std::string_view kReadWriteOverlap = "read-write-overlap";
 }  // namespace anomaly
 
 }  // namespace locksim::model

@@ -22,6 +22,8 @@ const std::vector<NamedChecker>& standard_checkers() {
        [](const History& h, const CheckerOptions& o) { return check_liveness(h, o.liveness); }},
       {std::string(property::kFairQueue),
        [](const History& h, const CheckerOptions& o) { return check_fair_queue(h, o.fair_queue); }},
+      {std::string(property::kReadWrite),
+       [](const History& h, const CheckerOptions& o) { return check_read_write(h, o.read_write); }},
   };
   return table;
 }

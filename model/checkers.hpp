@@ -1,5 +1,6 @@
 #pragma once
-// Running checkers by name: "mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness", "fair_queue".
+// Running checkers by name: "mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness", "fair_queue",
+// "read_write".
 // Each named checker gives one verdict, in the order asked; a checker that throws gives
 // Validity::Unknown with the exception's message as explanation. Verdicts combine with merge
 // (false beats unknown beats true).
@@ -13,6 +14,7 @@
 #include "model/history.hpp"
 #include "model/liveness.hpp"
 #include "model/mutual_exclusion.hpp"
+#include "model/read_write.hpp"
 #include "model/reentrancy.hpp"
 #include "model/verdict.hpp"
 #include "model/watchdog.hpp"
@@ -26,6 +28,7 @@ struct CheckerOptions {
   WatchdogOptions watchdog;
   LivenessOptions liveness;
   FairQueueOptions fair_queue;
+  ReadWriteOptions read_write;
 };
 
 struct NamedChecker {
@@ -33,7 +36,7 @@ struct NamedChecker {
   std::function<Verdict(const History&, const CheckerOptions&)> check;
 };
 
-// The six checkers above, in that order.
+// The seven checkers above, in that order.
 const std::vector<NamedChecker>& standard_checkers();
 
 // The verdicts of the checkers named `names`, looked up in `table`. Throws std::invalid_argument

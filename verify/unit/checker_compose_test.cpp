@@ -11,20 +11,21 @@ namespace {
 
 using test::HistoryBuilder;
 
-const std::vector<std::string> kAll{"mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness", "fair_queue"};
+const std::vector<std::string> kAll{"mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness", "fair_queue",
+                                   "read_write"};
 
 TEST(CheckerCompose, RunsTheNamedCheckersInOrder) {
   HistoryBuilder b;
   b.acquire(100, "A", 1, 1, "orders", 1, "", "A:1=1");
   b.unlock(200, "A", 1, 2, "orders", 0, "A:1=1", "");
   const auto verdicts = run_checkers(b.history(), kAll);
-  ASSERT_EQ(verdicts.size(), 6u);
+  ASSERT_EQ(verdicts.size(), 7u);
   for (size_t i = 0; i < kAll.size(); ++i) {
     EXPECT_EQ(verdicts[i].property, kAll[i]);
     EXPECT_EQ(verdicts[i].valid, Validity::Yes) << kAll[i] << ": " << verdicts[i].explanation;
   }
   EXPECT_EQ(overall(verdicts), Validity::Yes);
-  EXPECT_EQ(standard_checkers().size(), 6u);
+  EXPECT_EQ(standard_checkers().size(), 7u);
 }
 
 TEST(CheckerCompose, AViolationMakesTheWholeVerdictFalse) {

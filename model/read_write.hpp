@@ -1,0 +1,19 @@
+#pragma once
+// Read-write exclusion, for Redisson's ReadWriteLock, whose two sides are recorded as the locks
+// "<name>:read" and "<name>:write". Believed-holding intervals are mutual_exclusion's (from the
+// Hold that takes an owner from depth 0 to its Release with value 0). For each <name>: no owner's
+// interval on "<name>:write" overlaps another owner's interval on "<name>:write" (write-overlap)
+// or on "<name>:read" (read-write-overlap). Readers may overlap each other, and one owner may
+// hold both sides (Redisson lets a writer take the read lock). Events at the same ms count in
+// recorded order. The first overlap is reported; its witness is the earlier holder's Hold, the
+// later holder's Hold and the earlier holder's Release (if any). Locks of other names are ignored.
+#include "model/history.hpp"
+#include "model/verdict.hpp"
+
+namespace locksim::model {
+
+struct ReadWriteOptions {};
+
+Verdict check_read_write(const History& history, const ReadWriteOptions& options = {});
+
+}  // namespace locksim::model

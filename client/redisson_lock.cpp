@@ -7,7 +7,14 @@
 namespace locksim::client {
 
 RedissonLock::RedissonLock(Backend& backend, std::string name, RedissonOptions options)
-    : backend_(backend), name_(std::move(name)), options_(options), internal_lease_ms_(options.watchdog_timeout_ms) {}
+    : RedissonLock(backend, name, name, options) {}
+
+RedissonLock::RedissonLock(Backend& backend, std::string name, std::string key, RedissonOptions options)
+    : backend_(backend),
+      name_(std::move(name)),
+      key_(std::move(key)),
+      options_(options),
+      internal_lease_ms_(options.watchdog_timeout_ms) {}
 
 Task<CallResult> RedissonLock::send(Command command) {
   command.server = options_.server;
@@ -135,12 +142,12 @@ Task<OpResult> RedissonLock::release(int64_t thread, int64_t op) {
 }
 
 Task<void> RedissonLock::delete_latch(std::string latch) {
-  Command command{"unlock_latch", name_, nullptr, {}, {"DEL", std::move(latch)}, 0, 0, options_.server};
+  Command command{"unlock_latch", key_, nullptr, {}, {"DEL", std::move(latch)}, 0, 0, options_.server};
   co_await backend_.call(std::move(command), options_.commands.timeout_ms);
 }
 
 Task<OpResult> RedissonLock::query(std::string role, std::vector<std::string> argv, int64_t thread, int64_t op) {
-  Command command{std::move(role), name_, nullptr, {}, std::move(argv), thread, op};
+  Command command{std::move(role), key_, nullptr, {}, std::move(argv), thread, op};
   const CallResult result = co_await send(std::move(command));
   if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
   if (result.reply.kind != engine::Reply::Kind::Integer) co_return OpResult::fail("unexpected reply " + engine::describe(result.reply));
@@ -148,19 +155,19 @@ Task<OpResult> RedissonLock::query(std::string role, std::vector<std::string> ar
 }
 
 Task<OpResult> RedissonLock::expire(int64_t lease_ms, int64_t thread, int64_t op) {
-  std::vector<std::string> argv{"PEXPIRE", name_, std::to_string(lease_ms)};
+  std::vector<std::string> argv{"PEXPIRE", key_, std::to_string(lease_ms)};
   co_return co_await query("expire", std::move(argv), thread, op);
 }
 
 // isLocked(): EXISTS on the lock hash.
 Task<OpResult> RedissonLock::is_locked(int64_t op) {
-  std::vector<std::string> argv{"EXISTS", name_};
+  std::vector<std::string> argv{"EXISTS", key_};
   co_return co_await query("is_locked", std::move(argv), 0, op);
 }
 
 // isHeldByCurrentThread(): HEXISTS of this thread's field.
 Task<OpResult> RedissonLock::is_held(int64_t thread, int64_t op) {
-  std::vector<std::string> argv{"HEXISTS", name_, holder_id(thread)};
+  std::vector<std::string> argv{"HEXISTS", key_, holder_id(thread)};
   co_return co_await query("is_held", std::move(argv), thread, op);
 }
 

@@ -34,6 +34,9 @@ struct RedissonOptions {
 class RedissonLock : public Lock {
  public:
   RedissonLock(Backend& backend, std::string name, RedissonOptions options);
+  // A lock whose name in the run differs from its Redis key (ReadWriteLock: the locks
+  // "<key>:read" and "<key>:write" share the hash `key`).
+  RedissonLock(Backend& backend, std::string name, std::string key, RedissonOptions options);
   const std::string& name() const override { return name_; }
   Task<OpResult> acquire(int64_t thread, int64_t op, AcquireOptions options) override;
   Task<OpResult> release(int64_t thread, int64_t op) override;
@@ -65,8 +68,12 @@ class RedissonLock : public Lock {
   // After a successful acquire: an explicit lease becomes internalLockLeaseTime, none starts the watchdog.
   Task<OpResult> after_acquired(int64_t thread, int64_t lease_ms);
 
+  // isLocked() and friends: a plain command on `key_` answering an integer, > 0 read as 1.
+  Task<OpResult> query(std::string role, std::vector<std::string> argv, int64_t thread, int64_t op);
+
   Backend& backend_;
-  std::string name_;
+  std::string name_;  // the lock's name in the run (history events, LockUser)
+  std::string key_;   // its key on the server (the same as name_ except for ReadWriteLock)
   RedissonOptions options_;
   // internalLockLeaseTime: the watchdog timeout, or the last explicit lease this client used.
   int64_t internal_lease_ms_;
@@ -77,7 +84,6 @@ class RedissonLock : public Lock {
   void schedule_renewal(int64_t thread);
   void cancel_renewal(int64_t thread);
   void cancel_all_renewal();
-  Task<OpResult> query(std::string role, std::vector<std::string> argv, int64_t thread, int64_t op);
   Task<void> delete_latch(std::string latch);
   Task<void> renewal_loop(uint64_t generation);
 

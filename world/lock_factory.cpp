@@ -5,6 +5,7 @@
 #include "client/fair_lock.hpp"
 #include "client/multi_lock.hpp"
 #include "client/rlock.hpp"
+#include "client/rw_lock.hpp"
 #include "client/seed_locks.hpp"
 
 namespace locksim::world {
@@ -39,8 +40,21 @@ std::unique_ptr<client::Lock> make_lock(client::Backend& backend, client::Script
   if (spec.type == "client-reentrant")
     return std::make_unique<client::ClientReentrantLock>(backend, scripts, spec.name, spec.polling);
   if (spec.type == "multi" || spec.type == "red") return make_multi_lock(backend, scripts, spec);
+  if (spec.type == "rwlock") throw std::invalid_argument("an rwlock is two locks: build it with make_locks");
   throw std::invalid_argument("unknown lock type '" + spec.type +
-                              "' (expected rlock, fair, multi, red, setnx, naive, token or client-reentrant)");
+                              "' (expected rlock, fair, multi, red, rwlock, setnx, naive, token or client-reentrant)");
+}
+
+std::vector<std::unique_ptr<client::Lock>> make_locks(client::Backend& backend, client::ScriptCatalog& scripts,
+                                                      const LockSpec& spec) {
+  std::vector<std::unique_ptr<client::Lock>> locks;
+  if (spec.type == "rwlock") {
+    locks.push_back(std::make_unique<client::ReadLock>(backend, scripts, spec.name, spec.redisson, spec.rw));
+    locks.push_back(std::make_unique<client::WriteLock>(backend, scripts, spec.name, spec.redisson, spec.rw));
+  } else {
+    locks.push_back(make_lock(backend, scripts, spec));
+  }
+  return locks;
 }
 
 }  // namespace locksim::world

@@ -1,6 +1,7 @@
 #pragma once
 // The lock types a world can give its clients, by LockSpec::type.
 #include <memory>
+#include <vector>
 
 #include "client/backend.hpp"
 #include "client/lock.hpp"
@@ -10,7 +11,12 @@
 namespace locksim::world {
 
 // A client's own instance of the lock `spec` describes; throws std::invalid_argument for a type
-// it does not know.
+// it does not know, or that makes several locks (rwlock).
 std::unique_ptr<client::Lock> make_lock(client::Backend& backend, client::ScriptCatalog& scripts, const LockSpec& spec);
+
+// Every lock `spec` gives a client: make_lock's one, or for "rwlock" the ReadWriteLock's two sides,
+// the locks "<name>:read" and "<name>:write" over the one hash `<name>`.
+std::vector<std::unique_ptr<client::Lock>> make_locks(client::Backend& backend, client::ScriptCatalog& scripts,
+                                                      const LockSpec& spec);
 
 }  // namespace locksim::world

@@ -8,6 +8,7 @@
 #include "client/polling_lock.hpp"
 #include "client/redisson_lock.hpp"
 #include "client/rlock.hpp"
+#include "client/rw_lock.hpp"
 
 namespace locksim::world {
 
@@ -21,11 +22,12 @@ struct OpSpec {
 };
 
 struct LockSpec {
-  std::string type = "rlock";  // rlock | fair | setnx | naive | token | client-reentrant
+  std::string type = "rlock";  // rlock | fair | multi | red | rwlock | setnx | naive | token | client-reentrant
   std::string name = "lock";
   client::RedissonOptions redisson;
   client::RLockScripts rlock_scripts;
   client::FairOptions fair;  // fair: the script era and threadWaitTime
+  client::RwOptions rw;      // rwlock: the script era (the locks are "<name>:read" and "<name>:write")
   client::PollingOptions polling;
   int parts = 3;  // multi: how many locks ("<name>-1" ..); red: how many servers hold "<name>"
 };

@@ -54,17 +54,19 @@ ClientProcess& World::add_client(const std::string& name) {
   auto process = std::make_unique<ClientProcess>(name, uuid_from(rng), options_.link, rng.split("tokens"));
   process->backend = std::make_unique<SimBackend>(*this, *process);
   process->user = std::make_unique<client::LockUser>(*process->backend);
-  for (const LockSpec& spec : locks_) process->user->add_lock(make_lock(*process, spec));
+  for (const LockSpec& spec : locks_)
+    for (auto& lock : make_locks(*process, spec)) process->user->add_lock(std::move(lock));
   return *clients_.emplace(name, std::move(process)).first->second;
 }
 
 void World::add_lock(const LockSpec& spec) {
   locks_.push_back(spec);
-  for (auto& [name, process] : clients_) process->user->add_lock(make_lock(*process, spec));
+  for (auto& [name, process] : clients_)
+    for (auto& lock : make_locks(*process, spec)) process->user->add_lock(std::move(lock));
 }
 
-std::unique_ptr<client::Lock> World::make_lock(ClientProcess& process, const LockSpec& spec) {
-  return locksim::world::make_lock(*process.backend, scripts_, spec);
+std::vector<std::unique_ptr<client::Lock>> World::make_locks(ClientProcess& process, const LockSpec& spec) {
+  return locksim::world::make_locks(*process.backend, scripts_, spec);
 }
 
 RedisNode& World::node(int server) {

@@ -82,7 +82,7 @@ class World {
   int64_t next_op_id() { return ++last_op_id_; }
 
  private:
-  std::unique_ptr<client::Lock> make_lock(ClientProcess& client, const LockSpec& spec);
+  std::vector<std::unique_ptr<client::Lock>> make_locks(ClientProcess& client, const LockSpec& spec);
   void start_next_op(ClientProcess& client, int64_t thread);
   client::Task<void> run_op(ClientProcess& client, int64_t thread, OpSpec spec);
   void fault(const std::string& process, const std::string& f, int64_t value, std::string text = {});

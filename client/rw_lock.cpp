@@ -1,0 +1,102 @@
+#include "client/rw_lock.hpp"
+
+namespace locksim::client {
+namespace {
+
+RedissonOptions without_latch(RedissonOptions options) {
+  options.unlock_latch = false;
+  return options;
+}
+
+}  // namespace
+
+bool parse_rw_variant(const std::string& name, RwVariant& out) {
+  if (name == "3.11") {
+    out = RwVariant::Silent;
+  } else if (name == "3.44") {
+    out = RwVariant::Nil3_44;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+RwSide::RwSide(Backend& backend, ScriptCatalog& scripts, const std::string& key, const std::string& side,
+               RedissonOptions options)
+    : RedissonLock(backend, key + ":" + side, key, without_latch(options)),
+      mode_(side),
+      force_unlock_(scripts.get("rwlock_force_unlock")) {}
+
+std::string RwSide::braced() const { return key_.find('{') != std::string::npos ? key_ : "{" + key_ + "}"; }
+
+// RedissonReadLock / RedissonWriteLock.isLocked(): the hash's mode is this side's.
+Task<OpResult> RwSide::is_locked(int64_t op) {
+  Command command{"is_locked", key_, nullptr, {}, {"HGET", key_, "mode"}, 0, op};
+  const CallResult result = co_await send(std::move(command));
+  if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
+  const engine::Reply& reply = result.reply;
+  if (reply.kind == engine::Reply::Kind::Nil) co_return OpResult::ok(0);
+  if (reply.kind != engine::Reply::Kind::Bulk) co_return OpResult::fail("unexpected reply " + engine::describe(reply));
+  co_return OpResult::ok(reply.str == mode_ ? 1 : 0);
+}
+
+Task<OpResult> RwSide::force_release(int64_t op) {
+  Command command{"force_unlock", key_, &force_unlock_, {key_, channel()}, {mode_ == "write" ? "1" : "0", mode_}, 0, op};
+  const CallResult result = co_await send(std::move(command));
+  if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
+  if (result.reply.kind != engine::Reply::Kind::Integer) co_return OpResult::fail("unexpected reply " + engine::describe(result.reply));
+  co_return OpResult::ok(result.reply.integer);
+}
+
+ReadLock::ReadLock(Backend& backend, ScriptCatalog& scripts, const std::string& key, RedissonOptions options,
+                   RwOptions rw)
+    : RwSide(backend, scripts, key, "read", options),
+      acquire_(scripts.get("rwlock_read_acquire")),
+      unlock_(scripts.get(rw.variant == RwVariant::Nil3_44 ? "rwlock_read_unlock_3_44" : "rwlock_read_unlock")),
+      renew_(scripts.get("rwlock_read_renew")) {}
+
+Task<RedissonLock::Attempt> ReadLock::try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t) {
+  const std::string id = holder_id(thread);
+  Command command{"acquire", key_, &acquire_, {key_, timeout_prefix(thread)},
+                  {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), id, id + ":write"}, thread, op};
+  co_return to_attempt(co_await send(std::move(command)));
+}
+
+Command ReadLock::unlock_command(int64_t thread, int64_t op) {
+  return Command{"unlock", key_, &unlock_, {key_, channel(), timeout_prefix(thread), braced()},
+                 {"0", holder_id(thread)}, thread, op};
+}
+
+Command ReadLock::renew_command(int64_t thread) {
+  return Command{"renew", key_, &renew_, {key_, braced()}, {std::to_string(internal_lease_ms_), holder_id(thread)}, thread, 0};
+}
+
+WriteLock::WriteLock(Backend& backend, ScriptCatalog& scripts, const std::string& key, RedissonOptions options,
+                     RwOptions rw)
+    : RwSide(backend, scripts, key, "write", options),
+      acquire_(scripts.get("rwlock_write_acquire")),
+      unlock_(scripts.get(rw.variant == RwVariant::Nil3_44 ? "rwlock_write_unlock_3_44" : "rwlock_write_unlock")),
+      renew_(scripts.get("rlock_renew")) {}
+
+Task<RedissonLock::Attempt> WriteLock::try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t) {
+  Command command{"acquire", key_, &acquire_, {key_},
+                  {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), writer_id(thread)}, thread, op};
+  co_return to_attempt(co_await send(std::move(command)));
+}
+
+Command WriteLock::unlock_command(int64_t thread, int64_t op) {
+  return Command{"unlock", key_, &unlock_, {key_, channel()},
+                 {"1", std::to_string(internal_lease_ms_), writer_id(thread)}, thread, op};
+}
+
+Command WriteLock::renew_command(int64_t thread) {
+  return Command{"renew", key_, &renew_, {key_}, {std::to_string(internal_lease_ms_), writer_id(thread)}, thread, 0};
+}
+
+// isHeldByCurrentThread(): HEXISTS of the writer's field.
+Task<OpResult> WriteLock::is_held(int64_t thread, int64_t op) {
+  std::vector<std::string> argv{"HEXISTS", key_, writer_id(thread)};
+  co_return co_await query("is_held", std::move(argv), thread, op);
+}
+
+}  // namespace locksim::client

@@ -18,8 +18,9 @@
 namespace locksim::app {
 namespace {
 
-constexpr const char* kProperties[] = {"mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness", "fair_queue"};
-constexpr const char* kLockTypes = "rlock, fair, multi, red, setnx, naive, token or client-reentrant";
+constexpr const char* kProperties[] = {"mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness", "fair_queue",
+                                       "read_write"};
+constexpr const char* kLockTypes = "rlock, fair, multi, red, rwlock, setnx, naive, token or client-reentrant";
 
 std::string join(std::initializer_list<const char*> items) {
   std::string out;
@@ -192,13 +193,13 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s) {
   r.check_keys(node,
                {"type", "name", "lease_ms", "watchdog_ms", "watchdog_on_error", "acquire_script", "unlock_script",
                 "renew_script", "unlock_latch", "retry_ms", "setnx_expire", "timeout_ms", "retry_attempts", "retry_interval_ms",
-                "fair_variant", "thread_wait_ms", "wait_replaces_thread_wait", "zero_wait_tryacquire", "parts"},
+                "fair_variant", "thread_wait_ms", "wait_replaces_thread_wait", "zero_wait_tryacquire", "parts",
+                "rwlock_variant"},
                "lock");
   const YAML::Node type = r.require(node, "type", "lock");
   s.lock.type = r.text(type, "lock type");
-  if (s.lock.type == "rwlock")
-    r.fail(type, "lock type '" + s.lock.type + "' is not available yet (available: " + kLockTypes + ")");
-  static const std::set<std::string> kTypes = {"rlock", "fair", "multi", "red", "setnx", "naive", "token", "client-reentrant"};
+  static const std::set<std::string> kTypes = {"rlock", "fair", "multi", "red", "rwlock", "setnx", "naive", "token",
+                                               "client-reentrant"};
   if (!kTypes.count(s.lock.type))
     r.fail(type, "unknown lock type '" + s.lock.type + "' (expected " + kLockTypes + ")");
   s.lock.name = node["name"] ? r.text(node["name"], "lock name") : "lock";
@@ -232,6 +233,10 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s) {
   s.lock.polling.commands = policy;
   s.checker_options.watchdog.watchdog_lease_ms = s.lock.redisson.watchdog_timeout_ms;
   read_fair(r, node, s);
+  if (const YAML::Node v = node["rwlock_variant"]) {
+    if (s.lock.type != "rwlock") r.fail(v, "rwlock_variant applies to lock type rwlock only (this lock is " + s.lock.type + ")");
+    client::parse_rw_variant(r.one_of(v, "rwlock_variant", {"3.11", "3.44"}), s.lock.rw.variant);
+  }
 }
 
 void read_clients(const Reader& r, const YAML::Node& node, Scenario& s) {
@@ -261,6 +266,14 @@ const std::set<std::string> kServerFaults = {"redis_restart", "failover"};
 void read_op(const Reader& r, const YAML::Node& item, const std::string& name, const Scenario& s, TimelineEntry& e) {
   world::OpSpec op;
   op.lock = s.lock.name;
+  // A ReadWriteLock's op names its side; the op then concerns the lock "<name>:read" or "<name>:write".
+  if (const YAML::Node side = item["side"]) {
+    if (s.lock.type != "rwlock") r.fail(side, "side applies to lock type rwlock only (this lock is " + s.lock.type + ")");
+    if (name == "work") r.fail(side, "a work step names no side");
+    op.lock += ":" + r.one_of(side, "side", {"read", "write"});
+  } else if (s.lock.type == "rwlock" && name != "work") {
+    r.fail(item, "missing 'side' (read or write) in a '" + name + "' step on an rwlock");
+  }
   op.lease_ms = item["lease_ms"] ? r.non_negative(item["lease_ms"], "lease_ms") : s.default_lease_ms;
   if (name == "lock") {
     op.kind = world::OpSpec::Kind::Lock;
@@ -314,8 +327,8 @@ void read_timeline(const Reader& r, const YAML::Node& node, Scenario& s) {
   for (const YAML::Node& item : node) {
     r.expect_map(item, "a timeline step");
     r.check_keys(item,
-                 {"at", "client", "thread", "op", "fault", "wait_ms", "lease_ms", "for_ms", "extra_ms", "per_thousand",
-                  "by_ms", "lag_ms", "persistence", "server"},
+                 {"at", "client", "thread", "op", "side", "fault", "wait_ms", "lease_ms", "for_ms", "extra_ms",
+                  "per_thousand", "by_ms", "lag_ms", "persistence", "server"},
                  "a timeline step");
     TimelineEntry e;
     e.line = item.Mark().line + 1;
@@ -380,7 +393,8 @@ void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
     }
     if (std::none_of(std::begin(kProperties), std::end(kProperties), [&](const char* p) { return key == p; }))
       r.fail(it->first, "unknown property '" + key +
-                            "' in expect (expected mutual_exclusion, fencing, reentrancy, watchdog, liveness, fair_queue or ops)");
+                            "' in expect (expected mutual_exclusion, fencing, reentrancy, watchdog, liveness, fair_queue, read_write "
+                            "or ops)");
     s.expect.emplace_back(key, r.one_of(value, "expectation for " + key, {"holds", "violated"}));
   }
 }

@@ -29,19 +29,27 @@ TEST(ScenarioLoader, AnUnknownKeyListsTheKeysThatExist) {
             "unknown-key.yaml:4:3: unknown key 'leas_ms' in lock (expected one of: type, name, lease_ms, watchdog_ms, "
             "watchdog_on_error, acquire_script, unlock_script, renew_script, unlock_latch, retry_ms, setnx_expire, timeout_ms, "
             "retry_attempts, retry_interval_ms, fair_variant, thread_wait_ms, wait_replaces_thread_wait, zero_wait_tryacquire, "
-            "parts)");
+            "parts, rwlock_variant)");
 }
 
 TEST(ScenarioLoader, AnUnknownLockTypeSaysWhichExist) {
   EXPECT_EQ(error_of("unknown-lock-type.yaml"),
-            "unknown-lock-type.yaml:2:14: unknown lock type 'mutex' (expected rlock, fair, multi, red, setnx, naive, "
-            "token or client-reentrant)");
+            "unknown-lock-type.yaml:2:14: unknown lock type 'mutex' (expected rlock, fair, multi, red, rwlock, setnx, "
+            "naive, token or client-reentrant)");
 }
 
-TEST(ScenarioLoader, ALockTypeNotBuiltYetSaysSo) {
-  EXPECT_EQ(error_of("not-yet-available.yaml"),
-            "not-yet-available.yaml:2:14: lock type 'rwlock' is not available yet (available: rlock, fair, multi, "
-            "red, setnx, naive, token or client-reentrant)");
+TEST(ScenarioLoader, AnRwlockOpNamesItsSideAndOnlyAnRwlockOpMay) {
+  EXPECT_EQ(error_of("rwlock-missing-side.yaml"),
+            "rwlock-missing-side.yaml:5:5: missing 'side' (read or write) in a 'lock' step on an rwlock");
+  EXPECT_EQ(error_of("side-on-rlock.yaml"),
+            "side-on-rlock.yaml:5:40: side applies to lock type rwlock only (this lock is rlock)");
+  EXPECT_EQ(error_of("bad-side.yaml"), "bad-side.yaml:5:40: unknown side 'both' (expected read, write)");
+  const Scenario s = load_scenario(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/rwlock-writer-excludes.yaml");
+  EXPECT_EQ(s.lock.type, "rwlock");
+  ASSERT_FALSE(s.timeline.empty());
+  ASSERT_TRUE(s.timeline[0].op.has_value());
+  EXPECT_EQ(s.timeline[0].op->lock, "orders:write");
+  EXPECT_EQ(s.timeline[3].op->lock, "orders:read");
 }
 
 TEST(ScenarioLoader, FairLockKeysAreCheckedAndReachTheCheckerOptions) {
@@ -84,7 +92,7 @@ TEST(ScenarioLoader, UnknownFaultsPropertiesAndExpectationsAreErrors) {
             "clock_jump, redis_restart or failover)");
   EXPECT_EQ(error_of("unknown-property.yaml"),
             "unknown-property.yaml:8:3: unknown property 'fairness' in expect (expected mutual_exclusion, fencing, "
-            "reentrancy, watchdog, liveness, fair_queue or ops)");
+            "reentrancy, watchdog, liveness, fair_queue, read_write or ops)");
   EXPECT_EQ(error_of("bad-expectation.yaml"),
             "bad-expectation.yaml:7:21: unknown expectation for mutual_exclusion 'yes-please' (expected holds, violated)");
 }

@@ -164,6 +164,24 @@ void read_script(const Reader& r, const YAML::Node& node, const std::string& rol
   }
 }
 
+// replace_scripts: {<a script of scripts/>: <your file>}: any lock type runs your Lua file wherever
+// it would run that script (an audit of your own code, or another Redisson version's script).
+void read_replacements(const Reader& r, const YAML::Node& node, Scenario& s) {
+  r.expect_map(node, "replace_scripts");
+  const std::string dir = default_scripts_dir();
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const std::string name = it->first.as<std::string>();
+    if (!std::filesystem::exists(dir + "/" + name + ".lua"))
+      r.fail(it->first, "no script '" + name + "' in " + dir + " to replace");
+    const YAML::Node file = it->second;
+    std::filesystem::path path(r.text(file, "the replacement of " + name));
+    if (path.is_relative()) path = std::filesystem::path(r.file()).parent_path() / path;
+    if (!std::filesystem::exists(path)) r.fail(file, "script file '" + path.string() + "' does not exist");
+    check_compiles(r, file, name, path.string());
+    s.script_files.emplace_back(name, path.string());
+  }
+}
+
 // The fair lock's keys: which era of Redisson's scripts, and threadWaitTime (the fair_queue
 // checker judges evictions by the same value).
 void read_fair(const Reader& r, const YAML::Node& node, Scenario& s) {
@@ -194,7 +212,7 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s) {
                {"type", "name", "lease_ms", "watchdog_ms", "watchdog_on_error", "acquire_script", "unlock_script",
                 "renew_script", "unlock_latch", "retry_ms", "setnx_expire", "timeout_ms", "retry_attempts", "retry_interval_ms",
                 "fair_variant", "thread_wait_ms", "wait_replaces_thread_wait", "zero_wait_tryacquire", "parts",
-                "rwlock_variant"},
+                "rwlock_variant", "replace_scripts"},
                "lock");
   const YAML::Node type = r.require(node, "type", "lock");
   s.lock.type = r.text(type, "lock type");
@@ -220,6 +238,7 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s) {
                                             ? client::WatchdogOnError::StopForGood
                                             : client::WatchdogOnError::KeepRenewing;
   }
+  if (const YAML::Node replace = node["replace_scripts"]) read_replacements(r, replace, s);
   if (const YAML::Node a = node["acquire_script"]) read_script(r, a, "acquire", s.lock.rlock_scripts.acquire, s);
   if (const YAML::Node u = node["unlock_script"]) read_script(r, u, "unlock", s.lock.rlock_scripts.unlock, s);
   if (const YAML::Node n = node["renew_script"]) read_script(r, n, "renew", s.lock.rlock_scripts.renew, s);

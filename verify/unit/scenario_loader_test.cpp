@@ -29,7 +29,7 @@ TEST(ScenarioLoader, AnUnknownKeyListsTheKeysThatExist) {
             "unknown-key.yaml:4:3: unknown key 'leas_ms' in lock (expected one of: type, name, lease_ms, watchdog_ms, "
             "watchdog_on_error, acquire_script, unlock_script, renew_script, unlock_latch, retry_ms, setnx_expire, timeout_ms, "
             "retry_attempts, retry_interval_ms, fair_variant, thread_wait_ms, wait_replaces_thread_wait, zero_wait_tryacquire, "
-            "parts, rwlock_variant)");
+            "parts, rwlock_variant, replace_scripts)");
 }
 
 TEST(ScenarioLoader, AnUnknownLockTypeSaysWhichExist) {
@@ -112,6 +112,11 @@ TEST(ScenarioLoader, AUserScriptThatDoesNotCompileIsReportedAtItsOwnLine) {
 TEST(ScenarioLoader, AScriptNameThatIsNotInScriptsIsAnError) {
   EXPECT_EQ(error_of("unknown-script-name.yaml").rfind("unknown-script-name.yaml:2:36: no script 'rlock_unlock_v99' in ", 0), 0u)
       << error_of("unknown-script-name.yaml");
+}
+
+TEST(ScenarioLoader, ReplacingAScriptThatDoesNotExistIsAnError) {
+  EXPECT_EQ(error_of("replace-unknown-script.yaml").rfind("replace-unknown-script.yaml:4:21: no script 'token_relase' in ", 0), 0u)
+      << error_of("replace-unknown-script.yaml");
 }
 
 TEST(ScenarioLoader, AStepNeedsExactlyOneOfOpOrFault) {

@@ -83,7 +83,7 @@ std::map<const ScenarioResult*, std::string> folders(const std::vector<ScenarioR
   std::map<std::string, int> used;
   for (const auto& r : results) {
     std::string name = slug(r.name);
-    if (used[name]++ > 0) name += "-" + std::to_string(used[name]);
+    if (used[name]++ > 0) name.append("-").append(std::to_string(used[name]));
     names[&r] = name;
   }
   return names;

@@ -289,7 +289,7 @@ void read_op(const Reader& r, const YAML::Node& item, const std::string& name, c
   if (const YAML::Node side = item["side"]) {
     if (s.lock.type != "rwlock") r.fail(side, "side applies to lock type rwlock only (this lock is " + s.lock.type + ")");
     if (name == "work") r.fail(side, "a work step names no side");
-    op.lock += ":" + r.one_of(side, "side", {"read", "write"});
+    op.lock.append(":").append(r.one_of(side, "side", {"read", "write"}));
   } else if (s.lock.type == "rwlock" && name != "work") {
     r.fail(item, "missing 'side' (read or write) in a '" + name + "' step on an rwlock");
   }

@@ -1,0 +1,228 @@
+#include "app/explore_gen.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace locksim::app {
+namespace {
+
+// Sizes: RapidCheck scales ranges and container lengths by its size parameter. Exploration wants
+// the same distribution whatever size a caller runs at, so every generator here fixes its own: full
+// range for numbers, and a container's length uniform in [0, max].
+constexpr int kFull = 100;
+
+template <typename T>
+rc::Gen<T> full(rc::Gen<T> gen) {
+  return rc::gen::resize(kFull, std::move(gen));
+}
+
+// Uniform in [min, max] (inclusive), shrinking towards min.
+rc::Gen<int64_t> between(int64_t min, int64_t max) {
+  return full(rc::gen::inRange<int64_t>(min, max + 1));
+}
+
+rc::Gen<bool> one_in(int n) {
+  return rc::gen::map(full(rc::gen::inRange<int>(0, n)), [](int x) { return x == 0; });
+}
+
+template <typename T>
+rc::Gen<std::vector<T>> up_to(int max, rc::Gen<T> element) {
+  return rc::gen::resize(max, rc::gen::container<std::vector<T>>(full(std::move(element))));
+}
+
+const std::set<std::string> kProperties = {"mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness"};
+const std::set<std::string> kLockTypes = {"rlock", "setnx", "naive", "token", "client-reentrant"};
+const std::set<std::string> kClientFaults = {"crash", "pause", "partition", "delay", "loss", "clock_jump"};
+
+std::string client_name(size_t i) { return std::string(1, static_cast<char>('A' + i)); }
+
+rc::Gen<SessionPlan> session_gen(const ExploreConfig& c) {
+  using rc::gen::set;
+  return rc::gen::build<SessionPlan>(
+      set(&SessionPlan::at_ms, between(0, c.horizon_ms - 1)),
+      set(&SessionPlan::try_lock, one_in(2)),
+      set(&SessionPlan::wait_ms, between(0, 20000)),
+      set(&SessionPlan::leased, c.leases ? one_in(3) : rc::gen::just(false)),
+      set(&SessionPlan::lease_ms, between(100, 40000)),
+      set(&SessionPlan::reentrant, one_in(4)),
+      set(&SessionPlan::work_ms, between(0, 45000)),
+      set(&SessionPlan::writes, rc::gen::map(between(0, 2), [](int64_t x) { return static_cast<int>(x); })),
+      // An unlock ends most sessions; shrinking drops it.
+      set(&SessionPlan::unlock, rc::gen::map(full(rc::gen::inRange<int>(0, 8)), [](int x) { return x != 0; })),
+      set(&SessionPlan::stray_unlock, one_in(12)));
+}
+
+rc::Gen<ClientPlan> client_gen(const ExploreConfig& c) {
+  using rc::gen::set;
+  const bool skew = std::find(c.faults.begin(), c.faults.end(), "clock_jump") != c.faults.end();
+  return rc::gen::build<ClientPlan>(
+      set(&ClientPlan::sessions, rc::gen::nonEmpty(up_to(std::max(1, (c.ops_max + 3) / 4), session_gen(c)))),
+      set(&ClientPlan::clock_offset_ms, skew ? between(0, 2000) : rc::gen::just<int64_t>(0)));
+}
+
+rc::Gen<FaultPlan> fault_gen(const ExploreConfig& c) {
+  using rc::gen::set;
+  return rc::gen::build<FaultPlan>(
+      set(&FaultPlan::kind, rc::gen::map(between(0, static_cast<int64_t>(c.faults.size()) - 1),
+                                         [](int64_t x) { return static_cast<int>(x); })),
+      set(&FaultPlan::client, rc::gen::map(between(0, c.clients_max - 1), [](int64_t x) { return static_cast<int>(x); })),
+      set(&FaultPlan::at_ms, between(0, c.horizon_ms - 1)),
+      set(&FaultPlan::for_ms, between(100, 60000)),
+      set(&FaultPlan::extra_ms, between(1, 5000)),
+      set(&FaultPlan::per_thousand, between(1, 1000)),
+      set(&FaultPlan::jump_ms, between(1, 30000)),
+      set(&FaultPlan::backward, one_in(2)),
+      set(&FaultPlan::lag_ms, between(0, 5000)),
+      set(&FaultPlan::aof, one_in(2)));
+}
+
+}  // namespace
+
+const std::vector<std::string>& all_fault_kinds() {
+  static const std::vector<std::string> kinds = {"crash", "pause",      "partition",     "delay",
+                                                 "loss",  "clock_jump", "redis_restart", "failover"};
+  return kinds;
+}
+
+void validate(const ExploreConfig& c) {
+  if (!kLockTypes.count(c.lock_type))
+    throw std::invalid_argument("unknown lock type '" + c.lock_type + "' (expected rlock, setnx, naive, token or client-reentrant)");
+  if (c.clients_max < 1 || c.clients_max > 26) throw std::invalid_argument("clients must be within 1..26");
+  if (c.ops_max < 1 || c.ops_max > 200) throw std::invalid_argument("ops per client must be within 1..200");
+  if (c.faults_max < 0 || c.faults_max > 100) throw std::invalid_argument("faults per case must be within 0..100");
+  if (c.horizon_ms < 1) throw std::invalid_argument("the horizon must be positive");
+  if (c.world_loss_max < 0 || c.world_loss_max > 1000) throw std::invalid_argument("world loss is within 0..1000 per thousand");
+  std::set<std::string> seen;
+  for (const auto& f : c.faults) {
+    if (std::find(all_fault_kinds().begin(), all_fault_kinds().end(), f) == all_fault_kinds().end())
+      throw std::invalid_argument("unknown fault '" + f +
+                                  "' (expected crash, pause, partition, delay, loss, clock_jump, redis_restart or failover)");
+    if (!seen.insert(f).second) throw std::invalid_argument("fault '" + f + "' is named twice");
+  }
+  if (c.properties.empty()) throw std::invalid_argument("no property to check");
+  for (const auto& p : c.properties)
+    if (!kProperties.count(p))
+      throw std::invalid_argument("unknown property '" + p +
+                                  "' (expected mutual_exclusion, fencing, reentrancy, watchdog or liveness)");
+}
+
+rc::Gen<Plan> plan_gen(const ExploreConfig& c) {
+  validate(c);
+  using rc::gen::set;
+  return rc::gen::build<Plan>(
+      // The world's seed is not shrunk: a different seed is a different run, not a smaller one.
+      set(&Plan::world_seed, rc::gen::noShrink(full(rc::gen::inRange<uint64_t>(1, uint64_t{1} << 40)))),
+      set(&Plan::latency_min_ms, between(0, 5)),
+      set(&Plan::latency_span_ms, between(0, 10)),
+      set(&Plan::loss_per_thousand, between(0, c.world_loss_max)),
+      set(&Plan::clients, rc::gen::nonEmpty(up_to(c.clients_max, client_gen(c)))),
+      set(&Plan::faults, c.faults.empty() ? rc::gen::just(std::vector<FaultPlan>{}) : up_to(c.faults_max, fault_gen(c))));
+}
+
+Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
+  Scenario s;
+  s.name = "explore-" + c.lock_type;
+  s.seed = plan.world_seed;
+  s.world.seed = plan.world_seed;
+  s.world.link.latency_min_ms = plan.latency_min_ms;
+  s.world.link.latency_max_ms = plan.latency_min_ms + plan.latency_span_ms;
+  s.world.link.loss_numerator = static_cast<uint64_t>(plan.loss_per_thousand);
+  s.lock.type = c.lock_type;
+  s.lock.name = c.lock_name;
+  s.lock.redisson.watchdog_on_error = c.watchdog_keep ? client::WatchdogOnError::KeepRenewing : client::WatchdogOnError::StopForGood;
+  s.lock.redisson.unlock_latch = c.unlock_latch;
+  s.lock.polling.commands = s.lock.redisson.commands;
+  s.checker_options.watchdog.watchdog_lease_ms = s.lock.redisson.watchdog_timeout_ms;
+
+  const size_t clients = std::min<size_t>(plan.clients.size(), static_cast<size_t>(c.clients_max));
+  struct Step {
+    TimelineEntry entry;
+    int order;  // operations before faults at one instant, then client order
+  };
+  std::vector<Step> steps;
+  auto op_step = [&](size_t client, int64_t at, world::OpSpec::Kind kind) -> world::OpSpec& {
+    TimelineEntry e;
+    e.at_ms = at;
+    e.client = client_name(client);
+    e.op = world::OpSpec{};
+    e.op->kind = kind;
+    e.op->lock = c.lock_name;
+    steps.push_back({e, static_cast<int>(client)});
+    return *steps.back().entry.op;
+  };
+  for (size_t i = 0; i < clients; ++i) {
+    const ClientPlan& cp = plan.clients[i];
+    s.clients.push_back({client_name(i), cp.clock_offset_ms, 0});
+    std::vector<SessionPlan> sessions = cp.sessions;
+    std::stable_sort(sessions.begin(), sessions.end(),
+                     [](const SessionPlan& a, const SessionPlan& b) { return a.at_ms < b.at_ms; });
+    int ops = 0;
+    auto room = [&] { return ops < c.ops_max; };
+    for (const SessionPlan& sp : sessions) {
+      using K = world::OpSpec::Kind;
+      const int64_t lease = c.leases && sp.leased ? sp.lease_ms : -1;
+      if (sp.stray_unlock && room()) { op_step(i, sp.at_ms, K::Unlock); ++ops; }
+      const int acquires = sp.reentrant ? 2 : 1;
+      for (int a = 0; a < acquires && room(); ++a, ++ops) {
+        world::OpSpec& op = op_step(i, sp.at_ms, sp.try_lock ? K::TryLock : K::Lock);
+        op.lease_ms = lease;
+        if (sp.try_lock) op.wait_ms = sp.wait_ms;
+      }
+      if (sp.writes >= 1 && room()) { op_step(i, sp.at_ms, K::Write); ++ops; }
+      if (sp.work_ms > 0 && room()) { op_step(i, sp.at_ms, K::Work).duration_ms = sp.work_ms; ++ops; }
+      if (sp.writes >= 2 && room()) { op_step(i, sp.at_ms, K::Write); ++ops; }
+      for (int a = 0; sp.unlock && a < acquires && room(); ++a, ++ops) op_step(i, sp.at_ms, K::Unlock);
+    }
+  }
+  for (const FaultPlan& f : plan.faults) {
+    if (c.faults.empty()) break;
+    const std::string& kind = c.faults[static_cast<size_t>(f.kind) % c.faults.size()];
+    TimelineEntry e;
+    e.at_ms = f.at_ms;
+    e.fault = kind;
+    if (kClientFaults.count(kind)) {
+      if (static_cast<size_t>(f.client) >= clients) continue;  // its client was shrunk away
+      e.client = client_name(static_cast<size_t>(f.client));
+    }
+    e.for_ms = kind == "pause" || kind == "partition" || kind == "delay" || kind == "loss" ? f.for_ms : 0;
+    if (kind == "delay") e.extra_ms = f.extra_ms;
+    if (kind == "loss") e.per_thousand = static_cast<uint64_t>(f.per_thousand);
+    if (kind == "clock_jump") e.by_ms = f.backward ? -f.jump_ms : f.jump_ms;
+    if (kind == "failover") e.lag_ms = f.lag_ms;
+    if (kind == "redis_restart") e.persistence = f.aof ? world::Persistence::AofEverySec : world::Persistence::None;
+    steps.push_back({e, 1000});
+  }
+  std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
+    return a.entry.at_ms != b.entry.at_ms ? a.entry.at_ms < b.entry.at_ms : a.order < b.order;
+  });
+  // A minute past the last thing asked for, counting each thread's steps one after another (as the
+  // loader does for files without run_ms).
+  int64_t last = 0;
+  std::map<std::string, int64_t> busy_until;
+  for (Step& step : steps) {
+    const TimelineEntry& e = step.entry;
+    int64_t end = e.at_ms + e.for_ms;
+    if (e.op) {
+      int64_t& cursor = busy_until[e.client];
+      cursor = std::max(cursor, e.at_ms) + e.op->duration_ms + std::max<int64_t>(e.op->wait_ms, 0);
+      end = cursor;
+    }
+    last = std::max(last, end);
+    s.timeline.push_back(std::move(step.entry));
+  }
+  s.run_ms = last + 60000;
+  for (const auto& p : c.properties) s.expect.emplace_back(p, "holds");
+  return s;
+}
+
+rc::Gen<Scenario> scenario_gen(const ExploreConfig& config) {
+  return rc::gen::map(plan_gen(config), [config](const Plan& plan) { return to_scenario(plan, config); });
+}
+
+rc::Shrinkable<Scenario> generate_case(const ExploreConfig& config, uint64_t seed) {
+  return scenario_gen(config)(rc::Random(seed), kFull);
+}
+
+}  // namespace locksim::app

@@ -1,9 +1,11 @@
 // locksim: a simulation and verification testbed for Redis-based distributed locks.
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <sstream>
 #include <unistd.h>
 
 #include "app/demo.hpp"
+#include "app/explore.hpp"
 #include "app/redis_shell.hpp"
 #include "app/run_command.hpp"
 #include "app/script_files.hpp"
@@ -38,6 +40,61 @@ int main(int argc, char** argv) {
       "demo", "Walks through the seed articles' lock scripts on the fake Redis, step by step, on a simulated clock.");
   demo->add_option("--scripts", scripts_dir, "Directory of the lock scripts (*.lua)")->capture_default_str();
 
+  locksim::app::ExploreOptions explore_options;
+  std::string explore_faults = "none", explore_properties = "mutual_exclusion", explore_seeds, explore_shard;
+  uint64_t explore_seed = 0, explore_count = 1000;
+  bool explore_no_shrink = false;
+  CLI::App* explore = app.add_subcommand(
+      "explore",
+      "Property-based exploration: per seed, a random workload (1..N clients, lock/try_lock/unlock/work/write)\n"
+      "and fault plan, run in the simulated world and judged by the properties named, each expected to hold.\n"
+      "A violation is shrunk to a small scenario file (replay: locksim run FILE) and an HTML timeline.\n"
+      "Exit code: 0 no violation, 1 violations (or a case that could not run), 2 bad usage, 130 interrupted.\n"
+      "More: docs/exploration.md.");
+  explore->add_option("--lock", explore_options.config.lock_type, "Lock type: rlock, setnx, naive, token, client-reentrant")
+      ->capture_default_str();
+  explore->add_option("--clients", explore_options.config.clients_max, "At most this many clients (1..26)")->capture_default_str();
+  explore->add_option("--ops", explore_options.config.ops_max, "At most this many operations per client")->capture_default_str();
+  explore->add_option("--faults", explore_faults,
+                      "Fault kinds allowed, comma-separated: crash,pause,partition,delay,loss,clock_jump,redis_restart,\n"
+                      "failover; or all, or none")
+      ->capture_default_str();
+  explore->add_option("--faults-max", explore_options.config.faults_max, "At most this many faults per case")->capture_default_str();
+  explore->add_option("--world-loss", explore_options.config.world_loss_max, "World-wide message loss per thousand, at most")
+      ->capture_default_str();
+  explore->add_option("--horizon-ms", explore_options.config.horizon_ms, "Sessions and faults start within this many ms")
+      ->capture_default_str();
+  explore->add_flag("--no-leases", [&](int64_t) { explore_options.config.leases = false; },
+                    "Acquires never name a lease (rlock: the watchdog renews every hold)");
+  explore->add_flag("--watchdog-keep", explore_options.config.watchdog_keep,
+                    "rlock: a failed renewal is retried (Redisson 3.44.0 on) instead of ending renewal");
+  explore->add_flag("--unlock-latch", explore_options.config.unlock_latch, "rlock: unlock with the latch (Redisson 3.24.0 on)");
+  explore->add_option("--properties", explore_properties,
+                      "Properties expected to hold, comma-separated: mutual_exclusion,fencing,reentrancy,watchdog,liveness")
+      ->capture_default_str();
+  auto* seed_opt = explore->add_option("--seed", explore_seed, "Run this one seed");
+  auto* seeds_opt = explore->add_option("--seeds", explore_seeds, "Run seeds A..B (inclusive)");
+  auto* count_opt = explore->add_option("--count", explore_count, "Run seeds 1..N")->capture_default_str();
+  seed_opt->excludes(seeds_opt)->excludes(count_opt);
+  seeds_opt->excludes(count_opt);
+  explore->add_option("--shard", explore_shard, "I/N: run only the seeds at positions I mod N of the range (0 <= I < N)");
+  explore->add_option("--out", explore_options.out, "Write one JSON line per case to this file");
+  explore->add_option("--junit", explore_options.junit, "Write a JUnit XML report (a test case per seed)");
+  explore->add_option("--cases", explore_options.cases_dir, "Where counterexamples (seed-S.yaml, seed-S.html) go")
+      ->capture_default_str();
+  explore->add_option("--emit", explore_options.emit_dir,
+                      "Also write every generated case, before it runs and unshrunk, as DIR/seed-S.yaml");
+  explore->add_flag("--no-shrink", explore_no_shrink, "Write counterexamples as generated, unshrunk");
+  explore->add_option("--shrink-runs", explore_options.shrink.runs_max, "Scenario runs spent shrinking one case, at most")
+      ->capture_default_str();
+
+  std::vector<std::string> merge_inputs;
+  std::string merge_out;
+  CLI::App* merge = app.add_subcommand(
+      "merge", "Combines `locksim explore --out` files of several shards into one, sorted by seed (deterministic).");
+  merge->add_option("inputs", merge_inputs, "results.jsonl files")->required();
+  merge->add_option("--out", merge_out, "The merged file")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -54,6 +111,57 @@ int main(int argc, char** argv) {
     if (*run) return locksim::app::run_scenarios(run_options, std::cout, std::cerr);
     if (*redis) return locksim::app::run_redis_shell(std::cin, std::cout, shell_options);
     if (*demo) return locksim::app::run_demo(std::cout, scripts_dir);
+    if (*merge) return locksim::app::run_merge(merge_inputs, merge_out, std::cerr);
+    if (*explore) {
+      auto split = [](const std::string& text) {
+        std::vector<std::string> items;
+        std::stringstream in(text);
+        for (std::string item; std::getline(in, item, ',');)
+          if (!item.empty()) items.push_back(item);
+        return items;
+      };
+      auto& config = explore_options.config;
+      config.faults = explore_faults == "all"    ? locksim::app::all_fault_kinds()
+                      : explore_faults == "none" ? std::vector<std::string>{}
+                                                 : split(explore_faults);
+      config.properties = split(explore_properties);
+      if (*seed_opt) {
+        explore_options.seed_first = explore_options.seed_last = explore_seed;
+      } else if (*seeds_opt) {
+        const auto dots = explore_seeds.find("..");
+        try {
+          if (dots == std::string::npos) throw std::invalid_argument("no ..");
+          size_t used = 0;
+          explore_options.seed_first = std::stoull(explore_seeds.substr(0, dots), &used);
+          explore_options.seed_last = std::stoull(explore_seeds.substr(dots + 2), &used);
+          if (used != explore_seeds.size() - dots - 2) throw std::invalid_argument("trailing text");
+        } catch (const std::exception&) {
+          std::cerr << "locksim explore: --seeds expects A..B, e.g. 1..1000, got '" << explore_seeds << "'\n";
+          return 2;
+        }
+      } else {
+        if (explore_count == 0) {
+          std::cerr << "locksim explore: --count must be positive\n";
+          return 2;
+        }
+        explore_options.seed_first = 1;
+        explore_options.seed_last = explore_count;
+      }
+      if (!explore_shard.empty()) {
+        const auto slash = explore_shard.find('/');
+        try {
+          if (slash == std::string::npos) throw std::invalid_argument("no /");
+          explore_options.shard_index = std::stoi(explore_shard.substr(0, slash));
+          explore_options.shard_count = std::stoi(explore_shard.substr(slash + 1));
+        } catch (const std::exception&) {
+          std::cerr << "locksim explore: --shard expects I/N, e.g. 0/4, got '" << explore_shard << "'\n";
+          return 2;
+        }
+      }
+      explore_options.shrink.enabled = !explore_no_shrink;
+      explore_options.progress = ::isatty(2) != 0;
+      return locksim::app::run_explore(explore_options, std::cout, std::cerr);
+    }
   } catch (const std::exception& e) {
     std::cerr << "locksim: " << e.what() << "\n";
     return 2;

@@ -114,7 +114,10 @@ rc::Gen<Plan> plan_gen(const ExploreConfig& c) {
   return rc::gen::build<Plan>(
       // The world's seed is not shrunk: a different seed is a different run, not a smaller one.
       set(&Plan::world_seed, rc::gen::noShrink(full(rc::gen::inRange<uint64_t>(1, uint64_t{1} << 40)))),
-      set(&Plan::latency_min_ms, between(0, 5)),
+      // At least 1 ms: with a zero-latency link a lock() waiter whose acquire answers pttl 0 (a key
+      // expiring this very millisecond, still live in Redis) retries at the same virtual instant
+      // forever (redisson_lock.cpp's round assertion); no real network has a zero round trip.
+      set(&Plan::latency_min_ms, between(1, 5)),
       set(&Plan::latency_span_ms, between(0, 10)),
       set(&Plan::loss_per_thousand, between(0, c.world_loss_max)),
       set(&Plan::clients, rc::gen::nonEmpty(up_to(c.clients_max, client_gen(c)))),

@@ -65,14 +65,6 @@ bool is_acquire(const world::OpSpec& op) {
   return op.kind == world::OpSpec::Kind::Lock || op.kind == world::OpSpec::Kind::TryLock;
 }
 
-// The role a user's script file replaces, found by the catalogue name it overrides.
-std::string role_of(const Scenario& s, const std::string& name) {
-  if (name == s.lock.rlock_scripts.acquire) return "acquire_script";
-  if (name == s.lock.rlock_scripts.unlock) return "unlock_script";
-  if (name == s.lock.rlock_scripts.renew) return "renew_script";
-  throw std::invalid_argument("script override '" + name + "' is none of the lock's acquire, unlock or renew scripts");
-}
-
 void write_world(std::ostream& out, const Scenario& s) {
   const world::LinkOptions& link = s.world.link;
   if (link.loss_denominator != 1000)
@@ -94,17 +86,16 @@ void write_lock(std::ostream& out, const Scenario& s, bool write_default_lease) 
   out << "  watchdog_ms: " << r.watchdog_timeout_ms << "\n";
   out << "  watchdog_on_error: " << (r.watchdog_on_error == client::WatchdogOnError::StopForGood ? "stop" : "keep") << "\n";
   out << "  unlock_latch: " << (r.unlock_latch ? "true" : "false") << "\n";
-  // A script overridden by the user's file is written as that file; the others by catalogue name.
-  std::map<std::string, std::string> files;
-  for (const auto& [name, path] : s.script_files)
-    files[role_of(s, name)] = std::filesystem::absolute(path).lexically_normal().string();
-  auto script = [&](const char* role, const std::string& name) {
-    const auto it = files.find(role);
-    out << "  " << role << ": " << quoted(it != files.end() ? it->second : name) << "\n";
-  };
-  script("acquire_script", lock.rlock_scripts.acquire);
-  script("unlock_script", lock.rlock_scripts.unlock);
-  script("renew_script", lock.rlock_scripts.renew);
+  out << "  acquire_script: " << quoted(lock.rlock_scripts.acquire) << "\n";
+  out << "  unlock_script: " << quoted(lock.rlock_scripts.unlock) << "\n";
+  out << "  renew_script: " << quoted(lock.rlock_scripts.renew) << "\n";
+  // The user's own Lua files, whichever script they replace (an rlock role's acquire_script: path
+  // loads as the same replacement of that role's script).
+  if (!s.script_files.empty()) {
+    out << "  replace_scripts:\n";
+    for (const auto& [name, path] : s.script_files)
+      out << "    " << quoted(name) << ": " << quoted(std::filesystem::absolute(path).lexically_normal().string()) << "\n";
+  }
   out << "  retry_ms: " << lock.polling.retry_ms << "\n";
   out << "  setnx_expire: " << (lock.polling.setnx_expire ? "true" : "false") << "\n";
   out << "  timeout_ms: " << policy.timeout_ms << "\n";

@@ -15,8 +15,7 @@ namespace locksim::app {
 bool writable_lock_type(const std::string& type);
 
 // The YAML text of `scenario`. Throws std::invalid_argument for what a file cannot say: a lock type
-// the writer does not know, a loss probability not in thousandths, a script override that is none
-// of the lock's scripts.
+// the writer does not know, a loss probability not in thousandths.
 std::string write_scenario(const Scenario& scenario);
 
 // Writes write_scenario(scenario) to `path`; throws std::runtime_error when it cannot.

@@ -108,11 +108,13 @@ void read_world(const Reader& r, const YAML::Node& node, Scenario& s) {
     if (latency.IsSequence()) {
       if (latency.size() != 2) r.fail(latency, "expected [min, max] for latency_ms");
       s.world.link.latency_min_ms = r.non_negative(latency[0], "latency_ms");
+      if (s.world.link.latency_min_ms < 1) r.fail(latency[0], "latency_ms is at least 1 (a message always takes time)");
       s.world.link.latency_max_ms = r.non_negative(latency[1], "latency_ms");
       if (s.world.link.latency_max_ms < s.world.link.latency_min_ms)
         r.fail(latency, "latency_ms: the maximum is below the minimum");
     } else {
       s.world.link.latency_min_ms = s.world.link.latency_max_ms = r.non_negative(latency, "latency_ms");
+      if (s.world.link.latency_min_ms < 1) r.fail(latency, "latency_ms is at least 1 (a message always takes time)");
     }
   }
   if (const YAML::Node loss = node["loss_per_thousand"]) {

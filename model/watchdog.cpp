@@ -108,6 +108,8 @@ class Checker {
       const auto after = support::parse_hash(e.after);
       if (!owner.empty() && before && after) fields_.learn(owner, e.thread, *before, *after);
       if (!owner.empty() && e.f == "acquire") last_acquire_[{lock, owner}] = e.index;
+      // Every acquire (re-entries too) and every partial unlock (reply 0) restarts the lease.
+      if (!owner.empty() && (e.f == "acquire" || e.reply == "0")) last_lease_set_[{lock, owner}] = e.index;
     }
     if (!e.after.empty() || !e.before.empty()) present_[lock] = !e.after.empty();
     if (!is_renewed(e)) return std::nullopt;
@@ -172,6 +174,8 @@ class Checker {
   std::optional<Verdict> judge_crash(const Event& crash, const Holding& h) {
     if (const auto it = present_.find(crash.lock); it != present_.end() && !it->second) return std::nullopt;
     int64_t base = h.last_renew >= 0 ? h.last_renew : h.acquire_exec >= 0 ? h.acquire_exec : h.hold;
+    if (const auto it = last_lease_set_.find({crash.lock, crash.owner()}); it != last_lease_set_.end())
+      base = std::max(base, it->second);
     // A renewal sent before the crash may still reach the server after it and extend the key.
     int64_t gone = -1;
     for (size_t i = static_cast<size_t>(crash.index) + 1; i < history_.size() && gone < 0; ++i) {
@@ -182,7 +186,9 @@ class Checker {
     const int64_t deadline = at(base).at_ms + options_.watchdog_lease_ms + options_.slack_ms;
     if (gone >= 0 && at(gone).at_ms <= deadline) return std::nullopt;
     if (gone < 0 && history_.end_ms() <= deadline) return std::nullopt;  // too short to judge
-    const std::string since = at(base).f == "renew" ? "its last renewal was at " : "it acquired it at ";
+    const std::string since = at(base).f == "renew"    ? "its last renewal was at "
+                              : at(base).f == "unlock" ? "its partial unlock restarted the lease at "
+                                                       : "it acquired it at ";
     const std::string late = gone >= 0 ? "but it went only at " + ms(at(gone).at_ms)
                                        : "but it was still there when the history ended at " + ms(history_.end_ms());
     return support::violated(property::kWatchdog, anomaly::kLateExpiry, {base, crash.index, gone},
@@ -238,6 +244,7 @@ class Checker {
   std::map<Key, Holding> holding_;
   std::map<Key, Unlocked> unlocked_;
   std::map<Key, int64_t> last_acquire_;  // the last acquire Exec for each owner on each lock
+  std::map<Key, int64_t> last_lease_set_;  // the owner's last Exec that restarted the lease
   std::map<Key, int64_t> last_unlock_;   // the last unlock Invoke
   std::map<std::string, bool> present_;  // whether each lock's key exists, when known
   size_t holds_ = 0;

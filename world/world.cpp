@@ -27,6 +27,12 @@ World::World(WorldOptions options)
       network_rng_(root_rng_.split("network")),
       scripts_(options_.scripts_dir.empty() ? std::string(LOCKSIM_SCRIPTS_DIR) : options_.scripts_dir) {
   LS_ASSERT(options_.active_expire_every_ms > 0);
+  // A message takes at least a millisecond: with zero latency a waiter told "0 ms left" would retry
+  // at the same virtual instant forever (found by exploration).
+  if (options_.link.latency_min_ms < 1 || options_.link.latency_max_ms < options_.link.latency_min_ms)
+    throw std::invalid_argument("link latency must be a range of at least 1 ms, not [" +
+                                std::to_string(options_.link.latency_min_ms) + ", " +
+                                std::to_string(options_.link.latency_max_ms) + "]");
   if (options_.servers < 1 || options_.servers > 64)
     throw std::invalid_argument("a world has 1 to 64 Redis servers, not " + std::to_string(options_.servers));
   for (int i = 0; i < options_.servers; ++i)

@@ -119,6 +119,10 @@ TEST(ScenarioLoader, ReplacingAScriptThatDoesNotExistIsAnError) {
       << error_of("replace-unknown-script.yaml");
 }
 
+TEST(ScenarioLoader, ZeroLatencyIsRefused) {
+  EXPECT_EQ(error_of("zero-latency.yaml"), "zero-latency.yaml:2:22: latency_ms is at least 1 (a message always takes time)");
+}
+
 TEST(ScenarioLoader, AStepNeedsExactlyOneOfOpOrFault) {
   EXPECT_EQ(error_of("op-and-fault.yaml"), "op-and-fault.yaml:5:5: a timeline step needs exactly one of 'op' or 'fault'");
   EXPECT_EQ(error_of("missing-for-ms.yaml"), "missing-for-ms.yaml:5:5: missing 'for_ms' in a pause fault");

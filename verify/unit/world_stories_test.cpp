@@ -50,6 +50,21 @@ TEST(WorldStories, TheWatchdogHoldsALongJobsLockAndEveryPropertyHolds) {
   }
 }
 
+// A partial unlock (count 2 to 1) also restarts the lease: the key of a holder that crashes after it
+// expires one lease after that unlock, not after the last renewal (a false positive found by
+// exploration).
+TEST(WorldStories, APartialUnlockRestartsTheLeaseTheWatchdogCheckerCountsFrom) {
+  auto made = make_world("rlock");
+  World& world = *made;
+  world.op(0, "A", 1, lock_op());
+  world.op(0, "A", 1, lock_op());
+  world.op(25000, "A", 1, unlock_op());
+  world.crash(26000, "A");
+  world.run_until(90000);
+  const model::Verdict v = verdict(world, "watchdog");
+  EXPECT_EQ(v.valid, Validity::Yes) << why(v);
+}
+
 TEST(WorldStories, AnExplicitLeaseShorterThanTheWorkBreaksMutualExclusion) {
   auto made = make_world("rlock");
   World& world = *made;

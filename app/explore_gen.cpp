@@ -33,7 +33,7 @@ rc::Gen<std::vector<T>> up_to(int max, rc::Gen<T> element) {
 }
 
 const std::set<std::string> kProperties = {"mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness"};
-const std::set<std::string> kLockTypes = {"rlock", "setnx", "naive", "token", "client-reentrant"};
+const std::set<std::string> kLockTypes = {"rlock", "fair", "multi", "red", "setnx", "naive", "token", "client-reentrant"};
 const std::set<std::string> kClientFaults = {"crash", "pause", "partition", "delay", "loss", "clock_jump"};
 
 std::string client_name(size_t i) { return std::string(1, static_cast<char>('A' + i)); }
@@ -88,7 +88,8 @@ const std::vector<std::string>& all_fault_kinds() {
 
 void validate(const ExploreConfig& c) {
   if (!kLockTypes.count(c.lock_type))
-    throw std::invalid_argument("unknown lock type '" + c.lock_type + "' (expected rlock, setnx, naive, token or client-reentrant)");
+    throw std::invalid_argument("unknown lock type '" + c.lock_type +
+                                "' (expected rlock, fair, multi, red, setnx, naive, token or client-reentrant)");
   if (c.clients_max < 1 || c.clients_max > 26) throw std::invalid_argument("clients must be within 1..26");
   if (c.ops_max < 1 || c.ops_max > 200) throw std::invalid_argument("ops per client must be within 1..200");
   if (c.faults_max < 0 || c.faults_max > 100) throw std::invalid_argument("faults per case must be within 0..100");
@@ -137,6 +138,7 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
   s.lock.redisson.watchdog_on_error = c.watchdog_keep ? client::WatchdogOnError::KeepRenewing : client::WatchdogOnError::StopForGood;
   s.lock.redisson.unlock_latch = c.unlock_latch;
   s.lock.polling.commands = s.lock.redisson.commands;
+  if (c.lock_type == "red") s.world.servers = s.lock.parts;  // a server per part
   s.checker_options.watchdog.watchdog_lease_ms = s.lock.redisson.watchdog_timeout_ms;
 
   const size_t clients = std::min<size_t>(plan.clients.size(), static_cast<size_t>(c.clients_max));

@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
       "A violation is shrunk to a small scenario file (replay: locksim run FILE) and an HTML timeline.\n"
       "Exit code: 0 no violation, 1 violations (or a case that could not run), 2 bad usage, 130 interrupted.\n"
       "More: docs/exploration.md.");
-  explore->add_option("--lock", explore_options.config.lock_type, "Lock type: rlock, setnx, naive, token, client-reentrant")
+  explore->add_option("--lock", explore_options.config.lock_type, "Lock type: rlock, fair, multi, red, setnx, naive, token, client-reentrant")
       ->capture_default_str();
   explore->add_option("--clients", explore_options.config.clients_max, "At most this many clients (1..26)")->capture_default_str();
   explore->add_option("--ops", explore_options.config.ops_max, "At most this many operations per client")->capture_default_str();

@@ -10,7 +10,7 @@
 namespace locksim::app {
 namespace {
 
-constexpr const char* kWritableTypes = "rlock, setnx, naive, token and client-reentrant";
+constexpr const char* kWritableTypes = "rlock, fair, multi, red, rwlock, setnx, naive, token and client-reentrant";
 
 // A double-quoted YAML scalar (JSON's escapes are valid YAML).
 std::string quoted(const std::string& s) {
@@ -72,7 +72,7 @@ void write_world(std::ostream& out, const Scenario& s) {
                                 std::to_string(link.loss_denominator));
   out << "world: {latency_ms: [" << link.latency_min_ms << ", " << link.latency_max_ms << "]"
       << ", loss_per_thousand: " << link.loss_numerator << ", reorder: " << (link.reorder ? "true" : "false")
-      << ", active_expire_ms: " << s.world.active_expire_every_ms << "}\n";
+      << ", active_expire_ms: " << s.world.active_expire_every_ms << ", servers: " << s.world.servers << "}\n";
 }
 
 void write_lock(std::ostream& out, const Scenario& s, bool write_default_lease) {
@@ -96,6 +96,16 @@ void write_lock(std::ostream& out, const Scenario& s, bool write_default_lease) 
     for (const auto& [name, path] : s.script_files)
       out << "    " << quoted(name) << ": " << quoted(std::filesystem::absolute(path).lexically_normal().string()) << "\n";
   }
+  if (lock.type == "fair") {
+    const client::FairOptions& fair = lock.fair;
+    out << "  fair_variant: " << quoted(client::to_string(fair.variant)) << "\n";
+    out << "  thread_wait_ms: " << fair.thread_wait_ms << "\n";
+    out << "  wait_replaces_thread_wait: " << (fair.try_wait_replaces_thread_wait ? "true" : "false") << "\n";
+    out << "  zero_wait_tryacquire: " << (fair.zero_wait_uses_tryacquire ? "true" : "false") << "\n";
+  }
+  if (lock.type == "multi" || lock.type == "red") out << "  parts: " << lock.parts << "\n";
+  if (lock.type == "rwlock")
+    out << "  rwlock_variant: " << quoted(lock.rw.variant == client::RwVariant::Silent ? "3.11" : "3.44") << "\n";
   out << "  retry_ms: " << lock.polling.retry_ms << "\n";
   out << "  setnx_expire: " << (lock.polling.setnx_expire ? "true" : "false") << "\n";
   out << "  timeout_ms: " << policy.timeout_ms << "\n";
@@ -120,6 +130,9 @@ void write_step(std::ostream& out, const Scenario& s, const TimelineEntry& e, bo
     if (e.thread != 1) out << ", thread: " << e.thread;
     const world::OpSpec& op = *e.op;
     out << ", op: " << op_name(op.kind);
+    // An rwlock's op names its side through the lock it concerns ("<name>:read").
+    if (s.lock.type == "rwlock" && op.kind != world::OpSpec::Kind::Work)
+      out << ", side: " << op.lock.substr(op.lock.rfind(':') + 1);
     if (op.kind == world::OpSpec::Kind::TryLock) out << ", wait_ms: " << op.wait_ms;
     if (is_acquire(op) && op.lease_ms >= 0 && !(write_default_lease && op.lease_ms == s.default_lease_ms))
       out << ", lease_ms: " << op.lease_ms;
@@ -134,6 +147,7 @@ void write_step(std::ostream& out, const Scenario& s, const TimelineEntry& e, bo
   if (e.fault == "clock_jump") out << ", by_ms: " << e.by_ms;
   if (e.fault == "failover") out << ", lag_ms: " << e.lag_ms;
   if (e.fault == "redis_restart") out << ", persistence: " << (e.persistence == world::Persistence::None ? "none" : "aof");
+  if ((e.fault == "redis_restart" || e.fault == "failover") && e.server != 0) out << ", server: " << e.server;
   out << "}\n";
 }
 
@@ -155,7 +169,9 @@ void write_expect(std::ostream& out, const Scenario& s) {
 }  // namespace
 
 bool writable_lock_type(const std::string& type) {
-  return type == "rlock" || type == "setnx" || type == "naive" || type == "token" || type == "client-reentrant";
+  for (const char* t : {"rlock", "fair", "multi", "red", "rwlock", "setnx", "naive", "token", "client-reentrant"})
+    if (type == t) return true;
+  return false;
 }
 
 std::string write_scenario(const Scenario& s) {

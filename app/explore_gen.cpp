@@ -139,6 +139,7 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
   s.lock.redisson.unlock_latch = c.unlock_latch;
   s.lock.polling.commands = s.lock.redisson.commands;
   if (c.lock_type == "red") s.world.servers = s.lock.parts;  // a server per part
+  s.script_files = c.script_files;
   s.checker_options.watchdog.watchdog_lease_ms = s.lock.redisson.watchdog_timeout_ms;
 
   const size_t clients = std::min<size_t>(plan.clients.size(), static_cast<size_t>(c.clients_max));

@@ -36,6 +36,8 @@ struct ExploreConfig {
   // rlock options (Redisson's defaults).
   bool watchdog_keep = false;       // watchdog_on_error keep (3.44.0 on) instead of stop
   bool unlock_latch = false;        // 3.24.0 on
+  // A user's own Lua files in place of scripts of scripts/ (name -> path), as replace_scripts.
+  std::vector<std::pair<std::string, std::string>> script_files;
 };
 
 struct SessionPlan {

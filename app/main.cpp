@@ -1,5 +1,6 @@
 // locksim: a simulation and verification testbed for Redis-based distributed locks.
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include "app/explore.hpp"
 #include "app/redis_shell.hpp"
 #include "app/run_command.hpp"
+#include "app/scenario_loader.hpp"
 #include "app/script_files.hpp"
 
 int main(int argc, char** argv) {
@@ -69,6 +71,10 @@ int main(int argc, char** argv) {
   explore->add_flag("--watchdog-keep", explore_options.config.watchdog_keep,
                     "rlock: a failed renewal is retried (Redisson 3.44.0 on) instead of ending renewal");
   explore->add_flag("--unlock-latch", explore_options.config.unlock_latch, "rlock: unlock with the latch (Redisson 3.24.0 on)");
+  std::vector<std::string> explore_scripts;
+  explore->add_option("--script", explore_scripts,
+                      "NAME=FILE: run your Lua FILE wherever the lock would run scripts/NAME.lua (repeatable), to audit "
+                      "your own script");
   explore->add_option("--properties", explore_properties,
                       "Properties expected to hold, comma-separated: mutual_exclusion,fencing,reentrancy,watchdog,liveness")
       ->capture_default_str();
@@ -125,6 +131,20 @@ int main(int argc, char** argv) {
                       : explore_faults == "none" ? std::vector<std::string>{}
                                                  : split(explore_faults);
       config.properties = split(explore_properties);
+      for (const std::string& item : explore_scripts) {
+        const auto eq = item.find('=');
+        const std::string name = item.substr(0, eq), file = eq == std::string::npos ? "" : item.substr(eq + 1);
+        std::string problem;
+        if (eq == std::string::npos || name.empty() || file.empty()) problem = "expects NAME=FILE";
+        else if (!std::filesystem::exists(locksim::app::default_scripts_dir() + "/" + name + ".lua"))
+          problem = "no script '" + name + "' in " + locksim::app::default_scripts_dir() + " to replace";
+        else problem = locksim::app::user_script_problem(file);
+        if (!problem.empty()) {
+          std::cerr << "locksim explore: --script " << item << ": " << problem << "\n";
+          return 2;
+        }
+        config.script_files.emplace_back(name, file);
+      }
       if (*seed_opt) {
         explore_options.seed_first = explore_options.seed_last = explore_seed;
       } else if (*seeds_opt) {

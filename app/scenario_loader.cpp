@@ -133,20 +133,14 @@ void read_world(const Reader& r, const YAML::Node& node, Scenario& s) {
 // A user's Lua file must compile (as Redis compiles it) before anything runs: a syntax error is
 // reported at its own file and line.
 void check_compiles(const Reader& r, const YAML::Node& node, const std::string& role, const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) r.fail(node, "cannot read the script file '" + path + "'");
-  std::ostringstream body;
-  body << file.rdbuf();
-  engine::ManualHost host;
-  engine::Engine fake(host);
-  const engine::Reply reply = fake.execute(fake.open_session(), {"SCRIPT", "LOAD", body.str()});
-  if (!reply.is_error()) return;
+  const std::string problem = user_script_problem(path);
+  if (problem.empty()) return;
   std::smatch m;
   int line = 1;
-  if (std::regex_search(reply.str, m, std::regex("user_script:([0-9]+):"))) line = std::stoi(m[1]);
+  if (std::regex_search(problem, m, std::regex("user_script:([0-9]+):"))) line = std::stoi(m[1]);
   const YAML::Mark mark = node.Mark();
   throw ScenarioError(path, line, 1,
-                      "the Lua script does not compile (" + reply.str + "); it is the " + role + "_script of " +
+                      "the Lua script does not compile (" + problem + "); it is the " + role + "_script of " +
                           r.file() + ":" + std::to_string(mark.line + 1));
 }
 
@@ -421,6 +415,17 @@ void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
 }
 
 }  // namespace
+
+std::string user_script_problem(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return "cannot read the script file '" + path + "'";
+  std::ostringstream body;
+  body << file.rdbuf();
+  engine::ManualHost host;
+  engine::Engine fake(host);
+  const engine::Reply reply = fake.execute(fake.open_session(), {"SCRIPT", "LOAD", body.str()});
+  return reply.is_error() ? reply.str : std::string();
+}
 
 Scenario load_scenario(const std::string& path) {
   YAML::Node root;

@@ -22,6 +22,10 @@ class ScenarioError : public std::runtime_error {
   int line_;
 };
 
+// Why the user's Lua file at `path` cannot stand in for a lock script (unreadable, or Redis would not
+// compile it: the error as Redis words it); empty when it can.
+std::string user_script_problem(const std::string& path);
+
 // Parses one scenario file; throws ScenarioError.
 Scenario load_scenario(const std::string& path);
 

@@ -144,6 +144,17 @@ TEST(ExploreShrinking, ACounterexampleShrinksToAFewSteps) {
   EXPECT_LE(r.shrunk_steps, 12u) << counterexample_text(r);
 }
 
+// A planted bug, with no fault at all: an unlock that ignores the owner. Exploration must find it
+// and shrink it close to the story itself — a holder, someone else's unlock, a second holder. The
+// shrinker removes whole sessions (a re-entrant session is up to 4 steps: acquire, acquire, unlock,
+// unlock), so the stated bound is 8 steps: two sessions of one client and one of another.
+TEST(ExploreShrinking, APlantedBugShrinksToItsStory) {
+  ExploreConfig c = rlock_watchdog({}, {"mutual_exclusion"});
+  c.script_files = {{"rlock_unlock", std::string(LOCKSIM_SOURCE_DIR) + "/verify/property/planted/unlock_ignores_owner.lua"}};
+  const CaseResult r = expect_violated(c, "mutual_exclusion", 200, 2000);
+  EXPECT_LE(r.shrunk_steps, 8u) << counterexample_text(r);
+}
+
 TEST(ExploreDeterminism, ASeedReplaysToTheSameHistoryByteForByte) {
   ExploreConfig c = rlock_watchdog(all_fault_kinds(), {"mutual_exclusion", "watchdog"});
   c.leases = true;

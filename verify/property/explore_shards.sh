@@ -11,16 +11,16 @@ fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir"
-args=(--lock rlock --faults pause,crash,partition,redis_restart --properties mutual_exclusion,reentrancy --seeds 1..300 --shrink-runs 200 --cases cases)
+args=(--lock rlock --faults pause,crash,partition,redis_restart --properties mutual_exclusion,reentrancy --seeds 1..200 --shrink-runs 50 --cases cases)
 # Exit code 1 means violations were found, which these faults produce; 2 or more is a failure.
 status=0
 "$locksim" explore "${args[@]}" --out all.jsonl >all.txt || status=$?
 ((status <= 1)) || { cat all.txt; exit 1; }
 parallel --will-cite "'$locksim' explore ${args[*]} --shard {}/2 --out shard-{}.jsonl > shard-{}.txt; test \$? -le 1" ::: 0 1
 "$locksim" merge shard-0.jsonl shard-1.jsonl --out merged.jsonl
-[[ $(wc -l <all.jsonl) -eq 300 ]] || { echo "expected 300 cases, got $(wc -l <all.jsonl)"; exit 1; }
-[[ $(wc -l <shard-0.jsonl) -eq 150 && $(wc -l <shard-1.jsonl) -eq 150 ]] || { echo "shards are not 150 + 150"; exit 1; }
-grep -q '"violated"' all.jsonl || { echo "expected some violations among 300 cases"; exit 1; }
+[[ $(wc -l <all.jsonl) -eq 200 ]] || { echo "expected 200 cases, got $(wc -l <all.jsonl)"; exit 1; }
+[[ $(wc -l <shard-0.jsonl) -eq 100 && $(wc -l <shard-1.jsonl) -eq 100 ]] || { echo "shards are not 100 + 100"; exit 1; }
+grep -q '"violated"' all.jsonl || { echo "expected some violations among 200 cases"; exit 1; }
 cmp all.jsonl merged.jsonl
 # Every counterexample the merged file names exists and replays to the violation (exit 1).
 first=$(grep -m1 -o '"scenario":"[^"]*"' merged.jsonl | cut -d'"' -f4)

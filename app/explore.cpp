@@ -1,5 +1,7 @@
 #include "app/explore.hpp"
 
+#include "app/markup.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -74,20 +76,6 @@ extern "C" void on_abort(int) {
   while (d) buf[n++] = digits[--d];
   buf[n++] = '\n';
   [[maybe_unused]] const ssize_t w = ::write(2, buf, n);
-}
-
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += static_cast<unsigned char>(c) < 0x20 && c != '\n' ? ' ' : c;
-    }
-  }
-  return out;
 }
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
@@ -302,12 +290,12 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
       results.flush();
     }
     if (!o.junit.empty()) {
-      junit_cases << "  <testcase classname=\"explore." << xml_escape(o.config.lock_type) << "\" name=\"seed-" << seed
+      junit_cases << "  <testcase classname=\"explore." << escape_markup(o.config.lock_type) << "\" name=\"seed-" << seed
                   << "\" time=\"" << std::fixed << std::setprecision(6) << case_s << "\">";
-      if (r.error) junit_cases << "<error message=\"" << xml_escape(*r.error) << "\"/>";
+      if (r.error) junit_cases << "<error message=\"" << escape_markup(*r.error) << "\"/>";
       else if (!r.violated.empty())
-        junit_cases << "<failure message=\"" << xml_escape(r.violated + " violated (" + r.anomaly + ")") << "\">"
-                    << xml_escape(r.explanation + "\nreplay: locksim run " + scenario_path) << "</failure>";
+        junit_cases << "<failure message=\"" << escape_markup(r.violated + " violated (" + r.anomaly + ")") << "\">"
+                    << escape_markup(r.explanation + "\nreplay: locksim run " + scenario_path) << "</failure>";
       junit_cases << "</testcase>\n";
     }
     const auto now = std::chrono::steady_clock::now();

@@ -91,6 +91,7 @@ ScenarioResult run_scenario(const Scenario& s) {
       }
       for (const auto& e : s.timeline) schedule(w, s, e);
       w.run_until(s.run_ms);
+      w.finish();
     } catch (const std::exception& ex) {
       // What was observed until then is kept.
       result.error = ex.what();

@@ -978,6 +978,7 @@ std::string summary(const Event& e, bool threaded) {
     case EventKind::Fault: return s + "FAULT " + e.f + (e.value ? " " + std::to_string(e.value) : "");
     case EventKind::Message: return s + "msg " + e.f + lock;
     case EventKind::Write: return s + "write" + lock + " " + e.f + " token=" + std::to_string(e.value);
+    case EventKind::End: return s + "END of the run";
   }
   return s;
 }

@@ -7,7 +7,8 @@ namespace locksim::model {
 namespace {
 
 constexpr std::string_view kKindNames[] = {"invoke", "ok",    "fail",  "info",    "hold",    "release",
-                                           "exec",   "key",   "renew", "fault",   "message", "write"};
+                                           "exec",   "key",   "renew", "fault",   "message", "write",
+                                           "end"};
 
 EventKind kind_from(std::string_view name) {
   for (size_t i = 0; i < std::size(kKindNames); ++i)

@@ -311,6 +311,13 @@ void World::run_until(int64_t t) {
   queue_.advance_to(t);
 }
 
+void World::finish() {
+  model::Event e;
+  e.kind = model::EventKind::End;
+  e.process = "world";
+  record(std::move(e));
+}
+
 void World::sweep_finished_tasks() {
   for (auto& [name, process] : clients_) {
     auto& tasks = process->tasks;

@@ -63,6 +63,8 @@ class World {
   // --- running
   // Runs every event up to and including time t; the clock ends at t.
   void run_until(int64_t t);
+  // Records that the run stops now: checkers judge what never finished against this end.
+  void finish();
   int64_t now() const { return queue_.now(); }
   int64_t epoch_now() const { return options_.epoch_ms + queue_.now(); }
   uint64_t events_executed() const { return queue_.executed(); }

@@ -65,6 +65,24 @@ TEST(WorldStories, APartialUnlockRestartsTheLeaseTheWatchdogCheckerCountsFrom) {
   EXPECT_EQ(v.valid, Validity::Yes) << why(v);
 }
 
+// A key left with no expiry by nobody alive (here planted directly on the server): B's lock() is
+// told ttl -1 and waits for a message that never comes, recording nothing more. Only the End of
+// the run lets the liveness checker see that B was still waiting on a free lock.
+TEST(WorldStories, ALockWaitingForeverIsJudgedAtTheEndOfTheRun) {
+  auto made = make_world("rlock");
+  World& world = *made;
+  engine::Engine& engine = world.node().engine();
+  const engine::SessionId session = engine.open_session();
+  ASSERT_EQ(engine.execute(session, {"HSET", "orders", "gone-client:1", "1"}), engine::Reply::integer_of(1));
+  world.op(100, "B", 1, lock_op());
+  world.run_until(60000);
+  EXPECT_EQ(verdict(world, "liveness").valid, Validity::Yes) << "without an end, the history stops at B's attempt";
+  world.finish();
+  const model::Verdict v = verdict(world, "liveness");
+  EXPECT_EQ(v.valid, Validity::No) << why(v);
+  EXPECT_EQ(v.anomaly, model::anomaly::kStarved);
+}
+
 TEST(WorldStories, AnExplicitLeaseShorterThanTheWorkBreaksMutualExclusion) {
   auto made = make_world("rlock");
   World& world = *made;

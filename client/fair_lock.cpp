@@ -110,10 +110,7 @@ Command FairLock::renew_command(int64_t thread) {
 Task<OpResult> FairLock::force_release(int64_t op) {
   Command command{"force_unlock", name_, &force_unlock_, {name_, queue_key(), timeout_key(), channel_prefix()},
                   {"0", std::to_string(backend_.now_ms())}, 0, op};
-  const CallResult result = co_await send(std::move(command));
-  if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
-  if (result.reply.kind != engine::Reply::Kind::Integer) co_return OpResult::fail("unexpected reply " + engine::describe(result.reply));
-  co_return OpResult::ok(result.reply.integer);
+  co_return integer_result(co_await send(std::move(command)));
 }
 
 }  // namespace locksim::client

@@ -146,12 +146,17 @@ Task<void> RedissonLock::delete_latch(std::string latch) {
   co_await backend_.call(std::move(command), options_.commands.timeout_ms);
 }
 
+OpResult RedissonLock::integer_result(const CallResult& result) {
+  if (result.timed_out) return OpResult::unknown("RedisResponseTimeoutException");
+  if (result.reply.kind != engine::Reply::Kind::Integer) return OpResult::fail("unexpected reply " + engine::describe(result.reply));
+  return OpResult::ok(result.reply.integer);
+}
+
 Task<OpResult> RedissonLock::query(std::string role, std::vector<std::string> argv, int64_t thread, int64_t op) {
   Command command{std::move(role), key_, nullptr, {}, std::move(argv), thread, op};
-  const CallResult result = co_await send(std::move(command));
-  if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
-  if (result.reply.kind != engine::Reply::Kind::Integer) co_return OpResult::fail("unexpected reply " + engine::describe(result.reply));
-  co_return OpResult::ok(result.reply.integer > 0 ? 1 : 0);
+  OpResult result = integer_result(co_await send(std::move(command)));
+  if (result.outcome == OpResult::Outcome::Ok) result.value = result.value > 0 ? 1 : 0;
+  co_return result;
 }
 
 Task<OpResult> RedissonLock::expire(int64_t lease_ms, int64_t thread, int64_t op) {

@@ -62,6 +62,8 @@ class RedissonLock : public Lock {
 
   // Sends `command` to this lock's server with the command policy's timeout and resends.
   Task<CallResult> send(Command command);
+  // An integer reply as Ok(value); a timeout as Unknown; anything else as Fail.
+  static OpResult integer_result(const CallResult& result);
   // "<client uuid>:<thread id>", Redisson's getLockName(threadId).
   std::string holder_id(int64_t thread) const;
   Attempt to_attempt(const CallResult& result) const;

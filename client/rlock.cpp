@@ -36,10 +36,7 @@ Command RLock::renew_command(int64_t thread) {
 
 Task<OpResult> RLock::force_release(int64_t op) {
   Command command{"force_unlock", name_, &force_unlock_, {name_, channel()}, {"0"}, 0, op};
-  const CallResult result = co_await send(std::move(command));
-  if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
-  if (result.reply.kind != engine::Reply::Kind::Integer) co_return OpResult::fail("unexpected reply " + engine::describe(result.reply));
-  co_return OpResult::ok(result.reply.integer);
+  co_return integer_result(co_await send(std::move(command)));
 }
 
 }  // namespace locksim::client

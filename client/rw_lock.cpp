@@ -42,10 +42,7 @@ Task<OpResult> RwSide::is_locked(int64_t op) {
 
 Task<OpResult> RwSide::force_release(int64_t op) {
   Command command{"force_unlock", key_, &force_unlock_, {key_, channel()}, {mode_ == "write" ? "1" : "0", mode_}, 0, op};
-  const CallResult result = co_await send(std::move(command));
-  if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
-  if (result.reply.kind != engine::Reply::Kind::Integer) co_return OpResult::fail("unexpected reply " + engine::describe(result.reply));
-  co_return OpResult::ok(result.reply.integer);
+  co_return integer_result(co_await send(std::move(command)));
 }
 
 ReadLock::ReadLock(Backend& backend, ScriptCatalog& scripts, const std::string& key, RedissonOptions options,

@@ -46,6 +46,14 @@ struct OpExpectation {
   int line = 0;
 };
 
+// What the scenario says about running on a live Redis (locksim run --backend live).
+struct LiveNotes {
+  // Properties whose verdict may differ on a live server for a real reason, and that reason.
+  std::vector<std::string> differs;
+  std::string why;
+  int line = 0;
+};
+
 struct Scenario {
   std::string file;
   std::string name;
@@ -61,6 +69,7 @@ struct Scenario {
   std::vector<std::pair<std::string, std::string>> expect;  // property -> holds | violated, in file order
   std::vector<OpExpectation> expect_ops;
   model::CheckerOptions checker_options;
+  LiveNotes live;
 };
 
 }  // namespace locksim::app

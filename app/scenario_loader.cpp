@@ -276,7 +276,7 @@ void read_clients(const Reader& r, const YAML::Node& node, Scenario& s) {
 const std::set<std::string> kOps = {"lock", "try_lock", "unlock", "force_unlock", "work", "write", "is_locked", "is_held"};
 constexpr const char* kOpList = "lock, try_lock, unlock, force_unlock, work, write, is_locked or is_held";
 const std::set<std::string> kClientFaults = {"crash", "pause", "partition", "delay", "loss", "clock_jump"};
-const std::set<std::string> kServerFaults = {"redis_restart", "failover"};
+const std::set<std::string> kServerFaults = {"redis_restart", "redis_pause", "failover"};
 
 void read_op(const Reader& r, const YAML::Node& item, const std::string& name, const Scenario& s, TimelineEntry& e) {
   world::OpSpec op;
@@ -315,7 +315,7 @@ void read_op(const Reader& r, const YAML::Node& item, const std::string& name, c
 void read_fault(const Reader& r, const YAML::Node& item, const std::string& name, TimelineEntry& e) {
   e.fault = name;
   const std::string where = "a " + name + " fault";
-  if (name == "pause" || name == "partition" || name == "delay" || name == "loss")
+  if (name == "pause" || name == "partition" || name == "delay" || name == "loss" || name == "redis_pause")
     e.for_ms = r.non_negative(r.require(item, "for_ms", where), "for_ms");
   if (name == "delay") e.extra_ms = r.non_negative(r.require(item, "extra_ms", where), "extra_ms");
   if (name == "loss" && item["per_thousand"]) {
@@ -326,7 +326,7 @@ void read_fault(const Reader& r, const YAML::Node& item, const std::string& name
   if (name == "clock_jump") e.by_ms = r.integer(r.require(item, "by_ms", where), "by_ms");
   if (name == "failover") e.lag_ms = r.non_negative(r.require(item, "lag_ms", where), "lag_ms");
   if (item["server"]) {
-    if (name != "redis_restart" && name != "failover") r.fail(item["server"], "server applies to redis_restart and failover");
+    if (!kServerFaults.count(name)) r.fail(item["server"], "server applies to redis_restart, redis_pause and failover");
     e.server = static_cast<int>(r.non_negative(item["server"], "server"));
   }
   if (name == "redis_restart" && item["persistence"]) {
@@ -368,7 +368,7 @@ void read_timeline(const Reader& r, const YAML::Node& node, Scenario& s) {
       const std::string name = r.text(item["fault"], "fault");
       if (!kClientFaults.count(name) && !kServerFaults.count(name))
         r.fail(item["fault"], "unknown fault '" + name +
-                                  "' (expected crash, pause, partition, delay, loss, clock_jump, redis_restart or failover)");
+                                  "' (expected crash, pause, partition, delay, loss, clock_jump, redis_restart, redis_pause or failover)");
       if (kClientFaults.count(name) && e.client.empty()) r.fail(item, "missing 'client' in a '" + name + "' fault");
       if (kServerFaults.count(name) && !e.client.empty())
         r.fail(item["client"], "a '" + name + "' fault concerns the server, not a client");
@@ -414,6 +414,23 @@ void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
   }
 }
 
+void read_live(const Reader& r, const YAML::Node& node, Scenario& s) {
+  r.expect_map(node, "live");
+  r.check_keys(node, {"differs", "why"}, "live");
+  s.live.line = node.Mark().line + 1;
+  if (const YAML::Node differs = node["differs"]) {
+    if (!differs.IsSequence()) r.fail(differs, "expected a list of properties for live.differs");
+    for (const YAML::Node& item : differs) {
+      const std::string property = r.text(item, "a property");
+      if (std::none_of(s.expect.begin(), s.expect.end(), [&](const auto& e) { return e.first == property; }))
+        r.fail(item, "live.differs names '" + property + "', which expect does not check");
+      s.live.differs.push_back(property);
+    }
+    if (!node["why"]) r.fail(node, "live.differs needs a 'why': the real reason the verdict can differ live");
+  }
+  if (node["why"]) s.live.why = r.text(node["why"], "why");
+}
+
 }  // namespace
 
 std::string user_script_problem(const std::string& path) {
@@ -438,7 +455,8 @@ Scenario load_scenario(const std::string& path) {
   }
   const Reader r(path);
   if (!root.IsMap()) r.fail(root, "expected a mapping with name, lock, clients, timeline and expect");
-  r.check_keys(root, {"name", "about", "seed", "world", "lock", "clients", "timeline", "run_ms", "expect"}, "the scenario");
+  r.check_keys(root, {"name", "about", "seed", "world", "lock", "clients", "timeline", "run_ms", "expect", "live"},
+               "the scenario");
   Scenario s;
   s.file = path;
   s.name = r.text(r.require(root, "name", "the scenario"), "name");
@@ -464,6 +482,7 @@ Scenario load_scenario(const std::string& path) {
   }
   s.run_ms = root["run_ms"] ? r.non_negative(root["run_ms"], "run_ms") : last + 60000;
   if (root["expect"]) read_expect(r, root["expect"], s);
+  if (root["live"]) read_live(r, root["live"], s);
   // A RedLock needs a server per part; a fault needs its server to exist.
   if (s.lock.type == "red" && s.world.servers < s.lock.parts) {
     if (root["world"] && root["world"]["servers"])

@@ -14,11 +14,9 @@
 #include "world/network.hpp"
 #include "world/ops.hpp"
 #include "world/rng.hpp"
-#include "world/sim_backend.hpp"
+#include "world/client_backend.hpp"
 
 namespace locksim::world {
-
-class SimBackend;
 
 struct ClientThread {
   std::deque<OpSpec> pending;
@@ -56,7 +54,7 @@ struct ClientProcess {
   std::deque<std::coroutine_handle<>> deferred;   // woken while paused, run at resume
   std::map<int64_t, ClientThread> threads;
   std::map<std::string, ChannelState> channels;
-  std::unique_ptr<SimBackend> backend;
+  std::unique_ptr<ClientBackend> backend;
   std::unique_ptr<client::LockUser> user;
 };
 

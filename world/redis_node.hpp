@@ -41,6 +41,9 @@ class RedisNode : public engine::Host {
   void failover(int64_t lag_ms);
   // Keeps the snapshots a replica lagging `lag_ms` behind needs (call before writes happen).
   void keep_replica(int64_t lag_ms) { replica_lag_ms_ = std::max(replica_lag_ms_, lag_ms); }
+  // Stopped (SIGSTOP) until `t`: it reads nothing, expires nothing, writes no AOF.
+  void pause_until(int64_t t) { paused_until_ = std::max(paused_until_, t); }
+  int64_t paused_until() const { return paused_until_; }
 
   void active_expire();
   void aof_fsync();
@@ -75,6 +78,7 @@ class RedisNode : public engine::Host {
   std::map<engine::SessionId, std::string> pubsub_owner_;
   Snapshot aof_;
   int64_t replica_lag_ms_ = 0;
+  int64_t paused_until_ = 0;
   std::vector<std::pair<int64_t, Snapshot>> replica_log_;  // (time, keyspace after a write)
 };
 

@@ -21,8 +21,9 @@ std::string uuid_from(Rng rng) {
 
 }  // namespace
 
-World::World(WorldOptions options)
+World::World(WorldOptions options, Fabric* fabric)
     : options_(std::move(options)),
+      fabric_(fabric),
       root_rng_(options_.seed),
       network_rng_(root_rng_.split("network")),
       scripts_(options_.scripts_dir.empty() ? std::string(LOCKSIM_SCRIPTS_DIR) : options_.scripts_dir) {
@@ -35,6 +36,7 @@ World::World(WorldOptions options)
                                 std::to_string(options_.link.latency_max_ms) + "]");
   if (options_.servers < 1 || options_.servers > 64)
     throw std::invalid_argument("a world has 1 to 64 Redis servers, not " + std::to_string(options_.servers));
+  if (fabric_) return;  // real servers keep their own timers
   for (int i = 0; i < options_.servers; ++i)
     nodes_.push_back(std::make_unique<RedisNode>(*this, "redis" + std::to_string(i), i));
   queue_.at(0, [this] { housekeeping(); });
@@ -48,6 +50,7 @@ World::~World() {
 // Redis's own timers: the active expiry cycle and, once a second, the AOF fsync.
 void World::housekeeping() {
   for (auto& node : nodes_) {
+    if (node->paused_until() > now()) continue;
     node->active_expire();
     if (now() % 1000 < options_.active_expire_every_ms) node->aof_fsync();
   }
@@ -58,7 +61,8 @@ ClientProcess& World::add_client(const std::string& name) {
   if (clients_.count(name)) throw std::invalid_argument("client '" + name + "' is declared twice");
   const Rng rng = root_rng_.split("client:" + name);
   auto process = std::make_unique<ClientProcess>(name, uuid_from(rng), options_.link, rng.split("tokens"));
-  process->backend = std::make_unique<SimBackend>(*this, *process);
+  if (fabric_) process->backend = fabric_->connect(*this, *process);
+  else process->backend = std::make_unique<SimBackend>(*this, *process);
   process->user = std::make_unique<client::LockUser>(*process->backend);
   for (const LockSpec& spec : locks_)
     for (auto& lock : make_locks(*process, spec)) process->user->add_lock(std::move(lock));
@@ -75,7 +79,13 @@ std::vector<std::unique_ptr<client::Lock>> World::make_locks(ClientProcess& proc
   return locksim::world::make_locks(*process.backend, scripts_, spec);
 }
 
+void World::check_server(int server) const {
+  if (server < 0 || server >= servers())
+    throw std::invalid_argument("no server " + std::to_string(server) + " (the world has " + std::to_string(servers()) + ")");
+}
+
 RedisNode& World::node(int server) {
+  if (fabric_) throw std::logic_error("a world on a live fabric has no simulated servers");
   if (server < 0 || server >= servers())
     throw std::invalid_argument("no server " + std::to_string(server) + " (the world has " + std::to_string(servers()) + ")");
   return *nodes_[static_cast<size_t>(server)];
@@ -92,6 +102,19 @@ void World::at(int64_t t, std::function<void()> action) { queue_.at(std::max(t, 
 void World::record(model::Event event) {
   event.at_ms = now();
   history_.add(std::move(event));
+}
+
+bool World::fenced_write(const std::string& client, int64_t thread, const std::string& resource, int64_t token) {
+  const bool accepted = resources_[resource].write(token);
+  model::Event e;
+  e.kind = model::EventKind::Write;
+  e.process = client;
+  e.thread = thread;
+  e.lock = resource;
+  e.f = accepted ? "accepted" : "rejected";
+  e.value = token;
+  record(std::move(e));
+  return accepted;
 }
 
 void World::fault(const std::string& process, const std::string& f, int64_t value, std::string text) {
@@ -218,7 +241,7 @@ void World::crash(int64_t t, const std::string& client_name) {
       e.value = 0;
       record(std::move(e));
     }
-    for (auto& node : nodes_) node->disconnect(client_name);
+    process.backend->disconnect();
     process.deferred.clear();
     process.channels.clear();
     process.threads.clear();
@@ -278,25 +301,55 @@ void World::clock_jump(int64_t t, const std::string& client_name, int64_t jump_m
 }
 
 void World::redis_restart(int64_t t, Persistence persistence, int server) {
-  RedisNode& target = node(server);
-  at(t, [this, persistence, &target] {
-    target.restart(persistence);
-    fault(target.name(), "restart", 0, persistence == Persistence::AofEverySec ? "aof everysec" : "no persistence");
+  check_server(server);
+  at(t, [this, persistence, server] {
+    if (fabric_) fabric_->restart(server, persistence);
+    else node(server).restart(persistence);
+    fault("redis" + std::to_string(server), "restart", 0,
+          persistence == Persistence::AofEverySec ? "aof everysec" : "no persistence");
   });
 }
 
 void World::failover(int64_t t, int64_t lag_ms, int server) {
-  RedisNode& target = node(server);
-  target.keep_replica(lag_ms);
-  at(t, [this, lag_ms, &target] {
-    target.failover(lag_ms);
-    fault(target.name(), "failover", lag_ms, "replica lagging " + std::to_string(lag_ms) + " ms promoted");
+  check_server(server);
+  if (fabric_) {
+    // A real replica lags by having stopped following its master `lag_ms` before the promotion.
+    if (t - lag_ms < now())
+      throw std::invalid_argument("a failover at " + std::to_string(t) + " ms with a replica lagging " +
+                                  std::to_string(lag_ms) + " ms would have to start before the run");
+    at(t - lag_ms, [this, server] { fabric_->detach_replica(server); });
+  } else {
+    node(server).keep_replica(lag_ms);
+  }
+  at(t, [this, lag_ms, server] {
+    if (fabric_) fabric_->failover(server);
+    else node(server).failover(lag_ms);
+    fault("redis" + std::to_string(server), "failover", lag_ms,
+          "replica lagging " + std::to_string(lag_ms) + " ms promoted");
+  });
+}
+
+void World::redis_pause(int64_t t, int64_t duration_ms, int server) {
+  check_server(server);
+  at(t, [this, duration_ms, server] {
+    const std::string name = "redis" + std::to_string(server);
+    if (fabric_) fabric_->pause(server);
+    else node(server).pause_until(now() + duration_ms);
+    fault(name, "pause", duration_ms);
+    queue_.at(now() + duration_ms, [this, server, name] {
+      if (fabric_) fabric_->resume(server);
+      fault(name, "resume", 0);
+    });
   });
 }
 
 // --- running
 
 void World::run_until(int64_t t) {
+  if (fabric_) {
+    run_paced_until(t);
+    return;
+  }
   uint64_t since_sweep = 0;
   while (!queue_.empty() && queue_.next_time() <= t) {
     if (queue_.executed() >= static_cast<uint64_t>(options_.max_events))
@@ -309,6 +362,25 @@ void World::run_until(int64_t t) {
   }
   sweep_finished_tasks();
   queue_.advance_to(t);
+}
+
+// The live loop: events run once real time reaches them (at the real time they run), and in between
+// the fabric waits for replies and messages, which complete coroutines at the time they came.
+void World::run_paced_until(int64_t t) {
+  for (;;) {
+    const int64_t real = std::max(now(), std::min(fabric_->elapsed_ms(), t));
+    while (!queue_.empty() && queue_.next_time() <= real) {
+      if (queue_.executed() >= static_cast<uint64_t>(options_.max_events))
+        throw std::runtime_error("the run needed more than " + std::to_string(options_.max_events) + " events");
+      queue_.step_late(real);
+    }
+    queue_.advance_to(real);
+    fabric_->pump();
+    sweep_finished_tasks();
+    if (!queue_.empty() && queue_.next_time() <= real) continue;
+    if (real >= t) break;
+    fabric_->wait(queue_.empty() ? t : std::min(queue_.next_time(), t));
+  }
 }
 
 void World::finish() {

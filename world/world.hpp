@@ -13,6 +13,7 @@
 #include "model/history.hpp"
 #include "world/client_process.hpp"
 #include "world/event_queue.hpp"
+#include "world/fabric.hpp"
 #include "world/fenced_resource.hpp"
 #include "world/network.hpp"
 #include "world/ops.hpp"
@@ -33,7 +34,9 @@ struct WorldOptions {
 
 class World {
  public:
-  explicit World(WorldOptions options);
+  // Without a fabric the servers are simulated nodes on virtual time; with one (live/), the world's
+  // clock follows real time and requests go where the fabric carries them. The fabric outlives it.
+  explicit World(WorldOptions options, Fabric* fabric = nullptr);
   ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
@@ -43,8 +46,10 @@ class World {
   // Gives every client (present and future) its own instance of the lock.
   void add_lock(const LockSpec& spec);
   ClientProcess& client(const std::string& name);
+  // A simulated server (a world on a fabric has none: it throws).
   RedisNode& node(int server = 0);
-  int servers() const { return static_cast<int>(nodes_.size()); }
+  int servers() const { return fabric_ ? fabric_->servers() : static_cast<int>(nodes_.size()); }
+  bool live() const { return fabric_ != nullptr; }
   client::ScriptCatalog& scripts() { return scripts_; }
 
   // --- what happens, at exact times
@@ -59,6 +64,8 @@ class World {
   void clock_jump(int64_t t, const std::string& client, int64_t jump_ms);
   void redis_restart(int64_t t, Persistence persistence, int server = 0);
   void failover(int64_t t, int64_t lag_ms, int server = 0);
+  // The server stops (SIGSTOP) for `duration_ms`: it reads nothing meanwhile, then catches up.
+  void redis_pause(int64_t t, int64_t duration_ms, int server = 0);
 
   // --- running
   // Runs every event up to and including time t; the clock ends at t.
@@ -75,6 +82,8 @@ class World {
   EventQueue& queue() { return queue_; }
   Rng& network_rng() { return network_rng_; }
   FencedResource& resource(const std::string& lock) { return resources_[lock]; }
+  // A write with `token` reaches the fenced resource; recorded, and whether it was accepted.
+  bool fenced_write(const std::string& client, int64_t thread, const std::string& resource, int64_t token);
   // Resumes a client's parked coroutine now, later (paused) or never (crashed since).
   void wake(ClientProcess& client, const std::shared_ptr<Waiter>& waiter);
   void spawn(ClientProcess& client, client::Task<void> task);
@@ -90,8 +99,11 @@ class World {
   void fault(const std::string& process, const std::string& f, int64_t value, std::string text = {});
   void sweep_finished_tasks();
   void housekeeping();
+  void run_paced_until(int64_t t);
+  void check_server(int server) const;
 
   WorldOptions options_;
+  Fabric* fabric_ = nullptr;
   EventQueue queue_;
   Rng root_rng_;
   Rng network_rng_;

@@ -89,7 +89,7 @@ TEST(ScenarioLoader, ANonIntegerSaysWhatItGot) {
 TEST(ScenarioLoader, UnknownFaultsPropertiesAndExpectationsAreErrors) {
   EXPECT_EQ(error_of("unknown-fault.yaml"),
             "unknown-fault.yaml:5:31: unknown fault 'meteor' (expected crash, pause, partition, delay, loss, "
-            "clock_jump, redis_restart or failover)");
+            "clock_jump, redis_restart, redis_pause or failover)");
   EXPECT_EQ(error_of("unknown-property.yaml"),
             "unknown-property.yaml:8:3: unknown property 'fairness' in expect (expected mutual_exclusion, fencing, "
             "reentrancy, watchdog, liveness, fair_queue, read_write or ops)");

@@ -1,0 +1,128 @@
+#include "world/client_backend.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "world/client_process.hpp"
+#include "world/world.hpp"
+
+namespace locksim::world {
+
+bool Park::await_ready() const noexcept { return waiter->done; }
+void Park::await_suspend(std::coroutine_handle<> h) noexcept { waiter->handle = h; }
+bool Park::await_resume() const noexcept { return waiter->value; }
+
+const std::string& ClientBackend::client_id() const { return client_.uuid; }
+const std::string& ClientBackend::name() const { return client_.name; }
+
+int64_t ClientBackend::now_ms() { return client_.clock.now(world_.epoch_now()); }
+
+std::shared_ptr<Waiter> ClientBackend::new_waiter() const {
+  auto waiter = std::make_shared<Waiter>();
+  waiter->generation = client_.generation;
+  return waiter;
+}
+
+void ClientBackend::complete(const std::shared_ptr<Waiter>& waiter, bool value) {
+  if (waiter->done) return;
+  waiter->done = true;
+  waiter->value = value;
+  if (waiter->handle) world_.wake(client_, waiter);
+}
+
+void ClientBackend::complete_at(int64_t at_ms, const std::shared_ptr<Waiter>& waiter, bool value) {
+  world_.queue().at(std::max(at_ms, world_.now()), [this, waiter, value] { complete(waiter, value); });
+}
+
+client::Task<void> ClientBackend::sleep(int64_t ms) {
+  auto waiter = new_waiter();
+  complete_at(world_.now() + std::max<int64_t>(ms, 0), waiter, true);
+  co_await Park{waiter.get()};
+}
+
+client::Task<client::CallResult> ClientBackend::call(client::Command command, int64_t timeout_ms) {
+  // Shared with the request in flight, which may outlive this coroutine (a reply after a timeout).
+  const auto shared = std::make_shared<const client::Command>(std::move(command));
+  bool as_eval = false;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    auto waiter = new_waiter();
+    auto reply = std::make_shared<engine::Reply>();
+    send(shared, as_eval, waiter, reply);
+    complete_at(world_.now() + timeout_ms, waiter, false);
+    const bool answered = co_await Park{waiter.get()};
+    if (!answered) co_return client::CallResult{true, {}};
+    // A script the server does not know (a restart emptied its cache) is sent again in full.
+    if (shared->script && !as_eval && reply->is_error() && reply->str.rfind("NOSCRIPT", 0) == 0) {
+      as_eval = true;
+      continue;
+    }
+    co_return client::CallResult{false, std::move(*reply)};
+  }
+  co_return client::CallResult{true, {}};
+}
+
+client::Task<bool> ClientBackend::subscribe(std::string channel, int64_t timeout_ms, int server) {
+  const std::string key = channel_key(channel, server);
+  ChannelState& state = client_.channels[key];
+  ++state.references;
+  if (state.confirmed) co_return true;
+  auto waiter = new_waiter();
+  send_subscribe(channel, server, waiter);
+  if (timeout_ms >= 0) complete_at(world_.now() + timeout_ms, waiter, false);
+  const bool confirmed = co_await Park{waiter.get()};
+  auto it = client_.channels.find(key);
+  if (confirmed && it != client_.channels.end()) it->second.confirmed = true;
+  co_return confirmed;
+}
+
+void ClientBackend::unsubscribe(const std::string& channel, int server) {
+  auto it = client_.channels.find(channel_key(channel, server));
+  if (it == client_.channels.end()) return;
+  if (--it->second.references > 0) return;
+  client_.channels.erase(it);
+  send_unsubscribe(channel, server);
+}
+
+client::Task<bool> ClientBackend::wait_message(std::string channel, int64_t timeout_ms, int server) {
+  auto it = client_.channels.find(channel_key(channel, server));
+  if (it != client_.channels.end() && it->second.permits > 0) {
+    --it->second.permits;
+    co_return true;
+  }
+  auto waiter = new_waiter();
+  if (it != client_.channels.end()) it->second.waiters.push_back(waiter);
+  if (timeout_ms >= 0) complete_at(world_.now() + timeout_ms, waiter, false);
+  co_return co_await Park{waiter.get()};
+}
+
+void ClientBackend::on_message(const std::string& channel, int server) {
+  auto it = client_.channels.find(channel_key(channel, server));
+  if (it == client_.channels.end()) return;
+  auto& waiters = it->second.waiters;
+  waiters.erase(std::remove_if(waiters.begin(), waiters.end(), [](const auto& w) { return w->done; }), waiters.end());
+  if (waiters.empty()) {
+    ++it->second.permits;
+    return;
+  }
+  auto first = waiters.front();
+  waiters.erase(waiters.begin());
+  complete(first, true);
+}
+
+void ClientBackend::spawn(client::Task<void> task) { world_.spawn(client_, std::move(task)); }
+
+void ClientBackend::record(model::Event event) {
+  if (event.process.empty()) event.process = client_.name;
+  world_.record(std::move(event));
+}
+
+int64_t ClientBackend::next_op() { return world_.next_op_id(); }
+
+std::string ClientBackend::random_token() {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(client_.rng.next()),
+                static_cast<unsigned long long>(client_.rng.next()));
+  return buf;
+}
+
+}  // namespace locksim::world

@@ -1,0 +1,72 @@
+#pragma once
+// ClientBackend: the part of a client's Backend that is the same however requests travel: timers,
+// channel permits and waiters, the EVALSHA-then-EVAL fallback, the history and ids. A subclass
+// carries the requests (SimBackend over the simulated link to fake nodes; live::LiveBackend over
+// hiredis to a real redis-server) and completes the waiters it is handed when answers come.
+#include <memory>
+#include <string>
+
+#include "client/backend.hpp"
+
+namespace locksim::world {
+
+class World;
+struct ClientProcess;
+struct Waiter;
+
+class ClientBackend : public client::Backend {
+ public:
+  ClientBackend(World& world, ClientProcess& client) : world_(world), client_(client) {}
+
+  int64_t now_ms() override;
+  client::Task<void> sleep(int64_t ms) override;
+  client::Task<client::CallResult> call(client::Command command, int64_t timeout_ms) override;
+  client::Task<bool> subscribe(std::string channel, int64_t timeout_ms, int server) override;
+  void unsubscribe(const std::string& channel, int server) override;
+  client::Task<bool> wait_message(std::string channel, int64_t timeout_ms, int server) override;
+  void spawn(client::Task<void> task) override;
+  void record(model::Event event) override;
+  int64_t next_op() override;
+  const std::string& client_id() const override;
+  const std::string& name() const override;
+  std::string random_token() override;
+
+  // A pub/sub message on `channel` from `server` reached this client.
+  void on_message(const std::string& channel, int server);
+  // The client crashed: its connections close (its subscriptions with them).
+  virtual void disconnect() = 0;
+
+  // How the client keeps a server's channel apart from another server's channel of the same name.
+  static std::string channel_key(const std::string& channel, int server) {
+    return std::to_string(server) + "/" + channel;
+  }
+
+ protected:
+  using SharedCommand = std::shared_ptr<const client::Command>;
+  using SharedReply = std::shared_ptr<engine::Reply>;
+  // Sends one request (EVAL with the script's body when `as_eval`); when the reply comes it is stored
+  // in `*reply` and `waiter` completed with true. A request or reply that is lost completes nothing.
+  virtual void send(SharedCommand command, bool as_eval, std::shared_ptr<Waiter> waiter, SharedReply reply) = 0;
+  // Subscribes the pub/sub connection; completes `waiter` with true on the server's confirmation.
+  virtual void send_subscribe(const std::string& channel, int server, std::shared_ptr<Waiter> waiter) = 0;
+  virtual void send_unsubscribe(const std::string& channel, int server) = 0;
+
+  std::shared_ptr<Waiter> new_waiter() const;
+  // Completes `waiter` with `value` unless something completed it first.
+  void complete(const std::shared_ptr<Waiter>& waiter, bool value);
+  void complete_at(int64_t at_ms, const std::shared_ptr<Waiter>& waiter, bool value);
+
+  World& world_;
+  ClientProcess& client_;
+};
+
+// Suspends a coroutine until its waiter completes. It holds a plain pointer (the coroutine's own
+// shared_ptr keeps the waiter alive): GCC 12 may destroy a co_await operand's temporaries twice.
+struct Park {
+  Waiter* waiter;
+  bool await_ready() const noexcept;
+  void await_suspend(std::coroutine_handle<> h) noexcept;
+  bool await_resume() const noexcept;
+};
+
+}  // namespace locksim::world

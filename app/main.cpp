@@ -22,12 +22,25 @@ int main(int argc, char** argv) {
   CLI::App* run = app.add_subcommand(
       "run",
       "Runs scenario files (a situation each: a lock, clients, operations and faults at exact virtual times)\n"
-      "in the simulated world, judges each run with the checkers the file names, prints a verdict table\n"
+      "in the simulated world (or, with --backend live, against real redis-servers), judges each run\n"
+      "with the checkers the file names, prints a verdict table\n"
       "and writes summary.md, results.json, junit.xml and per scenario its history and an HTML timeline.\n"
       "Exit code: 0 every expectation met, 1 one was not, 2 a bad file or bad usage.\n"
       "The format: docs/scenario-format.md.");
   run->add_option("paths", run_options.paths, "Scenario files or folders (default: scenarios/)");
   run->add_option("--out", run_options.out, "Where to write the reports")->capture_default_str();
+  run->add_option("--backend", run_options.backend,
+                  "fake: the simulated world (deterministic, virtual time). live: the same clients against real\n"
+                  "redis-servers on the real clock (a scenario's virtual ms become real ms); locksim starts its own\n"
+                  "(Debian's redis-server on 127.0.0.1, free ports, no persistence unless a restart asks for AOF, a\n"
+                  "replica where a failover needs one) and stops them afterwards, or uses --redis")
+      ->check(CLI::IsMember({"fake", "live"}))
+      ->capture_default_str();
+  run->add_option("--redis", run_options.redis,
+                  "live: HOST:PORT of a Redis to run against instead (repeat for a scenario with several servers).\n"
+                  "It must be empty (or pass --flush); scenarios with server faults need servers locksim starts");
+  run->add_option("--password", run_options.password, "live: the password (AUTH) of the --redis servers");
+  run->add_flag("--flush", run_options.flush, "live: FLUSHALL the --redis servers before each scenario");
 
   locksim::app::RedisShellOptions shell_options;
   CLI::App* redis = app.add_subcommand(

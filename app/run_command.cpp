@@ -1,11 +1,17 @@
 #include "app/run_command.hpp"
 
+#include <unistd.h>
+
+#include <csignal>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 
 #include "app/report.hpp"
 #include "app/scenario_loader.hpp"
 #include "app/scenario_runner.hpp"
+#include "live/interrupt.hpp"
+#include "live/redis_process.hpp"
 
 namespace locksim::app {
 namespace {
@@ -14,6 +20,29 @@ namespace {
 std::vector<std::string> default_paths() {
   if (std::filesystem::is_directory("scenarios")) return {"scenarios"};
   return {std::string(LOCKSIM_SOURCE_DIR) + "/scenarios"};
+}
+
+volatile std::sig_atomic_t g_interrupts = 0;
+
+// The first Ctrl-C ends the scenario running now (its servers stopped, its history and the reports
+// written); a second one kills every server locksim started and exits at once.
+void on_run_interrupt(int) {
+  g_interrupts = g_interrupts + 1;
+  if (g_interrupts > 1) {
+    live::kill_started_servers();
+    ::_exit(130);
+  }
+  live::request_interrupt();
+}
+
+std::optional<live::Address> parse_address(const std::string& text) {
+  const auto colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0) return std::nullopt;
+  const std::string port = text.substr(colon + 1);
+  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  const int n = std::stoi(port);
+  if (n < 1 || n > 65535) return std::nullopt;
+  return live::Address{text.substr(0, colon), n};
 }
 
 }  // namespace
@@ -30,13 +59,42 @@ int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& er
     err << "locksim run: no scenario files (*.yaml) found\n";
     return 2;
   }
+  Backend backend;
+  if (options.backend == "live") {
+    live::LiveOptions live;
+    for (const std::string& text : options.redis) {
+      const auto address = parse_address(text);
+      if (!address) {
+        err << "locksim run: --redis " << text << ": expected HOST:PORT, e.g. 127.0.0.1:6379\n";
+        return 2;
+      }
+      live.servers.push_back(*address);
+    }
+    live.password = options.password;
+    live.flush = options.flush;
+    backend.live = live;
+  } else if (options.backend != "fake") {
+    err << "locksim run: --backend " << options.backend << ": expected fake or live\n";
+    return 2;
+  } else if (!options.redis.empty() || !options.password.empty() || options.flush) {
+    err << "locksim run: --redis, --password and --flush apply to --backend live\n";
+    return 2;
+  }
+  const auto old_int = std::signal(SIGINT, on_run_interrupt);
+  const auto old_term = std::signal(SIGTERM, on_run_interrupt);
   std::vector<ScenarioResult> results;
   results.reserve(files.size());
-  for (size_t i = 0; i < files.size(); ++i) {
+  for (size_t i = 0; i < files.size() && !live::interrupt_requested(); ++i) {
     if (options.progress) err << "\r[" << i + 1 << "/" << files.size() << "] " << files[i] << "\x1b[K" << std::flush;
-    results.push_back(run_scenario_file(files[i]));
+    // A live run takes real time: say which scenario it is on even without a terminal.
+    if (backend.live && !options.progress) err << "[" << i + 1 << "/" << files.size() << "] " << files[i] << " (live)\n";
+    results.push_back(run_scenario_file(files[i], backend));
   }
+  std::signal(SIGINT, old_int);
+  std::signal(SIGTERM, old_term);
+  const bool interrupted = live::interrupt_requested();
   if (options.progress) err << "\r\x1b[K" << std::flush;
+  if (interrupted) err << "locksim run: interrupted; the reports cover the " << results.size() << " scenario(s) run so far\n";
   print_table(out, results);
   try {
     write_reports(options.out, results);
@@ -50,6 +108,7 @@ int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& er
     bad = bad || r.bad_input;
     failed = failed || !r.passed();
   }
+  if (interrupted) return 130;
   return bad ? 2 : failed ? 1 : 0;
 }
 

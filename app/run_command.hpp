@@ -9,11 +9,16 @@ namespace locksim::app {
 struct RunOptions {
   std::vector<std::string> paths;  // files or folders; empty: scenarios/
   std::string out = "reports/latest";
-  bool progress = false;  // a live "[3/23] file" line (for a terminal)
+  bool progress = false;  // a "[3/23] file" line (for a terminal)
+  std::string backend = "fake";        // fake: the simulated world; live: real redis-servers, real time
+  std::vector<std::string> redis;      // live: HOST:PORT of servers to use (none: locksim starts its own)
+  std::string password;                // live: AUTH for those servers
+  bool flush = false;                  // live: FLUSHALL the named servers before each scenario
 };
 
 // Exit code: 0 every expectation met, 1 one was not, 2 bad input (a file that does not load, a
-// path that does not exist, a report folder that cannot be written).
+// path that does not exist, a report folder that cannot be written, a bad --redis), 130 interrupted
+// (the reports then cover what ran).
 int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace locksim::app

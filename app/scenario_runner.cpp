@@ -1,5 +1,6 @@
 #include "app/scenario_runner.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <set>
 
@@ -64,7 +65,19 @@ bool ScenarioResult::passed() const {
   return true;
 }
 
-ScenarioResult run_scenario(const Scenario& s) {
+std::vector<live::ServerNeeds> server_needs(const Scenario& s) {
+  std::vector<live::ServerNeeds> needs(static_cast<size_t>(s.world.servers));
+  for (const auto& e : s.timeline) {
+    if (e.fault.empty() || e.client.size()) continue;
+    live::ServerNeeds& n = needs.at(static_cast<size_t>(e.server));
+    n.faults = true;
+    if (e.fault == "redis_restart" && e.persistence == world::Persistence::AofEverySec) n.aof = true;
+    if (e.fault == "failover") n.replica = true;
+  }
+  return needs;
+}
+
+ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
   ScenarioResult result;
   result.file = s.file;
   result.name = s.name;
@@ -80,8 +93,16 @@ ScenarioResult run_scenario(const Scenario& s) {
 
   world::WorldOptions options = s.world;
   options.seed = s.seed;
+  result.backend = backend.live ? "live" : "fake";
   try {
-    world::World w(options);
+    std::unique_ptr<live::LiveFabric> fabric;
+    if (backend.live) {
+      fabric = std::make_unique<live::LiveFabric>(*backend.live, server_needs(s));
+      // Live clients read the real time of day; the simulated world starts from a fixed epoch.
+      options.epoch_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch()).count();
+    }
+    world::World w(options, fabric.get());
     for (const auto& [name, path] : s.script_files) w.scripts().override_with(name, path);
     try {
       w.add_lock(s.lock);
@@ -91,6 +112,7 @@ ScenarioResult run_scenario(const Scenario& s) {
         process.clock.drift_ppm = c.drift_ppm;
       }
       for (const auto& e : s.timeline) schedule(w, s, e);
+      if (fabric) fabric->attach(w);
       w.run_until(s.run_ms);
       w.finish();
     } catch (const std::exception& ex) {
@@ -123,9 +145,9 @@ ScenarioResult run_scenario(const Scenario& s) {
   return result;
 }
 
-ScenarioResult run_scenario_file(const std::string& path) {
+ScenarioResult run_scenario_file(const std::string& path, const Backend& backend) {
   try {
-    return run_scenario(load_scenario(path));
+    return run_scenario(load_scenario(path), backend);
   } catch (const ScenarioError& e) {
     ScenarioResult result;
     result.file = path;

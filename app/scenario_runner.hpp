@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/scenario.hpp"
+#include "live/live_fabric.hpp"
 #include "model/history.hpp"
 #include "model/verdict.hpp"
 
@@ -33,6 +34,7 @@ struct ScenarioResult {
   std::vector<std::string> clients;
   uint64_t seed = 0;
   std::string faults;  // "pause, crash", for the summary
+  std::string backend = "fake";  // fake | live
   std::optional<std::string> error;  // the file could not be loaded, or the run stopped
   bool bad_input = false;
   std::vector<PropertyResult> properties;
@@ -41,11 +43,19 @@ struct ScenarioResult {
   bool passed() const;
 };
 
+// Where a scenario runs: the simulated world (no `live`), or real redis-servers on the real clock.
+struct Backend {
+  std::optional<live::LiveOptions> live;
+};
+
 // Runs one loaded scenario. Never throws for a problem in the run: it ends up in `error`, with the
 // history recorded so far.
-ScenarioResult run_scenario(const Scenario& scenario);
+ScenarioResult run_scenario(const Scenario& scenario, const Backend& backend = {});
 
 // Loads and runs one file; a file that does not load gives a result with bad_input set.
-ScenarioResult run_scenario_file(const std::string& path);
+ScenarioResult run_scenario_file(const std::string& path, const Backend& backend = {});
+
+// What a live run asks of each server, from the scenario's timeline.
+std::vector<live::ServerNeeds> server_needs(const Scenario& scenario);
 
 }  // namespace locksim::app

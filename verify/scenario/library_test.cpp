@@ -47,6 +47,13 @@ INSTANTIATE_TEST_SUITE_P(Scenarios, Library, ::testing::ValuesIn(library()), [](
   return name;
 });
 
+RunOptions options_for(std::vector<std::string> paths, std::string out) {
+  RunOptions options;
+  options.paths = std::move(paths);
+  options.out = std::move(out);
+  return options;
+}
+
 TEST(LibraryRuns, TheSameScenarioGivesTheSameHistory) {
   const std::string file = kSource + "/scenarios/pause-longer-than-lease-token.yaml";
   EXPECT_EQ(run_scenario_file(file).history.to_jsonl(), run_scenario_file(file).history.to_jsonl());
@@ -68,7 +75,7 @@ std::string read(const std::string& path) {
 TEST(LocksimRun, TheReportsAgreeWithTheTable) {
   const std::string out = temp_dir("reports");
   std::ostringstream table, err;
-  const int code = run_scenarios({{kSource + "/scenarios"}, out}, table, err);
+  const int code = run_scenarios(options_for({kSource + "/scenarios"}, out), table, err);
   EXPECT_EQ(code, 0) << table.str();
   const auto json = nlohmann::json::parse(read(out + "/results.json"));
   const std::string junit = read(out + "/junit.xml");
@@ -101,7 +108,7 @@ TEST(LocksimRun, TheReportsAgreeWithTheTable) {
 TEST(LocksimRun, BadFilesGiveExitCodeTwoAndTheOthersStillRun) {
   const std::string out = temp_dir("bad");
   std::ostringstream table, err;
-  const int code = run_scenarios({{kSource + "/verify/scenario/bad", kSource + "/scenarios/pubsub-wakeup.yaml"}, out},
+  const int code = run_scenarios(options_for({kSource + "/verify/scenario/bad", kSource + "/scenarios/pubsub-wakeup.yaml"}, out),
                                  table, err);
   EXPECT_EQ(code, 2);
   const std::string text = table.str();
@@ -126,7 +133,7 @@ TEST(LocksimRun, AnUnmetExpectationGivesExitCodeOne) {
                                         "expect:\n"
                                         "  mutual_exclusion: violated\n";
   std::ostringstream table, err;
-  EXPECT_EQ(run_scenarios({{dir + "/wrong.yaml"}, dir + "/out"}, table, err), 1);
+  EXPECT_EQ(run_scenarios(options_for({dir + "/wrong.yaml"}, dir + "/out"), table, err), 1);
   EXPECT_NE(table.str().find("FAIL"), std::string::npos) << table.str();
   EXPECT_NE(read(dir + "/out/junit.xml").find("<failure "), std::string::npos);
   std::filesystem::remove_all(dir);
@@ -134,7 +141,7 @@ TEST(LocksimRun, AnUnmetExpectationGivesExitCodeOne) {
 
 TEST(LocksimRun, AMissingPathIsBadUsage) {
   std::ostringstream table, err;
-  EXPECT_EQ(run_scenarios({{"/nonexistent/scenarios"}, temp_dir("missing")}, table, err), 2);
+  EXPECT_EQ(run_scenarios(options_for({"/nonexistent/scenarios"}, temp_dir("missing")), table, err), 2);
   EXPECT_NE(err.str().find("/nonexistent/scenarios: no such file or directory"), std::string::npos) << err.str();
 }
 

@@ -1,0 +1,246 @@
+#include "live/live_backend.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <optional>
+
+#include "live/live_fabric.hpp"
+#include "world/client_process.hpp"
+#include "world/world.hpp"
+
+namespace locksim::live {
+namespace {
+
+// Reads a lock key as the simulated server renders it (RedisNode::render); C++ sorts and formats,
+// so the server's collation locale cannot change the text.
+constexpr const char* kRenderScript = R"lua(
+local t = redis.call('type', KEYS[1])['ok']
+if t == 'string' then return {t, redis.call('get', KEYS[1])} end
+if t == 'hash' then return {t, unpack(redis.call('hgetall', KEYS[1]))} end
+if t == 'list' then return {t, unpack(redis.call('lrange', KEYS[1], 0, -1))} end
+if t == 'zset' then return {t, unpack(redis.call('zrange', KEYS[1], 0, -1, 'withscores'))} end
+return {t}
+)lua";
+
+std::string join(const std::vector<std::string>& items, const char* sep) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
+  return out;
+}
+
+std::string render(const engine::Reply& r) {
+  if (r.kind != engine::Reply::Kind::Array || r.elements.empty()) return "?";
+  const std::string& type = r.elements[0].str;
+  std::vector<std::string> items;
+  if (type == "none") return "";
+  if (type == "string") return r.elements.size() > 1 ? r.elements[1].str : "";
+  if (type == "list") {
+    for (size_t i = 1; i < r.elements.size(); ++i) items.push_back(r.elements[i].str);
+    return "[" + join(items, ",") + "]";
+  }
+  for (size_t i = 1; i + 1 < r.elements.size(); i += 2) {
+    if (type == "hash") items.push_back(r.elements[i].str + "=" + r.elements[i + 1].str);
+    else items.push_back(r.elements[i].str + "=" + std::to_string(static_cast<int64_t>(std::strtod(r.elements[i + 1].str.c_str(), nullptr))));
+  }
+  if (type == "hash") {
+    std::sort(items.begin(), items.end());
+    return join(items, ",");
+  }
+  if (type == "zset") return "{" + join(items, ",") + "}";
+  return "?";
+}
+
+std::string summary(const client::Command& command) {
+  std::string out = command.script ? "EVALSHA " + command.script->name : std::string();
+  for (const auto& k : command.keys) out += (out.empty() ? "" : " ") + k;
+  for (const auto& a : command.argv) out += (out.empty() ? "" : " ") + a;
+  return out;
+}
+
+std::vector<std::string> words(const client::Command& command, bool as_eval) {
+  if (!command.script) return command.argv;
+  std::vector<std::string> argv = {as_eval ? "EVAL" : "EVALSHA", as_eval ? command.script->body : command.script->sha,
+                                   std::to_string(command.keys.size())};
+  argv.insert(argv.end(), command.keys.begin(), command.keys.end());
+  argv.insert(argv.end(), command.argv.begin(), command.argv.end());
+  return argv;
+}
+
+}  // namespace
+
+LiveBackend::LiveBackend(world::World& world, world::ClientProcess& client, LiveFabric& fabric)
+    : ClientBackend(world, client), fabric_(fabric), generation_(client.generation) {}
+
+LiveBackend::~LiveBackend() {
+  disconnect();
+  fabric_.forget(this);
+}
+
+LiveBackend::Links& LiveBackend::links(int server) {
+  if (links_.size() <= static_cast<size_t>(server)) links_.resize(static_cast<size_t>(server) + 1);
+  Links& l = links_[static_cast<size_t>(server)];
+  if (!l.commands) {
+    l.commands = std::make_unique<Connection>(fabric_.address(server), fabric_.password(), false);
+    l.pubsub = std::make_unique<Connection>(fabric_.address(server), fabric_.password(), true);
+    fabric_.watch(l.commands.get());
+    fabric_.watch(l.pubsub.get());
+    l.pubsub->on_push([this, server](engine::Reply message) {
+      world_.carry_message(client_.name, message.elements[1].str, server);
+    });
+    // Redisson reconnects its pub/sub connection and subscribes its channels again.
+    l.pubsub->on_broken([this, server] {
+      world_.queue().at(world_.now(), [this, server, generation = client_.generation] {
+        if (!client_.crashed && client_.generation == generation) resubscribe(server);
+      });
+    });
+  }
+  return l;
+}
+
+void LiveBackend::resubscribe(int server) {
+  const std::string prefix = channel_key("", server);
+  std::vector<std::string> channels;
+  for (const auto& [key, state] : client_.channels)
+    if (key.rfind(prefix, 0) == 0 && state.references > 0) channels.push_back(key.substr(prefix.size()));
+  if (channels.empty()) return;
+  std::vector<Connection::Request> requests;
+  for (const auto& channel : channels) requests.push_back({{"SUBSCRIBE", channel}, nullptr});
+  if (links(server).pubsub->send(std::move(requests))) return;
+  // The server is not back yet: try again shortly, for as long as the client lives.
+  world_.queue().at(world_.now() + 50, [this, server, generation = client_.generation] {
+    if (!client_.crashed && client_.generation == generation) resubscribe(server);
+  });
+}
+
+void LiveBackend::hop(bool to_server, std::function<void()> then, const std::function<std::string()>& what) {
+  const auto arrival = client_.link.arrival(world_.now(), to_server, world_.network_rng());
+  if (!arrival) {
+    model::Event e;
+    e.kind = model::EventKind::Message;
+    e.f = "lost";
+    e.text = what();
+    record(std::move(e));
+    return;
+  }
+  world_.queue().at(*arrival, std::move(then));
+}
+
+void LiveBackend::send(SharedCommand command, bool as_eval, std::shared_ptr<world::Waiter> waiter, SharedReply reply) {
+  hop(true, [this, command, as_eval, waiter, reply] { execute(command, as_eval, waiter, reply); },
+      [command] { return "request " + summary(*command); });
+}
+
+void LiveBackend::execute(const SharedCommand& command, bool as_eval, std::shared_ptr<world::Waiter> waiter,
+                          SharedReply reply) {
+  auto finish = [this, command, waiter, reply](engine::Reply answer, std::string before, std::string after) {
+    record_exec(*command, answer, std::move(before), std::move(after));
+    hop(false,
+        [this, waiter, reply, answer] {
+          if (waiter->done) return;
+          *reply = answer;
+          complete(waiter, true);
+        },
+        [command] { return "reply to " + summary(*command); });
+  };
+  Connection& connection = *links(command->server).commands;
+  bool sent = false;
+  if (command->lock.empty()) {
+    sent = connection.send(words(*command, as_eval), [finish](engine::Reply r) { finish(std::move(r), "", ""); });
+  } else {
+    // The key before and after, read atomically with the script (what the simulated server records).
+    auto queued_error = std::make_shared<std::optional<engine::Reply>>();
+    std::vector<Connection::Request> block;
+    block.push_back({{"MULTI"}, nullptr});
+    block.push_back({{"EVAL", kRenderScript, "1", command->lock}, nullptr});
+    block.push_back({words(*command, as_eval), [queued_error](engine::Reply r) {
+                       if (r.is_error()) *queued_error = std::move(r);
+                     }});
+    block.push_back({{"EVAL", kRenderScript, "1", command->lock}, nullptr});
+    block.push_back({{"EXEC"}, [finish, queued_error](engine::Reply r) {
+                       if (r.kind == engine::Reply::Kind::Array && r.elements.size() == 3)
+                         finish(std::move(r.elements[1]), render(r.elements[0]), render(r.elements[2]));
+                       else  // refused when queued (EXECABORT): what Redis says to the command alone
+                         finish(queued_error->value_or(std::move(r)), "", "");
+                     }});
+    sent = connection.send(std::move(block));
+  }
+  if (!sent) {
+    model::Event e;
+    e.kind = model::EventKind::Message;
+    e.f = "lost";
+    e.text = "request " + summary(*command) + " (no connection to " + fabric_.describe(command->server) + ")";
+    record(std::move(e));
+  }
+}
+
+void LiveBackend::record_exec(const client::Command& command, const engine::Reply& reply, std::string before,
+                              std::string after) {
+  model::Event e;
+  e.kind = model::EventKind::Exec;
+  e.process = "redis" + std::to_string(command.server);
+  e.thread = command.thread;
+  e.op = command.op;
+  e.lock = command.lock;
+  e.f = command.role;
+  e.text = client_.name + " " +
+           (command.script ? command.script->name + " " + join(command.keys, " ") + " " + join(command.argv, " ")
+                           : join(command.argv, " "));
+  e.reply = engine::describe(reply);
+  e.before = std::move(before);
+  e.after = std::move(after);
+  world_.record(std::move(e));
+}
+
+void LiveBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<world::Waiter> waiter) {
+  hop(true,
+      [this, channel, server, waiter] {
+        links(server).pubsub->send({"SUBSCRIBE", channel}, [this, channel, waiter](engine::Reply) {
+          hop(false, [this, waiter] { complete(waiter, true); }, [channel] { return "reply to SUBSCRIBE " + channel; });
+        });
+      },
+      [channel] { return "request SUBSCRIBE " + channel; });
+}
+
+void LiveBackend::send_unsubscribe(const std::string& channel, int server) {
+  hop(true, [this, channel, server] { links(server).pubsub->send({"UNSUBSCRIBE", channel}, nullptr); },
+      [channel] { return "request UNSUBSCRIBE " + channel; });
+}
+
+client::Task<int> LiveBackend::write_fenced(std::string resource, int64_t token, int64_t thread, int64_t timeout_ms) {
+  // The fenced resource is locksim's own stand-in for storage: it lives in this process, behind the
+  // client's emulated link as in the simulation.
+  auto waiter = new_waiter();
+  auto accepted = std::make_shared<bool>(false);
+  hop(true,
+      [this, resource, token, thread, waiter, accepted] {
+        *accepted = world_.fenced_write(client_.name, thread, resource, token);
+        hop(false, [this, waiter] { complete(waiter, true); }, [resource] { return "reply to write " + resource; });
+      },
+      [resource] { return "request write " + resource; });
+  complete_at(world_.now() + timeout_ms, waiter, false);
+  const bool answered = co_await world::Park{waiter.get()};
+  if (!answered) co_return -1;
+  co_return *accepted ? 1 : 0;
+}
+
+void LiveBackend::disconnect() {
+  for (Links& l : links_) {
+    for (Connection* c : {l.commands.get(), l.pubsub.get()}) {
+      if (!c) continue;
+      c->on_broken(nullptr);
+      c->close();
+      fabric_.unwatch(c);
+    }
+  }
+  links_.clear();
+}
+
+void LiveBackend::moved(int server) {
+  if (links_.size() <= static_cast<size_t>(server) || !links_[static_cast<size_t>(server)].commands) return;
+  Links& l = links_[static_cast<size_t>(server)];
+  l.commands->retarget(fabric_.address(server));
+  l.pubsub->retarget(fabric_.address(server));
+  resubscribe(server);
+}
+
+}  // namespace locksim::live

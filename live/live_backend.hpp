@@ -1,0 +1,53 @@
+#pragma once
+// LiveBackend: a lock client's Backend on a real redis-server, over hiredis. Scripts go as EVALSHA
+// (EVAL on NOSCRIPT, in ClientBackend); pub/sub has its own connection per server; a broken
+// connection reopens on the next request and the pub/sub one resubscribes, as Redisson does. The
+// client's link (latency, loss, partition, delay) is emulated in front of the real connection, so a
+// scenario's network faults act here as in the simulation. Each script on a lock key runs inside
+// MULTI with a read of the key before and after, which gives the history the same Exec records the
+// simulated server writes.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "live/connection.hpp"
+#include "world/client_backend.hpp"
+
+namespace locksim::live {
+
+class LiveFabric;
+
+class LiveBackend : public world::ClientBackend {
+ public:
+  LiveBackend(world::World& world, world::ClientProcess& client, LiveFabric& fabric);
+  ~LiveBackend() override;
+
+  client::Task<int> write_fenced(std::string resource, int64_t token, int64_t thread, int64_t timeout_ms) override;
+  void disconnect() override;
+  // The server moved (a failover): connections reopen at its new address.
+  void moved(int server);
+
+ protected:
+  void send(SharedCommand command, bool as_eval, std::shared_ptr<world::Waiter> waiter, SharedReply reply) override;
+  void send_subscribe(const std::string& channel, int server, std::shared_ptr<world::Waiter> waiter) override;
+  void send_unsubscribe(const std::string& channel, int server) override;
+
+ private:
+  struct Links {
+    std::unique_ptr<Connection> commands;
+    std::unique_ptr<Connection> pubsub;
+  };
+  Links& links(int server);
+  // Crosses the emulated link: `then` runs when the message arrives, or never when it is lost.
+  void hop(bool to_server, std::function<void()> then, const std::function<std::string()>& what);
+  void execute(const SharedCommand& command, bool as_eval, std::shared_ptr<world::Waiter> waiter, SharedReply reply);
+  void record_exec(const client::Command& command, const engine::Reply& reply, std::string before, std::string after);
+  void resubscribe(int server);
+
+  LiveFabric& fabric_;
+  std::vector<Links> links_;
+  uint64_t generation_;  // the client's generation when this backend's connections were made
+};
+
+}  // namespace locksim::live

@@ -1,0 +1,251 @@
+#include "live/live_fabric.hpp"
+
+#include <poll.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <thread>
+
+#include "live/interrupt.hpp"
+#include "live/live_backend.hpp"
+#include "live/sync_client.hpp"
+#include "world/world.hpp"
+
+namespace locksim::live {
+namespace {
+
+constexpr const char* kNotify = "Exgn";  // key events: expired, generic (del), new keys
+const std::vector<std::pair<std::string, std::string>> kKeyEvents = {
+    {"__keyevent@0__:expired", "expired"}, {"__keyevent@0__:del", "deleted"}, {"__keyevent@0__:new", "created"}};
+
+SyncClient admin(const Address& address, const std::string& password) {
+  return SyncClient(address.host, address.port, password);
+}
+
+std::string must(const engine::Reply& reply, const std::string& what) {
+  if (reply.is_error()) throw std::runtime_error(what + ": " + reply.str);
+  return reply.str;
+}
+
+}  // namespace
+
+LiveFabric::LiveFabric(LiveOptions options, std::vector<ServerNeeds> needs) : options_(std::move(options)) {
+  if (!options_.servers.empty() && options_.servers.size() < needs.size())
+    throw std::runtime_error("the scenario needs " + std::to_string(needs.size()) + " Redis servers; --redis named " +
+                             std::to_string(options_.servers.size()));
+  for (size_t i = 0; i < needs.size(); ++i) {
+    Server s;
+    s.name = "redis" + std::to_string(i);
+    if (options_.servers.empty()) {
+      s.process = std::make_unique<RedisProcess>(RedisProcessOptions{needs[i].aof, "", false});
+      s.address = Address{"127.0.0.1", s.process->port()};
+      if (needs[i].replica) {
+        s.replica = std::make_unique<RedisProcess>(
+            RedisProcessOptions{needs[i].aof, "127.0.0.1 " + std::to_string(s.process->port()), false});
+        wait_for_replica(s);
+      }
+    } else {
+      s.address = options_.servers[i];
+      prepare_named(s, needs[i]);
+    }
+    SyncClient c = admin(s.address, options_.password);
+    must(c.command({"CONFIG", "SET", "notify-keyspace-events", kNotify}), "CONFIG SET notify-keyspace-events on " + s.address.text());
+    servers_.push_back(std::move(s));
+  }
+}
+
+void LiveFabric::prepare_named(Server& s, const ServerNeeds& needs) {
+  if (needs.faults)
+    throw std::runtime_error("the scenario has server faults (restart, pause, failover), which locksim can only act out on "
+                             "servers it starts itself: run it without --redis");
+  SyncClient c = admin(s.address, options_.password);
+  const engine::Reply config = c.command({"CONFIG", "GET", "notify-keyspace-events"});
+  if (config.kind == engine::Reply::Kind::Array && config.elements.size() == 2) s.saved_notify_config = config.elements[1].str;
+  if (options_.flush) {
+    must(c.command({"FLUSHALL"}), "FLUSHALL on " + s.address.text());
+  } else {
+    const engine::Reply size = c.command({"DBSIZE"});
+    if (size.is_error()) throw std::runtime_error("DBSIZE on " + s.address.text() + ": " + size.str);
+    if (size.integer != 0)
+      throw std::runtime_error("Redis at " + s.address.text() + " holds " + std::to_string(size.integer) +
+                               " keys; a scenario starts from an empty server (pass --flush to let locksim FLUSHALL it)");
+  }
+}
+
+void LiveFabric::wait_for_replica(Server& s) {
+  SyncClient c(s.replica->port());
+  for (int i = 0; i < 500; ++i) {
+    const engine::Reply info = c.command({"INFO", "replication"});
+    if (info.str.find("master_link_status:up") != std::string::npos) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  throw std::runtime_error("the replica of " + s.name + " did not catch up with its master within 5 s");
+}
+
+LiveFabric::~LiveFabric() {
+  for (Server& s : servers_) {
+    s.monitor.reset();
+    if (s.process) {
+      if (s.paused) s.process->continue_signal();
+      continue;  // RedisProcess stops it
+    }
+    try {  // a named server gets its setting back
+      SyncClient c = admin(s.address, options_.password);
+      c.command({"CONFIG", "SET", "notify-keyspace-events", s.saved_notify_config});
+    } catch (const std::exception&) {
+      // It is gone; nothing to restore.
+    }
+  }
+}
+
+std::string LiveFabric::describe(int server) const {
+  const Server& s = servers_.at(static_cast<size_t>(server));
+  return s.name + " at " + s.address.text();
+}
+
+void LiveFabric::attach(world::World& world) {
+  world_ = &world;
+  for (int i = 0; i < servers(); ++i) open_monitor(i);
+  start_ = last_check_ = std::chrono::steady_clock::now();
+}
+
+void LiveFabric::open_monitor(int server) {
+  Server& s = servers_[static_cast<size_t>(server)];
+  if (s.monitor) unwatch(s.monitor.get());
+  s.monitor = std::make_unique<Connection>(s.address, options_.password, true);
+  s.monitor->on_push([this, name = s.name](engine::Reply message) {
+    for (const auto& [channel, kind] : kKeyEvents) {
+      if (message.elements[1].str != channel) continue;
+      model::Event e;
+      e.kind = model::EventKind::Key;
+      e.process = name;
+      e.lock = message.elements[2].str;
+      e.f = kind;
+      world_->record(std::move(e));
+    }
+  });
+  std::vector<Connection::Request> subscribe;
+  for (const auto& [channel, kind] : kKeyEvents) subscribe.push_back({{"SUBSCRIBE", channel}, nullptr});
+  if (!s.monitor->send(std::move(subscribe)))
+    throw std::runtime_error("cannot connect to " + describe(server) + " to watch its key events");
+  watch(s.monitor.get());
+}
+
+std::unique_ptr<world::ClientBackend> LiveFabric::connect(world::World& world, world::ClientProcess& client) {
+  auto backend = std::make_unique<LiveBackend>(world, client, *this);
+  backends_.push_back(backend.get());
+  return backend;
+}
+
+void LiveFabric::forget(LiveBackend* backend) { std::erase(backends_, backend); }
+
+void LiveFabric::watch(Connection* connection) { watched_.emplace(connection, next_watch_++); }
+void LiveFabric::unwatch(Connection* connection) { watched_.erase(connection); }
+
+int64_t LiveFabric::elapsed_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void LiveFabric::wait(int64_t until_ms) {
+  std::vector<pollfd> fds;
+  for (const auto& [connection, order] : watched_)
+    if (connection->open()) fds.push_back(pollfd{connection->fd(), POLLIN, 0});
+  const int64_t timeout = std::clamp<int64_t>(until_ms - elapsed_ms(), 0, 100);
+  ::poll(fds.data(), fds.size(), static_cast<int>(timeout));
+}
+
+void LiveFabric::pump() {
+  if (interrupt_requested()) throw std::runtime_error("interrupted: the run stopped here");
+  // The servers' key events first: Redis wrote them during the command whose reply comes with them.
+  std::vector<std::pair<uint64_t, Connection*>> ready;
+  std::vector<pollfd> fds;
+  std::vector<Connection*> owners;
+  for (const auto& [connection, order] : watched_) {
+    if (!connection->open()) continue;
+    fds.push_back(pollfd{connection->fd(), POLLIN, 0});
+    owners.push_back(connection);
+  }
+  if (!fds.empty() && ::poll(fds.data(), fds.size(), 0) > 0) {
+    for (size_t i = 0; i < fds.size(); ++i)
+      if (fds[i].revents != 0) ready.emplace_back(watched_.at(owners[i]), owners[i]);
+  }
+  std::sort(ready.begin(), ready.end());
+  std::stable_partition(ready.begin(), ready.end(), [this](const auto& item) {
+    return std::any_of(servers_.begin(), servers_.end(), [&](const Server& s) { return s.monitor.get() == item.second; });
+  });
+  for (const auto& [order, connection] : ready) {
+    // A callback may have closed or dropped a connection since the poll.
+    const auto it = watched_.find(connection);
+    if (it != watched_.end() && it->second == order) connection->readable();
+  }
+  check_servers();
+}
+
+// A server that went away without a fault asking for it ends the run.
+void LiveFabric::check_servers() {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_check_ < std::chrono::milliseconds(20)) return;
+  last_check_ = now;
+  for (int i = 0; i < servers(); ++i) {
+    Server& s = servers_[static_cast<size_t>(i)];
+    if (s.process && !s.process->alive())
+      throw std::runtime_error(describe(i) + " died during the run (killed from outside locksim, or crashed)");
+    if (!s.monitor->open()) {
+      // Its monitor connection broke: the port closed. One reconnect tells a blip from a dead server.
+      try {
+        open_monitor(i);
+      } catch (const std::exception&) {
+        throw std::runtime_error("lost " + describe(i) + " during the run: it no longer accepts connections");
+      }
+    }
+  }
+}
+
+void LiveFabric::restart(int server, world::Persistence persistence) {
+  Server& s = servers_.at(static_cast<size_t>(server));
+  if (!s.process) throw std::runtime_error("cannot restart " + describe(server) + ": locksim did not start it");
+  s.paused = false;
+  s.process->start_again(persistence == world::Persistence::AofEverySec);
+  SyncClient c(s.process->port());
+  must(c.command({"CONFIG", "SET", "notify-keyspace-events", kNotify}), "CONFIG SET after restart");
+  open_monitor(server);
+}
+
+void LiveFabric::pause(int server) {
+  Server& s = servers_.at(static_cast<size_t>(server));
+  if (!s.process) throw std::runtime_error("cannot pause " + describe(server) + ": locksim did not start it");
+  s.process->stop_signal();
+  s.paused = true;
+}
+
+void LiveFabric::resume(int server) {
+  Server& s = servers_.at(static_cast<size_t>(server));
+  if (s.process && s.paused) s.process->continue_signal();
+  s.paused = false;
+}
+
+void LiveFabric::detach_replica(int server) {
+  Server& s = servers_.at(static_cast<size_t>(server));
+  if (!s.replica) throw std::runtime_error("cannot fail over " + describe(server) + ": it has no replica");
+  SyncClient c(s.replica->port());
+  must(c.command({"REPLICAOF", "NO", "ONE"}), "REPLICAOF NO ONE on the replica of " + s.name);
+}
+
+void LiveFabric::failover(int server) {
+  Server& s = servers_.at(static_cast<size_t>(server));
+  if (!s.replica) throw std::runtime_error("cannot fail over " + describe(server) + ": it has no replica");
+  s.process->kill();
+  detach_replica(server);  // again when it lagged: REPLICAOF NO ONE on a master is a no-op
+  s.process = std::move(s.replica);
+  s.address = Address{"127.0.0.1", s.process->port()};
+  SyncClient c(s.process->port());
+  must(c.command({"CONFIG", "SET", "notify-keyspace-events", kNotify}), "CONFIG SET on the promoted replica");
+  open_monitor(server);
+  move_clients(server);
+}
+
+void LiveFabric::move_clients(int server) {
+  for (LiveBackend* backend : backends_) backend->moved(server);
+}
+
+}  // namespace locksim::live

@@ -1,0 +1,95 @@
+#pragma once
+// LiveFabric: a world's clients on real redis-servers and the real clock. The servers are ones
+// locksim starts (127.0.0.1, free ports, no persistence unless a restart asks for AOF, a real replica
+// where a failover needs one) or ones the user names (--redis). One poll loop carries every
+// client's connections; each server's keyspace notifications become the history's Key events.
+// Server faults act on the processes: kill and start again, SIGSTOP / SIGCONT, REPLICAOF NO ONE.
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "live/connection.hpp"
+#include "live/redis_process.hpp"
+#include "world/fabric.hpp"
+
+namespace locksim::world {
+class World;
+}
+
+namespace locksim::live {
+
+class LiveBackend;
+
+struct LiveOptions {
+  std::vector<Address> servers;  // --redis: use these; empty: start our own
+  std::string password;
+  bool flush = false;            // FLUSHALL a named server before the run (else it must be empty)
+};
+
+// What a run will ask of server i, known before it starts.
+struct ServerNeeds {
+  bool aof = false;      // a restart with persistence: aof
+  bool replica = false;  // a failover
+  bool faults = false;   // any server fault (not possible on a server locksim did not start)
+};
+
+class LiveFabric : public world::Fabric {
+ public:
+  // Starts (or checks) the servers; throws std::runtime_error with what is wrong.
+  LiveFabric(LiveOptions options, std::vector<ServerNeeds> needs);
+  ~LiveFabric() override;
+
+  // The world whose history gets the servers' key events; the run's clock starts now.
+  void attach(world::World& world);
+
+  // world::Fabric
+  int servers() const override { return static_cast<int>(servers_.size()); }
+  std::unique_ptr<world::ClientBackend> connect(world::World& world, world::ClientProcess& client) override;
+  int64_t elapsed_ms() override;
+  void wait(int64_t until_ms) override;
+  void pump() override;
+  void restart(int server, world::Persistence persistence) override;
+  void pause(int server) override;
+  void resume(int server) override;
+  void detach_replica(int server) override;
+  void failover(int server) override;
+
+  // --- what the backends use
+  const Address& address(int server) const { return servers_.at(static_cast<size_t>(server)).address; }
+  const std::string& password() const { return options_.password; }
+  std::string describe(int server) const;
+  void watch(Connection* connection);
+  void unwatch(Connection* connection);
+  void forget(LiveBackend* backend);
+
+ private:
+  struct Server {
+    std::string name;
+    Address address;
+    std::unique_ptr<RedisProcess> process;  // null when the user named the server
+    std::unique_ptr<RedisProcess> replica;
+    std::unique_ptr<Connection> monitor;    // keyspace notifications
+    std::string saved_notify_config;        // a named server's setting, restored at the end
+    bool paused = false;
+  };
+
+  void prepare_named(Server& server, const ServerNeeds& needs);
+  void wait_for_replica(Server& server);
+  void open_monitor(int server);
+  void check_servers();
+  void move_clients(int server);
+
+  LiveOptions options_;
+  std::vector<Server> servers_;
+  world::World* world_ = nullptr;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_check_;
+  std::map<Connection*, uint64_t> watched_;  // every open-able connection, with its registration order
+  uint64_t next_watch_ = 0;
+  std::vector<LiveBackend*> backends_;
+};
+
+}  // namespace locksim::live

@@ -41,6 +41,11 @@ int main(int argc, char** argv) {
                   "It must be empty (or pass --flush); scenarios with server faults need servers locksim starts");
   run->add_option("--password", run_options.password, "live: the password (AUTH) of the --redis servers");
   run->add_flag("--flush", run_options.flush, "live: FLUSHALL the --redis servers before each scenario");
+  run->add_option("--time-scale", run_options.time_scale,
+                  "Multiply every duration in each scenario (timeline, leases, waits, run length, Redisson's timers)\n"
+                  "by this factor in (0, 1], so long scenarios run shorter live; scenarios that say\n"
+                  "live: {time_scale: false} are refused")
+      ->capture_default_str();
 
   locksim::app::RedisShellOptions shell_options;
   CLI::App* redis = app.add_subcommand(

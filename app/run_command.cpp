@@ -80,6 +80,11 @@ int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& er
     err << "locksim run: --redis, --password and --flush apply to --backend live\n";
     return 2;
   }
+  if (!(options.time_scale > 0 && options.time_scale <= 1)) {
+    err << "locksim run: --time-scale " << options.time_scale << ": expected a factor in (0, 1]\n";
+    return 2;
+  }
+  backend.time_scale = options.time_scale;
   const auto old_int = std::signal(SIGINT, on_run_interrupt);
   const auto old_term = std::signal(SIGTERM, on_run_interrupt);
   std::vector<ScenarioResult> results;

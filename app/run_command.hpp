@@ -14,6 +14,7 @@ struct RunOptions {
   std::vector<std::string> redis;      // live: HOST:PORT of servers to use (none: locksim starts its own)
   std::string password;                // live: AUTH for those servers
   bool flush = false;                  // live: FLUSHALL the named servers before each scenario
+  double time_scale = 1.0;             // multiplies every duration of a scenario (app/time_scale.hpp)
 };
 
 // Exit code: 0 every expectation met, 1 one was not, 2 bad input (a file that does not load, a

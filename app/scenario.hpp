@@ -51,6 +51,7 @@ struct LiveNotes {
   // Properties whose verdict may differ on a live server for a real reason, and that reason.
   std::vector<std::string> differs;
   std::string why;
+  bool time_scale = true;  // false: --time-scale would change what the scenario shows
   int line = 0;
 };
 

@@ -416,7 +416,8 @@ void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
 
 void read_live(const Reader& r, const YAML::Node& node, Scenario& s) {
   r.expect_map(node, "live");
-  r.check_keys(node, {"differs", "why"}, "live");
+  r.check_keys(node, {"differs", "why", "time_scale"}, "live");
+  if (node["time_scale"]) s.live.time_scale = r.boolean(node["time_scale"], "time_scale");
   s.live.line = node.Mark().line + 1;
   if (const YAML::Node differs = node["differs"]) {
     if (!differs.IsSequence()) r.fail(differs, "expected a list of properties for live.differs");

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "app/scenario_loader.hpp"
+#include "app/time_scale.hpp"
 
 namespace locksim::app {
 namespace {
@@ -147,7 +148,19 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
 
 ScenarioResult run_scenario_file(const std::string& path, const Backend& backend) {
   try {
-    return run_scenario(load_scenario(path), backend);
+    Scenario scenario = load_scenario(path);
+    if (backend.time_scale != 1.0) {
+      if (const auto refusal = time_scale_refusal(scenario)) {
+        ScenarioResult result;
+        result.file = path;
+        result.name = scenario.name;
+        result.lock_type = scenario.lock.type;
+        result.error = *refusal;
+        return result;
+      }
+      scenario = scale_times(scenario, backend.time_scale);
+    }
+    return run_scenario(scenario, backend);
   } catch (const ScenarioError& e) {
     ScenarioResult result;
     result.file = path;

@@ -46,6 +46,7 @@ struct ScenarioResult {
 // Where a scenario runs: the simulated world (no `live`), or real redis-servers on the real clock.
 struct Backend {
   std::optional<live::LiveOptions> live;
+  double time_scale = 1.0;  // see app/time_scale.hpp
 };
 
 // Runs one loaded scenario. Never throws for a problem in the run: it ends up in `error`, with the

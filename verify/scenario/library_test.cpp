@@ -40,6 +40,20 @@ TEST_P(Library, ComesOutAsTheFileExpects) {
   EXPECT_TRUE(r.passed()) << describe_failure(r);
 }
 
+// --time-scale's contract: a scenario that does not opt out still comes out as it expects when all
+// its durations shrink tenfold (checked on the fake, where it is cheap).
+TEST_P(Library, ComesOutTheSameScaledByATenthUnlessItOptsOut) {
+  Backend scaled;
+  scaled.time_scale = 0.1;
+  const ScenarioResult r = run_scenario_file(GetParam(), scaled);
+  if (!load_scenario(GetParam()).live.time_scale) {
+    ASSERT_TRUE(r.error.has_value());
+    EXPECT_NE(r.error->find("does not allow --time-scale"), std::string::npos) << *r.error;
+    return;
+  }
+  EXPECT_TRUE(r.passed()) << describe_failure(r);
+}
+
 INSTANTIATE_TEST_SUITE_P(Scenarios, Library, ::testing::ValuesIn(library()), [](const auto& info) {
   std::string name = std::filesystem::path(info.param).stem().string();
   for (char& c : name)

@@ -1,0 +1,101 @@
+// The live fabric's parts on real redis-servers: process faults, named servers, a server that dies.
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "live/live_fabric.hpp"
+#include "live/redis_process.hpp"
+#include "live/sync_client.hpp"
+#include "world/world.hpp"
+
+namespace locksim::live {
+namespace {
+
+world::WorldOptions live_world() {
+  world::WorldOptions options;
+  options.epoch_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return options;
+}
+
+TEST(RedisProcess, AKilledServerStartedAgainFromItsAofKeepsWhatItWrote) {
+  RedisProcess server(RedisProcessOptions{true, "", false});
+  {
+    SyncClient c(server.port());
+    ASSERT_EQ(c.command({"SET", "k", "v"}), engine::Reply::ok());
+  }
+  server.start_again(true);
+  {
+    SyncClient c(server.port());
+    EXPECT_EQ(c.command({"GET", "k"}), engine::Reply::bulk("v"));
+  }
+  server.start_again(false);  // without persistence: empty
+  SyncClient c(server.port());
+  EXPECT_EQ(c.command({"GET", "k"}), engine::Reply::nil());
+}
+
+TEST(RedisProcess, AStoppedServerAnswersOnlyOnceContinued) {
+  RedisProcess server;
+  SyncClient c("127.0.0.1", server.port(), "", 300);
+  server.stop_signal();
+  EXPECT_TRUE(c.command({"PING"}).is_error());  // timed out
+  server.continue_signal();
+  SyncClient again(server.port());
+  EXPECT_EQ(again.command({"PING"}), engine::Reply::status("PONG"));
+}
+
+TEST(LiveFabric, RefusesServerFaultsOnANamedServer) {
+  RedisProcess server;
+  LiveOptions options;
+  options.servers = {Address{"127.0.0.1", server.port()}};
+  ServerNeeds needs;
+  needs.faults = true;
+  try {
+    LiveFabric fabric(options, {needs});
+    FAIL() << "a restart on a server locksim did not start was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("servers it starts itself"), std::string::npos) << e.what();
+  }
+}
+
+TEST(LiveFabric, RefusesANamedServerWithKeysUnlessToldToFlushIt) {
+  RedisProcess server;
+  SyncClient(server.port()).command({"SET", "someone-elses", "data"});
+  LiveOptions options;
+  options.servers = {Address{"127.0.0.1", server.port()}};
+  EXPECT_THROW(LiveFabric(options, {ServerNeeds{}}), std::runtime_error);
+  options.flush = true;
+  LiveFabric fabric(options, {ServerNeeds{}});
+  EXPECT_EQ(SyncClient(server.port()).command({"DBSIZE"}), engine::Reply::integer_of(0));
+}
+
+TEST(LiveFabric, ANamedServerThatDiesEndsTheRunWithAClearErrorAndTheHistoryKept) {
+  RedisProcess server;
+  LiveOptions options;
+  options.servers = {Address{"127.0.0.1", server.port()}};
+  LiveFabric fabric(options, {ServerNeeds{}});
+  world::World w(live_world(), &fabric);
+  world::LockSpec lock;
+  lock.name = "orders";
+  w.add_lock(lock);
+  w.add_client("A");
+  world::OpSpec acquire;
+  acquire.lock = "orders";
+  w.op(0, "A", 1, acquire);
+  w.at(300, [&server] { server.kill(); });
+  fabric.attach(w);
+  try {
+    w.run_until(5000);
+    FAIL() << "the run went on without its server";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("lost redis0 at 127.0.0.1:" + std::to_string(server.port())), std::string::npos)
+        << e.what();
+  }
+  EXPECT_LT(w.now(), 2000);  // noticed promptly, not at the end
+  bool held = false;
+  for (const auto& e : w.history().events()) held = held || (e.kind == model::EventKind::Hold && e.process == "A");
+  EXPECT_TRUE(held) << "what happened before the death is kept";
+}
+
+}  // namespace
+}  // namespace locksim::live

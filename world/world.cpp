@@ -30,7 +30,9 @@ World::World(WorldOptions options, Fabric* fabric)
   LS_ASSERT(options_.active_expire_every_ms > 0);
   // A message takes at least a millisecond: with zero latency a waiter told "0 ms left" would retry
   // at the same virtual instant forever (found by exploration).
-  if (options_.link.latency_min_ms < 1 || options_.link.latency_max_ms < options_.link.latency_min_ms)
+  // On a fabric the network is real and so is its latency: no emulated latency is needed on top.
+  const int64_t least_latency = fabric_ ? 0 : 1;
+  if (options_.link.latency_min_ms < least_latency || options_.link.latency_max_ms < options_.link.latency_min_ms)
     throw std::invalid_argument("link latency must be a range of at least 1 ms, not [" +
                                 std::to_string(options_.link.latency_min_ms) + ", " +
                                 std::to_string(options_.link.latency_max_ms) + "]");

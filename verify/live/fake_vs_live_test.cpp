@@ -23,7 +23,7 @@ const std::string kSource = LOCKSIM_SOURCE_DIR;
 // faults emulated in front of real connections.
 const std::vector<std::string> kChosen = {
     "pubsub-wakeup",
-    "rlock-reentrancy-counts",
+    "rlock-unlock-by-non-holder",
     "watchdog-long-job",
     "explicit-lease-no-renewal",
     "pause-longer-than-lease-rlock",
@@ -35,6 +35,11 @@ const std::vector<std::string> kChosen = {
     "redis-restart-no-persistence",
     "failover-replication-lag",
     "redis-pause-expires-held-lock",
+    "redlock-one-of-five-restarts",
+    "fair-crashed-waiter-tail",
+    "fair-long-hold-tail-3.32",
+    "token-compare-and-delete",
+    "rwlock-reader-crash",
 };
 
 std::string describe(const ScenarioResult& r) {
@@ -73,7 +78,7 @@ TEST_P(FakeVsLive, SameVerdictOnEachProperty) {
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, FakeVsLive, ::testing::ValuesIn(kChosen), [](const auto& info) {
   std::string name = info.param;
-  std::replace(name.begin(), name.end(), '-', '_');
+  std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
   return name;
 });
 

@@ -93,6 +93,11 @@ int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& er
     if (options.progress) err << "\r[" << i + 1 << "/" << files.size() << "] " << files[i] << "\x1b[K" << std::flush;
     // A live run takes real time: say which scenario it is on even without a terminal.
     if (backend.live && !options.progress) err << "[" << i + 1 << "/" << files.size() << "] " << files[i] << " (live)\n";
+    if (backend.live && options.progress)
+      backend.progress = [&err, i, &files](int64_t now_ms, int64_t end_ms) {
+        err << "\r[" << i + 1 << "/" << files.size() << "] " << files[i] << " (live) " << now_ms / 1000 << " s of "
+            << (end_ms + 999) / 1000 << " s\x1b[K" << std::flush;
+      };
     results.push_back(run_scenario_file(files[i], backend));
   }
   std::signal(SIGINT, old_int);

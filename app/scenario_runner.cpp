@@ -114,7 +114,16 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
       }
       for (const auto& e : s.timeline) schedule(w, s, e);
       if (fabric) fabric->attach(w);
-      w.run_until(s.run_ms);
+      if (fabric && backend.progress) {
+        // The same run in one-second steps (run_until(t) then run_until(u) is run_until(u)).
+        for (int64_t t = std::min<int64_t>(1000, s.run_ms);; t = std::min(t + 1000, s.run_ms)) {
+          w.run_until(t);
+          backend.progress(t, s.run_ms);
+          if (t == s.run_ms) break;
+        }
+      } else {
+        w.run_until(s.run_ms);
+      }
       w.finish();
     } catch (const std::exception& ex) {
       // What was observed until then is kept.

@@ -1,6 +1,7 @@
 #pragma once
 // Running a scenario: its world is built from the file, driven through the timeline, and its history
 // judged by the checkers the file names; each expectation is compared with what was observed.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,8 @@ struct ScenarioResult {
 struct Backend {
   std::optional<live::LiveOptions> live;
   double time_scale = 1.0;  // see app/time_scale.hpp
+  // Live runs take real time: called about once a second with the run's time and its end (ms).
+  std::function<void(int64_t now_ms, int64_t end_ms)> progress;
 };
 
 // Runs one loaded scenario. Never throws for a problem in the run: it ends up in `error`, with the

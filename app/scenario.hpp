@@ -32,7 +32,9 @@ struct TimelineEntry {
   int64_t lag_ms = 0;
   uint64_t per_thousand = 1000;
   world::Persistence persistence = world::Persistence::None;
-  int server = 0;  // redis_restart, failover: which server (0 .. world.servers-1)
+  int server = 0;  // redis_restart, redis_pause, failover: which server (0 .. world.servers-1)
+  bool sentinel = false;  // failover via: sentinel (the master dies; Sentinel promotes after down_ms)
+  int64_t down_ms = 1000;
 };
 
 // Pins the outcome of one operation: the nth (1-based) `op` of `client`'s `thread`.

@@ -324,7 +324,20 @@ void read_fault(const Reader& r, const YAML::Node& item, const std::string& name
     e.per_thousand = static_cast<uint64_t>(v);
   }
   if (name == "clock_jump") e.by_ms = r.integer(r.require(item, "by_ms", where), "by_ms");
-  if (name == "failover") e.lag_ms = r.non_negative(r.require(item, "lag_ms", where), "lag_ms");
+  if (name == "failover") {
+    if (item["via"]) e.sentinel = r.one_of(item["via"], "via", {"direct", "sentinel"}) == "sentinel";
+    if (e.sentinel) {
+      if (item["lag_ms"] && r.non_negative(item["lag_ms"], "lag_ms") != 0)
+        r.fail(item["lag_ms"], "a failover via sentinel promotes a replica that follows its master: lag_ms must be 0");
+      if (item["down_ms"]) e.down_ms = r.non_negative(item["down_ms"], "down_ms");
+      if (e.down_ms < 100) r.fail(item["down_ms"] ? item["down_ms"] : item, "down_ms is at least 100 (Sentinel's own clock)");
+    } else {
+      e.lag_ms = r.non_negative(r.require(item, "lag_ms", where), "lag_ms");
+      if (item["down_ms"]) r.fail(item["down_ms"], "down_ms applies to a failover via sentinel");
+    }
+  } else if (item["via"] || item["down_ms"]) {
+    r.fail(item["via"] ? item["via"] : item["down_ms"], "via and down_ms apply to failover");
+  }
   if (item["server"]) {
     if (!kServerFaults.count(name)) r.fail(item["server"], "server applies to redis_restart, redis_pause and failover");
     e.server = static_cast<int>(r.non_negative(item["server"], "server"));
@@ -343,7 +356,7 @@ void read_timeline(const Reader& r, const YAML::Node& node, Scenario& s) {
     r.expect_map(item, "a timeline step");
     r.check_keys(item,
                  {"at", "client", "thread", "op", "side", "fault", "wait_ms", "lease_ms", "for_ms", "extra_ms",
-                  "per_thousand", "by_ms", "lag_ms", "persistence", "server"},
+                  "per_thousand", "by_ms", "lag_ms", "persistence", "server", "via", "down_ms"},
                  "a timeline step");
     TimelineEntry e;
     e.line = item.Mark().line + 1;

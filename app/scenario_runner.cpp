@@ -50,6 +50,7 @@ void schedule(world::World& w, const Scenario& s, const TimelineEntry& e) {
   else if (e.fault == "loss") w.loss(e.at_ms, e.client, e.per_thousand, e.for_ms);
   else if (e.fault == "clock_jump") w.clock_jump(e.at_ms, e.client, e.by_ms);
   else if (e.fault == "redis_restart") w.redis_restart(e.at_ms, e.persistence, e.server);
+  else if (e.fault == "failover" && e.sentinel) w.sentinel_failover(e.at_ms, e.down_ms, e.server);
   else if (e.fault == "failover") w.failover(e.at_ms, e.lag_ms, e.server);
   else if (e.fault == "redis_pause") w.redis_pause(e.at_ms, e.for_ms, e.server);
   else throw std::logic_error(s.file + ":" + std::to_string(e.line) + ": fault '" + e.fault + "' has no handler");
@@ -74,6 +75,10 @@ std::vector<live::ServerNeeds> server_needs(const Scenario& s) {
     n.faults = true;
     if (e.fault == "redis_restart" && e.persistence == world::Persistence::AofEverySec) n.aof = true;
     if (e.fault == "failover") n.replica = true;
+    if (e.fault == "failover" && e.sentinel) {
+      n.sentinel = true;
+      n.down_after_ms = e.down_ms;
+    }
   }
   return needs;
 }

@@ -146,7 +146,8 @@ void write_step(std::ostream& out, const Scenario& s, const TimelineEntry& e, bo
   if (e.fault == "delay") out << ", extra_ms: " << e.extra_ms;
   if (e.fault == "loss") out << ", per_thousand: " << e.per_thousand;
   if (e.fault == "clock_jump") out << ", by_ms: " << e.by_ms;
-  if (e.fault == "failover") out << ", lag_ms: " << e.lag_ms;
+  if (e.fault == "failover" && e.sentinel) out << ", via: sentinel, down_ms: " << e.down_ms;
+  else if (e.fault == "failover") out << ", lag_ms: " << e.lag_ms;
   if (e.fault == "redis_restart") out << ", persistence: " << (e.persistence == world::Persistence::None ? "none" : "aof");
   if ((e.fault == "redis_restart" || e.fault == "failover" || e.fault == "redis_pause") && e.server != 0) out << ", server: " << e.server;
   out << "}\n";

@@ -24,6 +24,7 @@ Scenario scale_times(const Scenario& in, double factor) {
     scale(e.for_ms);
     scale(e.extra_ms);
     scale(e.lag_ms);
+    if (e.sentinel) e.down_ms = std::max<int64_t>(100, std::llround(static_cast<double>(e.down_ms) * factor));
     if (e.by_ms > 0) scale(e.by_ms);
     else if (e.by_ms < 0) e.by_ms = -std::max<int64_t>(1, std::llround(static_cast<double>(-e.by_ms) * factor));
     if (e.op) {

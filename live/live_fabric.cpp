@@ -3,6 +3,7 @@
 #include <poll.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 #include <thread>
 
@@ -37,13 +38,17 @@ LiveFabric::LiveFabric(LiveOptions options, std::vector<ServerNeeds> needs) : op
     Server s;
     s.name = "redis" + std::to_string(i);
     if (options_.servers.empty()) {
-      s.process = std::make_unique<RedisProcess>(RedisProcessOptions{needs[i].aof, "", false});
+      RedisProcessOptions server;
+      server.aof = needs[i].aof;
+      server.debug_command = false;
+      s.process = std::make_unique<RedisProcess>(server);
       s.address = Address{"127.0.0.1", s.process->port()};
       if (needs[i].replica) {
-        s.replica = std::make_unique<RedisProcess>(
-            RedisProcessOptions{needs[i].aof, "127.0.0.1 " + std::to_string(s.process->port()), false});
+        server.replica_of = "127.0.0.1 " + std::to_string(s.process->port());
+        s.replica = std::make_unique<RedisProcess>(server);
         wait_for_replica(s);
       }
+      if (needs[i].sentinel) start_sentinel(s, needs[i].down_after_ms);
     } else {
       s.address = options_.servers[i];
       prepare_named(s, needs[i]);
@@ -82,9 +87,40 @@ void LiveFabric::wait_for_replica(Server& s) {
   throw std::runtime_error("the replica of " + s.name + " did not catch up with its master within 5 s");
 }
 
+void LiveFabric::start_sentinel(Server& s, int64_t down_after_ms) {
+  RedisProcessOptions options;
+  options.sentinel_of = "127.0.0.1 " + std::to_string(s.process->port());
+  options.down_after_ms = down_after_ms;
+  s.sentinel = std::make_unique<RedisProcess>(options);
+  // A Sentinel can only promote a replica it knows of; it learns of it from the master's INFO.
+  SyncClient c(s.sentinel->port());
+  for (int i = 0; i < 500; ++i) {
+    const engine::Reply replicas = c.command({"SENTINEL", "REPLICAS", "locksim"});
+    if (replicas.kind == engine::Reply::Kind::Array && !replicas.elements.empty()) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  throw std::runtime_error("the Sentinel of " + s.name + " did not find its replica within 5 s");
+}
+
+void LiveFabric::watch_sentinel(int server) {
+  Server& s = servers_[static_cast<size_t>(server)];
+  s.sentinel_events = std::make_unique<Connection>(Address{"127.0.0.1", s.sentinel->port()}, "", true);
+  // "+switch-master <name> <old ip> <old port> <new ip> <new port>"
+  s.sentinel_events->on_push([this, server](engine::Reply message) {
+    const std::string& text = message.elements[2].str;
+    const auto last_space = text.rfind(' ');
+    if (last_space == std::string::npos) return;
+    switched(server, std::atoi(text.c_str() + last_space + 1));
+  });
+  if (!s.sentinel_events->send({"SUBSCRIBE", "+switch-master"}, nullptr))
+    throw std::runtime_error("cannot connect to the Sentinel of " + s.name);
+  watch(s.sentinel_events.get());
+}
+
 LiveFabric::~LiveFabric() {
   for (Server& s : servers_) {
     s.monitor.reset();
+    s.sentinel_events.reset();
     if (s.process) {
       if (s.paused) s.process->continue_signal();
       continue;  // RedisProcess stops it
@@ -105,7 +141,10 @@ std::string LiveFabric::describe(int server) const {
 
 void LiveFabric::attach(world::World& world) {
   world_ = &world;
-  for (int i = 0; i < servers(); ++i) open_monitor(i);
+  for (int i = 0; i < servers(); ++i) {
+    open_monitor(i);
+    if (servers_[static_cast<size_t>(i)].sentinel) watch_sentinel(i);
+  }
   start_ = last_check_ = std::chrono::steady_clock::now();
 }
 
@@ -188,6 +227,12 @@ void LiveFabric::check_servers() {
   last_check_ = now;
   for (int i = 0; i < servers(); ++i) {
     Server& s = servers_[static_cast<size_t>(i)];
+    if (s.master_died) {
+      // Sentinel takes down-after-milliseconds and an election; a minute is far beyond either.
+      if (now - *s.master_died > std::chrono::seconds(60))
+        throw std::runtime_error("the Sentinel of " + describe(i) + " did not promote its replica within 60 s");
+      continue;
+    }
     if (s.process && !s.process->alive())
       throw std::runtime_error(describe(i) + " died during the run (killed from outside locksim, or crashed)");
     if (!s.monitor->open()) {
@@ -236,6 +281,32 @@ void LiveFabric::failover(int server) {
   if (!s.replica) throw std::runtime_error("cannot fail over " + describe(server) + ": it has no replica");
   s.process->kill();
   detach_replica(server);  // again when it lagged: REPLICAOF NO ONE on a master is a no-op
+  make_master(server);
+}
+
+void LiveFabric::crash_master(int server) {
+  Server& s = servers_.at(static_cast<size_t>(server));
+  if (!s.sentinel) throw std::runtime_error("cannot fail over " + describe(server) + " via Sentinel: none watches it");
+  s.process->kill();
+  s.master_died = std::chrono::steady_clock::now();
+}
+
+void LiveFabric::switched(int server, int port) {
+  Server& s = servers_.at(static_cast<size_t>(server));
+  if (!s.replica || s.replica->port() != port) return;  // not the switch this run waits for
+  make_master(server);
+  s.master_died.reset();
+  model::Event e;
+  e.kind = model::EventKind::Fault;
+  e.process = s.name;
+  e.f = "failover";
+  e.text = "Sentinel promoted the replica (127.0.0.1:" + std::to_string(port) + ")";
+  world_->record(std::move(e));
+}
+
+// The replica becomes the server clients use: key events from it, every client moved to it.
+void LiveFabric::make_master(int server) {
+  Server& s = servers_.at(static_cast<size_t>(server));
   s.process = std::move(s.replica);
   s.address = Address{"127.0.0.1", s.process->port()};
   SyncClient c(s.process->port());

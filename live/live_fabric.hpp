@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,6 +35,8 @@ struct ServerNeeds {
   bool aof = false;      // a restart with persistence: aof
   bool replica = false;  // a failover
   bool faults = false;   // any server fault (not possible on a server locksim did not start)
+  bool sentinel = false;  // a failover via Sentinel: a redis-sentinel watches the master
+  int64_t down_after_ms = 1000;
 };
 
 class LiveFabric : public world::Fabric {
@@ -56,6 +59,7 @@ class LiveFabric : public world::Fabric {
   void resume(int server) override;
   void detach_replica(int server) override;
   void failover(int server) override;
+  void crash_master(int server) override;
 
   // --- what the backends use
   const Address& address(int server) const { return servers_.at(static_cast<size_t>(server)).address; }
@@ -74,6 +78,9 @@ class LiveFabric : public world::Fabric {
     std::unique_ptr<Connection> monitor;    // keyspace notifications
     std::string saved_notify_config;        // a named server's setting, restored at the end
     bool paused = false;
+    std::unique_ptr<RedisProcess> sentinel;       // watches the master when a failover goes via Sentinel
+    std::unique_ptr<Connection> sentinel_events;  // its +switch-master announcements
+    std::optional<std::chrono::steady_clock::time_point> master_died;  // awaiting Sentinel's switch
   };
 
   void prepare_named(Server& server, const ServerNeeds& needs);
@@ -81,6 +88,10 @@ class LiveFabric : public world::Fabric {
   void open_monitor(int server);
   void check_servers();
   void move_clients(int server);
+  void start_sentinel(Server& server, int64_t down_after_ms);
+  void watch_sentinel(int server);
+  void switched(int server, int port);
+  void make_master(int server);
 
   LiveOptions options_;
   std::vector<Server> servers_;

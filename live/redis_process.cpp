@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -95,11 +96,12 @@ void RedisProcess::launch(bool fresh_port) {
   for (int attempt = 0; attempt < 5 && pid_ < 0; ++attempt) {
     if (fresh_port) port_ = free_port();
     const std::string port = std::to_string(port_);
-    std::vector<std::string> args = {"redis-server", "--bind", "127.0.0.1", "--port", port, "--save", "",
+    std::vector<std::string> args = sentinel_args(port);
+    if (args.empty()) args = {"redis-server", "--bind", "127.0.0.1", "--port", port, "--save", "",
                                      "--appendonly", options_.aof ? "yes" : "no", "--appendfsync", "everysec",
                                      "--enable-debug-command", options_.debug_command ? "yes" : "no", "--dir", dir_,
                                      "--daemonize", "no", "--loglevel", "warning", "--logfile", dir_ + "/redis.log"};
-    if (!options_.replica_of.empty()) {
+    if (!options_.replica_of.empty() && options_.sentinel_of.empty()) {
       const auto space = options_.replica_of.find(' ');
       args.insert(args.end(), {"--replicaof", options_.replica_of.substr(0, space), options_.replica_of.substr(space + 1)});
     }
@@ -113,7 +115,7 @@ void RedisProcess::launch(bool fresh_port) {
       // The server goes when locksim goes, however it goes.
       ::prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (::getppid() != parent) ::_exit(127);
-      ::execvp("redis-server", argv.data());
+      ::execvp(argv[0], argv.data());
       ::_exit(127);
     }
     remember(child);
@@ -138,8 +140,23 @@ void RedisProcess::launch(bool fresh_port) {
     if (!fresh_port && pid_ < 0) break;  // the port is this server's; another would not do
   }
   if (pid_ < 0)
-    throw std::runtime_error("could not start redis-server on 127.0.0.1:" + std::to_string(port_) +
-                             " (is Debian's redis-server installed? see " + dir_ + "/redis.log)");
+    throw std::runtime_error(std::string("could not start ") + (options_.sentinel_of.empty() ? "redis-server" : "redis-sentinel") +
+                             " on 127.0.0.1:" + std::to_string(port_) + " (is Debian's " +
+                             (options_.sentinel_of.empty() ? "redis-server" : "redis-sentinel") + " installed? see " + dir_ +
+                             "/*.log)");
+}
+
+// Sentinel reads (and rewrites) a config file; a server takes everything on the command line.
+std::vector<std::string> RedisProcess::sentinel_args(const std::string& port) const {
+  if (options_.sentinel_of.empty()) return {};
+  const std::string conf = dir_ + "/sentinel.conf";
+  std::ofstream out(conf);
+  out << "port " << port << "\nbind 127.0.0.1\ndir " << dir_ << "\nlogfile " << dir_ << "/sentinel.log\n"
+      << "sentinel monitor locksim " << options_.sentinel_of << " 1\n"
+      << "sentinel down-after-milliseconds locksim " << options_.down_after_ms << "\n"
+      << "sentinel failover-timeout locksim 10000\n";
+  if (!out) throw std::runtime_error("cannot write " + conf);
+  return {"redis-sentinel", conf};
 }
 
 void RedisProcess::reap() {

@@ -1,10 +1,13 @@
 #pragma once
-// RedisProcess: a redis-server locksim starts itself: Debian's binary on 127.0.0.1, a free port, its
+// RedisProcess: a redis-server (or redis-sentinel) locksim starts itself: Debian's binary on 127.0.0.1, a free port, its
 // own directory, no persistence unless asked. It dies with locksim (PR_SET_PDEATHSIG), is killed by
 // kill_started_servers() from a signal handler, and is stopped with its directory removed when the
 // object goes away. Faults act on the real process: kill and start again, SIGSTOP and SIGCONT.
+#include <cstdint>
 #include <string>
 #include <sys/types.h>
+
+#include <vector>
 
 namespace locksim::live {
 
@@ -12,6 +15,10 @@ struct RedisProcessOptions {
   bool aof = false;          // appendonly yes, appendfsync everysec
   std::string replica_of;    // "host port": start as a replica of that master
   bool debug_command = true; // DEBUG (the differential suite uses DEBUG SLEEP)
+  // A Sentinel (Debian's redis-sentinel) instead of a server: it watches the master at this
+  // "host port" as "locksim", alone (quorum 1), and calls it down after `down_after_ms`.
+  std::string sentinel_of;
+  int64_t down_after_ms = 1000;
 };
 
 class RedisProcess {
@@ -39,6 +46,7 @@ class RedisProcess {
 
  private:
   void launch(bool fresh_port);
+  std::vector<std::string> sentinel_args(const std::string& port) const;
   void reap();
 
   RedisProcessOptions options_;

@@ -37,6 +37,9 @@ class Fabric {
   // The replica stops following its master: from now on it lags. Then failover promotes it.
   virtual void detach_replica(int server) = 0;
   virtual void failover(int server) = 0;
+  // The master dies; its Sentinel promotes the replica when it sees fit, and the fabric moves the
+  // clients (and records the failover) when the Sentinel announces the switch.
+  virtual void crash_master(int server) = 0;
 };
 
 }  // namespace locksim::world

@@ -153,6 +153,7 @@ void RedisNode::replace_engine(const Snapshot& snapshot) {
 }
 
 void RedisNode::restart(Persistence persistence) {
+  up_ = true;
   const Snapshot empty;
   replace_engine(persistence == Persistence::AofEverySec ? aof_ : empty);
   if (persistence == Persistence::None) aof_.clear();
@@ -160,6 +161,7 @@ void RedisNode::restart(Persistence persistence) {
 }
 
 void RedisNode::failover(int64_t lag_ms) {
+  up_ = true;
   const int64_t cutoff = world_.now() - lag_ms;
   const Snapshot* newest = nullptr;
   for (const auto& [at, snapshot] : replica_log_)
@@ -177,8 +179,12 @@ void RedisNode::remember_for_replica() {
   while (replica_log_.size() > 1 && replica_log_[1].first <= cutoff) replica_log_.erase(replica_log_.begin());
 }
 
-void RedisNode::active_expire() { engine_->active_expire(); }
+void RedisNode::active_expire() {
+  if (up_) engine_->active_expire();
+}
 
-void RedisNode::aof_fsync() { aof_ = engine_->keyspace().entries(); }
+void RedisNode::aof_fsync() {
+  if (up_) aof_ = engine_->keyspace().entries();
+}
 
 }  // namespace locksim::world

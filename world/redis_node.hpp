@@ -37,8 +37,10 @@ class RedisNode : public engine::Host {
 
   // Restart: the keyspace and script cache are lost, except what the AOF had written.
   void restart(Persistence persistence);
-  // The replica, `lag_ms` behind, becomes the master.
+  // The replica, `lag_ms` behind, becomes the master (and the server is up again).
   void failover(int64_t lag_ms);
+  // The process dies: nothing answers until a failover.
+  void go_down() { up_ = false; }
   // Keeps the snapshots a replica lagging `lag_ms` behind needs (call before writes happen).
   void keep_replica(int64_t lag_ms) { replica_lag_ms_ = std::max(replica_lag_ms_, lag_ms); }
   // Stopped (SIGSTOP) until `t`: it reads nothing, expires nothing, writes no AOF.

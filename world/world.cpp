@@ -330,6 +330,23 @@ void World::failover(int64_t t, int64_t lag_ms, int server) {
   });
 }
 
+void World::sentinel_failover(int64_t t, int64_t down_ms, int server) {
+  check_server(server);
+  if (!fabric_) node(server).keep_replica(down_ms);
+  at(t, [this, down_ms, server] {
+    const std::string name = "redis" + std::to_string(server);
+    if (fabric_) fabric_->crash_master(server);
+    else node(server).go_down();
+    fault(name, "down", 0, "the master dies; Sentinel to promote its replica");
+    if (fabric_) return;  // the fabric records the failover when Sentinel announces it
+    queue_.at(now() + down_ms, [this, down_ms, server, name] {
+      // The replica has everything the master had when it died.
+      node(server).failover(down_ms);
+      fault(name, "failover", 0, "Sentinel promoted the replica after " + std::to_string(down_ms) + " ms");
+    });
+  });
+}
+
 void World::redis_pause(int64_t t, int64_t duration_ms, int server) {
   check_server(server);
   at(t, [this, duration_ms, server] {

@@ -64,6 +64,9 @@ class World {
   void clock_jump(int64_t t, const std::string& client, int64_t jump_ms);
   void redis_restart(int64_t t, Persistence persistence, int server = 0);
   void failover(int64_t t, int64_t lag_ms, int server = 0);
+  // The master dies and Sentinel promotes its replica (which follows it: no lag) `down_ms` later;
+  // live, Sentinel decides when (down-after-milliseconds = down_ms, plus its election).
+  void sentinel_failover(int64_t t, int64_t down_ms, int server = 0);
   // The server stops (SIGSTOP) for `duration_ms`: it reads nothing meanwhile, then catches up.
   void redis_pause(int64_t t, int64_t duration_ms, int server = 0);
 

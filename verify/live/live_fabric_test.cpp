@@ -19,7 +19,9 @@ world::WorldOptions live_world() {
 }
 
 TEST(RedisProcess, AKilledServerStartedAgainFromItsAofKeepsWhatItWrote) {
-  RedisProcess server(RedisProcessOptions{true, "", false});
+  RedisProcessOptions aof;
+  aof.aof = true;
+  RedisProcess server(aof);
   {
     SyncClient c(server.port());
     ASSERT_EQ(c.command({"SET", "k", "v"}), engine::Reply::ok());

@@ -32,6 +32,16 @@ TEST(ScenarioLoader, AnUnknownKeyListsTheKeysThatExist) {
             "parts, rwlock_variant, replace_scripts)");
 }
 
+TEST(ScenarioLoader, AFailoverViaSentinelHasNoLag) {
+  EXPECT_EQ(error_of("sentinel-with-lag.yaml"),
+            "sentinel-with-lag.yaml:6:55: a failover via sentinel promotes a replica that follows its master: lag_ms must be 0");
+}
+
+TEST(ScenarioLoader, LiveDiffersNamesOnlyCheckedProperties) {
+  EXPECT_EQ(error_of("live-differs-unchecked.yaml"),
+            "live-differs-unchecked.yaml:9:13: live.differs names 'liveness', which expect does not check");
+}
+
 TEST(ScenarioLoader, AnUnknownLockTypeSaysWhichExist) {
   EXPECT_EQ(error_of("unknown-lock-type.yaml"),
             "unknown-lock-type.yaml:2:14: unknown lock type 'mutex' (expected rlock, fair, multi, red, rwlock, setnx, "

@@ -49,6 +49,8 @@ class Connection {
   void on_broken(std::function<void()> broken) { on_broken_ = std::move(broken); }
 
   bool open() const { return context_ != nullptr; }
+  // Changes whenever the socket is closed: a poll result for an older socket must not be acted on.
+  uint64_t generation() const { return generation_; }
   int fd() const { return context_ ? context_->fd : -1; }
   // Reads what the socket has and dispatches every complete reply.
   void readable();

@@ -196,7 +196,13 @@ void LiveFabric::wait(int64_t until_ms) {
 void LiveFabric::pump() {
   if (interrupt_requested()) throw std::runtime_error("interrupted: the run stopped here");
   // The servers' key events first: Redis wrote them during the command whose reply comes with them.
-  std::vector<std::pair<uint64_t, Connection*>> ready;
+  struct Ready {
+    uint64_t order;
+    Connection* connection;
+    uint64_t generation;
+    bool operator<(const Ready& other) const { return order < other.order; }
+  };
+  std::vector<Ready> ready;
   std::vector<pollfd> fds;
   std::vector<Connection*> owners;
   for (const auto& [connection, order] : watched_) {
@@ -206,16 +212,18 @@ void LiveFabric::pump() {
   }
   if (!fds.empty() && ::poll(fds.data(), fds.size(), 0) > 0) {
     for (size_t i = 0; i < fds.size(); ++i)
-      if (fds[i].revents != 0) ready.emplace_back(watched_.at(owners[i]), owners[i]);
+      if (fds[i].revents != 0) ready.push_back(Ready{watched_.at(owners[i]), owners[i], owners[i]->generation()});
   }
   std::sort(ready.begin(), ready.end());
-  std::stable_partition(ready.begin(), ready.end(), [this](const auto& item) {
-    return std::any_of(servers_.begin(), servers_.end(), [&](const Server& s) { return s.monitor.get() == item.second; });
+  std::stable_partition(ready.begin(), ready.end(), [this](const Ready& item) {
+    return std::any_of(servers_.begin(), servers_.end(), [&](const Server& s) { return s.monitor.get() == item.connection; });
   });
-  for (const auto& [order, connection] : ready) {
-    // A callback may have closed or dropped a connection since the poll.
-    const auto it = watched_.find(connection);
-    if (it != watched_.end() && it->second == order) connection->readable();
+  for (const Ready& r : ready) {
+    // A callback may have dropped a connection since the poll, or closed and reopened it: a
+    // blocking read on a fresh socket with nothing to read would stall every client.
+    const auto it = watched_.find(r.connection);
+    if (it != watched_.end() && it->second == r.order && r.connection->generation() == r.generation)
+      r.connection->readable();
   }
   check_servers();
 }

@@ -113,7 +113,7 @@ engine::Reply RedisNode::execute(const std::string& client, const client::Comman
   e.before = before;
   e.after = command.lock.empty() ? std::string() : render(command.lock);
   world_.record(std::move(e));
-  if (replica_lag_ms_ > 0) remember_for_replica();
+  if (has_replica_) remember_for_replica();
   return reply;
 }
 

@@ -42,7 +42,10 @@ class RedisNode : public engine::Host {
   // The process dies: nothing answers until a failover.
   void go_down() { up_ = false; }
   // Keeps the snapshots a replica lagging `lag_ms` behind needs (call before writes happen).
-  void keep_replica(int64_t lag_ms) { replica_lag_ms_ = std::max(replica_lag_ms_, lag_ms); }
+  void keep_replica(int64_t lag_ms) {
+    has_replica_ = true;
+    replica_lag_ms_ = std::max(replica_lag_ms_, lag_ms);
+  }
   // Stopped (SIGSTOP) until `t`: it reads nothing, expires nothing, writes no AOF.
   void pause_until(int64_t t) { paused_until_ = std::max(paused_until_, t); }
   int64_t paused_until() const { return paused_until_; }
@@ -79,6 +82,7 @@ class RedisNode : public engine::Host {
   std::map<std::string, Connections> connections_;
   std::map<engine::SessionId, std::string> pubsub_owner_;
   Snapshot aof_;
+  bool has_replica_ = false;  // a failover is planned: writes are remembered (even with no lag)
   int64_t replica_lag_ms_ = 0;
   int64_t paused_until_ = 0;
   std::vector<std::pair<int64_t, Snapshot>> replica_log_;  // (time, keyspace after a write)

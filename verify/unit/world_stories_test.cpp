@@ -214,6 +214,19 @@ TEST(WorldStories, FailoverToAReplicaThatCaughtUpKeepsTheLock) {
   EXPECT_EQ(verdict(world, "mutual_exclusion").valid, Validity::Yes) << why(verdict(world, "mutual_exclusion"));
 }
 
+// A replica with no lag has everything the master had (found by review: it was promoted empty).
+TEST(WorldStories, FailoverToAReplicaWithNoLagKeepsTheLock) {
+  auto made = make_world("rlock");
+  World& world = *made;
+  world.op(0, "A", 1, lock_op());
+  world.op(0, "A", 1, work_op(20000));
+  world.op(0, "A", 1, unlock_op());
+  world.failover(500, 0);
+  world.op(1000, "B", 1, try_lock_op(0));
+  world.run_until(30000);
+  EXPECT_EQ(verdict(world, "mutual_exclusion").valid, Validity::Yes) << why(verdict(world, "mutual_exclusion"));
+}
+
 TEST(WorldStories, ABackwardClockJumpStretchesAWaitersDeadline) {
   auto made = make_world("rlock");
   World& world = *made;

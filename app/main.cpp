@@ -25,8 +25,9 @@ int main(int argc, char** argv) {
       "in the simulated world (or, with --backend live, against real redis-servers), judges each run\n"
       "with the checkers the file names, prints a verdict table\n"
       "and writes summary.md, results.json, junit.xml and per scenario its history and an HTML timeline.\n"
-      "Exit code: 0 every expectation met, 1 one was not, 2 a bad file or bad usage.\n"
-      "The format: docs/scenario-format.md.");
+      "Exit code: 0 every expectation met, 1 one was not, 2 a bad file, bad usage or live servers that could\n"
+      "not be set up, 130 (143) interrupted by Ctrl-C (SIGTERM): the reports then cover what ran.\n"
+      "The format: docs/scenario-format.md; live runs: docs/live.md.");
   run->add_option("paths", run_options.paths, "Scenario files or folders (default: scenarios/)");
   run->add_option("--out", run_options.out, "Where to write the reports")->capture_default_str();
   run->add_option("--backend", run_options.backend,
@@ -37,14 +38,17 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"fake", "live"}))
       ->capture_default_str();
   run->add_option("--redis", run_options.redis,
-                  "live: HOST:PORT of a Redis to run against instead (repeat for a scenario with several servers).\n"
-                  "It must be empty (or pass --flush); scenarios with server faults need servers locksim starts");
+                  "live: HOST:PORT (or [IPv6]:PORT) of a Redis to run against instead; repeat the option for a\n"
+                  "scenario with several servers. It must be empty (every database), or pass --flush; locksim\n"
+                  "deletes the keys its run created afterwards. Scenarios with server faults need servers locksim starts")
+      ->allow_extra_args(false);  // one address per --redis: a scenario path may follow
   run->add_option("--password", run_options.password, "live: the password (AUTH) of the --redis servers");
-  run->add_flag("--flush", run_options.flush, "live: FLUSHALL the --redis servers before each scenario");
+  run->add_flag("--flush", run_options.flush,
+                "live: FLUSHALL (every database!) the --redis servers before each scenario");
   run->add_option("--time-scale", run_options.time_scale,
                   "Multiply every duration in each scenario (timeline, leases, waits, run length, Redisson's timers)\n"
-                  "by this factor in (0, 1], so long scenarios run shorter live; scenarios that say\n"
-                  "live: {time_scale: false} are refused")
+                  "by this factor in (0, 1], on either backend, so long scenarios run shorter live; scenarios that\n"
+                  "say live: {time_scale: false} are skipped (reported, not failed)")
       ->capture_default_str();
 
   locksim::app::RedisShellOptions shell_options;

@@ -22,14 +22,20 @@ struct Row {
 
 std::vector<Row> rows_of(const ScenarioResult& r) {
   std::vector<Row> rows;
+  if (r.skipped) {
+    rows.push_back({r.name, r.lock_type.empty() ? "-" : r.lock_type, "(skipped)", "-", "skipped", true, *r.skipped});
+    return rows;
+  }
   if (r.error) {
-    rows.push_back({r.name, r.lock_type.empty() ? "-" : r.lock_type, r.bad_input ? "(bad file)" : "(run)", "-",
-                    "error", false, *r.error});
+    const char* what = r.bad_input ? "(bad file)" : r.interrupted ? "(interrupted)" : r.setup_error ? "(setup)" : "(run)";
+    rows.push_back({r.name, r.lock_type.empty() ? "-" : r.lock_type, what, "-", "error", false, *r.error});
     return rows;
   }
   for (const auto& p : r.properties) {
-    rows.push_back({r.name, r.lock_type, p.property, p.expected, std::string(model::to_string(p.verdict.valid)),
-                    p.passed, p.verdict.explanation});
+    std::string detail = p.verdict.explanation;
+    if (!p.may_differ.empty()) detail = "may differ live, so not held to the expectation: " + p.may_differ + " " + detail;
+    rows.push_back({r.name, r.lock_type, p.property, p.expected, std::string(model::to_string(p.verdict.valid)), p.passed,
+                    detail});
   }
   for (const auto& pin : r.pins) {
     const std::string what = "op " + pin.pin.client + ":" + std::to_string(pin.pin.thread) + " " + pin.pin.op + " #" +
@@ -55,7 +61,7 @@ void write_file(const std::filesystem::path& path, const std::string& content) {
 }
 
 struct Counts {
-  int scenarios = 0, checks = 0, passed = 0, failed = 0, bad = 0;
+  int scenarios = 0, checks = 0, passed = 0, failed = 0, bad = 0, skipped = 0, setup = 0;
 };
 
 Counts count(const std::vector<ScenarioResult>& results) {
@@ -63,6 +69,8 @@ Counts count(const std::vector<ScenarioResult>& results) {
   for (const auto& r : results) {
     ++c.scenarios;
     if (r.bad_input) ++c.bad;
+    if (r.skipped) ++c.skipped;
+    if (r.setup_error) ++c.setup;
     for (const auto& row : rows_of(r)) {
       ++c.checks;
       (row.passed ? c.passed : c.failed)++;
@@ -75,6 +83,8 @@ std::string summary_line(const Counts& c) {
   std::ostringstream out;
   out << c.scenarios << " scenarios, " << c.checks << " checks: " << c.passed << " passed, " << c.failed << " failed";
   if (c.bad) out << " (" << c.bad << " bad scenario file" << (c.bad > 1 ? "s" : "") << ")";
+  if (c.setup) out << " (" << c.setup << " could not set up its servers)";
+  if (c.skipped) out << " (" << c.skipped << " skipped)";
   return out.str();
 }
 
@@ -140,6 +150,18 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
       md << "| " << md_cell(row.scenario) << " | " << md_cell(row.lock) << " | " << md_cell(r.faults.empty() ? "-" : r.faults)
          << " | " << md_cell(row.check) << " | " << row.expected << " | " << row.observed << " | "
          << (row.passed ? "pass" : "**FAIL**") << " | " << r.seed << " |\n";
+  bool notes = false;
+  for (const auto& r : results) {
+    const std::optional<std::string>& why = r.skipped ? r.skipped : r.error;
+    if (!why) continue;
+    if (!notes) md << "\n## Errors and skipped scenarios\n\n";
+    notes = true;
+    md << "- " << md_cell(r.name) << ": " << (r.skipped ? "skipped: " : "") << md_cell(*why) << "\n";
+  }
+  if (!results.empty())
+    md << "\nBackend: " << results.front().backend
+       << (results.front().time_scale != 1.0 ? ", --time-scale " + std::to_string(results.front().time_scale) : "")
+       << ".\n";
   md << "\nPer scenario: `<name>/history.jsonl`, `<name>/timeline.txt`, `<name>/timeline.html`.\n";
   write_file(root / "summary.md", md.str());
 
@@ -149,6 +171,8 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
   json["passed"] = counts.passed;
   json["failed"] = counts.failed;
   json["bad_files"] = counts.bad;
+  json["setup_errors"] = counts.setup;
+  json["skipped"] = counts.skipped;
   json["results"] = nlohmann::ordered_json::array();
   for (const auto& r : results) {
     nlohmann::ordered_json s;
@@ -157,18 +181,24 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
     s["lock"] = r.lock_type;
     s["seed"] = r.seed;
     s["faults"] = r.faults;
+    s["backend"] = r.backend;
+    s["time_scale"] = r.time_scale;
     s["passed"] = r.passed();
     if (r.error) s["error"] = *r.error;
+    if (r.setup_error) s["setup_error"] = true;
+    if (r.interrupted) s["interrupted"] = true;
+    if (r.skipped) s["skipped"] = *r.skipped;
     s["folder"] = folder_of.at(&r);
     s["checks"] = nlohmann::ordered_json::array();
     for (const auto& row : rows_of(r)) {
-      if (r.error) break;
+      if (r.error || r.skipped) break;
       s["checks"].push_back({{"property", row.check}, {"expected", row.expected}, {"observed", row.observed},
                              {"passed", row.passed}, {"explanation", row.detail}});
     }
     for (size_t i = 0; i < r.properties.size(); ++i) {
       s["checks"][i]["anomaly"] = r.properties[i].verdict.anomaly;
       s["checks"][i]["witness"] = r.properties[i].verdict.witness;
+      if (!r.properties[i].may_differ.empty()) s["checks"][i]["may_differ_live"] = r.properties[i].may_differ;
     }
     json["results"].push_back(std::move(s));
   }
@@ -176,22 +206,28 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
 
   std::ostringstream xml;
   xml << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  xml << "<testsuites name=\"locksim\" tests=\"" << counts.checks << "\" failures=\"" << counts.failed - counts.bad
-      << "\" errors=\"" << counts.bad << "\">\n";
+  xml << "<testsuites name=\"locksim\" tests=\"" << counts.checks << "\" failures=\""
+      << counts.failed - counts.bad - counts.setup << "\" errors=\"" << counts.bad + counts.setup << "\" skipped=\""
+      << counts.skipped << "\">\n";
   for (const auto& r : results) {
     const auto rows = rows_of(r);
     int failures = 0;
     for (const auto& row : rows) failures += row.passed ? 0 : 1;
+    const bool error = r.bad_input || r.setup_error;
     xml << "  <testsuite name=\"" << escape_markup(r.name) << "\" tests=\"" << rows.size() << "\" failures=\""
-        << (r.bad_input ? 0 : failures) << "\" errors=\"" << (r.bad_input ? 1 : 0) << "\">\n";
+        << (error ? 0 : failures) << "\" errors=\"" << (error ? 1 : 0) << "\" skipped=\"" << (r.skipped ? 1 : 0) << "\">\n";
     for (const auto& row : rows) {
       xml << "    <testcase classname=\"" << escape_markup(r.name) << "\" name=\"" << escape_markup(row.check) << "\"";
+      if (r.skipped) {
+        xml << "><skipped message=\"" << escape_markup(*r.skipped) << "\"/></testcase>\n";
+        continue;
+      }
       if (row.passed) {
         xml << "/>\n";
         continue;
       }
       xml << ">\n";
-      const char* tag = r.bad_input ? "error" : "failure";
+      const char* tag = error ? "error" : "failure";
       xml << "      <" << tag << " message=\"expected " << escape_markup(row.expected) << ", observed "
           << escape_markup(row.observed) << "\">" << escape_markup(row.detail) << "</" << tag << ">\n";
       xml << "    </testcase>\n";
@@ -202,7 +238,7 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
   write_file(root / "junit.xml", xml.str());
 
   for (const auto& r : results) {
-    if (r.bad_input) continue;
+    if (r.bad_input || r.skipped || (r.setup_error && r.history.size() == 0)) continue;
     const std::filesystem::path folder = root / folder_of.at(&r);
     std::filesystem::create_directories(folder, ec);
     if (ec) throw std::runtime_error(folder.string() + ": cannot create (" + ec.message() + ")");
@@ -213,6 +249,7 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
     input.lock = r.lock_name;
     input.clients = r.clients;
     input.history = &r.history;
+    input.real_time = r.backend == "live";
     for (const auto& p : r.properties) input.verdicts.push_back(p.verdict);
     write_file(folder / "timeline.txt", render_timeline_text(input));
     write_file(folder / "timeline.html", render_timeline_html(input));

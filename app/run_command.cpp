@@ -23,18 +23,21 @@ std::vector<std::string> default_paths() {
 }
 
 volatile std::sig_atomic_t g_interrupts = 0;
+volatile std::sig_atomic_t g_signal = 0;
 
 // The first Ctrl-C ends the scenario running now (its servers stopped, its history and the reports
 // written); a second one kills every server locksim started and exits at once.
-void on_run_interrupt(int) {
+void on_run_interrupt(int signal) {
+  g_signal = signal;
   g_interrupts = g_interrupts + 1;
   if (g_interrupts > 1) {
     live::kill_started_servers();
-    ::_exit(130);
+    ::_exit(128 + signal);
   }
   live::request_interrupt();
 }
 
+// HOST:PORT, or [IPv6]:PORT.
 std::optional<live::Address> parse_address(const std::string& text) {
   const auto colon = text.rfind(':');
   if (colon == std::string::npos || colon == 0) return std::nullopt;
@@ -42,7 +45,9 @@ std::optional<live::Address> parse_address(const std::string& text) {
   if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
   const int n = std::stoi(port);
   if (n < 1 || n > 65535) return std::nullopt;
-  return live::Address{text.substr(0, colon), n};
+  std::string host = text.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  return live::Address{host, n};
 }
 
 }  // namespace
@@ -69,6 +74,10 @@ int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& er
         return 2;
       }
       live.servers.push_back(*address);
+    }
+    if (options.redis.empty() && (!options.password.empty() || options.flush)) {
+      err << "locksim run: --password and --flush apply to the servers --redis names (locksim's own have neither)\n";
+      return 2;
     }
     live.password = options.password;
     live.flush = options.flush;
@@ -115,10 +124,10 @@ int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& er
   }
   bool bad = false, failed = false;
   for (const auto& r : results) {
-    bad = bad || r.bad_input;
+    bad = bad || r.bad_input || r.setup_error;
     failed = failed || !r.passed();
   }
-  if (interrupted) return 130;
+  if (interrupted) return 128 + (g_signal ? static_cast<int>(g_signal) : SIGINT);
   return bad ? 2 : failed ? 1 : 0;
 }
 

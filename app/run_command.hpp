@@ -18,8 +18,9 @@ struct RunOptions {
 };
 
 // Exit code: 0 every expectation met, 1 one was not, 2 bad input (a file that does not load, a
-// path that does not exist, a report folder that cannot be written, a bad --redis), 130 interrupted
-// (the reports then cover what ran).
+// path that does not exist, a report folder that cannot be written, a bad --redis, live servers
+// that could not be set up), 130 or 143 interrupted by SIGINT or SIGTERM (the reports then cover
+// what ran).
 int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace locksim::app

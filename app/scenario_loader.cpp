@@ -436,13 +436,22 @@ void read_live(const Reader& r, const YAML::Node& node, Scenario& s) {
     if (!differs.IsSequence()) r.fail(differs, "expected a list of properties for live.differs");
     for (const YAML::Node& item : differs) {
       const std::string property = r.text(item, "a property");
+      if (std::none_of(std::begin(kProperties), std::end(kProperties), [&](const char* p) { return property == p; }))
+        r.fail(item, "unknown property '" + property +
+                         "' in live.differs (expected mutual_exclusion, fencing, reentrancy, watchdog, liveness, fair_queue or "
+                         "read_write)");
+      if (std::find(s.live.differs.begin(), s.live.differs.end(), property) != s.live.differs.end())
+        r.fail(item, "live.differs names '" + property + "' twice");
       if (std::none_of(s.expect.begin(), s.expect.end(), [&](const auto& e) { return e.first == property; }))
         r.fail(item, "live.differs names '" + property + "', which expect does not check");
       s.live.differs.push_back(property);
     }
     if (!node["why"]) r.fail(node, "live.differs needs a 'why': the real reason the verdict can differ live");
   }
-  if (node["why"]) s.live.why = r.text(node["why"], "why");
+  if (node["why"]) {
+    s.live.why = r.text(node["why"], "why");
+    while (!s.live.why.empty() && std::isspace(static_cast<unsigned char>(s.live.why.back()))) s.live.why.pop_back();
+  }
 }
 
 }  // namespace
@@ -507,6 +516,17 @@ Scenario load_scenario(const std::string& path) {
     if (e.fault.size() && e.server >= s.world.servers)
       throw ScenarioError(path, e.line, 1, "server " + std::to_string(e.server) + " does not exist (the world has " +
                                                std::to_string(s.world.servers) + ")");
+  // A Sentinel calls a master down after down_ms: a longer pause would make it fail over on its own.
+  for (const auto& watched : s.timeline) {
+    if (watched.fault != "failover" || !watched.sentinel) continue;
+    for (const auto& e : s.timeline)
+      if (e.fault == "redis_pause" && e.server == watched.server && e.for_ms >= watched.down_ms)
+        throw ScenarioError(path, e.line, 1,
+                            "a redis_pause of " + std::to_string(e.for_ms) + " ms on a server a Sentinel watches (down_ms " +
+                                std::to_string(watched.down_ms) + ", line " + std::to_string(watched.line) +
+                                ") would make Sentinel fail over on its own, which locksim does not model: keep the pause "
+                                "under " + std::to_string(watched.down_ms) + " ms");
+  }
   return s;
 }
 

@@ -1,11 +1,13 @@
 #include "app/scenario_runner.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <set>
 
 #include "app/scenario_loader.hpp"
 #include "app/time_scale.hpp"
+#include "live/interrupt.hpp"
 
 namespace locksim::app {
 namespace {
@@ -74,7 +76,7 @@ std::vector<live::ServerNeeds> server_needs(const Scenario& s) {
     live::ServerNeeds& n = needs.at(static_cast<size_t>(e.server));
     n.faults = true;
     if (e.fault == "redis_restart" && e.persistence == world::Persistence::AofEverySec) n.aof = true;
-    if (e.fault == "failover") n.replica = true;
+    if (e.fault == "failover") ++n.failovers;
     if (e.fault == "failover" && e.sentinel) {
       n.sentinel = true;
       n.down_after_ms = e.down_ms;
@@ -100,10 +102,18 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
   world::WorldOptions options = s.world;
   options.seed = s.seed;
   result.backend = backend.live ? "live" : "fake";
+  result.time_scale = backend.time_scale;
   try {
     std::unique_ptr<live::LiveFabric> fabric;
     if (backend.live) {
-      fabric = std::make_unique<live::LiveFabric>(*backend.live, server_needs(s));
+      try {
+        fabric = std::make_unique<live::LiveFabric>(*backend.live, server_needs(s));
+      } catch (const std::exception& ex) {
+        result.error = ex.what();
+        result.setup_error = true;
+        result.interrupted = live::interrupt_requested();
+        return result;
+      }
       // Live clients read the real time of day; the simulated world starts from a fixed epoch.
       options.epoch_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                              std::chrono::system_clock::now().time_since_epoch()).count();
@@ -133,6 +143,7 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
     } catch (const std::exception& ex) {
       // What was observed until then is kept.
       result.error = ex.what();
+      result.interrupted = live::interrupt_requested();
     }
     result.history = w.history();
   } catch (const std::exception& ex) {
@@ -150,6 +161,11 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
     p.verdict = verdicts[i];
     p.passed = (p.expected == "holds" && p.verdict.valid == model::Validity::Yes) ||
                (p.expected == "violated" && p.verdict.valid == model::Validity::No);
+    const auto& differs = s.live.differs;
+    if (backend.live && std::find(differs.begin(), differs.end(), p.property) != differs.end()) {
+      p.may_differ = s.live.why;
+      p.passed = true;
+    }
     result.properties.push_back(std::move(p));
   }
   for (const OpExpectation& pin : s.expect_ops) {
@@ -168,8 +184,12 @@ ScenarioResult run_scenario_file(const std::string& path, const Backend& backend
         ScenarioResult result;
         result.file = path;
         result.name = scenario.name;
+        result.about = scenario.about;
         result.lock_type = scenario.lock.type;
-        result.error = *refusal;
+        result.seed = scenario.seed;
+        result.backend = backend.live ? "live" : "fake";
+        result.time_scale = backend.time_scale;
+        result.skipped = *refusal;
         return result;
       }
       scenario = scale_times(scenario, backend.time_scale);

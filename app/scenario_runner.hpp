@@ -18,6 +18,7 @@ struct PropertyResult {
   std::string expected;  // holds | violated
   model::Verdict verdict;
   bool passed = false;
+  std::string may_differ;  // live: the scenario's reason this verdict may differ (then it passes either way)
 };
 
 struct OpPinResult {
@@ -36,8 +37,12 @@ struct ScenarioResult {
   uint64_t seed = 0;
   std::string faults;  // "pause, crash", for the summary
   std::string backend = "fake";  // fake | live
+  double time_scale = 1.0;
   std::optional<std::string> error;  // the file could not be loaded, or the run stopped
   bool bad_input = false;
+  bool setup_error = false;  // live: the servers could not be started or used (not a finding)
+  bool interrupted = false;
+  std::optional<std::string> skipped;  // not run, and why (a refused --time-scale)
   std::vector<PropertyResult> properties;
   std::vector<OpPinResult> pins;
   model::History history;

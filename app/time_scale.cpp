@@ -50,8 +50,10 @@ Scenario scale_times(const Scenario& in, double factor) {
 
 std::optional<std::string> time_scale_refusal(const Scenario& s) {
   if (s.live.time_scale) return std::nullopt;
+  std::string why = s.live.why;
+  while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
   return s.file + ":" + std::to_string(s.live.line) + ": this scenario does not allow --time-scale (live.time_scale: false)" +
-         (s.live.why.empty() ? "" : ": " + s.live.why);
+         (why.empty() ? "" : ": " + why);
 }
 
 }  // namespace locksim::app

@@ -713,7 +713,7 @@ std::string defs() {
 std::string labels_svg(const Layout& L) {
   std::string out = "<svg class=\"labels\" width=\"" + num(kLabelW) +
                     "\" height=\"" + num(L.height) + "\">";
-  out += El("text").a("x", 8).a("y", kAxisH - 14).a("class", "axis-caption").text("virtual time (ms)").str();
+  out += El("text").a("x", 8).a("y", kAxisH - 14).a("class", "axis-caption").text(L.in.real_time ? "real time (ms)" : "virtual time (ms)").str();
   for (const Lane& lane : L.lanes) {
     std::string g = "<g class=\"lane-label\" data-label=\"" + esc(lane.id) + "\">";
     g += El("rect").a("x", 0).a("y", lane.top).a("width", 5).a("height", lane.height()).a("fill", color_of(lane.color)).str();
@@ -944,7 +944,7 @@ std::string header(const Layout& L) {
   if (!in.lock.empty()) out += "lock <code>" + esc(in.lock) + "</code> · ";
   out += "clients " + (clients.empty() ? std::string("none") : clients) + " · servers " +
          (servers.empty() ? std::string("none") : servers) + " · " + std::to_string(L.h.size()) + " events · 0 to " +
-         std::to_string(L.h.end_ms()) + " ms of virtual time</p>";
+         std::to_string(L.h.end_ms()) + (in.real_time ? " ms of real time (live)</p>" : " ms of virtual time</p>");
   return out + verdict_chips(in) + "</header>";
 }
 
@@ -1037,7 +1037,7 @@ std::string render_timeline_text(const TimelineInput& in) {
   std::string out = "locksim timeline: " + (in.title.empty() ? std::string("run") : in.title) + "\n";
   if (!in.about.empty()) out += in.about + "\n";
   if (!in.lock.empty()) out += "lock: " + in.lock + "\n";
-  out += std::to_string(h.size()) + " events, 0 to " + ms(h.end_ms()) + " of virtual time\n";
+  out += std::to_string(h.size()) + " events, 0 to " + ms(h.end_ms()) + (in.real_time ? " of real time (live)\n" : " of virtual time\n");
   for (const Verdict& v : in.verdicts) {
     out += (v.valid == Validity::No ? "VIOLATION " : "verdict ") + v.property + ": " + std::string(to_string(v.valid));
     if (!v.anomaly.empty()) out += " (" + v.anomaly + ")";

@@ -31,6 +31,7 @@ struct TimelineInput {
   std::vector<std::string> clients;   // lane order; clients found only in the history come after
   const model::History* history = nullptr;
   std::vector<model::Verdict> verdicts;
+  bool real_time = false;  // a live run: its ms are real, not virtual
 };
 
 std::string render_timeline_html(const TimelineInput& input);

@@ -34,57 +34,100 @@ LiveFabric::LiveFabric(LiveOptions options, std::vector<ServerNeeds> needs) : op
   if (!options_.servers.empty() && options_.servers.size() < needs.size())
     throw std::runtime_error("the scenario needs " + std::to_string(needs.size()) + " Redis servers; --redis named " +
                              std::to_string(options_.servers.size()));
-  for (size_t i = 0; i < needs.size(); ++i) {
-    Server s;
-    s.name = "redis" + std::to_string(i);
-    if (options_.servers.empty()) {
-      RedisProcessOptions server;
-      server.aof = needs[i].aof;
-      server.debug_command = false;
-      s.process = std::make_unique<RedisProcess>(server);
-      s.address = Address{"127.0.0.1", s.process->port()};
-      if (needs[i].replica) {
-        server.replica_of = "127.0.0.1 " + std::to_string(s.process->port());
-        s.replica = std::make_unique<RedisProcess>(server);
-        wait_for_replica(s);
-      }
-      if (needs[i].sentinel) start_sentinel(s, needs[i].down_after_ms);
-    } else {
-      s.address = options_.servers[i];
-      prepare_named(s, needs[i]);
+  try {
+    for (size_t i = 0; i < needs.size(); ++i) {
+      servers_.emplace_back();
+      Server& s = servers_.back();
+      s.name = "redis" + std::to_string(i);
+      if (options_.servers.empty()) start_own(s, needs[i]);
+      else prepare_named(s, needs[i]);
+      SyncClient c = admin(s.address, options_.password);
+      must(c.command({"CONFIG", "SET", "notify-keyspace-events", kNotify}),
+           "CONFIG SET notify-keyspace-events on " + s.address.text());
     }
-    SyncClient c = admin(s.address, options_.password);
-    must(c.command({"CONFIG", "SET", "notify-keyspace-events", kNotify}), "CONFIG SET notify-keyspace-events on " + s.address.text());
-    servers_.push_back(std::move(s));
+  } catch (...) {
+    // The destructor will not run: named servers get their setting back here.
+    restore_named();
+    throw;
   }
 }
 
+void LiveFabric::start_own(Server& s, const ServerNeeds& needs) {
+  if (needs.failovers > 1)
+    throw std::runtime_error(s.name + " fails over " + std::to_string(needs.failovers) +
+                             " times in this scenario; live, locksim keeps one replica per server and acts out one "
+                             "failover (the simulation does any number)");
+  RedisProcessOptions server;
+  server.aof = needs.aof;
+  server.debug_command = false;
+  s.process = std::make_unique<RedisProcess>(server);
+  s.address = Address{"127.0.0.1", s.process->port()};
+  if (needs.failovers > 0) {
+    server.replica_of = "127.0.0.1 " + std::to_string(s.process->port());
+    s.replica = std::make_unique<RedisProcess>(server);
+    wait_for_replica(s);
+  }
+  if (needs.sentinel) start_sentinel(s, needs.down_after_ms);
+}
+
 void LiveFabric::prepare_named(Server& s, const ServerNeeds& needs) {
+  s.address = options_.servers[static_cast<size_t>(&s - servers_.data())];
   if (needs.faults)
     throw std::runtime_error("the scenario has server faults (restart, pause, failover), which locksim can only act out on "
                              "servers it starts itself: run it without --redis");
   SyncClient c = admin(s.address, options_.password);
   const engine::Reply config = c.command({"CONFIG", "GET", "notify-keyspace-events"});
+  if (config.is_error()) throw std::runtime_error(hint(s.address, "CONFIG GET on " + s.address.text() + ": " + config.str));
   if (config.kind == engine::Reply::Kind::Array && config.elements.size() == 2) s.saved_notify_config = config.elements[1].str;
+  s.named = true;
   if (options_.flush) {
     must(c.command({"FLUSHALL"}), "FLUSHALL on " + s.address.text());
-  } else {
-    const engine::Reply size = c.command({"DBSIZE"});
-    if (size.is_error()) throw std::runtime_error("DBSIZE on " + s.address.text() + ": " + size.str);
-    if (size.integer != 0)
-      throw std::runtime_error("Redis at " + s.address.text() + " holds " + std::to_string(size.integer) +
-                               " keys; a scenario starts from an empty server (pass --flush to let locksim FLUSHALL it)");
+    return;
+  }
+  // Every database counts: a scenario starts from an empty server.
+  const engine::Reply keyspace = c.command({"INFO", "keyspace"});
+  if (keyspace.is_error()) throw std::runtime_error(hint(s.address, "INFO keyspace on " + s.address.text() + ": " + keyspace.str));
+  std::string databases;
+  for (size_t at = keyspace.str.find("\ndb"); at != std::string::npos; at = keyspace.str.find("\ndb", at + 1))
+    databases += (databases.empty() ? "" : ", ") + keyspace.str.substr(at + 1, keyspace.str.find(',', at) - at - 1);
+  if (!databases.empty())
+    throw std::runtime_error("Redis at " + s.address.text() + " is not empty (" + databases +
+                             "); a scenario starts from an empty server (pass --flush to let locksim FLUSHALL it)");
+}
+
+// What a user can do about a refusal.
+std::string LiveFabric::hint(const Address& address, const std::string& message) const {
+  if (message.find("NOAUTH") != std::string::npos) return message + " (pass its password with --password)";
+  if (message.find("Protocol error") != std::string::npos)
+    return message + " (is " + address.text() + " a Redis server?)";
+  return message;
+}
+
+// A named server is someone's: its setting goes back, and the keys the run created go.
+void LiveFabric::restore_named() {
+  for (Server& s : servers_) {
+    if (!s.named) continue;
+    try {
+      SyncClient c = admin(s.address, options_.password);
+      c.command({"CONFIG", "SET", "notify-keyspace-events", s.saved_notify_config});
+      std::vector<std::string> del = {"DEL"};
+      for (const std::string& key : s.created) del.push_back(key);
+      if (del.size() > 1) c.command(del);
+    } catch (const std::exception&) {
+      // It is gone; nothing to restore.
+    }
   }
 }
 
 void LiveFabric::wait_for_replica(Server& s) {
   SyncClient c(s.replica->port());
-  for (int i = 0; i < 500; ++i) {
+  for (int i = 0; i < 1000 && !interrupt_requested(); ++i) {
     const engine::Reply info = c.command({"INFO", "replication"});
     if (info.str.find("master_link_status:up") != std::string::npos) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  throw std::runtime_error("the replica of " + s.name + " did not catch up with its master within 5 s");
+  if (interrupt_requested()) throw std::runtime_error("interrupted while the replica of " + s.name + " synced");
+  throw std::runtime_error("the replica of " + s.name + " did not catch up with its master within 10 s");
 }
 
 void LiveFabric::start_sentinel(Server& s, int64_t down_after_ms) {
@@ -94,7 +137,7 @@ void LiveFabric::start_sentinel(Server& s, int64_t down_after_ms) {
   s.sentinel = std::make_unique<RedisProcess>(options);
   // A Sentinel can only promote a replica it knows of; it learns of it from the master's INFO.
   SyncClient c(s.sentinel->port());
-  for (int i = 0; i < 500; ++i) {
+  for (int i = 0; i < 500 && !interrupt_requested(); ++i) {
     const engine::Reply replicas = c.command({"SENTINEL", "REPLICAS", "locksim"});
     if (replicas.kind == engine::Reply::Kind::Array && !replicas.elements.empty()) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -121,17 +164,9 @@ LiveFabric::~LiveFabric() {
   for (Server& s : servers_) {
     s.monitor.reset();
     s.sentinel_events.reset();
-    if (s.process) {
-      if (s.paused) s.process->continue_signal();
-      continue;  // RedisProcess stops it
-    }
-    try {  // a named server gets its setting back
-      SyncClient c = admin(s.address, options_.password);
-      c.command({"CONFIG", "SET", "notify-keyspace-events", s.saved_notify_config});
-    } catch (const std::exception&) {
-      // It is gone; nothing to restore.
-    }
+    if (s.process && s.paused) s.process->continue_signal();  // RedisProcess stops it
   }
+  restore_named();
 }
 
 std::string LiveFabric::describe(int server) const {
@@ -152,7 +187,7 @@ void LiveFabric::open_monitor(int server) {
   Server& s = servers_[static_cast<size_t>(server)];
   if (s.monitor) unwatch(s.monitor.get());
   s.monitor = std::make_unique<Connection>(s.address, options_.password, true);
-  s.monitor->on_push([this, name = s.name](engine::Reply message) {
+  s.monitor->on_push([this, server, name = s.name](engine::Reply message) {
     for (const auto& [channel, kind] : kKeyEvents) {
       if (message.elements[1].str != channel) continue;
       model::Event e;
@@ -160,6 +195,7 @@ void LiveFabric::open_monitor(int server) {
       e.process = name;
       e.lock = message.elements[2].str;
       e.f = kind;
+      if (kind == "created" && servers_[static_cast<size_t>(server)].named) servers_[static_cast<size_t>(server)].created.insert(e.lock);
       world_->record(std::move(e));
     }
   });
@@ -316,6 +352,7 @@ void LiveFabric::switched(int server, int port) {
 void LiveFabric::make_master(int server) {
   Server& s = servers_.at(static_cast<size_t>(server));
   s.process = std::move(s.replica);
+  s.process->promoted();
   s.address = Address{"127.0.0.1", s.process->port()};
   SyncClient c(s.process->port());
   must(c.command({"CONFIG", "SET", "notify-keyspace-events", kNotify}), "CONFIG SET on the promoted replica");

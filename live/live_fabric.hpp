@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,7 +34,7 @@ struct LiveOptions {
 // What a run will ask of server i, known before it starts.
 struct ServerNeeds {
   bool aof = false;      // a restart with persistence: aof
-  bool replica = false;  // a failover
+  int failovers = 0;     // live, a server has one replica: one failover
   bool faults = false;   // any server fault (not possible on a server locksim did not start)
   bool sentinel = false;  // a failover via Sentinel: a redis-sentinel watches the master
   int64_t down_after_ms = 1000;
@@ -81,9 +82,14 @@ class LiveFabric : public world::Fabric {
     std::unique_ptr<RedisProcess> sentinel;       // watches the master when a failover goes via Sentinel
     std::unique_ptr<Connection> sentinel_events;  // its +switch-master announcements
     std::optional<std::chrono::steady_clock::time_point> master_died;  // awaiting Sentinel's switch
+    bool named = false;                 // the user's (--redis), not started by locksim
+    std::set<std::string> created;      // a named server: keys the run created, deleted at the end
   };
 
+  void start_own(Server& server, const ServerNeeds& needs);
   void prepare_named(Server& server, const ServerNeeds& needs);
+  void restore_named();
+  std::string hint(const Address& address, const std::string& message) const;
   void wait_for_replica(Server& server);
   void open_monitor(int server);
   void check_servers();

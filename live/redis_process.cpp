@@ -100,7 +100,9 @@ void RedisProcess::launch(bool fresh_port) {
     if (args.empty()) args = {"redis-server", "--bind", "127.0.0.1", "--port", port, "--save", "",
                                      "--appendonly", options_.aof ? "yes" : "no", "--appendfsync", "everysec",
                                      "--enable-debug-command", options_.debug_command ? "yes" : "no", "--dir", dir_,
-                                     "--daemonize", "no", "--loglevel", "warning", "--logfile", dir_ + "/redis.log"};
+                                     "--daemonize", "no", "--loglevel", "warning", "--logfile", dir_ + "/redis.log",
+                                     // a replica syncs at once, not after Redis's default 5 s wait
+                                     "--repl-diskless-sync-delay", "0"};
     if (!options_.replica_of.empty() && options_.sentinel_of.empty()) {
       const auto space = options_.replica_of.find(' ');
       args.insert(args.end(), {"--replicaof", options_.replica_of.substr(0, space), options_.replica_of.substr(space + 1)});

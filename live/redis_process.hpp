@@ -39,6 +39,8 @@ class RedisProcess {
   void kill();
   // Starts the server again on the same port and directory; `aof` chooses whether it loads the AOF.
   void start_again(bool aof);
+  // The replica became a master: started again, it comes back as a master, not a replica.
+  void promoted() { options_.replica_of.clear(); }
   void stop_signal();      // SIGSTOP
   void continue_signal();  // SIGCONT
   // True while the process runs (a crash or kill we did not ask for shows here).

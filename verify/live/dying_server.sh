@@ -65,6 +65,8 @@ set +e
   >"$work/absent.out" 2>&1
 code=$?
 set -e
-[[ $code == 1 ]] || fail "expected exit code 1 for an absent --redis, got $code"
-grep -q "cannot connect to Redis at 127.0.0.1:1" "$work/absent.out" || fail "unclear error: $(cat "$work/absent.out")"
+[[ $code == 2 ]] || fail "expected exit code 2 (a set-up error) for an absent --redis, got $code"
+grep -q "cannot connect to Redis at 127.0.0.1:1" "$work/absent/summary.md" || fail "unclear error: $(cat "$work/absent/summary.md")"
+grep -q 'errors="1"' "$work/absent/junit.xml" || fail "a set-up problem should be a JUnit error"
+
 echo "dying_server: ok"

@@ -159,5 +159,23 @@ TEST(LocksimRun, AMissingPathIsBadUsage) {
   EXPECT_NE(err.str().find("/nonexistent/scenarios: no such file or directory"), std::string::npos) << err.str();
 }
 
+// A scenario that refuses --time-scale is skipped: reported, not failed, and not run.
+TEST(LocksimRun, AScenarioThatRefusesTheTimeScaleIsSkippedNotFailed) {
+  const std::string out = temp_dir("skipped");
+  RunOptions options = options_for({kSource + "/scenarios/redis-restart-aof.yaml", kSource + "/scenarios/pubsub-wakeup.yaml"}, out);
+  options.time_scale = 0.1;
+  std::ostringstream table, err;
+  EXPECT_EQ(run_scenarios(options, table, err), 0) << table.str() << err.str();
+  EXPECT_NE(table.str().find("(skipped)"), std::string::npos) << table.str();
+  EXPECT_NE(table.str().find("(1 skipped)"), std::string::npos) << table.str();
+  const auto json = nlohmann::json::parse(read(out + "/results.json"));
+  EXPECT_EQ(json["skipped"].get<int>(), 1);
+  EXPECT_EQ(json["failed"].get<int>(), 0);
+  EXPECT_NE(json["results"][0]["skipped"].get<std::string>().find("does not allow --time-scale"), std::string::npos);
+  EXPECT_EQ(json["results"][1]["time_scale"].get<double>(), 0.1);
+  EXPECT_NE(read(out + "/junit.xml").find("<skipped message="), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(out + "/redis-restart-aof/history.jsonl")) << "a skipped scenario does not run";
+}
+
 }  // namespace
 }  // namespace locksim::app

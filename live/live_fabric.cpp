@@ -119,11 +119,12 @@ void LiveFabric::restore_named() {
   }
 }
 
+// Ready when the master streams writes to it (RedisProcess syncs replicas from disk: see there).
 void LiveFabric::wait_for_replica(Server& s) {
-  SyncClient c(s.replica->port());
+  SyncClient c(s.process->port());
   for (int i = 0; i < 1000 && !interrupt_requested(); ++i) {
     const engine::Reply info = c.command({"INFO", "replication"});
-    if (info.str.find("master_link_status:up") != std::string::npos) return;
+    if (info.str.find(",state=online,") != std::string::npos) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   if (interrupt_requested()) throw std::runtime_error("interrupted while the replica of " + s.name + " synced");

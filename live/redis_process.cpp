@@ -101,8 +101,10 @@ void RedisProcess::launch(bool fresh_port) {
                                      "--appendonly", options_.aof ? "yes" : "no", "--appendfsync", "everysec",
                                      "--enable-debug-command", options_.debug_command ? "yes" : "no", "--dir", dir_,
                                      "--daemonize", "no", "--loglevel", "warning", "--logfile", dir_ + "/redis.log",
-                                     // a replica syncs at once, not after Redis's default 5 s wait
-                                     "--repl-diskless-sync-delay", "0"};
+                                     // A replica syncs from an RDB file on disk: a diskless sync starts at
+                                     // once but holds the write stream back until the replica's first
+                                     // ACK, up to a second later (a failover then lost a lock)
+                                     "--repl-diskless-sync", "no"};
     if (!options_.replica_of.empty() && options_.sentinel_of.empty()) {
       const auto space = options_.replica_of.find(' ');
       args.insert(args.end(), {"--replicaof", options_.replica_of.substr(0, space), options_.replica_of.substr(space + 1)});

@@ -34,6 +34,7 @@ const std::vector<std::string> kChosen = {
     "unlock-resent-with-latch",
     "redis-restart-no-persistence",
     "failover-replication-lag",
+    "failover-replica-caught-up",
     "redis-pause-expires-held-lock",
     "redlock-one-of-five-restarts",
     "fair-crashed-waiter-tail",

@@ -21,6 +21,7 @@ struct ClientDecl {
 struct TimelineEntry {
   int64_t at_ms = 0;
   int line = 0;  // 1-based line in the file, for messages
+  int server_column = 1;  // where `server:` is on that line, for messages
   std::string client;  // "" for server faults
   int64_t thread = 1;
   // Exactly one of op / fault is set.

@@ -341,6 +341,7 @@ void read_fault(const Reader& r, const YAML::Node& item, const std::string& name
   if (item["server"]) {
     if (!kServerFaults.count(name)) r.fail(item["server"], "server applies to redis_restart, redis_pause and failover");
     e.server = static_cast<int>(r.non_negative(item["server"], "server"));
+    e.server_column = item["server"].Mark().column + 1;
   }
   if (name == "redis_restart" && item["persistence"]) {
     e.persistence = r.one_of(item["persistence"], "persistence", {"none", "aof"}) == "aof" ? world::Persistence::AofEverySec
@@ -514,7 +515,7 @@ Scenario load_scenario(const std::string& path) {
   }
   for (const auto& e : s.timeline)
     if (e.fault.size() && e.server >= s.world.servers)
-      throw ScenarioError(path, e.line, 1, "server " + std::to_string(e.server) + " does not exist (the world has " +
+      throw ScenarioError(path, e.line, e.server_column, "server " + std::to_string(e.server) + " does not exist (the world has " +
                                                std::to_string(s.world.servers) + ")");
   // A Sentinel calls a master down after down_ms: a longer pause would make it fail over on its own.
   for (const auto& watched : s.timeline) {

@@ -109,7 +109,7 @@ TEST(ScenarioLoader, UnknownFaultsPropertiesAndExpectationsAreErrors) {
 
 TEST(ScenarioLoader, MultiServerKeysAreChecked) {
   EXPECT_EQ(error_of("parts-on-rlock.yaml"), "parts-on-rlock.yaml:2:28: parts applies to multi and red locks only");
-  EXPECT_EQ(error_of("missing-server.yaml"), "missing-server.yaml:7:1: server 3 does not exist (the world has 2)");
+  EXPECT_EQ(error_of("missing-server.yaml"), "missing-server.yaml:7:44: server 3 does not exist (the world has 2)");
 }
 
 TEST(ScenarioLoader, AUserScriptThatDoesNotCompileIsReportedAtItsOwnLine) {

@@ -109,11 +109,20 @@ int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& er
       };
     results.push_back(run_scenario_file(files[i], backend));
   }
+  // What an interruption left unrun is listed too, so the reports say what is missing.
+  for (size_t i = results.size(); i < files.size(); ++i) {
+    ScenarioResult r;
+    r.file = files[i];
+    r.name = std::filesystem::path(files[i]).stem().string();
+    r.backend = backend.live ? "live" : "fake";
+    r.skipped = "not run: the run was interrupted";
+    results.push_back(std::move(r));
+  }
   std::signal(SIGINT, old_int);
   std::signal(SIGTERM, old_term);
   const bool interrupted = live::interrupt_requested();
   if (options.progress) err << "\r\x1b[K" << std::flush;
-  if (interrupted) err << "locksim run: interrupted; the reports cover the " << results.size() << " scenario(s) run so far\n";
+  if (interrupted) err << "locksim run: interrupted; the reports list the scenarios it did not run as skipped\n";
   print_table(out, results);
   try {
     write_reports(options.out, results);

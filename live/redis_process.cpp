@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -79,10 +80,28 @@ int free_port() {
   return ntohs(addr.sin_port);
 }
 
+// A locksim that was SIGKILLed took its servers with it (PDEATHSIG) but left their directories:
+// the next one removes those whose owner is gone.
+static void remove_stale_dirs() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/tmp", ec)) {
+    if (entry.path().filename().string().rfind("locksim-redis-", 0) != 0) continue;
+    std::ifstream owner(entry.path() / "owner");
+    pid_t pid = 0;
+    if (!(owner >> pid) || pid <= 0) continue;  // not ours to judge
+    if (::kill(pid, 0) != 0 && errno == ESRCH) std::filesystem::remove_all(entry.path(), ec);
+  }
+}
+
 RedisProcess::RedisProcess(RedisProcessOptions options) : options_(std::move(options)) {
+  remove_stale_dirs();
   char dir_template[] = "/tmp/locksim-redis-XXXXXX";
   if (::mkdtemp(dir_template) == nullptr) throw std::runtime_error("mkdtemp failed");
   dir_ = dir_template;
+  std::ofstream(dir_ + "/owner") << ::getpid() << "\n";
   try {
     launch(true);
   } catch (...) {

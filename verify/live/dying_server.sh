@@ -21,6 +21,12 @@ wait_for_server() {
   fail "locksim started no redis-server"
 }
 
+# A directory left by a locksim that was SIGKILLed (its owner is gone) is removed by the next one.
+true & dead=$!
+wait $dead
+stale=$(mktemp -d /tmp/locksim-redis-XXXXXX)
+echo "$dead" >"$stale/owner"
+
 # --- killed from outside
 "$locksim" run "$root/scenarios/pubsub-wakeup.yaml" --backend live --out "$work/killed" >"$work/killed.out" 2>"$work/killed.err" &
 run=$!
@@ -40,6 +46,7 @@ grep -q '"error"' "$work/killed/results.json" || fail "results.json does not rec
 [[ -s $work/killed/pubsub-wakeup/timeline.html ]] || fail "no timeline written"
 [[ -z $(pgrep -f "locksim-redis-" || true) ]] || true  # other tests may run servers; check ours below
 kill -0 "$server" 2>/dev/null && fail "the killed server is still there"
+[[ ! -e $stale ]] || fail "the stale directory $stale of a dead locksim is still there"
 
 # --- interrupted (Ctrl-C)
 "$locksim" run "$root/scenarios/pubsub-wakeup.yaml" "$root/scenarios/watchdog-long-job.yaml" --backend live \
@@ -55,7 +62,10 @@ set -e
 [[ $code == 130 ]] || fail "expected exit code 130 after Ctrl-C, got $code: $(cat "$work/int.err")"
 grep -q "interrupted" "$work/int.err" || fail "no word about the interruption: $(cat "$work/int.err")"
 [[ -s $work/interrupted/pubsub-wakeup/history.jsonl ]] || fail "no history written after Ctrl-C"
-grep -q '"scenarios": 1' "$work/interrupted/results.json" || fail "the report should cover the one scenario run"
+grep -q '"scenarios": 2' "$work/interrupted/results.json" || fail "the report should list both scenarios"
+grep -q '"skipped": "not run: the run was interrupted"' "$work/interrupted/results.json" ||
+  fail "the scenario the interruption left unrun should be listed as skipped"
+grep -q '"interrupted": true' "$work/interrupted/results.json" || fail "the interrupted scenario should say so"
 for _ in $(seq 1 50); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$server" 2>/dev/null && fail "the server outlived the interrupted run"
 

@@ -81,8 +81,8 @@ rc::Gen<FaultPlan> fault_gen(const ExploreConfig& c) {
 }  // namespace
 
 const std::vector<std::string>& all_fault_kinds() {
-  static const std::vector<std::string> kinds = {"crash", "pause",      "partition",     "delay",
-                                                 "loss",  "clock_jump", "redis_restart", "failover"};
+  static const std::vector<std::string> kinds = {"crash",      "pause",         "partition", "delay",      "loss",
+                                                 "clock_jump", "redis_restart", "failover",  "redis_pause"};
   return kinds;
 }
 
@@ -99,7 +99,8 @@ void validate(const ExploreConfig& c) {
   for (const auto& f : c.faults) {
     if (std::find(all_fault_kinds().begin(), all_fault_kinds().end(), f) == all_fault_kinds().end())
       throw std::invalid_argument("unknown fault '" + f +
-                                  "' (expected crash, pause, partition, delay, loss, clock_jump, redis_restart or failover)");
+                                  "' (expected crash, pause, partition, delay, loss, clock_jump, redis_restart, failover or "
+                                  "redis_pause)");
     if (!seen.insert(f).second) throw std::invalid_argument("fault '" + f + "' is named twice");
   }
   if (c.properties.empty()) throw std::invalid_argument("no property to check");
@@ -192,7 +193,8 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
       if (static_cast<size_t>(f.client) >= clients) continue;  // its client was shrunk away
       e.client = client_name(static_cast<size_t>(f.client));
     }
-    e.for_ms = kind == "pause" || kind == "partition" || kind == "delay" || kind == "loss" ? f.for_ms : 0;
+    e.for_ms =
+        kind == "pause" || kind == "partition" || kind == "delay" || kind == "loss" || kind == "redis_pause" ? f.for_ms : 0;
     if (kind == "delay") e.extra_ms = f.extra_ms;
     if (kind == "loss") e.per_thousand = static_cast<uint64_t>(f.per_thousand);
     if (kind == "clock_jump") e.by_ms = f.backward ? -f.jump_ms : f.jump_ms;

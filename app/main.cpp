@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
   explore->add_option("--ops", explore_options.config.ops_max, "At most this many operations per client")->capture_default_str();
   explore->add_option("--faults", explore_faults,
                       "Fault kinds allowed, comma-separated: crash,pause,partition,delay,loss,clock_jump,redis_restart,\n"
-                      "failover; or all, or none")
+                      "failover,redis_pause; or all, or none")
       ->capture_default_str();
   explore->add_option("--faults-max", explore_options.config.faults_max, "At most this many faults per case")->capture_default_str();
   explore->add_option("--world-loss", explore_options.config.world_loss_max, "World-wide message loss per thousand, at most")

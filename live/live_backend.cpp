@@ -6,6 +6,7 @@
 
 #include "live/live_fabric.hpp"
 #include "world/client_process.hpp"
+#include "world/server_records.hpp"
 #include "world/world.hpp"
 
 namespace locksim::live {
@@ -22,39 +23,28 @@ if t == 'zset' then return {t, unpack(redis.call('zrange', KEYS[1], 0, -1, 'with
 return {t}
 )lua";
 
-std::string join(const std::vector<std::string>& items, const char* sep) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
-  return out;
-}
-
 std::string render(const engine::Reply& r) {
   if (r.kind != engine::Reply::Kind::Array || r.elements.empty()) return "?";
   const std::string& type = r.elements[0].str;
-  std::vector<std::string> items;
   if (type == "none") return "";
   if (type == "string") return r.elements.size() > 1 ? r.elements[1].str : "";
   if (type == "list") {
+    std::vector<std::string> items;
     for (size_t i = 1; i < r.elements.size(); ++i) items.push_back(r.elements[i].str);
-    return "[" + join(items, ",") + "]";
-  }
-  for (size_t i = 1; i + 1 < r.elements.size(); i += 2) {
-    if (type == "hash") items.push_back(r.elements[i].str + "=" + r.elements[i + 1].str);
-    else items.push_back(r.elements[i].str + "=" + std::to_string(static_cast<int64_t>(std::strtod(r.elements[i + 1].str.c_str(), nullptr))));
+    return world::render_list(items);
   }
   if (type == "hash") {
-    std::sort(items.begin(), items.end());
-    return join(items, ",");
+    std::vector<std::string> fields;
+    for (size_t i = 1; i + 1 < r.elements.size(); i += 2) fields.push_back(r.elements[i].str + "=" + r.elements[i + 1].str);
+    return world::render_hash(std::move(fields));
   }
-  if (type == "zset") return "{" + join(items, ",") + "}";
+  if (type == "zset") {
+    std::vector<std::pair<std::string, int64_t>> members;
+    for (size_t i = 1; i + 1 < r.elements.size(); i += 2)
+      members.emplace_back(r.elements[i].str, static_cast<int64_t>(std::strtod(r.elements[i + 1].str.c_str(), nullptr)));
+    return world::render_zset(members);
+  }
   return "?";
-}
-
-std::string summary(const client::Command& command) {
-  std::string out = command.script ? "EVALSHA " + command.script->name : std::string();
-  for (const auto& k : command.keys) out += (out.empty() ? "" : " ") + k;
-  for (const auto& a : command.argv) out += (out.empty() ? "" : " ") + a;
-  return out;
 }
 
 std::vector<std::string> words(const client::Command& command, bool as_eval) {
@@ -112,35 +102,22 @@ void LiveBackend::resubscribe(int server) {
   });
 }
 
-void LiveBackend::hop(bool to_server, std::function<void()> then, const std::function<std::string()>& what) {
-  const auto arrival = client_.link.arrival(world_.now(), to_server, world_.network_rng());
-  if (!arrival) {
-    model::Event e;
-    e.kind = model::EventKind::Message;
-    e.f = "lost";
-    e.text = what();
-    record(std::move(e));
-    return;
-  }
-  world_.queue().at(*arrival, std::move(then));
-}
-
 void LiveBackend::send(SharedCommand command, bool as_eval, std::shared_ptr<world::Waiter> waiter, SharedReply reply) {
   hop(true, [this, command, as_eval, waiter, reply] { execute(command, as_eval, waiter, reply); },
-      [command] { return "request " + summary(*command); });
+      [command] { return "request " + world::command_summary(*command); });
 }
 
 void LiveBackend::execute(const SharedCommand& command, bool as_eval, std::shared_ptr<world::Waiter> waiter,
                           SharedReply reply) {
   auto finish = [this, command, waiter, reply](engine::Reply answer, std::string before, std::string after) {
-    record_exec(*command, answer, std::move(before), std::move(after));
+    world_.record(world::exec_event(command->server, client_.name, *command, answer, std::move(before), std::move(after)));
     hop(false,
         [this, waiter, reply, answer] {
           if (waiter->done) return;
           *reply = answer;
           complete(waiter, true);
         },
-        [command] { return "reply to " + summary(*command); });
+        [command] { return "reply to " + world::command_summary(*command); });
   };
   Connection& connection = *links(command->server).commands;
   bool sent = false;
@@ -164,31 +141,8 @@ void LiveBackend::execute(const SharedCommand& command, bool as_eval, std::share
                      }});
     sent = connection.send(std::move(block));
   }
-  if (!sent) {
-    model::Event e;
-    e.kind = model::EventKind::Message;
-    e.f = "lost";
-    e.text = "request " + summary(*command) + " (no connection to " + fabric_.describe(command->server) + ")";
-    record(std::move(e));
-  }
-}
-
-void LiveBackend::record_exec(const client::Command& command, const engine::Reply& reply, std::string before,
-                              std::string after) {
-  model::Event e;
-  e.kind = model::EventKind::Exec;
-  e.process = "redis" + std::to_string(command.server);
-  e.thread = command.thread;
-  e.op = command.op;
-  e.lock = command.lock;
-  e.f = command.role;
-  e.text = client_.name + " " +
-           (command.script ? command.script->name + " " + join(command.keys, " ") + " " + join(command.argv, " ")
-                           : join(command.argv, " "));
-  e.reply = engine::describe(reply);
-  e.before = std::move(before);
-  e.after = std::move(after);
-  world_.record(std::move(e));
+  if (!sent)
+    lost("request " + world::command_summary(*command) + " (no connection to " + fabric_.describe(command->server) + ")");
 }
 
 void LiveBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<world::Waiter> waiter) {
@@ -204,23 +158,6 @@ void LiveBackend::send_subscribe(const std::string& channel, int server, std::sh
 void LiveBackend::send_unsubscribe(const std::string& channel, int server) {
   hop(true, [this, channel, server] { links(server).pubsub->send({"UNSUBSCRIBE", channel}, nullptr); },
       [channel] { return "request UNSUBSCRIBE " + channel; });
-}
-
-client::Task<int> LiveBackend::write_fenced(std::string resource, int64_t token, int64_t thread, int64_t timeout_ms) {
-  // The fenced resource is locksim's own stand-in for storage: it lives in this process, behind the
-  // client's emulated link as in the simulation.
-  auto waiter = new_waiter();
-  auto accepted = std::make_shared<bool>(false);
-  hop(true,
-      [this, resource, token, thread, waiter, accepted] {
-        *accepted = world_.fenced_write(client_.name, thread, resource, token);
-        hop(false, [this, waiter] { complete(waiter, true); }, [resource] { return "reply to write " + resource; });
-      },
-      [resource] { return "request write " + resource; });
-  complete_at(world_.now() + timeout_ms, waiter, false);
-  const bool answered = co_await world::Park{waiter.get()};
-  if (!answered) co_return -1;
-  co_return *accepted ? 1 : 0;
 }
 
 void LiveBackend::disconnect() {

@@ -23,7 +23,6 @@ class LiveBackend : public world::ClientBackend {
   LiveBackend(world::World& world, world::ClientProcess& client, LiveFabric& fabric);
   ~LiveBackend() override;
 
-  client::Task<int> write_fenced(std::string resource, int64_t token, int64_t thread, int64_t timeout_ms) override;
   void disconnect() override;
   // The server moved (a failover): connections reopen at its new address.
   void moved(int server);
@@ -39,10 +38,7 @@ class LiveBackend : public world::ClientBackend {
     std::unique_ptr<Connection> pubsub;
   };
   Links& links(int server);
-  // Crosses the emulated link: `then` runs when the message arrives, or never when it is lost.
-  void hop(bool to_server, std::function<void()> then, const std::function<std::string()>& what);
   void execute(const SharedCommand& command, bool as_eval, std::shared_ptr<world::Waiter> waiter, SharedReply reply);
-  void record_exec(const client::Command& command, const engine::Reply& reply, std::string before, std::string after);
   void resubscribe(int server);
 
   LiveFabric& fabric_;

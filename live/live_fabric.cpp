@@ -10,6 +10,7 @@
 #include "live/interrupt.hpp"
 #include "live/live_backend.hpp"
 #include "live/sync_client.hpp"
+#include "world/server_records.hpp"
 #include "world/world.hpp"
 
 namespace locksim::live {
@@ -38,7 +39,7 @@ LiveFabric::LiveFabric(LiveOptions options, std::vector<ServerNeeds> needs) : op
     for (size_t i = 0; i < needs.size(); ++i) {
       servers_.emplace_back();
       Server& s = servers_.back();
-      s.name = "redis" + std::to_string(i);
+      s.name = world::server_name(static_cast<int>(i));
       if (options_.servers.empty()) start_own(s, needs[i]);
       else prepare_named(s, needs[i]);
       SyncClient c = admin(s.address, options_.password);
@@ -222,35 +223,31 @@ int64_t LiveFabric::elapsed_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start_).count();
 }
 
-void LiveFabric::wait(int64_t until_ms) {
+// Polls every open connection for up to `timeout_ms`; the ones with something to read.
+std::vector<LiveFabric::Ready> LiveFabric::poll_watched(int timeout_ms) {
   std::vector<pollfd> fds;
-  for (const auto& [connection, order] : watched_)
-    if (connection->open()) fds.push_back(pollfd{connection->fd(), POLLIN, 0});
-  const int64_t timeout = std::clamp<int64_t>(until_ms - elapsed_ms(), 0, 100);
-  ::poll(fds.data(), fds.size(), static_cast<int>(timeout));
+  std::vector<Ready> open;
+  for (const auto& [connection, order] : watched_) {
+    if (!connection->open()) continue;
+    fds.push_back(pollfd{connection->fd(), POLLIN, 0});
+    open.push_back(Ready{order, connection, connection->generation()});
+  }
+  std::vector<Ready> ready;
+  if (!fds.empty() && ::poll(fds.data(), fds.size(), timeout_ms) > 0)
+    for (size_t i = 0; i < fds.size(); ++i)
+      if (fds[i].revents != 0) ready.push_back(open[i]);
+  return ready;
+}
+
+void LiveFabric::wait(int64_t until_ms) {
+  poll_watched(static_cast<int>(std::clamp<int64_t>(until_ms - elapsed_ms(), 0, 100)));
 }
 
 void LiveFabric::pump() {
   if (interrupt_requested()) throw std::runtime_error("interrupted: the run stopped here");
-  // The servers' key events first: Redis wrote them during the command whose reply comes with them.
-  struct Ready {
-    uint64_t order;
-    Connection* connection;
-    uint64_t generation;
-    bool operator<(const Ready& other) const { return order < other.order; }
-  };
-  std::vector<Ready> ready;
-  std::vector<pollfd> fds;
-  std::vector<Connection*> owners;
-  for (const auto& [connection, order] : watched_) {
-    if (!connection->open()) continue;
-    fds.push_back(pollfd{connection->fd(), POLLIN, 0});
-    owners.push_back(connection);
-  }
-  if (!fds.empty() && ::poll(fds.data(), fds.size(), 0) > 0) {
-    for (size_t i = 0; i < fds.size(); ++i)
-      if (fds[i].revents != 0) ready.push_back(Ready{watched_.at(owners[i]), owners[i], owners[i]->generation()});
-  }
+  std::vector<Ready> ready = poll_watched(0);
+  // In the order the connections were made, the servers' key events first: Redis wrote them during
+  // the command whose reply comes with them.
   std::sort(ready.begin(), ready.end());
   std::stable_partition(ready.begin(), ready.end(), [this](const Ready& item) {
     return std::any_of(servers_.begin(), servers_.end(), [&](const Server& s) { return s.monitor.get() == item.connection; });

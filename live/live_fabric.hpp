@@ -92,6 +92,15 @@ class LiveFabric : public world::Fabric {
   std::string hint(const Address& address, const std::string& message) const;
   void wait_for_replica(Server& server);
   void open_monitor(int server);
+  // A connection with something to read, as the poll saw it (its generation tells a socket that was
+  // closed and reopened since).
+  struct Ready {
+    uint64_t order;
+    Connection* connection;
+    uint64_t generation;
+    bool operator<(const Ready& other) const { return order < other.order; }
+  };
+  std::vector<Ready> poll_watched(int timeout_ms);
   void check_servers();
   void move_clients(int server);
   void start_sentinel(Server& server, int64_t down_after_ms);

@@ -109,6 +109,42 @@ void ClientBackend::on_message(const std::string& channel, int server) {
   complete(first, true);
 }
 
+void ClientBackend::lost(std::string text) {
+  model::Event e;
+  e.kind = model::EventKind::Message;
+  e.f = "lost";
+  e.text = std::move(text);
+  record(std::move(e));
+}
+
+void ClientBackend::hop(bool to_server, std::function<void()> then, const std::function<std::string()>& what) {
+  const auto arrival = client_.link.arrival(world_.now(), to_server, world_.network_rng());
+  if (!arrival) {
+    lost(what());
+    return;
+  }
+  world_.queue().at(*arrival, std::move(then));
+}
+
+client::Task<int> ClientBackend::write_fenced(std::string resource, int64_t token, int64_t thread, int64_t timeout_ms) {
+  auto waiter = new_waiter();
+  auto accepted = std::make_shared<bool>(false);
+  hop(true,
+      [this, resource, token, thread, waiter, accepted] {
+        *accepted = world_.fenced_write(client_.name, thread, resource, token);
+        hop(false,
+            [this, waiter] {
+              if (!waiter->done) complete(waiter, true);
+            },
+            [resource] { return "reply to write " + resource; });
+      },
+      [resource] { return "request write " + resource; });
+  complete_at(world_.now() + timeout_ms, waiter, false);
+  const bool answered = co_await Park{waiter.get()};
+  if (!answered) co_return -1;
+  co_return *accepted ? 1 : 0;
+}
+
 void ClientBackend::spawn(client::Task<void> task) { world_.spawn(client_, std::move(task)); }
 
 void ClientBackend::record(model::Event event) {

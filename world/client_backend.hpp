@@ -3,6 +3,7 @@
 // channel permits and waiters, the EVALSHA-then-EVAL fallback, the history and ids. A subclass
 // carries the requests (SimBackend over the simulated link to fake nodes; live::LiveBackend over
 // hiredis to a real redis-server) and completes the waiters it is handed when answers come.
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -24,6 +25,8 @@ class ClientBackend : public client::Backend {
   client::Task<bool> subscribe(std::string channel, int64_t timeout_ms, int server) override;
   void unsubscribe(const std::string& channel, int server) override;
   client::Task<bool> wait_message(std::string channel, int64_t timeout_ms, int server) override;
+  // The fenced resource is locksim's own stand-in for storage, behind the client's link.
+  client::Task<int> write_fenced(std::string resource, int64_t token, int64_t thread, int64_t timeout_ms) override;
   void spawn(client::Task<void> task) override;
   void record(model::Event event) override;
   int64_t next_op() override;
@@ -50,6 +53,11 @@ class ClientBackend : public client::Backend {
   // Subscribes the pub/sub connection; completes `waiter` with true on the server's confirmation.
   virtual void send_subscribe(const std::string& channel, int server, std::shared_ptr<Waiter> waiter) = 0;
   virtual void send_unsubscribe(const std::string& channel, int server) = 0;
+
+  // Crosses the client's link (latency, loss, partition, delay): `then` runs when the message
+  // arrives, or never when it is lost (recorded with the text `what` gives).
+  void hop(bool to_server, std::function<void()> then, const std::function<std::string()>& what);
+  void lost(std::string text);
 
   std::shared_ptr<Waiter> new_waiter() const;
   // Completes `waiter` with `value` unless something completed it first.

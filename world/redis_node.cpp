@@ -3,16 +3,11 @@
 #include <algorithm>
 
 #include "engine/assert.hpp"
+#include "world/server_records.hpp"
 #include "world/world.hpp"
 
 namespace locksim::world {
 namespace {
-
-std::string join(const std::vector<std::string>& items, const char* sep) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
-  return out;
-}
 
 std::string_view key_event_name(engine::KeyEvent event) {
   switch (event) {
@@ -72,14 +67,13 @@ std::string RedisNode::render(const std::string& key) {
   if (const auto* h = std::get_if<engine::Hash>(&entry.value)) {
     std::vector<std::string> fields;
     for (const auto& [f, v] : h->fields()) fields.push_back(f + "=" + v);
-    std::sort(fields.begin(), fields.end());
-    return join(fields, ",");
+    return render_hash(std::move(fields));
   }
-  if (const auto* l = std::get_if<engine::List>(&entry.value)) return "[" + join({l->begin(), l->end()}, ",") + "]";
+  if (const auto* l = std::get_if<engine::List>(&entry.value)) return render_list({l->begin(), l->end()});
   if (const auto* z = std::get_if<engine::ZSet>(&entry.value)) {
-    std::vector<std::string> items;
-    for (const auto& [score, member] : z->ordered()) items.push_back(member + "=" + std::to_string(static_cast<int64_t>(score)));
-    return "{" + join(items, ",") + "}";
+    std::vector<std::pair<std::string, int64_t>> members;
+    for (const auto& [score, member] : z->ordered()) members.emplace_back(member, static_cast<int64_t>(score));
+    return render_zset(members);
   }
   return "?";
 }
@@ -99,20 +93,8 @@ engine::Reply RedisNode::execute(const std::string& client, const client::Comman
   for (const auto& a : command.argv) argv.push_back(a);
   const std::string before = command.lock.empty() ? std::string() : render(command.lock);
   engine::Reply reply = engine_->execute(conn.commands, std::span<const std::string_view>(argv));
-  model::Event e;
-  e.kind = model::EventKind::Exec;
-  e.process = name_;
-  e.thread = command.thread;
-  e.op = command.op;
-  e.lock = command.lock;
-  e.f = command.role;
-  e.text = client + " " + (command.script ? command.script->name + " " + join(command.keys, " ") + " " +
-                                                join(command.argv, " ")
-                                          : join(command.argv, " "));
-  e.reply = engine::describe(reply);
-  e.before = before;
-  e.after = command.lock.empty() ? std::string() : render(command.lock);
-  world_.record(std::move(e));
+  std::string after = command.lock.empty() ? std::string() : render(command.lock);
+  world_.record(exec_event(index_, client, command, reply, before, std::move(after)));
   if (has_replica_) remember_for_replica();
   return reply;
 }

@@ -1,114 +1,63 @@
 #include "world/sim_backend.hpp"
 
 #include "world/client_process.hpp"
+#include "world/server_records.hpp"
 #include "world/world.hpp"
 
 namespace locksim::world {
-namespace {
 
-std::string summary(const client::Command& command) {
-  std::string out = command.script ? "EVALSHA " + command.script->name : std::string();
-  for (const auto& k : command.keys) out += (out.empty() ? "" : " ") + k;
-  for (const auto& a : command.argv) out += (out.empty() ? "" : " ") + a;
-  return out;
-}
-
-}  // namespace
-
-void SimBackend::lost(const std::string& text) {
-  model::Event e;
-  e.kind = model::EventKind::Message;
-  e.f = "lost";
-  e.text = text;
-  record(std::move(e));
-}
-
-void SimBackend::round_trip(Describe what, RedisNode* node, AtServer at_server, std::shared_ptr<Waiter> waiter,
-                            std::shared_ptr<std::string> answer) {
-  const auto arrival = client_.link.arrival(world_.now(), true, world_.network_rng());
-  if (!arrival) {
-    lost("request " + what());
-    return;
-  }
+void SimBackend::round_trip(Describe what, RedisNode& node, AtServer at_server, std::shared_ptr<Waiter> waiter) {
   auto shared_what = std::make_shared<const Describe>(std::move(what));
   auto shared_at_server = std::make_shared<const AtServer>(std::move(at_server));
-  world_.queue().at(*arrival, [this, shared_what, node, shared_at_server, waiter, answer] {
-    arrive(shared_what, node, shared_at_server, waiter, answer);
-  });
+  hop(true, [this, shared_what, &node, shared_at_server, waiter] { arrive(shared_what, node, shared_at_server, waiter); },
+      [shared_what] { return "request " + (*shared_what)(); });
 }
 
-void SimBackend::arrive(std::shared_ptr<const Describe> what, RedisNode* node,
-                        std::shared_ptr<const AtServer> at_server, std::shared_ptr<Waiter> waiter,
-                        std::shared_ptr<std::string> answer) {
+void SimBackend::arrive(std::shared_ptr<const Describe> what, RedisNode& node, std::shared_ptr<const AtServer> at_server,
+                        std::shared_ptr<Waiter> waiter) {
   // A stopped (SIGSTOP) server reads nothing; what arrived waits in its socket, in order.
-  if (node != nullptr && node->paused_until() > world_.now()) {
-    world_.queue().at(node->paused_until(), [this, what, node, at_server, waiter, answer] {
-      arrive(what, node, at_server, waiter, answer);
-    });
+  if (node.paused_until() > world_.now()) {
+    world_.queue().at(node.paused_until(), [this, what, &node, at_server, waiter] { arrive(what, node, at_server, waiter); });
     return;
   }
-  std::optional<std::string> reply = (*at_server)();
-  if (!reply) return;
-  const auto back = client_.link.arrival(world_.now(), false, world_.network_rng());
-  if (!back) {
-    lost("reply to " + (*what)());
-    return;
-  }
-  world_.queue().at(*back, [this, waiter, answer, text = std::move(*reply)] {
-    if (waiter->done) return;
-    if (answer) *answer = text;
-    complete(waiter, true);
-  });
+  if (!(*at_server)()) return;
+  hop(false,
+      [this, waiter] {
+        if (!waiter->done) complete(waiter, true);
+      },
+      [what] { return "reply to " + (*what)(); });
 }
 
 void SimBackend::send(SharedCommand command, bool as_eval, std::shared_ptr<Waiter> waiter, SharedReply reply) {
   RedisNode& node = world_.node(command->server);
-  round_trip([command] { return summary(*command); }, &node,
-             [&node, who = &client_.name, command, as_eval, reply]() -> std::optional<std::string> {
-               if (!node.up()) return std::nullopt;
+  round_trip([command] { return command_summary(*command); }, node,
+             [&node, who = &client_.name, command, as_eval, reply] {
+               if (!node.up()) return false;
                *reply = node.execute(*who, *command, as_eval);
-               return std::string();
+               return true;
              },
-             std::move(waiter), nullptr);
+             std::move(waiter));
 }
 
 void SimBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<Waiter> waiter) {
   RedisNode& node = world_.node(server);
-  const std::string who = client_.name;
-  round_trip([channel] { return "SUBSCRIBE " + channel; }, &node,
-             [&node, who, channel]() -> std::optional<std::string> {
-               if (!node.up()) return std::nullopt;
+  round_trip([channel] { return "SUBSCRIBE " + channel; }, node,
+             [&node, who = client_.name, channel] {
+               if (!node.up()) return false;
                node.pubsub(who, {"SUBSCRIBE", channel});
-               return std::string();
+               return true;
              },
-             std::move(waiter), nullptr);
+             std::move(waiter));
 }
 
 void SimBackend::send_unsubscribe(const std::string& channel, int server) {
   RedisNode& node = world_.node(server);
-  const std::string who = client_.name;
-  round_trip([channel] { return "UNSUBSCRIBE " + channel; }, &node,
-             [&node, who, channel]() -> std::optional<std::string> {
+  round_trip([channel] { return "UNSUBSCRIBE " + channel; }, node,
+             [&node, who = client_.name, channel] {
                if (node.up()) node.pubsub(who, {"UNSUBSCRIBE", channel});
-               return std::nullopt;  // nobody waits for this reply
+               return false;  // nobody waits for this reply
              },
-             new_waiter(), nullptr);
-}
-
-client::Task<int> SimBackend::write_fenced(std::string resource, int64_t token, int64_t thread, int64_t timeout_ms) {
-  auto waiter = new_waiter();
-  auto answer = std::make_shared<std::string>();
-  World& world = world_;
-  const std::string who = client_.name;
-  round_trip([resource] { return "write " + resource; }, nullptr,
-             [&world, who, resource, token, thread]() -> std::optional<std::string> {
-               return std::string(world.fenced_write(who, thread, resource, token) ? "1" : "0");
-             },
-             waiter, answer);
-  complete_at(world_.now() + timeout_ms, waiter, false);
-  const bool answered = co_await Park{waiter.get()};
-  if (!answered) co_return -1;
-  co_return *answer == "1" ? 1 : 0;
+             new_waiter());
 }
 
 void SimBackend::disconnect() {

@@ -18,7 +18,6 @@ class SimBackend : public ClientBackend {
  public:
   using ClientBackend::ClientBackend;
 
-  client::Task<int> write_fenced(std::string resource, int64_t token, int64_t thread, int64_t timeout_ms) override;
   void disconnect() override;
 
  protected:
@@ -27,16 +26,14 @@ class SimBackend : public ClientBackend {
   void send_unsubscribe(const std::string& channel, int server) override;
 
  private:
-  // Sends `what` to the server side; `at_server` runs there at arrival (or when `node`, paused, takes
-  // it up), and its answer (if it gives one) travels back and completes `waiter`.
-  // `what` describes the message, only when one is lost.
+  // Sends `what` to `node`; `at_server` runs there when the request arrives (or, the node paused,
+  // when it takes it up), and when it gives an answer, that travels back and completes `waiter`.
+  // `what` describes the request, only when a message is lost.
   using Describe = std::function<std::string()>;
-  using AtServer = std::function<std::optional<std::string>()>;
-  void round_trip(Describe what, RedisNode* node, AtServer at_server, std::shared_ptr<Waiter> waiter,
-                  std::shared_ptr<std::string> answer);
-  void arrive(std::shared_ptr<const Describe> what, RedisNode* node, std::shared_ptr<const AtServer> at_server,
-              std::shared_ptr<Waiter> waiter, std::shared_ptr<std::string> answer);
-  void lost(const std::string& text);
+  using AtServer = std::function<bool()>;
+  void round_trip(Describe what, RedisNode& node, AtServer at_server, std::shared_ptr<Waiter> waiter);
+  void arrive(std::shared_ptr<const Describe> what, RedisNode& node, std::shared_ptr<const AtServer> at_server,
+              std::shared_ptr<Waiter> waiter);
 };
 
 }  // namespace locksim::world

@@ -5,6 +5,7 @@
 
 #include "world/lock_factory.hpp"
 #include "engine/assert.hpp"
+#include "world/server_records.hpp"
 #include "world/sim_backend.hpp"
 
 namespace locksim::world {
@@ -40,7 +41,7 @@ World::World(WorldOptions options, Fabric* fabric)
     throw std::invalid_argument("a world has 1 to 64 Redis servers, not " + std::to_string(options_.servers));
   if (fabric_) return;  // real servers keep their own timers
   for (int i = 0; i < options_.servers; ++i)
-    nodes_.push_back(std::make_unique<RedisNode>(*this, "redis" + std::to_string(i), i));
+    nodes_.push_back(std::make_unique<RedisNode>(*this, server_name(i), i));
   queue_.at(0, [this] { housekeeping(); });
 }
 
@@ -307,7 +308,7 @@ void World::redis_restart(int64_t t, Persistence persistence, int server) {
   at(t, [this, persistence, server] {
     if (fabric_) fabric_->restart(server, persistence);
     else node(server).restart(persistence);
-    fault("redis" + std::to_string(server), "restart", 0,
+    fault(server_name(server), "restart", 0,
           persistence == Persistence::AofEverySec ? "aof everysec" : "no persistence");
   });
 }
@@ -325,7 +326,7 @@ void World::failover(int64_t t, int64_t lag_ms, int server) {
   at(t, [this, lag_ms, server] {
     if (fabric_) fabric_->failover(server);
     else node(server).failover(lag_ms);
-    fault("redis" + std::to_string(server), "failover", lag_ms,
+    fault(server_name(server), "failover", lag_ms,
           "replica lagging " + std::to_string(lag_ms) + " ms promoted");
   });
 }
@@ -334,7 +335,7 @@ void World::sentinel_failover(int64_t t, int64_t down_ms, int server) {
   check_server(server);
   if (!fabric_) node(server).keep_replica(down_ms);
   at(t, [this, down_ms, server] {
-    const std::string name = "redis" + std::to_string(server);
+    const std::string name = server_name(server);
     if (fabric_) fabric_->crash_master(server);
     else node(server).go_down();
     fault(name, "down", 0, "the master dies; Sentinel to promote its replica");
@@ -350,7 +351,7 @@ void World::sentinel_failover(int64_t t, int64_t down_ms, int server) {
 void World::redis_pause(int64_t t, int64_t duration_ms, int server) {
   check_server(server);
   at(t, [this, duration_ms, server] {
-    const std::string name = "redis" + std::to_string(server);
+    const std::string name = server_name(server);
     if (fabric_) fabric_->pause(server);
     else node(server).pause_until(now() + duration_ms);
     fault(name, "pause", duration_ms);

@@ -71,6 +71,69 @@ TEST(LiveFabric, RefusesANamedServerWithKeysUnlessToldToFlushIt) {
   EXPECT_EQ(SyncClient(server.port()).command({"DBSIZE"}), engine::Reply::integer_of(0));
 }
 
+TEST(LiveFabric, APasswordProtectedServerNeedsTheRightPassword) {
+  RedisProcess server;
+  ASSERT_EQ(SyncClient(server.port()).command({"CONFIG", "SET", "requirepass", "s3cret"}), engine::Reply::ok());
+  LiveOptions options;
+  options.servers = {Address{"127.0.0.1", server.port()}};
+  try {
+    LiveFabric fabric(options, {ServerNeeds{}});
+    FAIL() << "a server asking for a password was used without one";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("NOAUTH"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("(pass its password with --password)"), std::string::npos) << e.what();
+  }
+  options.password = "wrong";
+  try {
+    LiveFabric fabric(options, {ServerNeeds{}});
+    FAIL() << "a wrong password was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("refused the password"), std::string::npos) << e.what();
+  }
+  options.password = "s3cret";
+  LiveFabric fabric(options, {ServerNeeds{}});
+  EXPECT_EQ(fabric.servers(), 1);
+}
+
+TEST(LiveFabric, MoreThanOneFailoverOfAServerIsRefusedLive) {
+  ServerNeeds needs;
+  needs.faults = true;
+  needs.failovers = 2;
+  try {
+    LiveFabric fabric(LiveOptions{}, {needs});
+    FAIL() << "two failovers of one server were accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("redis0 fails over 2 times"), std::string::npos) << e.what();
+  }
+}
+
+TEST(LiveFabric, ANamedServerGetsItsSettingBackAndLosesOnlyTheKeysTheRunCreated) {
+  RedisProcess server;
+  SyncClient admin(server.port());
+  ASSERT_EQ(admin.command({"CONFIG", "SET", "notify-keyspace-events", "Kx"}), engine::Reply::ok());
+  const engine::Reply setting = admin.command({"CONFIG", "GET", "notify-keyspace-events"});
+  LiveOptions options;
+  options.servers = {Address{"127.0.0.1", server.port()}};
+  {
+    LiveFabric fabric(options, {ServerNeeds{}});
+    world::World w(live_world(), &fabric);
+    world::LockSpec lock;
+    lock.name = "orders";
+    w.add_lock(lock);
+    w.add_client("A");
+    world::OpSpec acquire;
+    acquire.lock = "orders";
+    w.op(0, "A", 1, acquire);
+    fabric.attach(w);
+    w.run_until(300);
+    ASSERT_EQ(admin.command({"EXISTS", "orders"}), engine::Reply::integer_of(1)) << "A holds the lock";
+    admin.command({"SET", "someone-elses", "data"});  // written during the run by someone else
+  }
+  EXPECT_EQ(admin.command({"EXISTS", "orders"}), engine::Reply::integer_of(0));
+  EXPECT_EQ(admin.command({"GET", "someone-elses"}), engine::Reply::bulk("data"));
+  EXPECT_EQ(admin.command({"CONFIG", "GET", "notify-keyspace-events"}), setting);
+}
+
 TEST(LiveFabric, ANamedServerThatDiesEndsTheRunWithAClearErrorAndTheHistoryKept) {
   RedisProcess server;
   LiveOptions options;

@@ -178,5 +178,34 @@ TEST(LocksimRun, AScenarioThatRefusesTheTimeScaleIsSkippedNotFailed) {
   EXPECT_FALSE(std::filesystem::exists(out + "/redis-restart-aof/history.jsonl")) << "a skipped scenario does not run";
 }
 
+// Usage errors of the live options are exit code 2 with a message, before any server starts.
+TEST(LocksimRun, LiveOptionsMisusedAreUsageErrors) {
+  const std::string file = kSource + "/scenarios/pubsub-wakeup.yaml";
+  auto code_and_error = [&](auto change) {
+    RunOptions options = options_for({file}, temp_dir("usage"));
+    change(options);
+    std::ostringstream table, err;
+    const int code = run_scenarios(options, table, err);
+    return std::make_pair(code, err.str());
+  };
+  auto r = code_and_error([](RunOptions& o) { o.redis = {"127.0.0.1:6379"}; });
+  EXPECT_EQ(r.first, 2);
+  EXPECT_EQ(r.second, "locksim run: --redis, --password and --flush apply to --backend live\n");
+  r = code_and_error([](RunOptions& o) { o.backend = "live"; o.redis = {"localhost"}; });
+  EXPECT_EQ(r.first, 2);
+  EXPECT_EQ(r.second, "locksim run: --redis localhost: expected HOST:PORT, e.g. 127.0.0.1:6379\n");
+  r = code_and_error([](RunOptions& o) { o.backend = "live"; o.redis = {"127.0.0.1:70000"}; });
+  EXPECT_EQ(r.first, 2);
+  r = code_and_error([](RunOptions& o) { o.backend = "live"; o.password = "pw"; });
+  EXPECT_EQ(r.first, 2);
+  EXPECT_EQ(r.second, "locksim run: --password and --flush apply to the servers --redis names (locksim's own have neither)\n");
+  r = code_and_error([](RunOptions& o) { o.time_scale = 0; });
+  EXPECT_EQ(r.first, 2);
+  EXPECT_EQ(r.second, "locksim run: --time-scale 0: expected a factor in (0, 1]\n");
+  r = code_and_error([](RunOptions& o) { o.backend = "remote"; });
+  EXPECT_EQ(r.first, 2);
+  EXPECT_EQ(r.second, "locksim run: --backend remote: expected fake or live\n");
+}
+
 }  // namespace
 }  // namespace locksim::app

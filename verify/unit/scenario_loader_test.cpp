@@ -37,6 +37,31 @@ TEST(ScenarioLoader, AFailoverViaSentinelHasNoLag) {
             "sentinel-with-lag.yaml:6:55: a failover via sentinel promotes a replica that follows its master: lag_ms must be 0");
 }
 
+TEST(ScenarioLoader, FailoverViaAndDownMsAreChecked) {
+  EXPECT_EQ(error_of("failover-unknown-via.yaml"),
+            "failover-unknown-via.yaml:6:37: unknown via 'carrier-pigeon' (expected direct, sentinel)");
+  EXPECT_EQ(error_of("sentinel-down-too-short.yaml"),
+            "sentinel-down-too-short.yaml:6:56: down_ms is at least 100 (Sentinel's own clock)");
+  EXPECT_EQ(error_of("down-ms-on-direct-failover.yaml"),
+            "down-ms-on-direct-failover.yaml:6:53: down_ms applies to a failover via sentinel");
+  EXPECT_EQ(error_of("via-on-restart.yaml"), "via-on-restart.yaml:6:42: via and down_ms apply to failover");
+}
+
+TEST(ScenarioLoader, ARedisPauseASentinelWouldTakeForADeadMasterIsRefused) {
+  EXPECT_EQ(error_of("pause-outlasts-sentinel-down.yaml"),
+            "pause-outlasts-sentinel-down.yaml:6:1: a redis_pause of 2000 ms on a server a Sentinel watches (down_ms 1000, "
+            "line 7) would make Sentinel fail over on its own, which locksim does not model: keep the pause under 1000 ms");
+}
+
+TEST(ScenarioLoader, LiveDiffersIsChecked) {
+  EXPECT_EQ(error_of("live-differs-unknown.yaml"),
+            "live-differs-unknown.yaml:9:13: unknown property 'mutex' in live.differs (expected mutual_exclusion, fencing, "
+            "reentrancy, watchdog, liveness, fair_queue or read_write)");
+  EXPECT_EQ(error_of("live-differs-twice.yaml"), "live-differs-twice.yaml:9:31: live.differs names 'mutual_exclusion' twice");
+  EXPECT_EQ(error_of("live-differs-without-why.yaml"),
+            "live-differs-without-why.yaml:9:3: live.differs needs a 'why': the real reason the verdict can differ live");
+}
+
 TEST(ScenarioLoader, LiveDiffersNamesOnlyCheckedProperties) {
   EXPECT_EQ(error_of("live-differs-unchecked.yaml"),
             "live-differs-unchecked.yaml:9:13: live.differs names 'liveness', which expect does not check");

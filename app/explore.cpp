@@ -17,6 +17,7 @@
 
 #include "app/scenario_writer.hpp"
 #include "app/timeline.hpp"
+#include "app/verdict_json.hpp"
 
 namespace locksim::app {
 namespace {
@@ -34,8 +35,11 @@ std::string regenerate_command(const ExploreConfig& c, uint64_t seed) {
   if (!c.faults.empty()) cmd += " --faults " + join(c.faults);
   if (c.world_loss_max > 0) cmd += " --world-loss " + std::to_string(c.world_loss_max);
   if (!c.leases) cmd += " --no-leases";
+  if (!c.try_locks) cmd += " --no-try-lock";
   if (c.watchdog_keep) cmd += " --watchdog-keep";
   if (c.unlock_latch) cmd += " --unlock-latch";
+  if (c.lock_type == "fair") cmd += " --fair-variant " + c.fair_variant + " --thread-wait-ms " + std::to_string(c.thread_wait_ms);
+  for (const auto& [name, path] : c.script_files) cmd += " --script " + name + "=" + path;
   return cmd + " --properties " + join(c.properties) + " --seed " + std::to_string(seed);
 }
 
@@ -154,6 +158,7 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
   if (const PropertyResult* p = property_of(result.shrunk_run, property)) {
     result.anomaly = p->verdict.anomaly;
     result.explanation = p->verdict.explanation;
+    result.verdict = p->verdict;
   }
   result.shrunk = std::move(smallest);
   return result;
@@ -186,6 +191,8 @@ std::string case_json_line(const CaseResult& r, const std::string& scenario_path
     j["scenario"] = scenario_path;
     j["timeline"] = timeline_path;
     j["explanation"] = r.explanation;
+    j["witness"] = r.verdict.witness;
+    j["evidence"] = evidence_json(r.verdict);
   }
   return j.dump() + "\n";
 }
@@ -271,6 +278,7 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
         t.title = r.shrunk.name;
         t.about = r.shrunk.about;
         t.lock = r.shrunk.lock.name;
+        t.lock_type = r.shrunk.lock.type;
         t.clients = r.shrunk_run.clients;
         t.history = &r.shrunk_run.history;
         for (const auto& p : r.shrunk_run.properties) t.verdicts.push_back(p.verdict);

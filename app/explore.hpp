@@ -30,6 +30,7 @@ struct CaseResult {
   std::string violated;       // the first property (in the config's order) violated; "" when none
   std::string anomaly;
   std::string explanation;    // the checker's words, for the shrunk case
+  model::Verdict verdict;     // the shrunk case's verdict of the violated property, evidence and all
   size_t steps = 0;           // timeline steps as generated
   size_t shrunk_steps = 0;    // after shrinking
   int shrink_runs = 0;

@@ -5,6 +5,9 @@
 #include <set>
 #include <stdexcept>
 
+#include "model/checkers.hpp"
+#include "model/lock_types.hpp"
+
 namespace locksim::app {
 namespace {
 
@@ -32,8 +35,6 @@ rc::Gen<std::vector<T>> up_to(int max, rc::Gen<T> element) {
   return rc::gen::resize(max, rc::gen::container<std::vector<T>>(full(std::move(element))));
 }
 
-const std::set<std::string> kProperties = {"mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness"};
-const std::set<std::string> kLockTypes = {"rlock", "fair", "multi", "red", "setnx", "naive", "token", "client-reentrant"};
 const std::set<std::string> kClientFaults = {"crash", "pause", "partition", "delay", "loss", "clock_jump"};
 
 std::string client_name(size_t i) { return std::string(1, static_cast<char>('A' + i)); }
@@ -42,7 +43,7 @@ rc::Gen<SessionPlan> session_gen(const ExploreConfig& c) {
   using rc::gen::set;
   return rc::gen::build<SessionPlan>(
       set(&SessionPlan::at_ms, between(0, c.horizon_ms - 1)),
-      set(&SessionPlan::try_lock, one_in(2)),
+      set(&SessionPlan::try_lock, c.try_locks ? one_in(2) : rc::gen::just(false)),
       set(&SessionPlan::wait_ms, between(0, 20000)),
       set(&SessionPlan::leased, c.leases ? one_in(3) : rc::gen::just(false)),
       set(&SessionPlan::lease_ms, between(100, 40000)),
@@ -51,7 +52,8 @@ rc::Gen<SessionPlan> session_gen(const ExploreConfig& c) {
       set(&SessionPlan::writes, rc::gen::map(between(0, 2), [](int64_t x) { return static_cast<int>(x); })),
       // An unlock ends most sessions; shrinking drops it.
       set(&SessionPlan::unlock, rc::gen::map(full(rc::gen::inRange<int>(0, 8)), [](int x) { return x != 0; })),
-      set(&SessionPlan::stray_unlock, one_in(12)));
+      set(&SessionPlan::stray_unlock, one_in(12)),
+      set(&SessionPlan::write_side, one_in(2)));
 }
 
 rc::Gen<ClientPlan> client_gen(const ExploreConfig& c) {
@@ -87,9 +89,12 @@ const std::vector<std::string>& all_fault_kinds() {
 }
 
 void validate(const ExploreConfig& c) {
-  if (!kLockTypes.count(c.lock_type))
-    throw std::invalid_argument("unknown lock type '" + c.lock_type +
-                                "' (expected rlock, fair, multi, red, setnx, naive, token or client-reentrant)");
+  if (!model::find_lock_type(c.lock_type))
+    throw std::invalid_argument("unknown lock type '" + c.lock_type + "' (expected " + model::lock_type_list() + ")");
+  client::FairVariant variant;
+  if (!client::parse_fair_variant(c.fair_variant, variant))
+    throw std::invalid_argument("unknown fair variant '" + c.fair_variant + "' (expected head, tail, tail-3.31 or tail-3.32)");
+  if (c.thread_wait_ms < 0) throw std::invalid_argument("the thread wait must not be negative");
   if (c.clients_max < 1 || c.clients_max > 26) throw std::invalid_argument("clients must be within 1..26");
   if (c.ops_max < 1 || c.ops_max > 200) throw std::invalid_argument("ops per client must be within 1..200");
   if (c.faults_max < 0 || c.faults_max > 100) throw std::invalid_argument("faults per case must be within 0..100");
@@ -105,9 +110,8 @@ void validate(const ExploreConfig& c) {
   }
   if (c.properties.empty()) throw std::invalid_argument("no property to check");
   for (const auto& p : c.properties)
-    if (!kProperties.count(p))
-      throw std::invalid_argument("unknown property '" + p +
-                                  "' (expected mutual_exclusion, fencing, reentrancy, watchdog or liveness)");
+    if (const std::string problem = model::applicability_problem(p, c.lock_type); !problem.empty())
+      throw std::invalid_argument(problem);
 }
 
 rc::Gen<Plan> plan_gen(const ExploreConfig& c) {
@@ -140,8 +144,13 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
   s.lock.redisson.unlock_latch = c.unlock_latch;
   s.lock.polling.commands = s.lock.redisson.commands;
   if (c.lock_type == "red") s.world.servers = s.lock.parts;  // a server per part
+  client::parse_fair_variant(c.fair_variant, s.lock.fair.variant);
+  s.lock.fair.thread_wait_ms = c.thread_wait_ms;
   s.script_files = c.script_files;
+  s.checker_options.lock_type = c.lock_type;
   s.checker_options.watchdog.watchdog_lease_ms = s.lock.redisson.watchdog_timeout_ms;
+  s.checker_options.fair_queue.thread_wait_ms = c.thread_wait_ms;
+  const bool sides = model::find_lock_type(c.lock_type)->sides;
 
   const size_t clients = std::min<size_t>(plan.clients.size(), static_cast<size_t>(c.clients_max));
   struct Step {
@@ -149,13 +158,14 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
     int order;  // operations before faults at one instant, then client order
   };
   std::vector<Step> steps;
+  std::string side;  // a ReadWriteLock's session takes one side
   auto op_step = [&](size_t client, int64_t at, world::OpSpec::Kind kind) -> world::OpSpec& {
     TimelineEntry e;
     e.at_ms = at;
     e.client = client_name(client);
     e.op = world::OpSpec{};
     e.op->kind = kind;
-    e.op->lock = c.lock_name;
+    e.op->lock = c.lock_name + (kind == world::OpSpec::Kind::Work ? "" : side);
     steps.push_back({e, static_cast<int>(client)});
     return *steps.back().entry.op;
   };
@@ -170,6 +180,7 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
     for (const SessionPlan& sp : sessions) {
       using K = world::OpSpec::Kind;
       const int64_t lease = c.leases && sp.leased ? sp.lease_ms : -1;
+      side = !sides ? "" : sp.write_side ? ":write" : ":read";
       if (sp.stray_unlock && room()) { op_step(i, sp.at_ms, K::Unlock); ++ops; }
       const int acquires = sp.reentrant ? 2 : 1;
       for (int a = 0; a < acquires && room(); ++a, ++ops) {

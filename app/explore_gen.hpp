@@ -23,7 +23,7 @@ namespace locksim::app {
 const std::vector<std::string>& all_fault_kinds();
 
 struct ExploreConfig {
-  std::string lock_type = "rlock";  // rlock | setnx | naive | token | client-reentrant
+  std::string lock_type = "rlock";  // a name of model/lock_types.hpp
   std::string lock_name = "orders";
   int clients_max = 5;              // 1..clients_max clients
   int ops_max = 20;                 // operations per client at most (sessions are cut there)
@@ -32,10 +32,14 @@ struct ExploreConfig {
   std::vector<std::string> properties = {"mutual_exclusion"};  // checked, each expected to hold
   int64_t horizon_ms = 60000;       // sessions and faults start within [0, horizon)
   bool leases = true;               // acquires may name a lease; false: every acquire is lease-less
+  bool try_locks = true;            // acquires may be tryLock(wait); false: every acquire is lock()
   int64_t world_loss_max = 0;       // world-wide message loss per thousand, drawn in [0, max]
   // rlock options (Redisson's defaults).
   bool watchdog_keep = false;       // watchdog_on_error keep (3.44.0 on) instead of stop
   bool unlock_latch = false;        // 3.24.0 on
+  // fair options: the script era and threadWaitTime (the fair_queue checker judges by it too).
+  std::string fair_variant = "tail";
+  int64_t thread_wait_ms = 5000;
   // A user's own Lua files in place of scripts of scripts/ (name -> path), as replace_scripts.
   std::vector<std::pair<std::string, std::string>> script_files;
 };
@@ -51,6 +55,7 @@ struct SessionPlan {
   int writes = 0;          // 0..2: before and after the work
   bool unlock = false;
   bool stray_unlock = false;  // an unlock before acquiring (not holding: must fail)
+  bool write_side = false;    // rwlock: the session takes the write side (else the read side)
 };
 
 struct ClientPlan {

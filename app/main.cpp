@@ -11,6 +11,8 @@
 #include "app/run_command.hpp"
 #include "app/scenario_loader.hpp"
 #include "app/script_files.hpp"
+#include "model/checkers.hpp"
+#include "model/lock_types.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -75,7 +77,7 @@ int main(int argc, char** argv) {
       "A violation is shrunk to a small scenario file (replay: locksim run FILE) and an HTML timeline.\n"
       "Exit code: 0 no violation, 1 violations (or a case that could not run), 2 bad usage, 130 interrupted.\n"
       "More: docs/exploration.md.");
-  explore->add_option("--lock", explore_options.config.lock_type, "Lock type: rlock, fair, multi, red, setnx, naive, token, client-reentrant")
+  explore->add_option("--lock", explore_options.config.lock_type, "Lock type: " + locksim::model::lock_type_list())
       ->capture_default_str();
   explore->add_option("--clients", explore_options.config.clients_max, "At most this many clients (1..26)")->capture_default_str();
   explore->add_option("--ops", explore_options.config.ops_max, "At most this many operations per client")->capture_default_str();
@@ -88,17 +90,28 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   explore->add_option("--horizon-ms", explore_options.config.horizon_ms, "Sessions and faults start within this many ms")
       ->capture_default_str();
+  explore->add_flag("--no-try-lock", [&](int64_t) { explore_options.config.try_locks = false; },
+                    "Every acquire is lock() (no tryLock with a wait, whose give-up can race a wake-up)");
   explore->add_flag("--no-leases", [&](int64_t) { explore_options.config.leases = false; },
                     "Acquires never name a lease (rlock: the watchdog renews every hold)");
   explore->add_flag("--watchdog-keep", explore_options.config.watchdog_keep,
                     "rlock: a failed renewal is retried (Redisson 3.44.0 on) instead of ending renewal");
   explore->add_flag("--unlock-latch", explore_options.config.unlock_latch, "rlock: unlock with the latch (Redisson 3.24.0 on)");
+  explore->add_option("--fair-variant", explore_options.config.fair_variant,
+                      "fair: the script era: head (2.7.0-3.11.0), tail (3.11.1-3.30.x), tail-3.31, tail-3.32 (3.32.0-3.44.x)")
+      ->capture_default_str();
+  explore->add_option("--thread-wait-ms", explore_options.config.thread_wait_ms,
+                      "fair: threadWaitTime (5000 up to 3.13.2, 300000 from 3.13.3); fair_queue judges evictions by it")
+      ->capture_default_str();
   std::vector<std::string> explore_scripts;
   explore->add_option("--script", explore_scripts,
                       "NAME=FILE: run your Lua FILE wherever the lock would run scripts/NAME.lua (repeatable), to audit "
                       "your own script");
   explore->add_option("--properties", explore_properties,
-                      "Properties expected to hold, comma-separated: mutual_exclusion,fencing,reentrancy,watchdog,liveness")
+                      "Properties expected to hold, comma-separated, among those that apply to the lock: " +
+                          locksim::model::property_list(locksim::model::property_names()) +
+                          " (fencing: token locks; reentrancy: hash locks and client-reentrant; watchdog: Redisson's locks; "
+                          "fair_queue: fair; read_write: rwlock, which mutual_exclusion does not judge, and its default)")
       ->capture_default_str();
   auto* seed_opt = explore->add_option("--seed", explore_seed, "Run this one seed");
   auto* seeds_opt = explore->add_option("--seeds", explore_seeds, "Run seeds A..B (inclusive)");
@@ -153,6 +166,8 @@ int main(int argc, char** argv) {
                       : explore_faults == "none" ? std::vector<std::string>{}
                                                  : split(explore_faults);
       config.properties = split(explore_properties);
+      // A ReadWriteLock's mutual exclusion is read_write (readers share by design).
+      if (explore->count("--properties") == 0 && config.lock_type == "rwlock") config.properties = {"read_write"};
       for (const std::string& item : explore_scripts) {
         const auto eq = item.find('=');
         const std::string name = item.substr(0, eq), file = eq == std::string::npos ? "" : item.substr(eq + 1);

@@ -10,6 +10,7 @@
 
 #include "app/markup.hpp"
 #include "app/timeline.hpp"
+#include "app/verdict_json.hpp"
 
 namespace locksim::app {
 namespace {
@@ -18,6 +19,8 @@ struct Row {
   std::string scenario, lock, check, expected, observed;
   bool passed;
   std::string detail;
+  bool observe = false;  // a verdict the file expected nothing of (observe mode)
+  std::string result() const { return observe ? "seen" : passed ? "pass" : "FAIL"; }
 };
 
 std::vector<Row> rows_of(const ScenarioResult& r) {
@@ -34,8 +37,8 @@ std::vector<Row> rows_of(const ScenarioResult& r) {
   for (const auto& p : r.properties) {
     std::string detail = p.verdict.explanation;
     if (!p.may_differ.empty()) detail = "may differ live, so not held to the expectation: " + p.may_differ + " " + detail;
-    rows.push_back({r.name, r.lock_type, p.property, p.expected, std::string(model::to_string(p.verdict.valid)), p.passed,
-                    detail});
+    rows.push_back({r.name, r.lock_type, p.property, p.expected.empty() ? "-" : p.expected,
+                    std::string(model::to_string(p.verdict.valid)), p.passed, detail, p.expected.empty()});
   }
   for (const auto& pin : r.pins) {
     const std::string what = "op " + pin.pin.client + ":" + std::to_string(pin.pin.thread) + " " + pin.pin.op + " #" +
@@ -61,7 +64,7 @@ void write_file(const std::filesystem::path& path, const std::string& content) {
 }
 
 struct Counts {
-  int scenarios = 0, checks = 0, passed = 0, failed = 0, bad = 0, skipped = 0, setup = 0;
+  int scenarios = 0, checks = 0, passed = 0, failed = 0, bad = 0, skipped = 0, setup = 0, observed = 0;
 };
 
 Counts count(const std::vector<ScenarioResult>& results) {
@@ -72,6 +75,10 @@ Counts count(const std::vector<ScenarioResult>& results) {
     if (r.skipped) ++c.skipped;
     if (r.setup_error) ++c.setup;
     for (const auto& row : rows_of(r)) {
+      if (row.observe) {
+        ++c.observed;
+        continue;
+      }
       ++c.checks;
       (row.passed ? c.passed : c.failed)++;
     }
@@ -82,6 +89,7 @@ Counts count(const std::vector<ScenarioResult>& results) {
 std::string summary_line(const Counts& c) {
   std::ostringstream out;
   out << c.scenarios << " scenarios, " << c.checks << " checks: " << c.passed << " passed, " << c.failed << " failed";
+  if (c.observed) out << ", " << c.observed << " verdicts observed (no expectation)";
   if (c.bad) out << " (" << c.bad << " bad scenario file" << (c.bad > 1 ? "s" : "") << ")";
   if (c.setup) out << " (" << c.setup << " could not set up its servers)";
   if (c.skipped) out << " (" << c.skipped << " skipped)";
@@ -127,8 +135,9 @@ void print_table(std::ostream& out, const std::vector<ScenarioResult>& results) 
   out << std::string(w[0] + w[1] + w[2] + w[3] + w[4] + 16, '-') << "\n";
   for (const auto& row : rows) {
     out << cell(row.scenario, w[0]) << "  " << cell(row.lock, w[1]) << "  " << cell(row.check, w[2]) << "  "
-        << cell(row.expected, w[3]) << "  " << cell(row.observed, w[4]) << "  " << (row.passed ? "pass" : "FAIL") << "\n";
-    if (!row.passed && !row.detail.empty()) out << "    " << row.detail << "\n";
+        << cell(row.expected, w[3]) << "  " << cell(row.observed, w[4]) << "  " << row.result() << "\n";
+    const bool tell = !row.passed || (row.observe && row.observed != "holds");
+    if (tell && !row.detail.empty()) out << "    " << row.detail << "\n";
   }
   out << summary_line(count(results)) << "\n";
 }
@@ -149,7 +158,7 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
     for (const auto& row : rows_of(r))
       md << "| " << md_cell(row.scenario) << " | " << md_cell(row.lock) << " | " << md_cell(r.faults.empty() ? "-" : r.faults)
          << " | " << md_cell(row.check) << " | " << row.expected << " | " << row.observed << " | "
-         << (row.passed ? "pass" : "**FAIL**") << " | " << r.seed << " |\n";
+         << (row.observe ? "seen" : row.passed ? "pass" : "**FAIL**") << " | " << r.seed << " |\n";
   bool notes = false;
   for (const auto& r : results) {
     const std::optional<std::string>& why = r.skipped ? r.skipped : r.error;
@@ -198,6 +207,8 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
     for (size_t i = 0; i < r.properties.size(); ++i) {
       s["checks"][i]["anomaly"] = r.properties[i].verdict.anomaly;
       s["checks"][i]["witness"] = r.properties[i].verdict.witness;
+      s["checks"][i]["evidence"] = evidence_json(r.properties[i].verdict);
+      if (r.properties[i].expected.empty()) s["checks"][i]["observed_only"] = true;
       if (!r.properties[i].may_differ.empty()) s["checks"][i]["may_differ_live"] = r.properties[i].may_differ;
     }
     json["results"].push_back(std::move(s));
@@ -210,13 +221,15 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
       << counts.failed - counts.bad - counts.setup << "\" errors=\"" << counts.bad + counts.setup << "\" skipped=\""
       << counts.skipped << "\">\n";
   for (const auto& r : results) {
-    const auto rows = rows_of(r);
+    auto rows = rows_of(r);
+    std::erase_if(rows, [](const Row& row) { return row.observe; });
     int failures = 0;
     for (const auto& row : rows) failures += row.passed ? 0 : 1;
     const bool error = r.bad_input || r.setup_error;
     xml << "  <testsuite name=\"" << escape_markup(r.name) << "\" tests=\"" << rows.size() << "\" failures=\""
         << (error ? 0 : failures) << "\" errors=\"" << (error ? 1 : 0) << "\" skipped=\"" << (r.skipped ? 1 : 0) << "\">\n";
     for (const auto& row : rows) {
+      if (row.observe) continue;  // a verdict nothing was expected of is no test
       xml << "    <testcase classname=\"" << escape_markup(r.name) << "\" name=\"" << escape_markup(row.check) << "\"";
       if (r.skipped) {
         xml << "><skipped message=\"" << escape_markup(*r.skipped) << "\"/></testcase>\n";
@@ -247,6 +260,7 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
     input.title = r.name;
     input.about = r.about;
     input.lock = r.lock_name;
+    input.lock_type = r.lock_type;
     input.clients = r.clients;
     input.history = &r.history;
     input.real_time = r.backend == "live";

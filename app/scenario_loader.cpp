@@ -14,13 +14,12 @@
 #include "app/script_files.hpp"
 #include "engine/engine.hpp"
 #include "engine/numbers.hpp"
+#include "model/checkers.hpp"
+#include "model/lock_types.hpp"
 
 namespace locksim::app {
 namespace {
 
-constexpr const char* kProperties[] = {"mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness", "fair_queue",
-                                       "read_write"};
-constexpr const char* kLockTypes = "rlock, fair, multi, red, rwlock, setnx, naive, token or client-reentrant";
 
 std::string join(std::initializer_list<const char*> items) {
   std::string out;
@@ -212,10 +211,9 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s) {
                "lock");
   const YAML::Node type = r.require(node, "type", "lock");
   s.lock.type = r.text(type, "lock type");
-  static const std::set<std::string> kTypes = {"rlock", "fair", "multi", "red", "rwlock", "setnx", "naive", "token",
-                                               "client-reentrant"};
-  if (!kTypes.count(s.lock.type))
-    r.fail(type, "unknown lock type '" + s.lock.type + "' (expected " + kLockTypes + ")");
+  if (!model::find_lock_type(s.lock.type))
+    r.fail(type, "unknown lock type '" + s.lock.type + "' (expected " + model::lock_type_list() + ")");
+  s.checker_options.lock_type = s.lock.type;
   s.lock.name = node["name"] ? r.text(node["name"], "lock name") : "lock";
   if (s.lock.name.empty()) r.fail(node["name"], "the lock name is empty");
   if (const YAML::Node parts = node["parts"]) {
@@ -420,10 +418,15 @@ void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
       }
       continue;
     }
-    if (std::none_of(std::begin(kProperties), std::end(kProperties), [&](const char* p) { return key == p; }))
-      r.fail(it->first, "unknown property '" + key +
-                            "' in expect (expected mutual_exclusion, fencing, reentrancy, watchdog, liveness, fair_queue, read_write "
-                            "or ops)");
+    const auto names = model::property_names();
+    if (std::find(names.begin(), names.end(), key) == names.end())
+      r.fail(it->first, "unknown property '" + key + "' in expect (expected " + [&] {
+        auto words = names;
+        words.push_back("ops");
+        return model::property_list(words);
+      }() + ")");
+    if (const std::string problem = model::applicability_problem(key, s.lock.type); !problem.empty())
+      r.fail(it->first, problem);
     s.expect.emplace_back(key, r.one_of(value, "expectation for " + key, {"holds", "violated"}));
   }
 }
@@ -437,10 +440,9 @@ void read_live(const Reader& r, const YAML::Node& node, Scenario& s) {
     if (!differs.IsSequence()) r.fail(differs, "expected a list of properties for live.differs");
     for (const YAML::Node& item : differs) {
       const std::string property = r.text(item, "a property");
-      if (std::none_of(std::begin(kProperties), std::end(kProperties), [&](const char* p) { return property == p; }))
-        r.fail(item, "unknown property '" + property +
-                         "' in live.differs (expected mutual_exclusion, fencing, reentrancy, watchdog, liveness, fair_queue or "
-                         "read_write)");
+      const auto names = model::property_names();
+      if (std::find(names.begin(), names.end(), property) == names.end())
+        r.fail(item, "unknown property '" + property + "' in live.differs (expected " + model::property_list(names) + ")");
       if (std::find(s.live.differs.begin(), s.live.differs.end(), property) != s.live.differs.end())
         r.fail(item, "live.differs names '" + property + "' twice");
       if (std::none_of(s.expect.begin(), s.expect.end(), [&](const auto& e) { return e.first == property; }))

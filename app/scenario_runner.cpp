@@ -151,15 +151,19 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
   }
   if (result.error) return result;
 
+  // Without expectations, every property that applies is observed.
+  std::vector<std::pair<std::string, std::string>> asked = s.expect;
+  if (asked.empty())
+    for (const std::string& property : model::applicable_properties(s.lock.type)) asked.emplace_back(property, "");
   std::vector<std::string> names;
-  for (const auto& [property, expected] : s.expect) names.push_back(property);
+  for (const auto& [property, expected] : asked) names.push_back(property);
   const std::vector<model::Verdict> verdicts = model::run_checkers(result.history, names, s.checker_options);
   for (size_t i = 0; i < names.size(); ++i) {
     PropertyResult p;
     p.property = names[i];
-    p.expected = s.expect[i].second;
+    p.expected = asked[i].second;
     p.verdict = verdicts[i];
-    p.passed = (p.expected == "holds" && p.verdict.valid == model::Validity::Yes) ||
+    p.passed = p.expected.empty() || (p.expected == "holds" && p.verdict.valid == model::Validity::Yes) ||
                (p.expected == "violated" && p.verdict.valid == model::Validity::No);
     const auto& differs = s.live.differs;
     if (backend.live && std::find(differs.begin(), differs.end(), p.property) != differs.end()) {

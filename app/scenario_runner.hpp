@@ -15,7 +15,7 @@ namespace locksim::app {
 
 struct PropertyResult {
   std::string property;
-  std::string expected;  // holds | violated
+  std::string expected;  // holds | violated; "" when only observed (the file expects no property)
   model::Verdict verdict;
   bool passed = false;
   std::string may_differ;  // live: the scenario's reason this verdict may differ (then it passes either way)

@@ -9,6 +9,8 @@
 #include <stdexcept>
 
 #include "app/markup.hpp"
+#include "model/facts.hpp"
+#include "model/lock_types.hpp"
 
 namespace locksim::app {
 namespace {
@@ -140,11 +142,6 @@ El vline(const Scale& s, int64_t t, double y1, double y2) {
 
 // ============================================================================ who is in the run
 
-bool is_server_event(const Event& e) {
-  return e.kind == EventKind::Exec || e.kind == EventKind::Key ||
-         (e.kind == EventKind::Fault && (e.f == "restart" || e.f == "failover"));
-}
-
 bool is_acquire(const std::string& f) { return f == "lock" || f == "try_lock"; }
 
 struct Cast {
@@ -161,11 +158,11 @@ bool contains(const std::vector<std::string>& v, const std::string& name) {
   return std::find(v.begin(), v.end(), name) != v.end();
 }
 
-Cast find_cast(const TimelineInput& in) {
+Cast find_cast(const TimelineInput& in, const model::Facts& facts) {
   Cast cast;
   cast.clients = in.clients;
-  for (const Event& e : in.history->events())
-    if (is_server_event(e) && !contains(cast.clients, e.process)) add_unique(cast.servers, e.process);
+  for (const std::string& server : facts.servers())
+    if (!contains(cast.clients, server)) add_unique(cast.servers, server);
   for (const Event& e : in.history->events()) {
     if (e.process.empty() || contains(cast.clients, e.process) || contains(cast.servers, e.process)) continue;
     add_unique(e.process == "world" ? cast.others : cast.clients, e.process);
@@ -174,15 +171,14 @@ Cast find_cast(const TimelineInput& in) {
 }
 
 // The locks a client thread held or asked for (the run's lock first), or a server's keys.
-std::vector<std::string> rows_of(const History& h, const std::string& process, int64_t thread, bool server,
+std::vector<std::string> rows_of(const History& h, const std::string& process, int64_t thread,
                                  const std::string& main_lock) {
   std::vector<std::string> rows;
   for (const Event& e : h.events()) {
     if (e.process != process || e.lock.empty()) continue;
-    const bool wanted = server ? e.kind == EventKind::Key
-                               : e.thread == thread && (e.kind == EventKind::Hold || e.kind == EventKind::Release ||
-                                                        e.kind == EventKind::Renew ||
-                                                        (e.kind == EventKind::Invoke && (is_acquire(e.f) || e.f == "unlock")));
+    const bool wanted = e.thread == thread && (e.kind == EventKind::Hold || e.kind == EventKind::Release ||
+                                               e.kind == EventKind::Renew ||
+                                               (e.kind == EventKind::Invoke && (is_acquire(e.f) || e.f == "unlock")));
     if (wanted) add_unique(rows, e.lock);
   }
   if (contains(rows, main_lock)) {
@@ -193,7 +189,20 @@ std::vector<std::string> rows_of(const History& h, const std::string& process, i
   return rows;
 }
 
-std::vector<Lane> make_lanes(const TimelineInput& in, const Cast& cast) {
+// A server's keys (the run's lock first, then the other lock keys, then the rest).
+std::vector<std::string> key_rows_of(const model::Facts& facts, const std::string& server, const std::string& main_lock) {
+  std::vector<std::string> rows;
+  for (const model::KeyTrack& k : facts.keys())
+    if (k.server == server) add_unique(rows, k.key);
+  if (contains(rows, main_lock)) {
+    rows.erase(std::find(rows.begin(), rows.end(), main_lock));
+    rows.insert(rows.begin(), main_lock);
+  }
+  if (rows.empty()) rows.push_back("");
+  return rows;
+}
+
+std::vector<Lane> make_lanes(const TimelineInput& in, const Cast& cast, const model::Facts& facts) {
   const History& h = *in.history;
   std::vector<Lane> lanes;
   for (size_t c = 0; c < cast.clients.size(); ++c) {
@@ -202,14 +211,14 @@ std::vector<Lane> make_lanes(const TimelineInput& in, const Cast& cast) {
     for (const Event& e : h.events())
       if (e.process == name && e.thread > 0) threads.insert(e.thread);
     if (threads.empty()) {
-      lanes.push_back({name, name, 0, false, static_cast<int>(c), rows_of(h, name, 0, false, in.lock)});
+      lanes.push_back({name, name, 0, false, static_cast<int>(c), rows_of(h, name, 0, in.lock)});
       continue;
     }
     for (int64_t t : threads)
-      lanes.push_back({name + ":" + std::to_string(t), name, t, false, static_cast<int>(c), rows_of(h, name, t, false, in.lock)});
+      lanes.push_back({name + ":" + std::to_string(t), name, t, false, static_cast<int>(c), rows_of(h, name, t, in.lock)});
   }
   for (const auto& name : cast.others) lanes.push_back({name, name, 0, false, -1, {""}});
-  for (const auto& name : cast.servers) lanes.push_back({name, name, 0, true, -1, rows_of(h, name, 0, true, in.lock)});
+  for (const auto& name : cast.servers) lanes.push_back({name, name, 0, true, -1, key_rows_of(facts, name, in.lock)});
   double top = kAxisH;
   for (Lane& lane : lanes) {
     lane.top = top;
@@ -223,15 +232,17 @@ std::vector<Lane> make_lanes(const TimelineInput& in, const Cast& cast) {
 struct Layout {
   const TimelineInput& in;
   const History& h;
+  model::Facts facts;
   Cast cast;
   std::vector<Lane> lanes;
   Scale scale;
   int64_t end_ms = 1;
   double height = 0;
 
-  explicit Layout(const TimelineInput& input) : in(input), h(*input.history) {
-    cast = find_cast(in);
-    lanes = make_lanes(in, cast);
+  explicit Layout(const TimelineInput& input)
+      : in(input), h(*input.history), facts(*input.history, model::find_lock_type(input.lock_type)) {
+    cast = find_cast(in, facts);
+    lanes = make_lanes(in, cast, facts);
     end_ms = std::max<int64_t>(h.end_ms(), 1);
     scale.px_per_ms = (kStaticWidth - 2 * kPad) / static_cast<double>(end_ms);
     height = (lanes.empty() ? kAxisH : lanes.back().bottom()) + 8;
@@ -306,8 +317,6 @@ std::string describe(const Event& e) {
   return s;
 }
 
-std::string first_word(const std::string& s) { return s.substr(0, s.find(' ')); }
-
 // ============================================================================ the plot's layers
 
 std::string axis_and_grid(const Layout& L) {
@@ -346,40 +355,28 @@ std::string lane_backgrounds(const Layout& L) {
 
 // --- faults
 
-// When a fault that lasts ends: the matching end event, its stated duration, or the run's end.
-int64_t fault_end(const Layout& L, const Event& start) {
-  if (start.f == "crash") return L.end_ms;
-  const char* closer = start.f == "pause" ? "resume" : start.f == "partition" ? "heal" : nullptr;
-  if (closer)
-    for (size_t i = static_cast<size_t>(start.index) + 1; i < L.h.size(); ++i)
-      if (L.h[i].kind == EventKind::Fault && L.h[i].process == start.process && L.h[i].f == closer) return L.h[i].at_ms;
-  int64_t duration = start.value;
-  if (start.f == "delay" || start.f == "loss") {  // their duration is in the text: "... for N ms"
-    const size_t at = start.text.find("for ");
-    duration = at == std::string::npos ? 0 : std::atoll(start.text.c_str() + at + 4);
-  }
-  return std::min(L.end_ms, start.at_ms + std::max<int64_t>(duration, 0));
-}
+bool is_span_fault(const model::FaultSpan& f) { return f.span.to_ms > f.span.from_ms; }
 
-bool is_span_fault(const std::string& f) {
-  return f == "crash" || f == "pause" || f == "partition" || f == "delay" || f == "loss";
-}
-
-std::string client_fault(const Layout& L, const Event& e) {
-  const auto [top, bottom] = L.block_of(e.process);
+std::string client_fault(const Layout& L, const model::FaultSpan& f) {
+  const auto [top, bottom] = L.block_of(f.process);
   if (top < 0) return {};
-  if (!is_span_fault(e.f)) {  // clock jumps and the like: a marker on the lane's top edge
+  const Event& e = L.h[static_cast<size_t>(f.span.begin)];
+  if (!is_span_fault(f)) {  // clock jumps and the like: a marker on the lane's top edge
     El g = point(L.scale, e.at_ms, top + kTopPad / 2);
     g.a("class", "mark fault-point").a("data-ev", std::to_string(e.index)).tip(describe(e));
     g.child(El("path").a("d", "M-5,-4 L5,-4 L0,5 Z").str());
     return g.str();
   }
-  const int64_t end = fault_end(L, e);
-  El r = span_rect(L.scale, e.at_ms, end, top, bottom - top, 2);
-  r.a("class", "fault " + e.f).a("data-ev", std::to_string(e.index));
-  r.tip(describe(e) + "\nlasts until " + ms(end) + (e.f == "crash" ? " (the run's end)" : ""));
-  El label = El("text").a("x", L.scale.x(e.at_ms) + 3).a("y", top + 10).a("data-t0", std::to_string(e.at_ms)).a("data-dx", 3);
-  label.a("class", "fault-label").text(e.f + (e.value > 0 && e.f != "loss" ? " " + std::to_string(e.value) + " ms" : ""));
+  const int64_t end = std::min(L.end_ms, f.span.to_ms);
+  El r = span_rect(L.scale, f.span.from_ms, end, top, bottom - top, 2);
+  r.a("class", "fault " + f.kind).a("data-ev", std::to_string(e.index));
+  r.tip(describe(e) + "\nlasts until " + ms(end) + (f.span.to_ms > L.end_ms ? " (the run's end)" : ""));
+  El label = El("text").a("x", L.scale.x(f.span.from_ms) + 3).a("y", top + 10).a("data-t0", std::to_string(f.span.from_ms)).a("data-dx", 3);
+  std::string text = f.kind;
+  if (f.kind == "delay") text += " +" + std::to_string(f.value) + " ms";
+  if (f.kind == "loss") text += " " + std::to_string(f.value) + "/1000";
+  if (f.kind != "crash") text += " " + std::to_string(f.span.to_ms - f.span.from_ms) + " ms";
+  label.a("class", "fault-label").text(text);
   return r.str() + label.str();
 }
 
@@ -398,10 +395,10 @@ std::string server_fault(const Layout& L, const Event& e) {
 
 std::string faults_layer(const Layout& L) {
   std::string out = "<g class=\"faults\">";
-  for (const Event& e : L.h.events()) {
-    if (e.kind != EventKind::Fault || e.f == "resume" || e.f == "heal") continue;
-    out += is_server_event(e) ? server_fault(L, e) : client_fault(L, e);
-  }
+  // A restart or failover is an instant that concerns every lane; the rest shade their own lanes.
+  for (const model::FaultSpan& f : L.facts.faults())
+    out += f.server && (f.kind == "restart" || f.kind == "failover") ? server_fault(L, L.h[static_cast<size_t>(f.span.begin)])
+                                                                     : client_fault(L, f);
   return out + "</g>";
 }
 
@@ -409,45 +406,32 @@ std::string faults_layer(const Layout& L) {
 
 std::string hold_bars(const Layout& L, const Lane& lane) {
   std::string out;
-  struct Open {
-    const Event* hold = nullptr;
-    std::vector<const Event*> notches;  // reentrant holds and partial releases
-  };
-  std::map<std::string, Open> open;  // by lock
-  const auto close = [&](const std::string& lock, const Event* release) {
-    Open& o = open[lock];
-    if (!o.hold) return;
+  for (const model::Belief& b : L.facts.beliefs()) {
+    if (b.process != lane.process || b.thread != lane.thread) continue;
+    const Event& hold = L.h[static_cast<size_t>(b.span.begin)];
+    const Event* release = b.span.end >= 0 ? &L.h[static_cast<size_t>(b.span.end)] : nullptr;
     const int64_t end = release ? release->at_ms : L.end_ms;
-    El bar = span_rect(L.scale, o.hold->at_ms, end, lane.row_y(lock) - 5, 10, 2);
+    El bar = span_rect(L.scale, hold.at_ms, end, lane.row_y(b.lock) - 5, 10, 2);
     bar.a("class", std::string("hold") + (release ? "" : " open")).a("fill", color_of(lane.color));
-    std::string evs = std::to_string(o.hold->index) + (release ? " " + std::to_string(release->index) : "");
-    bar.a("data-ev", evs);
-    std::string tip = lane.id + " believed it held " + lock + "\nfrom " + ms(o.hold->at_ms) + " (#" +
-                      std::to_string(o.hold->index) + ", " + o.hold->f + ", " +
-                      (o.hold->lease_ms >= 0 ? "lease " + ms(o.hold->lease_ms) : std::string("watchdog")) + ")\n";
+    bar.a("data-ev", std::to_string(hold.index) + (release ? " " + std::to_string(release->index) : ""));
+    std::string tip = lane.id + " believed it held " + b.lock + "\nfrom " + ms(hold.at_ms) + " (#" +
+                      std::to_string(hold.index) + ", " + hold.f + ", " +
+                      (hold.lease_ms >= 0 ? "lease " + ms(hold.lease_ms) : std::string("watchdog")) + ")\n";
     tip += release ? "until " + ms(release->at_ms) + " (#" + std::to_string(release->index) + ", " + release->f + ")"
                    : std::string("still at the run's end");
-    tip += "\nfor " + ms(end - o.hold->at_ms);
+    tip += "\nfor " + ms(end - hold.at_ms);
     out += bar.tip(tip).str();
-    for (const Event* n : o.notches) {
-      El g = point(L.scale, n->at_ms, lane.row_y(lock));
-      g.a("class", "mark notch").a("data-ev", std::to_string(n->index)).tip(describe(*n) + "\n(depth " + std::to_string(n->value) + ")");
+    // Re-entries and partial releases.
+    std::vector<int64_t> notches(b.holds.begin() + 1, b.holds.end());
+    for (int64_t r : b.releases)
+      if (r != b.span.end) notches.push_back(r);
+    for (int64_t i : notches) {
+      const Event& n = L.h[static_cast<size_t>(i)];
+      El g = point(L.scale, n.at_ms, lane.row_y(b.lock));
+      g.a("class", "mark notch").a("data-ev", std::to_string(n.index)).tip(describe(n) + "\n(depth " + std::to_string(n.value) + ")");
       out += g.child(El("rect").a("x", -1).a("y", -7).a("width", 2).a("height", 14).str()).str();
     }
-    o = Open{};
-  };
-  for (const Event& e : L.h.events()) {
-    if (e.process != lane.process || e.thread != lane.thread) continue;
-    if (e.kind == EventKind::Hold) {
-      Open& o = open[e.lock];
-      if (!o.hold) o.hold = &e;
-      else o.notches.push_back(&e);
-    } else if (e.kind == EventKind::Release) {
-      if (e.value <= 0) close(e.lock, &e);
-      else if (open[e.lock].hold) open[e.lock].notches.push_back(&e);
-    }
   }
-  for (auto& [lock, o] : open) close(lock, nullptr);
   return out;
 }
 
@@ -531,71 +515,42 @@ std::string client_lane(const Layout& L, const Lane& lane) {
 
 // --- server lanes: the key's life and the executions
 
-// Whether `key` exists right after the server fault at `index` (the history records no key events
-// for what a restart or failover did): the next key event or execution on it tells.
-std::optional<bool> survives_fault(const Layout& L, size_t index, const std::string& server, const std::string& key) {
-  for (size_t i = index + 1; i < L.h.size(); ++i) {
-    const Event& e = L.h[i];
-    if (e.process != server || e.lock != key) continue;
-    if (e.kind == EventKind::Key) return e.f != "created";
-    if (e.kind == EventKind::Exec) return !e.before.empty();
-  }
-  return std::nullopt;
-}
-
-// The client whose execution created the key at event `created` (the first word of its command).
-std::string creator(const Layout& L, const Event& created) {
-  for (size_t i = static_cast<size_t>(created.index) + 1; i < L.h.size() && L.h[i].at_ms == created.at_ms; ++i)
-    if (L.h[i].kind == EventKind::Exec && L.h[i].process == created.process && L.h[i].lock == created.lock)
-      return first_word(L.h[i].text);
-  return {};
-}
-
+// Each key's life on the server, from the facts: a bar per span it existed, coloured by the client
+// whose hold it carried (a lock key) or that created it; grey where a restart or failover left it
+// unknown until a later event showed it again.
 std::string key_rows(const Layout& L, const Lane& lane) {
   std::string bars, ticks;
-  struct Segment {
-    int64_t from = 0;
-    std::string why;    // how it began
-    std::string owner;  // the client that created it
-  };
-  std::map<std::string, std::optional<Segment>> open;  // by key
-  const auto draw = [&](const std::string& key, int64_t to, const std::string& how, bool certain) {
-    auto& seg = open[key];
-    if (!seg) return;
-    El bar = span_rect(L.scale, seg->from, to, lane.row_y(key) - 5, 10, 2);
-    bar.a("class", certain ? "key" : "key unknown");
-    if (certain) bar.a("fill", color_of(L.client_color(seg->owner)));
-    bars += bar.tip("key " + key + " exists on " + lane.id + (seg->owner.empty() ? "" : " (created by " + seg->owner + ")") +
-                    "\nfrom " + ms(seg->from) + " (" + seg->why + ")\nuntil " + ms(to) + " (" + how + ")").str();
-    seg.reset();
-  };
+  for (const model::KeyTrack& k : L.facts.keys()) {
+    if (k.server != lane.process) continue;
+    const auto& states = k.states;
+    for (size_t i = 0; i < states.size(); ++i) {
+      const model::KeyState& s = states[i];
+      if (s.known && !s.present) continue;
+      const int64_t to = i + 1 < states.size() ? states[i + 1].from_ms : L.end_ms;
+      if (to <= s.from_ms && i + 1 < states.size()) continue;
+      std::string owner;
+      if (!s.claims.empty()) owner = s.claims.front().owner;
+      if (owner.empty() && s.event >= 0) owner = L.h[static_cast<size_t>(s.event)].client;
+      const std::string client = owner.substr(0, owner.find(':'));
+      El bar = span_rect(L.scale, s.from_ms, to, lane.row_y(k.key) - 5, 10, 2);
+      bar.a("class", s.known ? "key" : "key unknown");
+      if (s.known) bar.a("fill", color_of(L.client_color(client)));
+      std::string tip = "key " + k.key + " on " + lane.id;
+      if (!s.known) tip += ": unknown after a restart or failover";
+      else if (!s.value.empty()) tip += ": " + s.value;
+      for (const model::Claim& c : s.claims) tip += "\nhold of " + (c.owner.empty() ? c.field : c.owner) + (c.stale ? " (lease run out)" : "");
+      if (s.expire_at >= 0) tip += "\nexpires at " + ms(s.expire_at);
+      else if (s.expire_at == model::kNoExpiry && s.known) tip += "\nno expiry";
+      tip += "\nfrom " + ms(s.from_ms) + " to " + ms(to);
+      bars += bar.tip(tip).str();
+    }
+  }
   for (const Event& e : L.h.events()) {
-    if (e.process != lane.process) continue;
-    if (e.kind == EventKind::Fault) {
-      for (const auto& key : lane.rows) {
-        const std::optional<bool> kept = survives_fault(L, static_cast<size_t>(e.index), lane.process, key);
-        if (kept == true && !open[key]) open[key] = Segment{e.at_ms, "back after " + e.f, ""};
-        if (kept == false) draw(key, e.at_ms, "gone in the " + e.f, true);
-        if (!kept && open[key]) {
-          draw(key, e.at_ms, e.f, true);
-          open[key] = Segment{e.at_ms, "unknown after the " + e.f, ""};
-          draw(key, L.end_ms, "no later event tells", false);
-        }
-      }
-      continue;
-    }
-    if (e.kind != EventKind::Key) continue;
-    if (e.f == "created") {
-      draw(e.lock, e.at_ms, "re-created", true);
-      open[e.lock] = Segment{e.at_ms, "created", creator(L, e)};
-    } else if (e.f == "expired" || e.f == "deleted") {
-      draw(e.lock, e.at_ms, e.f, true);
-    }
+    if (e.process != lane.process || e.kind != EventKind::Key) continue;
     El g = point(L.scale, e.at_ms, lane.row_y(e.lock));
     g.a("class", "mark keyev " + e.f).a("data-ev", std::to_string(e.index)).tip(describe(e));
     ticks += g.child(El("rect").a("x", -1).a("y", -7).a("width", 2).a("height", 14).str()).str();
   }
-  for (auto& [key, seg] : open) draw(key, L.end_ms, "still there at the run's end", true);
   return bars + ticks;
 }
 
@@ -603,7 +558,7 @@ std::string exec_ticks(const Layout& L, const Lane& lane) {
   std::string out;
   for (const Event& e : L.h.events()) {
     if (e.process != lane.process || e.kind != EventKind::Exec) continue;
-    const std::string by = first_word(e.text);
+    const std::string& by = e.client;
     const bool error = !e.reply.empty() && e.reply[0] == '-';
     El g = point(L.scale, e.at_ms, lane.op_y());
     g.a("class", std::string("mark exec") + (error ? " error" : "")).a("data-ev", std::to_string(e.index));
@@ -641,39 +596,28 @@ const Event* event_at(const History& h, int64_t index) {
   return nullptr;
 }
 
-// Where two witness holds of different owners overlap on one lock: that stretch, on both lanes.
+// Where the verdict's two holds overlap (mutual exclusion, read-write): that stretch, on both lanes.
 std::string overlaps(const Layout& L, const Verdict& v, size_t k) {
-  std::vector<std::pair<const Event*, int64_t>> holds;  // the hold and when it was released
-  for (int64_t i : v.witness) {
-    const Event* e = event_at(L.h, i);
-    if (!e || e->kind != EventKind::Hold) continue;
-    int64_t until = L.end_ms;
-    for (size_t j = static_cast<size_t>(e->index) + 1; j < L.h.size(); ++j) {
-      const Event& r = L.h[j];
-      if (r.kind == EventKind::Release && r.owner() == e->owner() && r.lock == e->lock && r.value <= 0) {
-        until = r.at_ms;
-        break;
-      }
-    }
-    holds.emplace_back(e, until);
-  }
+  const model::Evidence* first = v.find("first_hold");
+  const model::Evidence* second = v.find("second_hold");
+  if (!first || !second) return {};
+  const model::Belief* later = nullptr;
+  for (const model::Belief& b : L.facts.beliefs())
+    if (b.span.begin == second->event) later = &b;
+  if (!later) return {};
+  const int64_t from = second->from_ms;
+  const int64_t to = std::min({first->to_ms == model::kForever ? L.end_ms : first->to_ms,
+                               later->span.end >= 0 ? later->span.to_ms : L.end_ms, L.end_ms});
+  if (from > to) return {};
   std::string out;
-  for (size_t a = 0; a < holds.size(); ++a)
-    for (size_t b = a + 1; b < holds.size(); ++b) {
-      const auto& [ha, ua] = holds[a];
-      const auto& [hb, ub] = holds[b];
-      if (ha->owner() == hb->owner() || ha->lock != hb->lock) continue;
-      const int64_t from = std::max(ha->at_ms, hb->at_ms), to = std::min(ua, ub);
-      if (from > to) continue;
-      for (const Event* h : {ha, hb}) {
-        const Lane* lane = L.lane_of(*h);
-        if (!lane) continue;
-        El r = span_rect(L.scale, from, to, lane->row_y(h->lock) - 7, 14, 2);
-        r.a("class", "overlap").a("data-violation", std::to_string(k));
-        out += r.tip(v.anomaly + ": " + ha->owner() + " and " + hb->owner() + " both believed they held " + h->lock +
-                     " from " + ms(from) + " to " + ms(to)).str();
-      }
-    }
+  for (const Event* h : {&L.h[static_cast<size_t>(first->event)], &L.h[static_cast<size_t>(second->event)]}) {
+    const Lane* lane = L.lane_of(*h);
+    if (!lane) continue;
+    El r = span_rect(L.scale, from, to, lane->row_y(h->lock) - 7, 14, 2);
+    r.a("class", "overlap").a("data-violation", std::to_string(k));
+    out += r.tip(v.anomaly + ": " + first->who + " and " + second->who + " both believed they held the lock from " +
+                 ms(from) + " to " + ms(to)).str();
+  }
   return out;
 }
 
@@ -973,7 +917,7 @@ std::string summary(const Event& e, bool threaded) {
     case EventKind::Hold: return s + "HOLD" + lock + " x" + std::to_string(e.value);
     case EventKind::Release: return s + "release" + lock + " x" + std::to_string(e.value) + " (" + e.f + ")";
     case EventKind::Renew: return s + "renew" + lock + (e.value == 1 ? " ok" : e.value == 0 ? " refused" : " no reply");
-    case EventKind::Exec: return s + e.f + " " + first_word(e.text) + ":" + std::to_string(e.thread) + " -> " + e.reply;
+    case EventKind::Exec: return s + e.f + " " + e.client + ":" + std::to_string(e.thread) + " -> " + e.reply;
     case EventKind::Key: return s + "key" + lock + " " + e.f;
     case EventKind::Fault: return s + "FAULT " + e.f + (e.value ? " " + std::to_string(e.value) : "");
     case EventKind::Message: return s + "msg " + e.f + lock;
@@ -1022,7 +966,8 @@ std::string render_timeline_html(const TimelineInput& in) {
 std::string render_timeline_text(const TimelineInput& in) {
   if (!in.history) throw std::invalid_argument("render_timeline_text: no history");
   const History& h = *in.history;
-  const Cast cast = find_cast(in);
+  const model::Facts facts(*in.history, model::find_lock_type(in.lock_type));
+  const Cast cast = find_cast(in, facts);
   std::vector<std::string> columns = cast.clients;
   columns.insert(columns.end(), cast.others.begin(), cast.others.end());
   columns.insert(columns.end(), cast.servers.begin(), cast.servers.end());

@@ -4,11 +4,13 @@
 //
 // render_timeline_html: one self-contained HTML file (inline CSS, JS and SVG; no network). A lane per
 // client thread (believed-holding bars per lock, acquire waits hatched, other operations thin, outcome
-// markers, renewals as ticks, writes, lost messages as red crosses), a lane per server (the key's
-// life as a bar coloured by the client that created it, renewals as ticks, every Exec as a tick),
+// markers, renewals as ticks, writes, lost messages as red crosses), a lane per server (each key's
+// life as a bar coloured by the client whose hold it carries, grey where a restart or failover left
+// it unknown, every Exec as a tick),
 // faults shaded (client faults on the client's lanes, restart/failover as a band across every lane),
 // violations in red: the explanation in a box at the top with "jump to first violation", the witness
-// events ringed and marked by dashed lines. Hovering a mark shows its event's details; the plot
+// events ringed and marked by dashed lines. What it draws of beliefs, faults and keys comes from
+// model/facts.hpp, the same facts the checkers judged. Hovering a mark shows its event's details; the plot
 // zooms (buttons, ctrl+wheel) and scrolls sideways. Lane groups carry class="lane" and
 // data-lane="A:1" (client A, thread 1) or data-lane="redis0".
 //
@@ -28,6 +30,7 @@ struct TimelineInput {
   std::string title;                  // e.g. the scenario's name
   std::string about;                  // a sentence or two on what the run is
   std::string lock;                   // the lock the run is about (its key row comes first)
+  std::string lock_type;              // its type (model/lock_types.hpp), "" when not known
   std::vector<std::string> clients;   // lane order; clients found only in the history come after
   const model::History* history = nullptr;
   std::vector<model::Verdict> verdicts;

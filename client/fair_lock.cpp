@@ -72,6 +72,7 @@ Task<RedissonLock::Attempt> FairLock::try_acquire_once(int64_t thread, int64_t o
                   {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), holder_id(thread),
                    std::to_string(third), std::to_string(now)},
                   thread, op};
+  command.queue = queue_key();
   const CallResult result = co_await send(std::move(command));
   co_return to_attempt(result);
 }
@@ -83,6 +84,7 @@ Task<OpResult> FairLock::try_acquire_no_wait(int64_t thread, int64_t op, int64_t
                   {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), holder_id(thread),
                    std::to_string(fair_.thread_wait_ms), std::to_string(now)},
                   thread, op};
+  command.queue = queue_key();
   const CallResult result = co_await send(std::move(command));
   if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
   if (result.reply.kind == engine::Reply::Kind::Nil) co_return co_await after_acquired(thread, lease_ms);
@@ -94,13 +96,16 @@ Task<OpResult> FairLock::try_acquire_no_wait(int64_t thread, int64_t op, int64_t
 Task<void> FairLock::acquire_failed(int64_t thread, int64_t op, int64_t wait_ms) {
   Command command{"acquire_failed", name_, &acquire_failed_, {queue_key(), timeout_key()},
                   {holder_id(thread), std::to_string(wait_for(wait_ms))}, thread, op};
+  command.queue = queue_key();
   co_await send(std::move(command));
 }
 
 Command FairLock::unlock_command(int64_t thread, int64_t op) {
-  return Command{"unlock", name_, &unlock_, {name_, queue_key(), timeout_key(), channel_prefix()},
-                 {"0", std::to_string(internal_lease_ms_), holder_id(thread), std::to_string(backend_.now_ms())},
-                 thread, op};
+  Command command{"unlock", name_, &unlock_, {name_, queue_key(), timeout_key(), channel_prefix()},
+                  {"0", std::to_string(internal_lease_ms_), holder_id(thread), std::to_string(backend_.now_ms())},
+                  thread, op};
+  command.queue = queue_key();
+  return command;
 }
 
 Command FairLock::renew_command(int64_t thread) {
@@ -110,6 +115,7 @@ Command FairLock::renew_command(int64_t thread) {
 Task<OpResult> FairLock::force_release(int64_t op) {
   Command command{"force_unlock", name_, &force_unlock_, {name_, queue_key(), timeout_key(), channel_prefix()},
                   {"0", std::to_string(backend_.now_ms())}, 0, op};
+  command.queue = queue_key();
   co_return integer_result(co_await send(std::move(command)));
 }
 

@@ -16,31 +16,38 @@ namespace {
 // so the server's collation locale cannot change the text.
 constexpr const char* kRenderScript = R"lua(
 local t = redis.call('type', KEYS[1])['ok']
-if t == 'string' then return {t, redis.call('get', KEYS[1])} end
-if t == 'hash' then return {t, unpack(redis.call('hgetall', KEYS[1]))} end
-if t == 'list' then return {t, unpack(redis.call('lrange', KEYS[1], 0, -1))} end
-if t == 'zset' then return {t, unpack(redis.call('zrange', KEYS[1], 0, -1, 'withscores'))} end
-return {t}
+local ttl = redis.call('pttl', KEYS[1])
+if t == 'string' then return {t, ttl, redis.call('get', KEYS[1])} end
+if t == 'hash' then return {t, ttl, unpack(redis.call('hgetall', KEYS[1]))} end
+if t == 'list' then return {t, ttl, unpack(redis.call('lrange', KEYS[1], 0, -1))} end
+if t == 'zset' then return {t, ttl, unpack(redis.call('zrange', KEYS[1], 0, -1, 'withscores'))} end
+return {t, ttl}
 )lua";
 
+// The key's PTTL as the render script read it (-2 when it could not).
+int64_t ttl_of(const engine::Reply& r) {
+  if (r.kind != engine::Reply::Kind::Array || r.elements.size() < 2) return -2;
+  return r.elements[1].kind == engine::Reply::Kind::Integer ? r.elements[1].integer : -2;
+}
+
 std::string render(const engine::Reply& r) {
-  if (r.kind != engine::Reply::Kind::Array || r.elements.empty()) return "?";
+  if (r.kind != engine::Reply::Kind::Array || r.elements.size() < 2) return "?";
   const std::string& type = r.elements[0].str;
   if (type == "none") return "";
-  if (type == "string") return r.elements.size() > 1 ? r.elements[1].str : "";
+  if (type == "string") return r.elements.size() > 2 ? r.elements[2].str : "";
   if (type == "list") {
     std::vector<std::string> items;
-    for (size_t i = 1; i < r.elements.size(); ++i) items.push_back(r.elements[i].str);
+    for (size_t i = 2; i < r.elements.size(); ++i) items.push_back(r.elements[i].str);
     return world::render_list(items);
   }
   if (type == "hash") {
     std::vector<std::string> fields;
-    for (size_t i = 1; i + 1 < r.elements.size(); i += 2) fields.push_back(r.elements[i].str + "=" + r.elements[i + 1].str);
+    for (size_t i = 2; i + 1 < r.elements.size(); i += 2) fields.push_back(r.elements[i].str + "=" + r.elements[i + 1].str);
     return world::render_hash(std::move(fields));
   }
   if (type == "zset") {
     std::vector<std::pair<std::string, int64_t>> members;
-    for (size_t i = 1; i + 1 < r.elements.size(); i += 2)
+    for (size_t i = 2; i + 1 < r.elements.size(); i += 2)
       members.emplace_back(r.elements[i].str, static_cast<int64_t>(std::strtod(r.elements[i + 1].str.c_str(), nullptr)));
     return world::render_zset(members);
   }
@@ -109,8 +116,10 @@ void LiveBackend::send(SharedCommand command, bool as_eval, std::shared_ptr<worl
 
 void LiveBackend::execute(const SharedCommand& command, bool as_eval, std::shared_ptr<world::Waiter> waiter,
                           SharedReply reply) {
-  auto finish = [this, command, waiter, reply](engine::Reply answer, std::string before, std::string after) {
-    world_.record(world::exec_event(command->server, client_.name, *command, answer, std::move(before), std::move(after)));
+  auto finish = [this, command, waiter, reply](engine::Reply answer, std::string before, std::string after,
+                                               int64_t ttl_ms, std::string queue) {
+    world_.record(world::exec_event(command->server, client_.name, *command, answer, std::move(before), std::move(after),
+                                    ttl_ms, std::move(queue)));
     hop(false,
         [this, waiter, reply, answer] {
           if (waiter->done) return;
@@ -122,7 +131,7 @@ void LiveBackend::execute(const SharedCommand& command, bool as_eval, std::share
   Connection& connection = *links(command->server).commands;
   bool sent = false;
   if (command->lock.empty()) {
-    sent = connection.send(words(*command, as_eval), [finish](engine::Reply r) { finish(std::move(r), "", ""); });
+    sent = connection.send(words(*command, as_eval), [finish](engine::Reply r) { finish(std::move(r), "", "", -2, ""); });
   } else {
     // The key before and after, read atomically with the script (what the simulated server records).
     auto queued_error = std::make_shared<std::optional<engine::Reply>>();
@@ -133,11 +142,19 @@ void LiveBackend::execute(const SharedCommand& command, bool as_eval, std::share
                        if (r.is_error()) *queued_error = std::move(r);
                      }});
     block.push_back({{"EVAL", kRenderScript, "1", command->lock}, nullptr});
-    block.push_back({{"EXEC"}, [finish, queued_error](engine::Reply r) {
-                       if (r.kind == engine::Reply::Kind::Array && r.elements.size() == 3)
-                         finish(std::move(r.elements[1]), render(r.elements[0]), render(r.elements[2]));
-                       else  // refused when queued (EXECABORT): what Redis says to the command alone
-                         finish(queued_error->value_or(std::move(r)), "", "");
+    // A FairLock's queue after, too (an absent list renders as the empty one).
+    const bool queue = !command->queue.empty();
+    if (queue) block.push_back({{"EVAL", kRenderScript, "1", command->queue}, nullptr});
+    block.push_back({{"EXEC"}, [finish, queued_error, queue](engine::Reply r) {
+                       const size_t replies = queue ? 4 : 3;
+                       if (r.kind == engine::Reply::Kind::Array && r.elements.size() == replies) {
+                         std::string rendered_queue = queue ? render(r.elements[3]) : "";
+                         if (queue && rendered_queue.empty()) rendered_queue = world::render_list({});
+                         finish(std::move(r.elements[1]), render(r.elements[0]), render(r.elements[2]),
+                                ttl_of(r.elements[2]), std::move(rendered_queue));
+                       } else {  // refused when queued (EXECABORT): what Redis says to the command alone
+                         finish(queued_error->value_or(std::move(r)), "", "", -2, "");
+                       }
                      }});
     sent = connection.send(std::move(block));
   }

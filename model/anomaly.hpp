@@ -19,22 +19,28 @@ inline constexpr std::string_view kReadWrite = "read_write";
 namespace anomaly {
 // mutual_exclusion: two owners believed they held one lock at the same time.
 inline constexpr std::string_view kMutexOverlap = "mutex-overlap";
-// fencing: the resource accepted a write whose token is lower than one it accepted before.
+// fencing: the resource accepted a write whose token is lower than one it accepted before from another holder.
 inline constexpr std::string_view kFencingOrder = "fencing-order";
+// fencing: the resource accepted the same token from two holders.
+inline constexpr std::string_view kSharedToken = "shared-token";
 // reentrancy: the holder's hash field differs from its number of unmatched acquires.
 inline constexpr std::string_view kReentryCount = "reentry-count";
 // reentrancy: an unlock by an owner holding nothing succeeded or changed the key.
 inline constexpr std::string_view kUnlockByNonHolder = "unlock-by-non-holder";
 // reentrancy: the holder's count reached 0 but the key is still there.
 inline constexpr std::string_view kNotFreedAtZero = "not-freed-at-zero";
-// watchdog: the key expired under a live, fault-free holder in watchdog mode.
+// watchdog: a hold expired under a live holder in watchdog mode, with no fault to explain it.
 inline constexpr std::string_view kWatchdogLapse = "watchdog-lapse";
-// watchdog: a crashed watchdog holder's key outlived its last renewal by more than a lease.
+// watchdog: a crashed watchdog holder's hold outlived the lease its last renewal set.
 inline constexpr std::string_view kLateExpiry = "late-expiry";
 // watchdog: a hold with an explicit lease was renewed.
 inline constexpr std::string_view kRenewedExplicitLease = "renewed-explicit-lease";
-// watchdog: a renewal succeeded for an owner after its unlock.
+// watchdog: a renewal succeeded that its owner sent after it had given the lock up.
 inline constexpr std::string_view kRevivedAfterUnlock = "revived-after-unlock";
+// watchdog: a renewal succeeded in (or extended) a key that did not carry its owner's hold.
+inline constexpr std::string_view kRenewedWithoutHold = "renewed-without-hold";
+// watchdog: an acquire with an explicit lease left its hold expiring after another time.
+inline constexpr std::string_view kLeaseMismatch = "lease-mismatch";
 // liveness: a waiter did not get a lock that was free long enough.
 inline constexpr std::string_view kStarved = "starved";
 // fair_queue: an owner was granted the lock while a live waiter that enqueued before it still waited.

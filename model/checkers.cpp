@@ -10,42 +10,95 @@ namespace locksim::model {
 
 const std::vector<NamedChecker>& standard_checkers() {
   static const std::vector<NamedChecker> table{
-      {std::string(property::kMutualExclusion),
-       [](const History& h, const CheckerOptions& o) { return check_mutual_exclusion(h, o.mutual_exclusion); }},
-      {std::string(property::kFencing),
-       [](const History& h, const CheckerOptions& o) { return check_fencing(h, o.fencing); }},
-      {std::string(property::kReentrancy),
-       [](const History& h, const CheckerOptions& o) { return check_reentrancy(h, o.reentrancy); }},
-      {std::string(property::kWatchdog),
-       [](const History& h, const CheckerOptions& o) { return check_watchdog(h, o.watchdog); }},
-      {std::string(property::kLiveness),
-       [](const History& h, const CheckerOptions& o) { return check_liveness(h, o.liveness); }},
-      {std::string(property::kFairQueue),
-       [](const History& h, const CheckerOptions& o) { return check_fair_queue(h, o.fair_queue); }},
-      {std::string(property::kReadWrite),
-       [](const History& h, const CheckerOptions& o) { return check_read_write(h, o.read_write); }},
+      {std::string(property::kMutualExclusion), "no two owners believe they hold one lock at once",
+       [](const LockType& t) { return !t.sides; },
+       [](const Facts& f, const CheckerOptions& o) { return check_mutual_exclusion(f, o.mutual_exclusion); }},
+      {std::string(property::kFencing), "the resource never accepts a token another holder used or beat",
+       [](const LockType& t) { return t.fencing; },
+       [](const Facts& f, const CheckerOptions& o) { return check_fencing(f, o.fencing); }},
+      {std::string(property::kReentrancy), "every acquire and unlock moves its holder's count by exactly one",
+       [](const LockType& t) { return t.server_reentrant || t.client_reentrant; },
+       [](const Facts& f, const CheckerOptions& o) { return check_reentrancy(f, o.reentrancy); }},
+      {std::string(property::kWatchdog), "holds without a lease are renewed while their holder lives, and only those",
+       [](const LockType& t) { return t.watchdog; },
+       [](const Facts& f, const CheckerOptions& o) { return check_watchdog(f, o.watchdog); }},
+      {std::string(property::kLiveness), "no waiter waits while the server holds the lock for nobody who can release it",
+       [](const LockType&) { return true; },
+       [](const Facts& f, const CheckerOptions& o) { return check_liveness(f, o.liveness); }},
+      {std::string(property::kFairQueue), "live waiters are granted in the order they queued",
+       [](const LockType& t) { return t.fair; },
+       [](const Facts& f, const CheckerOptions& o) { return check_fair_queue(f, o.fair_queue); }},
+      {std::string(property::kReadWrite), "no writer overlaps another writer or a reader",
+       [](const LockType& t) { return t.sides; },
+       [](const Facts& f, const CheckerOptions& o) { return check_read_write(f, o.read_write); }},
   };
   return table;
 }
 
+std::vector<std::string> property_names() {
+  std::vector<std::string> names;
+  for (const NamedChecker& c : standard_checkers()) names.push_back(c.name);
+  return names;
+}
+
+std::string property_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += i + 1 == names.size() ? " or " : ", ";
+    out += names[i];
+  }
+  return out;
+}
+
+std::vector<std::string> applicable_properties(std::string_view lock_type) {
+  const LockType* type = find_lock_type(lock_type);
+  std::vector<std::string> names;
+  for (const NamedChecker& c : standard_checkers())
+    if (!type || c.applies(*type)) names.push_back(c.name);
+  return names;
+}
+
+std::string applicability_problem(std::string_view property, std::string_view lock_type) {
+  const auto& table = standard_checkers();
+  const auto it = std::find_if(table.begin(), table.end(), [&](const NamedChecker& c) { return c.name == property; });
+  if (it == table.end()) return "unknown property '" + std::string(property) + "' (expected " + property_list(property_names()) + ")";
+  const LockType* type = find_lock_type(lock_type);
+  if (!type || it->applies(*type)) return "";
+  return "property '" + std::string(property) + "' does not apply to a " + std::string(lock_type) +
+         " lock (it judges that " + it->about + "); for " + std::string(lock_type) + " use " +
+         property_list(applicable_properties(lock_type));
+}
+
 std::vector<Verdict> run_checkers(const History& history, const std::vector<std::string>& names,
                                   const CheckerOptions& options, const std::vector<NamedChecker>& table) {
+  const LockType* type = find_lock_type(options.lock_type);
   std::vector<const NamedChecker*> chosen;
   for (const std::string& name : names) {
     const auto it = std::find_if(table.begin(), table.end(), [&](const NamedChecker& c) { return c.name == name; });
     if (it == table.end()) throw std::invalid_argument("no checker named '" + name + "'");
+    if (type && it->applies && !it->applies(*type)) throw std::invalid_argument(applicability_problem(name, options.lock_type));
     chosen.push_back(&*it);
   }
   std::vector<Verdict> verdicts;
+  if (chosen.empty()) return verdicts;
+  const Facts facts(history, type);
   for (const NamedChecker* checker : chosen) {
     try {
-      Verdict v = checker->check(history, options);
+      Verdict v = checker->check(facts, options);
       if (v.property.empty()) v.property = checker->name;
       verdicts.push_back(std::move(v));
     } catch (const std::exception& e) {
-      verdicts.push_back(Verdict{checker->name, Validity::Unknown, "", {}, e.what()});
+      Verdict v;
+      v.property = checker->name;
+      v.valid = Validity::Unknown;
+      v.explanation = e.what();
+      verdicts.push_back(std::move(v));
     } catch (...) {
-      verdicts.push_back(Verdict{checker->name, Validity::Unknown, "", {}, "the checker threw a non-exception"});
+      Verdict v;
+      v.property = checker->name;
+      v.valid = Validity::Unknown;
+      v.explanation = "the checker threw a non-exception";
+      verdicts.push_back(std::move(v));
     }
   }
   return verdicts;

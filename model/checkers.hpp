@@ -1,18 +1,21 @@
 #pragma once
-// Running checkers by name: "mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness", "fair_queue",
-// "read_write".
-// Each named checker gives one verdict, in the order asked; a checker that throws gives
-// Validity::Unknown with the exception's message as explanation. Verdicts combine with merge
+// Running checkers by name: "mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness",
+// "fair_queue", "read_write". The history's facts (facts.hpp) are worked out once and every checker
+// reads them. Each checker says which lock types it judges (lock_types.hpp); naming one that does
+// not apply to the history's lock type is an error, never a silent "holds". A checker that throws
+// gives Validity::Unknown with the exception's message as explanation. Verdicts combine with merge
 // (false beats unknown beats true).
 #include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "model/facts.hpp"
 #include "model/fair_queue.hpp"
 #include "model/fencing.hpp"
 #include "model/history.hpp"
 #include "model/liveness.hpp"
+#include "model/lock_types.hpp"
 #include "model/mutual_exclusion.hpp"
 #include "model/read_write.hpp"
 #include "model/reentrancy.hpp"
@@ -22,6 +25,7 @@
 namespace locksim::model {
 
 struct CheckerOptions {
+  std::string lock_type;  // the history's lock type (lock_types.hpp); "" when not known: all apply
   MutualExclusionOptions mutual_exclusion;
   FencingOptions fencing;
   ReentrancyOptions reentrancy;
@@ -33,14 +37,27 @@ struct CheckerOptions {
 
 struct NamedChecker {
   std::string name;
-  std::function<Verdict(const History&, const CheckerOptions&)> check;
+  std::string about;  // what it judges, in a line
+  std::function<bool(const LockType&)> applies;
+  std::function<Verdict(const Facts&, const CheckerOptions&)> check;
 };
 
 // The seven checkers above, in that order.
 const std::vector<NamedChecker>& standard_checkers();
 
+// Every property name, in table order, and "a, b, ... or g" for messages.
+std::vector<std::string> property_names();
+std::string property_list(const std::vector<std::string>& names);
+
+// The properties that apply to `lock_type` (every one for a type the table does not know).
+std::vector<std::string> applicable_properties(std::string_view lock_type);
+// "" when `property` is a checker that applies to `lock_type`; otherwise why not, naming the ones
+// that do.
+std::string applicability_problem(std::string_view property, std::string_view lock_type);
+
 // The verdicts of the checkers named `names`, looked up in `table`. Throws std::invalid_argument
-// naming the first name the table does not have, before running any checker.
+// naming the first name the table does not have, or that does not apply to options.lock_type,
+// before running any checker.
 std::vector<Verdict> run_checkers(const History& history, const std::vector<std::string>& names,
                                   const CheckerOptions& options = {},
                                   const std::vector<NamedChecker>& table = standard_checkers());

@@ -1,7 +1,6 @@
 #include "model/fair_queue.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <optional>
 #include <string>
@@ -9,13 +8,10 @@
 
 #include "model/anomaly.hpp"
 #include "model/checker_support.hpp"
+#include "model/rendered.hpp"
 
 namespace locksim::model {
 namespace {
-
-using support::kForever;
-using support::ms;
-using support::Span;
 
 // One stay in the queue: from an enqueueing Exec to a grant, a leave, an eviction or the end.
 struct Entry {
@@ -32,6 +28,7 @@ struct Entry {
   int64_t ghost_to = kForever;   // Evicted: its next attempt or its leaving
   int64_t silenced_by = -1;      // Evicted: the fault that began the silence
   const std::vector<Span>* away = nullptr;
+  const Op* waiter = nullptr;
 };
 
 struct Grant {
@@ -44,23 +41,16 @@ struct Grant {
   bool queued = false;
 };
 
-std::optional<int64_t> integer_reply(const std::string& reply) {
-  int64_t n = 0;
-  const auto [end, ec] = std::from_chars(reply.data(), reply.data() + reply.size(), n);
-  if (ec != std::errc() || end != reply.data() + reply.size() || reply.empty()) return std::nullopt;
-  return n;
-}
-
 // The earliest time in [from, limit] at which a silence of `away` beginning at or after `from` (or
 // running across it) has lasted `wait_ms`; nullopt when none.
 std::optional<std::pair<int64_t, int64_t>> eviction(const std::vector<Span>& away, int64_t from, int64_t limit,
                                                     int64_t wait_ms) {
   std::optional<std::pair<int64_t, int64_t>> best;
   for (const Span& a : away) {
-    const int64_t start = std::max(a.from, from);
-    if (start >= a.to || start >= limit) continue;
+    const int64_t start = std::max(a.from_ms, from);
+    if (start >= a.to_ms || start >= limit) continue;
     const int64_t due = start + wait_ms;
-    if (due <= std::min(a.to, limit) && (!best || due < best->first)) best = std::make_pair(due, a.cause);
+    if (due <= std::min(a.to_ms, limit) && (!best || due < best->first)) best = std::make_pair(due, a.begin);
   }
   return best;
 }
@@ -82,34 +72,26 @@ int64_t window_end(const Entry& v, int64_t history_end) {
 
 }  // namespace
 
-Verdict check_fair_queue(const History& history, const FairQueueOptions& options) {
-  const auto ops = support::index_ops(history);
-  std::map<int64_t, int64_t> hold_depth;  // op -> depth its Hold reported
-  for (const Event& e : history.events())
-    if (e.kind == EventKind::Hold && e.op != 0 && !hold_depth.contains(e.op)) hold_depth[e.op] = e.value;
-  std::map<std::string, std::vector<Span>> away_of;
+Verdict check_fair_queue(const Facts& facts, const FairQueueOptions& options) {
+  const History& history = facts.history();
   std::vector<Entry> entries;
   std::vector<Grant> grants;
 
-  for (const Event& invoke : history.events()) {
-    if (invoke.kind != EventKind::Invoke || !support::is_acquire(invoke.f) || invoke.op == 0) continue;
-    const auto op = ops.find(invoke.op);
-    if (op == ops.end()) continue;
-    if (!away_of.contains(invoke.process)) away_of[invoke.process] = support::unavailable(history, invoke.process);
-    const std::vector<Span>& away = away_of[invoke.process];
+  for (const Op& op : facts.ops()) {
+    if (!support::is_acquire(op.f)) continue;
+    const std::vector<Span>& away = facts.unavailable(op.process);
+    const Event& invoke = facts.at(op.invoke);
     const int64_t wait_ms = options.try_wait_replaces_thread_wait && invoke.wait_ms > 0 ? invoke.wait_ms
-                                                                                         : options.thread_wait_ms;
+                                                                                      : options.thread_wait_ms;
     // Where the waiter stops waiting of its own accord: acquireFailed or its outcome.
     int64_t left = -1;
-    for (int64_t i : op->second.execs)
-      if (history[static_cast<size_t>(i)].f == "acquire_failed") {
+    for (int64_t i : op.execs)
+      if (facts.at(i).f == "acquire_failed") {
         left = i;
         break;
       }
-    if (op->second.outcome >= 0 && history[static_cast<size_t>(op->second.outcome)].kind != EventKind::Ok &&
-        (left < 0 || op->second.outcome < left))
-      left = op->second.outcome;
-    const int64_t left_at = left >= 0 ? history[static_cast<size_t>(left)].at_ms : kForever;
+    if (op.outcome >= 0 && op.result != EventKind::Ok && (left < 0 || op.outcome < left)) left = op.outcome;
+    const int64_t left_at = left >= 0 ? facts.at(left).at_ms : kForever;
 
     std::optional<Entry> current;
     auto evict_before = [&](int64_t limit) {
@@ -123,14 +105,19 @@ Verdict check_fair_queue(const History& history, const FairQueueOptions& options
       entries.push_back(*current);
       current.reset();
     };
-    bool granted = false;
-    for (int64_t i : op->second.execs) {
-      const Event& x = history[static_cast<size_t>(i)];
+    bool done = false;
+    for (int64_t i : op.execs) {
+      const Event& x = facts.at(i);
       if (x.f != "acquire" && x.f != "try_acquire") continue;
       if (left >= 0 && i > left) break;
       evict_before(x.at_ms);
       if (x.reply == "nil") {
-        Grant g{invoke.op, invoke.owner(), invoke.lock, i, x.at_ms, i, false};
+        // A grant is what the server did: the owner's hold entered the lock hash. A re-entry the
+        // server counted on a hold it still had is no grant.
+        const KeyTrack* key = facts.key(x.process, x.lock);
+        const bool granted = key && !key->after_event(i - 1).claim_of(op.owner, op.lock) &&
+                             key->after_event(i).claim_of(op.owner, op.lock);
+        Grant g{op.id, op.owner, op.lock, i, x.at_ms, i, false};
         if (current) {
           g.position = current->enqueue;
           g.queued = true;
@@ -140,17 +127,17 @@ Verdict check_fair_queue(const History& history, const FairQueueOptions& options
           entries.push_back(*current);
           current.reset();
         }
-        const auto depth = hold_depth.find(invoke.op);
-        if (depth == hold_depth.end() || depth->second <= 1) grants.push_back(g);
-        granted = true;
+        if (granted) grants.push_back(g);
+        done = true;
         break;
       }
-      if (x.f == "acquire" && integer_reply(x.reply) && !current) {
-        current = Entry{invoke.op, invoke.owner(), invoke.lock, wait_ms, i, x.at_ms};
+      if (x.f == "acquire" && parse_integer(x.reply) && !current) {
+        current = Entry{op.id, op.owner, op.lock, wait_ms, i, x.at_ms};
         current->away = &away;
+        current->waiter = &op;
       }
     }
-    if (granted || !current) continue;
+    if (done || !current) continue;
     evict_before(std::min(left_at, history.end_ms()));
     if (!current) {
       if (left >= 0) entries.back().ghost_to = left_at;
@@ -171,21 +158,20 @@ Verdict check_fair_queue(const History& history, const FairQueueOptions& options
     for (const Entry& w : entries) {
       if (w.enqueue >= g.position) break;
       if (w.lock != g.lock || w.owner == g.owner || !still_waiting_at(w, g)) continue;
-      const std::string how = g.queued ? "which had enqueued at " + ms(history[static_cast<size_t>(g.position)].at_ms)
-                                       : "which had never queued";
-      return support::violated(
-          property::kFairQueue, anomaly::kFifoInversion, {w.enqueue, g.queued ? g.position : -1, g.index},
-          "Let " + w.owner + " enqueue for " + w.lock + " at " + ms(w.enqueue_at) + ". Then " + g.owner + ", " + how +
-              ", was granted " + g.lock + " at " + ms(g.at) + " while " + w.owner +
-              " was still waiting and live (never silent for the thread wait of " + ms(w.wait_ms) + ").");
+      std::vector<Evidence> ev{support::event_evidence(facts, "earlier_enqueue", w.enqueue),
+                               support::event_evidence(facts, "grant", g.index), support::figure("thread_wait_ms", w.wait_ms)};
+      ev[0].who = w.owner;
+      ev[1].who = g.owner;
+      if (g.queued) {
+        ev.push_back(support::event_evidence(facts, "later_enqueue", g.position));
+        ev.back().who = g.owner;
+      }
+      return support::violated(property::kFairQueue, anomaly::kFifoInversion, std::move(ev));
     }
   }
 
   // blocked-by-evicted / starved: a live waiter kept waiting while the lock is free.
-  const auto free = support::free_spans(history);
   for (const Entry& v : entries) {
-    const auto spans = free.find(v.lock);
-    if (spans == free.end()) continue;
     const int64_t end = window_end(v, history.end_ms());
     if (end <= v.enqueue_at) continue;
     std::vector<Span> away = *v.away;
@@ -195,47 +181,52 @@ Verdict check_fair_queue(const History& history, const FairQueueOptions& options
       if (u.lock != v.lock || u.owner == v.owner) continue;
       const int64_t u_end = u.end == Entry::End::Open ? kForever : u.end_at;
       for (const Span& a : *u.away) {
-        const int64_t from = std::max(a.from, u.enqueue_at);
-        const int64_t to = std::min({a.to, from + u.wait_ms, u_end});
-        if (from < to) away.push_back(Span{from, to, a.cause});
+        const int64_t from = std::max(a.from_ms, u.enqueue_at);
+        const int64_t to = std::min({a.to_ms, from + u.wait_ms, u_end});
+        if (from < to) away.push_back(Span{from, to, a.begin, -1});
       }
       if (u.end == Entry::End::Evicted) ghosts.push_back(&u);
     }
-    int64_t total = 0, freed_by = -1;
-    bool first = true;
-    for (const Span& span : spans->second) {
-      const int64_t part = support::usable(v.enqueue_at, end, span, away);
-      if (part <= 0) continue;
-      total += part;
-      if (first) freed_by = span.cause;
-      first = false;
-    }
+    const std::vector<FreeSpan> free = facts.free_spans(*v.waiter, v.enqueue_at, end);
+    std::vector<Span> spans;
+    for (const FreeSpan& f : free) spans.push_back(f.span);
+    const int64_t total = usable_ms(spans, v.enqueue_at, end, away);
     if (total < options.grace_ms || total == 0) continue;
     const int64_t closing = v.end == Entry::End::Granted || v.end == Entry::End::Left ? v.end_index : -1;
-    const std::string until = v.end == Entry::End::Granted ? "until it was granted at " + ms(end)
-                              : v.end == Entry::End::Left  ? "until it gave up at " + ms(end)
-                              : v.end == Entry::End::Open  ? "until the history ended at " + ms(end)
-                                                           : "until it was itself evicted at " + ms(end);
-    const std::string waited = v.owner + " enqueued for " + v.lock + " at " + ms(v.enqueue_at) + " and waited " +
-                               until + ", while the lock was free for " + ms(total) + " of it (grace " +
-                               ms(options.grace_ms) + ")";
-    for (const Entry* u : ghosts) {
-      int64_t blocked = 0;
-      for (const Span& span : spans->second)
-        blocked += support::usable(std::max(v.enqueue_at, u->end_at), std::min(end, u->ghost_to), span, away);
-      if (blocked <= 0) continue;
-      return support::violated(
-          property::kFairQueue, anomaly::kBlockedByEvicted, {v.enqueue, u->enqueue, u->silenced_by, freed_by, closing},
-          "Let " + u->owner + ", enqueued for " + v.lock + " at " + ms(u->enqueue_at) + ", fall silent so that it was due for eviction at " +
-              ms(u->end_at) + " (thread wait " + ms(u->wait_ms) + "). Then " + waited + "; " + ms(blocked) +
-              " of that came after " + u->owner + " was due for eviction.");
+    std::vector<Evidence> ev{support::event_evidence(facts, "enqueue", v.enqueue)};
+    ev.back().who = v.owner;
+    ev.back().to_ms = end;
+    ev.back().state = v.end == Entry::End::Granted ? "granted" : v.end == Entry::End::Left ? "left"
+                      : v.end == Entry::End::Open  ? "open" : "evicted";
+    if (closing >= 0) ev.push_back(support::event_evidence(facts, "closing", closing));
+    for (size_t i = 0; i < free.size() && i < 4; ++i) {
+      Evidence f;
+      f.role = "free";
+      f.event = free[i].state_event;
+      f.from_ms = free[i].span.from_ms;
+      f.to_ms = free[i].span.to_ms;
+      f.where = free[i].key ? free[i].key->name() : "";
+      f.state = std::string(to_string(free[i].why));
+      ev.push_back(f);
     }
-    return support::violated(property::kFairQueue, anomaly::kStarved, {v.enqueue, freed_by, closing},
-                             "Let " + v.owner + " be a live waiter. Then " + waited + ".");
+    ev.push_back(support::figure("free_ms", total));
+    ev.push_back(support::figure("grace_ms", options.grace_ms));
+    for (const Entry* u : ghosts) {
+      int64_t blocked = usable_ms(spans, std::max(v.enqueue_at, u->end_at), std::min(end, u->ghost_to), away);
+      if (blocked <= 0) continue;
+      Evidence ghost = support::event_evidence(facts, "ghost_enqueue", u->enqueue);
+      ghost.who = u->owner;
+      ghost.to_ms = u->end_at;
+      ghost.number = u->wait_ms;
+      ev.push_back(ghost);
+      if (u->silenced_by >= 0) ev.push_back(support::event_evidence(facts, "silenced", u->silenced_by));
+      ev.push_back(support::figure("blocked_ms", blocked));
+      return support::violated(property::kFairQueue, anomaly::kBlockedByEvicted, std::move(ev));
+    }
+    return support::violated(property::kFairQueue, anomaly::kStarved, std::move(ev));
   }
-  return support::holds(property::kFairQueue, std::to_string(entries.size()) + " queue stays and " +
-                                                  std::to_string(grants.size()) +
-                                                  " grants, in FIFO order, none kept waiting while the lock was free");
+  return support::holds(property::kFairQueue, {support::figure("queue_stays", static_cast<int64_t>(entries.size())),
+                                               support::figure("grants", static_cast<int64_t>(grants.size()))});
 }
 
 }  // namespace locksim::model

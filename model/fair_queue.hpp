@@ -4,8 +4,8 @@
 // Words. A *waiter* is an acquire (Invoke lock/try_lock) whose script told it to wait: its
 // *enqueue* is the server's Exec (role "acquire") of its first attempt that answered a ttl (an
 // integer, not nil); waiters are ordered by the history index of that Exec. It is *granted* at
-// the Exec (role "acquire" or "try_acquire") that answered nil, unless its Hold says it re-entered
-// (depth > 1). It *leaves* at its first acquire_failed Exec or its Fail/Info outcome, whichever
+// the Exec (role "acquire" or "try_acquire") that put its hold into the lock hash (a re-entry the
+// server counted on a hold it still had is no grant, whatever the client believed). It *leaves* at its first acquire_failed Exec or its Fail/Info outcome, whichever
 // comes first. W is threadWaitTime (FairQueueOptions::thread_wait_ms; tryLock's wait instead when
 // try_wait_replaces_thread_wait and wait > 0). A waiter is *silent* while its process can not act
 // (paused, partitioned, crashed: the liveness checker's notion); it is *evicted* W after a silence
@@ -21,18 +21,18 @@
 //   newcomer) is still waiting and live. Witness: the earlier waiter's enqueue, the grantee's
 //   enqueue (if it queued) and the grant.
 // - blocked-by-evicted / starved: a live waiter is never kept waiting while the lock is free
-//   (free_spans: no live owner believes it holds it) for grace_ms or more in total within
+//   (Facts::free_spans: the server did not legitimately hold the lock hash) for grace_ms or more in total within
 //   [enqueue, grant or leave or end], not counting its own silences nor the first W of the
 //   silences of waiters ahead of it (they keep their place that long). When some of the counted
 //   time falls while a waiter ahead of it was a ghost, the anomaly is blocked-by-evicted (witness:
-//   the waiter's enqueue, the ghost's enqueue, the fault that silenced the ghost, the Release that
+//   the waiter's enqueue, the ghost's enqueue, the fault that silenced the ghost, the execution that
 //   freed the lock, the waiter's grant or outcome); otherwise starved.
 // Redisson misses the second bound by the time a silent waiter had ahead of it at its last
 // attempt: its eviction time in the timeout set is that attempt + the lock's remaining lease (+ W
 // per waiter ahead) + W, not the attempt + W.
 #include <cstdint>
 
-#include "model/history.hpp"
+#include "model/facts.hpp"
 #include "model/verdict.hpp"
 
 namespace locksim::model {
@@ -43,6 +43,6 @@ struct FairQueueOptions {
   int64_t grace_ms = 500;
 };
 
-Verdict check_fair_queue(const History& history, const FairQueueOptions& options = {});
+Verdict check_fair_queue(const Facts& facts, const FairQueueOptions& options = {});
 
 }  // namespace locksim::model

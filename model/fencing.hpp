@@ -1,9 +1,15 @@
 #pragma once
-// Fencing: per fenced resource (the Write event's `lock`, "" for the one resource), the tokens of
-// accepted writes never go down; equal tokens (one holder writing twice) are fine. Writes carrying
-// no token (value 0) are not ordered unless `unfenced_is_zero` is set. Anomaly: fencing-order,
-// witnessed by the accepted write with the highest token so far and the lower one accepted after it.
-#include "model/history.hpp"
+// Fencing: what a fencing token promises the resource it guards. Per resource (a Write event's
+// `lock`), every write the resource accepted from a holder (its owner, client:thread) carries a
+// token strictly greater than every token it accepted before from any other holder. So a token
+// lower than one another holder used is a violation (fencing-order), and so is the same token
+// accepted from two holders (shared-token): a token two holders share fences nothing, which is
+// Kleppmann's point that the token source must never hand one out twice. One holder writing twice
+// with its token is fine. Writes carrying no token (0) are not judged unless `unfenced_is_zero`.
+// Evidence: both writes, and where each token came from (the server's execution that handed it
+// out) with the server faults in between. Applies to lock types that hand out tokens (token,
+// client-reentrant).
+#include "model/facts.hpp"
 #include "model/verdict.hpp"
 
 namespace locksim::model {
@@ -13,6 +19,6 @@ struct FencingOptions {
   bool unfenced_is_zero = false;
 };
 
-Verdict check_fencing(const History& history, const FencingOptions& options = {});
+Verdict check_fencing(const Facts& facts, const FencingOptions& options = {});
 
 }  // namespace locksim::model

@@ -47,6 +47,11 @@ std::string History::to_jsonl() const {
     if (!e.reply.empty()) j["reply"] = e.reply;
     if (!e.before.empty()) j["before"] = e.before;
     if (!e.after.empty()) j["after"] = e.after;
+    if (!e.client.empty()) j["client"] = e.client;
+    if (e.sent_ms != -1) j["sent"] = e.sent_ms;
+    if (e.ttl_ms != -2) j["ttl"] = e.ttl_ms;
+    if (!e.queue.empty()) j["queue"] = e.queue;
+    if (e.for_ms != -1) j["for_ms"] = e.for_ms;
     out += j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     out += '\n';
   }
@@ -79,6 +84,11 @@ History History::from_jsonl(std::string_view text) {
       e.reply = j.value("reply", std::string());
       e.before = j.value("before", std::string());
       e.after = j.value("after", std::string());
+      e.client = j.value("client", std::string());
+      e.sent_ms = j.value("sent", int64_t{-1});
+      e.ttl_ms = j.value("ttl", int64_t{-2});
+      e.queue = j.value("queue", std::string());
+      e.for_ms = j.value("for_ms", int64_t{-1});
       history.add(std::move(e));
     } catch (const std::exception& ex) {
       throw std::runtime_error("history line " + std::to_string(line_no) + ": " + ex.what());

@@ -17,16 +17,20 @@ enum class EventKind : uint8_t {
   Info,     // its outcome is unknown (a timeout): it may or may not have taken effect
   Hold,     // the client now believes it holds `lock` (value: depth after; lease_ms: -1 = watchdog)
   Release,  // the client stops believing it holds `lock` (value: depth after; f: unlock or crash)
-  Exec,     // a server executed a command or script (f: role; text: command; reply; before/after: lock key)
+  Exec,     // a server executed a command or script (f: role; text: command; reply; before/after/ttl_ms: lock key)
   Key,      // a server-side key event (f: created, expire_set, persisted, deleted, expired; value: expire_at)
   Renew,    // a watchdog renewal finished on the client (value: 1 renewed, 0 refused, -1 no reply)
-  Fault,    // a fault begins or ends (f: crash, pause, resume, partition, heal, clock_jump, restart, ...)
+  Fault,    // a fault begins or ends (f: crash, pause, resume, partition, heal, clock_jump, restart, ...; for_ms)
   Message,  // a pub/sub message (f: delivered or lost)
   Write,    // a write reached the fenced resource (f: accepted or rejected; value: its token)
   End,      // the run stopped here (process "world"): what had not finished by now never did
 };
 
 std::string_view to_string(EventKind kind);
+// Ok, Fail or Info: an operation's outcome.
+inline bool is_outcome(EventKind kind) {
+  return kind == EventKind::Ok || kind == EventKind::Fail || kind == EventKind::Info;
+}
 
 struct Event {
   int64_t index = 0;      // position in the history (assigned by History::add)
@@ -44,8 +48,14 @@ struct Event {
   std::string reply;      // Exec: the reply
   std::string before;     // Exec: the lock key before, rendered (see render_hash)
   std::string after;      // Exec: the lock key after
+  std::string client;     // Exec: the client whose request it ran ("" for the server's own)
+  int64_t sent_ms = -1;   // Exec: when that client sent the request (-1: not known)
+  int64_t ttl_ms = -2;    // Exec: the lock key's PTTL after it ran (-2: no key, -1: no expiry)
+  std::string queue;      // Exec of a FairLock command: its waiter queue after it ran, "[a,b]" ("" not recorded)
+  int64_t for_ms = -1;    // Fault: how long it lasts (-1: an instant, or until a later event ends it)
 
-  std::string owner() const { return process + ":" + std::to_string(thread); }
+  // Who the event is about: "client:thread" (for an Exec, the requesting client's thread).
+  std::string owner() const { return (kind == EventKind::Exec ? client : process) + ":" + std::to_string(thread); }
 };
 
 class History {

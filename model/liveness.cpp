@@ -1,71 +1,84 @@
 #include "model/liveness.hpp"
 
 #include <algorithm>
-#include <limits>
-#include <map>
-#include <set>
-#include <utility>
-#include <vector>
 
 #include "model/anomaly.hpp"
 #include "model/checker_support.hpp"
+#include "model/rendered.hpp"
 
 namespace locksim::model {
 namespace {
 
-using support::ms;
+Evidence free_evidence(const FreeSpan& f) {
+  Evidence e;
+  e.role = "free";
+  e.event = f.state_event;
+  e.from_ms = f.span.from_ms;
+  e.to_ms = f.span.to_ms;
+  e.where = f.key ? f.key->name() : "";
+  e.state = std::string(to_string(f.why));
+  if (f.key) {
+    const KeyState& s = f.key->at(f.span.from_ms);
+    e.who = s.present ? s.value : "";
+    e.number = s.expire_at;
+  }
+  return e;
+}
 
-using support::kForever;
-using support::Span;
-using support::free_spans;
-using support::unavailable;
-using support::usable;
+std::vector<Evidence> story(const Facts& facts, const Op& op, const std::vector<FreeSpan>& free, int64_t end,
+                            int64_t total, int64_t grace) {
+  std::vector<Evidence> ev{support::event_evidence(facts, "waiter", op.invoke)};
+  ev.back().to_ms = end;
+  if (op.outcome >= 0) ev.push_back(support::event_evidence(facts, "outcome", op.outcome));
+  for (size_t i = 0; i < free.size() && i < 4; ++i) ev.push_back(free_evidence(free[i]));
+  ev.push_back(support::figure("free_ms", total));
+  ev.push_back(support::figure("grace_ms", grace));
+  std::vector<std::string> processes{op.process};
+  for (const KeyTrack* k : facts.parts(op.lock)) processes.push_back(k->server);
+  for (Evidence& f : support::faults_beside(facts, facts.at(op.invoke).at_ms, end, processes)) ev.push_back(std::move(f));
+  return ev;
+}
 
 }  // namespace
 
-Verdict check_liveness(const History& history, const LivenessOptions& options) {
-  const auto ops = support::index_ops(history);
-  const auto spans = free_spans(history);
+Verdict check_liveness(const Facts& facts, const LivenessOptions& options) {
+  FreeOptions free_options;
+  free_options.queue_replies = facts.lock_type() && facts.lock_type()->fair;
   size_t attempts = 0;
-  for (const Event& invoke : history.events()) {
-    if (invoke.kind != EventKind::Invoke || !support::is_acquire(invoke.f)) continue;
+  for (const Op& op : facts.ops()) {
+    if (!support::is_acquire(op.f)) continue;
     ++attempts;
-    const auto op = ops.find(invoke.op);
-    const int64_t outcome = invoke.op != 0 && op != ops.end() ? op->second.outcome : -1;
-    if (outcome >= 0 && history[static_cast<size_t>(outcome)].kind != EventKind::Fail) continue;
-    const int64_t end = outcome >= 0 ? history[static_cast<size_t>(outcome)].at_ms : history.end_ms();
-    const int64_t from = invoke.at_ms + options.grace_ms;
-    if (end <= from) continue;
-    const auto lock_spans = spans.find(invoke.lock);
-    // A lock nobody ever held has been free all along.
-    const std::vector<Span> always_free{Span{std::numeric_limits<int64_t>::min(), kForever, -1}};
-    const auto& free = lock_spans == spans.end() ? always_free : lock_spans->second;
-    const auto away = unavailable(history, invoke.process);
-    int64_t total = 0, release = -1;
-    bool first = true;
-    for (const Span& span : free) {
-      const int64_t part = usable(from, end, span, away);
-      if (part <= 0) continue;
-      total += part;
-      if (first) release = span.cause;
-      first = false;
+    const int64_t from = facts.at(op.invoke).at_ms;
+    const int64_t end = std::min(op.span.to_ms, facts.end_ms());
+    const std::vector<FreeSpan> free = facts.free_spans(op, from, end, free_options);
+    // Not counted: time it could not act, and time its own requests were on their way to the server
+    // (it was trying; a slow link is the network's).
+    std::vector<Span> away = facts.unavailable(op.process);
+    for (int64_t i : op.execs) {
+      const Event& x = facts.at(i);
+      if (x.sent_ms >= 0 && x.sent_ms < x.at_ms) away.push_back(Span{x.sent_ms, x.at_ms, i, i});
     }
-    if (total < options.grace_ms || total == 0) continue;
-    std::string freed = "Let " + invoke.lock + " be free";
-    if (release >= 0) {
-      const Event& r = history[static_cast<size_t>(release)];
-      freed = "Let " + r.owner() + " release " + invoke.lock + (r.f == "crash" ? " by crashing" : "") + " at " +
-              ms(r.at_ms);
+    const int64_t total = [&] {
+      std::vector<Span> spans;
+      for (const FreeSpan& f : free) spans.push_back(f.span);
+      return usable_ms(spans, from, end, away);
+    }();
+    if (total >= options.grace_ms && total > 0)
+      return support::violated(property::kLiveness, anomaly::kStarved, story(facts, op, free, end, total, options.grace_ms));
+    // Refused by a key nobody could release, whatever the attempt's outcome.
+    for (int64_t i : op.execs) {
+      const Event& x = facts.at(i);
+      if ((x.f != "acquire" && x.f != "try_acquire") || x.reply.empty() || is_error_reply(x.reply)) continue;
+      const KeyTrack* key = facts.key(x.process, x.lock);
+      if (!key || key->after_event(i).claim_of(op.owner, "")) continue;  // let in: no refusal
+      const auto at_refusal = facts.free_at(op, i);
+      if (!at_refusal || at_refusal->why == FreeWhy::Open) continue;
+      auto ev = story(facts, op, {*at_refusal}, end, 0, options.grace_ms);
+      ev.push_back(support::event_evidence(facts, "refusal", i));
+      return support::violated(property::kLiveness, anomaly::kStarved, std::move(ev));
     }
-    const std::string until = outcome >= 0 ? "until its failure at " + ms(end)
-                                           : "until the history ended at " + ms(end) + " without an answer";
-    return support::violated(property::kLiveness, anomaly::kStarved, {invoke.index, outcome, release},
-                             freed + ". Then " + invoke.owner() + " waited for " + invoke.lock + " from " +
-                                 ms(invoke.at_ms) + " " + until + ", while the lock was free for " + ms(total) +
-                                 " of it (grace " + ms(options.grace_ms) + ").");
   }
-  return support::holds(property::kLiveness,
-                        std::to_string(attempts) + " acquire attempts, none starved of a free lock");
+  return support::holds(property::kLiveness, {support::figure("attempts", static_cast<int64_t>(attempts))});
 }
 
 }  // namespace locksim::model

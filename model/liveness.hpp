@@ -1,15 +1,24 @@
 #pragma once
-// Liveness: a lock is free while no live owner believes it holds it (believed-holding intervals as
-// in mutual_exclusion; a crashed owner's interval ends at its Release f=crash, a paused or
-// partitioned owner still holds). An acquire (Invoke lock/try_lock) that Fails, or has no outcome
-// by the end of the history, is starved when the lock was free for at least grace_ms in total
-// within [invoke + grace_ms, end], end being the Fail or the end of the history. Time the waiter
-// itself could not act (its process paused, partitioned, or crashed) does not count. An Info
-// outcome is not judged. Anomaly: starved, witnessed by the Invoke, its Fail if any and the
-// Release that began the first free stretch counted (none when the lock was never held).
+// Liveness: no waiter waits while the lock is free, judged against what the server held
+// (Facts::free_spans), not against what clients believed. Every acquire (lock or try_lock) is
+// judged, whatever its outcome (ok, fail, unknown, none by the end), over [its Invoke, its outcome,
+// its client's crash or the end of the history):
+//  - starved: the server did not legitimately keep it from the lock for grace_ms or more in total,
+//    not counting time its own process could not act (paused, partitioned, crashed). A wait that
+//    ends with the lock is judged too (a wake-up lost on the way, a sleep through a free lock).
+//    Waiting while a crashed holder's lease runs out, or while a holder's acquire has run but its
+//    reply is still on the way, is not free time: the server legitimately holds the lock then.
+//  - starved, refused while free: an attempt the server refused because of a key nobody could
+//    release (its holders gone and its expiry never coming, or lying beyond the lease they set), so
+//    that many short attempts on a dead lock are caught although each alone is short.
+// Time its own requests spend on their way to the server (from when it sent one to when the server
+// ran it) is not counted: the waiter was trying. Otherwise faults on the waiter's link (delay, loss)
+// do not excuse it: a wake-up they lose or hold up is free time; they are reported beside the verdict.
+// Evidence: the waiter, its outcome, the free spans with the key state that shows each, the faults
+// in effect. Applies to every lock type.
 #include <cstdint>
 
-#include "model/history.hpp"
+#include "model/facts.hpp"
 #include "model/verdict.hpp"
 
 namespace locksim::model {
@@ -18,6 +27,6 @@ struct LivenessOptions {
   int64_t grace_ms = 500;
 };
 
-Verdict check_liveness(const History& history, const LivenessOptions& options = {});
+Verdict check_liveness(const Facts& facts, const LivenessOptions& options = {});
 
 }  // namespace locksim::model

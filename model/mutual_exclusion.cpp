@@ -1,65 +1,55 @@
 #include "model/mutual_exclusion.hpp"
 
 #include <map>
-#include <set>
 
 #include "model/anomaly.hpp"
 #include "model/checker_support.hpp"
+#include "model/holder_story.hpp"
 
 namespace locksim::model {
-namespace {
 
-using support::ms;
-
-// Who believes they hold each lock: lock -> owner -> index of the Hold that began the interval.
-using Holders = std::map<std::string, std::map<std::string, int64_t>>;
-
-// The index of the Release that ends `owner`'s interval on `lock` after `from`, -1 when none.
-int64_t release_after(const History& history, int64_t from, const std::string& lock,
-                      const std::string& owner) {
-  for (size_t i = static_cast<size_t>(from) + 1; i < history.size(); ++i) {
-    const Event& e = history[i];
-    if (e.kind == EventKind::Release && e.value == 0 && e.lock == lock && e.owner() == owner)
-      return e.index;
-  }
-  return -1;
-}
-
-Verdict overlap(const History& history, const Event& first_hold, const Event& second_hold) {
-  const int64_t release = release_after(history, first_hold.index, first_hold.lock, first_hold.owner());
-  const std::string until =
-      release < 0 ? "until the end of the history" : "until " + ms(history[static_cast<size_t>(release)].at_ms);
-  return support::violated(
-      property::kMutualExclusion, anomaly::kMutexOverlap, {first_hold.index, second_hold.index, release},
-      "Let " + first_hold.owner() + " hold " + first_hold.lock + " from " + ms(first_hold.at_ms) + ". Then " +
-          second_hold.owner() + " acquired " + second_hold.lock + " at " + ms(second_hold.at_ms) + " while " +
-          first_hold.owner() + " still believed it held it (" + until + ").");
-}
-
-}  // namespace
-
-Verdict check_mutual_exclusion(const History& history, const MutualExclusionOptions&) {
-  Holders holders;
+Verdict check_mutual_exclusion(const Facts& facts, const MutualExclusionOptions&) {
+  std::map<std::string, std::vector<const Belief*>> by_lock;
   size_t intervals = 0;
-  for (const Event& e : history.events()) {
-    if (e.kind == EventKind::Hold) {
-      auto& on_lock = holders[e.lock];
-      const std::string owner = e.owner();
-      if (on_lock.contains(owner)) continue;  // a re-entry: the interval is already open
-      if (!on_lock.empty()) {
-        // The earliest-begun interval still open is the one to show.
-        int64_t first = on_lock.begin()->second;
-        for (const auto& [other, hold] : on_lock) first = std::min(first, hold);
-        return overlap(history, history[static_cast<size_t>(first)], e);
-      }
-      on_lock.emplace(owner, e.index);
-      ++intervals;
-    } else if (e.kind == EventKind::Release && e.value == 0) {
-      holders[e.lock].erase(e.owner());
+  for (const Belief& b : facts.beliefs()) {
+    ++intervals;
+    auto& earlier = by_lock[b.lock];
+    const Belief* first = nullptr;
+    for (const Belief* a : earlier) {
+      if (a->owner == b.owner) continue;
+      const bool open = a->span.end < 0 || a->span.end > b.span.begin;
+      if (open && (!first || a->span.begin < first->span.begin)) first = a;
     }
+    earlier.push_back(&b);
+    if (!first) continue;
+    std::vector<Evidence> ev;
+    ev.push_back(support::belief_evidence(facts, "first_hold", *first));
+    ev.push_back(support::event_evidence(facts, "second_hold", b.span.begin));
+    const auto first_grants = grant_evidence(facts, "first_grant", first->span.begin);
+    const auto second_grants = grant_evidence(facts, "second_grant", b.span.begin);
+    ev.insert(ev.end(), first_grants.begin(), first_grants.end());
+    ev.insert(ev.end(), second_grants.begin(), second_grants.end());
+    // Key by key, what the server had done with the other's hold when it let the next one in.
+    for (const Evidence& g2 : second_grants)
+      for (const Evidence& g1 : first_grants) {
+        if (g1.where != g2.where) continue;
+        const auto fate = g1.event < g2.event
+                              ? claim_fate(facts, "first_claim", first->owner, first->lock, g1.event, g2.event)
+                              : claim_fate(facts, "second_claim", b.owner, b.lock, g2.event, g1.event);
+        ev.insert(ev.end(), fate.begin(), fate.end());
+      }
+    for (Evidence& f : support::faults_beside(facts, first->span.from_ms, b.span.from_ms,
+                                              [&] {
+                                                std::vector<std::string> who{first->process, b.process};
+                                                for (const KeyTrack* k : facts.parts(b.lock)) who.push_back(k->server);
+                                                return who;
+                                              }()))
+      ev.push_back(std::move(f));
+    return support::violated(property::kMutualExclusion, anomaly::kMutexOverlap, std::move(ev));
   }
-  return support::holds(property::kMutualExclusion, std::to_string(intervals) + " holding intervals on " +
-                                                        std::to_string(holders.size()) + " locks, none overlapping");
+  return support::holds(property::kMutualExclusion,
+                        {support::figure("intervals", static_cast<int64_t>(intervals)),
+                         support::figure("locks", static_cast<int64_t>(by_lock.size()))});
 }
 
 }  // namespace locksim::model

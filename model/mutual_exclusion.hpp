@@ -1,16 +1,19 @@
 #pragma once
-// Mutual exclusion: for each lock, an owner's believed-holding interval runs from its Hold that
-// takes it from depth 0 to 1 to its Release with value 0 (unlock or crash); no two owners'
-// intervals on one lock overlap. Events at the same ms count in recorded order, so a Release
-// recorded before the other owner's Hold is no overlap. Anomaly: mutex-overlap, witnessed by the
-// earlier holder's Hold, the later holder's Hold and the earlier holder's Release if any.
-#include "model/history.hpp"
+// Mutual exclusion: for each lock, no two owners' believed-holding intervals overlap (facts.hpp's
+// Belief: from the Hold that takes an owner from depth 0 to its Release back to 0, an unlock begun
+// or a crash). Events at one ms count in recorded order, so a Release recorded before the other
+// owner's Hold is no overlap. The property is about beliefs; the evidence adds what the server held:
+// where each holder's acquire ran and when its reply came, and what had become of the earlier
+// holder's hold in the key when the later one was let in (expired, removed, lost in a restart or
+// failover, or still there). Anomaly: mutex-overlap. Applies to every lock type but rwlock (whose
+// readers share by design: read_write judges it).
+#include "model/facts.hpp"
 #include "model/verdict.hpp"
 
 namespace locksim::model {
 
 struct MutualExclusionOptions {};
 
-Verdict check_mutual_exclusion(const History& history, const MutualExclusionOptions& options = {});
+Verdict check_mutual_exclusion(const Facts& facts, const MutualExclusionOptions& options = {});
 
 }  // namespace locksim::model

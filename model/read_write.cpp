@@ -5,11 +5,10 @@
 
 #include "model/anomaly.hpp"
 #include "model/checker_support.hpp"
+#include "model/holder_story.hpp"
 
 namespace locksim::model {
 namespace {
-
-using support::ms;
 
 constexpr std::string_view kRead = ":read";
 constexpr std::string_view kWrite = ":write";
@@ -26,72 +25,59 @@ bool split(const std::string& lock, std::string& name, bool& write) {
   return false;
 }
 
-// The open intervals of one <name>: owner -> index of the Hold that began it, per side.
-struct Open {
-  std::map<std::string, int64_t> readers, writers;
-};
-
-int64_t release_after(const History& history, int64_t from, const std::string& lock, const std::string& owner) {
-  for (size_t i = static_cast<size_t>(from) + 1; i < history.size(); ++i) {
-    const Event& e = history[i];
-    if (e.kind == EventKind::Release && e.value == 0 && e.lock == lock && e.owner() == owner) return e.index;
-  }
-  return -1;
-}
-
-// The earliest-begun interval in `open` of an owner other than `owner`, -1 when none.
-int64_t first_other(const std::map<std::string, int64_t>& open, const std::string& owner) {
-  int64_t first = -1;
-  for (const auto& [other, hold] : open)
-    if (other != owner && (first < 0 || hold < first)) first = hold;
-  return first;
-}
-
-Verdict overlap(const History& history, const Event& first_hold, const Event& second_hold, std::string_view anomaly) {
-  const int64_t release = release_after(history, first_hold.index, first_hold.lock, first_hold.owner());
-  const std::string until =
-      release < 0 ? "until the end of the history" : "until " + ms(history[static_cast<size_t>(release)].at_ms);
-  return support::violated(
-      property::kReadWrite, anomaly, {first_hold.index, second_hold.index, release},
-      "Let " + first_hold.owner() + " hold " + first_hold.lock + " from " + ms(first_hold.at_ms) + ". Then " +
-          second_hold.owner() + " acquired " + second_hold.lock + " at " + ms(second_hold.at_ms) + " while " +
-          first_hold.owner() + " still believed it held " + first_hold.lock + " (" + until + ").");
+Verdict overlap(const Facts& facts, const Belief& first, const Belief& second, std::string_view anomaly) {
+  std::vector<Evidence> ev{support::belief_evidence(facts, "first_hold", first),
+                           support::event_evidence(facts, "second_hold", second.span.begin)};
+  const auto first_grants = grant_evidence(facts, "first_grant", first.span.begin);
+  const auto second_grants = grant_evidence(facts, "second_grant", second.span.begin);
+  ev.insert(ev.end(), first_grants.begin(), first_grants.end());
+  ev.insert(ev.end(), second_grants.begin(), second_grants.end());
+  for (const Evidence& g2 : second_grants)
+    for (const Evidence& g1 : first_grants) {
+      if (g1.where != g2.where) continue;
+      const auto fate = g1.event < g2.event
+                            ? claim_fate(facts, "first_claim", first.owner, first.lock, g1.event, g2.event)
+                            : claim_fate(facts, "second_claim", second.owner, second.lock, g2.event, g1.event);
+      ev.insert(ev.end(), fate.begin(), fate.end());
+    }
+  std::vector<std::string> processes{first.process, second.process};
+  for (const KeyTrack* k : facts.parts(second.lock)) processes.push_back(k->server);
+  for (Evidence& f : support::faults_beside(facts, first.span.from_ms, second.span.from_ms, processes)) ev.push_back(std::move(f));
+  return support::violated(property::kReadWrite, anomaly, std::move(ev));
 }
 
 }  // namespace
 
-Verdict check_read_write(const History& history, const ReadWriteOptions&) {
-  std::map<std::string, Open> open;
-  size_t reads = 0, writes = 0;
-  for (const Event& e : history.events()) {
-    if (e.kind != EventKind::Hold && !(e.kind == EventKind::Release && e.value == 0)) continue;
+Verdict check_read_write(const Facts& facts, const ReadWriteOptions&) {
+  struct Open {
+    std::vector<const Belief*> readers, writers;
+  };
+  std::map<std::string, Open> seen;
+  int64_t reads = 0, writes = 0;
+  for (const Belief& b : facts.beliefs()) {
     std::string name;
     bool write = false;
-    if (!split(e.lock, name, write)) continue;
-    Open& on = open[name];
-    auto& mine = write ? on.writers : on.readers;
-    const std::string owner = e.owner();
-    if (e.kind == EventKind::Release) {
-      mine.erase(owner);
-      continue;
-    }
-    if (mine.contains(owner)) continue;  // a re-entry: the interval is already open
-    // A new writer conflicts with other writers first, then with other readers; a new reader with
-    // other writers.
-    if (write) {
-      if (const int64_t w = first_other(on.writers, owner); w >= 0)
-        return overlap(history, history[static_cast<size_t>(w)], e, anomaly::kWriteOverlap);
-      if (const int64_t r = first_other(on.readers, owner); r >= 0)
-        return overlap(history, history[static_cast<size_t>(r)], e, anomaly::kReadWriteOverlap);
-    } else if (const int64_t w = first_other(on.writers, owner); w >= 0) {
-      return overlap(history, history[static_cast<size_t>(w)], e, anomaly::kReadWriteOverlap);
-    }
-    mine.emplace(owner, e.index);
+    if (!split(b.lock, name, write)) continue;
+    Open& on = seen[name];
+    // The earliest-begun interval of another owner on `side` still open when `b` began.
+    auto first_open = [&](const std::vector<const Belief*>& side) -> const Belief* {
+      const Belief* first = nullptr;
+      for (const Belief* a : side) {
+        if (a->owner == b.owner) continue;
+        if ((a->span.end < 0 || a->span.end > b.span.begin) && (!first || a->span.begin < first->span.begin)) first = a;
+      }
+      return first;
+    };
+    // A new writer conflicts with other writers first, then with readers; a new reader with writers.
+    if (const Belief* w = first_open(on.writers)) return overlap(facts, *w, b, write ? anomaly::kWriteOverlap : anomaly::kReadWriteOverlap);
+    if (write)
+      if (const Belief* r = first_open(on.readers)) return overlap(facts, *r, b, anomaly::kReadWriteOverlap);
+    (write ? on.writers : on.readers).push_back(&b);
     ++(write ? writes : reads);
   }
-  return support::holds(property::kReadWrite, std::to_string(writes) + " write and " + std::to_string(reads) +
-                                                  " read holding intervals on " + std::to_string(open.size()) +
-                                                  " read-write locks, no writer overlapping another holder");
+  return support::holds(property::kReadWrite, {support::figure("write_intervals", writes),
+                                               support::figure("read_intervals", reads),
+                                               support::figure("locks", static_cast<int64_t>(seen.size()))});
 }
 
 }  // namespace locksim::model

@@ -5,15 +5,16 @@
 // interval on "<name>:write" overlaps another owner's interval on "<name>:write" (write-overlap)
 // or on "<name>:read" (read-write-overlap). Readers may overlap each other, and one owner may
 // hold both sides (Redisson lets a writer take the read lock). Events at the same ms count in
-// recorded order. The first overlap is reported; its witness is the earlier holder's Hold, the
-// later holder's Hold and the earlier holder's Release (if any). Locks of other names are ignored.
-#include "model/history.hpp"
+// recorded order. The first overlap is reported, with mutual_exclusion's evidence (both holds, where
+// each acquire ran, what had become of the earlier hold in the hash). Locks of other names are
+// ignored. Applies to rwlock.
+#include "model/facts.hpp"
 #include "model/verdict.hpp"
 
 namespace locksim::model {
 
 struct ReadWriteOptions {};
 
-Verdict check_read_write(const History& history, const ReadWriteOptions& options = {});
+Verdict check_read_write(const Facts& facts, const ReadWriteOptions& options = {});
 
 }  // namespace locksim::model

@@ -5,168 +5,235 @@
 
 #include "model/anomaly.hpp"
 #include "model/checker_support.hpp"
+#include "model/rendered.hpp"
 
 namespace locksim::model {
 
-std::optional<int64_t> reentrancy_step(int64_t count, std::string_view f, EventKind outcome) {
-  if (outcome != EventKind::Ok) return count;
-  if (support::is_acquire(f)) return count + 1;
-  if (f == "unlock") return count == 0 ? std::nullopt : std::optional<int64_t>(count - 1);
+std::optional<int64_t> reentrancy_step(int64_t count, std::string_view role, bool granted) {
+  if (role == "acquire" || role == "try_acquire") return granted ? count + 1 : count;
+  if (role == "unlock") return count == 0 ? std::nullopt : std::optional<int64_t>(count - 1);
   return count;
 }
 
 namespace {
 
-using support::ms;
 using Fields = std::map<std::string, int64_t>;
 
-struct Count {
-  int64_t n = 0;
-  bool synced = true;  // false after an op we could not compare: take n from the next Exec
-};
+bool counts(std::string_view role) { return role == "acquire" || role == "try_acquire" || role == "unlock"; }
 
-std::string_view expected_role(std::string_view f) { return support::is_acquire(f) ? "acquire" : "unlock"; }
-
-bool is_lock_op(std::string_view f) { return support::is_acquire(f) || f == "unlock"; }
-
-class Checker {
+class HashChecker {
  public:
-  explicit Checker(const History& history) : history_(history), ops_(support::index_ops(history)) {}
+  explicit HashChecker(const Facts& facts) : facts_(facts) {}
 
-  Verdict run() {
-    for (const Event& e : history_.events()) {
-      std::optional<Verdict> v;
-      if (e.kind == EventKind::Exec) v = on_exec(e);
-      else if (e.kind == EventKind::Key && e.f == "expired") on_expired(e);
-      else if (e.kind == EventKind::Ok || e.kind == EventKind::Info) v = on_outcome(e);
-      if (v) return *v;
+  std::optional<Verdict> run() {
+    for (const Op& op : facts_.ops()) {
+      if (!support::is_acquire(op.f) && op.f != "unlock") continue;
+      bool effect = false, held = false;
+      const size_t judged_before = judged_;
+      for (int64_t i : op.execs) {
+        const Event& x = facts_.at(i);
+        if (!counts(x.f) || x.client.empty()) continue;
+        if (auto v = judge(op, x, effect, held)) return v;
+      }
+      // An unlock that held nothing and changed nothing must not be told it succeeded (judged where
+      // its executions could be read as counts).
+      if (op.f == "unlock" && op.result == EventKind::Ok && !effect && !held && judged_ > judged_before) {
+        std::vector<Evidence> ev{support::event_evidence(facts_, "operation", op.invoke),
+                                 support::event_evidence(facts_, "outcome", op.outcome)};
+        for (int64_t i : op.execs) ev.push_back(support::event_evidence(facts_, "execution", i));
+        return support::violated(property::kReentrancy, anomaly::kUnlockByNonHolder, std::move(ev));
+      }
     }
-    if (compared_ == 0 && uncompared_ > 0)
-      return support::unknown(property::kReentrancy,
-                              std::to_string(uncompared_) + " lock operations but no server execution to compare with");
-    return support::holds(property::kReentrancy, std::to_string(compared_) + " lock operations agree with the server");
+    return std::nullopt;
   }
+  size_t judged() const { return judged_; }
 
  private:
-  const Event& at(int64_t i) const { return history_[static_cast<size_t>(i)]; }
-
-  // Key expiry: nobody holds the lock any more.
-  void on_expired(const Event& e) {
-    for (auto& [owner, count] : counts_[e.lock]) count = Count{};
+  std::string field_of(const std::string& owner, bool write, const Fields& before, const Fields& after) const {
+    for (const Fields* fields : {&before, &after})
+      for (const auto& [field, n] : *fields)
+        if (facts_.owner_of_field(field) == owner && field.ends_with(":write") == write) return field;
+    return "";
   }
 
-  std::optional<Verdict> on_exec(const Event& e) {
-    if (e.f == "force_unlock") return resync_all(e);
-    if (e.f != "acquire" && e.f != "unlock") return std::nullopt;
-    const auto op = ops_.find(e.op);
-    if (op == ops_.end() || op->second.invoke < 0) return std::nullopt;
-    const Event& invoke = at(op->second.invoke);
-    if (!is_lock_op(invoke.f) || e.f != expected_role(invoke.f)) return std::nullopt;
-    if (support::find_exec(history_, ops_, e.op, e.f) != e.index) return std::nullopt;  // only the last
-    const std::string& lock = e.lock.empty() ? invoke.lock : e.lock;
-    if (not_hash_.contains(lock)) return std::nullopt;
-    const auto before = support::parse_hash(e.before);
-    const auto after = support::parse_hash(e.after);
-    if (!before || !after) {
-      not_hash_.insert(lock);
+  static int64_t count(const Fields& fields, const std::string& field) {
+    const auto it = fields.find(field);
+    return field.empty() || it == fields.end() ? 0 : it->second;
+  }
+
+  Verdict bad(std::string_view anomaly, const Op& op, const Event& x, std::string field, int64_t from, int64_t to,
+              std::string expected) {
+    Evidence exec = support::event_evidence(facts_, "execution", x.index);
+    exec.where = x.process + "/" + x.lock;
+    Evidence change;
+    change.role = "count";
+    change.who = facts_.owner_of_field(field).empty() ? field : facts_.owner_of_field(field);
+    change.where = field;
+    change.state = std::move(expected);
+    std::vector<Evidence> ev{support::event_evidence(facts_, "operation", op.invoke), exec, change,
+                             support::figure("count_before", from), support::figure("count_after", to)};
+    if (op.outcome >= 0) ev.push_back(support::event_evidence(facts_, "outcome", op.outcome));
+    Evidence key;
+    key.role = "key";
+    key.where = x.process + "/" + x.lock;
+    key.state = x.before + " -> " + x.after;
+    key.event = x.index;
+    ev.push_back(key);
+    return support::violated(property::kReentrancy, anomaly, std::move(ev));
+  }
+
+  std::optional<Verdict> judge(const Op& op, const Event& x, bool& effect, bool& held) {
+    const auto before = parse_hash(x.before);
+    const auto after = parse_hash(x.after);
+    if (!before || !after) return std::nullopt;
+    ++judged_;
+    const std::string owner = x.owner();
+    const bool write = facts_.lock_type() && facts_.lock_type()->sides && op.lock.ends_with(":write");
+    const std::string field = field_of(owner, write, *before, *after);
+    const int64_t c0 = count(*before, field), c1 = count(*after, field);
+    // Another owner's count changed.
+    std::set<std::string> names;
+    for (const auto& [f, n] : *before) names.insert(f);
+    for (const auto& [f, n] : *after) names.insert(f);
+    const KeyTrack* key_track = facts_.key(x.process, x.lock);
+    for (const std::string& other : names) {
+      if (other == field || count(*before, other) == count(*after, other)) continue;
+      // A reader whose lease ran out (its timeout keys expired) is dropped by the next read unlock.
+      if (key_track && x.f == "unlock" && count(*after, other) == 0) {
+        bool stale = false;
+        for (const Claim& c : key_track->after_event(x.index - 1).claims) stale = stale || (c.field == other && c.stale);
+        if (stale) continue;
+      }
+      const bool non_holder = x.f == "unlock" && c0 == 0;
+      return bad(non_holder ? anomaly::kUnlockByNonHolder : anomaly::kReentryCount, op, x, other,
+                 count(*before, other), count(*after, other), "unchanged by " + owner + "'s " + x.f);
+    }
+    const std::string key = x.process + "/" + x.lock;
+    if (x.f != "unlock") {
+      const bool granted = x.reply == "nil";
+      const int64_t expected = *reentrancy_step(c0, x.f, granted);
+      if (c1 != expected)
+        return bad(anomaly::kReentryCount, op, x, field.empty() ? owner : field, c0, c1,
+                   std::string(granted ? "granted: " : "refused: ") + std::to_string(expected));
+      if (c1 == c0 + 1) {
+        int& last = last_effect_[{op.id, key}];
+        if (last == +1)
+          return bad(anomaly::kReentryCount, op, x, field, c0, c1,
+                     "counted once per operation: this " + op.f + " was already counted on " + key);
+        last = +1;
+        effect = true;
+      }
       return std::nullopt;
     }
-    const std::string owner = invoke.owner();
-    fields_.learn(owner, invoke.thread, *before, *after);
-    auto& on_lock = counts_[lock];
-    for (auto& [other, count] : on_lock)
-      if (!count.synced || e.before.empty()) count = Count{field(*before, other), true};
-    Count& count = on_lock[owner];
-    const int64_t outcome_index = op->second.outcome;
-    const std::vector<int64_t> witness{invoke.index, e.index, outcome_index};
-    if (outcome_index < 0 || at(outcome_index).kind == EventKind::Info) {
-      count.n = field(*after, owner);  // unknown outcome: believe the server
+    if (c0 == 0) {
+      if (x.before != x.after)
+        return bad(anomaly::kUnlockByNonHolder, op, x, field.empty() ? owner : field, 0, c1, "no change to the key");
       return std::nullopt;
     }
-    const Event& outcome = at(outcome_index);
-    ++compared_;
-    if (invoke.f == "unlock" && count.n == 0) return non_holder_unlock(invoke, e, outcome, witness);
-    if (outcome.kind == EventKind::Fail) {
-      count.n = field(*after, owner);  // the server refused: it knows better
-      return std::nullopt;
+    held = true;
+    if (c1 != c0 && c1 != c0 - 1)
+      return bad(anomaly::kReentryCount, op, x, field, c0, c1, std::to_string(c0 - 1));
+    int& last = last_effect_[{op.id, key}];
+    if (c1 == c0) {
+      // Nothing taken off is right only for a script that did not run (an error reply, e.g. NOSCRIPT)
+      // or a resend that Redisson's latch answered after this unlock already took its 1 off.
+      if (is_error_reply(x.reply)) return std::nullopt;
+      if (last == -1) return std::nullopt;
+      return bad(anomaly::kReentryCount, op, x, field, c0, c1, std::to_string(c0 - 1));
     }
-    count.n = *reentrancy_step(count.n, invoke.f, outcome.kind);
-    if (invoke.f == "unlock" && count.n == 0 && !e.after.empty() && only_owner(*after, owner))
-      return support::violated(property::kReentrancy, anomaly::kNotFreedAtZero, witness,
-                               "Let " + owner + " unlock " + lock + " at " + ms(e.at_ms) +
-                                   " with its last unmatched acquire. Then the key was not deleted: it holds " +
-                                   e.after + ".");
-    if (field(*after, owner) != count.n)
-      return support::violated(property::kReentrancy, anomaly::kReentryCount, witness,
-                               "Let " + owner + " have " + std::to_string(count.n) + " unmatched acquires of " +
-                                   lock + " after its " + invoke.f + " at " + ms(e.at_ms) +
-                                   ". Then the server's hash holds " + fields_.field_of(owner) + "=" +
-                                   std::to_string(field(*after, owner)) + " (key: \"" + e.after + "\").");
+    if (last == -1)
+      return bad(anomaly::kReentryCount, op, x, field, c0, c1, "taken off once per unlock: this unlock already was");
+    last = -1;
+    effect = true;
+    if (c1 != 0) return std::nullopt;
+    bool holders_left = false;
+    for (const auto& [f, n] : *after) holders_left = holders_left || (f != field && n > 0);
+    if ((after->contains(field) || (!x.after.empty() && !holders_left)))
+      return bad(anomaly::kNotFreedAtZero, op, x, field, c0, c1, "the key gone");
     return std::nullopt;
   }
 
-  // An unlock by an owner whose count is 0 must fail and change nothing.
-  std::optional<Verdict> non_holder_unlock(const Event& invoke, const Event& exec, const Event& outcome,
-                                           const std::vector<int64_t>& witness) {
-    const std::string owner = invoke.owner();
-    if (outcome.kind == EventKind::Ok)
-      return support::violated(property::kReentrancy, anomaly::kUnlockByNonHolder, witness,
-                               "Let " + owner + " hold no " + invoke.lock + " at " + ms(invoke.at_ms) +
-                                   ". Then its unlock succeeded at " + ms(outcome.at_ms) + ".");
-    if (exec.before != exec.after)
-      return support::violated(property::kReentrancy, anomaly::kUnlockByNonHolder, witness,
-                               "Let " + owner + " hold no " + invoke.lock + " at " + ms(invoke.at_ms) +
-                                   ". Then its unlock at " + ms(exec.at_ms) + " changed the key from \"" +
-                                   exec.before + "\" to \"" + exec.after + "\".");
-    return std::nullopt;
-  }
-
-  std::optional<Verdict> resync_all(const Event& e) {
-    const auto after = support::parse_hash(e.after);
-    if (!after) return std::nullopt;
-    for (auto& [owner, count] : counts_[e.lock]) count = Count{field(*after, owner), true};
-    return std::nullopt;
-  }
-
-  // An op that succeeded or timed out without an Exec to compare with: resynchronise later, but a
-  // successful unlock by a known non-holder is still wrong.
-  std::optional<Verdict> on_outcome(const Event& e) {
-    const auto op = ops_.find(e.op);
-    if (op == ops_.end() || op->second.invoke < 0 || op->second.outcome != e.index) return std::nullopt;
-    const Event& invoke = at(op->second.invoke);
-    if (!is_lock_op(invoke.f) || not_hash_.contains(invoke.lock)) return std::nullopt;
-    if (support::find_exec(history_, ops_, e.op, expected_role(invoke.f)) >= 0) return std::nullopt;
-    Count& count = counts_[invoke.lock][invoke.owner()];
-    if (e.kind == EventKind::Ok && invoke.f == "unlock" && count.synced && count.n == 0)
-      return non_holder_unlock(invoke, invoke, e, {invoke.index, e.index});
-    ++uncompared_;
-    count.synced = false;
-    return std::nullopt;
-  }
-
-  // The count of `owner`'s field in a rendered hash.
-  int64_t field(const Fields& fields, const std::string& owner) const {
-    const auto it = fields.find(fields_.field_of(owner));
-    return it == fields.end() ? 0 : it->second;
-  }
-
-  bool only_owner(const Fields& fields, const std::string& owner) const {
-    for (const auto& [name, n] : fields)
-      if (name != fields_.field_of(owner)) return false;
-    return true;
-  }
-
-  const History& history_;
-  const support::OpIndex ops_;
-  support::HolderFields fields_;
-  std::map<std::string, std::map<std::string, Count>> counts_;  // lock -> owner -> count
-  std::set<std::string> not_hash_;
-  size_t compared_ = 0;
-  size_t uncompared_ = 0;
+  const Facts& facts_;
+  std::map<std::pair<int64_t, std::string>, int> last_effect_;  // (op, key) -> +1 / -1
+  size_t judged_ = 0;
 };
+
+// The client-reentrant lock: the client counts, the key holds a token.
+std::optional<Verdict> judge_client_counted(const Facts& facts, size_t& judged) {
+  std::map<int64_t, int64_t> depth_after;  // op -> the depth its Hold or Release reported
+  for (const Event& e : facts.history().events())
+    if ((e.kind == EventKind::Hold || e.kind == EventKind::Release) && e.op != 0) depth_after.try_emplace(e.op, e.value);
+  for (const Op& op : facts.ops()) {
+    if (!support::is_acquire(op.f) && op.f != "unlock") continue;
+    ++judged;
+    const auto depth = depth_after.find(op.id);
+    std::vector<Evidence> ev{support::event_evidence(facts, "operation", op.invoke)};
+    if (op.outcome >= 0) ev.push_back(support::event_evidence(facts, "outcome", op.outcome));
+    bool removed = false, touched = false;
+    int removals = 0;
+    for (int64_t i : op.execs) {
+      const Event& x = facts.at(i);
+      touched = touched || x.before != x.after;
+      if (x.before.empty() || !x.after.empty()) continue;
+      removed = true;
+      ++removals;
+      // An unlock takes its own hold away, never another holder's.
+      const KeyTrack* key = facts.key(x.process, x.lock);
+      if (!key) continue;
+      for (const Claim& c : key->after_event(i - 1).claims)
+        if (!c.owner.empty() && c.owner != op.owner) {
+          ev.push_back(support::event_evidence(facts, "execution", i));
+          Evidence holder;
+          holder.role = "count";
+          holder.who = c.owner;
+          holder.where = key->name();
+          holder.state = "its hold left alone";
+          ev.push_back(holder);
+          return support::violated(property::kReentrancy, anomaly::kUnlockByNonHolder, std::move(ev));
+        }
+    }
+    if (removals > 1) {
+      for (int64_t i : op.execs) ev.push_back(support::event_evidence(facts, "execution", i));
+      ev.push_back(support::figure("removals", removals));
+      return support::violated(property::kReentrancy, anomaly::kReentryCount, std::move(ev));
+    }
+    if (op.f == "unlock" && depth == depth_after.end()) {
+      if (op.result == EventKind::Ok || touched)
+        return support::violated(property::kReentrancy, anomaly::kUnlockByNonHolder, std::move(ev));
+      continue;
+    }
+    if (op.f == "unlock" && depth->second > 0 && removed) {
+      Evidence d = support::figure("depth_after", depth->second);
+      ev.push_back(d);
+      for (int64_t i : op.execs) ev.push_back(support::event_evidence(facts, "execution", i));
+      return support::violated(property::kReentrancy, anomaly::kReentryCount, std::move(ev));
+    }
+    if (op.f == "unlock" && depth->second == 0 && op.result == EventKind::Ok && !removed) {
+      ev.push_back(support::figure("depth_after", 0));
+      return support::violated(property::kReentrancy, anomaly::kNotFreedAtZero, std::move(ev));
+    }
+    if (op.f != "unlock" && depth != depth_after.end() && depth->second > 1 && touched) {
+      ev.push_back(support::figure("depth_after", depth->second));
+      for (int64_t i : op.execs) ev.push_back(support::event_evidence(facts, "execution", i));
+      return support::violated(property::kReentrancy, anomaly::kReentryCount, std::move(ev));
+    }
+  }
+  return std::nullopt;
+}
 
 }  // namespace
 
-Verdict check_reentrancy(const History& history, const ReentrancyOptions&) { return Checker(history).run(); }
+Verdict check_reentrancy(const Facts& facts, const ReentrancyOptions&) {
+  const LockType* type = facts.lock_type();
+  size_t judged = 0;
+  if (type && type->client_reentrant) {
+    if (auto v = judge_client_counted(facts, judged)) return *v;
+  } else {
+    HashChecker checker(facts);
+    if (auto v = checker.run()) return *v;
+    judged = checker.judged();
+  }
+  return support::holds(property::kReentrancy, {support::figure("executions", static_cast<int64_t>(judged))});
+}
 
 }  // namespace locksim::model

@@ -2,6 +2,12 @@
 
 namespace locksim::model {
 
+const Evidence* Verdict::find(std::string_view role) const {
+  for (const Evidence& e : evidence)
+    if (e.role == role) return &e;
+  return nullptr;
+}
+
 std::string_view to_string(Validity v) {
   switch (v) {
     case Validity::Yes: return "holds";

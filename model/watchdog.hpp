@@ -1,33 +1,36 @@
 #pragma once
-// Watchdog expiry. An owner holds a lock in watchdog mode when its depth-1 Hold has lease_ms -1.
-//  a. watchdog-lapse: the key expires (Key expired) while such an owner believes it holds it and
-//     no fault excuses it: none naming the owner's process, none naming a server (a process of an
-//     Exec or Key event), no restart or failover, between its Hold and the expiry (a pause or
-//     partition still open at the Hold counts too). Witness: the Hold and the expiry.
-//  b. late-expiry: after such an owner crashes holding (Release f=crash), the key disappears (Key
-//     expired/deleted, or an Exec leaving it "") no later than the owner's last successful renewal
-//     (Exec renew, reply 1) or else its acquire Exec, plus watchdog_lease_ms plus slack_ms. A history
-//     ending before that deadline is not judged. Witness: that renewal/acquire, the crash Release
-//     and the late disappearance if any.
-//  c. renewed-explicit-lease: no successful renewal for an owner during a hold with lease_ms >= 0.
-//     Witness: the Hold and the renewal.
-//  d. revived-after-unlock: no successful renewal for an owner between its unlock taking effect (its
-//     unlock Exec; else the unlock's outcome; else its Release with value 0) and its next Hold.
-//     Witness: the Release and the renewal.
-// A renewal Exec belongs to the owner of its op's Invoke, else to the only owner of that thread
-// number on that lock.
+// Watchdog expiry, judged per hold in every key the lock lives in (a MultiLock's parts, a RedLock's
+// servers), following whose hold each key carries (facts.hpp), never a key by its name alone.
+// An owner's hold is in watchdog mode while its latest unmatched acquire had no lease, explicit
+// while none of them had one (facts.hpp's Belief::Mode; re-entries and unlocks change it).
+//  a. watchdog-lapse: the owner's hold in a key expires while it believes it holds the lock in
+//     watchdog mode (a re-entry with a lease on top of a lease-less hold asked for that lease), unless a fault that can explain it was in effect between the moment the
+//     expired expiry was set and the expiry: on the owner's process or link (pause, partition,
+//     delay, loss) or on that key's server (pause, down, restart, failover). Nothing else excuses it.
+//  b. late-expiry: after a holder crashes, its hold in each key is gone by the latest expiry
+//     any request sent while holding set (a renewal in flight at the crash included) plus slack_ms;
+//     a key with no expiry is given one watchdog lease from the crash. A history that ends before the
+//     deadline is not judged.
+//  c. renewed-explicit-lease: no renewal succeeds for an owner whose every unmatched acquire had a lease.
+//  d. revived-after-unlock: no renewal succeeds that its owner sent while it neither believed it held
+//     the lock nor was acquiring or unlocking it.
+//  e. renewed-without-hold: no renewal succeeds in (or changes the expiry of) a key that does not
+//     carry its owner's hold.
+//  f. lease-mismatch: an acquire with an explicit lease leaves its hold expiring after exactly that
+//     lease (at least that lease in a ReadWriteLock's shared hash).
+// Applies to the Redisson lock types (rlock, fair, multi, red, rwlock).
 #include <cstdint>
 
-#include "model/history.hpp"
+#include "model/facts.hpp"
 #include "model/verdict.hpp"
 
 namespace locksim::model {
 
 struct WatchdogOptions {
   int64_t watchdog_lease_ms = 30000;  // Redisson's lockWatchdogTimeout
-  int64_t slack_ms = 100;
+  int64_t slack_ms = 100;             // the active expiry cycle's period
 };
 
-Verdict check_watchdog(const History& history, const WatchdogOptions& options = {});
+Verdict check_watchdog(const Facts& facts, const WatchdogOptions& options = {});
 
 }  // namespace locksim::model

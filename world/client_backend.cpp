@@ -41,10 +41,11 @@ client::Task<void> ClientBackend::sleep(int64_t ms) {
 }
 
 client::Task<client::CallResult> ClientBackend::call(client::Command command, int64_t timeout_ms) {
-  // Shared with the request in flight, which may outlive this coroutine (a reply after a timeout).
-  const auto shared = std::make_shared<const client::Command>(std::move(command));
   bool as_eval = false;
   for (int attempt = 0; attempt < 2; ++attempt) {
+    // Shared with the request in flight, which may outlive this coroutine (a reply after a timeout).
+    command.sent_ms = world_.now();
+    const auto shared = std::make_shared<const client::Command>(command);
     auto waiter = new_waiter();
     auto reply = std::make_shared<engine::Reply>();
     send(shared, as_eval, waiter, reply);

@@ -78,6 +78,16 @@ std::string RedisNode::render(const std::string& key) {
   return "?";
 }
 
+int64_t RedisNode::ttl(const std::string& key) {
+  const auto& entries = engine_->keyspace().entries();
+  const auto it = entries.find(key);
+  if (it == entries.end()) return -2;
+  const int64_t expire_at = it->second.expire_at_ms;
+  if (expire_at == engine::kNoExpire) return -1;
+  const int64_t left = expire_at - world_.epoch_now();
+  return left < 0 ? -2 : left;
+}
+
 engine::Reply RedisNode::execute(const std::string& client, const client::Command& command, bool as_eval) {
   LS_ASSERT(up_);
   Connections& conn = connections(client);
@@ -94,7 +104,10 @@ engine::Reply RedisNode::execute(const std::string& client, const client::Comman
   const std::string before = command.lock.empty() ? std::string() : render(command.lock);
   engine::Reply reply = engine_->execute(conn.commands, std::span<const std::string_view>(argv));
   std::string after = command.lock.empty() ? std::string() : render(command.lock);
-  world_.record(exec_event(index_, client, command, reply, before, std::move(after)));
+  // An absent queue is an empty one.
+  std::string queue = command.queue.empty() ? std::string() : render(command.queue);
+  if (!command.queue.empty() && queue.empty()) queue = render_list({});
+  world_.record(exec_event(index_, client, command, reply, before, std::move(after), ttl(command.lock), std::move(queue)));
   if (has_replica_) remember_for_replica();
   return reply;
 }

@@ -72,6 +72,8 @@ class RedisNode : public engine::Host {
   void replace_engine(const Snapshot& snapshot);
   void remember_for_replica();
   std::string render(const std::string& key);
+  // PTTL of `key` now: -2 none, -1 no expiry, else ms left.
+  int64_t ttl(const std::string& key);
 
   World& world_;
   std::string name_;

@@ -23,7 +23,7 @@ std::string command_summary(const client::Command& command) {
 }
 
 model::Event exec_event(int server, const std::string& client, const client::Command& command, const engine::Reply& reply,
-                        std::string before, std::string after) {
+                        std::string before, std::string after, int64_t ttl_ms, std::string queue) {
   model::Event e;
   e.kind = model::EventKind::Exec;
   e.process = server_name(server);
@@ -37,6 +37,10 @@ model::Event exec_event(int server, const std::string& client, const client::Com
   e.reply = engine::describe(reply);
   e.before = std::move(before);
   e.after = std::move(after);
+  e.client = client;
+  e.sent_ms = command.sent_ms;
+  e.ttl_ms = command.lock.empty() ? -2 : ttl_ms;
+  e.queue = command.queue.empty() ? std::string() : std::move(queue);
   return e;
 }
 

@@ -19,9 +19,10 @@ std::string server_name(int server);
 // A request in one line, for messages about it ("EVALSHA rlock_unlock orders ...").
 std::string command_summary(const client::Command& command);
 
-// The Exec event of `command` from `client`, run on `server`.
+// The Exec event of `command` from `client`, run on `server`; `ttl_ms` is the lock key's PTTL after it
+// and `queue` its FairLock queue after it, rendered ("" when the command names none).
 model::Event exec_event(int server, const std::string& client, const client::Command& command, const engine::Reply& reply,
-                        std::string before, std::string after);
+                        std::string before, std::string after, int64_t ttl_ms, std::string queue = {});
 
 // A key's value as Exec events show it: a string as is, a hash as sorted "field=value" joined by
 // commas, a list as "[a,b]", a sorted set as "{member=score,...}" in its order (scores truncated).

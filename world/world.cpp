@@ -120,12 +120,13 @@ bool World::fenced_write(const std::string& client, int64_t thread, const std::s
   return accepted;
 }
 
-void World::fault(const std::string& process, const std::string& f, int64_t value, std::string text) {
+void World::fault(const std::string& process, const std::string& f, int64_t value, int64_t for_ms, std::string text) {
   model::Event e;
   e.kind = model::EventKind::Fault;
   e.process = process;
   e.f = f;
   e.value = value;
+  e.for_ms = for_ms;
   e.text = std::move(text);
   record(std::move(e));
 }
@@ -233,7 +234,7 @@ void World::crash(int64_t t, const std::string& client_name) {
     if (process.crashed) return;
     process.crashed = true;
     ++process.generation;
-    fault(client_name, "crash", 0);
+    fault(client_name, "crash", 0, -1);
     for (const auto& [held, depth] : process.user->believed()) {
       model::Event e;
       e.kind = model::EventKind::Release;
@@ -257,11 +258,11 @@ void World::pause(int64_t t, const std::string& client_name, int64_t duration_ms
     ClientProcess& process = client(client_name);
     if (process.crashed) return;
     process.paused_until = std::max(process.paused_until, now() + duration_ms);
-    fault(client_name, "pause", duration_ms);
+    fault(client_name, "pause", 0, duration_ms);
     const int64_t until = process.paused_until;
     queue_.at(until, [this, &process, client_name, until, generation = process.generation] {
       if (process.crashed || process.generation != generation || process.paused_until != until) return;
-      fault(client_name, "resume", 0);
+      fault(client_name, "resume", 0, -1);
       std::deque<std::coroutine_handle<>> ready;
       ready.swap(process.deferred);
       for (auto handle : ready) {
@@ -277,29 +278,29 @@ void World::pause(int64_t t, const std::string& client_name, int64_t duration_ms
 void World::partition(int64_t t, const std::string& client_name, int64_t duration_ms) {
   at(t, [this, client_name, duration_ms] {
     client(client_name).link.partition_until(now() + duration_ms);
-    fault(client_name, "partition", duration_ms);
-    queue_.at(now() + duration_ms, [this, client_name] { fault(client_name, "heal", 0); });
+    fault(client_name, "partition", 0, duration_ms);
+    queue_.at(now() + duration_ms, [this, client_name] { fault(client_name, "heal", 0, -1); });
   });
 }
 
 void World::delay(int64_t t, const std::string& client_name, int64_t extra_ms, int64_t duration_ms) {
   at(t, [this, client_name, extra_ms, duration_ms] {
     client(client_name).link.delay_until(now() + duration_ms, extra_ms);
-    fault(client_name, "delay", extra_ms, "for " + std::to_string(duration_ms) + " ms");
+    fault(client_name, "delay", extra_ms, duration_ms);
   });
 }
 
 void World::loss(int64_t t, const std::string& client_name, uint64_t per_thousand, int64_t duration_ms) {
   at(t, [this, client_name, per_thousand, duration_ms] {
     client(client_name).link.loss_until(now() + duration_ms, per_thousand);
-    fault(client_name, "loss", static_cast<int64_t>(per_thousand), "per thousand, for " + std::to_string(duration_ms) + " ms");
+    fault(client_name, "loss", static_cast<int64_t>(per_thousand), duration_ms);
   });
 }
 
 void World::clock_jump(int64_t t, const std::string& client_name, int64_t jump_ms) {
   at(t, [this, client_name, jump_ms] {
     client(client_name).clock.offset_ms += jump_ms;
-    fault(client_name, "clock_jump", jump_ms);
+    fault(client_name, "clock_jump", jump_ms, -1);
   });
 }
 
@@ -308,7 +309,7 @@ void World::redis_restart(int64_t t, Persistence persistence, int server) {
   at(t, [this, persistence, server] {
     if (fabric_) fabric_->restart(server, persistence);
     else node(server).restart(persistence);
-    fault(server_name(server), "restart", 0,
+    fault(server_name(server), "restart", 0, -1,
           persistence == Persistence::AofEverySec ? "aof everysec" : "no persistence");
   });
 }
@@ -326,7 +327,7 @@ void World::failover(int64_t t, int64_t lag_ms, int server) {
   at(t, [this, lag_ms, server] {
     if (fabric_) fabric_->failover(server);
     else node(server).failover(lag_ms);
-    fault(server_name(server), "failover", lag_ms,
+    fault(server_name(server), "failover", lag_ms, -1,
           "replica lagging " + std::to_string(lag_ms) + " ms promoted");
   });
 }
@@ -338,12 +339,12 @@ void World::sentinel_failover(int64_t t, int64_t down_ms, int server) {
     const std::string name = server_name(server);
     if (fabric_) fabric_->crash_master(server);
     else node(server).go_down();
-    fault(name, "down", 0, "the master dies; Sentinel to promote its replica");
+    fault(name, "down", 0, -1, "the master dies; Sentinel to promote its replica");
     if (fabric_) return;  // the fabric records the failover when Sentinel announces it
     queue_.at(now() + down_ms, [this, down_ms, server, name] {
       // The replica has everything the master had when it died.
       node(server).failover(down_ms);
-      fault(name, "failover", 0, "Sentinel promoted the replica after " + std::to_string(down_ms) + " ms");
+      fault(name, "failover", 0, -1, "Sentinel promoted the replica after " + std::to_string(down_ms) + " ms");
     });
   });
 }
@@ -354,10 +355,10 @@ void World::redis_pause(int64_t t, int64_t duration_ms, int server) {
     const std::string name = server_name(server);
     if (fabric_) fabric_->pause(server);
     else node(server).pause_until(now() + duration_ms);
-    fault(name, "pause", duration_ms);
+    fault(name, "pause", 0, duration_ms);
     queue_.at(now() + duration_ms, [this, server, name] {
       if (fabric_) fabric_->resume(server);
-      fault(name, "resume", 0);
+      fault(name, "resume", 0, -1);
     });
   });
 }

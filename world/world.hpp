@@ -99,7 +99,7 @@ class World {
   std::vector<std::unique_ptr<client::Lock>> make_locks(ClientProcess& client, const LockSpec& spec);
   void start_next_op(ClientProcess& client, int64_t thread);
   client::Task<void> run_op(ClientProcess& client, int64_t thread, OpSpec spec);
-  void fault(const std::string& process, const std::string& f, int64_t value, std::string text = {});
+  void fault(const std::string& process, const std::string& f, int64_t value, int64_t for_ms, std::string text = {});
   void sweep_finished_tasks();
   void housekeeping();
   void run_paced_until(int64_t t);

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "app/report.hpp"
@@ -110,12 +111,39 @@ TEST(LocksimRun, TheReportsAgreeWithTheTable) {
                       std::to_string(checks) + " passed, 0 failed"),
             std::string::npos)
       << text;
+  size_t violations = 0;
   for (const auto& result : json["results"]) {
     const std::string folder = out + "/" + result["folder"].get<std::string>();
+    // Every verdict carries its evidence as data: each item has a role, and the events it names
+    // are the witness's and exist in the history.
+    const size_t events = [&] {
+      std::ifstream in(folder + "/history.jsonl");
+      size_t n = 0;
+      for (std::string line; std::getline(in, line);) ++n;
+      return n;
+    }();
+    for (const auto& check : result["checks"]) {
+      if (!check.contains("evidence")) continue;
+      ASSERT_TRUE(check["evidence"].is_array()) << check;
+      if (check["observed"] != "violated") continue;
+      ++violations;
+      EXPECT_FALSE(check["evidence"].empty()) << check;
+      std::set<int64_t> witness;
+      for (const auto& w : check["witness"]) witness.insert(w.get<int64_t>());
+      for (const auto& item : check["evidence"]) {
+        EXPECT_TRUE(item.contains("role")) << item;
+        for (const char* field : {"event", "end_event"})
+          if (item.contains(field)) {
+            EXPECT_LT(item[field].get<size_t>(), events) << item;
+            EXPECT_TRUE(witness.count(item[field].get<int64_t>())) << item;
+          }
+      }
+    }
     EXPECT_TRUE(std::filesystem::exists(folder + "/history.jsonl")) << folder;
     EXPECT_TRUE(std::filesystem::exists(folder + "/timeline.html")) << folder;
     EXPECT_TRUE(std::filesystem::exists(folder + "/timeline.txt")) << folder;
   }
+  EXPECT_GT(violations, 20u);
   EXPECT_TRUE(std::filesystem::exists(out + "/summary.md"));
   std::filesystem::remove_all(out);
 }

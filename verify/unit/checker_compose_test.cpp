@@ -39,21 +39,25 @@ TEST(CheckerCompose, AViolationMakesTheWholeVerdictFalse) {
   EXPECT_EQ(overall(verdicts), Validity::No);
 }
 
+// B's tryLock sleeps through the 699 ms the lock is free before it gives up: starved with the
+// default grace (500 ms), not with a grace of 1000 ms.
 TEST(CheckerCompose, OptionsReachTheirChecker) {
   HistoryBuilder b;
-  b.invoke(500, "B", 1, 2, "try_lock", "seed", 800);
-  b.fail(1300, "B", 1, 2, "try_lock", "seed");
-  EXPECT_EQ(run_checkers(b.history(), {"liveness"})[0].valid, Validity::Yes);
+  b.acquire(0, "A", 1, 1, "seed", 1, "", "A:1=1");
+  b.invoke(500, "B", 1, 3, "try_lock", "seed", 800);
+  b.exec(501, 1, 3, "seed", "acquire", "29500", "A:1=1", "A:1=1");
+  b.unlock(600, "A", 1, 2, "seed", 0, "A:1=1", "");
+  b.fail(1300, "B", 1, 3, "try_lock", "seed");
+  EXPECT_EQ(run_checkers(b.history(), {"liveness"})[0].valid, Validity::No);
   CheckerOptions options;
-  options.liveness.grace_ms = 100;
-  EXPECT_EQ(run_checkers(b.history(), {"liveness"}, options)[0].valid, Validity::No);
+  options.liveness.grace_ms = 1000;
+  EXPECT_EQ(run_checkers(b.history(), {"liveness"}, options)[0].valid, Validity::Yes);
 }
 
 TEST(CheckerCompose, AThrowingCheckerGivesUnknownWithItsMessage) {
   std::vector<NamedChecker> table = standard_checkers();
-  table.push_back({"broken", [](const History&, const CheckerOptions&) -> Verdict {
-                     throw std::runtime_error("cannot read event 7");
-                   }});
+  table.push_back({"broken", "nothing", [](const LockType&) { return true; },
+                   [](const Facts&, const CheckerOptions&) -> Verdict { throw std::runtime_error("cannot read event 7"); }});
   const auto verdicts = run_checkers(History(), {"broken", "fencing"}, {}, table);
   ASSERT_EQ(verdicts.size(), 2u);
   EXPECT_EQ(verdicts[0].property, "broken");
@@ -61,6 +65,36 @@ TEST(CheckerCompose, AThrowingCheckerGivesUnknownWithItsMessage) {
   EXPECT_EQ(verdicts[0].explanation, "cannot read event 7");
   EXPECT_EQ(verdicts[1].valid, Validity::Yes);
   EXPECT_EQ(overall(verdicts), Validity::Unknown);
+}
+
+TEST(CheckerCompose, APropertyThatDoesNotApplyToTheLockTypeIsRefused) {
+  CheckerOptions options;
+  options.lock_type = "token";
+  try {
+    run_checkers(History(), {"fencing", "reentrancy"}, options);
+    FAIL() << "expected invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "property 'reentrancy' does not apply to a token lock (it judges that every acquire and unlock moves its "
+              "holder's count by exactly one); for token use mutual_exclusion, fencing or liveness");
+  }
+}
+
+// Every lock type has properties that apply, and each property applies to some lock type.
+TEST(CheckerCompose, ApplicabilityTableCoversEveryTypeAndProperty) {
+  EXPECT_EQ(applicable_properties("rlock"), (std::vector<std::string>{"mutual_exclusion", "reentrancy", "watchdog", "liveness"}));
+  EXPECT_EQ(applicable_properties("fair"),
+            (std::vector<std::string>{"mutual_exclusion", "reentrancy", "watchdog", "liveness", "fair_queue"}));
+  EXPECT_EQ(applicable_properties("rwlock"), (std::vector<std::string>{"reentrancy", "watchdog", "liveness", "read_write"}));
+  EXPECT_EQ(applicable_properties("setnx"), (std::vector<std::string>{"mutual_exclusion", "liveness"}));
+  EXPECT_EQ(applicable_properties("client-reentrant"),
+            (std::vector<std::string>{"mutual_exclusion", "fencing", "reentrancy", "liveness"}));
+  EXPECT_EQ(applicable_properties("no-such-type").size(), 7u);  // unknown: nothing is refused
+  for (const std::string& p : property_names()) {
+    bool somewhere = false;
+    for (const LockType& t : lock_types()) somewhere = somewhere || applicability_problem(p, t.name).empty();
+    EXPECT_TRUE(somewhere) << p;
+  }
 }
 
 TEST(CheckerCompose, AnUnknownNameIsRefusedBeforeAnythingRuns) {

@@ -1,7 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 #include "model/anomaly.hpp"
+#include "model/facts.hpp"
 #include "model/fencing.hpp"
+#include "model/lock_types.hpp"
 #include "verify/unit/checker_history_builder.hpp"
 
 namespace locksim::model {
@@ -10,61 +16,251 @@ namespace {
 using test::HistoryBuilder;
 using W = std::vector<int64_t>;
 
-TEST(CheckerFencing, NoWritesHolds) {
+// The checker on `b`'s history, its facts worked out for the lock type `type` ("" for an unknown one).
+Verdict check(const HistoryBuilder& b, const FencingOptions& options = {}, const char* type = "token") {
+  const Facts facts(b.history(), find_lock_type(type));
+  return check_fencing(facts, options);
+}
+
+// What one piece of evidence must say.
+struct Want {
+  int64_t event;
+  int64_t from_ms;
+  std::string who;
+  std::string where;
+  std::string state;
+  int64_t number;
+};
+
+void expect_evidence(const Verdict& v, const std::string& role, const Want& want) {
+  SCOPED_TRACE("evidence " + role);
+  const Evidence* e = v.find(role);
+  ASSERT_NE(e, nullptr) << v.explanation;
+  EXPECT_EQ(e->event, want.event);
+  EXPECT_EQ(e->from_ms, want.from_ms);
+  EXPECT_EQ(e->who, want.who);
+  EXPECT_EQ(e->where, want.where);
+  EXPECT_EQ(e->state, want.state);
+  EXPECT_EQ(e->number, want.number);
+}
+
+// The evidence with `role`; a test that reads it fails (by this exception) when it is missing.
+const Evidence& evidence(const Verdict& v, const std::string& role) {
+  const Evidence* e = v.find(role);
+  if (!e) throw std::runtime_error("no evidence \"" + role + "\" in: " + v.explanation);
+  return *e;
+}
+
+// The token lock "orders" as the world records it: SET NX PX 10000 with a random value, then INCR of
+// "{orders}:fence" (recorded against the lock key, which it leaves as it is) answering the token.
+struct Acquired {
+  int64_t set = -1, fence = -1, hold = -1;
+};
+
+// process:1's acquire: Invoke at t, the SET at t+2, the INCR at t+4, Ok (the token) and Hold at t+6.
+Acquired acquired(HistoryBuilder& b, int64_t t, const std::string& process, int64_t op, int64_t token) {
+  const std::string value = "value-of-" + process + "-" + std::to_string(op);
+  Acquired a;
+  b.invoke(t, process, 1, op, "lock", "orders", -1, 10000);
+  b.key(t + 2, "orders", "created");
+  b.key(t + 2, "orders", "expire_set", t + 10002);
+  a.set = b.exec(t + 2, 1, op, "orders", "acquire", "+OK", "", value, "redis0", 10000, "", t);
+  if (token == 1) b.key(t + 4, "{orders}:fence", "created");
+  a.fence = b.exec(t + 4, 1, op, "orders", "fence", std::to_string(token), value, value, "redis0", 9998, "", t + 2);
+  b.ok(t + 6, process, 1, op, "lock", "orders", token);
+  a.hold = b.hold(t + 6, process, 1, "orders", 1, 10000, op);
+  return a;
+}
+
+// process:1's compare-and-delete unlock of the key holding `value`, at t.
+void unlocked(HistoryBuilder& b, int64_t t, const std::string& process, int64_t op, const std::string& value) {
+  b.invoke(t, process, 1, op, "unlock", "orders");
+  b.release(t, process, 1, "orders", 0, "unlock", op);
+  b.key(t + 1, "orders", "deleted");
+  b.exec(t + 1, 1, op, "orders", "unlock", "1", value, "", "redis0", -2, "", t);
+  b.ok(t + 2, process, 1, op, "unlock", "orders");
+}
+
+// process:1's write of `token` to the resource "orders": Invoke at t, the resource's answer (the Write
+// event, returned) at t+1, the outcome at t+2.
+int64_t wrote(HistoryBuilder& b, int64_t t, const std::string& process, int64_t op, int64_t token,
+              bool accepted = true) {
+  b.invoke(t, process, 1, op, "write", "orders");
+  const int64_t w = b.write(t + 1, process, accepted ? "accepted" : "rejected", token, "orders");
+  if (accepted) b.ok(t + 2, process, 1, op, "write", "orders", token);
+  else b.fail(t + 2, process, 1, op, "write", "orders", "rejected: a newer token was seen");
+  return w;
+}
+
+// A write accepted from process:thread, for the tests that need threads other than 1.
+int64_t accepted_from(HistoryBuilder& b, int64_t t, const std::string& process, int64_t thread, int64_t token) {
+  Event e;
+  e.at_ms = t;
+  e.kind = EventKind::Write;
+  e.process = process;
+  e.thread = thread;
+  e.f = "accepted";
+  e.value = token;
+  return b.add(std::move(e));
+}
+
+TEST(CheckerFencing, NoAcceptedWriteHolds) {
   HistoryBuilder b;
-  b.hold(100, "A", 1, "orders", 1);
-  b.write(200, "A", "rejected", 3);
-  const Verdict v = check_fencing(b.history());
+  acquired(b, 0, "A", 1, 3);
+  wrote(b, 100, "A", 2, 3, /*accepted=*/false);
+  const Verdict v = check(b);
   EXPECT_EQ(v.valid, Validity::Yes);
-  EXPECT_EQ(v.explanation, "no writes");
   EXPECT_EQ(v.property, "fencing");
+  EXPECT_EQ(v.explanation, "no write with a fencing token accepted");
 }
 
-TEST(CheckerFencing, RisingAndEqualTokensPass) {
+TEST(CheckerFencing, OneHolderWritingTwiceWithItsTokenAndRisingTokensHold) {
   HistoryBuilder b;
-  b.write(100, "A", "accepted", 1);
-  b.write(200, "A", "accepted", 1);
-  b.write(300, "B", "accepted", 2);
-  b.write(400, "A", "rejected", 1);  // the resource did its job
-  b.write(500, "C", "accepted", 5);
-  EXPECT_EQ(check_fencing(b.history()).valid, Validity::Yes);
+  acquired(b, 0, "A", 1, 1);
+  wrote(b, 10, "A", 2, 1);
+  wrote(b, 20, "A", 3, 1);  // the same holder again, with the same token
+  unlocked(b, 100, "A", 4, "value-of-A-1");
+  acquired(b, 200, "B", 5, 2);
+  wrote(b, 210, "B", 6, 2);
+  wrote(b, 300, "A", 7, 1, /*accepted=*/false);  // A's stale token, refused: the resource did its job
+  const Verdict v = check(b);
+  EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+  EXPECT_TRUE(v.witness.empty());
+  EXPECT_EQ(v.explanation, "3 accepted writes, each holder's tokens above every other holder's before it");
 }
 
-TEST(CheckerFencing, LowerTokenAcceptedAfterAHigherOneIsAViolation) {
+TEST(CheckerFencing, ALowerTokenThanAnotherHoldersEarlierOneIsAFencingOrder) {
   HistoryBuilder b;
-  b.write(100, "A", "accepted", 1);
-  const int64_t high = b.write(200, "B", "accepted", 3);
-  b.write(300, "B", "accepted", 3);
-  const int64_t low = b.write(400, "A", "accepted", 2);
-  const Verdict v = check_fencing(b.history());
+  const Acquired a = acquired(b, 0, "A", 1, 1);
+  b.fault(100, "A", "pause", 0, 15000);
+  b.key(10100, "orders", "expired", 10002);
+  const Acquired c = acquired(b, 11000, "B", 2, 2);
+  const int64_t high = wrote(b, 11010, "B", 3, 2);
+  b.fault(15100, "A", "resume");
+  const int64_t low = wrote(b, 15100, "A", 4, 1);  // a resource that does not check tokens takes it
+  const Verdict v = check(b);
+  ASSERT_EQ(v.valid, Validity::No);
+  EXPECT_EQ(v.property, "fencing");
+  EXPECT_EQ(v.anomaly, anomaly::kFencingOrder);
+  // Only server faults between the two tokens' executions count: A's pause is not one.
+  EXPECT_EQ(v.witness, (W{a.fence, c.fence, high, low}));
+  expect_evidence(v, "earlier_write", {high, 11011, "B:1", "orders", "accepted", 2});
+  expect_evidence(v, "later_write", {low, 15101, "A:1", "orders", "accepted", 1});
+  expect_evidence(v, "earlier_token", {c.fence, 11004, "redis0", "orders", "2", 0});
+  expect_evidence(v, "later_token", {a.fence, 4, "redis0", "orders", "1", 0});
+  EXPECT_EQ(v.explanation,
+            "Let orders accept a write from B:1 with token 2 at 11011 ms (handed out by redis0 at 11004 ms). Then it "
+            "accepted a write from A:1, another holder, with token 1 at 15101 ms (handed out by redis0 at 4 ms), "
+            "lower than 2.");
+}
+
+// A takes token 1, writes and unlocks; redis0 restarts at 5000, with or without its data; B takes
+// the next token at 6000 and writes.
+struct Restart {
+  HistoryBuilder b;
+  Acquired a, c;
+  int64_t a_write = -1, restart = -1, b_write = -1;
+
+  explicit Restart(bool keeps_data) {
+    a = acquired(b, 0, "A", 1, 1);
+    a_write = wrote(b, 10, "A", 2, 1);
+    unlocked(b, 100, "A", 3, "value-of-A-1");
+    restart = b.fault(5000, "redis0", "restart");
+    const int64_t token = keeps_data ? 2 : 1;  // without its data the fence counter starts again
+    c = acquired(b, 6000, "B", 4, token);
+    b_write = wrote(b, 6010, "B", 5, token);
+  }
+};
+
+TEST(CheckerFencing, TheSameTokenFromTwoHoldersAfterARestartIsASharedToken) {
+  const Restart h(/*keeps_data=*/false);
+  const Verdict v = check(h.b);
+  ASSERT_EQ(v.valid, Validity::No);
+  EXPECT_EQ(v.anomaly, anomaly::kSharedToken);
+  EXPECT_EQ(v.witness, (W{h.a.fence, h.a_write, h.restart, h.c.fence, h.b_write}));
+  expect_evidence(v, "earlier_write", {h.a_write, 11, "A:1", "orders", "accepted", 1});
+  expect_evidence(v, "later_write", {h.b_write, 6011, "B:1", "orders", "accepted", 1});
+  expect_evidence(v, "earlier_token", {h.a.fence, 4, "redis0", "orders", "1", 0});
+  expect_evidence(v, "later_token", {h.c.fence, 6004, "redis0", "orders", "1", 0});
+  expect_evidence(v, "fault", {h.restart, 5000, "redis0", "", "restart", 0});
+  EXPECT_EQ(v.explanation,
+            "Let orders accept a write from A:1 with token 1 at 11 ms (handed out by redis0 at 4 ms). Then it "
+            "accepted a write from B:1, another holder, with the same token 1 at 6011 ms (handed out by redis0 at "
+            "6004 ms): a token two holders share fences nothing. Faults meanwhile: restart of redis0 at 5000 ms.");
+}
+
+TEST(CheckerFencing, ARestartThatKeptTheFenceCounterHolds) {
+  const Restart h(/*keeps_data=*/true);
+  const Verdict v = check(h.b);
+  EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+  EXPECT_EQ(v.explanation, "2 accepted writes, each holder's tokens above every other holder's before it");
+}
+
+TEST(CheckerFencing, TwoThreadsOfOneProcessAreTwoHoldersAndWritesAloneAreJudged) {
+  HistoryBuilder b;
+  const int64_t first = accepted_from(b, 100, "A", 1, 3);
+  const int64_t second = accepted_from(b, 200, "A", 2, 3);
+  const Verdict v = check(b, {}, "");
+  ASSERT_EQ(v.valid, Validity::No);
+  EXPECT_EQ(v.anomaly, anomaly::kSharedToken);
+  EXPECT_EQ(v.witness, (W{first, second}));
+  // No execution handed the token out, so no source is named.
+  EXPECT_EQ(v.find("earlier_token"), nullptr);
+  EXPECT_EQ(v.find("later_token"), nullptr);
+  EXPECT_EQ(v.explanation,
+            "Let the resource accept a write from A:1 with token 3 at 100 ms. Then it accepted a write from A:2, "
+            "another holder, with the same token 3 at 200 ms: a token two holders share fences nothing.");
+}
+
+TEST(CheckerFencing, TheHighestEarlierTokenOfAnotherHolderIsTheOneReported) {
+  HistoryBuilder b;
+  b.write(100, "A", "accepted", 5);
+  const int64_t highest = b.write(200, "B", "accepted", 7);
+  const int64_t late = b.write(300, "C", "accepted", 5);  // equal to A's, lower than B's
+  const Verdict v = check(b, {}, "");
   ASSERT_EQ(v.valid, Validity::No);
   EXPECT_EQ(v.anomaly, anomaly::kFencingOrder);
-  EXPECT_EQ(v.witness, (W{high, low}));
-  EXPECT_EQ(v.explanation,
-            "Let the resource accept a write from B with token 3 at 200 ms. Then it accepted a write from A with "
-            "token 2 at 400 ms, lower than 3.");
+  EXPECT_EQ(v.witness, (W{highest, late}));
+  EXPECT_EQ(evidence(v, "earlier_write").number, 7);
 }
 
-TEST(CheckerFencing, ResourcesAreOrderedSeparately) {
+TEST(CheckerFencing, AHoldersHighestTokenSoFarCounts) {
+  HistoryBuilder b;
+  b.write(100, "A", "accepted", 3);
+  const int64_t nine = b.write(200, "A", "accepted", 9);
+  const int64_t seven = b.write(300, "B", "accepted", 7);  // above A's 3, below A's 9
+  const Verdict v = check(b, {}, "");
+  ASSERT_EQ(v.valid, Validity::No);
+  EXPECT_EQ(v.anomaly, anomaly::kFencingOrder);
+  EXPECT_EQ(v.witness, (W{nine, seven}));
+}
+
+TEST(CheckerFencing, ResourcesAreJudgedSeparately) {
   HistoryBuilder b;
   b.write(100, "A", "accepted", 7, "db");
-  b.write(200, "B", "accepted", 2, "cache");
-  EXPECT_EQ(check_fencing(b.history()).valid, Validity::Yes);
-  const int64_t low = b.write(300, "B", "accepted", 1, "cache");
-  const Verdict v = check_fencing(b.history());
+  const int64_t cache = b.write(200, "B", "accepted", 2, "cache");  // below A's 7, but on another resource
+  EXPECT_EQ(check(b, {}, "").valid, Validity::Yes);
+  const int64_t again = b.write(300, "C", "accepted", 2, "cache");
+  const Verdict v = check(b, {}, "");
   ASSERT_EQ(v.valid, Validity::No);
-  EXPECT_EQ(v.witness, (W{1, low}));
-  EXPECT_NE(v.explanation.find("Let cache accept"), std::string::npos) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kSharedToken);
+  EXPECT_EQ(v.witness, (W{cache, again}));
+  EXPECT_EQ(evidence(v, "earlier_write").where, "cache");
+  EXPECT_NE(v.explanation.find("Let cache accept a write from B:1 with token 2"), std::string::npos) << v.explanation;
 }
 
-TEST(CheckerFencing, UnfencedWritesAreIgnoredUnlessAsked) {
+TEST(CheckerFencing, UnfencedWritesAreNotJudgedUnlessUnfencedIsZero) {
   HistoryBuilder b;
   const int64_t fenced = b.write(100, "A", "accepted", 4);
   const int64_t unfenced = b.write(200, "B", "accepted", 0);
-  EXPECT_EQ(check_fencing(b.history()).valid, Validity::Yes);
-  const Verdict v = check_fencing(b.history(), FencingOptions{.unfenced_is_zero = true});
-  ASSERT_EQ(v.valid, Validity::No);
-  EXPECT_EQ(v.witness, (W{fenced, unfenced}));
+  const Verdict v = check(b, {}, "");
+  EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+  EXPECT_EQ(v.explanation, "1 accepted writes, each holder's tokens above every other holder's before it");
+  const Verdict zero = check(b, FencingOptions{.unfenced_is_zero = true}, "");
+  ASSERT_EQ(zero.valid, Validity::No);
+  EXPECT_EQ(zero.anomaly, anomaly::kFencingOrder);
+  EXPECT_EQ(zero.witness, (W{fenced, unfenced}));
+  EXPECT_EQ(evidence(zero, "later_write").number, 0);
 }
 
 }  // namespace

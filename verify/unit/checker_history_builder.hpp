@@ -1,6 +1,8 @@
 #pragma once
 // Hand-building histories for checker tests: one call per event, returning its index, with the
-// fields each kind of event uses in the order the world records them.
+// fields each kind of event uses in the order the world records them. An Exec's client is the
+// process that invoked its op (set it explicitly for renewals, whose op is 0).
+#include <map>
 #include <string>
 
 #include "model/history.hpp"
@@ -16,6 +18,7 @@ class HistoryBuilder {
     Event e = client(t, EventKind::Invoke, process, thread, op, lock, f);
     e.wait_ms = wait_ms;
     e.lease_ms = lease_ms;
+    if (op != 0) process_of_op_[op] = process;
     return add(std::move(e));
   }
   int64_t outcome(int64_t t, EventKind kind, const std::string& process, int64_t thread, int64_t op,
@@ -50,14 +53,20 @@ class HistoryBuilder {
     e.value = depth;
     return add(std::move(e));
   }
+  // `ttl_ms`: the key's PTTL after (-2 none, -1 no expiry); by default 30000 when `after` has a key.
   int64_t exec(int64_t t, int64_t thread, int64_t op, const std::string& lock, const std::string& role,
                const std::string& reply, const std::string& before, const std::string& after,
-               const std::string& server = "redis0") {
+               const std::string& server = "redis0", int64_t ttl_ms = -3, const std::string& by = "",
+               int64_t sent_ms = -1) {
     Event e = client(t, EventKind::Exec, server, thread, op, lock, role);
     e.text = "EVALSHA " + role;
     e.reply = reply;
     e.before = before;
     e.after = after;
+    e.client = by;
+    if (e.client.empty() && process_of_op_.count(op)) e.client = process_of_op_.at(op);
+    e.sent_ms = sent_ms;
+    e.ttl_ms = ttl_ms != -3 ? ttl_ms : after.empty() ? -2 : 30000;
     return add(std::move(e));
   }
   int64_t key(int64_t t, const std::string& lock, const std::string& f, int64_t value = 0,
@@ -66,9 +75,11 @@ class HistoryBuilder {
     e.value = value;
     return add(std::move(e));
   }
-  int64_t fault(int64_t t, const std::string& process, const std::string& f, int64_t value = 0) {
+  // `for_ms`: how long it lasts (pause, partition, delay, loss); -1 for an instant or open-ended one.
+  int64_t fault(int64_t t, const std::string& process, const std::string& f, int64_t value = 0, int64_t for_ms = -1) {
     Event e = client(t, EventKind::Fault, process, 0, 0, "", f);
     e.value = value;
+    e.for_ms = for_ms;
     return add(std::move(e));
   }
   int64_t write(int64_t t, const std::string& process, const std::string& f, int64_t token,
@@ -122,6 +133,7 @@ class HistoryBuilder {
   }
 
   History history_;
+  std::map<int64_t, std::string> process_of_op_;
 };
 
 }  // namespace locksim::model::test

@@ -1,6 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "model/anomaly.hpp"
+#include "model/facts.hpp"
+#include "model/lock_types.hpp"
 #include "model/watchdog.hpp"
 #include "verify/unit/checker_history_builder.hpp"
 
@@ -10,152 +15,824 @@ namespace {
 using test::HistoryBuilder;
 using W = std::vector<int64_t>;
 
-bool mentions(const Verdict& v, const std::string& s) { return v.explanation.find(s) != std::string::npos; }
-
-// A renewal as the watchdog sends it: no op, the holder's thread, the key before and after.
-int64_t renew(HistoryBuilder& b, int64_t t, int64_t thread, const std::string& field, const std::string& reply = "1") {
-  const std::string key = field + "=1";
-  return b.exec(t, thread, 0, "orders", "renew", reply, reply == "1" ? key : "", reply == "1" ? key : "");
+// The checker on `b`'s history, its facts worked out for the lock type `type`.
+Verdict check(const HistoryBuilder& b, const char* type = "rlock", const WatchdogOptions& options = {}) {
+  const Facts facts(b.history(), find_lock_type(type));
+  return check_watchdog(facts, options);
 }
 
-TEST(CheckerWatchdog, RenewedHoldUnlockedCleanlyPasses) {
+// The first evidence with `role`; fails the test (and gives an empty one) when there is none.
+const Evidence& role(const Verdict& v, const std::string& name) {
+  static const Evidence none;
+  const Evidence* e = v.find(name);
+  if (e == nullptr) ADD_FAILURE() << "no evidence " << name << " in: " << v.explanation;
+  return e ? *e : none;
+}
+
+// A figure's value; fails the test when the verdict has no such figure.
+int64_t figure_of(const Verdict& v, const std::string& name) {
+  for (const Evidence& e : v.evidence)
+    if (e.role == "figure" && e.where == name) return e.number;
+  ADD_FAILURE() << "no figure " << name << " in: " << v.explanation;
+  return -999;
+}
+
+std::vector<int64_t> events_of(const Verdict& v, const std::string& role) {
+  std::vector<int64_t> out;
+  for (const Evidence& e : v.evidence)
+    if (e.role == role) out.push_back(e.event);
+  return out;
+}
+
+// An acquire of `lock` by `who`:1 granted on `key` at `server`, as the world records it: Invoke (with
+// its lease), Exec at t+1 (the key's ttl after it), Ok and Hold at t+2.
+struct Acquire {
+  int64_t invoke, exec, ok, hold;
+};
+Acquire acquire(HistoryBuilder& b, int64_t t, const std::string& who, int64_t op, int64_t depth,
+                const std::string& before, const std::string& after, int64_t lease_ms, int64_t ttl_ms,
+                const std::string& lock = "orders", const std::string& key = "orders",
+                const std::string& server = "redis0") {
+  Acquire a{};
+  a.invoke = b.invoke(t, who, 1, op, "lock", lock, -1, lease_ms);
+  a.exec = b.exec(t + 1, 1, op, key, "acquire", "nil", before, after, server, ttl_ms, "", t);
+  a.ok = b.ok(t + 2, who, 1, op, "lock", lock);
+  a.hold = b.hold(t + 2, who, 1, lock, depth, lease_ms, op);
+  return a;
+}
+
+// A watchdog renewal of `who`:1's hold as the server ran it at t (op 0, sent a ms earlier unless
+// `sent_ms` says otherwise), the key before and after unchanged, its ttl after.
+int64_t renewal(HistoryBuilder& b, int64_t t, const std::string& who, const std::string& value, int64_t ttl_ms = 30000,
+                const std::string& reply = "1", int64_t sent_ms = -2, const std::string& key = "orders",
+                const std::string& server = "redis0") {
+  return b.exec(t, 1, 0, key, "renew", reply, value, value, server, ttl_ms, who, sent_ms == -2 ? t - 1 : sent_ms);
+}
+
+// The client-side end of a renewal: 1 renewed, 0 refused, -1 no reply.
+int64_t renew_result(HistoryBuilder& b, int64_t t, const std::string& who, int64_t value) {
+  Event e;
+  e.at_ms = t;
+  e.kind = EventKind::Renew;
+  e.process = who;
+  e.thread = 1;
+  e.lock = "orders";
+  e.f = "renew";
+  e.value = value;
+  return b.add(std::move(e));
+}
+
+// A client crash as the world records it: the fault, then a Release (f crash) per believed hold.
+int64_t crash(HistoryBuilder& b, int64_t t, const std::string& who, const std::string& lock = "orders") {
+  b.fault(t, who, "crash");
+  return b.release(t, who, 1, lock, 0, "crash");
+}
+
+int64_t end(HistoryBuilder& b, int64_t t) {
+  Event e;
+  e.at_ms = t;
+  e.kind = EventKind::End;
+  e.process = "world";
+  return b.add(std::move(e));
+}
+
+// ---------------------------------------------------------------------------------------------
+// A clean run.
+
+TEST(CheckerWatchdog, RenewedHoldUnlockedCleanlyHolds) {
   HistoryBuilder b;
-  b.acquire(100, "A", 1, 1, "orders", 1, "", "A:1=1");
-  renew(b, 10100, 1, "A:1");
-  renew(b, 20100, 1, "A:1");
-  renew(b, 30100, 1, "A:1");
-  b.unlock(35000, "A", 1, 2, "orders", 0, "A:1=1", "");
-  b.key(35002, "orders", "deleted");
-  renew(b, 40100, 1, "A:1", "0");  // a refused renewal after unlock is fine
-  const Verdict v = check_watchdog(b.history());
+  acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
+  for (int64_t t : {10101, 20101, 30101}) {
+    renewal(b, t, "A", "A:1=1");
+    renew_result(b, t + 1, "A", 1);
+  }
+  b.invoke(35000, "A", 1, 2, "unlock", "orders");
+  b.release(35000, "A", 1, "orders", 0, "unlock", 2);
+  b.key(35001, "orders", "deleted");
+  b.exec(35001, 1, 2, "orders", "unlock", "1", "A:1=1", "", "redis0", -2, "", 35000);
+  b.ok(35002, "A", 1, 2, "unlock", "orders");
+  // A renewal refused after the unlock changes nothing and is no stray renewal.
+  renewal(b, 40101, "A", "", -2, "0");
+  end(b, 60000);
+  const Verdict v = check(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
   EXPECT_EQ(v.property, "watchdog");
+  EXPECT_TRUE(v.anomaly.empty());
+  EXPECT_TRUE(v.witness.empty());
+  EXPECT_EQ(figure_of(v, "holds"), 1);
+  EXPECT_EQ(figure_of(v, "renewals"), 3);
+  EXPECT_EQ(v.explanation, "1 holds, 3 successful renewals, no lapse, late expiry or stray renewal");
 }
+
+// ---------------------------------------------------------------------------------------------
+// a. watchdog-lapse
 
 TEST(CheckerWatchdog, ExpiryUnderALiveWatchdogHolderIsALapse) {
   HistoryBuilder b;
-  const auto a = b.acquire(100, "A", 1, 1, "orders", 1, "", "A:1=1");
-  b.fault(5000, "B", "pause", 1000);  // someone else's fault does not excuse it
+  const Acquire a = acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
+  const int64_t r1 = renew_result(b, 10101, "A", -1);
+  const int64_t r2 = renew_result(b, 20101, "A", 0);
+  renew_result(b, 25000, "B", -1);  // another client's renewal is not A's
   const int64_t expired = b.key(30101, "orders", "expired");
-  const Verdict v = check_watchdog(b.history());
-  ASSERT_EQ(v.valid, Validity::No);
+  end(b, 31000);
+  const Verdict v = check(b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kWatchdogLapse);
-  EXPECT_EQ(v.witness, (W{a.hold, expired}));
+  EXPECT_EQ(v.witness, (W{a.exec, a.hold, r1, r2, expired}));
+  EXPECT_EQ(role(v, "hold").who, "A:1");
+  EXPECT_EQ(role(v, "hold").where, "orders");
+  EXPECT_EQ(role(v, "expiry_set").event, a.exec);
+  EXPECT_EQ(role(v, "expiry_set").number, 30101);
+  EXPECT_EQ(role(v, "expired").event, expired);
+  EXPECT_EQ(role(v, "expired").where, "redis0/orders");
+  EXPECT_EQ(events_of(v, "failed_renewal"), (W{r1, r2}));
   EXPECT_EQ(v.explanation,
-            "Let A:1 hold orders from 102 ms with the watchdog (no lease). Then the key expired on redis0 at "
-            "30101 ms while A:1 still believed it held it, with no fault on A or the servers in between.");
+            "Let A:1 hold orders from 102 ms with the watchdog (no lease). Then its hold in redis0/orders expired at "
+            "30101 ms (the expiry it ran out of was set at 101 ms) while it still believed it held the lock, with no "
+            "fault on A or redis0 in between; renewals without success at 10101 ms, 20101 ms.");
 }
 
-TEST(CheckerWatchdog, FaultsOnTheHolderOrTheServersExcuseAnExpiry) {
-  for (const auto& [process, f] : std::vector<std::pair<std::string, std::string>>{
-           {"A", "pause"}, {"A", "partition"}, {"A", "clock_jump"}, {"redis0", "restart"}, {"world", "failover"}}) {
-    HistoryBuilder b;
-    b.acquire(100, "A", 1, 1, "orders", 1, "", "A:1=1");
-    b.fault(5000, process, f);
-    b.key(30101, "orders", "expired");
-    EXPECT_EQ(check_watchdog(b.history()).valid, Validity::Yes) << process << " " << f;
+// A holds from 100 ms (its expiry set at 101 ms, 30101 ms) and the key expires at 30101 ms with
+// one fault in between (or around).
+Verdict lapse_with_fault(const std::string& process, const std::string& f, int64_t at, int64_t for_ms,
+                         int64_t value = 0) {
+  HistoryBuilder b;
+  acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
+  b.key(150, "other", "created", 0, "redis1");  // redis1 is a server of this run too
+  if (at < 30101) b.fault(at, process, f, value, for_ms);
+  b.key(30101, "orders", "expired");
+  if (at >= 30101) b.fault(at, process, f, value, for_ms);
+  end(b, 40000);
+  return check(b);
+}
+
+TEST(CheckerWatchdog, FaultOnTheHoldersProcessOrLinkOrTheKeysServerExcusesALapse) {
+  struct Case {
+    std::string process, f;
+    int64_t at, for_ms, value;
+  };
+  for (const Case& c : std::vector<Case>{{"A", "pause", 20000, 5000, 0},
+                                         {"A", "partition", 20000, 15000, 0},
+                                         {"A", "delay", 5000, 30000, 200},
+                                         {"A", "loss", 5000, 30000, 1000},
+                                         {"redis0", "pause", 29000, 500, 0},
+                                         {"redis0", "down", 25000, -1, 0},
+                                         {"redis0", "restart", 15000, -1, 0},
+                                         {"redis0", "failover", 15000, -1, 0}}) {
+    const Verdict v = lapse_with_fault(c.process, c.f, c.at, c.for_ms, c.value);
+    EXPECT_EQ(v.valid, Validity::Yes) << c.process << " " << c.f << ": " << v.explanation;
   }
 }
 
-TEST(CheckerWatchdog, ExpiryOfAnExplicitLeaseIsNoLapse) {
+TEST(CheckerWatchdog, FaultElsewhereOrOfAnotherKindDoesNotExcuseALapse) {
+  struct Case {
+    std::string process, f;
+    int64_t at, for_ms, value;
+  };
+  for (const Case& c : std::vector<Case>{{"A", "clock_jump", 20000, -1, 5000},
+                                         {"B", "pause", 20000, 15000, 0},
+                                         {"B", "partition", 20000, 15000, 0},
+                                         {"redis1", "pause", 20000, 15000, 0},
+                                         {"redis1", "restart", 20000, -1, 0},
+                                         {"A", "pause", 30200, 5000, 0}}) {  // after the expiry
+    const Verdict v = lapse_with_fault(c.process, c.f, c.at, c.for_ms, c.value);
+    EXPECT_EQ(v.valid, Validity::No) << c.process << " " << c.f << ": " << v.explanation;
+    EXPECT_EQ(v.anomaly, anomaly::kWatchdogLapse) << c.process << " " << c.f;
+  }
+}
+
+// The expiry that ran out was set by the renewal at 10101 ms: a pause of A that ended before it does
+// not explain the lapse; one within [10101 ms, 40101 ms] does.
+TEST(CheckerWatchdog, OnlyAFaultBetweenTheExpirysSettingAndTheExpiryExcusesIt) {
+  for (const bool within : {false, true}) {
+    HistoryBuilder b;
+    acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
+    if (!within) b.fault(1000, "A", "pause", 0, 5000);  // to 6000 ms
+    const int64_t r = renewal(b, 10101, "A", "A:1=1", 30000, "1", 10100);
+    if (within) b.fault(12000, "A", "pause", 0, 5000);  // to 17000 ms
+    const int64_t expired = b.key(40101, "orders", "expired");
+    end(b, 41000);
+    const Verdict v = check(b);
+    if (within) {
+      EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+      continue;
+    }
+    ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+    EXPECT_EQ(v.anomaly, anomaly::kWatchdogLapse);
+    EXPECT_EQ(role(v, "expiry_set").event, r);
+    EXPECT_EQ(role(v, "expiry_set").from_ms, 10101);
+    EXPECT_EQ(role(v, "expired").event, expired);
+  }
+}
+
+TEST(CheckerWatchdog, ExpiryOfAHoldWithAnExplicitLeaseIsNoLapse) {
   HistoryBuilder b;
-  b.acquire(100, "A", 1, 1, "orders", 1, "", "A:1=1", 1000);
+  acquire(b, 100, "A", 1, 1, "", "A:1=1", 1000, 1000);
   b.key(1101, "orders", "expired");
-  EXPECT_EQ(check_watchdog(b.history()).valid, Validity::Yes);
+  end(b, 5000);
+  const Verdict v = check(b);
+  EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
 }
 
-TEST(CheckerWatchdog, CrashedHoldersKeyExpiresWithinALease) {
+// A re-entry with a lease on top of a lease-less hold asked for that lease: the hold is Mixed and
+// its expiry is no lapse. Once that re-entry is unlocked the watchdog hold is judged again.
+TEST(CheckerWatchdog, LeaseReentryOnAWatchdogHoldIsNotJudgedForLapse) {
   HistoryBuilder b;
-  b.acquire(100, "A", 1, 1, "orders", 1, "", "A:1=1");
-  renew(b, 10000, 1, "A:1");
-  b.fault(15000, "A", "crash");
-  b.release(15000, "A", 1, "orders", 0, "crash");
-  b.key(40050, "orders", "expired");
-  b.key(50000, "other", "created");
-  EXPECT_EQ(check_watchdog(b.history()).valid, Validity::Yes);
+  acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
+  acquire(b, 200, "A", 2, 2, "A:1=1", "A:1=2", 5000, 5000);
+  b.key(5201, "orders", "expired");
+  end(b, 10000);
+  const Verdict v = check(b);
+  EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
 }
 
-TEST(CheckerWatchdog, CrashedHoldersKeyOutlivingTheLeaseIsLate) {
+TEST(CheckerWatchdog, WatchdogHoldIsJudgedAgainOnceTheLeaseReentryIsUnlocked) {
   HistoryBuilder b;
-  b.acquire(100, "A", 1, 1, "orders", 1, "", "A:1=1");
-  const int64_t last = renew(b, 10000, 1, "A:1");
-  b.fault(15000, "A", "crash");
-  const int64_t crash = b.release(15000, "A", 1, "orders", 0, "crash");
-  const int64_t expired = b.key(50000, "orders", "expired");
-  const Verdict v = check_watchdog(b.history());
-  ASSERT_EQ(v.valid, Validity::No);
+  const Acquire outer = acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
+  acquire(b, 200, "A", 2, 2, "A:1=1", "A:1=2", 5000, 5000);
+  b.invoke(1000, "A", 1, 3, "unlock", "orders");
+  b.release(1000, "A", 1, "orders", 1, "unlock", 3);
+  const int64_t inner_unlock = b.exec(1001, 1, 3, "orders", "unlock", "0", "A:1=2", "A:1=1", "redis0", 30000, "", 1000);
+  b.ok(1002, "A", 1, 3, "unlock", "orders", 0);
+  const int64_t expired = b.key(31001, "orders", "expired");
+  end(b, 32000);
+  const Verdict v = check(b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kWatchdogLapse);
+  EXPECT_EQ(role(v, "hold").event, outer.hold);
+  EXPECT_EQ(role(v, "expiry_set").event, inner_unlock);
+  EXPECT_EQ(role(v, "expired").event, expired);
+}
+
+TEST(CheckerWatchdog, WatchdogReentryOnALeaseHoldAsksForRenewalAndIsJudged) {
+  HistoryBuilder b;
+  acquire(b, 100, "A", 1, 1, "", "A:1=1", 5000, 5000);
+  const Acquire inner = acquire(b, 200, "A", 2, 2, "A:1=1", "A:1=2", -1, 30000);
+  const int64_t expired = b.key(30201, "orders", "expired");
+  end(b, 31000);
+  const Verdict v = check(b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kWatchdogLapse);
+  EXPECT_EQ(role(v, "expiry_set").event, inner.exec);
+  EXPECT_EQ(role(v, "expired").event, expired);
+}
+
+// RedLock: the hold lives on three servers, each key judged; only redis2's expires.
+Verdict red_lapse(const std::string& paused_server, int64_t* exec2 = nullptr, int64_t* expired_at = nullptr) {
+  HistoryBuilder b;
+  b.invoke(100, "A", 1, 1, "lock", "orders");
+  int64_t x = -1;
+  for (const char* s : {"redis0", "redis1", "redis2"}) x = b.exec(101, 1, 1, "orders", "acquire", "nil", "", "A:1=1", s, 30000);
+  b.ok(102, "A", 1, 1, "lock", "orders");
+  b.hold(102, "A", 1, "orders", 1, -1, 1);
+  if (!paused_server.empty()) b.fault(5000, paused_server, "pause", 0, 10000);
+  for (const char* s : {"redis0", "redis1"}) renewal(b, 10101, "A", "A:1=1", 30000, "1", 10100, "orders", s);
+  const int64_t expired = b.key(30101, "orders", "expired", 0, "redis2");
+  end(b, 31000);
+  if (exec2) *exec2 = x;
+  if (expired_at) *expired_at = expired;
+  return check(b, "red");
+}
+
+TEST(CheckerWatchdog, RedLockHoldThatExpiresOnOneServerIsALapse) {
+  int64_t exec2 = -1, expired = -1;
+  const Verdict v = red_lapse("", &exec2, &expired);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kWatchdogLapse);
+  EXPECT_EQ(role(v, "expiry_set").event, exec2);
+  EXPECT_EQ(role(v, "expiry_set").where, "redis2/orders");
+  EXPECT_EQ(role(v, "expired").event, expired);
+  EXPECT_EQ(role(v, "expired").who, "redis2");
+  EXPECT_EQ(role(v, "expired").where, "redis2/orders");
+  // A pause of that server excuses it; a pause of another server does not.
+  EXPECT_EQ(red_lapse("redis2").valid, Validity::Yes) << red_lapse("redis2").explanation;
+  EXPECT_EQ(red_lapse("redis0").anomaly, anomaly::kWatchdogLapse);
+}
+
+// ReadWriteLock: a reader's own lease lives in its timeout key. A's (watchdog) timeout key expires
+// while B's longer read lease keeps the hash: A's hold has run out under it.
+TEST(CheckerWatchdog, ReaderWhoseTimeoutKeyExpiresUnderItsWatchdogIsALapse) {
+  for (const int64_t a_lease : {int64_t{-1}, int64_t{30000}}) {
+    HistoryBuilder b;
+    b.invoke(0, "A", 1, 1, "lock", "orders:read", -1, a_lease);
+    b.key(7, "orders", "created");
+    b.key(7, "{orders}:u1:1:rwlock_timeout:1", "created");
+    b.exec(7, 1, 1, "orders", "acquire", "nil", "", "mode=read,u1:1=1", "redis0", 30000, "", 4);
+    b.ok(8, "A", 1, 1, "lock", "orders:read");
+    b.hold(8, "A", 1, "orders:read", 1, a_lease, 1);
+    b.invoke(100, "B", 1, 2, "lock", "orders:read", -1, 60000);
+    b.key(102, "{orders}:u2:1:rwlock_timeout:1", "created");
+    b.exec(102, 1, 2, "orders", "acquire", "nil", "mode=read,u1:1=1", "mode=read,u1:1=1,u2:1=1", "redis0", 60000, "", 100);
+    b.ok(103, "B", 1, 2, "lock", "orders:read");
+    b.hold(103, "B", 1, "orders:read", 1, 60000, 2);
+    const int64_t expired = b.key(30007, "{orders}:u1:1:rwlock_timeout:1", "expired");
+    end(b, 31000);
+    const Verdict v = check(b, "rwlock");
+    if (a_lease >= 0) {
+      EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+      continue;
+    }
+    ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+    EXPECT_EQ(v.anomaly, anomaly::kWatchdogLapse);
+    EXPECT_EQ(role(v, "hold").who, "A:1");
+    EXPECT_EQ(role(v, "hold").where, "orders:read");
+    EXPECT_EQ(role(v, "expired").event, expired);
+    EXPECT_EQ(role(v, "expired").where, "redis0/orders");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// b. late-expiry
+
+// A holds with the watchdog from 100 ms (expiry 30101 ms), renews at 10101 ms (expiry 40101 ms),
+// crashes at 15000 ms; the key expires at `expired_ms` (none: -1), the history ends at `end_ms`.
+// With `kept_to_ms`, B's refused acquire at 38000 ms (a buggy script touching the TTL; B never holds)
+// moves the key's expiry to that time: the only way a key outlives the lease its holder set, since
+// Redis drops a key once its expiry has passed.
+struct Crashed {
+  HistoryBuilder b;
+  Acquire a{};
+  int64_t renewed = -1, crashed = -1, expired = -1, kept = -1;
+
+  Crashed(int64_t expired_ms, int64_t end_ms, int64_t kept_to_ms = -1) {
+    a = acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
+    renewed = renewal(b, 10101, "A", "A:1=1", 30000, "1", 10100);
+    renew_result(b, 10102, "A", 1);
+    crashed = crash(b, 15000, "A");
+    if (kept_to_ms >= 0) {
+      b.invoke(37999, "B", 1, 2, "try_lock", "orders", 0);
+      kept = b.exec(38000, 1, 2, "orders", "acquire", "2101", "A:1=1", "A:1=1", "redis0", kept_to_ms - 38000, "", 37999);
+      b.fail(38001, "B", 1, 2, "try_lock", "orders", "not acquired within 0 ms");
+    }
+    if (expired_ms >= 0) expired = b.key(expired_ms, "orders", "expired");
+    end(b, end_ms);
+  }
+};
+
+TEST(CheckerWatchdog, CrashedHoldersKeyGoneByItsLastLeasePlusSlackHolds) {
+  Crashed c(40150, 60000);
+  const Verdict v = check(c.b);
+  EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+}
+
+TEST(CheckerWatchdog, CrashedHoldersKeyOutlivingItsLastLeasePlusSlackIsLate) {
+  Crashed c(40300, 60000, 40300);
+  const Verdict v = check(c.b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kLateExpiry);
-  EXPECT_EQ(v.witness, (W{last, crash, expired}));
+  EXPECT_EQ(v.witness, (W{c.a.hold, c.renewed, c.crashed, c.expired}));
+  EXPECT_EQ(role(v, "hold").end_event, c.crashed);
+  EXPECT_EQ(role(v, "hold").state, "crashed");
+  EXPECT_EQ(role(v, "crash").event, c.crashed);
+  EXPECT_EQ(role(v, "lease_set").event, c.renewed);
+  EXPECT_EQ(role(v, "lease_set").number, 40101);
+  EXPECT_EQ(role(v, "gone").event, c.expired);
+  EXPECT_EQ(role(v, "gone").where, "redis0/orders");
+  EXPECT_EQ(figure_of(v, "deadline"), 40201);
+  EXPECT_EQ(figure_of(v, "slack"), 100);
   EXPECT_EQ(v.explanation,
-            "Let A:1 hold orders with the watchdog; its last renewal was at 10000 ms. Then A crashed at 15000 ms, "
-            "so the key should have gone by 40100 ms (30000 ms lease + 100 ms slack), but it went only at "
-            "50000 ms.");
+            "Let A:1 hold orders with the watchdog and crash at 15000 ms; the latest expiry set while it held was "
+            "40101 ms. Then its hold should have gone by 40201 ms (with 100 ms slack), but it went only at 40300 ms.");
 }
 
-TEST(CheckerWatchdog, KeyLeftForeverAfterACrashIsLateOnceTheDeadlinePassed) {
-  HistoryBuilder b;
-  const auto a = b.acquire(100, "A", 1, 1, "orders", 1, "", "A:1=1");
-  b.fault(1000, "A", "crash");
-  const int64_t crash = b.release(1000, "A", 1, "orders", 0, "crash");
-  b.key(30000, "other", "created");
-  EXPECT_EQ(check_watchdog(b.history()).valid, Validity::Yes);  // ends before 101 + 30100: not judged
-  b.key(31000, "other", "deleted");
-  const Verdict v = check_watchdog(b.history());
-  ASSERT_EQ(v.valid, Validity::No);
+TEST(CheckerWatchdog, LateExpiryAllowsTheConfiguredSlack) {
+  Crashed c(40300, 60000, 40300);
+  WatchdogOptions wide;
+  wide.slack_ms = 200;
+  const Verdict v = check(c.b, "rlock", wide);
+  EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+}
+
+TEST(CheckerWatchdog, CrashedHoldStillThereIsJudgedOnlyOnceTheHistoryPassedTheDeadline) {
+  {
+    Crashed c(-1, 40201, 100000);  // ends at the deadline: not judged
+    const Verdict v = check(c.b);
+    EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+  }
+  Crashed c(-1, 40300, 100000);
+  const Verdict v = check(c.b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kLateExpiry);
-  EXPECT_EQ(v.witness, (W{a.exec, crash}));
-  EXPECT_TRUE(mentions(v, "it acquired it at 101 ms")) << v.explanation;
-  EXPECT_TRUE(mentions(v, "still there when the history ended at 31000 ms")) << v.explanation;
+  EXPECT_EQ(v.find("gone"), nullptr);
+  ASSERT_NE(v.find("still_there"), nullptr);
+  EXPECT_EQ(role(v, "still_there").where, "redis0/orders");
+  EXPECT_EQ(role(v, "still_there").event, c.kept);
+}
+
+// A renewal sent before the crash and run by the server after it was sent by a holder: the expiry
+// it sets is the hold's lease, and the key may live until then. One that (impossibly for a crashed
+// client, but that is the rule) was sent after the crash sets no lease.
+TEST(CheckerWatchdog, RenewalInFlightAtTheCrashExtendsTheDeadline) {
+  for (const bool in_flight : {true, false}) {
+    HistoryBuilder b;
+    acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
+    const int64_t crashed = crash(b, 15000, "A");
+    renewal(b, 15005, "A", "A:1=1", 30000, "1", in_flight ? 14999 : 15001);  // expiry 45005 ms
+    const int64_t expired = b.key(45005, "orders", "expired");
+    end(b, 60000);
+    const Verdict v = check(b);
+    if (in_flight) {
+      EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+      continue;
+    }
+    // Sent after the crash it is a renewal sent without the lock, decided at once (before the late
+    // expiry it also causes: it set no lease, so the key had to be gone by 30101 + 100 ms).
+    ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+    EXPECT_EQ(v.anomaly, anomaly::kRevivedAfterUnlock);
+    EXPECT_EQ(figure_of(v, "sent"), 15001);
+    EXPECT_LT(crashed, expired);
+  }
+}
+
+// Only a request that leaves its sender's hold in the key sets the hold's lease. After A's crash, B's
+// refused acquire that (wrongly) resets the TTL keeps A's hold alive past A's last lease.
+TEST(CheckerWatchdog, CrashedHoldKeptAliveByAnotherClientsRefusedAcquireIsLate) {
+  for (const bool resets_ttl : {false, true}) {
+    SCOPED_TRACE(resets_ttl ? "B's acquire resets the TTL" : "B's acquire leaves the TTL");
+    HistoryBuilder b;
+    acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
+    const int64_t renewed = renewal(b, 10101, "A", "A:1=1", 30000, "1", 10100);  // expiry 40101 ms
+    crash(b, 15000, "A");
+    b.invoke(20000, "B", 1, 2, "try_lock", "orders", 0);
+    b.exec(20001, 1, 2, "orders", "acquire", "20100", "A:1=1", "A:1=1", "redis0", resets_ttl ? 30000 : 20100, "", 20000);
+    b.fail(20002, "B", 1, 2, "try_lock", "orders", "not acquired within 0 ms");
+    const int64_t expired = b.key(resets_ttl ? 50001 : 40101, "orders", "expired");
+    end(b, 60000);
+    const Verdict v = check(b);
+    if (!resets_ttl) {
+      EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+      continue;
+    }
+    ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+    EXPECT_EQ(v.anomaly, anomaly::kLateExpiry);
+    EXPECT_EQ(role(v, "lease_set").event, renewed);
+    EXPECT_EQ(figure_of(v, "deadline"), 40201);
+    EXPECT_EQ(role(v, "gone").event, expired);
+  }
+}
+
+// The key's server is stopped across the deadline. Paused, Redis runs no expiry cycle, so the
+// expired event comes only at the resume; dead (down until its replica is promoted), the key goes
+// with the failover. Either way the key was past its expiry from 40101 ms on and nobody could read
+// it: the hold outlived no lease, the server was simply not running.
+TEST(CheckerWatchdog, CrashedHoldWhoseServerWasStoppedAcrossTheDeadlineIsNotLate) {
+  for (const bool paused : {true, false}) {
+    SCOPED_TRACE(paused ? "paused" : "down");
+    HistoryBuilder b;
+    acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
+    renewal(b, 10101, "A", "A:1=1", 30000, "1", 10100);
+    crash(b, 15000, "A");
+    if (paused) {
+      b.fault(39000, "redis0", "pause", 0, 10000);
+      b.fault(49000, "redis0", "resume");
+      b.key(49000, "orders", "expired");
+    } else {
+      b.fault(39000, "redis0", "down");
+      b.fault(49000, "redis0", "failover");
+    }
+    end(b, 60000);
+    const Verdict v = check(b);
+    EXPECT_EQ(v.valid, Validity::Yes) << v.anomaly << ": " << v.explanation;
+  }
+}
+
+TEST(CheckerWatchdog, CrashedHoldWithNoExpiryIsGivenOneWatchdogLease) {
+  auto history = [](int64_t end_ms, HistoryBuilder& b, Acquire& a, int64_t& crashed) {
+    a = acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, -1);  // the key never expires
+    crashed = crash(b, 1000, "A");
+    end(b, end_ms);
+  };
+  {
+    HistoryBuilder b;
+    Acquire a{};
+    int64_t crashed = -1;
+    history(31100, b, a, crashed);  // ends at 1000 + 30000 + 100 ms: too short to judge
+    EXPECT_EQ(check(b).valid, Validity::Yes) << check(b).explanation;
+  }
+  HistoryBuilder b;
+  Acquire a{};
+  int64_t crashed = -1;
+  history(31200, b, a, crashed);
+  const Verdict v = check(b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kLateExpiry);
+  EXPECT_EQ(v.witness, (W{a.exec, a.hold, crashed}));
+  EXPECT_EQ(v.find("lease_set"), nullptr);
+  EXPECT_EQ(figure_of(v, "deadline"), 31100);
+  EXPECT_EQ(role(v, "still_there").event, a.exec);
+  EXPECT_EQ(v.explanation,
+            "Let A:1 hold orders with the watchdog and crash at 1000 ms; its hold had no expiry, so it was given one "
+            "watchdog lease. Then its hold should have gone by 31100 ms (with 100 ms slack), but it was still in "
+            "redis0/orders when the history ended.");
   WatchdogOptions longer;
   longer.watchdog_lease_ms = 60000;
-  EXPECT_EQ(check_watchdog(b.history(), longer).valid, Validity::Yes);
+  EXPECT_EQ(check(b, "rlock", longer).valid, Validity::Yes);
 }
 
-TEST(CheckerWatchdog, RenewalOfAnExplicitLeaseIsReported) {
+// ---------------------------------------------------------------------------------------------
+// c. renewed-explicit-lease
+
+TEST(CheckerWatchdog, RenewalOfAHoldWithAnExplicitLeaseIsReported) {
   HistoryBuilder b;
-  const auto a = b.acquire(100, "A", 1, 1, "orders", 1, "", "A:1=1", 10000);
-  const int64_t r = renew(b, 3433, 1, "A:1");
-  const Verdict v = check_watchdog(b.history());
-  ASSERT_EQ(v.valid, Validity::No);
+  const Acquire a = acquire(b, 100, "A", 1, 1, "", "A:1=1", 10000, 10000);
+  const int64_t r = renewal(b, 3433, "A", "A:1=1");
+  end(b, 20000);
+  const Verdict v = check(b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kRenewedExplicitLease);
   EXPECT_EQ(v.witness, (W{a.hold, r}));
+  EXPECT_EQ(role(v, "hold").number, 10000);
+  EXPECT_EQ(role(v, "renewal").who, "A:1");
+  EXPECT_EQ(role(v, "renewal").where, "redis0/orders");
   EXPECT_EQ(v.explanation,
-            "Let A:1 hold orders from 102 ms with an explicit lease of 10000 ms. Then redis0 renewed it at 3433 ms.");
+            "Let A:1 hold orders from 102 ms with an explicit lease of 10000 ms. Then a renewal for A:1 ran on "
+            "redis0/orders at 3433 ms.");
 }
 
-TEST(CheckerWatchdog, RenewalAfterTheUnlockTookEffectRevivesTheLock) {
-  HistoryBuilder b;
-  b.acquire(100, "A", 1, 1, "orders", 1, "", "A:1=1");
-  const int64_t inv = b.invoke(5000, "A", 1, 2, "unlock", "orders");
-  const int64_t rel = b.release(5000, "A", 1, "orders", 0, "unlock", 2);
-  renew(b, 5001, 1, "A:1");  // in flight before the unlock reached the server: fine
-  b.exec(5002, 1, 2, "orders", "unlock", "1", "A:1=1", "");
-  b.ok(5003, "A", 1, 2, "unlock", "orders");
-  EXPECT_EQ(check_watchdog(b.history()).valid, Validity::Yes);
-  const int64_t r = renew(b, 6000, 1, "A:1");
-  const Verdict v = check_watchdog(b.history());
-  ASSERT_EQ(v.valid, Validity::No);
-  EXPECT_EQ(v.anomaly, anomaly::kRevivedAfterUnlock);
-  EXPECT_EQ(v.witness, (W{rel, r}));
-  EXPECT_EQ(v.explanation,
-            "Let A:1 unlock orders at 5000 ms. Then redis0 renewed it for A:1 at 6000 ms, before A:1 acquired it "
-            "again.");
-  (void)inv;
+TEST(CheckerWatchdog, RenewalOfAHoldWhoseLatestOrEarlierAcquireHadNoLeaseHolds) {
+  // Mixed: the outer acquire asked for renewal, the re-entry for a lease.
+  {
+    HistoryBuilder b;
+    acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
+    acquire(b, 200, "A", 2, 2, "A:1=1", "A:1=2", 5000, 5000);
+    renewal(b, 3000, "A", "A:1=2");
+    end(b, 10000);
+    const Verdict v = check(b);
+    EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+    EXPECT_EQ(figure_of(v, "renewals"), 1);
+  }
+  // Watchdog: a lease-less re-entry on top of a lease hold.
+  {
+    HistoryBuilder b;
+    acquire(b, 100, "A", 1, 1, "", "A:1=1", 5000, 5000);
+    acquire(b, 200, "A", 2, 2, "A:1=1", "A:1=2", -1, 30000);
+    renewal(b, 10201, "A", "A:1=2");
+    end(b, 20000);
+    const Verdict v = check(b);
+    EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+  }
+  // Explicit again once the lease-less re-entry is unlocked.
+  {
+    HistoryBuilder b;
+    acquire(b, 100, "A", 1, 1, "", "A:1=1", 50000, 50000);
+    acquire(b, 200, "A", 2, 2, "A:1=1", "A:1=2", -1, 30000);
+    b.invoke(1000, "A", 1, 3, "unlock", "orders");
+    b.release(1000, "A", 1, "orders", 1, "unlock", 3);
+    b.exec(1001, 1, 3, "orders", "unlock", "0", "A:1=2", "A:1=1", "redis0", 30000, "", 1000);
+    b.ok(1002, "A", 1, 3, "unlock", "orders", 0);
+    const int64_t r = renewal(b, 10201, "A", "A:1=1");
+    end(b, 20000);
+    const Verdict v = check(b);
+    ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+    EXPECT_EQ(v.anomaly, anomaly::kRenewedExplicitLease);
+    EXPECT_EQ(role(v, "renewal").event, r);
+  }
 }
 
-TEST(CheckerWatchdog, RenewalsAreAttributedByTheLearnedHolderField) {
+// ReadWriteLock: one hash carries an owner's write and read holds; a renewal of it is stray only when
+// every unmatched acquire on either side had a lease.
+TEST(CheckerWatchdog, RenewalOfAnRwlockHashIsJudgedOverBothSidesOfItsOwner) {
+  for (const int64_t write_lease : {int64_t{-1}, int64_t{50000}}) {
+    SCOPED_TRACE(write_lease < 0 ? "write side with the watchdog" : "write side with a lease");
+    HistoryBuilder b;
+    acquire(b, 100, "A", 1, 1, "", "mode=write,u1:1:write=1", write_lease, write_lease < 0 ? 30000 : write_lease,
+            "orders:write");
+    acquire(b, 200, "A", 2, 1, "mode=write,u1:1:write=1", "mode=write,u1:1:write=1,u1:1=1", 5000,
+            write_lease < 0 ? 29900 : 49900, "orders:read");
+    const int64_t r = renewal(b, 3000, "A", "mode=write,u1:1:write=1,u1:1=1");
+    end(b, 4000);
+    const Verdict v = check(b, "rwlock");
+    if (write_lease < 0) {
+      EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+      continue;
+    }
+    ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+    EXPECT_EQ(v.anomaly, anomaly::kRenewedExplicitLease);
+    EXPECT_EQ(role(v, "renewal").event, r);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// d. revived-after-unlock
+
+// A holds from 100 ms and begins its unlock at 5000 ms; the unlock's request is lost and the
+// operation times out at 5500 ms, so A's field stays. A renewal of A's runs at `run_ms`, sent at
+// `sent_ms`.
+struct LostUnlock {
   HistoryBuilder b;
-  b.acquire(100, "B", 1, 1, "orders", 1, "", "77d0-bb:1=1");
-  const auto u = b.unlock(200, "B", 1, 2, "orders", 0, "77d0-bb:1=1", "");
-  b.acquire(300, "A", 1, 3, "orders", 1, "", "9f1c-aa:1=1");
-  renew(b, 10300, 1, "9f1c-aa:1");  // A's, though B:1 has the same thread number
-  EXPECT_EQ(check_watchdog(b.history()).valid, Validity::Yes);
-  const int64_t r = renew(b, 10400, 1, "77d0-bb:1");
-  const Verdict v = check_watchdog(b.history());
-  ASSERT_EQ(v.valid, Validity::No);
+  int64_t release = -1, renewed = -1;
+
+  // `reacquiring`: A begins a new lock() at 5900 ms, still under way when the renewal runs.
+  LostUnlock(int64_t sent_ms, int64_t run_ms, bool reacquiring = false) {
+    acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
+    b.invoke(5000, "A", 1, 2, "unlock", "orders");
+    release = b.release(5000, "A", 1, "orders", 0, "unlock", 2);
+    if (run_ms < 5500) renewed = renewal(b, run_ms, "A", "A:1=1", 30000, "1", sent_ms);
+    b.info(5500, "A", 1, 2, "unlock", "orders");
+    if (reacquiring) b.invoke(5900, "A", 1, 3, "lock", "orders");
+    if (run_ms >= 5500) renewed = renewal(b, run_ms, "A", "A:1=1", 30000, "1", sent_ms);
+    end(b, 20000);
+  }
+};
+
+TEST(CheckerWatchdog, RenewalSentAfterTheOwnerGaveTheLockUpIsARevival) {
+  LostUnlock l(6000, 6001);
+  const Verdict v = check(l.b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kRevivedAfterUnlock);
-  EXPECT_EQ(v.witness, (W{u.release, r}));
-  EXPECT_TRUE(mentions(v, "for B:1")) << v.explanation;
+  EXPECT_EQ(v.witness, (W{l.release, l.renewed}));
+  EXPECT_EQ(role(v, "renewal").event, l.renewed);
+  EXPECT_EQ(role(v, "renewal").who, "A:1");
+  EXPECT_EQ(figure_of(v, "sent"), 6000);
+  EXPECT_EQ(role(v, "release").event, l.release);
+  EXPECT_EQ(v.explanation,
+            "Let A:1 give the lock up (at 5000 ms). Then a renewal it sent at 6000 ms, holding nothing, succeeded on "
+            "redis0/orders at 6001 ms.");
+}
+
+TEST(CheckerWatchdog, RenewalSentWhileHoldingOrUnlockingIsNoRevivalWhenEverItRuns) {
+  {
+    LostUnlock l(4990, 5001);  // sent while A believed it held the lock
+    const Verdict v = check(l.b);
+    EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+  }
+  {
+    LostUnlock l(5200, 5600);  // sent while the unlock was under way, run after it ended
+    const Verdict v = check(l.b);
+    EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+  }
+  {
+    LostUnlock l(6000, 6001, true);  // sent while A was acquiring the lock again
+    const Verdict v = check(l.b);
+    EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+  }
+}
+
+TEST(CheckerWatchdog, RenewalWithoutASendTimeIsJudgedByWhenItRan) {
+  LostUnlock l(-1, 6001);
+  const Verdict v = check(l.b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kRevivedAfterUnlock);
+  EXPECT_EQ(figure_of(v, "sent"), 6001);
+}
+
+// ---------------------------------------------------------------------------------------------
+// e. renewed-without-hold
+
+// A's hold expires while A is paused (excused); B takes the lock at 35000 ms (expiry 65001 ms); A's
+// watchdog, resumed, sends a renewal that runs in B's key at 41008 ms.
+struct RenewalInAnothersKey {
+  HistoryBuilder b;
+  Acquire taken{};
+  int64_t renewed = -1;
+
+  RenewalInAnothersKey(const std::string& reply, int64_t ttl_ms) {
+    acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
+    b.fault(1000, "A", "pause", 0, 40000);
+    b.key(30101, "orders", "expired");
+    taken = acquire(b, 35000, "B", 2, 1, "", "B:1=1", -1, 30000);
+    renewed = renewal(b, 41008, "A", "B:1=1", ttl_ms, reply, 41005);
+    end(b, 50000);
+  }
+};
+
+TEST(CheckerWatchdog, RenewalSucceedingInAKeyWithoutTheOwnersHoldIsReported) {
+  RenewalInAnothersKey r("1", 30000);
+  const Verdict v = check(r.b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kRenewedWithoutHold);
+  EXPECT_EQ(v.witness, (W{r.taken.exec, r.renewed}));
+  EXPECT_EQ(role(v, "renewal").who, "A:1");
+  EXPECT_EQ(role(v, "key").state, "B:1=1");
+  EXPECT_EQ(role(v, "key").number, 65001);
+  EXPECT_EQ(v.explanation,
+            "Let redis0/orders not carry A:1's hold at 41008 ms (it held \"B:1=1\"). Then A:1's renewal succeeded "
+            "there.");
+}
+
+TEST(CheckerWatchdog, RefusedRenewalThatStillChangesTheExpiryOfAnothersKeyIsReported) {
+  RenewalInAnothersKey r("0", 30000);  // refused, yet the key now expires at 71008 ms
+  const Verdict v = check(r.b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kRenewedWithoutHold);
+  EXPECT_EQ(role(v, "renewal").event, r.renewed);
+}
+
+TEST(CheckerWatchdog, RefusedRenewalThatLeavesAnothersKeyAsItWasHolds) {
+  RenewalInAnothersKey r("0", 65001 - 41008);  // the key's own remaining ttl
+  const Verdict v = check(r.b);
+  EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+  EXPECT_EQ(figure_of(v, "renewals"), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// f. lease-mismatch
+
+TEST(CheckerWatchdog, AcquireWithALeaseWhoseHoldExpiresAfterAnotherTimeIsALeaseMismatch) {
+  HistoryBuilder b;
+  const Acquire a = acquire(b, 100, "A", 1, 1, "", "A:1=1", 10000, 30000);
+  end(b, 5000);
+  const Verdict v = check(b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kLeaseMismatch);
+  EXPECT_EQ(v.witness, (W{a.invoke, a.exec}));
+  EXPECT_EQ(role(v, "acquire").event, a.invoke);
+  EXPECT_EQ(role(v, "key").event, a.exec);
+  EXPECT_EQ(role(v, "key").where, "redis0/orders");
+  EXPECT_EQ(figure_of(v, "lease"), 10000);
+  EXPECT_EQ(figure_of(v, "ttl"), 30000);
+  EXPECT_EQ(v.explanation,
+            "Let A:1 acquire orders at 100 ms with a lease of 10000 ms. Then the server set its hold in redis0/orders "
+            "to expire after 30000 ms.");
+}
+
+TEST(CheckerWatchdog, AcquireWithALeaseWhoseHoldNeverExpiresIsALeaseMismatch) {
+  HistoryBuilder b;
+  acquire(b, 100, "A", 1, 1, "", "A:1=1", 10000, -1);
+  end(b, 5000);
+  const Verdict v = check(b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kLeaseMismatch);
+  EXPECT_EQ(figure_of(v, "ttl"), -1);
+  EXPECT_EQ(v.explanation,
+            "Let A:1 acquire orders at 100 ms with a lease of 10000 ms. Then the server set its hold in redis0/orders "
+            "to expire never.");
+}
+
+TEST(CheckerWatchdog, AcquireWhoseHoldExpiresAfterExactlyItsLeaseHolds) {
+  HistoryBuilder b;
+  acquire(b, 100, "A", 1, 1, "", "A:1=1", 10000, 10000);
+  acquire(b, 200, "A", 2, 2, "A:1=1", "A:1=2", 4000, 4000);  // a re-entry's lease resets the expiry
+  end(b, 3000);
+  const Verdict v = check(b);
+  EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+}
+
+// MultiLock: the lease is set on every part, each judged.
+TEST(CheckerWatchdog, MultiLockPartsAreEachHeldToTheLease) {
+  for (const int64_t part2_ttl : {int64_t{10000}, int64_t{30000}}) {
+    HistoryBuilder b;
+    const int64_t inv = b.invoke(100, "A", 1, 1, "lock", "orders", -1, 10000);
+    b.exec(101, 1, 1, "orders-1", "acquire", "nil", "", "A:1=1", "redis0", 10000, "", 100);
+    const int64_t x2 = b.exec(102, 1, 1, "orders-2", "acquire", "nil", "", "A:1=1", "redis0", part2_ttl, "", 101);
+    b.exec(103, 1, 1, "orders-3", "acquire", "nil", "", "A:1=1", "redis0", 10000, "", 102);
+    b.ok(104, "A", 1, 1, "lock", "orders");
+    b.hold(104, "A", 1, "orders", 1, 10000, 1);
+    end(b, 5000);
+    const Verdict v = check(b, "multi");
+    if (part2_ttl == 10000) {
+      EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+      continue;
+    }
+    ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+    EXPECT_EQ(v.anomaly, anomaly::kLeaseMismatch);
+    EXPECT_EQ(v.witness, (W{inv, x2}));
+    EXPECT_EQ(role(v, "key").where, "redis0/orders-2");
+    EXPECT_EQ(figure_of(v, "ttl"), 30000);
+  }
+}
+
+// ReadWriteLock: readers share one hash whose expiry is the longest reader lease; a reader's lease
+// is met by any expiry at least that long, and missed by a shorter one.
+TEST(CheckerWatchdog, ReaderLeaseInASharedHashMustBeAtLeastTheLease) {
+  for (const int64_t hash_ttl : {int64_t{29900}, int64_t{500}}) {
+    HistoryBuilder b;
+    b.invoke(0, "A", 1, 1, "lock", "orders:read");
+    b.exec(1, 1, 1, "orders", "acquire", "nil", "", "mode=read,u1:1=1", "redis0", 30000, "", 0);
+    b.ok(2, "A", 1, 1, "lock", "orders:read");
+    b.hold(2, "A", 1, "orders:read", 1, -1, 1);
+    const int64_t inv = b.invoke(100, "B", 1, 2, "lock", "orders:read", -1, 1000);
+    const int64_t x =
+        b.exec(101, 1, 2, "orders", "acquire", "nil", "mode=read,u1:1=1", "mode=read,u1:1=1,u2:1=1", "redis0", hash_ttl, "", 100);
+    b.ok(102, "B", 1, 2, "lock", "orders:read");
+    b.hold(102, "B", 1, "orders:read", 1, 1000, 2);
+    end(b, 400);
+    const Verdict v = check(b, "rwlock");
+    if (hash_ttl >= 1000) {
+      EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+      continue;
+    }
+    ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+    EXPECT_EQ(v.anomaly, anomaly::kLeaseMismatch);
+    EXPECT_EQ(v.witness, (W{inv, x}));
+    EXPECT_EQ(figure_of(v, "lease"), 1000);
+    EXPECT_EQ(figure_of(v, "ttl"), 500);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Several violations: the one decided first is reported.
+
+TEST(CheckerWatchdog, TheViolationDecidedFirstIsReported) {
+  HistoryBuilder b;
+  acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
+  const Acquire c = acquire(b, 200, "C", 2, 1, "", "C:1=1", 10000, 30000, "stock", "stock");  // decided at 201 ms
+  b.key(30101, "orders", "expired");                                                         // A's lapse, later
+  end(b, 31000);
+  const Verdict v = check(b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kLeaseMismatch);
+  EXPECT_EQ(role(v, "key").event, c.exec);
 }
 
 }  // namespace

@@ -32,7 +32,9 @@ std::unique_ptr<World> fair_world(const std::string& variant, const std::vector<
 }
 
 model::Verdict verdict(World& world, const std::string& property) {
-  return model::run_checkers(world.history(), {property}).at(0);
+  model::CheckerOptions options;
+  options.lock_type = "fair";
+  return model::run_checkers(world.history(), {property}, options).at(0);
 }
 
 std::string why(const model::Verdict& v) { return v.anomaly + ": " + v.explanation; }

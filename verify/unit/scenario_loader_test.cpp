@@ -132,6 +132,35 @@ TEST(ScenarioLoader, UnknownFaultsPropertiesAndExpectationsAreErrors) {
             "bad-expectation.yaml:7:21: unknown expectation for mutual_exclusion 'yes-please' (expected holds, violated)");
 }
 
+// Naming a property that does not apply to the lock's type is an error at its line, listing the
+// ones that do: never a silent "holds".
+TEST(ScenarioLoader, APropertyThatDoesNotApplyToTheLockIsAnError) {
+  EXPECT_EQ(error_of("property-not-for-lock.yaml"),
+            "property-not-for-lock.yaml:8:3: property 'reentrancy' does not apply to a token lock (it judges that "
+            "every acquire and unlock moves its holder's count by exactly one); for token use mutual_exclusion, "
+            "fencing or liveness");
+  EXPECT_EQ(error_of("mutual-exclusion-on-rwlock.yaml"),
+            "mutual-exclusion-on-rwlock.yaml:7:3: property 'mutual_exclusion' does not apply to a rwlock lock (it "
+            "judges that no two owners believe they hold one lock at once); for rwlock use reentrancy, watchdog, "
+            "liveness or read_write");
+}
+
+// Without a property in expect, every property that applies is observed (nothing is expected).
+TEST(ScenarioLoader, AScenarioWithoutExpectationsObservesEveryApplicableProperty) {
+  const Scenario s = load_scenario(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/rlock-is-held.yaml");
+  ASSERT_TRUE(s.expect.empty());
+  const ScenarioResult r = run_scenario(s);
+  ASSERT_FALSE(r.error);
+  std::vector<std::string> observed;
+  for (const auto& p : r.properties) {
+    observed.push_back(p.property);
+    EXPECT_TRUE(p.expected.empty()) << p.property;
+    EXPECT_TRUE(p.passed) << p.property;
+  }
+  EXPECT_EQ(observed, (std::vector<std::string>{"mutual_exclusion", "reentrancy", "watchdog", "liveness"}));
+  EXPECT_TRUE(r.passed());
+}
+
 TEST(ScenarioLoader, MultiServerKeysAreChecked) {
   EXPECT_EQ(error_of("parts-on-rlock.yaml"), "parts-on-rlock.yaml:2:28: parts applies to multi and red locks only");
   EXPECT_EQ(error_of("missing-server.yaml"), "missing-server.yaml:7:44: server 3 does not exist (the world has 2)");

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "app/markup.hpp"
 #include "app/timeline.hpp"
 #include "model/checkers.hpp"
 #include "world/world.hpp"
@@ -161,8 +162,8 @@ TEST(Timeline, AViolationIsARedBoxWithTheCheckersExplanationAndRingedWitnesses) 
   const std::string in_box = html.substr(box, box_end - box);
   EXPECT_NE(in_box.find("jump to first violation"), std::string::npos);
   EXPECT_NE(in_box.find(broken->anomaly), std::string::npos);
-  // The explanation as the checker wrote it (it has no characters that need escaping).
-  EXPECT_NE(in_box.find(broken->explanation), std::string::npos) << broken->explanation;
+  // The explanation as the checker wrote it, escaped for HTML ("A:1's" and the like).
+  EXPECT_NE(in_box.find(escape_markup(broken->explanation)), std::string::npos) << broken->explanation;
   EXPECT_LT(box, html.find("<svg id=\"plot\"")) << "the box comes before the plot";
   for (int64_t i : broken->witness)
     EXPECT_NE(html.find("class=\"witness\" data-violation=\"0\" data-ev=\"" + std::to_string(i) + "\""), std::string::npos) << i;

@@ -28,8 +28,10 @@ std::unique_ptr<World> make_world(const std::string& type, std::vector<std::stri
   return made;
 }
 
-model::Verdict verdict(World& world, const std::string& property) {
-  return model::run_checkers(world.history(), {property}).at(0);
+model::Verdict verdict(World& world, const std::string& property, const std::string& type = "rlock") {
+  model::CheckerOptions options;
+  options.lock_type = type;
+  return model::run_checkers(world.history(), {property}, options).at(0);
 }
 
 std::string why(const model::Verdict& v) { return v.anomaly + ": " + v.explanation; }
@@ -66,8 +68,8 @@ TEST(WorldStories, APartialUnlockRestartsTheLeaseTheWatchdogCheckerCountsFrom) {
 }
 
 // A key left with no expiry by nobody alive (here planted directly on the server): B's lock() is
-// told ttl -1 and waits for a message that never comes, recording nothing more. Only the End of
-// the run lets the liveness checker see that B was still waiting on a free lock.
+// told ttl -1 and waits for a message that never comes, recording nothing more. Its refusal by a key
+// nobody can release is starvation at once; only the End of the run shows how long B then waited.
 TEST(WorldStories, ALockWaitingForeverIsJudgedAtTheEndOfTheRun) {
   auto made = make_world("rlock");
   World& world = *made;
@@ -76,11 +78,17 @@ TEST(WorldStories, ALockWaitingForeverIsJudgedAtTheEndOfTheRun) {
   ASSERT_EQ(engine.execute(session, {"HSET", "orders", "gone-client:1", "1"}), engine::Reply::integer_of(1));
   world.op(100, "B", 1, lock_op());
   world.run_until(60000);
-  EXPECT_EQ(verdict(world, "liveness").valid, Validity::Yes) << "without an end, the history stops at B's attempt";
+  const model::Verdict refused = verdict(world, "liveness");
+  ASSERT_EQ(refused.valid, Validity::No) << "the history stops at B's attempt, refused by a key nobody can release";
+  EXPECT_NE(refused.find("refusal"), nullptr) << why(refused);
   world.finish();
   const model::Verdict v = verdict(world, "liveness");
-  EXPECT_EQ(v.valid, Validity::No) << why(v);
+  ASSERT_EQ(v.valid, Validity::No) << why(v);
   EXPECT_EQ(v.anomaly, model::anomaly::kStarved);
+  // From B's first attempt, which showed the planted key, to the end: held for nobody, forever.
+  bool forever = false;
+  for (const model::Evidence& e : v.evidence) forever = forever || (e.role == "free" && e.state == "forever" && e.to_ms == 60000);
+  EXPECT_TRUE(forever) << why(v);
 }
 
 TEST(WorldStories, AnExplicitLeaseShorterThanTheWorkBreaksMutualExclusion) {
@@ -124,8 +132,8 @@ TEST(WorldStories, APauseBreaksTheTokenLockButFencingKeepsTheResourceInOrder) {
   world.op(11000, "B", 1, write_op());
   world.op(11000, "B", 1, unlock_op());
   world.run_until(20000);
-  EXPECT_EQ(verdict(world, "mutual_exclusion").valid, Validity::No);
-  EXPECT_EQ(verdict(world, "fencing").valid, Validity::Yes) << why(verdict(world, "fencing"));
+  EXPECT_EQ(verdict(world, "mutual_exclusion", "token").valid, Validity::No);
+  EXPECT_EQ(verdict(world, "fencing", "token").valid, Validity::Yes) << why(verdict(world, "fencing", "token"));
 }
 
 TEST(WorldStories, SetnxThenExpireWithACrashBetweenViolatesLiveness) {
@@ -158,7 +166,7 @@ TEST(WorldStories, TheNaiveDelDeletesTheNextHoldersLock) {
   world.op(1500, "B", 1, unlock_op());
   world.op(2100, "C", 1, try_lock_op(0, 10000));
   world.run_until(6000);
-  const model::Verdict v = verdict(world, "mutual_exclusion");
+  const model::Verdict v = verdict(world, "mutual_exclusion", "naive");
   ASSERT_EQ(v.valid, Validity::No);
   // The first overlap is the timeout problem itself (A works past its lease while B holds); the
   // DEL then hands C the lock under B as well (World.TheNaiveDelReleasesSomeoneElsesLock).

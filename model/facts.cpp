@@ -1,0 +1,824 @@
+#include "model/facts.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+#include "model/rendered.hpp"
+
+namespace locksim::model {
+namespace {
+
+std::string pair_key(const std::string& owner, const std::string& lock) { return owner + '\n' + lock; }
+
+// "<prefix>:<thread>" or "<prefix>:<thread>:write": a holder's field.
+struct HolderField {
+  std::string prefix;
+  int64_t thread = 0;
+  bool write = false;
+};
+
+std::optional<HolderField> parse_holder(std::string_view field) {
+  HolderField h;
+  if (field.ends_with(":write")) {
+    h.write = true;
+    field.remove_suffix(6);
+  }
+  const size_t colon = field.rfind(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 == field.size()) return std::nullopt;
+  const std::string_view digits = field.substr(colon + 1);
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), h.thread);
+  if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+  h.prefix = std::string(field.substr(0, colon));
+  return h;
+}
+
+bool holds_at(const std::vector<Span>& spans, int64_t t) {
+  auto it = std::upper_bound(spans.begin(), spans.end(), t, [](int64_t v, const Span& s) { return v < s.from_ms; });
+  if (it == spans.begin()) return false;
+  return std::prev(it)->contains(t);
+}
+
+bool is_lock_op(std::string_view f) { return f == "lock" || f == "try_lock" || f == "unlock"; }
+
+// "[a,b]" -> {a, b}.
+std::vector<std::string> parse_list(std::string_view rendered) {
+  std::vector<std::string> items;
+  if (rendered.size() < 2) return items;
+  rendered = rendered.substr(1, rendered.size() - 2);
+  while (!rendered.empty()) {
+    const size_t comma = rendered.find(',');
+    items.emplace_back(rendered.substr(0, comma));
+    if (comma == std::string_view::npos) break;
+    rendered.remove_prefix(comma + 1);
+  }
+  return items;
+}
+
+int severity(FreeWhy why) { return why == FreeWhy::Forever ? 2 : why == FreeWhy::Stale ? 1 : 0; }
+
+}  // namespace
+
+std::string_view to_string(FreeWhy why) {
+  switch (why) {
+    case FreeWhy::Open: return "open";
+    case FreeWhy::Stale: return "stale";
+    case FreeWhy::Forever: return "forever";
+  }
+  return "?";
+}
+
+Belief::Mode Belief::mode_at(int64_t index) const {
+  Mode mode = Mode::Explicit;
+  for (const auto& [i, m] : modes) {
+    if (i > index) break;
+    mode = m;
+  }
+  return mode;
+}
+
+const Claim* KeyState::claim_of(const std::string& owner, const std::string& lock) const {
+  for (const Claim& c : claims)
+    if (c.owner == owner && (lock.empty() || c.lock.empty() || c.lock == lock)) return &c;
+  return nullptr;
+}
+
+const KeyState& KeyTrack::at(int64_t t) const {
+  auto it = std::upper_bound(states.begin(), states.end(), t, [](int64_t v, const KeyState& s) { return v < s.from_ms; });
+  return it == states.begin() ? states.front() : *std::prev(it);
+}
+
+const KeyState& KeyTrack::after_event(int64_t index) const {
+  auto it = std::upper_bound(states.begin(), states.end(), index, [](int64_t v, const KeyState& s) { return v < s.event; });
+  return it == states.begin() ? states.front() : *std::prev(it);
+}
+
+std::vector<Span> merge_spans(std::vector<Span> spans) {
+  std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.from_ms < b.from_ms; });
+  std::vector<Span> out;
+  for (const Span& s : spans) {
+    if (s.to_ms <= s.from_ms) continue;
+    if (!out.empty() && s.from_ms <= out.back().to_ms) {
+      if (s.to_ms > out.back().to_ms) {
+        out.back().to_ms = s.to_ms;
+        out.back().end = s.end;
+      }
+      continue;
+    }
+    out.push_back(s);
+  }
+  return out;
+}
+
+int64_t usable_ms(const std::vector<Span>& spans, int64_t from, int64_t to, const std::vector<Span>& away) {
+  const std::vector<Span> cut = merge_spans(away);
+  int64_t total = 0;
+  for (const Span& s : spans) {
+    const int64_t lo = std::max(from, s.from_ms), hi = std::min(to, s.to_ms);
+    if (hi <= lo) continue;
+    int64_t covered = 0;
+    for (const Span& a : cut) covered += std::max<int64_t>(0, std::min(hi, a.to_ms) - std::max(lo, a.from_ms));
+    total += hi - lo - covered;
+  }
+  return total;
+}
+
+Facts::Facts(const History& history, const LockType* type) : history_(history), type_(type) {
+  build_faults();
+  index_ops();
+  build_beliefs();
+  map_parts();
+  learn_client_ids();
+  build_keys();
+}
+
+void Facts::build_faults() {
+  for (const Event& e : history_.events()) {
+    if (e.kind == EventKind::Exec || e.kind == EventKind::Key) servers_.try_emplace(e.process, 0);
+    if (e.kind == EventKind::Fault && (e.f == "restart" || e.f == "failover" || e.f == "down"))
+      servers_.try_emplace(e.process, 0);
+  }
+  for (auto& [name, i] : servers_) {
+    i = static_cast<int>(server_list_.size());
+    server_list_.push_back(name);
+  }
+  // Open faults that end at a later event (histories without for_ms, and a master down until its failover).
+  std::map<std::pair<std::string, std::string>, size_t> open;
+  auto close = [&](const std::string& process, const std::string& kind, const Event& e) {
+    const auto it = open.find({process, kind});
+    if (it == open.end()) return;
+    faults_[it->second].span.to_ms = e.at_ms;
+    faults_[it->second].span.end = e.index;
+    open.erase(it);
+  };
+  for (const Event& e : history_.events()) {
+    if (e.kind != EventKind::Fault) continue;
+    FaultSpan f{e.process, e.f, Span{e.at_ms, e.at_ms, e.index, -1}, e.value, is_server(e.process)};
+    if (e.f == "resume") close(e.process, "pause", e);
+    if (e.f == "heal") close(e.process, "partition", e);
+    if (e.f == "resume" || e.f == "heal") continue;
+    if (e.f == "failover") close(e.process, "down", e);
+    if (e.f == "crash") f.span.to_ms = kForever;
+    if (e.f == "pause" || e.f == "partition" || e.f == "delay" || e.f == "loss") {
+      if (e.for_ms >= 0) {
+        f.span.to_ms = e.at_ms + e.for_ms;
+      } else if (e.f == "pause" || e.f == "partition") {
+        f.span.to_ms = kForever;
+        open[{e.process, e.f}] = faults_.size();
+      }
+    }
+    if (e.f == "down") {
+      f.span.to_ms = kForever;
+      open[{e.process, e.f}] = faults_.size();
+    }
+    faults_.push_back(std::move(f));
+  }
+  std::map<std::string, std::vector<Span>> away;
+  for (const FaultSpan& f : faults_) {
+    const bool counts = f.server ? (f.kind == "pause" || f.kind == "down")
+                                 : (f.kind == "crash" || f.kind == "pause" || f.kind == "partition");
+    if (counts) away[f.process].push_back(f.span);
+  }
+  for (auto& [process, spans] : away) unavailable_[process] = merge_spans(std::move(spans));
+}
+
+const std::vector<Span>& Facts::unavailable(const std::string& process) const {
+  static const std::vector<Span> none;
+  const auto it = unavailable_.find(process);
+  return it == unavailable_.end() ? none : it->second;
+}
+
+void Facts::index_ops() {
+  for (const Event& e : history_.events()) {
+    if (e.op == 0) continue;
+    if (e.kind == EventKind::Invoke) {
+      if (op_index_.contains(e.op)) continue;
+      Op op;
+      op.id = e.op;
+      op.owner = e.owner();
+      op.process = e.process;
+      op.thread = e.thread;
+      op.lock = e.lock;
+      op.f = e.f;
+      op.invoke = e.index;
+      op.span = Span{e.at_ms, kForever, e.index, -1};
+      op_index_[e.op] = ops_.size();
+      ops_.push_back(std::move(op));
+      continue;
+    }
+    const auto it = op_index_.find(e.op);
+    if (it == op_index_.end()) continue;
+    Op& op = ops_[it->second];
+    if (is_outcome(e.kind) && op.outcome < 0) {
+      op.outcome = e.index;
+      op.result = e.kind;
+      op.span.to_ms = e.at_ms;
+      op.span.end = e.index;
+    } else if (e.kind == EventKind::Exec) {
+      op.execs.push_back(e.index);
+    }
+  }
+  // An operation its client's crash cut short ends there.
+  for (Op& op : ops_) {
+    if (op.outcome >= 0) continue;
+    for (const FaultSpan& f : faults_)
+      if (f.kind == "crash" && f.process == op.process && f.span.from_ms >= op.span.from_ms && f.span.begin > op.invoke) {
+        op.span.to_ms = f.span.from_ms;
+        op.span.end = f.span.begin;
+        break;
+      }
+  }
+  for (const Op& op : ops_)
+    if (is_lock_op(op.f)) rightful_[pair_key(op.owner, op.lock)].push_back(op.span);
+}
+
+const Op* Facts::op(int64_t id) const {
+  const auto it = op_index_.find(id);
+  return it == op_index_.end() ? nullptr : &ops_[it->second];
+}
+
+void Facts::build_beliefs() {
+  struct Open {
+    size_t belief;
+    std::vector<bool> leaseless;  // the unmatched acquires, innermost last
+  };
+  std::map<std::string, Open> open;
+  auto mode = [](const Open& o) {
+    if (!o.leaseless.empty() && o.leaseless.back()) return Belief::Mode::Watchdog;
+    const bool any = std::find(o.leaseless.begin(), o.leaseless.end(), true) != o.leaseless.end();
+    return any ? Belief::Mode::Mixed : Belief::Mode::Explicit;
+  };
+  for (const Event& e : history_.events()) {
+    if (e.kind != EventKind::Hold && e.kind != EventKind::Release) continue;
+    const std::string key = pair_key(e.owner(), e.lock);
+    auto it = open.find(key);
+    if (e.kind == EventKind::Hold) {
+      if (it == open.end()) {
+        Belief b;
+        b.lock = e.lock;
+        b.owner = e.owner();
+        b.process = e.process;
+        b.thread = e.thread;
+        b.span = Span{e.at_ms, kForever, e.index, -1};
+        beliefs_.push_back(std::move(b));
+        it = open.emplace(key, Open{beliefs_.size() - 1, {}}).first;
+      }
+      Belief& b = beliefs_[it->second.belief];
+      b.holds.push_back(e.index);
+      it->second.leaseless.push_back(e.lease_ms < 0);
+      b.modes.emplace_back(e.index, mode(it->second));
+      continue;
+    }
+    if (it == open.end()) continue;
+    Belief& b = beliefs_[it->second.belief];
+    b.releases.push_back(e.index);
+    if (!it->second.leaseless.empty()) it->second.leaseless.pop_back();
+    if (e.value == 0) it->second.leaseless.clear();
+    b.modes.emplace_back(e.index, mode(it->second));
+    if (e.value != 0) continue;
+    b.span.to_ms = e.at_ms;
+    b.span.end = e.index;
+    b.crashed = e.f == "crash";
+    open.erase(it);
+  }
+  for (const Belief& b : beliefs_) {
+    rightful_[pair_key(b.owner, b.lock)].push_back(b.span);
+    believed_[pair_key(b.owner, b.lock)].push_back(b.span);
+  }
+  for (auto& [key, spans] : rightful_) spans = merge_spans(std::move(spans));
+  for (auto& [key, spans] : believed_) spans = merge_spans(std::move(spans));
+}
+
+bool Facts::rightful(const std::string& owner, const std::string& lock, int64_t t, int64_t as_of) const {
+  const auto it = rightful_.find(pair_key(owner, lock));
+  if (it == rightful_.end()) return false;
+  if (holds_at(it->second, t)) return true;
+  // As of an event at ms t: a span that ends at t by an event recorded after it still runs then.
+  if (as_of < 0) return false;
+  for (const Span& s : it->second)
+    if (s.to_ms == t && s.end > as_of && s.from_ms <= t) return true;
+  return false;
+}
+
+bool Facts::believes(const std::string& owner, const std::string& lock, int64_t t) const {
+  const auto it = believed_.find(pair_key(owner, lock));
+  return it != believed_.end() && holds_at(it->second, t);
+}
+
+void Facts::map_parts() {
+  std::map<std::pair<std::string, std::string>, size_t> index;
+  auto track_of = [&](const std::string& server, const std::string& key) {
+    auto [it, fresh] = index.try_emplace({server, key}, keys_.size());
+    if (fresh) {
+      KeyTrack t;
+      t.server = server;
+      t.key = key;
+      keys_.push_back(std::move(t));
+    }
+    return it->second;
+  };
+  for (const Event& e : history_.events())
+    if (e.kind == EventKind::Exec && !e.lock.empty()) keys_[track_of(e.process, e.lock)].lock_key = true;
+  for (const Event& e : history_.events())
+    if (e.kind == EventKind::Key && !e.lock.empty()) track_of(e.process, e.lock);
+  for (const Op& op : ops_) {
+    if (op.lock.empty()) continue;
+    for (int64_t i : op.execs) {
+      const Event& x = at(i);
+      if (x.lock.empty()) continue;
+      const size_t t = track_of(x.process, x.lock);
+      auto& parts = parts_[op.lock];
+      if (std::find(parts.begin(), parts.end(), t) == parts.end()) parts.push_back(t);
+      auto& locks = keys_[t].locks;
+      if (std::find(locks.begin(), locks.end(), op.lock) == locks.end()) locks.push_back(op.lock);
+    }
+  }
+  for (auto& [lock, parts] : parts_)
+    std::sort(parts.begin(), parts.end(), [&](size_t a, size_t b) {
+      return std::tie(keys_[a].server, keys_[a].key) < std::tie(keys_[b].server, keys_[b].key);
+    });
+  for (KeyTrack& t : keys_) std::sort(t.locks.begin(), t.locks.end());
+}
+
+std::vector<std::string> Facts::locks() const {
+  std::set<std::string> names;
+  for (const Op& op : ops_)
+    if (!op.lock.empty() && op.f != "work") names.insert(op.lock);
+  return {names.begin(), names.end()};
+}
+
+std::vector<const KeyTrack*> Facts::parts(const std::string& lock) const {
+  std::vector<const KeyTrack*> out;
+  const auto it = parts_.find(lock);
+  if (it == parts_.end()) return out;
+  for (size_t i : it->second) out.push_back(&keys_[i]);
+  return out;
+}
+
+const KeyTrack* Facts::key(const std::string& server, const std::string& key) const {
+  for (const KeyTrack& t : keys_)
+    if (t.server == server && t.key == key) return &t;
+  return nullptr;
+}
+
+bool Facts::hash_keys(const std::string& rendered) const {
+  if (type_) return type_->hash;
+  return parse_hash(rendered).has_value();
+}
+
+// A client's id (Redisson's per-client UUID) is the prefix of the fields its own requests change:
+// the one holder field of the requesting thread an Exec changed names its client.
+void Facts::learn_client_ids() {
+  for (const Event& e : history_.events()) {
+    if (e.kind != EventKind::Exec || e.client.empty() || e.thread == 0) continue;
+    const auto before = parse_hash(e.before);
+    const auto after = parse_hash(e.after);
+    if (!before || !after) continue;
+    std::set<std::string> prefixes;
+    auto consider = [&](const std::string& field) {
+      const auto b = before->find(field), a = after->find(field);
+      const bool changed = (b == before->end()) != (a == after->end()) ||
+                           (b != before->end() && a != after->end() && b->second != a->second);
+      if (!changed) return;
+      const auto h = parse_holder(field);
+      if (h && h->thread == e.thread) prefixes.insert(h->prefix);
+    };
+    for (const auto& [field, n] : *before) consider(field);
+    for (const auto& [field, n] : *after) consider(field);
+    // Several changed (a script that also touched another client's field of the same thread
+    // number): the one the command names, as its holder id argument, is the client's.
+    if (prefixes.size() > 1)
+      std::erase_if(prefixes, [&](const std::string& p) { return e.text.find(" " + p + ":") == std::string::npos; });
+    if (prefixes.size() != 1) continue;
+    client_of_prefix_.try_emplace(*prefixes.begin(), e.client);
+  }
+}
+
+std::string Facts::owner_of_field(const std::string& field) const {
+  const auto h = parse_holder(field);
+  if (!h) return "";
+  const auto it = client_of_prefix_.find(h->prefix);
+  return it == client_of_prefix_.end() ? "" : it->second + ":" + std::to_string(h->thread);
+}
+
+std::string Facts::side_of(const std::string& lock) const {
+  if (!type_ || !type_->sides) return "";
+  if (lock.ends_with(":write")) return "write";
+  if (lock.ends_with(":read")) return "read";
+  return "";
+}
+
+std::vector<Claim> Facts::claims_of(const KeyTrack& track, const std::string& value, const std::string& creator) const {
+  std::vector<Claim> claims;
+  if (value.empty()) return claims;
+  auto lock_for = [&](bool write) -> std::string {
+    if (track.locks.size() == 1) return track.locks.front();
+    for (const std::string& l : track.locks)
+      if (l.ends_with(write ? ":write" : ":read")) return l;
+    return "";
+  };
+  if (!hash_keys(value)) {
+    claims.push_back(Claim{creator, lock_for(false), "", 1});
+    return claims;
+  }
+  const auto fields = parse_hash(value);
+  if (!fields) {
+    claims.push_back(Claim{"", "", "", 1});
+    return claims;
+  }
+  const size_t k = static_cast<size_t>(&track - keys_.data());
+  for (const auto& [field, n] : *fields) {
+    const auto h = parse_holder(field);
+    if (!h) continue;  // metadata, e.g. a ReadWriteLock's mode
+    Claim c{owner_of_field(field), lock_for(h->write), field, n, false};
+    if (type_ && type_->sides && !h->write) {
+      const auto it = reader_timeouts_.find({k, field});
+      c.stale = it != reader_timeouts_.end() && it->second.empty();
+    }
+    claims.push_back(std::move(c));
+  }
+  return claims;
+}
+
+bool Facts::sent_rightfully(const Event& exec, const KeyTrack& track) const {
+  if (exec.client.empty() || exec.sent_ms < 0) return true;
+  const std::string owner = exec.client + ":" + std::to_string(exec.thread);
+  for (const std::string& lock : track.locks)
+    if (rightful(owner, lock, exec.sent_ms)) return true;
+  return false;
+}
+
+void Facts::build_keys() {
+  // The servers' clock at run time 0: an Exec's expiry (its run time + PTTL) against the expire_set
+  // Key event the same command recorded just before it (absolute ms).
+  for (size_t i = 1; i < history_.size() && !epoch_ms_; ++i) {
+    const Event& x = history_[i];
+    if (x.kind != EventKind::Exec || x.ttl_ms < 0 || x.lock.empty()) continue;
+    for (size_t j = i; j-- > 0 && history_[j].at_ms == x.at_ms;) {
+      const Event& k = history_[j];
+      if (k.kind != EventKind::Key || k.process != x.process || k.lock != x.lock) continue;
+      if (k.f == "expire_set") epoch_ms_ = k.value - (x.at_ms + x.ttl_ms);
+      break;
+    }
+  }
+  std::map<std::pair<std::string, std::string>, size_t> index;
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    index[{keys_[i].server, keys_[i].key}] = i;
+    keys_[i].states.push_back(KeyState{});
+  }
+  std::vector<std::string> creator(keys_.size());
+  // What each key was before the restart or failover that left it unknown (a restored copy may
+  // still be it), with its creator.
+  std::vector<std::optional<std::pair<KeyState, std::string>>> before_fault(keys_.size());
+
+  auto push = [&](size_t k, KeyState s) {
+    auto& states = keys_[k].states;
+    if (states.back().event == s.event && s.event >= 0) states.back() = std::move(s);
+    else states.push_back(std::move(s));
+  };
+  // An event shows an unknown key again: it was `present` (holding `value`, when known) all along
+  // since the fault.
+  auto reveal = [&](size_t k, bool present, const std::optional<std::string>& value) {
+    KeyState& s = keys_[k].states.back();
+    s.known = true;
+    s.present = present;
+    s.claims.clear();
+    s.value.clear();
+    s.expire_at = present ? kUnknownExpiry : kNoExpiry;
+    s.lease_bound = kNoExpiry;
+    if (!present) {
+      creator[k].clear();
+      return;
+    }
+    const auto& old = before_fault[k];
+    const bool same = old && old->first.present && (!value || *value == old->first.value);
+    if (same) {
+      s.value = old->first.value;
+      s.expire_at = old->first.expire_at;
+      s.lease_bound = old->first.lease_bound;
+      creator[k] = old->second;
+    } else {
+      s.value = value.value_or("");
+      creator[k].clear();
+    }
+    s.claims = claims_of(keys_[k], s.value, creator[k]);
+  };
+
+  for (const Event& e : history_.events()) {
+    if (e.kind == EventKind::Key && type_ && type_->sides && e.lock.find(":rwlock_timeout:") != std::string::npos) {
+      // A reader's timeout key: when the last one of a field expires, its hold has run out.
+      const size_t at = e.lock.find(":rwlock_timeout:");
+      const auto n = parse_integer(std::string_view(e.lock).substr(at + 16));
+      for (size_t k = 0; k < keys_.size() && n; ++k) {
+        const std::string& key = keys_[k].key;
+        const std::string braced = (key.find('{') != std::string::npos ? key : "{" + key + "}") + ":";
+        if (keys_[k].server != e.process || e.lock.rfind(braced, 0) != 0) continue;
+        const std::string field = e.lock.substr(braced.size(), at - braced.size());
+        auto& live = reader_timeouts_[{k, field}];
+        if (e.f == "created") live.insert(*n);
+        if (e.f != "expired" && e.f != "deleted") continue;
+        live.erase(*n);
+        const KeyState& now = keys_[k].states.back();
+        if (e.f != "expired" || !live.empty() || !now.known || !now.present) continue;
+        KeyState s = now;
+        s.from_ms = e.at_ms;
+        s.event = e.index;
+        s.claims = claims_of(keys_[k], s.value, creator[k]);
+        push(k, std::move(s));
+      }
+    }
+    if (e.kind == EventKind::Fault && (e.f == "restart" || e.f == "failover")) {
+      std::erase_if(reader_timeouts_, [&](const auto& entry) { return keys_[entry.first.first].server == e.process; });
+      for (size_t k = 0; k < keys_.size(); ++k) {
+        if (keys_[k].server != e.process) continue;
+        const KeyState& last = keys_[k].states.back();
+        if (last.known) before_fault[k] = std::make_pair(last, creator[k]);
+        KeyState s;
+        s.from_ms = e.at_ms;
+        s.event = e.index;
+        s.known = false;
+        push(k, std::move(s));
+      }
+      continue;
+    }
+    if (e.kind != EventKind::Key && e.kind != EventKind::Exec) continue;
+    const auto it = index.find({e.process, e.lock});
+    if (it == index.end()) continue;
+    const size_t k = it->second;
+    const KeyState current = keys_[k].states.back();
+    if (e.kind == EventKind::Key && !keys_[k].lock_key) {
+      // A key whose content the history does not record: whether it exists, and when it expires
+      // (expire_set gives the server's clock; epoch_ms_ turns it into the run's).
+      const bool present = e.f != "expired" && e.f != "deleted";
+      if (!current.known) reveal(k, e.f != "created", std::nullopt);
+      const KeyState& now = keys_[k].states.back();
+      const bool expiry = e.f == "expire_set" && epoch_ms_;
+      if (now.present == present && !expiry && e.f != "persisted") continue;
+      KeyState s;
+      s.from_ms = e.at_ms;
+      s.event = e.index;
+      s.present = present;
+      s.expire_at = !present ? kNoExpiry : expiry ? e.value - *epoch_ms_ : e.f == "persisted" ? kNoExpiry
+                                                                                               : now.present ? now.expire_at
+                                                                                                             : kUnknownExpiry;
+      push(k, std::move(s));
+      continue;
+    }
+    if (e.kind == EventKind::Key) {
+      // Creations and deletions come with the Exec that made them (which says more); an expiry is
+      // the server's own doing.
+      if (!current.known) {
+        if (e.f == "created") reveal(k, false, std::nullopt);
+        else reveal(k, true, std::nullopt);
+      }
+      if (e.f != "expired") continue;
+      const KeyState& now = keys_[k].states.back();
+      if (!now.present) continue;
+      // A late notification (live) of an expiry the key has since outlived is no news. Live, an expiry
+      // is computed from when the reply came, a little after the server ran it: hence the margin.
+      constexpr int64_t kMarginMs = 250;
+      if (now.expire_at != kUnknownExpiry && (now.expire_at == kNoExpiry || now.expire_at > e.at_ms + kMarginMs)) continue;
+      KeyState s;
+      s.from_ms = e.at_ms;
+      s.event = e.index;
+      s.queue = now.queue;
+      s.queue_known = now.queue_known;
+      push(k, std::move(s));
+      creator[k].clear();
+      continue;
+    }
+    if (!current.known) reveal(k, !e.before.empty(), e.before);
+    const KeyState& prev = keys_[k].states.back();
+    KeyState s;
+    s.from_ms = e.at_ms;
+    s.event = e.index;
+    s.present = !e.after.empty();
+    s.value = e.after;
+    s.queue = prev.queue;
+    s.queue_known = prev.queue_known;
+    if (!e.queue.empty()) {
+      s.queue = parse_list(e.queue);
+      s.queue_known = true;
+    }
+    if (s.present) {
+      // The command found no key (a key whose end went unreported, live): it made a fresh one.
+      const bool fresh = !prev.present || e.before.empty();
+      if (fresh || prev.value != s.value) creator[k] = e.client.empty() ? "" : e.owner();
+      s.expire_at = e.ttl_ms >= 0 ? e.at_ms + e.ttl_ms : e.ttl_ms == -1 ? kNoExpiry : kUnknownExpiry;
+      s.lease_bound = fresh ? kNoExpiry : prev.lease_bound;
+      const bool set_here = fresh || s.expire_at != prev.expire_at;
+      s.claims = claims_of(keys_[k], s.value, creator[k]);
+      // Only a holder sets its key's lease: a request that leaves no hold of its sender in the key (a
+      // refused acquire that still touched the expiry) keeps someone else's key alive without right.
+      const bool own = e.client.empty() || [&] {
+        for (const Claim& c : s.claims)
+          if (c.owner == e.owner()) return true;
+        return false;
+      }();
+      if (set_here && s.expire_at >= 0 && own && sent_rightfully(e, keys_[k]))
+        s.lease_bound = std::max(s.lease_bound, s.expire_at);
+    } else {
+      creator[k].clear();
+    }
+    push(k, std::move(s));
+  }
+}
+
+Facts::Part Facts::part_state(const KeyTrack& part, const Op& waiter, int64_t t, FreeWhy& why, int64_t& state_event,
+                              int64_t as_of) const {
+  if (holds_at(unavailable(part.server), t)) return Part::Kept;  // a stopped or dead server grants nothing
+  const KeyState& s = as_of >= 0 ? part.after_event(as_of) : part.at(t);
+  state_event = s.event;
+  if (!s.known) return Part::Kept;
+  why = FreeWhy::Open;
+  // Past its expiry a key is gone for Redis, whether or not a sweep or a command has noticed yet.
+  if (!s.present || (s.expire_at >= 0 && t > s.expire_at)) return Part::Free;
+  const std::string side = side_of(waiter.lock);
+  const bool reentrant = type_ ? type_->server_reentrant : hash_keys(s.value);
+  std::vector<Claim> blocking;
+  bool mine = false;
+  for (const Claim& c : s.claims) {
+    const bool own = !c.owner.empty() && c.owner == waiter.owner;
+    const bool write_claim = c.lock.ends_with(":write");
+    bool blocks = true;
+    if (reentrant && !side.empty()) {
+      // A writer re-enters its own write hold only; a reader is kept out by another's write hold only.
+      blocks = side == "write" ? !(own && write_claim) : (write_claim && !own);
+      mine = mine || (own && write_claim == (side == "write"));
+    } else if (reentrant) {
+      blocks = !own;
+      mine = mine || own;
+    }
+    if (blocks) blocking.push_back(c);
+  }
+  // A key with no holder in it (a bare ReadWriteLock mode, a string nobody is known to have set)
+  // still keeps everyone out.
+  if (s.claims.empty()) blocking.push_back(Claim{});
+  // The waiter's own hold: the lock is its, whatever its client knows yet.
+  if (blocking.empty()) return mine ? Part::Mine : Part::Free;
+  for (const Claim& c : blocking) {
+    if (c.owner.empty()) continue;
+    if (!c.lock.empty() && rightful(c.owner, c.lock, t, as_of)) return Part::Kept;
+    if (c.lock.empty())
+      for (const std::string& lock : part.locks)
+        if (rightful(c.owner, lock, t, as_of)) return Part::Kept;
+  }
+  if (s.expire_at == kUnknownExpiry) return Part::Kept;
+  if (s.expire_at == kNoExpiry) {
+    why = FreeWhy::Forever;
+    return Part::Free;
+  }
+  if (s.expire_at <= s.lease_bound) return Part::Kept;  // the lease its holder set is running out
+  why = FreeWhy::Stale;
+  return Part::Free;
+}
+
+std::vector<const KeyTrack*> Facts::reader_timeouts(const KeyTrack& hash, const std::string& field) const {
+  const std::string braced = hash.key.find('{') != std::string::npos ? hash.key : "{" + hash.key + "}";
+  const std::string prefix = braced + ":" + field + ":rwlock_timeout:";
+  std::vector<const KeyTrack*> out;
+  for (const KeyTrack& k : keys_)
+    if (k.server == hash.server && k.key.rfind(prefix, 0) == 0) out.push_back(&k);
+  return out;
+}
+
+std::string Facts::field_of(const std::string& owner) const {
+  const size_t colon = owner.rfind(':');
+  if (colon == std::string::npos) return "";
+  const std::string client = owner.substr(0, colon);
+  for (const auto& [prefix, c] : client_of_prefix_)
+    if (c == client) return prefix + owner.substr(colon);
+  return "";
+}
+
+std::optional<FreeSpan> Facts::free_at(const Op& waiter, int64_t index) const {
+  const Event& x = at(index);
+  const auto parts = this->parts(waiter.lock);
+  size_t need = parts.size();
+  if (type_ && type_->quorum == Quorum::Majority) need = parts.size() / 2 + 1;
+  FreeSpan f;
+  f.span = Span{x.at_ms, x.at_ms + 1, index, index};
+  size_t open = 0, mine = 0;
+  for (const KeyTrack* part : parts) {
+    FreeWhy why = FreeWhy::Open;
+    int64_t state = -1;
+    const Part p = part_state(*part, waiter, x.at_ms, why, state, index);
+    if (p == Part::Kept) continue;
+    if (p == Part::Mine) {
+      ++mine;
+      continue;
+    }
+    ++open;
+    if (!f.key || severity(why) > severity(f.why)) {
+      f.key = part;
+      f.why = why;
+      f.state_event = state;
+    }
+  }
+  if (parts.empty() || open == 0 || open + mine < need || mine >= need) return std::nullopt;
+  return f;
+}
+
+std::vector<FreeSpan> Facts::free_spans(const Op& waiter, int64_t from, int64_t to, const FreeOptions& options) const {
+  std::vector<FreeSpan> out;
+  if (to <= from) return out;
+  const auto parts = this->parts(waiter.lock);
+  size_t need = parts.size();
+  if (type_ && type_->quorum == Quorum::Majority) need = parts.size() / 2 + 1;
+  // FairLock: its scripts answer "wait T ms" while waiters queue ahead: for those T ms, as long as
+  // the server's queue (when recorded) shows someone ahead of the waiter, the queue keeps it.
+  std::vector<Span> told;
+  if (options.queue_replies) {
+    for (int64_t i : waiter.execs) {
+      const Event& x = at(i);
+      const auto ttl = parse_integer(x.reply);
+      if (x.f == "acquire" && ttl) told.push_back(Span{x.at_ms, x.at_ms + std::max<int64_t>(*ttl, 0) + 1, i, -1});
+    }
+    told = merge_spans(std::move(told));
+  }
+  const std::string me = field_of(waiter.owner);
+  auto queued_behind = [&](int64_t t) {
+    for (const KeyTrack* part : parts) {
+      const KeyState& s = part->at(t);
+      if (!s.queue_known) return true;
+      for (const std::string& entry : s.queue) {
+        if (entry == me) return false;
+        return true;  // someone ahead of it (or it is not queued at all)
+      }
+      return false;
+    }
+    return true;
+  };
+  // RedLock takes its parts one by one, waiting on each a while: the part it tried last keeps it.
+  std::vector<std::pair<int64_t, const KeyTrack*>> tried;
+  if (type_ && type_->quorum == Quorum::Majority)
+    for (int64_t i : waiter.execs) {
+      const Event& x = at(i);
+      if (x.f == "acquire") tried.emplace_back(x.at_ms, key(x.process, x.lock));
+    }
+  size_t tried_next = 0;
+  const KeyTrack* trying = nullptr;
+  // The moments things change: events, and what changes without one (a told wait running out, a key
+  // passing its expiry, a server coming back).
+  std::vector<int64_t> cuts;
+  const auto& events = history_.events();
+  for (auto e = std::lower_bound(events.begin(), events.end(), from, [](const Event& x, int64_t v) { return x.at_ms < v; });
+       e != events.end() && e->at_ms < to; ++e)
+    cuts.push_back(e->at_ms);
+  for (const Span& s : told) cuts.push_back(s.to_ms);
+  for (const KeyTrack* part : parts) {
+    for (const KeyState& s : part->states)
+      if (s.expire_at >= 0) cuts.push_back(s.expire_at + 1);
+    for (const Span& s : unavailable(part->server)) cuts.push_back(s.to_ms);
+  }
+  std::erase_if(cuts, [&](int64_t c) { return c <= from || c >= to; });
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  auto cut = cuts.begin();
+  int64_t t = from;
+  while (t < to) {
+    while (cut != cuts.end() && *cut <= t) ++cut;
+    const int64_t next = cut == cuts.end() ? to : *cut;
+    while (tried_next < tried.size() && tried[tried_next].first <= t) trying = tried[tried_next++].second;
+    FreeSpan f;
+    f.span = Span{t, next, -1, -1};
+    bool free = !(holds_at(told, t) && queued_behind(t));
+    if (free && trying) {
+      FreeWhy why = FreeWhy::Open;
+      int64_t state = -1;
+      free = part_state(*trying, waiter, t, why, state) != Part::Kept;
+    }
+    if (free) {
+      size_t open = 0, mine = 0;
+      for (const KeyTrack* part : parts) {
+        FreeWhy why = FreeWhy::Open;
+        int64_t state = -1;
+        const Part p = part_state(*part, waiter, t, why, state);
+        if (p == Part::Kept) continue;
+        if (p == Part::Mine) {
+          ++mine;
+          continue;
+        }
+        ++open;
+        if (!f.key || severity(why) > severity(f.why)) {
+          f.key = part;
+          f.why = why;
+          f.state_event = state;
+        }
+      }
+      // Free when enough parts are not kept from it, and it does not have the lock already.
+      free = open + mine >= need && mine < need && !(need > 0 && open == 0);
+      if (parts.empty()) free = true;
+    }
+    if (free) {
+      if (!out.empty() && out.back().span.to_ms == t && out.back().why == f.why && out.back().key == f.key)
+        out.back().span.to_ms = next;
+      else
+        out.push_back(f);
+    }
+    t = next;
+  }
+  return out;
+}
+
+}  // namespace locksim::model

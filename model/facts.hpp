@@ -1,0 +1,251 @@
+#pragma once
+// Facts: what one history says happened, worked out once and read by every checker and by the
+// timeline: each client operation with every execution it caused, each owner's believed-holding
+// intervals, the spans during which a fault was in effect (who could not act, and when), and each
+// lock key's state on each server over time: present or not, whose holds it carries, when it
+// expires. On top of those, the one notion the liveness and fair-queue checkers share: whether the
+// server legitimately kept an owner from the lock at a given moment (see free_spans).
+//
+// Times are the history's ms; spans are [from_ms, to_ms). Several events at one ms count in recorded
+// order, and a state "at t" is the state after every event of ms t.
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/history.hpp"
+#include "model/lock_types.hpp"
+
+namespace locksim::model {
+
+inline constexpr int64_t kForever = std::numeric_limits<int64_t>::max();
+inline constexpr int64_t kNoExpiry = -1;                                      // the key never expires
+inline constexpr int64_t kUnknownExpiry = std::numeric_limits<int64_t>::min();  // it may, but the history does not say when
+
+// [from_ms, to_ms), begun by the event `begin` and ended by the event `end` (-1: not by an event).
+struct Span {
+  int64_t from_ms = 0;
+  int64_t to_ms = kForever;
+  int64_t begin = -1;
+  int64_t end = -1;
+  bool contains(int64_t t) const { return from_ms <= t && t < to_ms; }
+};
+
+// One client operation: its Invoke, its outcome (Ok, Fail or Info; -1 when none came) and every
+// execution of its requests on every server (resends, RedLock's and MultiLock's parts).
+struct Op {
+  int64_t id = 0;
+  std::string owner;    // "A:1"
+  std::string process;  // "A"
+  int64_t thread = 0;
+  std::string lock;
+  std::string f;
+  int64_t invoke = -1;
+  int64_t outcome = -1;
+  EventKind result = EventKind::Invoke;  // the outcome's kind; Invoke when there was none
+  std::vector<int64_t> execs;
+  Span span;  // from the Invoke to the outcome, or to its owner's crash, or to the end of the history
+};
+
+// An owner's believed-holding interval on a lock: from the Hold that took it from depth 0 to the
+// Release that brought it back to 0 (an unlock begun, or a crash).
+struct Belief {
+  std::string lock;
+  std::string owner;
+  std::string process;
+  int64_t thread = 0;
+  Span span;                      // end: the Release at depth 0, -1 when still believed at the end
+  bool crashed = false;           // ended by its owner's crash
+  std::vector<int64_t> holds;     // every Hold of the interval, re-entries included
+  std::vector<int64_t> releases;  // every Release, partial ones included
+  // After each Hold and Release (event index), how the owner's unmatched acquires (matched last in,
+  // first out) stand on leases: all had one (Explicit), the latest had none (Watchdog: it asks for
+  // renewal, so the hold must not expire), or only an earlier one had none (Mixed: the latest asked
+  // for its lease, an earlier one for renewal; either is what was asked).
+  enum class Mode : uint8_t { Explicit, Mixed, Watchdog };
+  std::vector<std::pair<int64_t, Mode>> modes;
+  Mode mode_at(int64_t index) const;
+};
+
+// A fault in effect: crash (to the end), pause, partition, delay, loss (for their duration),
+// clock_jump, restart, failover (an instant), down (a master dead until its failover).
+struct FaultSpan {
+  std::string process;
+  std::string kind;
+  Span span;
+  int64_t value = 0;  // delay: extra ms; loss: per thousand; clock_jump: ms; failover: lag ms
+  bool server = false;
+};
+
+// A hold as a lock key carries it: a field of the hash ("<client id>:<thread>[:write]" and its
+// count), or a string key's value and whoever set it.
+struct Claim {
+  std::string owner;  // "A:1"; "" when no client's (a field locksim cannot attribute)
+  std::string lock;   // the lock it is a hold on ("orders", "orders:write"); "" when not known
+  std::string field;  // the hash field ("" for a string key)
+  int64_t count = 1;
+  // A ReadWriteLock reader whose every hold's timeout key ("{<name>}:<field>:rwlock_timeout:<n>")
+  // has expired: its lease ran out, though its field is still in the hash (Redisson keeps a reader's
+  // expiry in those keys, and the next read unlock drops the field).
+  bool stale = false;
+};
+
+struct KeyState {
+  int64_t from_ms = 0;
+  int64_t event = -1;          // the event from which on the key was so (-1: from the start)
+  bool known = true;           // false: after a restart or failover, until an event showed the key again
+  bool present = false;
+  std::string value;           // rendered as Exec events render it
+  int64_t expire_at = kNoExpiry;  // run ms at which it expires
+  // The latest expiry set by a request its sender sent while it legitimately had the lock (it
+  // believed it held it, or was acquiring or unlocking it) and that left its sender's hold in the
+  // key, since the key was last created. A key whose expiry lies beyond this was kept alive by a
+  // request without that right (a watchdog outliving its unlock, a refused acquire touching the TTL).
+  int64_t lease_bound = kNoExpiry;
+  std::vector<Claim> claims;
+  // A FairLock's waiter queue (holder ids, head first), as its last command left it; not known
+  // before any command recorded it, or after a restart or failover until one does again.
+  std::vector<std::string> queue;
+  bool queue_known = false;
+  const Claim* claim_of(const std::string& owner, const std::string& lock) const;
+};
+
+// One lock key on one server, state by state.
+struct KeyTrack {
+  std::string server;
+  std::string key;
+  // A lock key, whose content Exec events record (before/after), or another key (a FairLock's queue,
+  // a fence counter, a latch) of which Key events tell only whether it exists.
+  bool lock_key = false;
+  std::vector<std::string> locks;  // the locks it holds holds of (a ReadWriteLock's key: both sides)
+  std::vector<KeyState> states;    // in history order; states[0] from the start
+  // The state after every event up to and including ms `t`.
+  const KeyState& at(int64_t t) const;
+  // The state right after event `index` (the last state begun at or before it).
+  const KeyState& after_event(int64_t index) const;
+  std::string name() const { return server + "/" + key; }
+};
+
+// Why the server did not legitimately keep a waiter from a lock for a span of time (free_spans).
+enum class FreeWhy : uint8_t {
+  Open,     // no key (on enough of its servers), or only the waiter's own hold that it may re-enter
+  Stale,    // the key's holders were gone (crashed, or done) and its expiry lies beyond what they set while holding
+  Forever,  // the key's holders were gone and it has no expiry: nobody will release it, nor will it expire
+};
+std::string_view to_string(FreeWhy why);
+
+struct FreeSpan {
+  Span span;
+  FreeWhy why = FreeWhy::Open;
+  const KeyTrack* key = nullptr;  // the key (a part) that shows it, with its state at span.from_ms
+  int64_t state_event = -1;
+};
+
+struct FreeOptions {
+  // FairLock: an acquire answered "wait T ms" keeps the waiter those T ms as long as the server's
+  // queue (Exec.queue, when the history records it; else always) has someone ahead of it.
+  bool queue_replies = false;
+};
+
+class Facts {
+ public:
+  // `type` says how lock keys store holds and how many of its keys a holder needs; nullptr when
+  // not known (a hash is then recognised by its rendering, and one key is enough).
+  Facts(const History& history, const LockType* type);
+
+  const History& history() const { return history_; }
+  const Event& at(int64_t index) const { return history_[static_cast<size_t>(index)]; }
+  const LockType* lock_type() const { return type_; }
+  int64_t end_ms() const { return history_.end_ms(); }
+
+  const std::vector<Op>& ops() const { return ops_; }
+  const Op* op(int64_t id) const;
+  const std::vector<Belief>& beliefs() const { return beliefs_; }
+  const std::vector<FaultSpan>& faults() const { return faults_; }
+  // The spans during which `process` could not act: client: paused, partitioned, crashed; server:
+  // paused or down. Disjoint and sorted.
+  const std::vector<Span>& unavailable(const std::string& process) const;
+  bool is_server(const std::string& process) const { return servers_.count(process) > 0; }
+  const std::vector<std::string>& servers() const { return server_list_; }
+
+  // The lock names the history's operations name, sorted.
+  std::vector<std::string> locks() const;
+  // The keys (on their servers) a lock's holds live in: its key; MultiLock's parts; RedLock's servers.
+  std::vector<const KeyTrack*> parts(const std::string& lock) const;
+  // Every key the history shows, lock keys first, each in order of first appearance.
+  const std::vector<KeyTrack>& keys() const { return keys_; }
+  const KeyTrack* key(const std::string& server, const std::string& key) const;
+  // The owner ("A:1") of a hash field, "" when not known; and back, the field of an owner.
+  std::string owner_of_field(const std::string& field) const;
+  std::string field_of(const std::string& owner) const;
+  // A ReadWriteLock reader's timeout keys on a server: "{<key>}:<field>:rwlock_timeout:<n>".
+  std::vector<const KeyTrack*> reader_timeouts(const KeyTrack& hash, const std::string& field) const;
+
+  // Whether `owner` believed it held `lock` at t, or had an acquire or unlock of it under way.
+  // `as_of`: an event at ms t; a span ending at t by an event recorded after it still counts.
+  bool rightful(const std::string& owner, const std::string& lock, int64_t t, int64_t as_of = -1) const;
+  bool believes(const std::string& owner, const std::string& lock, int64_t t) const;
+
+  // The spans within [from, to) during which the server(s) did not legitimately keep `waiter` (its
+  // owner, on its lock) from the lock, and the waiter did not have it already: no key, or one held
+  // only by holders that are gone and whose expiry lies beyond the lease they set or never comes. A
+  // key held by an owner that believes it holds the lock, or is acquiring or unlocking it, keeps the
+  // lock; so does a key whose owner is gone (crashed, or done without the unlock taking effect)
+  // while the lease it set runs out: the designed price of a lease. A server that is paused or down
+  // keeps it too (it grants nothing), as does a key whose state a restart or failover left unknown.
+  // A key past its expiry keeps nobody, whether or not the server has reported it expired. Once the
+  // server has put the waiter's own hold in the key, the lock is the waiter's (its reply may still
+  // be on the way): not free for it.
+  std::vector<FreeSpan> free_spans(const Op& waiter, int64_t from, int64_t to, const FreeOptions& options = {}) const;
+  // Whether the lock was free for `waiter` as of event `index` (e.g. an acquire the server refused
+  // there), judged on the state right after that event, in recorded order within its ms.
+  std::optional<FreeSpan> free_at(const Op& waiter, int64_t index) const;
+
+ private:
+  void index_ops();
+  void build_beliefs();
+  void build_faults();
+  void learn_client_ids();
+  void build_keys();
+  void map_parts();
+  bool hash_keys(const std::string& rendered) const;
+  std::vector<Claim> claims_of(const KeyTrack& track, const std::string& value, const std::string& creator) const;
+  bool sent_rightfully(const Event& exec, const KeyTrack& track) const;
+  // Whether the part keeps `waiter` from the lock at t (Kept), holds the waiter's own hold (Mine),
+  // or neither (Free, and why).
+  enum class Part : uint8_t { Kept, Mine, Free };
+  Part part_state(const KeyTrack& part, const Op& waiter, int64_t t, FreeWhy& why, int64_t& state_event,
+                  int64_t as_of = -1) const;
+  std::string side_of(const std::string& lock) const;
+
+  const History& history_;
+  const LockType* type_;
+  std::vector<Op> ops_;
+  std::map<int64_t, size_t> op_index_;
+  std::vector<Belief> beliefs_;
+  std::vector<FaultSpan> faults_;
+  std::map<std::string, std::vector<Span>> unavailable_;
+  std::map<std::string, int> servers_;
+  std::vector<std::string> server_list_;
+  std::map<std::string, std::string> client_of_prefix_;  // "<uuid>" -> "A"
+  std::optional<int64_t> epoch_ms_;  // the servers' clock (absolute ms) at run time 0, when it shows
+  // (key index, reader field) -> the n of its live timeout keys; absent: not known (none seen, or a
+  // restart or failover since)
+  std::map<std::pair<size_t, std::string>, std::set<int64_t>> reader_timeouts_;
+  std::vector<KeyTrack> keys_;
+  std::map<std::string, std::vector<size_t>> parts_;  // lock -> indexes into keys_
+  // owner + '\n' + lock -> sorted, merged spans of believing or operating
+  std::map<std::string, std::vector<Span>> rightful_;
+  std::map<std::string, std::vector<Span>> believed_;
+};
+
+// How long the parts of `spans` inside [from, to) last, minus whatever `away` covers.
+int64_t usable_ms(const std::vector<Span>& spans, int64_t from, int64_t to, const std::vector<Span>& away);
+// The union of `spans`, sorted and disjoint.
+std::vector<Span> merge_spans(std::vector<Span> spans);
+
+}  // namespace locksim::model

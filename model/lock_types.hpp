@@ -1,0 +1,35 @@
+#pragma once
+// The lock types locksim runs, and what a checker needs to know of each, in one table: how the
+// server stores a hold (a hash of holder fields, or a string value), who counts re-entries, which
+// holds the watchdog renews, which hand out fencing tokens, how many of its keys a holder needs.
+// Scenario files, exploration and the checkers' applicability all read this table.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace locksim::model {
+
+// How many of a lock's keys a holder needs: its one key, every part (MultiLock), or a majority of
+// its servers (RedLock).
+enum class Quorum { One, All, Majority };
+
+struct LockType {
+  std::string_view name;
+  std::string_view about;
+  bool hash = true;              // a hold is a field "<client id>:<thread>" of a hash; false: the key's string value
+  bool server_reentrant = true;  // the server counts a holder's re-entries (its field)
+  bool client_reentrant = false; // the client counts re-entries and releases the key at 0
+  bool watchdog = true;          // a hold without a lease is renewed (Redisson's watchdog)
+  bool fencing = false;          // each acquire hands out a fencing token for the guarded resource
+  bool fair = false;             // waiters queue (Redisson's FairLock)
+  bool sides = false;            // a read side and a write side over one hash (Redisson's ReadWriteLock)
+  Quorum quorum = Quorum::One;
+};
+
+const std::vector<LockType>& lock_types();
+// nullptr for a name the table does not have.
+const LockType* find_lock_type(std::string_view name);
+// "rlock, fair, ..., or client-reentrant", for messages.
+std::string lock_type_list();
+
+}  // namespace locksim::model

@@ -12,19 +12,17 @@
 #include "model/facts.hpp"
 #include "model/fair_queue.hpp"
 #include "model/lock_types.hpp"
+#include "verify/unit/checker_evidence.hpp"
 #include "verify/unit/checker_history_builder.hpp"
 
 namespace locksim::model {
 namespace {
 
 using test::HistoryBuilder;
+using test::all;
+using test::figure;
 using W = std::vector<int64_t>;
 
-int64_t figure(const Verdict& v, const std::string& name) {
-  for (const Evidence& e : v.evidence)
-    if (e.role == "figure" && e.where == name) return e.number;
-  throw std::logic_error("no figure " + name);
-}
 
 // One FairLock story on "orders" (redis0), thread 1 everywhere, the client ids the process names.
 struct Story {

@@ -14,12 +14,15 @@
 #include "model/facts.hpp"
 #include "model/liveness.hpp"
 #include "model/lock_types.hpp"
+#include "verify/unit/checker_evidence.hpp"
 #include "verify/unit/checker_history_builder.hpp"
 
 namespace locksim::model {
 namespace {
 
 using test::HistoryBuilder;
+using test::all;
+using test::figure;
 using W = std::vector<int64_t>;
 
 Verdict judge(const HistoryBuilder& b, const char* type = "rlock", LivenessOptions options = {}) {
@@ -27,18 +30,7 @@ Verdict judge(const HistoryBuilder& b, const char* type = "rlock", LivenessOptio
   return check_liveness(facts, options);
 }
 
-std::vector<const Evidence*> all(const Verdict& v, const std::string& role) {
-  std::vector<const Evidence*> out;
-  for (const Evidence& e : v.evidence)
-    if (e.role == role) out.push_back(&e);
-  return out;
-}
 
-int64_t figure(const Verdict& v, const std::string& name) {
-  for (const Evidence& e : v.evidence)
-    if (e.role == "figure" && e.where == name) return e.number;
-  throw std::logic_error("no figure " + name);
-}
 
 int64_t end_at(HistoryBuilder& b, int64_t t) {
   Event e;

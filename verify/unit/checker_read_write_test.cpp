@@ -9,12 +9,16 @@
 #include "model/facts.hpp"
 #include "model/lock_types.hpp"
 #include "model/read_write.hpp"
+#include "verify/unit/checker_evidence.hpp"
 #include "verify/unit/checker_history_builder.hpp"
 
 namespace locksim::model {
 namespace {
 
 using test::HistoryBuilder;
+using test::evidence;
+using test::expect_evidence;
+using test::Want;
 using W = std::vector<int64_t>;
 
 // The checker on `b`'s history, its facts worked out for the lock type `type` ("" for an unknown one).
@@ -23,34 +27,8 @@ Verdict check(const HistoryBuilder& b, const char* type = "rwlock") {
   return check_read_write(facts);
 }
 
-// What one piece of evidence must say.
-struct Want {
-  int64_t event;
-  int64_t from_ms;
-  std::string who;
-  std::string where;
-  std::string state;
-  int64_t number;
-};
 
-void expect_evidence(const Verdict& v, const std::string& role, const Want& want) {
-  SCOPED_TRACE("evidence " + role);
-  const Evidence* e = v.find(role);
-  ASSERT_NE(e, nullptr) << v.explanation;
-  EXPECT_EQ(e->event, want.event);
-  EXPECT_EQ(e->from_ms, want.from_ms);
-  EXPECT_EQ(e->who, want.who);
-  EXPECT_EQ(e->where, want.where);
-  EXPECT_EQ(e->state, want.state);
-  EXPECT_EQ(e->number, want.number);
-}
 
-// The evidence with `role`; a test that reads it fails (by this exception) when it is missing.
-const Evidence& evidence(const Verdict& v, const std::string& role) {
-  const Evidence* e = v.find(role);
-  if (!e) throw std::runtime_error("no evidence \"" + role + "\" in: " + v.explanation);
-  return *e;
-}
 
 // Redisson's ReadWriteLock "orders" as the world records it: the sides are the locks "orders:read"
 // and "orders:write", every execution runs on the one hash "orders" (a reader's field "A:1", a

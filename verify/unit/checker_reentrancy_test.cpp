@@ -7,12 +7,15 @@
 #include "model/facts.hpp"
 #include "model/lock_types.hpp"
 #include "model/reentrancy.hpp"
+#include "verify/unit/checker_evidence.hpp"
 #include "verify/unit/checker_history_builder.hpp"
 
 namespace locksim::model {
 namespace {
 
 using test::HistoryBuilder;
+using test::evidence;
+using test::figure;
 using W = std::vector<int64_t>;
 
 // The checker on `b`'s history, its facts worked out for the lock type `type` (nullptr: not known).
@@ -21,21 +24,7 @@ Verdict check(const HistoryBuilder& b, const char* type = "rlock") {
   return check_reentrancy(facts);
 }
 
-// The first evidence with `role`; fails the test (and gives an empty one) when there is none.
-const Evidence& role(const Verdict& v, const std::string& name) {
-  static const Evidence none;
-  const Evidence* e = v.find(name);
-  if (e == nullptr) ADD_FAILURE() << "no evidence " << name << " in: " << v.explanation;
-  return e ? *e : none;
-}
 
-// A figure's value; fails the test when the verdict has no such figure.
-int64_t figure_of(const Verdict& v, const std::string& name) {
-  for (const Evidence& e : v.evidence)
-    if (e.role == "figure" && e.where == name) return e.number;
-  ADD_FAILURE() << "no figure " << name << " in: " << v.explanation;
-  return -999;
-}
 
 // What the "count" evidence of a hash verdict must say: whose count, which field, what the
 // reference model expected, and the count before and after the execution.
@@ -46,8 +35,8 @@ void expect_count(const Verdict& v, const std::string& who, const std::string& f
   EXPECT_EQ(c->who, who);
   EXPECT_EQ(c->where, field);
   EXPECT_EQ(c->state, expected);
-  EXPECT_EQ(figure_of(v, "count_before"), before);
-  EXPECT_EQ(figure_of(v, "count_after"), after);
+  EXPECT_EQ(figure(v, "count_before"), before);
+  EXPECT_EQ(figure(v, "count_after"), after);
 }
 
 // The judged execution: its event and the key it ran on.
@@ -130,7 +119,7 @@ TEST(CheckerReentrancy, NestedAcquiresAndUnlocksThatMatchTheReferenceStepsHold) 
   EXPECT_EQ(v.property, "reentrancy");
   EXPECT_TRUE(v.anomaly.empty());
   EXPECT_TRUE(v.witness.empty());
-  EXPECT_EQ(figure_of(v, "executions"), 6);
+  EXPECT_EQ(figure(v, "executions"), 6);
   EXPECT_EQ(v.explanation, "6 lock executions agree with the reference counts");
 }
 
@@ -167,11 +156,11 @@ TEST(CheckerReentrancy, GrantedAcquireThatAddsNothingIsAReentryCount) {
   EXPECT_EQ(v.property, "reentrancy");
   EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
   EXPECT_EQ(v.witness, (W{again.invoke, again.exec, again.ok}));
-  EXPECT_EQ(role(v, "operation").event, again.invoke);
-  EXPECT_EQ(role(v, "outcome").event, again.ok);
+  EXPECT_EQ(evidence(v, "operation").event, again.invoke);
+  EXPECT_EQ(evidence(v, "outcome").event, again.ok);
   expect_execution(v, again.exec, "redis0/orders");
   expect_count(v, "A:1", "A:1", "granted: 2", 1, 1);
-  EXPECT_EQ(role(v, "key").state, "A:1=1 -> A:1=1");
+  EXPECT_EQ(evidence(v, "key").state, "A:1=1 -> A:1=1");
   EXPECT_EQ(v.explanation,
             "Let A:1 lock orders at 200 ms. Then its execution on redis0/orders at 201 ms (reply nil) took A:1's "
             "count from 1 to 1, where the reference model says granted: 2 (the key: A:1=1 -> A:1=1).");
@@ -212,7 +201,7 @@ TEST(CheckerReentrancy, RefusedAcquireThatChangesItsCallersCountIsAReentryCount)
   EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
   EXPECT_EQ(v.witness, (W{inv, x, fail}));
   expect_count(v, "B:1", "B:1", "refused: 0", 0, 1);
-  EXPECT_EQ(role(v, "outcome").state, "fail");
+  EXPECT_EQ(evidence(v, "outcome").state, "fail");
 }
 
 TEST(CheckerReentrancy, AcquireOfAnotherClientThatChangesTheHoldersCountIsAReentryCount) {
@@ -268,7 +257,7 @@ TEST(CheckerReentrancy, UnlockWhoseFirstSendErredAndWhoseResendTookOneOffHolds) 
   b.ok(304, "A", 1, 3, "unlock", "orders", 0);
   const Verdict v = check(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
-  EXPECT_EQ(figure_of(v, "executions"), 4);
+  EXPECT_EQ(figure(v, "executions"), 4);
 }
 
 TEST(CheckerReentrancy, UnlockResentBehindTheLatchTakesOneOffOnceAndHolds) {
@@ -284,7 +273,7 @@ TEST(CheckerReentrancy, UnlockResentBehindTheLatchTakesOneOffOnceAndHolds) {
   unlocked(b, 25502, "A", 4, "orders", "orders", 0, "1", "A:1=1", "");
   const Verdict v = check(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
-  EXPECT_EQ(figure_of(v, "executions"), 5);
+  EXPECT_EQ(figure(v, "executions"), 5);
 }
 
 TEST(CheckerReentrancy, UnlockResentWithoutTheLatchTakesOneOffTwiceAndIsAReentryCount) {
@@ -332,7 +321,7 @@ TEST(CheckerReentrancy, AcquireResentAfterAnErrorReplyIsCountedOnceAndHolds) {
   unlocked(b, 200, "A", 2, "orders", "orders", 0, "1", "A:1=1", "");
   const Verdict v = check(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
-  EXPECT_EQ(figure_of(v, "executions"), 3);
+  EXPECT_EQ(figure(v, "executions"), 3);
 }
 
 TEST(CheckerReentrancy, KeyLeftWithAZeroCountIsNotFreedAtZero) {
@@ -344,7 +333,7 @@ TEST(CheckerReentrancy, KeyLeftWithAZeroCountIsNotFreedAtZero) {
   EXPECT_EQ(v.anomaly, anomaly::kNotFreedAtZero);
   EXPECT_EQ(v.witness, (W{u.invoke, u.exec, u.ok}));
   expect_count(v, "A:1", "A:1", "the key gone", 1, 0);
-  EXPECT_EQ(role(v, "key").where, "redis0/orders");
+  EXPECT_EQ(evidence(v, "key").where, "redis0/orders");
   EXPECT_EQ(v.explanation,
             "Let A:1 unlock orders at 200 ms. Then its execution on redis0/orders at 201 ms (reply 1) took A:1's "
             "count from 1 to 0, where the reference model says the key gone (the key: A:1=1 -> A:1=0).");
@@ -405,9 +394,9 @@ TEST(CheckerReentrancy, NonHolderUnlockThatChangesNothingButSucceedsIsAnUnlockBy
   EXPECT_EQ(v.anomaly, anomaly::kUnlockByNonHolder);
   EXPECT_EQ(v.witness, (W{inv, x, ok}));
   EXPECT_EQ(v.find("count"), nullptr);
-  EXPECT_EQ(role(v, "operation").event, inv);
-  EXPECT_EQ(role(v, "outcome").event, ok);
-  EXPECT_EQ(role(v, "execution").event, x);
+  EXPECT_EQ(evidence(v, "operation").event, inv);
+  EXPECT_EQ(evidence(v, "outcome").event, ok);
+  EXPECT_EQ(evidence(v, "execution").event, x);
   EXPECT_EQ(v.explanation, "Let B:1 unlock orders at 200 ms holding nothing in the key. Then its unlock succeeded at 202 ms.");
 }
 
@@ -419,7 +408,7 @@ TEST(CheckerReentrancy, NonHolderUnlockThatChangesNothingAndFailsHolds) {
   b.fail(202, "B", 1, 2, "unlock", "orders", "IllegalMonitorStateException");
   const Verdict v = check(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
-  EXPECT_EQ(figure_of(v, "executions"), 2);
+  EXPECT_EQ(figure(v, "executions"), 2);
 }
 
 TEST(CheckerReentrancy, UnlockAfterTheHoldExpiredMustFailAndMayNotSucceed) {
@@ -464,7 +453,7 @@ TEST(CheckerReentrancy, RedLockExecutionsOnEveryServerAreEachCountedOnce) {
   b.ok(202, "A", 1, 2, "unlock", "orders");
   const Verdict v = check(b, "red");
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
-  EXPECT_EQ(figure_of(v, "executions"), 6);
+  EXPECT_EQ(figure(v, "executions"), 6);
 }
 
 TEST(CheckerReentrancy, RedLockExecutionOnOneServerThatMissesTheCountIsAReentryCount) {
@@ -480,7 +469,7 @@ TEST(CheckerReentrancy, RedLockExecutionOnOneServerThatMissesTheCountIsAReentryC
   EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
   EXPECT_EQ(v.witness, (W{inv, bad, ok}));
   expect_execution(v, bad, "redis2/orders");
-  EXPECT_EQ(role(v, "key").where, "redis2/orders");
+  EXPECT_EQ(evidence(v, "key").where, "redis2/orders");
   expect_count(v, "A:1", "A:1", "granted: 2", 1, 1);
 }
 
@@ -531,7 +520,7 @@ TEST(CheckerReentrancy, MultiLockOpThatTakesGivesBackAndRetakesAPartHolds) {
   MultiRetry m(true);
   const Verdict v = check(m.b, "multi");
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
-  EXPECT_EQ(figure_of(v, "executions"), 8);
+  EXPECT_EQ(figure(v, "executions"), 8);
 }
 
 TEST(CheckerReentrancy, MultiLockOpThatTakesAPartTwiceWithoutGivingItBackIsAReentryCount) {
@@ -558,7 +547,7 @@ TEST(CheckerReentrancy, ReadWriteLockCountsAnOwnersReadAndWriteFieldsApart) {
   unlocked(b, 600, "A", 6, "orders:write", "orders", 0, "1", "mode=write,u1:1:write=1", "");
   const Verdict v = check(b, "rwlock");
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
-  EXPECT_EQ(figure_of(v, "executions"), 6);
+  EXPECT_EQ(figure(v, "executions"), 6);
 }
 
 TEST(CheckerReentrancy, ReadAcquireCountedInTheWriteFieldIsAReentryCount) {
@@ -633,7 +622,7 @@ TEST(CheckerReentrancy, StaleReaderDroppedByAnotherReadersUnlockHolds) {
   SharedReaders r(true, 1);
   const Verdict v = check(r.b, "rwlock");
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
-  EXPECT_EQ(figure_of(v, "executions"), 3);
+  EXPECT_EQ(figure(v, "executions"), 3);
 }
 
 TEST(CheckerReentrancy, LiveReaderDroppedByAnotherReadersUnlockIsAReentryCount) {
@@ -711,7 +700,7 @@ TEST(CheckerReentrancy, ClientCountedLockReleasedOnlyAtDepthZeroHolds) {
   ClientCounted c(ClientVariant::Good);
   const Verdict v = check(c.b, "client-reentrant");
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
-  EXPECT_EQ(figure_of(v, "executions"), 5);  // the operations judged: 2 locks, 1 try_lock, 2 unlocks
+  EXPECT_EQ(figure(v, "executions"), 5);  // the operations judged: 2 locks, 1 try_lock, 2 unlocks
 }
 
 TEST(CheckerReentrancy, ClientCountedUnlockThatReleasesTheKeyAboveDepthZeroIsAReentryCount) {
@@ -720,7 +709,7 @@ TEST(CheckerReentrancy, ClientCountedUnlockThatReleasesTheKeyAboveDepthZeroIsARe
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
   EXPECT_EQ(v.witness, (W{c.partial_invoke, c.partial_exec, c.partial_ok}));
-  EXPECT_EQ(figure_of(v, "depth_after"), 1);
+  EXPECT_EQ(figure(v, "depth_after"), 1);
   EXPECT_EQ(v.explanation, "Let A:1 unlock orders at 20 ms, leaving its count at 1. Then the key was released on the server.");
 }
 
@@ -730,7 +719,7 @@ TEST(CheckerReentrancy, ClientCountedReentryThatChangesTheKeyIsAReentryCount) {
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
   EXPECT_EQ(v.witness, (W{c.reentry_invoke, c.reentry_exec, c.reentry_ok}));
-  EXPECT_EQ(figure_of(v, "depth_after"), 2);
+  EXPECT_EQ(figure(v, "depth_after"), 2);
   EXPECT_EQ(v.explanation,
             "Let A:1 lock orders at 10 ms, leaving its count at 2. Then the re-entry changed the key on the server.");
 }
@@ -741,7 +730,7 @@ TEST(CheckerReentrancy, ClientCountedUnlockToZeroThatSucceedsButLeavesTheKeyIsNo
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kNotFreedAtZero);
   EXPECT_EQ(v.witness, (W{c.last_invoke, c.last_ok}));
-  EXPECT_EQ(figure_of(v, "depth_after"), 0);
+  EXPECT_EQ(figure(v, "depth_after"), 0);
   EXPECT_EQ(v.explanation,
             "Let A:1 unlock orders at 200 ms, taking its count to 0. Then the unlock reported success and the key "
             "stayed.");
@@ -785,9 +774,9 @@ TEST(CheckerReentrancy, ClientCountedUnlockByANonHolderMustNeitherSucceedNorTouc
     ASSERT_EQ(v.valid, Validity::No) << v.explanation;
     EXPECT_EQ(v.anomaly, anomaly::kUnlockByNonHolder);
     EXPECT_EQ(v.witness, (W{inv, x, fail}));
-    EXPECT_EQ(role(v, "count").who, "A:1");
-    EXPECT_EQ(role(v, "count").where, "redis0/orders");
-    EXPECT_EQ(role(v, "count").state, "its hold left alone");
+    EXPECT_EQ(evidence(v, "count").who, "A:1");
+    EXPECT_EQ(evidence(v, "count").where, "redis0/orders");
+    EXPECT_EQ(evidence(v, "count").state, "its hold left alone");
     EXPECT_EQ(v.explanation,
               "Let B:1 unlock orders at 300 ms. Then its execution on redis0/orders at 301 ms removed the key, which "
               "held A:1's hold.");
@@ -822,7 +811,7 @@ TEST(CheckerReentrancy, ClientCountedUnlockThatRemovesTheKeyTwiceIsAReentryCount
     ASSERT_EQ(v.valid, Validity::No) << v.explanation;
     EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
     EXPECT_EQ(v.witness, (W{inv, first, info, second}));
-    EXPECT_EQ(figure_of(v, "removals"), 2);
+    EXPECT_EQ(figure(v, "removals"), 2);
   }
 }
 

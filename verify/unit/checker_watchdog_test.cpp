@@ -7,12 +7,15 @@
 #include "model/facts.hpp"
 #include "model/lock_types.hpp"
 #include "model/watchdog.hpp"
+#include "verify/unit/checker_evidence.hpp"
 #include "verify/unit/checker_history_builder.hpp"
 
 namespace locksim::model {
 namespace {
 
 using test::HistoryBuilder;
+using test::evidence;
+using test::figure;
 using W = std::vector<int64_t>;
 
 // The checker on `b`'s history, its facts worked out for the lock type `type`.
@@ -21,21 +24,7 @@ Verdict check(const HistoryBuilder& b, const char* type = "rlock", const Watchdo
   return check_watchdog(facts, options);
 }
 
-// The first evidence with `role`; fails the test (and gives an empty one) when there is none.
-const Evidence& role(const Verdict& v, const std::string& name) {
-  static const Evidence none;
-  const Evidence* e = v.find(name);
-  if (e == nullptr) ADD_FAILURE() << "no evidence " << name << " in: " << v.explanation;
-  return e ? *e : none;
-}
 
-// A figure's value; fails the test when the verdict has no such figure.
-int64_t figure_of(const Verdict& v, const std::string& name) {
-  for (const Evidence& e : v.evidence)
-    if (e.role == "figure" && e.where == name) return e.number;
-  ADD_FAILURE() << "no figure " << name << " in: " << v.explanation;
-  return -999;
-}
 
 std::vector<int64_t> events_of(const Verdict& v, const std::string& role) {
   std::vector<int64_t> out;
@@ -119,8 +108,8 @@ TEST(CheckerWatchdog, RenewedHoldUnlockedCleanlyHolds) {
   EXPECT_EQ(v.property, "watchdog");
   EXPECT_TRUE(v.anomaly.empty());
   EXPECT_TRUE(v.witness.empty());
-  EXPECT_EQ(figure_of(v, "holds"), 1);
-  EXPECT_EQ(figure_of(v, "renewals"), 3);
+  EXPECT_EQ(figure(v, "holds"), 1);
+  EXPECT_EQ(figure(v, "renewals"), 3);
   EXPECT_EQ(v.explanation, "1 holds, 3 successful renewals, no lapse, late expiry or stray renewal");
 }
 
@@ -139,12 +128,12 @@ TEST(CheckerWatchdog, ExpiryUnderALiveWatchdogHolderIsALapse) {
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kWatchdogLapse);
   EXPECT_EQ(v.witness, (W{a.exec, a.hold, r1, r2, expired}));
-  EXPECT_EQ(role(v, "hold").who, "A:1");
-  EXPECT_EQ(role(v, "hold").where, "orders");
-  EXPECT_EQ(role(v, "expiry_set").event, a.exec);
-  EXPECT_EQ(role(v, "expiry_set").number, 30101);
-  EXPECT_EQ(role(v, "expired").event, expired);
-  EXPECT_EQ(role(v, "expired").where, "redis0/orders");
+  EXPECT_EQ(evidence(v, "hold").who, "A:1");
+  EXPECT_EQ(evidence(v, "hold").where, "orders");
+  EXPECT_EQ(evidence(v, "expiry_set").event, a.exec);
+  EXPECT_EQ(evidence(v, "expiry_set").number, 30101);
+  EXPECT_EQ(evidence(v, "expired").event, expired);
+  EXPECT_EQ(evidence(v, "expired").where, "redis0/orders");
   EXPECT_EQ(events_of(v, "failed_renewal"), (W{r1, r2}));
   EXPECT_EQ(v.explanation,
             "Let A:1 hold orders from 102 ms with the watchdog (no lease). Then its hold in redis0/orders expired at "
@@ -219,9 +208,9 @@ TEST(CheckerWatchdog, OnlyAFaultBetweenTheExpirysSettingAndTheExpiryExcusesIt) {
     }
     ASSERT_EQ(v.valid, Validity::No) << v.explanation;
     EXPECT_EQ(v.anomaly, anomaly::kWatchdogLapse);
-    EXPECT_EQ(role(v, "expiry_set").event, r);
-    EXPECT_EQ(role(v, "expiry_set").from_ms, 10101);
-    EXPECT_EQ(role(v, "expired").event, expired);
+    EXPECT_EQ(evidence(v, "expiry_set").event, r);
+    EXPECT_EQ(evidence(v, "expiry_set").from_ms, 10101);
+    EXPECT_EQ(evidence(v, "expired").event, expired);
   }
 }
 
@@ -259,9 +248,9 @@ TEST(CheckerWatchdog, WatchdogHoldIsJudgedAgainOnceTheLeaseReentryIsUnlocked) {
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kWatchdogLapse);
-  EXPECT_EQ(role(v, "hold").event, outer.hold);
-  EXPECT_EQ(role(v, "expiry_set").event, inner_unlock);
-  EXPECT_EQ(role(v, "expired").event, expired);
+  EXPECT_EQ(evidence(v, "hold").event, outer.hold);
+  EXPECT_EQ(evidence(v, "expiry_set").event, inner_unlock);
+  EXPECT_EQ(evidence(v, "expired").event, expired);
 }
 
 TEST(CheckerWatchdog, WatchdogReentryOnALeaseHoldAsksForRenewalAndIsJudged) {
@@ -273,8 +262,8 @@ TEST(CheckerWatchdog, WatchdogReentryOnALeaseHoldAsksForRenewalAndIsJudged) {
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kWatchdogLapse);
-  EXPECT_EQ(role(v, "expiry_set").event, inner.exec);
-  EXPECT_EQ(role(v, "expired").event, expired);
+  EXPECT_EQ(evidence(v, "expiry_set").event, inner.exec);
+  EXPECT_EQ(evidence(v, "expired").event, expired);
 }
 
 // RedLock: the hold lives on three servers, each key judged; only redis2's expires.
@@ -299,11 +288,11 @@ TEST(CheckerWatchdog, RedLockHoldThatExpiresOnOneServerIsALapse) {
   const Verdict v = red_lapse("", &exec2, &expired);
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kWatchdogLapse);
-  EXPECT_EQ(role(v, "expiry_set").event, exec2);
-  EXPECT_EQ(role(v, "expiry_set").where, "redis2/orders");
-  EXPECT_EQ(role(v, "expired").event, expired);
-  EXPECT_EQ(role(v, "expired").who, "redis2");
-  EXPECT_EQ(role(v, "expired").where, "redis2/orders");
+  EXPECT_EQ(evidence(v, "expiry_set").event, exec2);
+  EXPECT_EQ(evidence(v, "expiry_set").where, "redis2/orders");
+  EXPECT_EQ(evidence(v, "expired").event, expired);
+  EXPECT_EQ(evidence(v, "expired").who, "redis2");
+  EXPECT_EQ(evidence(v, "expired").where, "redis2/orders");
   // A pause of that server excuses it; a pause of another server does not.
   EXPECT_EQ(red_lapse("redis2").valid, Validity::Yes) << red_lapse("redis2").explanation;
   EXPECT_EQ(red_lapse("redis0").anomaly, anomaly::kWatchdogLapse);
@@ -334,10 +323,10 @@ TEST(CheckerWatchdog, ReaderWhoseTimeoutKeyExpiresUnderItsWatchdogIsALapse) {
     }
     ASSERT_EQ(v.valid, Validity::No) << v.explanation;
     EXPECT_EQ(v.anomaly, anomaly::kWatchdogLapse);
-    EXPECT_EQ(role(v, "hold").who, "A:1");
-    EXPECT_EQ(role(v, "hold").where, "orders:read");
-    EXPECT_EQ(role(v, "expired").event, expired);
-    EXPECT_EQ(role(v, "expired").where, "redis0/orders");
+    EXPECT_EQ(evidence(v, "hold").who, "A:1");
+    EXPECT_EQ(evidence(v, "hold").where, "orders:read");
+    EXPECT_EQ(evidence(v, "expired").event, expired);
+    EXPECT_EQ(evidence(v, "expired").where, "redis0/orders");
   }
 }
 
@@ -381,15 +370,15 @@ TEST(CheckerWatchdog, CrashedHoldersKeyOutlivingItsLastLeasePlusSlackIsLate) {
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kLateExpiry);
   EXPECT_EQ(v.witness, (W{c.a.hold, c.renewed, c.crashed, c.expired}));
-  EXPECT_EQ(role(v, "hold").end_event, c.crashed);
-  EXPECT_EQ(role(v, "hold").state, "crashed");
-  EXPECT_EQ(role(v, "crash").event, c.crashed);
-  EXPECT_EQ(role(v, "lease_set").event, c.renewed);
-  EXPECT_EQ(role(v, "lease_set").number, 40101);
-  EXPECT_EQ(role(v, "gone").event, c.expired);
-  EXPECT_EQ(role(v, "gone").where, "redis0/orders");
-  EXPECT_EQ(figure_of(v, "deadline"), 40201);
-  EXPECT_EQ(figure_of(v, "slack"), 100);
+  EXPECT_EQ(evidence(v, "hold").end_event, c.crashed);
+  EXPECT_EQ(evidence(v, "hold").state, "crashed");
+  EXPECT_EQ(evidence(v, "crash").event, c.crashed);
+  EXPECT_EQ(evidence(v, "lease_set").event, c.renewed);
+  EXPECT_EQ(evidence(v, "lease_set").number, 40101);
+  EXPECT_EQ(evidence(v, "gone").event, c.expired);
+  EXPECT_EQ(evidence(v, "gone").where, "redis0/orders");
+  EXPECT_EQ(figure(v, "deadline"), 40201);
+  EXPECT_EQ(figure(v, "slack"), 100);
   EXPECT_EQ(v.explanation,
             "Let A:1 hold orders with the watchdog and crash at 15000 ms; the latest expiry set while it held was "
             "40101 ms. Then its hold should have gone by 40201 ms (with 100 ms slack), but it went only at 40300 ms.");
@@ -415,8 +404,8 @@ TEST(CheckerWatchdog, CrashedHoldStillThereIsJudgedOnlyOnceTheHistoryPassedTheDe
   EXPECT_EQ(v.anomaly, anomaly::kLateExpiry);
   EXPECT_EQ(v.find("gone"), nullptr);
   ASSERT_NE(v.find("still_there"), nullptr);
-  EXPECT_EQ(role(v, "still_there").where, "redis0/orders");
-  EXPECT_EQ(role(v, "still_there").event, c.kept);
+  EXPECT_EQ(evidence(v, "still_there").where, "redis0/orders");
+  EXPECT_EQ(evidence(v, "still_there").event, c.kept);
 }
 
 // A renewal sent before the crash and run by the server after it was sent by a holder: the expiry
@@ -439,7 +428,7 @@ TEST(CheckerWatchdog, RenewalInFlightAtTheCrashExtendsTheDeadline) {
     // expiry it also causes: it set no lease, so the key had to be gone by 30101 + 100 ms).
     ASSERT_EQ(v.valid, Validity::No) << v.explanation;
     EXPECT_EQ(v.anomaly, anomaly::kRevivedAfterUnlock);
-    EXPECT_EQ(figure_of(v, "sent"), 15001);
+    EXPECT_EQ(figure(v, "sent"), 15001);
     EXPECT_LT(crashed, expired);
   }
 }
@@ -465,9 +454,9 @@ TEST(CheckerWatchdog, CrashedHoldKeptAliveByAnotherClientsRefusedAcquireIsLate) 
     }
     ASSERT_EQ(v.valid, Validity::No) << v.explanation;
     EXPECT_EQ(v.anomaly, anomaly::kLateExpiry);
-    EXPECT_EQ(role(v, "lease_set").event, renewed);
-    EXPECT_EQ(figure_of(v, "deadline"), 40201);
-    EXPECT_EQ(role(v, "gone").event, expired);
+    EXPECT_EQ(evidence(v, "lease_set").event, renewed);
+    EXPECT_EQ(figure(v, "deadline"), 40201);
+    EXPECT_EQ(evidence(v, "gone").event, expired);
   }
 }
 
@@ -518,8 +507,8 @@ TEST(CheckerWatchdog, CrashedHoldWithNoExpiryIsGivenOneWatchdogLease) {
   EXPECT_EQ(v.anomaly, anomaly::kLateExpiry);
   EXPECT_EQ(v.witness, (W{a.exec, a.hold, crashed}));
   EXPECT_EQ(v.find("lease_set"), nullptr);
-  EXPECT_EQ(figure_of(v, "deadline"), 31100);
-  EXPECT_EQ(role(v, "still_there").event, a.exec);
+  EXPECT_EQ(figure(v, "deadline"), 31100);
+  EXPECT_EQ(evidence(v, "still_there").event, a.exec);
   EXPECT_EQ(v.explanation,
             "Let A:1 hold orders with the watchdog and crash at 1000 ms; its hold had no expiry, so it was given one "
             "watchdog lease. Then its hold should have gone by 31100 ms (with 100 ms slack), but it was still in "
@@ -541,9 +530,9 @@ TEST(CheckerWatchdog, RenewalOfAHoldWithAnExplicitLeaseIsReported) {
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kRenewedExplicitLease);
   EXPECT_EQ(v.witness, (W{a.hold, r}));
-  EXPECT_EQ(role(v, "hold").number, 10000);
-  EXPECT_EQ(role(v, "renewal").who, "A:1");
-  EXPECT_EQ(role(v, "renewal").where, "redis0/orders");
+  EXPECT_EQ(evidence(v, "hold").number, 10000);
+  EXPECT_EQ(evidence(v, "renewal").who, "A:1");
+  EXPECT_EQ(evidence(v, "renewal").where, "redis0/orders");
   EXPECT_EQ(v.explanation,
             "Let A:1 hold orders from 102 ms with an explicit lease of 10000 ms. Then a renewal for A:1 ran on "
             "redis0/orders at 3433 ms.");
@@ -559,7 +548,7 @@ TEST(CheckerWatchdog, RenewalOfAHoldWhoseLatestOrEarlierAcquireHadNoLeaseHolds) 
     end(b, 10000);
     const Verdict v = check(b);
     EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
-    EXPECT_EQ(figure_of(v, "renewals"), 1);
+    EXPECT_EQ(figure(v, "renewals"), 1);
   }
   // Watchdog: a lease-less re-entry on top of a lease hold.
   {
@@ -585,7 +574,7 @@ TEST(CheckerWatchdog, RenewalOfAHoldWhoseLatestOrEarlierAcquireHadNoLeaseHolds) 
     const Verdict v = check(b);
     ASSERT_EQ(v.valid, Validity::No) << v.explanation;
     EXPECT_EQ(v.anomaly, anomaly::kRenewedExplicitLease);
-    EXPECT_EQ(role(v, "renewal").event, r);
+    EXPECT_EQ(evidence(v, "renewal").event, r);
   }
 }
 
@@ -608,7 +597,7 @@ TEST(CheckerWatchdog, RenewalOfAnRwlockHashIsJudgedOverBothSidesOfItsOwner) {
     }
     ASSERT_EQ(v.valid, Validity::No) << v.explanation;
     EXPECT_EQ(v.anomaly, anomaly::kRenewedExplicitLease);
-    EXPECT_EQ(role(v, "renewal").event, r);
+    EXPECT_EQ(evidence(v, "renewal").event, r);
   }
 }
 
@@ -641,10 +630,10 @@ TEST(CheckerWatchdog, RenewalSentAfterTheOwnerGaveTheLockUpIsARevival) {
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kRevivedAfterUnlock);
   EXPECT_EQ(v.witness, (W{l.release, l.renewed}));
-  EXPECT_EQ(role(v, "renewal").event, l.renewed);
-  EXPECT_EQ(role(v, "renewal").who, "A:1");
-  EXPECT_EQ(figure_of(v, "sent"), 6000);
-  EXPECT_EQ(role(v, "release").event, l.release);
+  EXPECT_EQ(evidence(v, "renewal").event, l.renewed);
+  EXPECT_EQ(evidence(v, "renewal").who, "A:1");
+  EXPECT_EQ(figure(v, "sent"), 6000);
+  EXPECT_EQ(evidence(v, "release").event, l.release);
   EXPECT_EQ(v.explanation,
             "Let A:1 give the lock up (at 5000 ms). Then a renewal it sent at 6000 ms, holding nothing, succeeded on "
             "redis0/orders at 6001 ms.");
@@ -673,7 +662,7 @@ TEST(CheckerWatchdog, RenewalWithoutASendTimeIsJudgedByWhenItRan) {
   const Verdict v = check(l.b);
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kRevivedAfterUnlock);
-  EXPECT_EQ(figure_of(v, "sent"), 6001);
+  EXPECT_EQ(figure(v, "sent"), 6001);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -702,9 +691,9 @@ TEST(CheckerWatchdog, RenewalSucceedingInAKeyWithoutTheOwnersHoldIsReported) {
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kRenewedWithoutHold);
   EXPECT_EQ(v.witness, (W{r.taken.exec, r.renewed}));
-  EXPECT_EQ(role(v, "renewal").who, "A:1");
-  EXPECT_EQ(role(v, "key").state, "B:1=1");
-  EXPECT_EQ(role(v, "key").number, 65001);
+  EXPECT_EQ(evidence(v, "renewal").who, "A:1");
+  EXPECT_EQ(evidence(v, "key").state, "B:1=1");
+  EXPECT_EQ(evidence(v, "key").number, 65001);
   EXPECT_EQ(v.explanation,
             "Let redis0/orders not carry A:1's hold at 41008 ms (it held \"B:1=1\"). Then A:1's renewal succeeded "
             "there.");
@@ -715,14 +704,14 @@ TEST(CheckerWatchdog, RefusedRenewalThatStillChangesTheExpiryOfAnothersKeyIsRepo
   const Verdict v = check(r.b);
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kRenewedWithoutHold);
-  EXPECT_EQ(role(v, "renewal").event, r.renewed);
+  EXPECT_EQ(evidence(v, "renewal").event, r.renewed);
 }
 
 TEST(CheckerWatchdog, RefusedRenewalThatLeavesAnothersKeyAsItWasHolds) {
   RenewalInAnothersKey r("0", 65001 - 41008);  // the key's own remaining ttl
   const Verdict v = check(r.b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
-  EXPECT_EQ(figure_of(v, "renewals"), 0);
+  EXPECT_EQ(figure(v, "renewals"), 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -736,11 +725,11 @@ TEST(CheckerWatchdog, AcquireWithALeaseWhoseHoldExpiresAfterAnotherTimeIsALeaseM
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kLeaseMismatch);
   EXPECT_EQ(v.witness, (W{a.invoke, a.exec}));
-  EXPECT_EQ(role(v, "acquire").event, a.invoke);
-  EXPECT_EQ(role(v, "key").event, a.exec);
-  EXPECT_EQ(role(v, "key").where, "redis0/orders");
-  EXPECT_EQ(figure_of(v, "lease"), 10000);
-  EXPECT_EQ(figure_of(v, "ttl"), 30000);
+  EXPECT_EQ(evidence(v, "acquire").event, a.invoke);
+  EXPECT_EQ(evidence(v, "key").event, a.exec);
+  EXPECT_EQ(evidence(v, "key").where, "redis0/orders");
+  EXPECT_EQ(figure(v, "lease"), 10000);
+  EXPECT_EQ(figure(v, "ttl"), 30000);
   EXPECT_EQ(v.explanation,
             "Let A:1 acquire orders at 100 ms with a lease of 10000 ms. Then the server set its hold in redis0/orders "
             "to expire after 30000 ms.");
@@ -753,7 +742,7 @@ TEST(CheckerWatchdog, AcquireWithALeaseWhoseHoldNeverExpiresIsALeaseMismatch) {
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kLeaseMismatch);
-  EXPECT_EQ(figure_of(v, "ttl"), -1);
+  EXPECT_EQ(figure(v, "ttl"), -1);
   EXPECT_EQ(v.explanation,
             "Let A:1 acquire orders at 100 ms with a lease of 10000 ms. Then the server set its hold in redis0/orders "
             "to expire never.");
@@ -787,8 +776,8 @@ TEST(CheckerWatchdog, MultiLockPartsAreEachHeldToTheLease) {
     ASSERT_EQ(v.valid, Validity::No) << v.explanation;
     EXPECT_EQ(v.anomaly, anomaly::kLeaseMismatch);
     EXPECT_EQ(v.witness, (W{inv, x2}));
-    EXPECT_EQ(role(v, "key").where, "redis0/orders-2");
-    EXPECT_EQ(figure_of(v, "ttl"), 30000);
+    EXPECT_EQ(evidence(v, "key").where, "redis0/orders-2");
+    EXPECT_EQ(figure(v, "ttl"), 30000);
   }
 }
 
@@ -815,8 +804,8 @@ TEST(CheckerWatchdog, ReaderLeaseInASharedHashMustBeAtLeastTheLease) {
     ASSERT_EQ(v.valid, Validity::No) << v.explanation;
     EXPECT_EQ(v.anomaly, anomaly::kLeaseMismatch);
     EXPECT_EQ(v.witness, (W{inv, x}));
-    EXPECT_EQ(figure_of(v, "lease"), 1000);
-    EXPECT_EQ(figure_of(v, "ttl"), 500);
+    EXPECT_EQ(figure(v, "lease"), 1000);
+    EXPECT_EQ(figure(v, "ttl"), 500);
   }
 }
 
@@ -832,7 +821,7 @@ TEST(CheckerWatchdog, TheViolationDecidedFirstIsReported) {
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kLeaseMismatch);
-  EXPECT_EQ(role(v, "key").event, c.exec);
+  EXPECT_EQ(evidence(v, "key").event, c.exec);
 }
 
 }  // namespace

@@ -576,8 +576,8 @@ void Facts::build_keys() {
       if (!now.present) continue;
       // A late notification (live) of an expiry the key has since outlived is no news. Live, an expiry
       // is computed from when the reply came, a little after the server ran it: hence the margin.
-      constexpr int64_t kMarginMs = 250;
-      if (now.expire_at != kUnknownExpiry && (now.expire_at == kNoExpiry || now.expire_at > e.at_ms + kMarginMs)) continue;
+      if (now.expire_at != kUnknownExpiry && (now.expire_at == kNoExpiry || now.expire_at > e.at_ms + kExpiryPrecisionMs))
+        continue;
       KeyState s;
       s.from_ms = e.at_ms;
       s.event = e.index;

@@ -25,6 +25,12 @@ namespace locksim::model {
 inline constexpr int64_t kForever = std::numeric_limits<int64_t>::max();
 inline constexpr int64_t kNoExpiry = -1;                                      // the key never expires
 inline constexpr int64_t kUnknownExpiry = std::numeric_limits<int64_t>::min();  // it may, but the history does not say when
+// How closely a history knows when a key expires: live, an Exec's time is when its reply came back,
+// a little after the server ran it and read the PTTL, and expiry notifications come a little late.
+inline constexpr int64_t kExpiryPrecisionMs = 250;
+// How closely an Exec's PTTL shows the TTL the command set: live, it is read by the next command of
+// the same transaction, a millisecond or two later.
+inline constexpr int64_t kTtlPrecisionMs = 5;
 
 // [from_ms, to_ms), begun by the event `begin` and ended by the event `end` (-1: not by an event).
 struct Span {

@@ -1,6 +1,7 @@
 #include "model/watchdog.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 
 #include "model/anomaly.hpp"
@@ -160,8 +161,8 @@ class Checker {
       if (!key) continue;
       const KeyState& before = key->after_event(x.index - 1);
       const KeyState& after = key->after_event(x.index);
-      const bool extended = after.present && before.present && before.known && before.expire_at != kUnknownExpiry &&
-                            after.expire_at != before.expire_at;
+      const bool extended = after.present && before.present && before.known && before.expire_at >= 0 &&
+                            after.expire_at >= 0 && after.expire_at - before.expire_at > kExpiryPrecisionMs;
       if (x.reply != "1" && !extended) continue;
       ++renewals_;
       const std::string owner = x.owner();
@@ -216,7 +217,8 @@ class Checker {
         const int64_t at = facts_.at(last).at_ms;
         const int64_t ttl = s.expire_at == kNoExpiry ? -1 : s.expire_at - at;
         const bool shared = facts_.lock_type() && facts_.lock_type()->sides;
-        if (!(ttl == lease || (shared && ttl > lease))) {
+        const bool as_asked = std::abs(ttl - lease) <= kTtlPrecisionMs || (shared && ttl > lease);
+        if (!as_asked) {
           report(last, anomaly::kLeaseMismatch,
                  {support::event_evidence(facts_, "acquire", op.invoke), support::key_evidence("key", *key, s),
                   support::figure("lease", lease), support::figure("ttl", ttl)});
@@ -228,7 +230,7 @@ class Checker {
         for (const KeyTrack* timeout : facts_.reader_timeouts(*key, facts_.field_of(op.owner))) {
           const KeyState& t = timeout->after_event(last);
           if (t.event < 0 || t.from_ms != at || t.event > last || t.expire_at < 0) continue;
-          if (t.expire_at - at == lease) continue;
+          if (std::abs(t.expire_at - at - lease) <= kTtlPrecisionMs) continue;
           report(last, anomaly::kLeaseMismatch,
                  {support::event_evidence(facts_, "acquire", op.invoke), support::key_evidence("key", *timeout, t),
                   support::figure("lease", lease), support::figure("ttl", t.expire_at - at)});

@@ -16,8 +16,9 @@
 //     the lock nor was acquiring or unlocking it.
 //  e. renewed-without-hold: no renewal succeeds in (or changes the expiry of) a key that does not
 //     carry its owner's hold.
-//  f. lease-mismatch: an acquire with an explicit lease leaves its hold expiring after exactly that
-//     lease (at least that lease in a ReadWriteLock's shared hash).
+//  f. lease-mismatch: an acquire with an explicit lease leaves its hold expiring after that lease
+//     (within kTtlPrecisionMs; at least that lease in a ReadWriteLock's shared hash; a reader's own
+//     timeout key, when the history shows its expiry, after exactly it).
 // Applies to the Redisson lock types (rlock, fair, multi, red, rwlock).
 #include <cstdint>
 

@@ -19,13 +19,10 @@
 #include <vector>
 
 #include "live/live_fabric.hpp"
-#include "world/world.hpp"
+#include "bench/worlds.hpp"
 
 namespace {
 
-using locksim::world::OpSpec;
-
-constexpr int64_t kThread = 1;
 constexpr int64_t kUncontendedPairs = 500;
 constexpr int kContendingClients = 8;
 constexpr int64_t kContendedPairsPerClient = 64;
@@ -36,8 +33,6 @@ constexpr int64_t kLiveStepMs = 1;
 // Safety cap on virtual (for the live world: real) time: a run that needs longer is stuck.
 constexpr int64_t kCapMs = 120'000;
 
-const std::string kLockName = "orders";
-
 struct Workload {
   int clients;
   int64_t pairs_per_client;
@@ -46,54 +41,6 @@ struct Workload {
 
 constexpr Workload kUncontended{1, kUncontendedPairs};
 constexpr Workload kContended{kContendingClients, kContendedPairsPerClient};
-
-locksim::world::WorldOptions world_options(bool live) {
-  locksim::world::WorldOptions options;
-  options.link.latency_min_ms = options.link.latency_max_ms = live ? 0 : 1;
-  if (live) {
-    // Live clients read the real time of day.
-    options.epoch_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                           std::chrono::system_clock::now().time_since_epoch())
-                           .count();
-  }
-  return options;
-}
-
-// Adds the lock and the clients, and queues every client's whole loop on its thread for time 0: all
-// but the last operation straight onto the thread's queue, the last through World::op, whose event
-// (at time 0) appends it and starts the idle thread on the first one.
-std::vector<std::string> set_up(locksim::world::World& world, const Workload& workload) {
-  locksim::world::LockSpec spec;
-  spec.type = "rlock";
-  spec.name = kLockName;
-  world.add_lock(spec);
-  std::vector<std::string> clients;
-  for (int i = 0; i < workload.clients; ++i) {
-    std::string name = "c";
-    name += std::to_string(i + 1);  // not "c" + to_string(): GCC 12 warns falsely (-Wrestrict)
-    clients.push_back(name);
-    world.add_client(name);
-  }
-  const OpSpec lock{OpSpec::Kind::Lock, kLockName, -1, -1, 0};
-  const OpSpec unlock{OpSpec::Kind::Unlock, kLockName, -1, -1, 0};
-  for (const std::string& name : clients) {
-    locksim::world::ClientThread& thread = world.client(name).threads[kThread];
-    for (int64_t i = 0; i < workload.pairs_per_client; ++i) {
-      thread.pending.push_back(lock);
-      if (i + 1 < workload.pairs_per_client) thread.pending.push_back(unlock);
-    }
-    world.op(0, name, kThread, unlock);
-  }
-  return clients;
-}
-
-bool all_idle(locksim::world::World& world, const std::vector<std::string>& clients) {
-  for (const std::string& name : clients) {
-    const locksim::world::ClientThread& thread = world.client(name).threads[kThread];
-    if (thread.busy || !thread.pending.empty()) return false;
-  }
-  return true;
-}
 
 struct RunFigures {
   double wall_seconds = 0;
@@ -108,11 +55,9 @@ struct RunFigures {
 void run_to_completion(locksim::world::World& world, const std::vector<std::string>& clients, int64_t step_ms,
                        RunFigures& figures) {
   const auto start = std::chrono::steady_clock::now();
-  // The first step runs the time-0 events that start the threads.
-  world.run_until(world.now());
-  while (!all_idle(world, clients) && world.now() < kCapMs) world.run_until(world.now() + step_ms);
+  const bool finished = locksim::bench::run_until_idle(world, clients, step_ms, kCapMs);
   figures.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!all_idle(world, clients)) figures.error = "the clients had not finished after " + std::to_string(kCapMs) + " ms";
+  if (!finished) figures.error = "the clients had not finished after " + std::to_string(kCapMs) + " ms";
 }
 
 void count(locksim::world::World& world, RunFigures& figures, const Workload& workload) {
@@ -132,8 +77,9 @@ void count(locksim::world::World& world, RunFigures& figures, const Workload& wo
 
 RunFigures run_fake(const Workload& workload) {
   RunFigures figures;
-  locksim::world::World world(world_options(false));
-  const std::vector<std::string> clients = set_up(world, workload);
+  locksim::world::World world(locksim::bench::lock_loop_options(false));
+  const std::vector<std::string> clients =
+      locksim::bench::set_up_lock_loops(world, workload.clients, workload.pairs_per_client);
   run_to_completion(world, clients, kFakeStepMs, figures);
   world.finish();
   count(world, figures, workload);
@@ -144,8 +90,9 @@ RunFigures run_live(const Workload& workload) {
   RunFigures figures;
   // Starts its own redis-server (127.0.0.1, a free port), stopped when the fabric goes.
   locksim::live::LiveFabric fabric(locksim::live::LiveOptions{}, std::vector<locksim::live::ServerNeeds>(1));
-  locksim::world::World world(world_options(true), &fabric);
-  const std::vector<std::string> clients = set_up(world, workload);
+  locksim::world::World world(locksim::bench::lock_loop_options(true), &fabric);
+  const std::vector<std::string> clients =
+      locksim::bench::set_up_lock_loops(world, workload.clients, workload.pairs_per_client);
   fabric.attach(world);
   run_to_completion(world, clients, kLiveStepMs, figures);
   world.finish();

@@ -8,52 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "world/world.hpp"
+#include "bench/worlds.hpp"
 
 namespace {
 
-using locksim::world::OpSpec;
-
-constexpr int kClients = 8;
-constexpr int64_t kThread = 1;
-constexpr int64_t kRunMs = 10 * 60 * 1000;
-constexpr int64_t kWorkMs = 50;
-constexpr int64_t kThinkMs = 50;
-constexpr int64_t kTopUpEveryMs = 10'000;
-// Cycles queued per client every kTopUpEveryMs: more than a lone client could finish (one cycle
-// takes at least work + think), so no thread ever runs dry.
-constexpr int64_t kCyclesPerTopUp = kTopUpEveryMs / (kWorkMs + kThinkMs) + 1;
-
-const std::string kLockName = "orders";
-
-std::vector<OpSpec> one_cycle() {
-  return {
-      {OpSpec::Kind::Lock, kLockName, -1, -1, 0},
-      {OpSpec::Kind::Work, "", -1, -1, kWorkMs},
-      {OpSpec::Kind::Unlock, kLockName, -1, -1, 0},
-      {OpSpec::Kind::Work, "", -1, -1, kThinkMs},
-  };
-}
-
-// Queues the next cycles on every client's thread. A busy thread takes its next operation from its
-// queue by itself, so the operations go straight there (one event per top-up, not one per
-// operation, which would swell the events counted); an idle thread is started through World::op.
-void top_up(locksim::world::World& world, const std::vector<std::string>& clients) {
-  const std::vector<OpSpec> cycle = one_cycle();
-  for (const std::string& name : clients) {
-    locksim::world::ClientProcess& process = world.client(name);
-    locksim::world::ClientThread& thread = process.threads[kThread];
-    for (int64_t i = 0; i < kCyclesPerTopUp; ++i) {
-      for (const OpSpec& spec : cycle) {
-        if (thread.busy) {
-          thread.pending.push_back(spec);
-        } else {
-          world.op(world.now(), name, kThread, spec);
-        }
-      }
-    }
-  }
-}
+constexpr int64_t kRunMs = locksim::bench::kStandardRunMs;
 
 struct RunFigures {
   uint64_t events = 0;
@@ -64,18 +23,7 @@ struct RunFigures {
 
 RunFigures run_standard_world(double& wall_seconds) {
   locksim::world::World world({});
-  locksim::world::LockSpec spec;
-  spec.type = "rlock";
-  spec.name = kLockName;
-  world.add_lock(spec);
-  std::vector<std::string> clients;
-  for (int i = 0; i < kClients; ++i) {
-    std::string name = "c";
-    name += std::to_string(i + 1);  // not "c" + to_string(): GCC 12 warns falsely (-Wrestrict)
-    clients.push_back(name);
-    world.add_client(clients.back());
-  }
-  for (int64_t t = 0; t < kRunMs; t += kTopUpEveryMs) world.at(t, [&world, &clients] { top_up(world, clients); });
+  const std::vector<std::string> clients = locksim::bench::set_up_standard_contention(world);
 
   const auto start = std::chrono::steady_clock::now();
   world.run_until(kRunMs);
@@ -86,8 +34,7 @@ RunFigures run_standard_world(double& wall_seconds) {
   figures.history = world.history().size();
   for (const auto& e : world.history().events())
     if (e.kind == locksim::model::EventKind::Ok && e.f == "lock") ++figures.locks_taken;
-  for (const std::string& name : clients)
-    if (world.client(name).threads[kThread].pending.empty()) figures.ran_dry = true;
+  figures.ran_dry = locksim::bench::any_ran_dry(world, clients);
   return figures;
 }
 

@@ -11,7 +11,6 @@
 namespace locksim::app {
 namespace {
 
-using engine::Reply;
 
 class DemoHost : public engine::ManualHost {
  public:
@@ -104,7 +103,7 @@ class Demo {
 
   void say(const std::string& who, const Reply& reply, const std::string& what) {
     out_ << "  t=" << std::setw(6) << elapsed() << "  " << std::setw(2) << who << "  " << std::left
-         << std::setw(34) << engine::describe(reply) << std::right << "  " << what << "\n";
+         << std::setw(34) << locksim::describe(reply) << std::right << "  " << what << "\n";
   }
 
   static constexpr int64_t kStart = 1700000000000;

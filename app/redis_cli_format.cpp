@@ -15,8 +15,8 @@ int hex_value(char c) {
 
 bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 
-std::string format_tty(const engine::Reply& reply, const std::string& prefix) {
-  using Kind = engine::Reply::Kind;
+std::string format_tty(const Reply& reply, const std::string& prefix) {
+  using Kind = Reply::Kind;
   switch (reply.kind) {
     case Kind::Error: return "(error) " + reply.str + "\n";
     case Kind::Status: return reply.str + "\n";
@@ -107,7 +107,7 @@ std::optional<std::vector<std::string>> split_cli_args(std::string_view line) {
   }
 }
 
-std::string format_cli_reply(const engine::Reply& reply) { return format_tty(reply, ""); }
+std::string format_cli_reply(const Reply& reply) { return format_tty(reply, ""); }
 
 std::string quote_bytes(std::string_view bytes) {
   std::string out = "\"";

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/reply.hpp"
+#include "base/reply.hpp"
 
 namespace locksim::app {
 
@@ -15,7 +15,7 @@ namespace locksim::app {
 std::optional<std::vector<std::string>> split_cli_args(std::string_view line);
 
 // One reply as `redis-cli --no-raw` prints it, newline included. A Sequence prints each reply.
-std::string format_cli_reply(const engine::Reply& reply);
+std::string format_cli_reply(const Reply& reply);
 
 // sdscatrepr: a quoted, escaped rendering of bytes.
 std::string quote_bytes(std::string_view bytes);

@@ -466,7 +466,7 @@ std::string user_script_problem(const std::string& path) {
   body << file.rdbuf();
   engine::ManualHost host;
   engine::Engine fake(host);
-  const engine::Reply reply = fake.execute(fake.open_session(), {"SCRIPT", "LOAD", body.str()});
+  const Reply reply = fake.execute(fake.open_session(), {"SCRIPT", "LOAD", body.str()});
   return reply.is_error() ? reply.str : std::string();
 }
 

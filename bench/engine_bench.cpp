@@ -16,12 +16,12 @@
 
 #include "engine/engine.hpp"
 #include "engine/host.hpp"
-#include "engine/reply.hpp"
+#include "base/reply.hpp"
 #include "verify/support/redis_server.hpp"
 
 namespace {
 
-using locksim::engine::Reply;
+using locksim::Reply;
 
 constexpr std::string_view kLock = "lock";
 constexpr std::string_view kChannel = "redisson_lock__channel:{lock}";
@@ -72,8 +72,8 @@ void BM_FakeEvalshaPair(benchmark::State& state) {
     Reply acquired = engine.execute(session, acquire);
     Reply released = engine.execute(session, release);
     if (!pair_answered_right(acquired, released)) {
-      state.SkipWithError(("fake answered " + locksim::engine::describe(acquired) + ", " +
-                           locksim::engine::describe(released)).c_str());
+      state.SkipWithError(("fake answered " + locksim::describe(acquired) + ", " +
+                           locksim::describe(released)).c_str());
       break;
     }
     benchmark::DoNotOptimize(acquired);
@@ -105,8 +105,8 @@ void BM_LiveEvalshaPair(benchmark::State& state) {
       Reply acquired = client.command(acquire);
       Reply released = client.command(release);
       if (!pair_answered_right(acquired, released)) {
-        state.SkipWithError(("redis-server answered " + locksim::engine::describe(acquired) + ", " +
-                             locksim::engine::describe(released)).c_str());
+        state.SkipWithError(("redis-server answered " + locksim::describe(acquired) + ", " +
+                             locksim::describe(released)).c_str());
         break;
       }
       benchmark::DoNotOptimize(acquired);
@@ -233,8 +233,8 @@ void BM_BareLuaFloor(benchmark::State& state) {
     Reply acquired = floor.run(acquire_ref, acquire_keys, acquire_args);
     Reply released = floor.run(unlock_ref, release_keys, release_args);
     if (!pair_answered_right(acquired, released)) {
-      state.SkipWithError(("floor answered " + locksim::engine::describe(acquired) + ", " +
-                           locksim::engine::describe(released)).c_str());
+      state.SkipWithError(("floor answered " + locksim::describe(acquired) + ", " +
+                           locksim::describe(released)).c_str());
       break;
     }
     benchmark::DoNotOptimize(acquired);

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "client/task.hpp"
-#include "engine/reply.hpp"
+#include "base/reply.hpp"
 #include "model/history.hpp"
 
 namespace locksim::client {
@@ -32,12 +32,12 @@ struct Command {
   int64_t sent_ms = -1;  // when the backend sent it (the backend sets it; recorded with its execution)
   // A FairLock's waiter queue (a list key), recorded after the command ran: who may take the lock
   // next is part of what the server holds.
-  std::string queue;
+  std::string queue{};
 };
 
 struct CallResult {
   bool timed_out = false;
-  engine::Reply reply;  // error replies are replies too
+  Reply reply;  // error replies are replies too
 };
 
 class Backend {

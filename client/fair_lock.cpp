@@ -87,9 +87,9 @@ Task<OpResult> FairLock::try_acquire_no_wait(int64_t thread, int64_t op, int64_t
   command.queue = queue_key();
   const CallResult result = co_await send(std::move(command));
   if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
-  if (result.reply.kind == engine::Reply::Kind::Nil) co_return co_await after_acquired(thread, lease_ms);
-  if (result.reply.kind == engine::Reply::Kind::Integer) co_return OpResult::fail("not acquired (tryLock())");
-  co_return OpResult::fail("unexpected reply " + engine::describe(result.reply));
+  if (result.reply.kind == Reply::Kind::Nil) co_return co_await after_acquired(thread, lease_ms);
+  if (result.reply.kind == Reply::Kind::Integer) co_return OpResult::fail("not acquired (tryLock())");
+  co_return OpResult::fail("unexpected reply " + locksim::describe(result.reply));
 }
 
 // acquireFailed: KEYS = queue, timeouts; ARGV = holder, wait. Sent with retries, as Redisson does.

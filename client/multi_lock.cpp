@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "engine/assert.hpp"
+#include "base/assert.hpp"
 
 namespace locksim::client {
 

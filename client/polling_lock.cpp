@@ -1,6 +1,6 @@
 #include "client/polling_lock.hpp"
 
-#include "engine/assert.hpp"
+#include "base/assert.hpp"
 
 namespace locksim::client {
 
@@ -25,7 +25,7 @@ Task<OpResult> PollingLock::value_is(int64_t thread, int64_t op, std::string exp
   std::vector<std::string> argv{"GET", name_};
   const CallResult result = co_await send("is_held", thread, op, std::move(argv));
   if (result.timed_out) co_return OpResult::unknown("timeout");
-  co_return OpResult::ok(result.reply == engine::Reply::bulk(expected) ? 1 : 0);
+  co_return OpResult::ok(result.reply == Reply::bulk(expected) ? 1 : 0);
 }
 
 Task<OpResult> PollingLock::is_locked(int64_t op) {

@@ -1,6 +1,6 @@
 #include "client/redisson_lock.hpp"
 
-#include "engine/assert.hpp"
+#include "base/assert.hpp"
 #include <cstdio>
 #include <cstdlib>
 
@@ -25,10 +25,10 @@ std::string RedissonLock::holder_id(int64_t thread) const { return backend_.clie
 
 RedissonLock::Attempt RedissonLock::to_attempt(const CallResult& result) const {
   if (result.timed_out) return {Attempt::Kind::Unknown, 0, "RedisResponseTimeoutException"};
-  const engine::Reply& reply = result.reply;
-  if (reply.kind == engine::Reply::Kind::Nil) return {Attempt::Kind::Acquired, 0, {}};
-  if (reply.kind == engine::Reply::Kind::Integer) return {Attempt::Kind::Busy, reply.integer, {}};
-  return {Attempt::Kind::Error, 0, "unexpected reply " + engine::describe(reply)};
+  const Reply& reply = result.reply;
+  if (reply.kind == Reply::Kind::Nil) return {Attempt::Kind::Acquired, 0, {}};
+  if (reply.kind == Reply::Kind::Integer) return {Attempt::Kind::Busy, reply.integer, {}};
+  return {Attempt::Kind::Error, 0, "unexpected reply " + locksim::describe(reply)};
 }
 
 Task<OpResult> RedissonLock::acquire(int64_t thread, int64_t op, AcquireOptions options) {
@@ -133,11 +133,11 @@ Task<OpResult> RedissonLock::release(int64_t thread, int64_t op) {
   // Redisson cancels renewal whatever the script answered.
   cancel_renewal(thread);
   if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
-  const engine::Reply& reply = result.reply;
-  if (reply.kind == engine::Reply::Kind::Nil) {
+  const Reply& reply = result.reply;
+  if (reply.kind == Reply::Kind::Nil) {
     co_return OpResult::fail("IllegalMonitorStateException: attempt to unlock lock, not locked by current thread");
   }
-  if (reply.kind != engine::Reply::Kind::Integer) co_return OpResult::fail("unexpected reply " + engine::describe(reply));
+  if (reply.kind != Reply::Kind::Integer) co_return OpResult::fail("unexpected reply " + locksim::describe(reply));
   co_return OpResult::ok(reply.integer);
 }
 
@@ -148,7 +148,7 @@ Task<void> RedissonLock::delete_latch(std::string latch) {
 
 OpResult RedissonLock::integer_result(const CallResult& result) {
   if (result.timed_out) return OpResult::unknown("RedisResponseTimeoutException");
-  if (result.reply.kind != engine::Reply::Kind::Integer) return OpResult::fail("unexpected reply " + engine::describe(result.reply));
+  if (result.reply.kind != Reply::Kind::Integer) return OpResult::fail("unexpected reply " + locksim::describe(result.reply));
   return OpResult::ok(result.reply.integer);
 }
 
@@ -208,9 +208,9 @@ Task<void> RedissonLock::renewal_loop(uint64_t generation) {
     event.thread = thread;
     event.lock = name_;
     event.f = "renew";
-    const bool answered = !result.timed_out && result.reply.kind == engine::Reply::Kind::Integer;
+    const bool answered = !result.timed_out && result.reply.kind == Reply::Kind::Integer;
     event.value = answered ? result.reply.integer : -1;
-    if (!answered) event.text = result.timed_out ? "timeout" : engine::describe(result.reply);
+    if (!answered) event.text = result.timed_out ? "timeout" : locksim::describe(result.reply);
     backend_.record(event);
     if (!answered) {
       if (options_.watchdog_on_error == WatchdogOnError::StopForGood) {

@@ -34,9 +34,9 @@ Task<OpResult> RwSide::is_locked(int64_t op) {
   Command command{"is_locked", key_, nullptr, {}, {"HGET", key_, "mode"}, 0, op};
   const CallResult result = co_await send(std::move(command));
   if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
-  const engine::Reply& reply = result.reply;
-  if (reply.kind == engine::Reply::Kind::Nil) co_return OpResult::ok(0);
-  if (reply.kind != engine::Reply::Kind::Bulk) co_return OpResult::fail("unexpected reply " + engine::describe(reply));
+  const Reply& reply = result.reply;
+  if (reply.kind == Reply::Kind::Nil) co_return OpResult::ok(0);
+  if (reply.kind != Reply::Kind::Bulk) co_return OpResult::fail("unexpected reply " + locksim::describe(reply));
   co_return OpResult::ok(reply.str == mode_ ? 1 : 0);
 }
 

@@ -4,7 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "engine/sha1.hpp"
+#include "base/sha1.hpp"
 
 namespace locksim::client {
 
@@ -24,7 +24,7 @@ const Script& ScriptCatalog::get(const std::string& name) {
   text << file.rdbuf();
   Script script{name, text.str(), {}};
   // The SHA is what EVALSHA names the script by; the client computes it as Redisson does.
-  script.sha = engine::sha1_hex(script.body);
+  script.sha = sha1_hex(script.body);
   return scripts_.emplace(name, std::move(script)).first->second;
 }
 

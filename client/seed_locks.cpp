@@ -6,7 +6,7 @@ namespace {
 OpResult from_call(const CallResult& result) {
   if (result.timed_out) return OpResult::unknown("timeout");
   if (result.reply.is_error()) return OpResult::fail(result.reply.str);
-  return OpResult::ok(result.reply.kind == engine::Reply::Kind::Integer ? result.reply.integer : 1);
+  return OpResult::ok(result.reply.kind == Reply::Kind::Integer ? result.reply.integer : 1);
 }
 
 }  // namespace
@@ -15,7 +15,7 @@ Task<OpResult> SetnxLock::try_once(int64_t thread, int64_t op, int64_t lease_ms)
   std::vector<std::string> setnx{"SETNX", name_, "1"};
   const CallResult taken = co_await send("acquire", thread, op, std::move(setnx));
   if (taken.timed_out) co_return OpResult::unknown("timeout");
-  if (taken.reply != engine::Reply::integer_of(1)) co_return OpResult::fail(kBusy);
+  if (taken.reply != Reply::integer_of(1)) co_return OpResult::fail(kBusy);
   if (!options_.setnx_expire) co_return OpResult::ok();
   // The second command: a crash here leaves the key with no expiry.
   std::vector<std::string> expire{"EXPIRE", name_, std::to_string(lease_seconds(lease_or_default(lease_ms)))};
@@ -43,7 +43,7 @@ Task<OpResult> NaiveLock::try_once(int64_t thread, int64_t op, int64_t lease_ms)
                                std::to_string(lease_seconds(lease_or_default(lease_ms)))};
   const CallResult taken = co_await send("acquire", thread, op, std::move(set));
   if (taken.timed_out) co_return OpResult::unknown("timeout");
-  if (taken.reply != engine::Reply::ok()) co_return OpResult::fail(kBusy);
+  if (taken.reply != Reply::ok()) co_return OpResult::fail(kBusy);
   co_return OpResult::ok();
 }
 
@@ -61,11 +61,11 @@ Task<OpResult> TokenLock::try_once(int64_t thread, int64_t op, int64_t lease_ms)
   std::vector<std::string> set{"SET", name_, token, "NX", "PX", std::to_string(lease_or_default(lease_ms))};
   const CallResult taken = co_await send("acquire", thread, op, std::move(set));
   if (taken.timed_out) co_return OpResult::unknown("timeout");
-  if (taken.reply != engine::Reply::ok()) co_return OpResult::fail(kBusy);
+  if (taken.reply != Reply::ok()) co_return OpResult::fail(kBusy);
   tokens_[thread] = token;
   std::vector<std::string> incr{"INCR", fence_key()};
   const CallResult fence = co_await send("fence", thread, op, std::move(incr));
-  if (fence.timed_out || fence.reply.kind != engine::Reply::Kind::Integer) co_return OpResult::unknown("no fencing token");
+  if (fence.timed_out || fence.reply.kind != Reply::Kind::Integer) co_return OpResult::unknown("no fencing token");
   fencing_[thread] = fence.reply.integer;
   co_return OpResult::ok(fence.reply.integer);
 }
@@ -78,7 +78,7 @@ Task<OpResult> TokenLock::release(int64_t thread, int64_t op) {
   if (it != tokens_.end()) tokens_.erase(it);
   fencing_.erase(thread);
   if (result.timed_out) co_return OpResult::unknown("timeout");
-  if (result.reply == engine::Reply::integer_of(0)) co_return OpResult::fail("lock not held with this token");
+  if (result.reply == Reply::integer_of(0)) co_return OpResult::fail("lock not held with this token");
   co_return from_call(result);
 }
 

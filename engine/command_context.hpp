@@ -6,7 +6,7 @@
 
 #include "engine/host.hpp"
 #include "engine/keyspace.hpp"
-#include "engine/reply.hpp"
+#include "base/reply.hpp"
 
 namespace locksim::engine {
 

@@ -5,7 +5,7 @@
 #include <span>
 #include <string_view>
 
-#include "engine/reply.hpp"
+#include "base/reply.hpp"
 
 namespace locksim::engine {
 

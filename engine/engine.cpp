@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "engine/assert.hpp"
+#include "base/assert.hpp"
 #include "engine/command_context.hpp"
 #include "engine/command_table.hpp"
 #include "engine/errors.hpp"

@@ -1,6 +1,6 @@
 #include "engine/keyspace.hpp"
 
-#include "engine/assert.hpp"
+#include "base/assert.hpp"
 
 namespace locksim::engine {
 

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "engine/assert.hpp"
+#include "base/assert.hpp"
 #include "engine/engine.hpp"
 #include "engine/numbers.hpp"
 #include "engine/scripting.hpp"
-#include "engine/sha1.hpp"
+#include "base/sha1.hpp"
 
 namespace locksim::engine::lua_bridge {
 namespace {

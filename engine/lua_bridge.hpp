@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/reply.hpp"
+#include "base/reply.hpp"
 
 struct lua_State;
 

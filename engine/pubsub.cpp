@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "engine/assert.hpp"
+#include "base/assert.hpp"
 
 namespace locksim::engine {
 

@@ -4,11 +4,11 @@
 #include <cstdlib>
 #include <lua.hpp>
 
-#include "engine/assert.hpp"
+#include "base/assert.hpp"
 #include "engine/engine.hpp"
 #include "engine/errors.hpp"
 #include "engine/lua_bridge.hpp"
-#include "engine/sha1.hpp"
+#include "base/sha1.hpp"
 
 namespace locksim::engine {
 namespace {

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "engine/rand48.hpp"
-#include "engine/reply.hpp"
+#include "base/reply.hpp"
 
 struct lua_State;
 

@@ -1,6 +1,6 @@
 #include "engine/types.hpp"
 
-#include "engine/assert.hpp"
+#include "base/assert.hpp"
 
 namespace locksim::engine {
 

@@ -7,8 +7,8 @@
 namespace locksim::live {
 namespace {
 
-bool is_push(const engine::Reply& r) {
-  if (r.kind != engine::Reply::Kind::Array || r.elements.empty()) return false;
+bool is_push(const Reply& r) {
+  if (r.kind != Reply::Kind::Array || r.elements.empty()) return false;
   const std::string& kind = r.elements[0].str;
   return (kind == "message" && r.elements.size() == 3) || (kind == "pmessage" && r.elements.size() == 4);
 }
@@ -78,7 +78,7 @@ void Connection::readable() {
       return;
     }
     if (raw == nullptr) break;
-    engine::Reply reply = from_hiredis(static_cast<redisReply*>(raw));
+    Reply reply = from_hiredis(static_cast<redisReply*>(raw));
     freeReplyObject(raw);
     if (pubsub_ && is_push(reply)) {
       if (on_push_) on_push_(std::move(reply));

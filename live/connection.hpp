@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/reply.hpp"
+#include "base/reply.hpp"
 
 namespace locksim::live {
 
@@ -23,7 +23,7 @@ struct Address {
 
 class Connection {
  public:
-  using OnReply = std::function<void(engine::Reply)>;
+  using OnReply = std::function<void(Reply)>;
 
   Connection(Address address, std::string password, bool pubsub);
   ~Connection();

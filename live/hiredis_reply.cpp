@@ -4,8 +4,7 @@
 
 namespace locksim::live {
 
-engine::Reply from_hiredis(const redisReply* reply) {
-  using engine::Reply;
+Reply from_hiredis(const redisReply* reply) {
   if (reply == nullptr) return Reply::error("(hiredis: no reply)");
   switch (reply->type) {
     case REDIS_REPLY_STRING: return Reply::bulk(std::string_view(reply->str, reply->len));

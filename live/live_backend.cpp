@@ -25,13 +25,13 @@ return {t, ttl}
 )lua";
 
 // The key's PTTL as the render script read it (-2 when it could not).
-int64_t ttl_of(const engine::Reply& r) {
-  if (r.kind != engine::Reply::Kind::Array || r.elements.size() < 2) return -2;
-  return r.elements[1].kind == engine::Reply::Kind::Integer ? r.elements[1].integer : -2;
+int64_t ttl_of(const Reply& r) {
+  if (r.kind != Reply::Kind::Array || r.elements.size() < 2) return -2;
+  return r.elements[1].kind == Reply::Kind::Integer ? r.elements[1].integer : -2;
 }
 
-std::string render(const engine::Reply& r) {
-  if (r.kind != engine::Reply::Kind::Array || r.elements.size() < 2) return "?";
+std::string render(const Reply& r) {
+  if (r.kind != Reply::Kind::Array || r.elements.size() < 2) return "?";
   const std::string& type = r.elements[0].str;
   if (type == "none") return "";
   if (type == "string") return r.elements.size() > 2 ? r.elements[2].str : "";
@@ -81,7 +81,7 @@ LiveBackend::Links& LiveBackend::links(int server) {
     l.pubsub = std::make_unique<Connection>(fabric_.address(server), fabric_.password(), true);
     fabric_.watch(l.commands.get());
     fabric_.watch(l.pubsub.get());
-    l.pubsub->on_push([this, server](engine::Reply message) {
+    l.pubsub->on_push([this, server](Reply message) {
       world_.carry_message(client_.name, message.elements[1].str, server);
     });
     // Redisson reconnects its pub/sub connection and subscribes its channels again.
@@ -116,7 +116,7 @@ void LiveBackend::send(SharedCommand command, bool as_eval, std::shared_ptr<worl
 
 void LiveBackend::execute(const SharedCommand& command, bool as_eval, std::shared_ptr<world::Waiter> waiter,
                           SharedReply reply) {
-  auto finish = [this, command, waiter, reply](engine::Reply answer, std::string before, std::string after,
+  auto finish = [this, command, waiter, reply](Reply answer, std::string before, std::string after,
                                                int64_t ttl_ms, std::string queue) {
     world_.record(world::exec_event(command->server, client_.name, *command, answer, std::move(before), std::move(after),
                                     ttl_ms, std::move(queue)));
@@ -131,23 +131,23 @@ void LiveBackend::execute(const SharedCommand& command, bool as_eval, std::share
   Connection& connection = *links(command->server).commands;
   bool sent = false;
   if (command->lock.empty()) {
-    sent = connection.send(words(*command, as_eval), [finish](engine::Reply r) { finish(std::move(r), "", "", -2, ""); });
+    sent = connection.send(words(*command, as_eval), [finish](Reply r) { finish(std::move(r), "", "", -2, ""); });
   } else {
     // The key before and after, read atomically with the script (what the simulated server records).
-    auto queued_error = std::make_shared<std::optional<engine::Reply>>();
+    auto queued_error = std::make_shared<std::optional<Reply>>();
     std::vector<Connection::Request> block;
     block.push_back({{"MULTI"}, nullptr});
     block.push_back({{"EVAL", kRenderScript, "1", command->lock}, nullptr});
-    block.push_back({words(*command, as_eval), [queued_error](engine::Reply r) {
+    block.push_back({words(*command, as_eval), [queued_error](Reply r) {
                        if (r.is_error()) *queued_error = std::move(r);
                      }});
     block.push_back({{"EVAL", kRenderScript, "1", command->lock}, nullptr});
     // A FairLock's queue after, too (an absent list renders as the empty one).
     const bool queue = !command->queue.empty();
     if (queue) block.push_back({{"EVAL", kRenderScript, "1", command->queue}, nullptr});
-    block.push_back({{"EXEC"}, [finish, queued_error, queue](engine::Reply r) {
+    block.push_back({{"EXEC"}, [finish, queued_error, queue](Reply r) {
                        const size_t replies = queue ? 4 : 3;
-                       if (r.kind == engine::Reply::Kind::Array && r.elements.size() == replies) {
+                       if (r.kind == Reply::Kind::Array && r.elements.size() == replies) {
                          std::string rendered_queue = queue ? render(r.elements[3]) : "";
                          if (queue && rendered_queue.empty()) rendered_queue = world::render_list({});
                          finish(std::move(r.elements[1]), render(r.elements[0]), render(r.elements[2]),
@@ -165,7 +165,7 @@ void LiveBackend::execute(const SharedCommand& command, bool as_eval, std::share
 void LiveBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<world::Waiter> waiter) {
   hop(true,
       [this, channel, server, waiter] {
-        links(server).pubsub->send({"SUBSCRIBE", channel}, [this, channel, waiter](engine::Reply) {
+        links(server).pubsub->send({"SUBSCRIBE", channel}, [this, channel, waiter](Reply) {
           hop(false, [this, waiter] { complete(waiter, true); }, [channel] { return "reply to SUBSCRIBE " + channel; });
         });
       },

@@ -24,7 +24,7 @@ SyncClient admin(const Address& address, const std::string& password) {
   return SyncClient(address.host, address.port, password);
 }
 
-std::string must(const engine::Reply& reply, const std::string& what) {
+std::string must(const Reply& reply, const std::string& what) {
   if (reply.is_error()) throw std::runtime_error(what + ": " + reply.str);
   return reply.str;
 }
@@ -77,16 +77,16 @@ void LiveFabric::prepare_named(Server& s, const ServerNeeds& needs) {
     throw std::runtime_error("the scenario has server faults (restart, pause, failover), which locksim can only act out on "
                              "servers it starts itself: run it without --redis");
   SyncClient c = admin(s.address, options_.password);
-  const engine::Reply config = c.command({"CONFIG", "GET", "notify-keyspace-events"});
+  const Reply config = c.command({"CONFIG", "GET", "notify-keyspace-events"});
   if (config.is_error()) throw std::runtime_error(hint(s.address, "CONFIG GET on " + s.address.text() + ": " + config.str));
-  if (config.kind == engine::Reply::Kind::Array && config.elements.size() == 2) s.saved_notify_config = config.elements[1].str;
+  if (config.kind == Reply::Kind::Array && config.elements.size() == 2) s.saved_notify_config = config.elements[1].str;
   s.named = true;
   if (options_.flush) {
     must(c.command({"FLUSHALL"}), "FLUSHALL on " + s.address.text());
     return;
   }
   // Every database counts: a scenario starts from an empty server.
-  const engine::Reply keyspace = c.command({"INFO", "keyspace"});
+  const Reply keyspace = c.command({"INFO", "keyspace"});
   if (keyspace.is_error()) throw std::runtime_error(hint(s.address, "INFO keyspace on " + s.address.text() + ": " + keyspace.str));
   std::string databases;
   for (size_t at = keyspace.str.find("\ndb"); at != std::string::npos; at = keyspace.str.find("\ndb", at + 1))
@@ -124,7 +124,7 @@ void LiveFabric::restore_named() {
 void LiveFabric::wait_for_replica(Server& s) {
   SyncClient c(s.process->port());
   for (int i = 0; i < 1000 && !interrupt_requested(); ++i) {
-    const engine::Reply info = c.command({"INFO", "replication"});
+    const Reply info = c.command({"INFO", "replication"});
     if (info.str.find(",state=online,") != std::string::npos) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
@@ -140,8 +140,8 @@ void LiveFabric::start_sentinel(Server& s, int64_t down_after_ms) {
   // A Sentinel can only promote a replica it knows of; it learns of it from the master's INFO.
   SyncClient c(s.sentinel->port());
   for (int i = 0; i < 500 && !interrupt_requested(); ++i) {
-    const engine::Reply replicas = c.command({"SENTINEL", "REPLICAS", "locksim"});
-    if (replicas.kind == engine::Reply::Kind::Array && !replicas.elements.empty()) return;
+    const Reply replicas = c.command({"SENTINEL", "REPLICAS", "locksim"});
+    if (replicas.kind == Reply::Kind::Array && !replicas.elements.empty()) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   throw std::runtime_error("the Sentinel of " + s.name + " did not find its replica within 5 s");
@@ -151,7 +151,7 @@ void LiveFabric::watch_sentinel(int server) {
   Server& s = servers_[static_cast<size_t>(server)];
   s.sentinel_events = std::make_unique<Connection>(Address{"127.0.0.1", s.sentinel->port()}, "", true);
   // "+switch-master <name> <old ip> <old port> <new ip> <new port>"
-  s.sentinel_events->on_push([this, server](engine::Reply message) {
+  s.sentinel_events->on_push([this, server](Reply message) {
     const std::string& text = message.elements[2].str;
     const auto last_space = text.rfind(' ');
     if (last_space == std::string::npos) return;
@@ -189,7 +189,7 @@ void LiveFabric::open_monitor(int server) {
   Server& s = servers_[static_cast<size_t>(server)];
   if (s.monitor) unwatch(s.monitor.get());
   s.monitor = std::make_unique<Connection>(s.address, options_.password, true);
-  s.monitor->on_push([this, server, name = s.name](engine::Reply message) {
+  s.monitor->on_push([this, server, name = s.name](Reply message) {
     for (const auto& [channel, kind] : kKeyEvents) {
       if (message.elements[1].str != channel) continue;
       model::Event e;

@@ -18,7 +18,7 @@ SyncClient::SyncClient(const std::string& host, int port, const std::string& pas
   }
   redisSetTimeout(context_, tv);
   if (!password.empty()) {
-    const engine::Reply reply = command({"AUTH", password});
+    const Reply reply = command({"AUTH", password});
     if (reply.is_error()) {
       redisFree(context_);
       context_ = nullptr;
@@ -31,7 +31,7 @@ SyncClient::~SyncClient() {
   if (context_) redisFree(context_);
 }
 
-engine::Reply SyncClient::command(const std::vector<std::string>& argv) {
+Reply SyncClient::command(const std::vector<std::string>& argv) {
   std::vector<const char*> args;
   std::vector<size_t> lengths;
   for (const auto& a : argv) {
@@ -40,17 +40,17 @@ engine::Reply SyncClient::command(const std::vector<std::string>& argv) {
   }
   auto* reply = static_cast<redisReply*>(
       redisCommandArgv(context_, static_cast<int>(argv.size()), args.data(), lengths.data()));
-  if (reply == nullptr) return engine::Reply::error(std::string("(hiredis: ") + context_->errstr + ")");
-  engine::Reply result = from_hiredis(reply);
+  if (reply == nullptr) return Reply::error(std::string("(hiredis: ") + context_->errstr + ")");
+  Reply result = from_hiredis(reply);
   freeReplyObject(reply);
   return result;
 }
 
-engine::Reply SyncClient::read_reply() {
+Reply SyncClient::read_reply() {
   void* raw = nullptr;
-  if (redisGetReply(context_, &raw) != REDIS_OK) return engine::Reply::error("(hiredis: read failed)");
+  if (redisGetReply(context_, &raw) != REDIS_OK) return Reply::error("(hiredis: read failed)");
   auto* reply = static_cast<redisReply*>(raw);
-  engine::Reply result = from_hiredis(reply);
+  Reply result = from_hiredis(reply);
   freeReplyObject(reply);
   return result;
 }

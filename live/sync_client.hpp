@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/reply.hpp"
+#include "base/reply.hpp"
 
 namespace locksim::live {
 
@@ -21,9 +21,9 @@ class SyncClient {
   SyncClient& operator=(const SyncClient&) = delete;
 
   // A command's reply; a broken connection gives an error reply starting "(hiredis".
-  engine::Reply command(const std::vector<std::string>& argv);
+  Reply command(const std::vector<std::string>& argv);
   // Reads one more reply (after SUBSCRIBE with several channels, or a pushed message).
-  engine::Reply read_reply();
+  Reply read_reply();
 
  private:
   redisContext* context_ = nullptr;

@@ -47,7 +47,7 @@ client::Task<client::CallResult> ClientBackend::call(client::Command command, in
     command.sent_ms = world_.now();
     const auto shared = std::make_shared<const client::Command>(command);
     auto waiter = new_waiter();
-    auto reply = std::make_shared<engine::Reply>();
+    auto reply = std::make_shared<Reply>();
     send(shared, as_eval, waiter, reply);
     complete_at(world_.now() + timeout_ms, waiter, false);
     const bool answered = co_await Park{waiter.get()};

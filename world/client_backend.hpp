@@ -46,7 +46,7 @@ class ClientBackend : public client::Backend {
 
  protected:
   using SharedCommand = std::shared_ptr<const client::Command>;
-  using SharedReply = std::shared_ptr<engine::Reply>;
+  using SharedReply = std::shared_ptr<Reply>;
   // Sends one request (EVAL with the script's body when `as_eval`); when the reply comes it is stored
   // in `*reply` and `waiter` completed with true. A request or reply that is lost completes nothing.
   virtual void send(SharedCommand command, bool as_eval, std::shared_ptr<Waiter> waiter, SharedReply reply) = 0;

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "engine/assert.hpp"
+#include "base/assert.hpp"
 
 namespace locksim::world {
 

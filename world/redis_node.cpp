@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "engine/assert.hpp"
+#include "base/assert.hpp"
 #include "world/server_records.hpp"
 #include "world/world.hpp"
 
@@ -88,7 +88,7 @@ int64_t RedisNode::ttl(const std::string& key) {
   return left < 0 ? -2 : left;
 }
 
-engine::Reply RedisNode::execute(const std::string& client, const client::Command& command, bool as_eval) {
+Reply RedisNode::execute(const std::string& client, const client::Command& command, bool as_eval) {
   LS_ASSERT(up_);
   Connections& conn = connections(client);
   std::vector<std::string_view> argv;
@@ -102,7 +102,7 @@ engine::Reply RedisNode::execute(const std::string& client, const client::Comman
   }
   for (const auto& a : command.argv) argv.push_back(a);
   const std::string before = command.lock.empty() ? std::string() : render(command.lock);
-  engine::Reply reply = engine_->execute(conn.commands, std::span<const std::string_view>(argv));
+  Reply reply = engine_->execute(conn.commands, std::span<const std::string_view>(argv));
   std::string after = command.lock.empty() ? std::string() : render(command.lock);
   // An absent queue is an empty one.
   std::string queue = command.queue.empty() ? std::string() : render(command.queue);
@@ -112,9 +112,9 @@ engine::Reply RedisNode::execute(const std::string& client, const client::Comman
   return reply;
 }
 
-engine::Reply RedisNode::pubsub(const std::string& client, const std::vector<std::string>& argv) {
+Reply RedisNode::pubsub(const std::string& client, const std::vector<std::string>& argv) {
   Connections& conn = connections(client);
-  engine::Reply reply = engine_->execute(conn.pubsub, argv);
+  Reply reply = engine_->execute(conn.pubsub, argv);
   if (argv.size() == 2 && argv[0] == "SUBSCRIBE") conn.channels.insert(argv[1]);
   if (argv.size() == 2 && argv[0] == "UNSUBSCRIBE") conn.channels.erase(argv[1]);
   return reply;

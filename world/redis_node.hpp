@@ -29,9 +29,9 @@ class RedisNode : public engine::Host {
   bool up() const { return up_; }
 
   // Runs a client's request; the reply Redis would send. `client` names the connection.
-  engine::Reply execute(const std::string& client, const client::Command& command, bool as_eval);
+  Reply execute(const std::string& client, const client::Command& command, bool as_eval);
   // The pub/sub connection of `client`: SUBSCRIBE / UNSUBSCRIBE, replies as the engine gives them.
-  engine::Reply pubsub(const std::string& client, const std::vector<std::string>& argv);
+  Reply pubsub(const std::string& client, const std::vector<std::string>& argv);
   // A client's connections close (it crashed): its subscriptions go.
   void disconnect(const std::string& client);
 

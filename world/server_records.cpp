@@ -22,7 +22,7 @@ std::string command_summary(const client::Command& command) {
   return out;
 }
 
-model::Event exec_event(int server, const std::string& client, const client::Command& command, const engine::Reply& reply,
+model::Event exec_event(int server, const std::string& client, const client::Command& command, const Reply& reply,
                         std::string before, std::string after, int64_t ttl_ms, std::string queue) {
   model::Event e;
   e.kind = model::EventKind::Exec;
@@ -34,7 +34,7 @@ model::Event exec_event(int server, const std::string& client, const client::Com
   e.text = client + " " +
            (command.script ? command.script->name + " " + join(command.keys, " ") + " " + join(command.argv, " ")
                            : join(command.argv, " "));
-  e.reply = engine::describe(reply);
+  e.reply = locksim::describe(reply);
   e.before = std::move(before);
   e.after = std::move(after);
   e.client = client;

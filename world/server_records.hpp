@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "client/backend.hpp"
-#include "engine/reply.hpp"
+#include "base/reply.hpp"
 #include "model/history.hpp"
 
 namespace locksim::world {
@@ -21,7 +21,7 @@ std::string command_summary(const client::Command& command);
 
 // The Exec event of `command` from `client`, run on `server`; `ttl_ms` is the lock key's PTTL after it
 // and `queue` its FairLock queue after it, rendered ("" when the command names none).
-model::Event exec_event(int server, const std::string& client, const client::Command& command, const engine::Reply& reply,
+model::Event exec_event(int server, const std::string& client, const client::Command& command, const Reply& reply,
                         std::string before, std::string after, int64_t ttl_ms, std::string queue = {});
 
 // A key's value as Exec events show it: a string as is, a hash as sorted "field=value" joined by

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "world/lock_factory.hpp"
-#include "engine/assert.hpp"
+#include "base/assert.hpp"
 #include "world/server_records.hpp"
 #include "world/sim_backend.hpp"
 

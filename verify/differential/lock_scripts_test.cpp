@@ -6,7 +6,6 @@
 namespace locksim::test {
 namespace {
 
-using engine::Reply;
 
 constexpr int64_t kTolerance = 250;  // ms: real time between the fake's and the live server's reply
 

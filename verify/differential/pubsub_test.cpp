@@ -5,7 +5,6 @@
 namespace locksim::test {
 namespace {
 
-using engine::Reply;
 
 struct Delivery {
   engine::SessionId session;
@@ -46,9 +45,9 @@ class PubSubDifferential : public Differential {
     std::vector<Reply> fake_replies;
     if (fake.kind == Reply::Kind::Sequence) fake_replies = fake.elements;
     else fake_replies.push_back(fake);
-    ASSERT_EQ(fake_replies.size(), live.size()) << "fake: " << engine::describe(fake);
+    ASSERT_EQ(fake_replies.size(), live.size()) << "fake: " << locksim::describe(fake);
     for (size_t i = 0; i < live.size(); ++i)
-      EXPECT_EQ(engine::describe(fake_replies[i]), engine::describe(live[i])) << "reply " << i;
+      EXPECT_EQ(locksim::describe(fake_replies[i]), locksim::describe(live[i])) << "reply " << i;
   }
 
   static Reply subscription(const char* kind, const char* channel, int64_t count) {

@@ -175,8 +175,8 @@ int64_t tolerance_of(const std::string& command) {
   return 0;
 }
 
-bool close_enough(const engine::Reply& fake, const engine::Reply& live, int64_t tolerance) {
-  if (tolerance == 0 || fake.kind != engine::Reply::Kind::Integer || live.kind != engine::Reply::Kind::Integer)
+bool close_enough(const Reply& fake, const Reply& live, int64_t tolerance) {
+  if (tolerance == 0 || fake.kind != Reply::Kind::Integer || live.kind != Reply::Kind::Integer)
     return fake == live;
   // -1 and -2 are states, not times: they must match exactly.
   if (fake.integer < 0 || live.integer < 0) return fake == live;
@@ -205,15 +205,15 @@ TEST_F(Differential, RandomCommandSequencesAnswerAsTheLiveServerDoes) {
     const auto commands = *rc::gen::container<std::vector<Argv>>(static_cast<size_t>(length),
                                                                  rc::gen::exec(random_command));
     // A fresh start for every case: both sides empty.
-    RC_ASSERT(live_->command({"FLUSHALL"}) == engine::Reply::ok());
+    RC_ASSERT(live_->command({"FLUSHALL"}) == Reply::ok());
     fake_ = std::make_unique<engine::Engine>(host_);
     session_ = fake_->open_session();
     for (size_t i = 0; i < commands.size(); ++i) {
       const auto [fake, live] = both(commands[i]);
       if (close_enough(fake, live, tolerance_of(commands[i][0]))) continue;
       std::ostringstream why;
-      why << "step " << i << ": " << show(commands[i]) << "\n  fake: " << engine::describe(fake)
-          << "\n  live: " << engine::describe(live) << "\n  sequence:";
+      why << "step " << i << ": " << show(commands[i]) << "\n  fake: " << locksim::describe(fake)
+          << "\n  live: " << locksim::describe(live) << "\n  sequence:";
       for (size_t j = 0; j <= i; ++j) why << "\n    " << show(commands[j]);
       RC_FAIL(why.str());
     }

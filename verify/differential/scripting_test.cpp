@@ -33,7 +33,7 @@ TEST_F(Differential, EvalshaAndScriptCache) {
   expect_same({"EVALSHA", "abc", "0"});
   expect_same({"SCRIPT", "LOAD", body});
   auto [fake_sha, live_sha] = both({"SCRIPT", "LOAD", body});
-  ASSERT_EQ(fake_sha.kind, engine::Reply::Kind::Bulk);
+  ASSERT_EQ(fake_sha.kind, Reply::Kind::Bulk);
   EXPECT_EQ(fake_sha, live_sha);
   const std::string real = live_sha.str;
   std::string upper = real;
@@ -343,17 +343,17 @@ TEST(DifferentialFresh, MathRandomSequenceMatchesAFreshServer) {
       "out[#out + 1] = math.random(10) out[#out + 1] = math.random(5, 10) out[#out + 1] = math.random(1000000) "
       "return out");
   for (int run = 0; run < 3; ++run) {  // the sequence continues across scripts
-    const engine::Reply live_reply = live.command(argv);
-    ASSERT_EQ(live_reply.kind, engine::Reply::Kind::Array) << engine::describe(live_reply);
-    EXPECT_EQ(engine::describe(fake.execute(session, argv)), engine::describe(live_reply)) << "run " << run;
+    const Reply live_reply = live.command(argv);
+    ASSERT_EQ(live_reply.kind, Reply::Kind::Array) << locksim::describe(live_reply);
+    EXPECT_EQ(locksim::describe(fake.execute(session, argv)), locksim::describe(live_reply)) << "run " << run;
   }
   const std::vector<std::string> seeded =
       eval("math.randomseed(42) return {tostring(math.random()), math.random(100)}");
-  EXPECT_EQ(engine::describe(fake.execute(session, seeded)), engine::describe(live.command(seeded)));
+  EXPECT_EQ(locksim::describe(fake.execute(session, seeded)), locksim::describe(live.command(seeded)));
   const std::vector<std::string> errors = eval("return math.random(0)");
-  EXPECT_EQ(engine::describe(fake.execute(session, errors)), engine::describe(live.command(errors)));
+  EXPECT_EQ(locksim::describe(fake.execute(session, errors)), locksim::describe(live.command(errors)));
   const std::vector<std::string> empty = eval("return math.random(5, 1)");
-  EXPECT_EQ(engine::describe(fake.execute(session, empty)), engine::describe(live.command(empty)));
+  EXPECT_EQ(locksim::describe(fake.execute(session, empty)), locksim::describe(live.command(empty)));
 }
 
 }  // namespace locksim::test

@@ -38,11 +38,11 @@ TEST_F(Differential, FlushallAndDbsize) {
 
 TEST_F(Differential, TimeIsTwoDecimalBulks) {
   auto [fake, live] = both({"TIME"});
-  for (const engine::Reply* r : {&fake, &live}) {
-    ASSERT_EQ(r->kind, engine::Reply::Kind::Array) << engine::describe(*r);
+  for (const Reply* r : {&fake, &live}) {
+    ASSERT_EQ(r->kind, Reply::Kind::Array) << locksim::describe(*r);
     ASSERT_EQ(r->elements.size(), 2u);
     for (const auto& e : r->elements) {
-      ASSERT_EQ(e.kind, engine::Reply::Kind::Bulk);
+      ASSERT_EQ(e.kind, Reply::Kind::Bulk);
       ASSERT_FALSE(e.str.empty());
       for (char c : e.str) EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(c))) << e.str;
     }

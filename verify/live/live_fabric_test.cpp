@@ -24,16 +24,16 @@ TEST(RedisProcess, AKilledServerStartedAgainFromItsAofKeepsWhatItWrote) {
   RedisProcess server(aof);
   {
     SyncClient c(server.port());
-    ASSERT_EQ(c.command({"SET", "k", "v"}), engine::Reply::ok());
+    ASSERT_EQ(c.command({"SET", "k", "v"}), Reply::ok());
   }
   server.start_again(true);
   {
     SyncClient c(server.port());
-    EXPECT_EQ(c.command({"GET", "k"}), engine::Reply::bulk("v"));
+    EXPECT_EQ(c.command({"GET", "k"}), Reply::bulk("v"));
   }
   server.start_again(false);  // without persistence: empty
   SyncClient c(server.port());
-  EXPECT_EQ(c.command({"GET", "k"}), engine::Reply::nil());
+  EXPECT_EQ(c.command({"GET", "k"}), Reply::nil());
 }
 
 TEST(RedisProcess, AStoppedServerAnswersOnlyOnceContinued) {
@@ -43,7 +43,7 @@ TEST(RedisProcess, AStoppedServerAnswersOnlyOnceContinued) {
   EXPECT_TRUE(c.command({"PING"}).is_error());  // timed out
   server.continue_signal();
   SyncClient again(server.port());
-  EXPECT_EQ(again.command({"PING"}), engine::Reply::status("PONG"));
+  EXPECT_EQ(again.command({"PING"}), Reply::status("PONG"));
 }
 
 TEST(LiveFabric, RefusesServerFaultsOnANamedServer) {
@@ -68,12 +68,12 @@ TEST(LiveFabric, RefusesANamedServerWithKeysUnlessToldToFlushIt) {
   EXPECT_THROW(LiveFabric(options, {ServerNeeds{}}), std::runtime_error);
   options.flush = true;
   LiveFabric fabric(options, {ServerNeeds{}});
-  EXPECT_EQ(SyncClient(server.port()).command({"DBSIZE"}), engine::Reply::integer_of(0));
+  EXPECT_EQ(SyncClient(server.port()).command({"DBSIZE"}), Reply::integer_of(0));
 }
 
 TEST(LiveFabric, APasswordProtectedServerNeedsTheRightPassword) {
   RedisProcess server;
-  ASSERT_EQ(SyncClient(server.port()).command({"CONFIG", "SET", "requirepass", "s3cret"}), engine::Reply::ok());
+  ASSERT_EQ(SyncClient(server.port()).command({"CONFIG", "SET", "requirepass", "s3cret"}), Reply::ok());
   LiveOptions options;
   options.servers = {Address{"127.0.0.1", server.port()}};
   try {
@@ -110,8 +110,8 @@ TEST(LiveFabric, MoreThanOneFailoverOfAServerIsRefusedLive) {
 TEST(LiveFabric, ANamedServerGetsItsSettingBackAndLosesOnlyTheKeysTheRunCreated) {
   RedisProcess server;
   SyncClient admin(server.port());
-  ASSERT_EQ(admin.command({"CONFIG", "SET", "notify-keyspace-events", "Kx"}), engine::Reply::ok());
-  const engine::Reply setting = admin.command({"CONFIG", "GET", "notify-keyspace-events"});
+  ASSERT_EQ(admin.command({"CONFIG", "SET", "notify-keyspace-events", "Kx"}), Reply::ok());
+  const Reply setting = admin.command({"CONFIG", "GET", "notify-keyspace-events"});
   LiveOptions options;
   options.servers = {Address{"127.0.0.1", server.port()}};
   {
@@ -126,11 +126,11 @@ TEST(LiveFabric, ANamedServerGetsItsSettingBackAndLosesOnlyTheKeysTheRunCreated)
     w.op(0, "A", 1, acquire);
     fabric.attach(w);
     w.run_until(300);
-    ASSERT_EQ(admin.command({"EXISTS", "orders"}), engine::Reply::integer_of(1)) << "A holds the lock";
+    ASSERT_EQ(admin.command({"EXISTS", "orders"}), Reply::integer_of(1)) << "A holds the lock";
     admin.command({"SET", "someone-elses", "data"});  // written during the run by someone else
   }
-  EXPECT_EQ(admin.command({"EXISTS", "orders"}), engine::Reply::integer_of(0));
-  EXPECT_EQ(admin.command({"GET", "someone-elses"}), engine::Reply::bulk("data"));
+  EXPECT_EQ(admin.command({"EXISTS", "orders"}), Reply::integer_of(0));
+  EXPECT_EQ(admin.command({"GET", "someone-elses"}), Reply::bulk("data"));
   EXPECT_EQ(admin.command({"CONFIG", "GET", "notify-keyspace-events"}), setting);
 }
 

@@ -20,7 +20,7 @@
 #include "app/explore.hpp"
 #include "app/scenario_runner.hpp"
 #include "bench/worlds.hpp"
-#include "engine/sha1.hpp"
+#include "base/sha1.hpp"
 #include "model/checkers.hpp"
 #include "model/lock_types.hpp"
 
@@ -35,7 +35,7 @@ constexpr uint64_t kSeedsPerConfig = 25;
 
 using Digests = std::map<std::string, std::string>;  // what ran -> sha1 of its history's JSON lines
 
-std::string digest(const model::History& history) { return engine::sha1_hex(history.to_jsonl()); }
+std::string digest(const model::History& history) { return sha1_hex(history.to_jsonl()); }
 
 std::vector<std::string> yaml_files_under(const std::string& dir) {
   std::vector<std::string> files;

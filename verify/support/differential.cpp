@@ -21,15 +21,15 @@ void WallClockHost::sleep_ms(int64_t ms) { std::this_thread::sleep_for(std::chro
 
 void Differential::SetUp() {
   live_ = std::make_unique<RedisClient>(shared_redis_server().port());
-  ASSERT_EQ(live_->command({"FLUSHALL"}), engine::Reply::ok());
-  ASSERT_EQ(live_->command({"SCRIPT", "FLUSH"}), engine::Reply::ok());
+  ASSERT_EQ(live_->command({"FLUSHALL"}), Reply::ok());
+  ASSERT_EQ(live_->command({"SCRIPT", "FLUSH"}), Reply::ok());
   fake_ = std::make_unique<engine::Engine>(host_);
   session_ = fake_->open_session();
 }
 
-std::pair<engine::Reply, engine::Reply> Differential::both(const std::vector<std::string>& argv) {
-  engine::Reply fake = fake_->execute(session_, argv);
-  engine::Reply live = live_->command(argv);
+std::pair<Reply, Reply> Differential::both(const std::vector<std::string>& argv) {
+  Reply fake = fake_->execute(session_, argv);
+  Reply live = live_->command(argv);
   return {std::move(fake), std::move(live)};
 }
 
@@ -41,9 +41,9 @@ std::string show(const std::vector<std::string>& argv) {
   return out;
 }
 
-bool close(const engine::Reply& a, const engine::Reply& b, int64_t tolerance) {
+bool close(const Reply& a, const Reply& b, int64_t tolerance) {
   if (a.kind != b.kind) return false;
-  if (a.kind == engine::Reply::Kind::Integer) {
+  if (a.kind == Reply::Kind::Integer) {
     const int64_t d = a.integer - b.integer;
     return d <= tolerance && -d <= tolerance;
   }
@@ -57,14 +57,14 @@ bool close(const engine::Reply& a, const engine::Reply& b, int64_t tolerance) {
 
 void Differential::expect_same(const std::vector<std::string>& argv) {
   auto [fake, live] = both(argv);
-  EXPECT_EQ(engine::describe(fake), engine::describe(live)) << "command: " << show(argv);
+  EXPECT_EQ(locksim::describe(fake), locksim::describe(live)) << "command: " << show(argv);
   EXPECT_EQ(fake, live) << "command: " << show(argv);
 }
 
 void Differential::expect_close(const std::vector<std::string>& argv, int64_t tolerance) {
   auto [fake, live] = both(argv);
   EXPECT_TRUE(close(fake, live, tolerance))
-      << "command: " << show(argv) << "\n  fake: " << engine::describe(fake) << "\n  live: " << engine::describe(live);
+      << "command: " << show(argv) << "\n  fake: " << locksim::describe(fake) << "\n  live: " << locksim::describe(live);
 }
 
 std::string lock_script(const std::string& name) { return app::read_script(app::default_scripts_dir(), name); }

@@ -35,7 +35,7 @@ class Differential : public ::testing::Test {
   // As expect_same, but integer replies may differ by `tolerance` (TTL, PTTL: real time passes).
   void expect_close(const std::vector<std::string>& argv, int64_t tolerance);
   // Sends argv to both and returns {fake, live} without comparing.
-  std::pair<engine::Reply, engine::Reply> both(const std::vector<std::string>& argv);
+  std::pair<Reply, Reply> both(const std::vector<std::string>& argv);
 
   WallClockHost host_;
   std::unique_ptr<engine::Engine> fake_;

@@ -114,8 +114,8 @@ TEST(RedLock, DoesNotSurviveThreeOfFiveServersRestarting) {
 void hold_elsewhere(World& w, int server) {
   engine::Engine& engine = w.node(server).engine();
   const engine::SessionId session = engine.open_session();
-  EXPECT_EQ(engine.execute(session, {"HSET", "orders", "someone-else:1", "1"}), engine::Reply::integer_of(1));
-  EXPECT_EQ(engine.execute(session, {"PEXPIRE", "orders", "60000"}), engine::Reply::integer_of(1));
+  EXPECT_EQ(engine.execute(session, {"HSET", "orders", "someone-else:1", "1"}), Reply::integer_of(1));
+  EXPECT_EQ(engine.execute(session, {"PEXPIRE", "orders", "60000"}), Reply::integer_of(1));
 }
 
 TEST(RedLock, OneServerHeldElsewhereStillLeavesAMajority) {

@@ -6,7 +6,6 @@
 namespace locksim::app {
 namespace {
 
-using engine::Reply;
 using Words = std::vector<std::string>;
 
 TEST(SplitCliArgs, SpacesSeparateAndQuotesGroup) {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "engine/reply.hpp"
+#include "base/reply.hpp"
 
 namespace locksim::engine {
 

@@ -59,7 +59,7 @@ const model::Event* outcome(World& world, const std::string& client, const std::
   return nullptr;
 }
 
-engine::Reply redis(World& world, std::vector<std::string> argv) {
+Reply redis(World& world, std::vector<std::string> argv) {
   engine::Engine& engine = world.node().engine();
   return engine.execute(engine.open_session(), argv);
 }
@@ -76,17 +76,17 @@ TEST(RwLock, TwoReadersShareTheLock) {
   hold_for(*w, 100, "B", kRead, 2000);
   w->run_until(1000);
   // One hash in read mode with both readers, and a timeout key per reader.
-  EXPECT_EQ(redis(*w, {"HGET", "orders", "mode"}), engine::Reply::bulk("read"));
-  EXPECT_EQ(redis(*w, {"HLEN", "orders"}), engine::Reply::integer_of(3));
+  EXPECT_EQ(redis(*w, {"HGET", "orders", "mode"}), Reply::bulk("read"));
+  EXPECT_EQ(redis(*w, {"HLEN", "orders"}), Reply::integer_of(3));
   EXPECT_EQ(redis(*w, {"EXISTS", "{orders}:" + w->client("A").uuid + ":1:rwlock_timeout:1",
                        "{orders}:" + w->client("B").uuid + ":1:rwlock_timeout:1"}),
-            engine::Reply::integer_of(2));
+            Reply::integer_of(2));
   w->run_until(10000);
   EXPECT_EQ(time_of(*w, EventKind::Hold, "A", kRead), 4);  // NOSCRIPT, then EVAL
   EXPECT_EQ(time_of(*w, EventKind::Hold, "B", kRead), 102);
   EXPECT_EQ(outcome(*w, "A", "unlock")->value, 0);  // B still reads: the hash stays
   EXPECT_EQ(outcome(*w, "B", "unlock")->value, 1);
-  EXPECT_EQ(redis(*w, {"EXISTS", "orders"}), engine::Reply::integer_of(0));
+  EXPECT_EQ(redis(*w, {"EXISTS", "orders"}), Reply::integer_of(0));
   const model::Verdict v = verdict(*w);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
   // The readers do overlap, by design: mutual_exclusion, which would call that an overlap on
@@ -135,14 +135,14 @@ TEST(RwLock, AWriterMayReadAndReenterButAnotherWriterWaitsForItsReadHold) {
   w->op(100, "B", 1, lock_op(kWrite));
   w->run_until(500);
   const std::string a = w->client("A").uuid + ":1";
-  EXPECT_EQ(redis(*w, {"HGET", "orders", "mode"}), engine::Reply::bulk("write"));
-  EXPECT_EQ(redis(*w, {"HGET", "orders", a + ":write"}), engine::Reply::bulk("2"));
-  EXPECT_EQ(redis(*w, {"HGET", "orders", a}), engine::Reply::bulk("1"));
+  EXPECT_EQ(redis(*w, {"HGET", "orders", "mode"}), Reply::bulk("write"));
+  EXPECT_EQ(redis(*w, {"HGET", "orders", a + ":write"}), Reply::bulk("2"));
+  EXPECT_EQ(redis(*w, {"HGET", "orders", a}), Reply::bulk("1"));
   w->run_until(1500);
   // The write holds ended; A's read hold remains, in read mode.
   EXPECT_EQ(outcome(*w, "A", "unlock", 1)->value, 0);
   EXPECT_EQ(outcome(*w, "A", "unlock", 2)->value, 1);
-  EXPECT_EQ(redis(*w, {"HGET", "orders", "mode"}), engine::Reply::bulk("read"));
+  EXPECT_EQ(redis(*w, {"HGET", "orders", "mode"}), Reply::bulk("read"));
   w->run_until(20000);
   const int64_t read_release = time_of(*w, EventKind::Release, "A", kRead);
   EXPECT_GT(read_release, 2000);
@@ -168,7 +168,7 @@ TEST(RwLock, TheWatchdogRenewsBothSides) {
     hold_for(*w, 0, "A", side, 70000);
     w->op(65000, "B", 1, try_op(side == kRead ? kWrite : kRead, 0));
     w->run_until(65000);
-    const engine::Reply pttl = redis(*w, {"PTTL", "orders"});
+    const Reply pttl = redis(*w, {"PTTL", "orders"});
     EXPECT_GT(pttl.integer, 20000);  // renewed every 10 s to 30 s
     if (side == kRead) {
       const std::string timeout = "{orders}:" + w->client("A").uuid + ":1:rwlock_timeout:1";
@@ -193,12 +193,12 @@ TEST(RwLock, ACrashedReadersLeaseRunsOutAndTheWriterGetsInWithinOneLease) {
   w->op(2000, "B", 1, lock_op(kWrite));
   w->run_until(29000);
   EXPECT_EQ(redis(*w, {"EXISTS", "{orders}:" + w->client("A").uuid + ":1:rwlock_timeout:1"}),
-            engine::Reply::integer_of(1));
+            Reply::integer_of(1));
   w->run_until(60000);
   // A's hash and timeout key were set at 1 ms with 30 s; B, told the TTL at 2001, retries at its
   // end and takes the lock.
   EXPECT_EQ(redis(*w, {"EXISTS", "{orders}:" + w->client("A").uuid + ":1:rwlock_timeout:1"}),
-            engine::Reply::integer_of(0));
+            Reply::integer_of(0));
   const int64_t hold = time_of(*w, EventKind::Hold, "B", kWrite);
   EXPECT_GE(hold, 30001);
   EXPECT_LE(hold, 30100);

@@ -75,7 +75,7 @@ TEST(WorldStories, ALockWaitingForeverIsJudgedAtTheEndOfTheRun) {
   World& world = *made;
   engine::Engine& engine = world.node().engine();
   const engine::SessionId session = engine.open_session();
-  ASSERT_EQ(engine.execute(session, {"HSET", "orders", "gone-client:1", "1"}), engine::Reply::integer_of(1));
+  ASSERT_EQ(engine.execute(session, {"HSET", "orders", "gone-client:1", "1"}), Reply::integer_of(1));
   world.op(100, "B", 1, lock_op());
   world.run_until(60000);
   const model::Verdict refused = verdict(world, "liveness");

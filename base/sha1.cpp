@@ -1,10 +1,10 @@
-#include "engine/sha1.hpp"
+#include "base/sha1.hpp"
 
 #include <openssl/evp.h>
 
-#include "engine/assert.hpp"
+#include "base/assert.hpp"
 
-namespace locksim::engine {
+namespace locksim {
 
 std::string sha1_hex(std::string_view data) {
   unsigned char digest[EVP_MAX_MD_SIZE];
@@ -20,4 +20,4 @@ std::string sha1_hex(std::string_view data) {
   return out;
 }
 
-}  // namespace locksim::engine
+}  // namespace locksim

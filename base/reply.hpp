@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace locksim::engine {
+namespace locksim {
 
 struct Reply {
   // Nil is both RESP2 nils ($-1 and *-1): clients, hiredis and Lua cannot tell them apart.
@@ -39,4 +39,4 @@ struct Reply {
 // A compact, unambiguous rendering for test failure messages: 5, "bulk", +OK, -ERR x, nil, [..].
 std::string describe(const Reply& reply);
 
-}  // namespace locksim::engine
+}  // namespace locksim

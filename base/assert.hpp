@@ -1,5 +1,5 @@
 #pragma once
-// LS_ASSERT: invariant checks that stay on in every build of engine/ and world/. A failed assert is
+// LS_ASSERT: invariant checks that stay on in every build, in every layer. A failed assert is
 // a locksim bug, never a user's mistake (those are error replies or error messages).
 #include <cstdio>
 #include <cstdlib>

@@ -1,6 +1,6 @@
-#include "engine/reply.hpp"
+#include "base/reply.hpp"
 
-namespace locksim::engine {
+namespace locksim {
 
 std::string describe(const Reply& reply) {
   switch (reply.kind) {
@@ -22,4 +22,4 @@ std::string describe(const Reply& reply) {
   return "?";
 }
 
-}  // namespace locksim::engine
+}  // namespace locksim

@@ -35,9 +35,27 @@ rc::Gen<std::vector<T>> up_to(int max, rc::Gen<T> element) {
   return rc::gen::resize(max, rc::gen::container<std::vector<T>>(full(std::move(element))));
 }
 
-const std::set<std::string> kClientFaults = {"crash", "pause", "partition", "delay", "loss", "clock_jump"};
-
 std::string client_name(size_t i) { return std::string(1, static_cast<char>('A' + i)); }
+
+// The fault a plan describes, with the parameters its kind takes (the plan draws them all, so that
+// the kind a shrink lands on does not change what else is drawn).
+world::Fault to_fault(const FaultPlan& f, const world::FaultInfo& info) {
+  using P = world::FaultParam;
+  world::Fault fault;
+  fault.kind = info.kind;
+  for (const P param : info.params) {
+    switch (param) {
+      case P::ForMs: fault.for_ms = f.for_ms; break;
+      case P::ExtraMs: fault.extra_ms = f.extra_ms; break;
+      case P::PerThousand: fault.per_thousand = static_cast<uint64_t>(f.per_thousand); break;
+      case P::ByMs: fault.by_ms = f.backward ? -f.jump_ms : f.jump_ms; break;
+      case P::LagMs: fault.lag_ms = f.lag_ms; break;
+      case P::Persistence: fault.persistence = f.aof ? world::Persistence::AofEverySec : world::Persistence::None; break;
+      case P::Via: case P::DownMs: case P::Server: break;  // direct failovers of the first server
+    }
+  }
+  return fault;
+}
 
 rc::Gen<SessionPlan> session_gen(const ExploreConfig& c) {
   using rc::gen::set;
@@ -83,8 +101,7 @@ rc::Gen<FaultPlan> fault_gen(const ExploreConfig& c) {
 }  // namespace
 
 const std::vector<std::string>& all_fault_kinds() {
-  static const std::vector<std::string> kinds = {"crash",      "pause",         "partition", "delay",      "loss",
-                                                 "clock_jump", "redis_restart", "failover",  "redis_pause"};
+  static const std::vector<std::string> kinds = world::fault_names();
   return kinds;
 }
 
@@ -102,10 +119,7 @@ void validate(const ExploreConfig& c) {
   if (c.world_loss_max < 0 || c.world_loss_max > 1000) throw std::invalid_argument("world loss is within 0..1000 per thousand");
   std::set<std::string> seen;
   for (const auto& f : c.faults) {
-    if (std::find(all_fault_kinds().begin(), all_fault_kinds().end(), f) == all_fault_kinds().end())
-      throw std::invalid_argument("unknown fault '" + f +
-                                  "' (expected crash, pause, partition, delay, loss, clock_jump, redis_restart, failover or "
-                                  "redis_pause)");
+    if (!world::find_fault(f)) throw std::invalid_argument("unknown fault '" + f + "' (expected " + world::fault_list() + ")");
     if (!seen.insert(f).second) throw std::invalid_argument("fault '" + f + "' is named twice");
   }
   if (c.properties.empty()) throw std::invalid_argument("no property to check");
@@ -196,42 +210,21 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
   }
   for (const FaultPlan& f : plan.faults) {
     if (c.faults.empty()) break;
-    const std::string& kind = c.faults[static_cast<size_t>(f.kind) % c.faults.size()];
+    const world::FaultInfo& info = *world::find_fault(c.faults[static_cast<size_t>(f.kind) % c.faults.size()]);
     TimelineEntry e;
     e.at_ms = f.at_ms;
-    e.fault = kind;
-    if (kClientFaults.count(kind)) {
+    e.fault = to_fault(f, info);
+    if (!info.on_server) {
       if (static_cast<size_t>(f.client) >= clients) continue;  // its client was shrunk away
-      e.client = client_name(static_cast<size_t>(f.client));
+      e.fault->client = client_name(static_cast<size_t>(f.client));
     }
-    e.for_ms =
-        kind == "pause" || kind == "partition" || kind == "delay" || kind == "loss" || kind == "redis_pause" ? f.for_ms : 0;
-    if (kind == "delay") e.extra_ms = f.extra_ms;
-    if (kind == "loss") e.per_thousand = static_cast<uint64_t>(f.per_thousand);
-    if (kind == "clock_jump") e.by_ms = f.backward ? -f.jump_ms : f.jump_ms;
-    if (kind == "failover") e.lag_ms = f.lag_ms;
-    if (kind == "redis_restart") e.persistence = f.aof ? world::Persistence::AofEverySec : world::Persistence::None;
     steps.push_back({e, 1000});
   }
   std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
     return a.entry.at_ms != b.entry.at_ms ? a.entry.at_ms < b.entry.at_ms : a.order < b.order;
   });
-  // A minute past the last thing asked for, counting each thread's steps one after another (as the
-  // loader does for files without run_ms).
-  int64_t last = 0;
-  std::map<std::string, int64_t> busy_until;
-  for (Step& step : steps) {
-    const TimelineEntry& e = step.entry;
-    int64_t end = e.at_ms + e.for_ms;
-    if (e.op) {
-      int64_t& cursor = busy_until[e.client];
-      cursor = std::max(cursor, e.at_ms) + e.op->duration_ms + std::max<int64_t>(e.op->wait_ms, 0);
-      end = cursor;
-    }
-    last = std::max(last, end);
-    s.timeline.push_back(std::move(step.entry));
-  }
-  s.run_ms = last + 60000;
+  for (Step& step : steps) s.timeline.push_back(std::move(step.entry));
+  s.run_ms = default_run_ms(s.timeline);
   for (const auto& p : c.properties) s.expect.emplace_back(p, "holds");
   return s;
 }

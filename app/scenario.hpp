@@ -20,22 +20,13 @@ struct ClientDecl {
 
 struct TimelineEntry {
   int64_t at_ms = 0;
-  int line = 0;  // 1-based line in the file, for messages
+  int line = 0;           // 1-based line in the file, for messages
   int server_column = 1;  // where `server:` is on that line, for messages
-  std::string client;  // "" for server faults
-  int64_t thread = 1;
   // Exactly one of op / fault is set.
-  std::optional<world::OpSpec> op;
-  std::string fault;  // crash, pause, partition, delay, loss, clock_jump, redis_restart, failover
-  int64_t for_ms = 0;
-  int64_t extra_ms = 0;
-  int64_t by_ms = 0;
-  int64_t lag_ms = 0;
-  uint64_t per_thousand = 1000;
-  world::Persistence persistence = world::Persistence::None;
-  int server = 0;  // redis_restart, redis_pause, failover: which server (0 .. world.servers-1)
-  bool sentinel = false;  // failover via: sentinel (the master dies; Sentinel promotes after down_ms)
-  int64_t down_ms = 1000;
+  std::optional<world::OpSpec> op{};
+  std::string client{};   // the op's client
+  int64_t thread = 1;     // and thread
+  std::optional<world::Fault> fault{};
 };
 
 // Pins the outcome of one operation: the nth (1-based) `op` of `client`'s `thread`.
@@ -64,7 +55,7 @@ struct Scenario {
   std::string about;
   uint64_t seed = 1;
   world::WorldOptions world;
-  world::LockSpec lock;
+  client::LockSpec lock;
   int64_t default_lease_ms = -1;  // lock.lease_ms: used by acquires that name no lease
   std::vector<std::pair<std::string, std::string>> script_files;  // role -> user's Lua file
   std::vector<ClientDecl> clients;
@@ -75,5 +66,9 @@ struct Scenario {
   model::CheckerOptions checker_options;
   LiveNotes live;
 };
+
+// A minute past the last thing the timeline asks for: a thread's steps run one after another, so
+// its work and waits add up; a lasting fault ends after its for_ms. What run_ms is when not given.
+int64_t default_run_ms(const std::vector<TimelineEntry>& timeline);
 
 }  // namespace locksim::app

@@ -21,9 +21,9 @@ namespace locksim::app {
 namespace {
 
 
-std::string join(std::initializer_list<const char*> items) {
+std::string join(const std::vector<std::string>& items) {
   std::string out;
-  for (const char* item : items) out += (out.empty() ? "" : ", ") + std::string(item);
+  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
   return out;
 }
 
@@ -41,10 +41,10 @@ class Reader {
     if (!node.IsMap()) fail(node, "expected a mapping for " + what);
   }
 
-  void check_keys(const YAML::Node& map, std::initializer_list<const char*> allowed, const std::string& where) const {
+  void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed, const std::string& where) const {
     for (auto it = map.begin(); it != map.end(); ++it) {
       const std::string key = it->first.as<std::string>();
-      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; }))
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
         fail(it->first, "unknown key '" + key + "' in " + where + " (expected one of: " + join(allowed) + ")");
     }
   }
@@ -85,7 +85,7 @@ class Reader {
   std::string one_of(const YAML::Node& node, const std::string& what, std::initializer_list<const char*> choices) const {
     const std::string s = text(node, what);
     if (std::none_of(choices.begin(), choices.end(), [&](const char* c) { return s == c; }))
-      fail(node, "unknown " + what + " '" + s + "' (expected " + join(choices) + ")");
+      fail(node, "unknown " + what + " '" + s + "' (expected " + join({choices.begin(), choices.end()}) + ")");
     return s;
   }
 
@@ -273,8 +273,6 @@ void read_clients(const Reader& r, const YAML::Node& node, Scenario& s) {
 
 const std::set<std::string> kOps = {"lock", "try_lock", "unlock", "force_unlock", "work", "write", "is_locked", "is_held"};
 constexpr const char* kOpList = "lock, try_lock, unlock, force_unlock, work, write, is_locked or is_held";
-const std::set<std::string> kClientFaults = {"crash", "pause", "partition", "delay", "loss", "clock_jump"};
-const std::set<std::string> kServerFaults = {"redis_restart", "redis_pause", "failover"};
 
 void read_op(const Reader& r, const YAML::Node& item, const std::string& name, const Scenario& s, TimelineEntry& e) {
   world::OpSpec op;
@@ -310,41 +308,71 @@ void read_op(const Reader& r, const YAML::Node& item, const std::string& name, c
   e.op = op;
 }
 
-void read_fault(const Reader& r, const YAML::Node& item, const std::string& name, TimelineEntry& e) {
-  e.fault = name;
-  const std::string where = "a " + name + " fault";
-  if (name == "pause" || name == "partition" || name == "delay" || name == "loss" || name == "redis_pause")
-    e.for_ms = r.non_negative(r.require(item, "for_ms", where), "for_ms");
-  if (name == "delay") e.extra_ms = r.non_negative(r.require(item, "extra_ms", where), "extra_ms");
-  if (name == "loss" && item["per_thousand"]) {
-    const int64_t v = r.non_negative(item["per_thousand"], "per_thousand");
-    if (v > 1000) r.fail(item["per_thousand"], "per_thousand is at most 1000");
-    e.per_thousand = static_cast<uint64_t>(v);
+// A fault step: its kind from the fault table, and each parameter that kind takes. A parameter of
+// another kind is a mistake, not something to ignore.
+world::Fault read_fault(const Reader& r, const YAML::Node& item, const world::FaultInfo& info, TimelineEntry& e) {
+  using P = world::FaultParam;
+  world::Fault f;
+  f.kind = info.kind;
+  const std::string where = "a " + std::string(info.name) + " fault";
+  for (const world::FaultParamInfo& p : world::fault_params()) {
+    const YAML::Node node = item[std::string(p.key)];
+    if (node && !info.takes(p.param)) r.fail(node, std::string(p.key) + " applies to " + world::kinds_taking(p.param));
   }
-  if (name == "clock_jump") e.by_ms = r.integer(r.require(item, "by_ms", where), "by_ms");
-  if (name == "failover") {
-    if (item["via"]) e.sentinel = r.one_of(item["via"], "via", {"direct", "sentinel"}) == "sentinel";
-    if (e.sentinel) {
-      if (item["lag_ms"] && r.non_negative(item["lag_ms"], "lag_ms") != 0)
+  for (const P param : info.params) {
+    const std::string key(world::param_info(param).key);
+    const YAML::Node node = item[key];
+    switch (param) {
+      case P::ForMs: f.for_ms = r.non_negative(r.require(item, key.c_str(), where), key); break;
+      case P::ExtraMs: f.extra_ms = r.non_negative(r.require(item, key.c_str(), where), key); break;
+      case P::ByMs: f.by_ms = r.integer(r.require(item, key.c_str(), where), key); break;
+      case P::PerThousand:
+        if (node) {
+          const int64_t v = r.non_negative(node, key);
+          if (v > 1000) r.fail(node, "per_thousand is at most 1000");
+          f.per_thousand = static_cast<uint64_t>(v);
+        }
+        break;
+      case P::LagMs:
+        if (node) f.lag_ms = r.non_negative(node, key);
+        break;
+      case P::Via:
+        if (node) f.sentinel = r.one_of(node, key, {"direct", "sentinel"}) == "sentinel";
+        break;
+      case P::DownMs:
+        if (node) f.down_ms = r.non_negative(node, key);
+        break;
+      case P::Persistence:
+        if (node) f.persistence = r.one_of(node, key, {"none", "aof"}) == "aof" ? world::Persistence::AofEverySec : world::Persistence::None;
+        break;
+      case P::Server:
+        if (node) {
+          f.server = static_cast<int>(r.non_negative(node, key));
+          e.server_column = node.Mark().column + 1;
+        }
+        break;
+    }
+  }
+  // A replica promoted by Sentinel follows its master; a direct failover names how far it lags.
+  if (info.takes(P::Via)) {
+    if (f.sentinel) {
+      if (item["lag_ms"] && f.lag_ms != 0)
         r.fail(item["lag_ms"], "a failover via sentinel promotes a replica that follows its master: lag_ms must be 0");
-      if (item["down_ms"]) e.down_ms = r.non_negative(item["down_ms"], "down_ms");
-      if (e.down_ms < 100) r.fail(item["down_ms"] ? item["down_ms"] : item, "down_ms is at least 100 (Sentinel's own clock)");
+      if (f.down_ms < 100) r.fail(item["down_ms"] ? item["down_ms"] : item, "down_ms is at least 100 (Sentinel's own clock)");
     } else {
-      e.lag_ms = r.non_negative(r.require(item, "lag_ms", where), "lag_ms");
+      r.require(item, "lag_ms", where);
       if (item["down_ms"]) r.fail(item["down_ms"], "down_ms applies to a failover via sentinel");
     }
-  } else if (item["via"] || item["down_ms"]) {
-    r.fail(item["via"] ? item["via"] : item["down_ms"], "via and down_ms apply to failover");
   }
-  if (item["server"]) {
-    if (!kServerFaults.count(name)) r.fail(item["server"], "server applies to redis_restart, redis_pause and failover");
-    e.server = static_cast<int>(r.non_negative(item["server"], "server"));
-    e.server_column = item["server"].Mark().column + 1;
-  }
-  if (name == "redis_restart" && item["persistence"]) {
-    e.persistence = r.one_of(item["persistence"], "persistence", {"none", "aof"}) == "aof" ? world::Persistence::AofEverySec
-                                                                                         : world::Persistence::None;
-  }
+  return f;
+}
+
+// The keys a timeline step may have: an op's and every fault parameter.
+std::vector<std::string> step_keys() {
+  std::vector<std::string> keys = {"at", "client", "thread", "op", "side", "fault", "wait_ms", "lease_ms", "for_ms"};
+  for (const world::FaultParamInfo& p : world::fault_params())
+    if (std::find(keys.begin(), keys.end(), p.key) == keys.end()) keys.emplace_back(p.key);
+  return keys;
 }
 
 void read_timeline(const Reader& r, const YAML::Node& node, Scenario& s) {
@@ -353,10 +381,7 @@ void read_timeline(const Reader& r, const YAML::Node& node, Scenario& s) {
   for (const auto& c : s.clients) clients.insert(c.name);
   for (const YAML::Node& item : node) {
     r.expect_map(item, "a timeline step");
-    r.check_keys(item,
-                 {"at", "client", "thread", "op", "side", "fault", "wait_ms", "lease_ms", "for_ms", "extra_ms",
-                  "per_thousand", "by_ms", "lag_ms", "persistence", "server", "via", "down_ms"},
-                 "a timeline step");
+    r.check_keys(item, step_keys(), "a timeline step");
     TimelineEntry e;
     e.line = item.Mark().line + 1;
     e.at_ms = r.non_negative(r.require(item, "at", "a timeline step"), "at");
@@ -378,13 +403,14 @@ void read_timeline(const Reader& r, const YAML::Node& node, Scenario& s) {
       read_op(r, item, name, s, e);
     } else {
       const std::string name = r.text(item["fault"], "fault");
-      if (!kClientFaults.count(name) && !kServerFaults.count(name))
-        r.fail(item["fault"], "unknown fault '" + name +
-                                  "' (expected crash, pause, partition, delay, loss, clock_jump, redis_restart, redis_pause or failover)");
-      if (kClientFaults.count(name) && e.client.empty()) r.fail(item, "missing 'client' in a '" + name + "' fault");
-      if (kServerFaults.count(name) && !e.client.empty())
+      const world::FaultInfo* info = world::find_fault(name);
+      if (!info) r.fail(item["fault"], "unknown fault '" + name + "' (expected " + world::fault_list() + ")");
+      if (!info->on_server && e.client.empty()) r.fail(item, "missing 'client' in a '" + name + "' fault");
+      if (info->on_server && !e.client.empty())
         r.fail(item["client"], "a '" + name + "' fault concerns the server, not a client");
-      read_fault(r, item, name, e);
+      e.fault = read_fault(r, item, *info, e);
+      e.fault->client = std::move(e.client);
+      e.client.clear();
     }
     s.timeline.push_back(e);
   }
@@ -493,20 +519,7 @@ Scenario load_scenario(const std::string& path) {
   read_lock(r, r.require(root, "lock", "the scenario"), s);
   read_clients(r, r.require(root, "clients", "the scenario"), s);
   read_timeline(r, r.require(root, "timeline", "the scenario"), s);
-  // By default the run lasts a minute past the last thing the timeline asks for; a thread's steps
-  // run one after another, so its work adds up.
-  int64_t last = 0;
-  std::map<std::pair<std::string, int64_t>, int64_t> thread_busy_until;
-  for (const auto& e : s.timeline) {
-    int64_t end = e.at_ms + e.for_ms;
-    if (e.op) {
-      int64_t& cursor = thread_busy_until[{e.client, e.thread}];
-      cursor = std::max(cursor, e.at_ms) + e.op->duration_ms + std::max<int64_t>(e.op->wait_ms, 0);
-      end = cursor;
-    }
-    last = std::max(last, end);
-  }
-  s.run_ms = root["run_ms"] ? r.non_negative(root["run_ms"], "run_ms") : last + 60000;
+  s.run_ms = root["run_ms"] ? r.non_negative(root["run_ms"], "run_ms") : default_run_ms(s.timeline);
   if (root["expect"]) read_expect(r, root["expect"], s);
   if (root["live"]) read_live(r, root["live"], s);
   // A RedLock needs a server per part; a fault needs its server to exist.
@@ -516,19 +529,22 @@ Scenario load_scenario(const std::string& path) {
     s.world.servers = s.lock.parts;
   }
   for (const auto& e : s.timeline)
-    if (e.fault.size() && e.server >= s.world.servers)
-      throw ScenarioError(path, e.line, e.server_column, "server " + std::to_string(e.server) + " does not exist (the world has " +
-                                               std::to_string(s.world.servers) + ")");
+    if (e.fault && e.fault->server >= s.world.servers)
+      throw ScenarioError(path, e.line, e.server_column,
+                          "server " + std::to_string(e.fault->server) + " does not exist (the world has " +
+                              std::to_string(s.world.servers) + ")");
   // A Sentinel calls a master down after down_ms: a longer pause would make it fail over on its own.
   for (const auto& watched : s.timeline) {
-    if (watched.fault != "failover" || !watched.sentinel) continue;
+    if (!watched.fault || watched.fault->kind != world::FaultKind::Failover || !watched.fault->sentinel) continue;
+    const world::Fault& sentinel = *watched.fault;
     for (const auto& e : s.timeline)
-      if (e.fault == "redis_pause" && e.server == watched.server && e.for_ms >= watched.down_ms)
+      if (e.fault && e.fault->kind == world::FaultKind::RedisPause && e.fault->server == sentinel.server &&
+          e.fault->for_ms >= sentinel.down_ms)
         throw ScenarioError(path, e.line, 1,
-                            "a redis_pause of " + std::to_string(e.for_ms) + " ms on a server a Sentinel watches (down_ms " +
-                                std::to_string(watched.down_ms) + ", line " + std::to_string(watched.line) +
+                            "a redis_pause of " + std::to_string(e.fault->for_ms) + " ms on a server a Sentinel watches (down_ms " +
+                                std::to_string(sentinel.down_ms) + ", line " + std::to_string(watched.line) +
                                 ") would make Sentinel fail over on its own, which locksim does not model: keep the pause "
-                                "under " + std::to_string(watched.down_ms) + " ms");
+                                "under " + std::to_string(sentinel.down_ms) + " ms");
   }
   return s;
 }

@@ -8,6 +8,8 @@
 #include "app/scenario_loader.hpp"
 #include "app/time_scale.hpp"
 #include "live/interrupt.hpp"
+#include "live/live_fabric.hpp"
+#include "sim/sim_fabric.hpp"
 
 namespace locksim::app {
 namespace {
@@ -40,22 +42,9 @@ std::string expected_outcome(const OpExpectation& pin) {
   return pin.value && pin.result == "ok" ? pin.result + " " + std::to_string(*pin.value) : pin.result;
 }
 
-void schedule(world::World& w, const Scenario& s, const TimelineEntry& e) {
-  if (e.op) {
-    w.op(e.at_ms, e.client, e.thread, *e.op);
-    return;
-  }
-  if (e.fault == "crash") w.crash(e.at_ms, e.client);
-  else if (e.fault == "pause") w.pause(e.at_ms, e.client, e.for_ms);
-  else if (e.fault == "partition") w.partition(e.at_ms, e.client, e.for_ms);
-  else if (e.fault == "delay") w.delay(e.at_ms, e.client, e.extra_ms, e.for_ms);
-  else if (e.fault == "loss") w.loss(e.at_ms, e.client, e.per_thousand, e.for_ms);
-  else if (e.fault == "clock_jump") w.clock_jump(e.at_ms, e.client, e.by_ms);
-  else if (e.fault == "redis_restart") w.redis_restart(e.at_ms, e.persistence, e.server);
-  else if (e.fault == "failover" && e.sentinel) w.sentinel_failover(e.at_ms, e.down_ms, e.server);
-  else if (e.fault == "failover") w.failover(e.at_ms, e.lag_ms, e.server);
-  else if (e.fault == "redis_pause") w.redis_pause(e.at_ms, e.for_ms, e.server);
-  else throw std::logic_error(s.file + ":" + std::to_string(e.line) + ": fault '" + e.fault + "' has no handler");
+void schedule(world::World& w, const TimelineEntry& e) {
+  if (e.op) w.op(e.at_ms, e.client, e.thread, *e.op);
+  else w.inject(e.at_ms, *e.fault);
 }
 
 }  // namespace
@@ -69,20 +58,11 @@ bool ScenarioResult::passed() const {
   return true;
 }
 
-std::vector<live::ServerNeeds> server_needs(const Scenario& s) {
-  std::vector<live::ServerNeeds> needs(static_cast<size_t>(s.world.servers));
-  for (const auto& e : s.timeline) {
-    if (e.fault.empty() || e.client.size()) continue;
-    live::ServerNeeds& n = needs.at(static_cast<size_t>(e.server));
-    n.faults = true;
-    if (e.fault == "redis_restart" && e.persistence == world::Persistence::AofEverySec) n.aof = true;
-    if (e.fault == "failover") ++n.failovers;
-    if (e.fault == "failover" && e.sentinel) {
-      n.sentinel = true;
-      n.down_after_ms = e.down_ms;
-    }
-  }
-  return needs;
+std::vector<world::Fault> faults_of(const Scenario& s) {
+  std::vector<world::Fault> faults;
+  for (const auto& e : s.timeline)
+    if (e.fault) faults.push_back(*e.fault);
+  return faults;
 }
 
 ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
@@ -94,8 +74,7 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
   result.lock_name = s.lock.name;
   result.seed = s.seed;
   std::set<std::string> faults;
-  for (const auto& e : s.timeline)
-    if (!e.fault.empty()) faults.insert(e.fault);
+  for (const auto& f : faults_of(s)) faults.emplace(world::fault_name(f));
   for (const auto& f : faults) result.faults += (result.faults.empty() ? "" : ", ") + f;
   for (const auto& c : s.clients) result.clients.push_back(c.name);
 
@@ -104,10 +83,10 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
   result.backend = backend.live ? "live" : "fake";
   result.time_scale = backend.time_scale;
   try {
-    std::unique_ptr<live::LiveFabric> fabric;
+    std::unique_ptr<world::Fabric> fabric;
     if (backend.live) {
       try {
-        fabric = std::make_unique<live::LiveFabric>(*backend.live, server_needs(s));
+        fabric = std::make_unique<live::LiveFabric>(*backend.live, live::server_needs(faults_of(s), s.world.servers));
       } catch (const std::exception& ex) {
         result.error = ex.what();
         result.setup_error = true;
@@ -117,8 +96,10 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
       // Live clients read the real time of day; the simulated world starts from a fixed epoch.
       options.epoch_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                              std::chrono::system_clock::now().time_since_epoch()).count();
+    } else {
+      fabric = std::make_unique<sim::SimFabric>();
     }
-    world::World w(options, fabric.get());
+    world::World w(options, *fabric);
     for (const auto& [name, path] : s.script_files) w.scripts().override_with(name, path);
     try {
       w.add_lock(s.lock);
@@ -127,9 +108,8 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
         process.clock.offset_ms = c.clock_offset_ms;
         process.clock.drift_ppm = c.drift_ppm;
       }
-      for (const auto& e : s.timeline) schedule(w, s, e);
-      if (fabric) fabric->attach(w);
-      if (fabric && backend.progress) {
+      for (const auto& e : s.timeline) schedule(w, e);
+      if (backend.live && backend.progress) {
         // The same run in one-second steps (run_until(t) then run_until(u) is run_until(u)).
         for (int64_t t = std::min<int64_t>(1000, s.run_ms);; t = std::min(t + 1000, s.run_ms)) {
           w.run_until(t);

@@ -64,7 +64,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const Backend& backend = {
 // Loads and runs one file; a file that does not load gives a result with bad_input set.
 ScenarioResult run_scenario_file(const std::string& path, const Backend& backend = {});
 
-// What a live run asks of each server, from the scenario's timeline.
-std::vector<live::ServerNeeds> server_needs(const Scenario& scenario);
+// The scenario's faults, in timeline order.
+std::vector<world::Fault> faults_of(const Scenario& scenario);
 
 }  // namespace locksim::app

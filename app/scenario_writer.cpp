@@ -76,7 +76,7 @@ void write_world(std::ostream& out, const Scenario& s) {
 }
 
 void write_lock(std::ostream& out, const Scenario& s, bool write_default_lease) {
-  const world::LockSpec& lock = s.lock;
+  const client::LockSpec& lock = s.lock;
   const client::RedissonOptions& r = lock.redisson;
   const client::CommandPolicy& policy = r.commands;
   out << "lock:\n";
@@ -125,8 +125,8 @@ void write_clients(std::ostream& out, const Scenario& s) {
 
 void write_step(std::ostream& out, const Scenario& s, const TimelineEntry& e, bool write_default_lease) {
   out << "  - {at: " << e.at_ms;
-  if (!e.client.empty()) out << ", client: " << scalar(e.client);
   if (e.op) {
+    out << ", client: " << scalar(e.client);
     if (e.thread != 1) out << ", thread: " << e.thread;
     const world::OpSpec& op = *e.op;
     out << ", op: " << op_name(op.kind);
@@ -140,16 +140,34 @@ void write_step(std::ostream& out, const Scenario& s, const TimelineEntry& e, bo
     out << "}\n";
     return;
   }
-  out << ", fault: " << e.fault;
-  if (e.fault == "pause" || e.fault == "partition" || e.fault == "delay" || e.fault == "loss" || e.fault == "redis_pause")
-    out << ", for_ms: " << e.for_ms;
-  if (e.fault == "delay") out << ", extra_ms: " << e.extra_ms;
-  if (e.fault == "loss") out << ", per_thousand: " << e.per_thousand;
-  if (e.fault == "clock_jump") out << ", by_ms: " << e.by_ms;
-  if (e.fault == "failover" && e.sentinel) out << ", via: sentinel, down_ms: " << e.down_ms;
-  else if (e.fault == "failover") out << ", lag_ms: " << e.lag_ms;
-  if (e.fault == "redis_restart") out << ", persistence: " << (e.persistence == world::Persistence::None ? "none" : "aof");
-  if ((e.fault == "redis_restart" || e.fault == "failover" || e.fault == "redis_pause") && e.server != 0) out << ", server: " << e.server;
+  const world::Fault& f = *e.fault;
+  const world::FaultInfo& info = world::fault_info(f.kind);
+  if (!f.client.empty()) out << ", client: " << scalar(f.client);
+  out << ", fault: " << info.name;
+  for (const world::FaultParam param : info.params) {
+    const std::string_view key = world::param_info(param).key;
+    switch (param) {
+      case world::FaultParam::ForMs: out << ", " << key << ": " << f.for_ms; break;
+      case world::FaultParam::ExtraMs: out << ", " << key << ": " << f.extra_ms; break;
+      case world::FaultParam::PerThousand: out << ", " << key << ": " << f.per_thousand; break;
+      case world::FaultParam::ByMs: out << ", " << key << ": " << f.by_ms; break;
+      case world::FaultParam::LagMs:
+        if (!f.sentinel) out << ", " << key << ": " << f.lag_ms;
+        break;
+      case world::FaultParam::Via:
+        if (f.sentinel) out << ", " << key << ": sentinel";
+        break;
+      case world::FaultParam::DownMs:
+        if (f.sentinel) out << ", " << key << ": " << f.down_ms;
+        break;
+      case world::FaultParam::Persistence:
+        out << ", " << key << ": " << (f.persistence == world::Persistence::None ? "none" : "aof");
+        break;
+      case world::FaultParam::Server:
+        if (f.server != 0) out << ", " << key << ": " << f.server;
+        break;
+    }
+  }
   out << "}\n";
 }
 

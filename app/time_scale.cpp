@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "base/assert.hpp"
+
 namespace locksim::app {
 namespace {
 
@@ -12,6 +14,24 @@ struct Scaler {
     if (ms <= 0) return;
     ms = std::max<int64_t>(1, std::llround(static_cast<double>(ms) * factor));
   }
+  // A parameter of a fault, as the fault table says it scales.
+  void operator()(world::Fault& f, world::FaultParam param) const {
+    const world::Scaling scaling = world::param_info(param).scaling;
+    if (scaling == world::Scaling::None) return;
+    int64_t* ms = world::duration_of(f, param);
+    LS_ASSERT(ms != nullptr);
+    switch (scaling) {
+      case world::Scaling::None: return;
+      case world::Scaling::Duration: (*this)(*ms); return;
+      case world::Scaling::SignedDuration:
+        if (*ms > 0) (*this)(*ms);
+        else if (*ms < 0) *ms = -std::max<int64_t>(1, std::llround(static_cast<double>(-*ms) * factor));
+        return;
+      case world::Scaling::DurationAtLeast100:
+        *ms = std::max<int64_t>(100, std::llround(static_cast<double>(*ms) * factor));
+        return;
+    }
+  }
 };
 
 }  // namespace
@@ -21,12 +41,8 @@ Scenario scale_times(const Scenario& in, double factor) {
   const Scaler scale{factor};
   for (TimelineEntry& e : s.timeline) {
     scale(e.at_ms);
-    scale(e.for_ms);
-    scale(e.extra_ms);
-    scale(e.lag_ms);
-    if (e.sentinel) e.down_ms = std::max<int64_t>(100, std::llround(static_cast<double>(e.down_ms) * factor));
-    if (e.by_ms > 0) scale(e.by_ms);
-    else if (e.by_ms < 0) e.by_ms = -std::max<int64_t>(1, std::llround(static_cast<double>(-e.by_ms) * factor));
+    if (e.fault)
+      for (const world::FaultParam param : world::fault_info(e.fault->kind).params) scale(*e.fault, param);
     if (e.op) {
       scale(e.op->wait_ms);
       scale(e.op->lease_ms);

@@ -77,7 +77,8 @@ void count(locksim::world::World& world, RunFigures& figures, const Workload& wo
 
 RunFigures run_fake(const Workload& workload) {
   RunFigures figures;
-  locksim::world::World world(locksim::bench::lock_loop_options(false));
+  locksim::sim::Simulation sim(locksim::bench::lock_loop_options(false));
+  locksim::world::World& world = sim.world;
   const std::vector<std::string> clients =
       locksim::bench::set_up_lock_loops(world, workload.clients, workload.pairs_per_client);
   run_to_completion(world, clients, kFakeStepMs, figures);
@@ -90,10 +91,9 @@ RunFigures run_live(const Workload& workload) {
   RunFigures figures;
   // Starts its own redis-server (127.0.0.1, a free port), stopped when the fabric goes.
   locksim::live::LiveFabric fabric(locksim::live::LiveOptions{}, std::vector<locksim::live::ServerNeeds>(1));
-  locksim::world::World world(locksim::bench::lock_loop_options(true), &fabric);
+  locksim::world::World world(locksim::bench::lock_loop_options(true), fabric);
   const std::vector<std::string> clients =
       locksim::bench::set_up_lock_loops(world, workload.clients, workload.pairs_per_client);
-  fabric.attach(world);
   run_to_completion(world, clients, kLiveStepMs, figures);
   world.finish();
   count(world, figures, workload);

@@ -22,7 +22,8 @@ struct RunFigures {
 };
 
 RunFigures run_standard_world(double& wall_seconds) {
-  locksim::world::World world({});
+  locksim::sim::Simulation sim({});
+  locksim::world::World& world = sim.world;
   const std::vector<std::string> clients = locksim::bench::set_up_standard_contention(world);
 
   const auto start = std::chrono::steady_clock::now();

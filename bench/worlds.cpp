@@ -18,17 +18,9 @@ constexpr int64_t kCyclesPerTopUp = kTopUpEveryMs / (kWorkMs + kThinkMs) + 1;
 
 const std::string kLockName = "orders";
 
-OpSpec lock_op() { return {.kind = OpSpec::Kind::Lock, .lock = kLockName}; }
-OpSpec unlock_op() { return {.kind = OpSpec::Kind::Unlock, .lock = kLockName}; }
-OpSpec work_op(int64_t ms) {
-  OpSpec op;
-  op.kind = OpSpec::Kind::Work;
-  op.duration_ms = ms;
-  return op;
-}
 
 std::vector<std::string> add_rlock_and_clients(world::World& world, int clients) {
-  world::LockSpec spec;
+  client::LockSpec spec;
   spec.type = "rlock";
   spec.name = kLockName;
   world.add_lock(spec);
@@ -46,7 +38,8 @@ std::vector<std::string> add_rlock_and_clients(world::World& world, int clients)
 // queue by itself, so the operations go straight there (one event per top-up, not one per
 // operation, which would swell the events counted); an idle thread is started through World::op.
 void top_up(world::World& world, const std::vector<std::string>& clients) {
-  const std::vector<OpSpec> cycle = {lock_op(), work_op(kWorkMs), unlock_op(), work_op(kThinkMs)};
+  const std::vector<OpSpec> cycle = {OpSpec::lock_op(kLockName), OpSpec::work(kWorkMs), OpSpec::unlock(kLockName),
+                                     OpSpec::work(kThinkMs)};
   for (const std::string& name : clients) {
     world::ClientThread& thread = world.client(name).threads[kThread];
     for (int64_t i = 0; i < kCyclesPerTopUp; ++i) {
@@ -80,10 +73,10 @@ std::vector<std::string> set_up_lock_loops(world::World& world, int clients, int
   for (const std::string& name : names) {
     world::ClientThread& thread = world.client(name).threads[kThread];
     for (int64_t i = 0; i < pairs_per_client; ++i) {
-      thread.pending.push_back(lock_op());
-      if (i + 1 < pairs_per_client) thread.pending.push_back(unlock_op());
+      thread.pending.push_back(OpSpec::lock_op(kLockName));
+      if (i + 1 < pairs_per_client) thread.pending.push_back(OpSpec::unlock(kLockName));
     }
-    world.op(0, name, kThread, unlock_op());
+    world.op(0, name, kThread, OpSpec::unlock(kLockName));
   }
   return names;
 }

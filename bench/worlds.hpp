@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/simulation.hpp"
 #include "world/world.hpp"
 
 namespace locksim::bench {

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "model/events.hpp"
+
 namespace locksim::client {
 
 void LockUser::add_lock(std::unique_ptr<Lock> lock) {
@@ -15,22 +17,12 @@ Lock& LockUser::lock(const std::string& name) {
   return *it->second;
 }
 
-model::Event LockUser::event(model::EventKind kind, int64_t thread, int64_t op, const std::string& lock, std::string f) {
-  model::Event e;
-  e.kind = kind;
-  e.thread = thread;
-  e.op = op;
-  e.lock = lock;
-  e.f = std::move(f);
-  return e;
-}
-
 void LockUser::record_outcome(int64_t thread, int64_t op, const std::string& lock, const std::string& f,
                               const OpResult& result) {
   const model::EventKind kind = result.outcome == OpResult::Outcome::Ok     ? model::EventKind::Ok
                                 : result.outcome == OpResult::Outcome::Fail ? model::EventKind::Fail
                                                                             : model::EventKind::Info;
-  model::Event e = event(kind, thread, op, lock, f);
+  model::Event e = model::op_event(kind, thread, op, lock, f);
   e.value = result.value;
   e.text = result.why;
   backend_.record(std::move(e));
@@ -39,14 +31,14 @@ void LockUser::record_outcome(int64_t thread, int64_t op, const std::string& loc
 Task<OpResult> LockUser::acquire(int64_t thread, std::string lock, AcquireOptions options) {
   const int64_t op = backend_.next_op();
   const std::string f = options.wait_ms < 0 ? "lock" : "try_lock";
-  model::Event invoke = event(model::EventKind::Invoke, thread, op, lock, f);
+  model::Event invoke = model::op_event(model::EventKind::Invoke, thread, op, lock, f);
   invoke.wait_ms = options.wait_ms;
   invoke.lease_ms = options.lease_ms;
   backend_.record(std::move(invoke));
   const OpResult result = co_await this->lock(lock).acquire(thread, op, options);
   record_outcome(thread, op, lock, f, result);
   if (result.outcome == OpResult::Outcome::Ok) {
-    model::Event hold = event(model::EventKind::Hold, thread, op, lock, f);
+    model::Event hold = model::op_event(model::EventKind::Hold, thread, op, lock, f);
     hold.value = ++depth_[{lock, thread}];
     hold.lease_ms = options.lease_ms;
     backend_.record(std::move(hold));
@@ -56,10 +48,10 @@ Task<OpResult> LockUser::acquire(int64_t thread, std::string lock, AcquireOption
 
 Task<OpResult> LockUser::release(int64_t thread, std::string lock) {
   const int64_t op = backend_.next_op();
-  backend_.record(event(model::EventKind::Invoke, thread, op, lock, "unlock"));
+  backend_.record(model::op_event(model::EventKind::Invoke, thread, op, lock, "unlock"));
   auto it = depth_.find({lock, thread});
   if (it != depth_.end()) {
-    model::Event release = event(model::EventKind::Release, thread, op, lock, "unlock");
+    model::Event release = model::op_event(model::EventKind::Release, thread, op, lock, "unlock");
     release.value = --it->second;
     if (it->second == 0) depth_.erase(it);
     backend_.record(std::move(release));
@@ -71,7 +63,7 @@ Task<OpResult> LockUser::release(int64_t thread, std::string lock) {
 
 Task<OpResult> LockUser::force_release(int64_t thread, std::string lock) {
   const int64_t op = backend_.next_op();
-  backend_.record(event(model::EventKind::Invoke, thread, op, lock, "force_unlock"));
+  backend_.record(model::op_event(model::EventKind::Invoke, thread, op, lock, "force_unlock"));
   const OpResult result = co_await this->lock(lock).force_release(op);
   record_outcome(thread, op, lock, "force_unlock", result);
   co_return result;
@@ -79,7 +71,7 @@ Task<OpResult> LockUser::force_release(int64_t thread, std::string lock) {
 
 Task<OpResult> LockUser::query(int64_t thread, std::string lock, std::string f) {
   const int64_t op = backend_.next_op();
-  backend_.record(event(model::EventKind::Invoke, thread, op, lock, f));
+  backend_.record(model::op_event(model::EventKind::Invoke, thread, op, lock, f));
   Lock& l = this->lock(lock);
   OpResult result;
   if (f == "is_locked") {
@@ -93,7 +85,7 @@ Task<OpResult> LockUser::query(int64_t thread, std::string lock, std::string f) 
 
 Task<OpResult> LockUser::work(int64_t thread, int64_t ms) {
   const int64_t op = backend_.next_op();
-  model::Event invoke = event(model::EventKind::Invoke, thread, op, "", "work");
+  model::Event invoke = model::op_event(model::EventKind::Invoke, thread, op, "", "work");
   invoke.value = ms;
   backend_.record(std::move(invoke));
   co_await backend_.sleep(ms);
@@ -105,7 +97,7 @@ Task<OpResult> LockUser::work(int64_t thread, int64_t ms) {
 Task<OpResult> LockUser::write(int64_t thread, std::string lock) {
   const int64_t op = backend_.next_op();
   const int64_t token = this->lock(lock).token(thread);
-  model::Event invoke = event(model::EventKind::Invoke, thread, op, lock, "write");
+  model::Event invoke = model::op_event(model::EventKind::Invoke, thread, op, lock, "write");
   invoke.value = token;
   backend_.record(std::move(invoke));
   const int answer = co_await backend_.write_fenced(lock, token, thread, 3000);

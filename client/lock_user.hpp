@@ -34,7 +34,6 @@ class LockUser {
   const std::map<std::pair<std::string, int64_t>, int64_t>& believed() const { return depth_; }
 
  private:
-  model::Event event(model::EventKind kind, int64_t thread, int64_t op, const std::string& lock, std::string f);
   void record_outcome(int64_t thread, int64_t op, const std::string& lock, const std::string& f, const OpResult& result);
 
   Backend& backend_;

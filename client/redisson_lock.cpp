@@ -1,8 +1,10 @@
 #include "client/redisson_lock.hpp"
 
-#include "base/assert.hpp"
 #include <cstdio>
 #include <cstdlib>
+
+#include "base/assert.hpp"
+#include "model/events.hpp"
 
 namespace locksim::client {
 
@@ -203,15 +205,9 @@ Task<void> RedissonLock::renewal_loop(uint64_t generation) {
     const int64_t thread = renewal_threads_.begin()->first;
     const CallResult result = co_await send(renew_command(thread));
     if (!renewing_ || generation != renewal_generation_) co_return;
-    model::Event event;
-    event.kind = model::EventKind::Renew;
-    event.thread = thread;
-    event.lock = name_;
-    event.f = "renew";
     const bool answered = !result.timed_out && result.reply.kind == Reply::Kind::Integer;
-    event.value = answered ? result.reply.integer : -1;
-    if (!answered) event.text = result.timed_out ? "timeout" : locksim::describe(result.reply);
-    backend_.record(event);
+    backend_.record(model::renew_event(thread, name_, answered ? result.reply.integer : -1,
+                                       answered ? "" : result.timed_out ? "timeout" : locksim::describe(result.reply)));
     if (!answered) {
       if (options_.watchdog_on_error == WatchdogOnError::StopForGood) {
         cancel_all_renewal();

@@ -4,10 +4,12 @@
 #include <cstdlib>
 #include <optional>
 
+#include "client/command_words.hpp"
 #include "live/live_fabric.hpp"
+#include "model/rendered.hpp"
 #include "world/client_process.hpp"
-#include "world/server_records.hpp"
-#include "world/world.hpp"
+#include "world/exec_event.hpp"
+#include "world/harness.hpp"
 
 namespace locksim::live {
 namespace {
@@ -38,34 +40,25 @@ std::string render(const Reply& r) {
   if (type == "list") {
     std::vector<std::string> items;
     for (size_t i = 2; i < r.elements.size(); ++i) items.push_back(r.elements[i].str);
-    return world::render_list(items);
+    return model::render_list(items);
   }
   if (type == "hash") {
     std::vector<std::string> fields;
     for (size_t i = 2; i + 1 < r.elements.size(); i += 2) fields.push_back(r.elements[i].str + "=" + r.elements[i + 1].str);
-    return world::render_hash(std::move(fields));
+    return model::render_hash(std::move(fields));
   }
   if (type == "zset") {
     std::vector<std::pair<std::string, int64_t>> members;
     for (size_t i = 2; i + 1 < r.elements.size(); i += 2)
       members.emplace_back(r.elements[i].str, static_cast<int64_t>(std::strtod(r.elements[i + 1].str.c_str(), nullptr)));
-    return world::render_zset(members);
+    return model::render_zset(members);
   }
   return "?";
 }
 
-std::vector<std::string> words(const client::Command& command, bool as_eval) {
-  if (!command.script) return command.argv;
-  std::vector<std::string> argv = {as_eval ? "EVAL" : "EVALSHA", as_eval ? command.script->body : command.script->sha,
-                                   std::to_string(command.keys.size())};
-  argv.insert(argv.end(), command.keys.begin(), command.keys.end());
-  argv.insert(argv.end(), command.argv.begin(), command.argv.end());
-  return argv;
-}
-
 }  // namespace
 
-LiveBackend::LiveBackend(world::World& world, world::ClientProcess& client, LiveFabric& fabric)
+LiveBackend::LiveBackend(world::Harness& world, world::ClientProcess& client, LiveFabric& fabric)
     : ClientBackend(world, client), fabric_(fabric), generation_(client.generation) {}
 
 LiveBackend::~LiveBackend() {
@@ -111,34 +104,35 @@ void LiveBackend::resubscribe(int server) {
 
 void LiveBackend::send(SharedCommand command, bool as_eval, std::shared_ptr<world::Waiter> waiter, SharedReply reply) {
   hop(true, [this, command, as_eval, waiter, reply] { execute(command, as_eval, waiter, reply); },
-      [command] { return "request " + world::command_summary(*command); });
+      [command] { return "request " + client::command_summary(*command); });
 }
 
 void LiveBackend::execute(const SharedCommand& command, bool as_eval, std::shared_ptr<world::Waiter> waiter,
                           SharedReply reply) {
   auto finish = [this, command, waiter, reply](Reply answer, std::string before, std::string after,
                                                int64_t ttl_ms, std::string queue) {
-    world_.record(world::exec_event(command->server, client_.name, *command, answer, std::move(before), std::move(after),
-                                    ttl_ms, std::move(queue)));
+    world_.record(world::exec_event(command->server, client_.name, *command, answer,
+                                    {.before = std::move(before), .after = std::move(after), .ttl_ms = ttl_ms,
+                                     .queue = std::move(queue)}));
     hop(false,
         [this, waiter, reply, answer] {
           if (waiter->done) return;
           *reply = answer;
           complete(waiter, true);
         },
-        [command] { return "reply to " + world::command_summary(*command); });
+        [command] { return "reply to " + client::command_summary(*command); });
   };
   Connection& connection = *links(command->server).commands;
   bool sent = false;
   if (command->lock.empty()) {
-    sent = connection.send(words(*command, as_eval), [finish](Reply r) { finish(std::move(r), "", "", -2, ""); });
+    sent = connection.send(client::command_words(*command, as_eval), [finish](Reply r) { finish(std::move(r), "", "", -2, ""); });
   } else {
     // The key before and after, read atomically with the script (what the simulated server records).
     auto queued_error = std::make_shared<std::optional<Reply>>();
     std::vector<Connection::Request> block;
     block.push_back({{"MULTI"}, nullptr});
     block.push_back({{"EVAL", kRenderScript, "1", command->lock}, nullptr});
-    block.push_back({words(*command, as_eval), [queued_error](Reply r) {
+    block.push_back({client::command_words(*command, as_eval), [queued_error](Reply r) {
                        if (r.is_error()) *queued_error = std::move(r);
                      }});
     block.push_back({{"EVAL", kRenderScript, "1", command->lock}, nullptr});
@@ -149,7 +143,7 @@ void LiveBackend::execute(const SharedCommand& command, bool as_eval, std::share
                        const size_t replies = queue ? 4 : 3;
                        if (r.kind == Reply::Kind::Array && r.elements.size() == replies) {
                          std::string rendered_queue = queue ? render(r.elements[3]) : "";
-                         if (queue && rendered_queue.empty()) rendered_queue = world::render_list({});
+                         if (queue && rendered_queue.empty()) rendered_queue = model::render_list({});
                          finish(std::move(r.elements[1]), render(r.elements[0]), render(r.elements[2]),
                                 ttl_of(r.elements[2]), std::move(rendered_queue));
                        } else {  // refused when queued (EXECABORT): what Redis says to the command alone
@@ -159,7 +153,7 @@ void LiveBackend::execute(const SharedCommand& command, bool as_eval, std::share
     sent = connection.send(std::move(block));
   }
   if (!sent)
-    lost("request " + world::command_summary(*command) + " (no connection to " + fabric_.describe(command->server) + ")");
+    lost("request " + client::command_summary(*command) + " (no connection to " + fabric_.describe(command->server) + ")");
 }
 
 void LiveBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<world::Waiter> waiter) {

@@ -20,7 +20,7 @@ class LiveFabric;
 
 class LiveBackend : public world::ClientBackend {
  public:
-  LiveBackend(world::World& world, world::ClientProcess& client, LiveFabric& fabric);
+  LiveBackend(world::Harness& world, world::ClientProcess& client, LiveFabric& fabric);
   ~LiveBackend() override;
 
   void disconnect() override;

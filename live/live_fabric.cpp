@@ -10,8 +10,8 @@
 #include "live/interrupt.hpp"
 #include "live/live_backend.hpp"
 #include "live/sync_client.hpp"
-#include "world/server_records.hpp"
-#include "world/world.hpp"
+#include "model/events.hpp"
+#include "model/fault_events.hpp"
 
 namespace locksim::live {
 namespace {
@@ -39,7 +39,7 @@ LiveFabric::LiveFabric(LiveOptions options, std::vector<ServerNeeds> needs) : op
     for (size_t i = 0; i < needs.size(); ++i) {
       servers_.emplace_back();
       Server& s = servers_.back();
-      s.name = world::server_name(static_cast<int>(i));
+      s.name = model::server_name(static_cast<int>(i));
       if (options_.servers.empty()) start_own(s, needs[i]);
       else prepare_named(s, needs[i]);
       SyncClient c = admin(s.address, options_.password);
@@ -176,7 +176,7 @@ std::string LiveFabric::describe(int server) const {
   return s.name + " at " + s.address.text();
 }
 
-void LiveFabric::attach(world::World& world) {
+void LiveFabric::attach(world::Harness& world) {
   world_ = &world;
   for (int i = 0; i < servers(); ++i) {
     open_monitor(i);
@@ -192,13 +192,9 @@ void LiveFabric::open_monitor(int server) {
   s.monitor->on_push([this, server, name = s.name](Reply message) {
     for (const auto& [channel, kind] : kKeyEvents) {
       if (message.elements[1].str != channel) continue;
-      model::Event e;
-      e.kind = model::EventKind::Key;
-      e.process = name;
-      e.lock = message.elements[2].str;
-      e.f = kind;
-      if (kind == "created" && servers_[static_cast<size_t>(server)].named) servers_[static_cast<size_t>(server)].created.insert(e.lock);
-      world_->record(std::move(e));
+      const std::string& key = message.elements[2].str;
+      if (kind == "created" && servers_[static_cast<size_t>(server)].named) servers_[static_cast<size_t>(server)].created.insert(key);
+      world_->record(model::key_event(name, key, kind, 0));
     }
   });
   std::vector<Connection::Request> subscribe;
@@ -208,8 +204,8 @@ void LiveFabric::open_monitor(int server) {
   watch(s.monitor.get());
 }
 
-std::unique_ptr<world::ClientBackend> LiveFabric::connect(world::World& world, world::ClientProcess& client) {
-  auto backend = std::make_unique<LiveBackend>(world, client, *this);
+std::unique_ptr<world::ClientBackend> LiveFabric::connect(world::ClientProcess& client) {
+  auto backend = std::make_unique<LiveBackend>(*world_, client, *this);
   backends_.push_back(backend.get());
   return backend;
 }
@@ -222,6 +218,8 @@ void LiveFabric::unwatch(Connection* connection) { watched_.erase(connection); }
 int64_t LiveFabric::elapsed_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start_).count();
 }
+
+int64_t LiveFabric::reachable(int64_t now, int64_t until) { return std::max(now, std::min(elapsed_ms(), until)); }
 
 // Polls every open connection for up to `timeout_ms`; the ones with something to read.
 std::vector<LiveFabric::Ready> LiveFabric::poll_watched(int timeout_ms) {
@@ -298,7 +296,7 @@ void LiveFabric::restart(int server, world::Persistence persistence) {
   open_monitor(server);
 }
 
-void LiveFabric::pause(int server) {
+void LiveFabric::pause(int server, int64_t) {
   Server& s = servers_.at(static_cast<size_t>(server));
   if (!s.process) throw std::runtime_error("cannot pause " + describe(server) + ": locksim did not start it");
   s.process->stop_signal();
@@ -318,7 +316,16 @@ void LiveFabric::detach_replica(int server) {
   must(c.command({"REPLICAOF", "NO", "ONE"}), "REPLICAOF NO ONE on the replica of " + s.name);
 }
 
-void LiveFabric::failover(int server) {
+// A real replica lags by having stopped following its master `lag_ms` before the promotion; one
+// lagging further back than the run's start has seen none of it, so it stops following now.
+void LiveFabric::plan(const world::Fault& fault, int64_t at) {
+  if (fault.kind != world::FaultKind::Failover || fault.sentinel) return;
+  const int server = fault.server;
+  if (at - fault.lag_ms <= world_->now()) detach_replica(server);
+  else world_->queue().at(at - fault.lag_ms, [this, server] { detach_replica(server); });
+}
+
+void LiveFabric::failover(int server, int64_t) {
   Server& s = servers_.at(static_cast<size_t>(server));
   if (!s.replica) throw std::runtime_error("cannot fail over " + describe(server) + ": it has no replica");
   s.process->kill();
@@ -326,7 +333,7 @@ void LiveFabric::failover(int server) {
   make_master(server);
 }
 
-void LiveFabric::crash_master(int server) {
+void LiveFabric::crash_master(int server, int64_t) {
   Server& s = servers_.at(static_cast<size_t>(server));
   if (!s.sentinel) throw std::runtime_error("cannot fail over " + describe(server) + " via Sentinel: none watches it");
   s.process->kill();
@@ -338,12 +345,8 @@ void LiveFabric::switched(int server, int port) {
   if (!s.replica || s.replica->port() != port) return;  // not the switch this run waits for
   make_master(server);
   s.master_died.reset();
-  model::Event e;
-  e.kind = model::EventKind::Fault;
-  e.process = s.name;
-  e.f = "failover";
-  e.text = "Sentinel promoted the replica (127.0.0.1:" + std::to_string(port) + ")";
-  world_->record(std::move(e));
+  world_->record(model::fault_event(s.name, model::fault_name::kFailover, 0, -1,
+                                    "Sentinel promoted the replica (127.0.0.1:" + std::to_string(port) + ")"));
 }
 
 // The replica becomes the server clients use: key events from it, every client moved to it.

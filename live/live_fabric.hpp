@@ -15,11 +15,9 @@
 
 #include "live/connection.hpp"
 #include "live/redis_process.hpp"
+#include "live/server_needs.hpp"
 #include "world/fabric.hpp"
-
-namespace locksim::world {
-class World;
-}
+#include "world/harness.hpp"
 
 namespace locksim::live {
 
@@ -31,36 +29,30 @@ struct LiveOptions {
   bool flush = false;            // FLUSHALL a named server before the run (else it must be empty)
 };
 
-// What a run will ask of server i, known before it starts.
-struct ServerNeeds {
-  bool aof = false;      // a restart with persistence: aof
-  int failovers = 0;     // live, a server has one replica: one failover
-  bool faults = false;   // any server fault (not possible on a server locksim did not start)
-  bool sentinel = false;  // a failover via Sentinel: a redis-sentinel watches the master
-  int64_t down_after_ms = 1000;
-};
-
 class LiveFabric : public world::Fabric {
  public:
   // Starts (or checks) the servers; throws std::runtime_error with what is wrong.
   LiveFabric(LiveOptions options, std::vector<ServerNeeds> needs);
   ~LiveFabric() override;
 
-  // The world whose history gets the servers' key events; the run's clock starts now.
-  void attach(world::World& world);
+  // Milliseconds since the run started (since attach).
+  int64_t elapsed_ms();
 
-  // world::Fabric
+  // world::Fabric: the world's history gets the servers' key events; its clock starts at attach.
+  void attach(world::Harness& world) override;
   int servers() const override { return static_cast<int>(servers_.size()); }
-  std::unique_ptr<world::ClientBackend> connect(world::World& world, world::ClientProcess& client) override;
-  int64_t elapsed_ms() override;
+  int64_t least_latency_ms() const override { return 0; }
+  std::unique_ptr<world::ClientBackend> connect(world::ClientProcess& client) override;
+  int64_t reachable(int64_t now, int64_t until) override;
+  int64_t run_at(int64_t, int64_t reached) const override { return reached; }
   void wait(int64_t until_ms) override;
   void pump() override;
+  void plan(const world::Fault& fault, int64_t at) override;
   void restart(int server, world::Persistence persistence) override;
-  void pause(int server) override;
+  void pause(int server, int64_t for_ms) override;
   void resume(int server) override;
-  void detach_replica(int server) override;
-  void failover(int server) override;
-  void crash_master(int server) override;
+  void failover(int server, int64_t lag_ms) override;
+  void crash_master(int server, int64_t down_ms) override;
 
   // --- what the backends use
   const Address& address(int server) const { return servers_.at(static_cast<size_t>(server)).address; }
@@ -107,10 +99,12 @@ class LiveFabric : public world::Fabric {
   void watch_sentinel(int server);
   void switched(int server, int port);
   void make_master(int server);
+  // The replica stops following its master: from now on it lags.
+  void detach_replica(int server);
 
   LiveOptions options_;
   std::vector<Server> servers_;
-  world::World* world_ = nullptr;
+  world::Harness* world_ = nullptr;
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_check_;
   std::map<Connection*, uint64_t> watched_;  // every open-able connection, with its registration order

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <set>
 
+#include "model/fault_events.hpp"
 #include "model/rendered.hpp"
 
 namespace locksim::model {
@@ -135,8 +136,8 @@ Facts::Facts(const History& history, const LockType* type) : history_(history), 
 void Facts::build_faults() {
   for (const Event& e : history_.events()) {
     if (e.kind == EventKind::Exec || e.kind == EventKind::Key) servers_.try_emplace(e.process, 0);
-    if (e.kind == EventKind::Fault && (e.f == "restart" || e.f == "failover" || e.f == "down"))
-      servers_.try_emplace(e.process, 0);
+    if (e.kind != EventKind::Fault) continue;
+    if (const FaultEventInfo* info = find_fault_event(e.f); info && info->marks_server) servers_.try_emplace(e.process, 0);
   }
   for (auto& [name, i] : servers_) {
     i = static_cast<int>(server_list_.size());
@@ -144,30 +145,27 @@ void Facts::build_faults() {
   }
   // Open faults that end at a later event (histories without for_ms, and a master down until its failover).
   std::map<std::pair<std::string, std::string>, size_t> open;
-  auto close = [&](const std::string& process, const std::string& kind, const Event& e) {
-    const auto it = open.find({process, kind});
-    if (it == open.end()) return;
-    faults_[it->second].span.to_ms = e.at_ms;
-    faults_[it->second].span.end = e.index;
-    open.erase(it);
+  auto close = [&](const std::string& process, const std::string& ended_by, const Event& e) {
+    for (auto it = open.begin(); it != open.end(); ++it) {
+      if (it->first.first != process || find_fault_event(it->first.second)->ended_by != ended_by) continue;
+      faults_[it->second].span.to_ms = e.at_ms;
+      faults_[it->second].span.end = e.index;
+      open.erase(it);
+      return;
+    }
   };
+  static const FaultEventInfo kUnknown{};
   for (const Event& e : history_.events()) {
     if (e.kind != EventKind::Fault) continue;
+    const FaultEventInfo* found = find_fault_event(e.f);
+    const FaultEventInfo& info = found ? *found : kUnknown;
     FaultSpan f{e.process, e.f, Span{e.at_ms, e.at_ms, e.index, -1}, e.value, is_server(e.process)};
-    if (e.f == "resume") close(e.process, "pause", e);
-    if (e.f == "heal") close(e.process, "partition", e);
-    if (e.f == "resume" || e.f == "heal") continue;
-    if (e.f == "failover") close(e.process, "down", e);
-    if (e.f == "crash") f.span.to_ms = kForever;
-    if (e.f == "pause" || e.f == "partition" || e.f == "delay" || e.f == "loss") {
-      if (e.for_ms >= 0) {
-        f.span.to_ms = e.at_ms + e.for_ms;
-      } else if (e.f == "pause" || e.f == "partition") {
-        f.span.to_ms = kForever;
-        open[{e.process, e.f}] = faults_.size();
-      }
-    }
-    if (e.f == "down") {
+    close(e.process, e.f, e);
+    if (info.ends) continue;
+    if (info.forever) f.span.to_ms = kForever;
+    if (info.timed && e.for_ms >= 0) {
+      f.span.to_ms = e.at_ms + e.for_ms;
+    } else if ((info.timed && !info.ended_by.empty()) || info.open) {
       f.span.to_ms = kForever;
       open[{e.process, e.f}] = faults_.size();
     }
@@ -175,9 +173,8 @@ void Facts::build_faults() {
   }
   std::map<std::string, std::vector<Span>> away;
   for (const FaultSpan& f : faults_) {
-    const bool counts = f.server ? (f.kind == "pause" || f.kind == "down")
-                                 : (f.kind == "crash" || f.kind == "pause" || f.kind == "partition");
-    if (counts) away[f.process].push_back(f.span);
+    const FaultEventInfo* info = find_fault_event(f.kind);
+    if (info && info->away) away[f.process].push_back(f.span);
   }
   for (auto& [process, spans] : away) unavailable_[process] = merge_spans(std::move(spans));
 }
@@ -527,7 +524,7 @@ void Facts::build_keys() {
         push(k, std::move(s));
       }
     }
-    if (e.kind == EventKind::Fault && (e.f == "restart" || e.f == "failover")) {
+    if (e.kind == EventKind::Fault && find_fault_event(e.f) && find_fault_event(e.f)->loses_keys) {
       std::erase_if(reader_timeouts_, [&](const auto& entry) { return keys_[entry.first.first].server == e.process; });
       for (size_t k = 0; k < keys_.size(); ++k) {
         if (keys_[k].server != e.process) continue;

@@ -1,8 +1,31 @@
 #include "model/rendered.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 namespace locksim::model {
+namespace {
+
+std::string join(const std::vector<std::string>& items, const char* sep) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
+  return out;
+}
+
+}  // namespace
+
+std::string render_hash(std::vector<std::string> field_equals_value) {
+  std::sort(field_equals_value.begin(), field_equals_value.end());
+  return join(field_equals_value, ",");
+}
+
+std::string render_list(const std::vector<std::string>& items) { return "[" + join(items, ",") + "]"; }
+
+std::string render_zset(const std::vector<std::pair<std::string, int64_t>>& members) {
+  std::vector<std::string> items;
+  for (const auto& [member, score] : members) items.push_back(member + "=" + std::to_string(score));
+  return "{" + join(items, ",") + "}";
+}
 
 std::optional<int64_t> parse_integer(std::string_view text) {
   int64_t n = 0;

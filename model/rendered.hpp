@@ -1,13 +1,21 @@
 #pragma once
-// Reading what Exec events record as text: a lock key rendered as "field=value,..." and integer
-// replies ("24016"), as both backends render them (world/server_records.hpp).
+// Keys and replies as Exec events record them as text, written here by both kinds of server and
+// read here by the checkers: a lock key rendered as "field=value,..." and integer replies ("24016").
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace locksim::model {
+
+// A key's value as Exec events show it: a string as is, a hash as sorted "field=value" joined by
+// commas, a list as "[a,b]", a sorted set as "{member=score,...}" in its order (scores truncated).
+std::string render_hash(std::vector<std::string> field_equals_value);
+std::string render_list(const std::vector<std::string>& items);
+std::string render_zset(const std::vector<std::pair<std::string, int64_t>>& members);
 
 // A decimal integer and nothing else.
 std::optional<int64_t> parse_integer(std::string_view text);

@@ -6,15 +6,16 @@
 
 #include "model/anomaly.hpp"
 #include "model/checker_support.hpp"
+#include "model/fault_events.hpp"
 
 namespace locksim::model {
 namespace {
 
 bool excuses(const FaultSpan& f, const std::string& process, const std::string& server) {
-  if (f.process == process && !f.server)
-    return f.kind == "pause" || f.kind == "partition" || f.kind == "delay" || f.kind == "loss";
-  if (f.process == server)
-    return f.kind == "pause" || f.kind == "down" || f.kind == "restart" || f.kind == "failover";
+  const FaultEventInfo* info = find_fault_event(f.kind);
+  if (!info) return false;
+  if (f.process == process && !f.server) return info->disturbs_client;
+  if (f.process == server) return info->disturbs_server;
   return false;
 }
 

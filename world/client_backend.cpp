@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "model/events.hpp"
 #include "world/client_process.hpp"
-#include "world/world.hpp"
+#include "world/harness.hpp"
 
 namespace locksim::world {
 
@@ -110,13 +111,7 @@ void ClientBackend::on_message(const std::string& channel, int server) {
   complete(first, true);
 }
 
-void ClientBackend::lost(std::string text) {
-  model::Event e;
-  e.kind = model::EventKind::Message;
-  e.f = "lost";
-  e.text = std::move(text);
-  record(std::move(e));
-}
+void ClientBackend::lost(std::string text) { record(model::lost_message(std::move(text))); }
 
 void ClientBackend::hop(bool to_server, std::function<void()> then, const std::function<std::string()>& what) {
   const auto arrival = client_.link.arrival(world_.now(), to_server, world_.network_rng());

@@ -1,8 +1,8 @@
 #pragma once
 // ClientBackend: the part of a client's Backend that is the same however requests travel: timers,
 // channel permits and waiters, the EVALSHA-then-EVAL fallback, the history and ids. A subclass
-// carries the requests (SimBackend over the simulated link to fake nodes; live::LiveBackend over
-// hiredis to a real redis-server) and completes the waiters it is handed when answers come.
+// carries the requests (sim::SimBackend over the simulated link to fake nodes; live::LiveBackend
+// over hiredis to a real redis-server) and completes the waiters it is handed when answers come.
 #include <functional>
 #include <memory>
 #include <string>
@@ -11,13 +11,13 @@
 
 namespace locksim::world {
 
-class World;
+class Harness;
 struct ClientProcess;
 struct Waiter;
 
 class ClientBackend : public client::Backend {
  public:
-  ClientBackend(World& world, ClientProcess& client) : world_(world), client_(client) {}
+  ClientBackend(Harness& world, ClientProcess& client) : world_(world), client_(client) {}
 
   int64_t now_ms() override;
   client::Task<void> sleep(int64_t ms) override;
@@ -64,7 +64,7 @@ class ClientBackend : public client::Backend {
   void complete(const std::shared_ptr<Waiter>& waiter, bool value);
   void complete_at(int64_t at_ms, const std::shared_ptr<Waiter>& waiter, bool value);
 
-  World& world_;
+  Harness& world_;
   ClientProcess& client_;
 };
 

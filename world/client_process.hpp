@@ -14,9 +14,10 @@
 #include "world/network.hpp"
 #include "world/ops.hpp"
 #include "world/rng.hpp"
-#include "world/client_backend.hpp"
 
 namespace locksim::world {
+
+class ClientBackend;
 
 struct ClientThread {
   std::deque<OpSpec> pending;
@@ -54,7 +55,7 @@ struct ClientProcess {
   std::deque<std::coroutine_handle<>> deferred;   // woken while paused, run at resume
   std::map<int64_t, ClientThread> threads;
   std::map<std::string, ChannelState> channels;
-  std::unique_ptr<ClientBackend> backend;
+  ClientBackend* backend = nullptr;  // its connections; the world owns it and drops it after the process
   std::unique_ptr<client::LockUser> user;
 };
 

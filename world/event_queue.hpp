@@ -1,6 +1,6 @@
 #pragma once
-// EventQueue: the world's agenda in virtual milliseconds. Events run in (time, insertion order);
-// when nothing is due the clock jumps to the next event. Nothing here reads a real clock.
+// EventQueue: the world's agenda in milliseconds. Events run in (time, insertion order); the world
+// moves the clock (to the next event, or with real time). Nothing here reads a real clock.
 #include <cstdint>
 #include <functional>
 #include <algorithm>
@@ -25,22 +25,9 @@ class EventQueue {
   bool empty() const { return heap_.empty(); }
   int64_t next_time() const { return heap_.front().at_ms; }
 
-  // Runs the next event (advancing the clock to it); false when there is none.
-  bool step() {
-    if (heap_.empty()) return false;
-    std::pop_heap(heap_.begin(), heap_.end(), std::greater<Item>());
-    Item item = std::move(heap_.back());
-    heap_.pop_back();
-    LS_ASSERT(item.at_ms >= now_);
-    now_ = item.at_ms;
-    ++executed_;
-    item.action();
-    return true;
-  }
-
-  // Runs the next event, due by `t`, with the clock at `t`: a paced (live) world runs late events
-  // at the real time it reaches them.
-  void step_late(int64_t t) {
+  // Runs the next event with the clock at `t`: its own time, or later (a paced world runs an event
+  // real time reached late at the time it reached).
+  void step_at(int64_t t) {
     LS_ASSERT(!heap_.empty() && heap_.front().at_ms <= t && t >= now_);
     std::pop_heap(heap_.begin(), heap_.end(), std::greater<Item>());
     Item item = std::move(heap_.back());

@@ -1,35 +1,31 @@
 #pragma once
-// What a client thread can be told to do, and which lock types exist: the vocabulary scenario
-// files and generators share.
+// OpSpec: what a client thread can be told to do, the vocabulary scenario files and generators
+// share. Built with the named constructors, so that no two same-typed durations can swap.
 #include <cstdint>
 #include <string>
-
-#include "client/fair_lock.hpp"
-#include "client/polling_lock.hpp"
-#include "client/redisson_lock.hpp"
-#include "client/rlock.hpp"
-#include "client/rw_lock.hpp"
 
 namespace locksim::world {
 
 struct OpSpec {
   enum class Kind { Lock, TryLock, Unlock, ForceUnlock, Work, Write, IsLocked, IsHeld };
   Kind kind = Kind::Lock;
-  std::string lock;
-  int64_t wait_ms = -1;   // TryLock
-  int64_t lease_ms = -1;  // Lock, TryLock: -1 = no lease
+  std::string lock{};
+  int64_t wait_ms = -1;     // TryLock
+  int64_t lease_ms = -1;    // Lock, TryLock: -1 = no lease
   int64_t duration_ms = 0;  // Work
-};
 
-struct LockSpec {
-  std::string type = "rlock";  // rlock | fair | multi | red | rwlock | setnx | naive | token | client-reentrant
-  std::string name = "lock";
-  client::RedissonOptions redisson;
-  client::RLockScripts rlock_scripts;
-  client::FairOptions fair;  // fair: the script era and threadWaitTime
-  client::RwOptions rw;      // rwlock: the script era (the locks are "<name>:read" and "<name>:write")
-  client::PollingOptions polling;
-  int parts = 3;  // multi: how many locks ("<name>-1" ..); red: how many servers hold "<name>"
+  static OpSpec lock_op(std::string lock, int64_t lease_ms = -1) {
+    return {.kind = Kind::Lock, .lock = std::move(lock), .lease_ms = lease_ms};
+  }
+  static OpSpec try_lock(std::string lock, int64_t wait_ms, int64_t lease_ms = -1) {
+    return {.kind = Kind::TryLock, .lock = std::move(lock), .wait_ms = wait_ms, .lease_ms = lease_ms};
+  }
+  static OpSpec unlock(std::string lock) { return {.kind = Kind::Unlock, .lock = std::move(lock)}; }
+  static OpSpec force_unlock(std::string lock) { return {.kind = Kind::ForceUnlock, .lock = std::move(lock)}; }
+  static OpSpec work(int64_t duration_ms) { return {.kind = Kind::Work, .duration_ms = duration_ms}; }
+  static OpSpec write(std::string lock) { return {.kind = Kind::Write, .lock = std::move(lock)}; }
+  static OpSpec is_locked(std::string lock) { return {.kind = Kind::IsLocked, .lock = std::move(lock)}; }
+  static OpSpec is_held(std::string lock) { return {.kind = Kind::IsHeld, .lock = std::move(lock)}; }
 };
 
 }  // namespace locksim::world

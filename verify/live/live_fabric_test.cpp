@@ -116,15 +116,14 @@ TEST(LiveFabric, ANamedServerGetsItsSettingBackAndLosesOnlyTheKeysTheRunCreated)
   options.servers = {Address{"127.0.0.1", server.port()}};
   {
     LiveFabric fabric(options, {ServerNeeds{}});
-    world::World w(live_world(), &fabric);
-    world::LockSpec lock;
+    world::World w(live_world(), fabric);
+    client::LockSpec lock;
     lock.name = "orders";
     w.add_lock(lock);
     w.add_client("A");
     world::OpSpec acquire;
     acquire.lock = "orders";
     w.op(0, "A", 1, acquire);
-    fabric.attach(w);
     w.run_until(300);
     ASSERT_EQ(admin.command({"EXISTS", "orders"}), Reply::integer_of(1)) << "A holds the lock";
     admin.command({"SET", "someone-elses", "data"});  // written during the run by someone else
@@ -139,8 +138,8 @@ TEST(LiveFabric, ANamedServerThatDiesEndsTheRunWithAClearErrorAndTheHistoryKept)
   LiveOptions options;
   options.servers = {Address{"127.0.0.1", server.port()}};
   LiveFabric fabric(options, {ServerNeeds{}});
-  world::World w(live_world(), &fabric);
-  world::LockSpec lock;
+  world::World w(live_world(), fabric);
+  client::LockSpec lock;
   lock.name = "orders";
   w.add_lock(lock);
   w.add_client("A");
@@ -148,7 +147,6 @@ TEST(LiveFabric, ANamedServerThatDiesEndsTheRunWithAClearErrorAndTheHistoryKept)
   acquire.lock = "orders";
   w.op(0, "A", 1, acquire);
   w.at(300, [&server] { server.kill(); });
-  fabric.attach(w);
   try {
     w.run_until(5000);
     FAIL() << "the run went on without its server";

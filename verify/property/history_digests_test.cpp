@@ -102,14 +102,16 @@ void explored_cases(Digests& out) {
 
 void bench_worlds(Digests& out) {
   {
-    world::World w({});
+    sim::Simulation sim({});
+    world::World& w = sim.world;
     const auto clients = bench::set_up_standard_contention(w);
     w.run_until(bench::kStandardRunMs);
     ASSERT_FALSE(bench::any_ran_dry(w, clients));
     out["bench standard contention world"] = digest(w.history());
   }
   for (const auto& [clients, pairs] : std::vector<std::pair<int, int64_t>>{{1, 500}, {8, 64}}) {
-    world::World w(bench::lock_loop_options(false));
+    sim::Simulation sim(bench::lock_loop_options(false));
+    world::World& w = sim.world;
     const auto names = bench::set_up_lock_loops(w, clients, pairs);
     ASSERT_TRUE(bench::run_until_idle(w, names, 100, 120'000));
     w.finish();

@@ -61,7 +61,7 @@ TEST(ScenarioWriter, QuotesNamesYamlWouldReadOtherwise) {
   s.clients = {{"true", 0, 0}, {"B 2", 5, -3}};
   TimelineEntry e;
   e.client = "true";
-  e.op = world::OpSpec{world::OpSpec::Kind::Lock, s.lock.name, -1, 1200, 0};
+  e.op = world::OpSpec::lock_op(s.lock.name, 1200);
   s.timeline.push_back(e);
   s.run_ms = 9000;
   const auto path = (temp_dir() / "quoted.yaml").string();

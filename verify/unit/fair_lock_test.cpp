@@ -5,7 +5,7 @@
 
 #include "model/anomaly.hpp"
 #include "model/checkers.hpp"
-#include "world/world.hpp"
+#include "sim/simulation.hpp"
 
 namespace locksim::world {
 namespace {
@@ -13,21 +13,21 @@ namespace {
 using model::EventKind;
 using model::Validity;
 
-OpSpec lock_op(int64_t lease_ms = -1) { return {OpSpec::Kind::Lock, "orders", -1, lease_ms, 0}; }
-OpSpec unlock_op() { return {OpSpec::Kind::Unlock, "orders", -1, -1, 0}; }
-OpSpec work_op(int64_t ms) { return {OpSpec::Kind::Work, "", -1, -1, ms}; }
+OpSpec lock_op(int64_t lease_ms = -1) { return OpSpec::lock_op("orders", lease_ms); }
+OpSpec unlock_op() { return OpSpec::unlock("orders"); }
+OpSpec work_op(int64_t ms) { return OpSpec::work(ms); }
 
-std::unique_ptr<World> fair_world(const std::string& variant, const std::vector<std::string>& clients) {
+std::unique_ptr<sim::Simulation> fair_world(const std::string& variant, const std::vector<std::string>& clients) {
   WorldOptions options;
   options.link.latency_min_ms = options.link.latency_max_ms = 1;  // exact times in the comments below
-  auto made = std::make_unique<World>(options);
-  LockSpec spec;
+  auto made = std::make_unique<sim::Simulation>(options);
+  client::LockSpec spec;
   spec.type = "fair";
   spec.name = "orders";
   EXPECT_TRUE(client::parse_fair_variant(variant, spec.fair.variant));
   spec.fair.thread_wait_ms = 5000;
-  made->add_lock(spec);
-  for (const auto& c : clients) made->add_client(c);
+  made->world.add_lock(spec);
+  for (const auto& c : clients) made->world.add_client(c);
   return made;
 }
 
@@ -58,7 +58,7 @@ class FairLockStories : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(FairLockStories, FiveWaitersAreGrantedInTheOrderTheyEnqueued) {
   auto made = fair_world(GetParam(), {"A", "B", "C", "D", "E", "F"});
-  World& world = *made;
+  World& world = made->world;
   take_work_release(world, 0, "A", 1000);
   const std::vector<std::string> waiters{"B", "C", "D", "E", "F"};
   for (size_t i = 0; i < waiters.size(); ++i) take_work_release(world, 100 * (i + 1), waiters[i], 500);
@@ -77,12 +77,12 @@ TEST_P(FairLockStories, ACrashedWaiterIsDroppedOnlyAtItsScoreAndHoldsUpTheNextMe
   // Nobody overlaps and every lock() returns, but the ideal drops B at 500 + 5 000 ms: C waits on a
   // free lock for ~29.5 s after that. Redisson's timeout for B counted the 29.9 s of lease ahead of it.
   auto made = fair_world(GetParam(), {"A", "B", "C", "D"});
-  World& world = *made;
+  World& world = made->world;
   take_work_release(world, 0, "A", 1000);
   take_work_release(world, 100, "B", 500);
   take_work_release(world, 200, "C", 500);
   take_work_release(world, 300, "D", 500);
-  world.crash(500, "B");
+  world.inject(500, {.kind = world::FaultKind::Crash, .client = "B"});
   world.run_until(90000);
   EXPECT_EQ(grant_order(world), (std::vector<std::string>{"A", "C", "D"}));
   int64_t c_hold = -1;
@@ -106,7 +106,7 @@ TEST_P(FairLockStories, AWaiterWhoseClockIsAheadPrunesAnEarlierLiveWaiterAndJump
   // then queues C as the head. A's unlock wakes C, which takes the lock while B (live, asleep on
   // its ttl) still waits: a fifo-inversion, in both eras (the stale loop is the same).
   auto made = fair_world(GetParam(), {"A", "B", "C"});
-  World& world = *made;
+  World& world = made->world;
   world.client("C").clock.offset_ms = 40000;
   take_work_release(world, 0, "A", 2000);
   take_work_release(world, 100, "B", 500);
@@ -126,7 +126,7 @@ TEST_P(FairLockStories, AWaiterWhoseClockIsBehindLosesItsOwnPlace) {
   // in everyone else's past. C's first attempt prunes B and makes C the head, so A's unlock hands
   // the lock to C although B queued first and stayed live.
   auto made = fair_world(GetParam(), {"A", "B", "C"});
-  World& world = *made;
+  World& world = made->world;
   world.client("B").clock.offset_ms = -40000;
   take_work_release(world, 0, "A", 2000);
   take_work_release(world, 100, "B", 500);
@@ -152,7 +152,7 @@ INSTANTIATE_TEST_SUITE_P(BothEras, FairLockStories, ::testing::Values("head", "t
 void long_hold(World& world) {
   take_work_release(world, 0, "A", 60000);
   for (const auto& [at, client] : {std::pair<int64_t, const char*>{100, "B"}, {200, "C"}}) {
-    world.op(at, client, 1, OpSpec{OpSpec::Kind::TryLock, "orders", 80000, -1, 0});
+    world.op(at, client, 1, OpSpec::try_lock("orders", 80000));
     world.op(at, client, 1, unlock_op());
   }
   world.run_until(150000);
@@ -160,34 +160,34 @@ void long_hold(World& world) {
 
 TEST(FairLockEras, HeadKeepsWaitersBehindALongHoldInOrder) {
   auto made = fair_world("head", {"A", "B", "C"});
-  long_hold(*made);
-  EXPECT_EQ(grant_order(*made), (std::vector<std::string>{"A", "B", "C"}));
-  EXPECT_EQ(verdict(*made, "fair_queue").valid, Validity::Yes) << why(verdict(*made, "fair_queue"));
-  EXPECT_EQ(verdict(*made, "liveness").valid, Validity::Yes) << why(verdict(*made, "liveness"));
+  long_hold(made->world);
+  EXPECT_EQ(grant_order(made->world), (std::vector<std::string>{"A", "B", "C"}));
+  EXPECT_EQ(verdict(made->world, "fair_queue").valid, Validity::Yes) << why(verdict(made->world, "fair_queue"));
+  EXPECT_EQ(verdict(made->world, "liveness").valid, Validity::Yes) << why(verdict(made->world, "liveness"));
 }
 
 TEST(FairLockEras, TailStrandsWaitersBehindALongHold) {
   for (const char* variant : {"tail", "tail-3.31"}) {
     auto made = fair_world(variant, {"A", "B", "C"});
-    long_hold(*made);
-    EXPECT_EQ(grant_order(*made), (std::vector<std::string>{"A"})) << variant;
-    const model::Verdict v = verdict(*made, "fair_queue");
+    long_hold(made->world);
+    EXPECT_EQ(grant_order(made->world), (std::vector<std::string>{"A"})) << variant;
+    const model::Verdict v = verdict(made->world, "fair_queue");
     ASSERT_EQ(v.valid, Validity::No) << variant;
     EXPECT_EQ(v.anomaly, model::anomaly::kStarved) << variant << " " << v.explanation;
     EXPECT_NE(v.explanation.find("Let B:1"), std::string::npos) << v.explanation;
-    EXPECT_EQ(verdict(*made, "liveness").anomaly, model::anomaly::kStarved) << variant;
+    EXPECT_EQ(verdict(made->world, "liveness").anomaly, model::anomaly::kStarved) << variant;
   }
 }
 
 TEST(FairLockEras, Tail332RetriesOnThePttlAndNobodyIsStranded) {
   auto made = fair_world("tail-3.32", {"A", "B", "C"});
-  long_hold(*made);
+  long_hold(made->world);
   // B and C are pruned from the queue at ~35 s and ~40 s by their own retries and queue again,
   // B first (it retries first), so the order survives here; fair_queue sees one live stay each.
-  EXPECT_EQ(grant_order(*made), (std::vector<std::string>{"A", "B", "C"}));
-  EXPECT_EQ(verdict(*made, "fair_queue").valid, Validity::Yes) << why(verdict(*made, "fair_queue"));
-  EXPECT_EQ(verdict(*made, "liveness").valid, Validity::Yes) << why(verdict(*made, "liveness"));
-  EXPECT_EQ(verdict(*made, "mutual_exclusion").valid, Validity::Yes);
+  EXPECT_EQ(grant_order(made->world), (std::vector<std::string>{"A", "B", "C"}));
+  EXPECT_EQ(verdict(made->world, "fair_queue").valid, Validity::Yes) << why(verdict(made->world, "fair_queue"));
+  EXPECT_EQ(verdict(made->world, "liveness").valid, Validity::Yes) << why(verdict(made->world, "liveness"));
+  EXPECT_EQ(verdict(made->world, "mutual_exclusion").valid, Validity::Yes);
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 
 #include "model/anomaly.hpp"
 #include "model/checkers.hpp"
-#include "world/world.hpp"
+#include "sim/simulation.hpp"
 
 namespace locksim::world {
 namespace {
@@ -18,22 +18,22 @@ using model::Validity;
 
 const std::string kRead = "orders:read", kWrite = "orders:write";
 
-OpSpec lock_op(const std::string& side, int64_t lease_ms = -1) { return {OpSpec::Kind::Lock, side, -1, lease_ms, 0}; }
-OpSpec try_op(const std::string& side, int64_t wait_ms) { return {OpSpec::Kind::TryLock, side, wait_ms, -1, 0}; }
-OpSpec unlock_op(const std::string& side) { return {OpSpec::Kind::Unlock, side, -1, -1, 0}; }
-OpSpec work_op(int64_t ms) { return {OpSpec::Kind::Work, "", -1, -1, ms}; }
+OpSpec lock_op(const std::string& side, int64_t lease_ms = -1) { return OpSpec::lock_op(side, lease_ms); }
+OpSpec try_op(const std::string& side, int64_t wait_ms) { return OpSpec::try_lock(side, wait_ms); }
+OpSpec unlock_op(const std::string& side) { return OpSpec::unlock(side); }
+OpSpec work_op(int64_t ms) { return OpSpec::work(ms); }
 
-std::unique_ptr<World> rw_world(const std::vector<std::string>& clients,
+std::unique_ptr<sim::Simulation> rw_world(const std::vector<std::string>& clients,
                                 client::RwVariant variant = client::RwVariant::Silent) {
   WorldOptions options;
   options.link.latency_min_ms = options.link.latency_max_ms = 1;
-  auto made = std::make_unique<World>(options);
-  LockSpec spec;
+  auto made = std::make_unique<sim::Simulation>(options);
+  client::LockSpec spec;
   spec.type = "rwlock";
   spec.name = "orders";
   spec.rw.variant = variant;
-  made->add_lock(spec);
-  for (const auto& c : clients) made->add_client(c);
+  made->world.add_lock(spec);
+  for (const auto& c : clients) made->world.add_client(c);
   return made;
 }
 
@@ -59,8 +59,8 @@ const model::Event* outcome(World& world, const std::string& client, const std::
   return nullptr;
 }
 
-Reply redis(World& world, std::vector<std::string> argv) {
-  engine::Engine& engine = world.node().engine();
+Reply redis(sim::Simulation& s, std::vector<std::string> argv) {
+  engine::Engine& engine = s.servers.node(0).engine();
   return engine.execute(engine.open_session(), argv);
 }
 
@@ -72,151 +72,151 @@ void hold_for(World& world, int64_t at, const std::string& client, const std::st
 
 TEST(RwLock, TwoReadersShareTheLock) {
   auto w = rw_world({"A", "B"});
-  hold_for(*w, 0, "A", kRead, 2000);
-  hold_for(*w, 100, "B", kRead, 2000);
-  w->run_until(1000);
+  hold_for(w->world, 0, "A", kRead, 2000);
+  hold_for(w->world, 100, "B", kRead, 2000);
+  w->world.run_until(1000);
   // One hash in read mode with both readers, and a timeout key per reader.
   EXPECT_EQ(redis(*w, {"HGET", "orders", "mode"}), Reply::bulk("read"));
   EXPECT_EQ(redis(*w, {"HLEN", "orders"}), Reply::integer_of(3));
-  EXPECT_EQ(redis(*w, {"EXISTS", "{orders}:" + w->client("A").uuid + ":1:rwlock_timeout:1",
-                       "{orders}:" + w->client("B").uuid + ":1:rwlock_timeout:1"}),
+  EXPECT_EQ(redis(*w, {"EXISTS", "{orders}:" + w->world.client("A").uuid + ":1:rwlock_timeout:1",
+                       "{orders}:" + w->world.client("B").uuid + ":1:rwlock_timeout:1"}),
             Reply::integer_of(2));
-  w->run_until(10000);
-  EXPECT_EQ(time_of(*w, EventKind::Hold, "A", kRead), 4);  // NOSCRIPT, then EVAL
-  EXPECT_EQ(time_of(*w, EventKind::Hold, "B", kRead), 102);
-  EXPECT_EQ(outcome(*w, "A", "unlock")->value, 0);  // B still reads: the hash stays
-  EXPECT_EQ(outcome(*w, "B", "unlock")->value, 1);
+  w->world.run_until(10000);
+  EXPECT_EQ(time_of(w->world, EventKind::Hold, "A", kRead), 4);  // NOSCRIPT, then EVAL
+  EXPECT_EQ(time_of(w->world, EventKind::Hold, "B", kRead), 102);
+  EXPECT_EQ(outcome(w->world, "A", "unlock")->value, 0);  // B still reads: the hash stays
+  EXPECT_EQ(outcome(w->world, "B", "unlock")->value, 1);
   EXPECT_EQ(redis(*w, {"EXISTS", "orders"}), Reply::integer_of(0));
-  const model::Verdict v = verdict(*w);
+  const model::Verdict v = verdict(w->world);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
   // The readers do overlap, by design: mutual_exclusion, which would call that an overlap on
   // orders:read, does not apply to a ReadWriteLock (read_write is its exclusion).
-  EXPECT_THROW(verdict(*w, "mutual_exclusion"), std::invalid_argument);
+  EXPECT_THROW(verdict(w->world, "mutual_exclusion"), std::invalid_argument);
 }
 
 TEST(RwLock, AWriterWaitsForEveryReader) {
   auto w = rw_world({"A", "B", "C"});
-  hold_for(*w, 0, "A", kRead, 2000);
-  hold_for(*w, 100, "B", kRead, 3000);
-  hold_for(*w, 200, "C", kWrite, 500);
-  w->run_until(20000);
+  hold_for(w->world, 0, "A", kRead, 2000);
+  hold_for(w->world, 100, "B", kRead, 3000);
+  hold_for(w->world, 200, "C", kWrite, 500);
+  w->world.run_until(20000);
   // A's unlock (2002) leaves B's hold: no message. B's unlock reaches the server at 3103, deletes
   // the hash and publishes 0; C hears it at 3104 and takes the lock at 3106.
-  EXPECT_EQ(time_of(*w, EventKind::Release, "B", kRead), 3102);
-  EXPECT_EQ(time_of(*w, EventKind::Hold, "C", kWrite), 3106);
-  const model::Verdict v = verdict(*w);
+  EXPECT_EQ(time_of(w->world, EventKind::Release, "B", kRead), 3102);
+  EXPECT_EQ(time_of(w->world, EventKind::Hold, "C", kWrite), 3106);
+  const model::Verdict v = verdict(w->world);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
 }
 
 TEST(RwLock, ReadersWaitForTheWriterAndAllWakeOnItsUnlock) {
   auto w = rw_world({"A", "B", "C"});
-  hold_for(*w, 0, "A", kWrite, 3000);
-  hold_for(*w, 100, "B", kRead, 1000);
-  hold_for(*w, 200, "C", kRead, 1000);
-  w->run_until(20000);
+  hold_for(w->world, 0, "A", kWrite, 3000);
+  hold_for(w->world, 100, "B", kRead, 1000);
+  hold_for(w->world, 200, "C", kRead, 1000);
+  w->world.run_until(20000);
   // A holds from 4 and unlocks at 3004; the unlock (NOSCRIPT, then EVAL) publishes 1 at 3007;
   // both readers hear it at 3008 and read together from 3010.
-  EXPECT_EQ(time_of(*w, EventKind::Hold, "B", kRead), 3010);
-  EXPECT_EQ(time_of(*w, EventKind::Hold, "C", kRead), 3010);
-  const model::Verdict v = verdict(*w);
+  EXPECT_EQ(time_of(w->world, EventKind::Hold, "B", kRead), 3010);
+  EXPECT_EQ(time_of(w->world, EventKind::Hold, "C", kRead), 3010);
+  const model::Verdict v = verdict(w->world);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
 }
 
 TEST(RwLock, AWriterMayReadAndReenterButAnotherWriterWaitsForItsReadHold) {
   auto w = rw_world({"A", "B"});
-  w->op(0, "A", 1, lock_op(kWrite));
-  w->op(0, "A", 1, lock_op(kWrite));  // re-entry
-  w->op(0, "A", 1, lock_op(kRead));   // the writer's own read lock
-  w->op(0, "A", 1, work_op(1000));
-  w->op(0, "A", 1, unlock_op(kWrite));
-  w->op(0, "A", 1, unlock_op(kWrite));
-  w->op(0, "A", 1, work_op(1000));
-  w->op(0, "A", 1, unlock_op(kRead));
-  w->op(100, "B", 1, lock_op(kWrite));
-  w->run_until(500);
-  const std::string a = w->client("A").uuid + ":1";
+  w->world.op(0, "A", 1, lock_op(kWrite));
+  w->world.op(0, "A", 1, lock_op(kWrite));  // re-entry
+  w->world.op(0, "A", 1, lock_op(kRead));   // the writer's own read lock
+  w->world.op(0, "A", 1, work_op(1000));
+  w->world.op(0, "A", 1, unlock_op(kWrite));
+  w->world.op(0, "A", 1, unlock_op(kWrite));
+  w->world.op(0, "A", 1, work_op(1000));
+  w->world.op(0, "A", 1, unlock_op(kRead));
+  w->world.op(100, "B", 1, lock_op(kWrite));
+  w->world.run_until(500);
+  const std::string a = w->world.client("A").uuid + ":1";
   EXPECT_EQ(redis(*w, {"HGET", "orders", "mode"}), Reply::bulk("write"));
   EXPECT_EQ(redis(*w, {"HGET", "orders", a + ":write"}), Reply::bulk("2"));
   EXPECT_EQ(redis(*w, {"HGET", "orders", a}), Reply::bulk("1"));
-  w->run_until(1500);
+  w->world.run_until(1500);
   // The write holds ended; A's read hold remains, in read mode.
-  EXPECT_EQ(outcome(*w, "A", "unlock", 1)->value, 0);
-  EXPECT_EQ(outcome(*w, "A", "unlock", 2)->value, 1);
+  EXPECT_EQ(outcome(w->world, "A", "unlock", 1)->value, 0);
+  EXPECT_EQ(outcome(w->world, "A", "unlock", 2)->value, 1);
   EXPECT_EQ(redis(*w, {"HGET", "orders", "mode"}), Reply::bulk("read"));
-  w->run_until(20000);
-  const int64_t read_release = time_of(*w, EventKind::Release, "A", kRead);
+  w->world.run_until(20000);
+  const int64_t read_release = time_of(w->world, EventKind::Release, "A", kRead);
   EXPECT_GT(read_release, 2000);
   // The read unlock's first run (NOSCRIPT, EVAL) publishes 0 at +3; B hears it and acquires at +6.
-  EXPECT_EQ(time_of(*w, EventKind::Hold, "B", kWrite), read_release + 6);
-  const model::Verdict v = verdict(*w);
+  EXPECT_EQ(time_of(w->world, EventKind::Hold, "B", kWrite), read_release + 6);
+  const model::Verdict v = verdict(w->world);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
 }
 
 TEST(RwLock, ReadThenWriteBySameThreadIsRefused) {
   // Redisson does not upgrade: a reader's own write lock waits like anyone's.
   auto w = rw_world({"A"});
-  w->op(0, "A", 1, lock_op(kRead));
-  w->op(0, "A", 1, try_op(kWrite, 500));
-  w->run_until(5000);
-  EXPECT_EQ(outcome(*w, "A", "try_lock")->kind, EventKind::Fail);
+  w->world.op(0, "A", 1, lock_op(kRead));
+  w->world.op(0, "A", 1, try_op(kWrite, 500));
+  w->world.run_until(5000);
+  EXPECT_EQ(outcome(w->world, "A", "try_lock")->kind, EventKind::Fail);
 }
 
 TEST(RwLock, TheWatchdogRenewsBothSides) {
   for (const std::string& side : {kRead, kWrite}) {
     SCOPED_TRACE(side);
     auto w = rw_world({"A", "B"});
-    hold_for(*w, 0, "A", side, 70000);
-    w->op(65000, "B", 1, try_op(side == kRead ? kWrite : kRead, 0));
-    w->run_until(65000);
+    hold_for(w->world, 0, "A", side, 70000);
+    w->world.op(65000, "B", 1, try_op(side == kRead ? kWrite : kRead, 0));
+    w->world.run_until(65000);
     const Reply pttl = redis(*w, {"PTTL", "orders"});
     EXPECT_GT(pttl.integer, 20000);  // renewed every 10 s to 30 s
     if (side == kRead) {
-      const std::string timeout = "{orders}:" + w->client("A").uuid + ":1:rwlock_timeout:1";
+      const std::string timeout = "{orders}:" + w->world.client("A").uuid + ":1:rwlock_timeout:1";
       EXPECT_GT(redis(*w, {"PTTL", timeout}).integer, 20000);  // the reader's timeout key too
     }
-    w->run_until(80000);
+    w->world.run_until(80000);
     int renewals = 0;
-    for (const auto& e : w->history().events())
+    for (const auto& e : w->world.history().events())
       if (e.kind == EventKind::Renew && e.process == "A" && e.lock == side && e.value == 1) ++renewals;
     EXPECT_EQ(renewals, 6);  // at 10 004, 20 004, ... 60 004 ms; the unlock at 70 004 ms ends renewal
-    EXPECT_EQ(outcome(*w, "B", "try_lock")->kind, EventKind::Fail);
-    EXPECT_EQ(outcome(*w, "A", "unlock")->value, 1);
-    const model::Verdict v = verdict(*w);
+    EXPECT_EQ(outcome(w->world, "B", "try_lock")->kind, EventKind::Fail);
+    EXPECT_EQ(outcome(w->world, "A", "unlock")->value, 1);
+    const model::Verdict v = verdict(w->world);
     EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
   }
 }
 
 TEST(RwLock, ACrashedReadersLeaseRunsOutAndTheWriterGetsInWithinOneLease) {
   auto w = rw_world({"A", "B"});
-  w->op(0, "A", 1, lock_op(kRead));
-  w->crash(1000, "A");
-  w->op(2000, "B", 1, lock_op(kWrite));
-  w->run_until(29000);
-  EXPECT_EQ(redis(*w, {"EXISTS", "{orders}:" + w->client("A").uuid + ":1:rwlock_timeout:1"}),
+  w->world.op(0, "A", 1, lock_op(kRead));
+  w->world.inject(1000, {.kind = world::FaultKind::Crash, .client = "A"});
+  w->world.op(2000, "B", 1, lock_op(kWrite));
+  w->world.run_until(29000);
+  EXPECT_EQ(redis(*w, {"EXISTS", "{orders}:" + w->world.client("A").uuid + ":1:rwlock_timeout:1"}),
             Reply::integer_of(1));
-  w->run_until(60000);
+  w->world.run_until(60000);
   // A's hash and timeout key were set at 1 ms with 30 s; B, told the TTL at 2001, retries at its
   // end and takes the lock.
-  EXPECT_EQ(redis(*w, {"EXISTS", "{orders}:" + w->client("A").uuid + ":1:rwlock_timeout:1"}),
+  EXPECT_EQ(redis(*w, {"EXISTS", "{orders}:" + w->world.client("A").uuid + ":1:rwlock_timeout:1"}),
             Reply::integer_of(0));
-  const int64_t hold = time_of(*w, EventKind::Hold, "B", kWrite);
+  const int64_t hold = time_of(w->world, EventKind::Hold, "B", kWrite);
   EXPECT_GE(hold, 30001);
   EXPECT_LE(hold, 30100);
-  const model::Verdict v = verdict(*w);
+  const model::Verdict v = verdict(w->world);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
 }
 
 TEST(RwLock, APauseLongerThanTheLeaseBreaksReadWriteExclusion) {
   auto w = rw_world({"A", "B"});
-  w->op(0, "A", 1, lock_op(kWrite));
-  w->pause(1000, "A", 40000);
-  w->op(1000, "A", 1, work_op(100));
-  w->op(1000, "A", 1, unlock_op(kWrite));
-  w->op(35000, "B", 1, try_op(kRead, 0));
-  w->run_until(60000);
-  EXPECT_EQ(outcome(*w, "B", "try_lock")->kind, EventKind::Ok);
-  EXPECT_EQ(outcome(*w, "A", "unlock")->kind, EventKind::Fail);  // the hash is B's, in read mode
-  const model::Verdict v = verdict(*w);
+  w->world.op(0, "A", 1, lock_op(kWrite));
+  w->world.inject(1000, {.kind = world::FaultKind::Pause, .client = "A", .for_ms = 40000});
+  w->world.op(1000, "A", 1, work_op(100));
+  w->world.op(1000, "A", 1, unlock_op(kWrite));
+  w->world.op(35000, "B", 1, try_op(kRead, 0));
+  w->world.run_until(60000);
+  EXPECT_EQ(outcome(w->world, "B", "try_lock")->kind, EventKind::Ok);
+  EXPECT_EQ(outcome(w->world, "A", "unlock")->kind, EventKind::Fail);  // the hash is B's, in read mode
+  const model::Verdict v = verdict(w->world);
   ASSERT_EQ(v.valid, Validity::No);
   EXPECT_EQ(v.anomaly, model::anomaly::kReadWriteOverlap);
   EXPECT_EQ(v.explanation.rfind("Let A:1 hold orders:write from 4 ms (its acquire ran on redis0 at 3 ms; the reply reached "
@@ -230,16 +230,16 @@ TEST(RwLock, APauseLongerThanTheLeaseBreaksReadWriteExclusion) {
 TEST(RwLock, UnlockingAnExpiredLockIsSilentUpTo343AndFailsFrom344) {
   for (const auto variant : {client::RwVariant::Silent, client::RwVariant::Nil3_44}) {
     auto w = rw_world({"A"}, variant);
-    w->op(0, "A", 1, lock_op(kRead, 1000));
-    w->op(0, "A", 1, work_op(5000));
-    w->op(0, "A", 1, unlock_op(kRead));
-    w->op(10000, "A", 2, lock_op(kWrite, 1000));
-    w->op(10000, "A", 2, work_op(5000));
-    w->op(10000, "A", 2, unlock_op(kWrite));
-    w->run_until(30000);
+    w->world.op(0, "A", 1, lock_op(kRead, 1000));
+    w->world.op(0, "A", 1, work_op(5000));
+    w->world.op(0, "A", 1, unlock_op(kRead));
+    w->world.op(10000, "A", 2, lock_op(kWrite, 1000));
+    w->world.op(10000, "A", 2, work_op(5000));
+    w->world.op(10000, "A", 2, unlock_op(kWrite));
+    w->world.run_until(30000);
     const EventKind expected = variant == client::RwVariant::Silent ? EventKind::Ok : EventKind::Fail;
-    EXPECT_EQ(outcome(*w, "A", "unlock", 1)->kind, expected);
-    EXPECT_EQ(outcome(*w, "A", "unlock", 2)->kind, expected);
+    EXPECT_EQ(outcome(w->world, "A", "unlock", 1)->kind, expected);
+    EXPECT_EQ(outcome(w->world, "A", "unlock", 2)->kind, expected);
   }
 }
 

@@ -44,7 +44,7 @@ TEST(ScenarioLoader, FailoverViaAndDownMsAreChecked) {
             "sentinel-down-too-short.yaml:6:56: down_ms is at least 100 (Sentinel's own clock)");
   EXPECT_EQ(error_of("down-ms-on-direct-failover.yaml"),
             "down-ms-on-direct-failover.yaml:6:53: down_ms applies to a failover via sentinel");
-  EXPECT_EQ(error_of("via-on-restart.yaml"), "via-on-restart.yaml:6:42: via and down_ms apply to failover");
+  EXPECT_EQ(error_of("via-on-restart.yaml"), "via-on-restart.yaml:6:42: via applies to failover");
 }
 
 TEST(ScenarioLoader, ARedisPauseASentinelWouldTakeForADeadMasterIsRefused) {
@@ -124,7 +124,7 @@ TEST(ScenarioLoader, ANonIntegerSaysWhatItGot) {
 TEST(ScenarioLoader, UnknownFaultsPropertiesAndExpectationsAreErrors) {
   EXPECT_EQ(error_of("unknown-fault.yaml"),
             "unknown-fault.yaml:5:31: unknown fault 'meteor' (expected crash, pause, partition, delay, loss, "
-            "clock_jump, redis_restart, redis_pause or failover)");
+            "clock_jump, redis_restart, failover or redis_pause)");
   EXPECT_EQ(error_of("unknown-property.yaml"),
             "unknown-property.yaml:8:3: unknown property 'fairness' in expect (expected mutual_exclusion, fencing, "
             "reentrancy, watchdog, liveness, fair_queue, read_write or ops)");
@@ -201,8 +201,9 @@ TEST(ScenarioLoader, TheLibraryLoadsAndItsDefaultsAreFilledIn) {
   ASSERT_EQ(s.timeline.size(), 6u);
   ASSERT_TRUE(s.timeline[0].op.has_value());
   EXPECT_EQ(s.timeline[0].op->lease_ms, 10000) << "an acquire without a lease takes the lock's";
-  EXPECT_EQ(s.timeline[1].fault, "pause");
-  EXPECT_EQ(s.timeline[1].for_ms, 15000);
+  ASSERT_TRUE(s.timeline[1].fault.has_value());
+  EXPECT_EQ(s.timeline[1].fault->kind, world::FaultKind::Pause);
+  EXPECT_EQ(s.timeline[1].fault->for_ms, 15000);
   EXPECT_EQ(s.run_ms, 15200 + 60000);
   ASSERT_EQ(s.expect.size(), 2u);
   EXPECT_EQ(s.expect_ops.size(), 2u);

@@ -12,57 +12,57 @@
 #include "app/markup.hpp"
 #include "app/timeline.hpp"
 #include "model/checkers.hpp"
-#include "world/world.hpp"
+#include "sim/simulation.hpp"
 
 namespace locksim::app {
 namespace {
 
-using world::LockSpec;
+using client::LockSpec;
 using world::OpSpec;
 using world::World;
 using world::WorldOptions;
 
-OpSpec lock_op(const std::string& lock, int64_t lease_ms = -1) { return {OpSpec::Kind::Lock, lock, -1, lease_ms, 0}; }
+OpSpec lock_op(const std::string& lock, int64_t lease_ms = -1) { return OpSpec::lock_op(lock, lease_ms); }
 OpSpec try_lock_op(const std::string& lock, int64_t wait_ms, int64_t lease_ms = -1) {
-  return {OpSpec::Kind::TryLock, lock, wait_ms, lease_ms, 0};
+  return OpSpec::try_lock(lock, wait_ms, lease_ms);
 }
-OpSpec unlock_op(const std::string& lock) { return {OpSpec::Kind::Unlock, lock, -1, -1, 0}; }
-OpSpec work_op(int64_t ms) { return {OpSpec::Kind::Work, "", -1, -1, ms}; }
+OpSpec unlock_op(const std::string& lock) { return OpSpec::unlock(lock); }
+OpSpec work_op(int64_t ms) { return OpSpec::work(ms); }
 
 struct StoryRun {
-  std::unique_ptr<World> world;
+  std::unique_ptr<sim::Simulation> sim;
   TimelineInput input;
 };
 
 StoryRun make_run(const std::string& lock, const std::vector<std::string>& clients) {
   StoryRun run;
-  run.world = std::make_unique<World>(WorldOptions{});
+  run.sim = std::make_unique<sim::Simulation>(WorldOptions{});
   LockSpec spec;
   spec.type = "rlock";
   spec.name = lock;
-  run.world->add_lock(spec);
-  for (const auto& c : clients) run.world->add_client(c);
+  run.sim->world.add_lock(spec);
+  for (const auto& c : clients) run.sim->world.add_client(c);
   run.input.lock = lock;
   run.input.clients = clients;
   return run;
 }
 
 void judge(StoryRun& run) {
-  run.input.history = &run.world->history();
-  run.input.verdicts = model::run_checkers(run.world->history(), {"mutual_exclusion", "watchdog", "liveness"});
+  run.input.history = &run.sim->world.history();
+  run.input.verdicts = model::run_checkers(run.sim->world.history(), {"mutual_exclusion", "watchdog", "liveness"});
 }
 
 // WorldStories.AnExplicitLeaseShorterThanTheWorkBreaksMutualExclusion, with a third client waiting.
 StoryRun explicit_lease_story(const std::string& lock = "orders", const std::string& third = "C") {
   StoryRun run = make_run(lock, {"A", "B", third});
-  World& w = *run.world;
+  World& w = run.sim->world;
   w.op(0, "A", 1, lock_op(lock, 10000));
   w.op(0, "A", 1, work_op(20000));
   w.op(0, "A", 1, unlock_op(lock));
   w.op(1000, "B", 1, try_lock_op(lock, 15000));
   w.op(2000, third, 1, lock_op(lock));
   w.op(2000, third, 1, unlock_op(lock));
-  w.pause(4000, third, 3000);
+  w.inject(4000, {.kind = world::FaultKind::Pause, .client = third, .for_ms = 3000});
   w.run_until(30000);
   run.input.title = "explicit lease shorter than the work";
   run.input.about = "A takes " + lock + " with a 10 s lease and works 20 s; B's tryLock gets it when the lease runs out.";
@@ -74,10 +74,10 @@ StoryRun explicit_lease_story(const std::string& lock = "orders", const std::str
 // the lock, a third waiting through a partition, and a restart without persistence.
 StoryRun showcase_story() {
   StoryRun run = make_run("orders", {"A", "B", "C"});
-  World& w = *run.world;
+  World& w = run.sim->world;
   w.op(0, "A", 1, lock_op("orders"));
   w.op(0, "A", 1, work_op(5000));
-  w.pause(3000, "A", 40000);
+  w.inject(3000, {.kind = world::FaultKind::Pause, .client = "A", .for_ms = 40000});
   w.op(0, "A", 1, unlock_op("orders"));
   w.op(500, "B", 1, try_lock_op("orders", 60000));
   w.op(500, "B", 1, work_op(8000));
@@ -85,8 +85,8 @@ StoryRun showcase_story() {
   w.op(1000, "C", 1, lock_op("orders"));
   w.op(1000, "C", 1, work_op(4000));
   w.op(1000, "C", 1, unlock_op("orders"));
-  w.partition(20000, "C", 6000);
-  w.redis_restart(47000, world::Persistence::None);
+  w.inject(20000, {.kind = world::FaultKind::Partition, .client = "C", .for_ms = 6000});
+  w.inject(47000, {.kind = world::FaultKind::RedisRestart, .persistence = world::Persistence::None});
   w.op(50000, "B", 1, lock_op("orders"));
   w.op(50000, "B", 1, work_op(3000));
   w.op(50000, "B", 1, unlock_op("orders"));
@@ -172,9 +172,9 @@ TEST(Timeline, AViolationIsARedBoxWithTheCheckersExplanationAndRingedWitnesses) 
 
 TEST(Timeline, ARunWithoutViolationsHasNoRedBox) {
   StoryRun run = make_run("orders", {"A"});
-  run.world->op(0, "A", 1, lock_op("orders"));
-  run.world->op(0, "A", 1, unlock_op("orders"));
-  run.world->run_until(1000);
+  run.sim->world.op(0, "A", 1, lock_op("orders"));
+  run.sim->world.op(0, "A", 1, unlock_op("orders"));
+  run.sim->world.run_until(1000);
   judge(run);
   const std::string html = render_timeline_html(run.input);
   EXPECT_EQ(html.find("class=\"violations\""), std::string::npos);

@@ -4,23 +4,23 @@
 
 #include "model/anomaly.hpp"
 #include "model/checkers.hpp"
-#include "world/world.hpp"
+#include "sim/simulation.hpp"
 
 namespace locksim::world {
 namespace {
 
 using model::Validity;
 
-OpSpec lock_op(int64_t lease_ms = -1) { return {OpSpec::Kind::Lock, "orders", -1, lease_ms, 0}; }
-OpSpec try_lock_op(int64_t wait_ms, int64_t lease_ms = -1) { return {OpSpec::Kind::TryLock, "orders", wait_ms, lease_ms, 0}; }
-OpSpec unlock_op() { return {OpSpec::Kind::Unlock, "orders", -1, -1, 0}; }
-OpSpec work_op(int64_t ms) { return {OpSpec::Kind::Work, "", -1, -1, ms}; }
-OpSpec write_op() { return {OpSpec::Kind::Write, "orders", -1, -1, 0}; }
+OpSpec lock_op(int64_t lease_ms = -1) { return OpSpec::lock_op("orders", lease_ms); }
+OpSpec try_lock_op(int64_t wait_ms, int64_t lease_ms = -1) { return OpSpec::try_lock("orders", wait_ms, lease_ms); }
+OpSpec unlock_op() { return OpSpec::unlock("orders"); }
+OpSpec work_op(int64_t ms) { return OpSpec::work(ms); }
+OpSpec write_op() { return OpSpec::write("orders"); }
 
-std::unique_ptr<World> make_world(const std::string& type, std::vector<std::string> clients = {"A", "B"}) {
-  auto made = std::make_unique<World>(WorldOptions{});
-  World& world = *made;
-  LockSpec spec;
+std::unique_ptr<sim::Simulation> make_world(const std::string& type, std::vector<std::string> clients = {"A", "B"}) {
+  auto made = std::make_unique<sim::Simulation>(WorldOptions{});
+  World& world = made->world;
+  client::LockSpec spec;
   spec.type = type;
   spec.name = "orders";
   world.add_lock(spec);
@@ -38,7 +38,7 @@ std::string why(const model::Verdict& v) { return v.anomaly + ": " + v.explanati
 
 TEST(WorldStories, TheWatchdogHoldsALongJobsLockAndEveryPropertyHolds) {
   auto made = make_world("rlock");
-  World& world = *made;
+  World& world = made->world;
   world.op(0, "A", 1, lock_op());
   world.op(0, "A", 1, work_op(300000));
   world.op(0, "A", 1, unlock_op());
@@ -57,11 +57,11 @@ TEST(WorldStories, TheWatchdogHoldsALongJobsLockAndEveryPropertyHolds) {
 // exploration).
 TEST(WorldStories, APartialUnlockRestartsTheLeaseTheWatchdogCheckerCountsFrom) {
   auto made = make_world("rlock");
-  World& world = *made;
+  World& world = made->world;
   world.op(0, "A", 1, lock_op());
   world.op(0, "A", 1, lock_op());
   world.op(25000, "A", 1, unlock_op());
-  world.crash(26000, "A");
+  world.inject(26000, {.kind = world::FaultKind::Crash, .client = "A"});
   world.run_until(90000);
   const model::Verdict v = verdict(world, "watchdog");
   EXPECT_EQ(v.valid, Validity::Yes) << why(v);
@@ -72,8 +72,8 @@ TEST(WorldStories, APartialUnlockRestartsTheLeaseTheWatchdogCheckerCountsFrom) {
 // nobody can release is starvation at once; only the End of the run shows how long B then waited.
 TEST(WorldStories, ALockWaitingForeverIsJudgedAtTheEndOfTheRun) {
   auto made = make_world("rlock");
-  World& world = *made;
-  engine::Engine& engine = world.node().engine();
+  World& world = made->world;
+  engine::Engine& engine = made->servers.node(0).engine();
   const engine::SessionId session = engine.open_session();
   ASSERT_EQ(engine.execute(session, {"HSET", "orders", "gone-client:1", "1"}), Reply::integer_of(1));
   world.op(100, "B", 1, lock_op());
@@ -93,7 +93,7 @@ TEST(WorldStories, ALockWaitingForeverIsJudgedAtTheEndOfTheRun) {
 
 TEST(WorldStories, AnExplicitLeaseShorterThanTheWorkBreaksMutualExclusion) {
   auto made = make_world("rlock");
-  World& world = *made;
+  World& world = made->world;
   world.op(0, "A", 1, lock_op(10000));
   world.op(0, "A", 1, work_op(20000));
   world.op(0, "A", 1, unlock_op());
@@ -109,9 +109,9 @@ TEST(WorldStories, AnExplicitLeaseShorterThanTheWorkBreaksMutualExclusion) {
 
 TEST(WorldStories, APauseLongerThanTheLeaseBreaksTheWatchdogRLock) {
   auto made = make_world("rlock");
-  World& world = *made;
+  World& world = made->world;
   world.op(0, "A", 1, lock_op());
-  world.pause(1000, "A", 40000);  // the watchdog pauses with its client
+  world.inject(1000, {.kind = world::FaultKind::Pause, .client = "A", .for_ms = 40000});  // the watchdog pauses with its client
   world.op(1000, "A", 1, work_op(100));
   world.op(1000, "A", 1, unlock_op());
   world.op(35000, "B", 1, try_lock_op(0));
@@ -123,9 +123,9 @@ TEST(WorldStories, APauseLongerThanTheLeaseBreaksTheWatchdogRLock) {
 
 TEST(WorldStories, APauseBreaksTheTokenLockButFencingKeepsTheResourceInOrder) {
   auto made = make_world("token");
-  World& world = *made;
+  World& world = made->world;
   world.op(0, "A", 1, lock_op(10000));
-  world.pause(100, "A", 15000);
+  world.inject(100, {.kind = world::FaultKind::Pause, .client = "A", .for_ms = 15000});
   world.op(100, "A", 1, write_op());
   world.op(100, "A", 1, unlock_op());
   world.op(11000, "B", 1, try_lock_op(0, 10000));
@@ -139,15 +139,16 @@ TEST(WorldStories, APauseBreaksTheTokenLockButFencingKeepsTheResourceInOrder) {
 TEST(WorldStories, SetnxThenExpireWithACrashBetweenViolatesLiveness) {
   WorldOptions options;
   options.link.latency_min_ms = options.link.latency_max_ms = 1;
-  World world(options);
-  LockSpec spec;
+  sim::Simulation sim(options);
+  World& world = sim.world;
+  client::LockSpec spec;
   spec.type = "setnx";
   spec.name = "orders";
   world.add_lock(spec);
   world.add_client("A");
   world.add_client("B");
   world.op(0, "A", 1, lock_op(5000));
-  world.crash(2, "A");
+  world.inject(2, {.kind = world::FaultKind::Crash, .client = "A"});
   world.op(100, "B", 1, try_lock_op(60000));
   world.run_until(70000);
   const model::Verdict v = verdict(world, "liveness");
@@ -157,7 +158,7 @@ TEST(WorldStories, SetnxThenExpireWithACrashBetweenViolatesLiveness) {
 
 TEST(WorldStories, TheNaiveDelDeletesTheNextHoldersLock) {
   auto made = make_world("naive", {"A", "B", "C"});
-  World& world = *made;
+  World& world = made->world;
   world.op(0, "A", 1, lock_op(1000));
   world.op(0, "A", 1, work_op(2000));
   world.op(0, "A", 1, unlock_op());
@@ -175,11 +176,11 @@ TEST(WorldStories, TheNaiveDelDeletesTheNextHoldersLock) {
 
 TEST(WorldStories, ARedisRestartWithoutPersistenceHandsTheLockToASecondClient) {
   auto made = make_world("rlock");
-  World& world = *made;
+  World& world = made->world;
   world.op(0, "A", 1, lock_op());
   world.op(0, "A", 1, work_op(20000));
   world.op(0, "A", 1, unlock_op());
-  world.redis_restart(5000, Persistence::None);
+  world.inject(5000, {.kind = world::FaultKind::RedisRestart, .persistence = Persistence::None});
   world.op(6000, "B", 1, try_lock_op(0));
   world.run_until(30000);
   EXPECT_EQ(verdict(world, "mutual_exclusion").valid, Validity::No);
@@ -187,11 +188,11 @@ TEST(WorldStories, ARedisRestartWithoutPersistenceHandsTheLockToASecondClient) {
 
 TEST(WorldStories, ARestartFromTheAofKeepsALockTakenMoreThanASecondBefore) {
   auto made = make_world("rlock");
-  World& world = *made;
+  World& world = made->world;
   world.op(0, "A", 1, lock_op());
   world.op(0, "A", 1, work_op(20000));
   world.op(0, "A", 1, unlock_op());
-  world.redis_restart(5000, Persistence::AofEverySec);
+  world.inject(5000, {.kind = world::FaultKind::RedisRestart, .persistence = Persistence::AofEverySec});
   world.op(6000, "B", 1, try_lock_op(0));
   world.run_until(30000);
   EXPECT_EQ(verdict(world, "mutual_exclusion").valid, Validity::Yes) << why(verdict(world, "mutual_exclusion"));
@@ -200,11 +201,11 @@ TEST(WorldStories, ARestartFromTheAofKeepsALockTakenMoreThanASecondBefore) {
 
 TEST(WorldStories, FailoverToALaggingReplicaLosesTheLock) {
   auto made = make_world("rlock");
-  World& world = *made;
+  World& world = made->world;
   world.op(0, "A", 1, lock_op());
   world.op(0, "A", 1, work_op(20000));
   world.op(0, "A", 1, unlock_op());
-  world.failover(500, 1000);  // the replica is a second behind: it never saw A's lock
+  world.inject(500, {.kind = world::FaultKind::Failover, .lag_ms = 1000});  // the replica is a second behind: it never saw A's lock
   world.op(1000, "B", 1, try_lock_op(0));
   world.run_until(30000);
   EXPECT_EQ(verdict(world, "mutual_exclusion").valid, Validity::No);
@@ -212,11 +213,11 @@ TEST(WorldStories, FailoverToALaggingReplicaLosesTheLock) {
 
 TEST(WorldStories, FailoverToAReplicaThatCaughtUpKeepsTheLock) {
   auto made = make_world("rlock");
-  World& world = *made;
+  World& world = made->world;
   world.op(0, "A", 1, lock_op());
   world.op(0, "A", 1, work_op(20000));
   world.op(0, "A", 1, unlock_op());
-  world.failover(5000, 1000);
+  world.inject(5000, {.kind = world::FaultKind::Failover, .lag_ms = 1000});
   world.op(6000, "B", 1, try_lock_op(0));
   world.run_until(30000);
   EXPECT_EQ(verdict(world, "mutual_exclusion").valid, Validity::Yes) << why(verdict(world, "mutual_exclusion"));
@@ -225,11 +226,11 @@ TEST(WorldStories, FailoverToAReplicaThatCaughtUpKeepsTheLock) {
 // A replica with no lag has everything the master had (found by review: it was promoted empty).
 TEST(WorldStories, FailoverToAReplicaWithNoLagKeepsTheLock) {
   auto made = make_world("rlock");
-  World& world = *made;
+  World& world = made->world;
   world.op(0, "A", 1, lock_op());
   world.op(0, "A", 1, work_op(20000));
   world.op(0, "A", 1, unlock_op());
-  world.failover(500, 0);
+  world.inject(500, {.kind = world::FaultKind::Failover, .lag_ms = 0});
   world.op(1000, "B", 1, try_lock_op(0));
   world.run_until(30000);
   EXPECT_EQ(verdict(world, "mutual_exclusion").valid, Validity::Yes) << why(verdict(world, "mutual_exclusion"));
@@ -237,14 +238,14 @@ TEST(WorldStories, FailoverToAReplicaWithNoLagKeepsTheLock) {
 
 TEST(WorldStories, ABackwardClockJumpStretchesAWaitersDeadline) {
   auto made = make_world("rlock");
-  World& world = *made;
+  World& world = made->world;
   world.op(0, "A", 1, lock_op());
   world.op(0, "A", 1, work_op(30000));
   world.op(0, "A", 1, unlock_op());
   world.op(100, "B", 1, try_lock_op(10000));
   // B's wall clock steps back 20 s. Redisson measures the time left with the wall clock, so after
   // its first 10 s wait it believes -10 s have passed and keeps waiting.
-  world.clock_jump(200, "B", -20000);
+  world.inject(200, {.kind = world::FaultKind::ClockJump, .client = "B", .by_ms = -20000});
   world.run_until(40000);
   int64_t outcome_at = -1;
   model::EventKind outcome = model::EventKind::Info;

@@ -4,20 +4,21 @@
 
 #include <algorithm>
 
-#include "world/world.hpp"
+#include "sim/simulation.hpp"
 
 namespace locksim::world {
 namespace {
 
+using client::LockSpec;
 using model::EventKind;
 
-OpSpec lock_op(const std::string& lock, int64_t lease_ms = -1) { return {OpSpec::Kind::Lock, lock, -1, lease_ms, 0}; }
+OpSpec lock_op(const std::string& lock, int64_t lease_ms = -1) { return OpSpec::lock_op(lock, lease_ms); }
 OpSpec try_lock_op(const std::string& lock, int64_t wait_ms, int64_t lease_ms = -1) {
-  return {OpSpec::Kind::TryLock, lock, wait_ms, lease_ms, 0};
+  return OpSpec::try_lock(lock, wait_ms, lease_ms);
 }
-OpSpec unlock_op(const std::string& lock) { return {OpSpec::Kind::Unlock, lock, -1, -1, 0}; }
-OpSpec work_op(int64_t ms) { return {OpSpec::Kind::Work, "", -1, -1, ms}; }
-OpSpec write_op(const std::string& lock) { return {OpSpec::Kind::Write, lock, -1, -1, 0}; }
+OpSpec unlock_op(const std::string& lock) { return OpSpec::unlock(lock); }
+OpSpec work_op(int64_t ms) { return OpSpec::work(ms); }
+OpSpec write_op(const std::string& lock) { return OpSpec::write(lock); }
 
 std::vector<model::Event> events_of(const model::History& h, EventKind kind, const std::string& process = "",
                                     const std::string& f = "") {
@@ -49,7 +50,8 @@ LockSpec rlock(const std::string& name = "orders") {
 }
 
 TEST(World, WatchdogKeepsALockHeldForTenTimesTheLease) {
-  World world({});
+  sim::Simulation sim({});
+  World& world = sim.world;
   world.add_lock(rlock());
   world.add_client("A");
   world.add_client("B");
@@ -69,7 +71,8 @@ TEST(World, WatchdogKeepsALockHeldForTenTimesTheLease) {
 }
 
 TEST(World, AnExplicitLeaseExpiresAndASecondClientGetsIn) {
-  World world({});
+  sim::Simulation sim({});
+  World& world = sim.world;
   world.add_lock(rlock());
   world.add_client("A");
   world.add_client("B");
@@ -92,7 +95,8 @@ TEST(World, AnExplicitLeaseExpiresAndASecondClientGetsIn) {
 }
 
 TEST(World, AWaiterIsWokenByTheUnlockMessage) {
-  World world({});
+  sim::Simulation sim({});
+  World& world = sim.world;
   world.add_lock(rlock());
   world.add_client("A");
   world.add_client("B");
@@ -111,7 +115,8 @@ TEST(World, AWaiterIsWokenByTheUnlockMessage) {
 }
 
 TEST(World, ALostUnlockMessageMakesTheWaiterWaitOutTheTtl) {
-  World world({});
+  sim::Simulation sim({});
+  World& world = sim.world;
   world.add_lock(rlock());
   world.add_client("A");
   world.add_client("B");
@@ -119,7 +124,7 @@ TEST(World, ALostUnlockMessageMakesTheWaiterWaitOutTheTtl) {
   world.op(0, "A", 1, work_op(2000));
   world.op(0, "A", 1, unlock_op("orders"));
   world.op(100, "B", 1, try_lock_op("orders", 20000));
-  world.loss(1900, "B", 1000, 300);  // B's link drops everything around the unlock
+  world.inject(1900, {.kind = world::FaultKind::Loss, .client = "B", .for_ms = 300, .per_thousand = 1000});  // B's link drops everything around the unlock
   world.run_until(30000);
   const auto& h = world.history();
   const model::Event b = outcome(h, "B", "try_lock");
@@ -129,7 +134,8 @@ TEST(World, ALostUnlockMessageMakesTheWaiterWaitOutTheTtl) {
 }
 
 TEST(World, ReentrantHoldsCountUpAndDown) {
-  World world({});
+  sim::Simulation sim({});
+  World& world = sim.world;
   world.add_lock(rlock());
   world.add_client("A");
   world.add_client("B");
@@ -158,11 +164,12 @@ TEST(World, ReentrantHoldsCountUpAndDown) {
 }
 
 TEST(World, CrashedHoldersKeyExpiresOneLeaseAfterItsLastRenewal) {
-  World world({});
+  sim::Simulation sim({});
+  World& world = sim.world;
   world.add_lock(rlock());
   world.add_client("A");
   world.op(0, "A", 1, lock_op("orders"));
-  world.crash(25000, "A");
+  world.inject(25000, {.kind = world::FaultKind::Crash, .client = "A"});
   world.run_until(70000);
   const auto& h = world.history();
   const auto renewals = events_of(h, EventKind::Exec, "redis0", "renew");
@@ -175,7 +182,8 @@ TEST(World, CrashedHoldersKeyExpiresOneLeaseAfterItsLastRenewal) {
 }
 
 TEST(World, APauseLongerThanTheLeaseBreaksTheTokenLockButFencingHolds) {
-  World world({});
+  sim::Simulation sim({});
+  World& world = sim.world;
   LockSpec token;
   token.type = "token";
   token.name = "orders";
@@ -183,7 +191,7 @@ TEST(World, APauseLongerThanTheLeaseBreaksTheTokenLockButFencingHolds) {
   world.add_client("A");
   world.add_client("B");
   world.op(0, "A", 1, lock_op("orders", 10000));
-  world.pause(100, "A", 15000);
+  world.inject(100, {.kind = world::FaultKind::Pause, .client = "A", .for_ms = 15000});
   world.op(100, "A", 1, write_op("orders"));
   world.op(11000, "B", 1, try_lock_op("orders", 0, 10000));
   world.op(11000, "B", 1, write_op("orders"));
@@ -201,7 +209,8 @@ TEST(World, APauseLongerThanTheLeaseBreaksTheTokenLockButFencingHolds) {
 TEST(World, SetnxThenExpireWithACrashInBetweenLeavesAKeyForever) {
   WorldOptions options;
   options.link.latency_min_ms = options.link.latency_max_ms = 1;
-  World world(options);
+  sim::Simulation sim(options);
+  World& world = sim.world;
   LockSpec setnx;
   setnx.type = "setnx";
   setnx.name = "orders";
@@ -209,16 +218,17 @@ TEST(World, SetnxThenExpireWithACrashInBetweenLeavesAKeyForever) {
   world.add_client("A");
   world.add_client("B");
   world.op(0, "A", 1, lock_op("orders", 5000));
-  world.crash(2, "A");  // SETNX ran at 1 ms; its reply (and so the EXPIRE) never makes it
+  world.inject(2, {.kind = world::FaultKind::Crash, .client = "A"});  // SETNX ran at 1 ms; its reply (and so the EXPIRE) never makes it
   world.op(100, "B", 1, try_lock_op("orders", 60000));
   world.run_until(70000);
   const auto& h = world.history();
   EXPECT_EQ(outcome(h, "B", "try_lock").kind, EventKind::Fail);
-  EXPECT_EQ(world.node().engine().keyspace().entries().at("orders").expire_at_ms, engine::kNoExpire);
+  EXPECT_EQ(sim.servers.node(0).engine().keyspace().entries().at("orders").expire_at_ms, engine::kNoExpire);
 }
 
 TEST(World, TheNaiveDelReleasesSomeoneElsesLock) {
-  World world({});
+  sim::Simulation sim({});
+  World& world = sim.world;
   LockSpec naive;
   naive.type = "naive";
   naive.name = "orders";
@@ -245,7 +255,8 @@ std::string busy_history(uint64_t seed) {
   options.link.latency_min_ms = 1;
   options.link.latency_max_ms = 5;
   options.link.loss_numerator = 20;  // 2 %
-  World world(options);
+  sim::Simulation sim(options);
+  World& world = sim.world;
   world.add_lock(rlock());
   for (const char* name : {"A", "B", "C", "D"}) world.add_client(name);
   for (int i = 0; i < 20; ++i) {
@@ -255,8 +266,8 @@ std::string busy_history(uint64_t seed) {
       world.op(i * 3000, name, 1, unlock_op("orders"));
     }
   }
-  world.pause(10000, "B", 4000);
-  world.crash(31000, "C");
+  world.inject(10000, {.kind = world::FaultKind::Pause, .client = "B", .for_ms = 4000});
+  world.inject(31000, {.kind = world::FaultKind::Crash, .client = "C"});
   world.run_until(80000);
   return world.history().to_jsonl();
 }

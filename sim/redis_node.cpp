@@ -1,12 +1,14 @@
-#include "world/redis_node.hpp"
+#include "sim/redis_node.hpp"
 
 #include <algorithm>
 
 #include "base/assert.hpp"
-#include "world/server_records.hpp"
-#include "world/world.hpp"
+#include "client/command_words.hpp"
+#include "model/events.hpp"
+#include "model/rendered.hpp"
+#include "world/exec_event.hpp"
 
-namespace locksim::world {
+namespace locksim::sim {
 namespace {
 
 std::string_view key_event_name(engine::KeyEvent event) {
@@ -22,7 +24,7 @@ std::string_view key_event_name(engine::KeyEvent event) {
 
 }  // namespace
 
-RedisNode::RedisNode(World& world, std::string name, int index)
+RedisNode::RedisNode(world::Harness& world, std::string name, int index)
     : world_(world), name_(std::move(name)), index_(index), engine_(std::make_unique<engine::Engine>(*this)) {}
 
 int64_t RedisNode::now_ms() { return world_.epoch_now(); }
@@ -38,13 +40,8 @@ void RedisNode::deliver(engine::SessionId subscriber, std::string_view channel, 
 
 void RedisNode::key_event(engine::KeyEvent event, std::string_view key, int64_t expire_at_ms) {
   if (quiet_) return;
-  model::Event e;
-  e.kind = model::EventKind::Key;
-  e.process = name_;
-  e.lock = std::string(key);
-  e.f = std::string(key_event_name(event));
-  e.value = expire_at_ms == engine::kNoExpire ? 0 : expire_at_ms;
-  world_.record(std::move(e));
+  world_.record(model::key_event(name_, std::string(key), std::string(key_event_name(event)),
+                                 expire_at_ms == engine::kNoExpire ? 0 : expire_at_ms));
 }
 
 RedisNode::Connections& RedisNode::connections(const std::string& client) {
@@ -67,13 +64,13 @@ std::string RedisNode::render(const std::string& key) {
   if (const auto* h = std::get_if<engine::Hash>(&entry.value)) {
     std::vector<std::string> fields;
     for (const auto& [f, v] : h->fields()) fields.push_back(f + "=" + v);
-    return render_hash(std::move(fields));
+    return model::render_hash(std::move(fields));
   }
-  if (const auto* l = std::get_if<engine::List>(&entry.value)) return render_list({l->begin(), l->end()});
+  if (const auto* l = std::get_if<engine::List>(&entry.value)) return model::render_list({l->begin(), l->end()});
   if (const auto* z = std::get_if<engine::ZSet>(&entry.value)) {
     std::vector<std::pair<std::string, int64_t>> members;
     for (const auto& [score, member] : z->ordered()) members.emplace_back(member, static_cast<int64_t>(score));
-    return render_zset(members);
+    return model::render_zset(members);
   }
   return "?";
 }
@@ -91,23 +88,19 @@ int64_t RedisNode::ttl(const std::string& key) {
 Reply RedisNode::execute(const std::string& client, const client::Command& command, bool as_eval) {
   LS_ASSERT(up_);
   Connections& conn = connections(client);
-  std::vector<std::string_view> argv;
-  std::string numkeys;
-  if (command.script != nullptr) {
-    numkeys = std::to_string(command.keys.size());
-    argv.push_back(as_eval ? "EVAL" : "EVALSHA");
-    argv.push_back(as_eval ? std::string_view(command.script->body) : std::string_view(command.script->sha));
-    argv.push_back(numkeys);
-    for (const auto& k : command.keys) argv.push_back(k);
-  }
-  for (const auto& a : command.argv) argv.push_back(a);
-  const std::string before = command.lock.empty() ? std::string() : render(command.lock);
+  const std::vector<std::string> words = client::command_words(command, as_eval);
+  const std::vector<std::string_view> argv(words.begin(), words.end());
+  world::AroundRequest around;
+  if (!command.lock.empty()) around.before = render(command.lock);
   Reply reply = engine_->execute(conn.commands, std::span<const std::string_view>(argv));
-  std::string after = command.lock.empty() ? std::string() : render(command.lock);
+  if (!command.lock.empty()) around.after = render(command.lock);
+  around.ttl_ms = ttl(command.lock);
   // An absent queue is an empty one.
-  std::string queue = command.queue.empty() ? std::string() : render(command.queue);
-  if (!command.queue.empty() && queue.empty()) queue = render_list({});
-  world_.record(exec_event(index_, client, command, reply, before, std::move(after), ttl(command.lock), std::move(queue)));
+  if (!command.queue.empty()) {
+    around.queue = render(command.queue);
+    if (around.queue.empty()) around.queue = model::render_list({});
+  }
+  world_.record(world::exec_event(index_, client, command, reply, std::move(around)));
   if (has_replica_) remember_for_replica();
   return reply;
 }
@@ -182,4 +175,4 @@ void RedisNode::aof_fsync() {
   if (up_) aof_ = engine_->keyspace().entries();
 }
 
-}  // namespace locksim::world
+}  // namespace locksim::sim

@@ -1,8 +1,8 @@
 #pragma once
-// RedisNode: a Redis server in the world. It owns a fake Redis engine and runs each command or
-// script atomically at the moment it arrives, recording what it executed and what happened to keys.
-// It can restart (empty, or from its last AOF fsync a second ago at most) and fail over to a
-// replica that lags by some milliseconds.
+// RedisNode: a simulated Redis server. It owns a fake Redis engine and runs each command or script
+// atomically at the moment it arrives, recording what it executed and what happened to keys. It can
+// restart (empty, or from its last AOF fsync a second ago at most) and fail over to a replica that
+// lags by some milliseconds.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -13,17 +13,16 @@
 
 #include "client/backend.hpp"
 #include "engine/engine.hpp"
-#include "model/history.hpp"
+#include "world/fault.hpp"
+#include "world/harness.hpp"
 
-namespace locksim::world {
+namespace locksim::sim {
 
-enum class Persistence { None, AofEverySec };
-
-class World;
+using world::Persistence;
 
 class RedisNode : public engine::Host {
  public:
-  RedisNode(World& world, std::string name, int index);
+  RedisNode(world::Harness& world, std::string name, int index);
 
   const std::string& name() const { return name_; }
   bool up() const { return up_; }
@@ -75,7 +74,7 @@ class RedisNode : public engine::Host {
   // PTTL of `key` now: -2 none, -1 no expiry, else ms left.
   int64_t ttl(const std::string& key);
 
-  World& world_;
+  world::Harness& world_;
   std::string name_;
   int index_;
   std::unique_ptr<engine::Engine> engine_;
@@ -90,4 +89,7 @@ class RedisNode : public engine::Host {
   std::vector<std::pair<int64_t, Snapshot>> replica_log_;  // (time, keyspace after a write)
 };
 
-}  // namespace locksim::world
+// A fabric's servers, redis0 first.
+using Nodes = std::vector<std::unique_ptr<RedisNode>>;
+
+}  // namespace locksim::sim

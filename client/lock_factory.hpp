@@ -5,18 +5,17 @@
 
 #include "client/backend.hpp"
 #include "client/lock.hpp"
+#include "client/lock_spec.hpp"
 #include "client/script_catalog.hpp"
-#include "world/ops.hpp"
 
-namespace locksim::world {
+namespace locksim::client {
 
 // A client's own instance of the lock `spec` describes; throws std::invalid_argument for a type
 // it does not know, or that makes several locks (rwlock).
-std::unique_ptr<client::Lock> make_lock(client::Backend& backend, client::ScriptCatalog& scripts, const LockSpec& spec);
+std::unique_ptr<Lock> make_lock(Backend& backend, ScriptCatalog& scripts, const LockSpec& spec);
 
 // Every lock `spec` gives a client: make_lock's one, or for "rwlock" the ReadWriteLock's two sides,
 // the locks "<name>:read" and "<name>:write" over the one hash `<name>`.
-std::vector<std::unique_ptr<client::Lock>> make_locks(client::Backend& backend, client::ScriptCatalog& scripts,
-                                                      const LockSpec& spec);
+std::vector<std::unique_ptr<Lock>> make_locks(Backend& backend, ScriptCatalog& scripts, const LockSpec& spec);
 
-}  // namespace locksim::world
+}  // namespace locksim::client

@@ -1,10 +1,12 @@
-#include "world/sim_backend.hpp"
+#include "sim/sim_backend.hpp"
 
+#include "client/command_words.hpp"
 #include "world/client_process.hpp"
-#include "world/server_records.hpp"
-#include "world/world.hpp"
+#include "world/harness.hpp"
 
-namespace locksim::world {
+namespace locksim::sim {
+
+using world::Waiter;
 
 void SimBackend::round_trip(Describe what, RedisNode& node, AtServer at_server, std::shared_ptr<Waiter> waiter) {
   auto shared_what = std::make_shared<const Describe>(std::move(what));
@@ -29,39 +31,39 @@ void SimBackend::arrive(std::shared_ptr<const Describe> what, RedisNode& node, s
 }
 
 void SimBackend::send(SharedCommand command, bool as_eval, std::shared_ptr<Waiter> waiter, SharedReply reply) {
-  RedisNode& node = world_.node(command->server);
-  round_trip([command] { return command_summary(*command); }, node,
-             [&node, who = &client_.name, command, as_eval, reply] {
-               if (!node.up()) return false;
-               *reply = node.execute(*who, *command, as_eval);
+  RedisNode& target = node(command->server);
+  round_trip([command] { return client::command_summary(*command); }, target,
+             [&target, who = &client_.name, command, as_eval, reply] {
+               if (!target.up()) return false;
+               *reply = target.execute(*who, *command, as_eval);
                return true;
              },
              std::move(waiter));
 }
 
 void SimBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<Waiter> waiter) {
-  RedisNode& node = world_.node(server);
-  round_trip([channel] { return "SUBSCRIBE " + channel; }, node,
-             [&node, who = client_.name, channel] {
-               if (!node.up()) return false;
-               node.pubsub(who, {"SUBSCRIBE", channel});
+  RedisNode& target = node(server);
+  round_trip([channel] { return "SUBSCRIBE " + channel; }, target,
+             [&target, who = client_.name, channel] {
+               if (!target.up()) return false;
+               target.pubsub(who, {"SUBSCRIBE", channel});
                return true;
              },
              std::move(waiter));
 }
 
 void SimBackend::send_unsubscribe(const std::string& channel, int server) {
-  RedisNode& node = world_.node(server);
-  round_trip([channel] { return "UNSUBSCRIBE " + channel; }, node,
-             [&node, who = client_.name, channel] {
-               if (node.up()) node.pubsub(who, {"UNSUBSCRIBE", channel});
+  RedisNode& target = node(server);
+  round_trip([channel] { return "UNSUBSCRIBE " + channel; }, target,
+             [&target, who = client_.name, channel] {
+               if (target.up()) target.pubsub(who, {"UNSUBSCRIBE", channel});
                return false;  // nobody waits for this reply
              },
              new_waiter());
 }
 
 void SimBackend::disconnect() {
-  for (int i = 0; i < world_.servers(); ++i) world_.node(i).disconnect(client_.name);
+  for (const auto& n : nodes_) n->disconnect(client_.name);
 }
 
-}  // namespace locksim::world
+}  // namespace locksim::sim

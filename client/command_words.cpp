@@ -1,0 +1,34 @@
+#include "client/command_words.hpp"
+
+namespace locksim::client {
+namespace {
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : " ") + item;
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> command_words(const Command& command, bool as_eval) {
+  if (!command.script) return command.argv;
+  std::vector<std::string> words = {as_eval ? "EVAL" : "EVALSHA", as_eval ? command.script->body : command.script->sha,
+                                    std::to_string(command.keys.size())};
+  words.insert(words.end(), command.keys.begin(), command.keys.end());
+  words.insert(words.end(), command.argv.begin(), command.argv.end());
+  return words;
+}
+
+std::string command_summary(const Command& command) {
+  std::string out = command.script ? "EVALSHA " + command.script->name : std::string();
+  for (const auto& k : command.keys) out += (out.empty() ? "" : " ") + k;
+  for (const auto& a : command.argv) out += (out.empty() ? "" : " ") + a;
+  return out;
+}
+
+std::string command_text(const Command& command) {
+  return command.script ? command.script->name + " " + join(command.keys) + " " + join(command.argv) : join(command.argv);
+}
+
+}  // namespace locksim::client

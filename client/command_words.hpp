@@ -1,0 +1,21 @@
+#pragma once
+// A Command as a server reads it and as histories and messages show it, written once for the
+// simulated and the live servers.
+#include <string>
+#include <vector>
+
+#include "client/backend.hpp"
+
+namespace locksim::client {
+
+// The words sent: a script as EVALSHA <sha> (EVAL <body> when `as_eval`) <numkeys> KEYS... ARGV...,
+// a plain command as its own words.
+std::vector<std::string> command_words(const Command& command, bool as_eval);
+
+// A request in one line, for messages about it ("EVALSHA rlock_unlock orders ...").
+std::string command_summary(const Command& command);
+
+// The command as an Exec event shows it after the client's name ("rlock_acquire orders 30000 ...").
+std::string command_text(const Command& command);
+
+}  // namespace locksim::client

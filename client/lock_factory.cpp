@@ -1,0 +1,58 @@
+#include "client/lock_factory.hpp"
+
+#include <stdexcept>
+
+#include "client/fair_lock.hpp"
+#include "client/multi_lock.hpp"
+#include "client/rlock.hpp"
+#include "client/rw_lock.hpp"
+#include "client/seed_locks.hpp"
+
+namespace locksim::client {
+namespace {
+
+// MultiLock over RLocks "<name>-1" .. "<name>-n" on one server, or RedLock over the RLock "<name>"
+// on servers 0 .. n-1.
+std::unique_ptr<Lock> make_multi_lock(Backend& backend, ScriptCatalog& scripts, const LockSpec& spec) {
+  if (spec.parts < 1) throw std::invalid_argument("a " + spec.type + " lock needs at least one part");
+  const bool red = spec.type == "red";
+  std::vector<std::unique_ptr<RedissonLock>> locks;
+  for (int i = 0; i < spec.parts; ++i) {
+    RedissonOptions options = spec.redisson;
+    options.server = red ? i : spec.redisson.server;
+    const std::string name = red ? spec.name : spec.name + "-" + std::to_string(i + 1);
+    locks.push_back(std::make_unique<RLock>(backend, scripts, name, options, spec.rlock_scripts));
+  }
+  return std::make_unique<MultiLock>(backend, spec.name, std::move(locks), red);
+}
+
+}  // namespace
+
+std::unique_ptr<Lock> make_lock(Backend& backend, ScriptCatalog& scripts, const LockSpec& spec) {
+  if (spec.type == "rlock")
+    return std::make_unique<RLock>(backend, scripts, spec.name, spec.redisson, spec.rlock_scripts);
+  if (spec.type == "fair")
+    return std::make_unique<FairLock>(backend, scripts, spec.name, spec.redisson, spec.fair);
+  if (spec.type == "setnx") return std::make_unique<SetnxLock>(backend, spec.name, spec.polling);
+  if (spec.type == "naive") return std::make_unique<NaiveLock>(backend, spec.name, spec.polling);
+  if (spec.type == "token") return std::make_unique<TokenLock>(backend, scripts, spec.name, spec.polling);
+  if (spec.type == "client-reentrant")
+    return std::make_unique<ClientReentrantLock>(backend, scripts, spec.name, spec.polling);
+  if (spec.type == "multi" || spec.type == "red") return make_multi_lock(backend, scripts, spec);
+  if (spec.type == "rwlock") throw std::invalid_argument("an rwlock is two locks: build it with make_locks");
+  throw std::invalid_argument("unknown lock type '" + spec.type +
+                              "' (expected rlock, fair, multi, red, rwlock, setnx, naive, token or client-reentrant)");
+}
+
+std::vector<std::unique_ptr<Lock>> make_locks(Backend& backend, ScriptCatalog& scripts, const LockSpec& spec) {
+  std::vector<std::unique_ptr<Lock>> locks;
+  if (spec.type == "rwlock") {
+    locks.push_back(std::make_unique<ReadLock>(backend, scripts, spec.name, spec.redisson, spec.rw));
+    locks.push_back(std::make_unique<WriteLock>(backend, scripts, spec.name, spec.redisson, spec.rw));
+  } else {
+    locks.push_back(make_lock(backend, scripts, spec));
+  }
+  return locks;
+}
+
+}  // namespace locksim::client

@@ -1,0 +1,43 @@
+#pragma once
+// SimBackend: a lock client's Backend on simulated servers. Every request and reply crosses the
+// client's link to a fake Redis node; replies, messages and timers wake the client's coroutines
+// through the world, which holds them back while the client is paused and drops them once it has
+// crashed.
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "sim/redis_node.hpp"
+#include "world/client_backend.hpp"
+
+namespace locksim::sim {
+
+class SimBackend : public world::ClientBackend {
+ public:
+  // `nodes` are the fabric's servers, which outlive their clients.
+  SimBackend(world::Harness& world, world::ClientProcess& client, const Nodes& nodes)
+      : ClientBackend(world, client), nodes_(nodes) {}
+
+  void disconnect() override;
+
+ protected:
+  void send(SharedCommand command, bool as_eval, std::shared_ptr<world::Waiter> waiter, SharedReply reply) override;
+  void send_subscribe(const std::string& channel, int server, std::shared_ptr<world::Waiter> waiter) override;
+  void send_unsubscribe(const std::string& channel, int server) override;
+
+ private:
+  // Sends `what` to `node`; `at_server` runs there when the request arrives (or, the node paused,
+  // when it takes it up), and when it gives an answer, that travels back and completes `waiter`.
+  // `what` describes the request, only when a message is lost.
+  using Describe = std::function<std::string()>;
+  using AtServer = std::function<bool()>;
+  void round_trip(Describe what, RedisNode& node, AtServer at_server, std::shared_ptr<world::Waiter> waiter);
+  void arrive(std::shared_ptr<const Describe> what, RedisNode& node, std::shared_ptr<const AtServer> at_server,
+              std::shared_ptr<world::Waiter> waiter);
+
+  RedisNode& node(int server) const { return *nodes_.at(static_cast<size_t>(server)); }
+
+  const Nodes& nodes_;
+};
+
+}  // namespace locksim::sim

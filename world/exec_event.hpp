@@ -1,0 +1,24 @@
+#pragma once
+// The Exec event of a client's request that a server ran, made the same way by a simulated and a
+// live server, so checkers read both backends' histories alike.
+#include <cstdint>
+#include <string>
+
+#include "base/reply.hpp"
+#include "client/backend.hpp"
+#include "model/history.hpp"
+
+namespace locksim::world {
+
+// What the server held around the request, rendered as model/rendered.hpp writes keys.
+struct AroundRequest {
+  std::string before{};  // the lock key before and after
+  std::string after{};
+  int64_t ttl_ms = -2;   // the lock key's PTTL after (-2 none, -1 no expiry)
+  std::string queue{};   // a FairLock's queue after ("" when the request names none)
+};
+
+model::Event exec_event(int server, const std::string& client, const client::Command& command, const Reply& reply,
+                        AroundRequest around);
+
+}  // namespace locksim::world

@@ -1,0 +1,109 @@
+#include "world/fault.hpp"
+
+#include <algorithm>
+
+#include "base/assert.hpp"
+
+namespace locksim::world {
+namespace {
+
+std::string join_names(const std::vector<std::string_view>& names, const char* last) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i) out += i + 1 == names.size() ? last : ", ";
+    out += names[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+bool FaultInfo::takes(FaultParam p) const { return std::find(params.begin(), params.end(), p) != params.end(); }
+
+const std::vector<FaultInfo>& fault_kinds() {
+  using P = FaultParam;
+  static const std::vector<FaultInfo> table = {
+      {FaultKind::Crash, "crash", false, {}, "the client process dies: its coroutines and connections go"},
+      {FaultKind::Pause, "pause", false, {P::ForMs}, "the client stops (a GC pause): nothing of it runs, then it catches up"},
+      {FaultKind::Partition, "partition", false, {P::ForMs}, "the client's link drops every message"},
+      {FaultKind::Delay, "delay", false, {P::ForMs, P::ExtraMs}, "every message on the client's link takes extra_ms longer"},
+      {FaultKind::Loss, "loss", false, {P::ForMs, P::PerThousand}, "the client's link loses per_thousand messages in a thousand"},
+      {FaultKind::ClockJump, "clock_jump", false, {P::ByMs}, "the client's clock jumps by by_ms"},
+      {FaultKind::RedisRestart, "redis_restart", true, {P::Persistence, P::Server},
+       "the server restarts, empty or from its AOF (fsynced every second)"},
+      {FaultKind::Failover, "failover", true, {P::LagMs, P::Via, P::DownMs, P::Server},
+       "the server's replica, lag_ms behind, is promoted (via: sentinel: its master dies first)"},
+      {FaultKind::RedisPause, "redis_pause", true, {P::ForMs, P::Server}, "the server stops (SIGSTOP) and then catches up"},
+  };
+  return table;
+}
+
+const FaultInfo& fault_info(FaultKind kind) {
+  for (const FaultInfo& info : fault_kinds())
+    if (info.kind == kind) return info;
+  LS_ASSERT(false);
+  return fault_kinds().front();
+}
+
+const FaultInfo* find_fault(std::string_view name) {
+  for (const FaultInfo& info : fault_kinds())
+    if (info.name == name) return &info;
+  return nullptr;
+}
+
+std::string fault_list() {
+  std::vector<std::string_view> names;
+  for (const FaultInfo& info : fault_kinds()) names.push_back(info.name);
+  return join_names(names, " or ");
+}
+
+std::vector<std::string> fault_names() {
+  std::vector<std::string> names;
+  for (const FaultInfo& info : fault_kinds()) names.emplace_back(info.name);
+  return names;
+}
+
+const std::vector<FaultParamInfo>& fault_params() {
+  static const std::vector<FaultParamInfo> table = {
+      {FaultParam::ForMs, "for_ms", Scaling::Duration},
+      {FaultParam::ExtraMs, "extra_ms", Scaling::Duration},
+      {FaultParam::PerThousand, "per_thousand", Scaling::None},
+      {FaultParam::ByMs, "by_ms", Scaling::SignedDuration},
+      {FaultParam::LagMs, "lag_ms", Scaling::Duration},
+      {FaultParam::Via, "via", Scaling::None},
+      // Sentinel's own clock ticks in 100 ms: a shorter down-after cannot be acted out.
+      {FaultParam::DownMs, "down_ms", Scaling::DurationAtLeast100},
+      {FaultParam::Persistence, "persistence", Scaling::None},
+      {FaultParam::Server, "server", Scaling::None},
+  };
+  return table;
+}
+
+const FaultParamInfo& param_info(FaultParam param) {
+  for (const FaultParamInfo& info : fault_params())
+    if (info.param == param) return info;
+  LS_ASSERT(false);
+  return fault_params().front();
+}
+
+std::string kinds_taking(FaultParam param) {
+  std::vector<std::string_view> names;
+  for (const FaultInfo& info : fault_kinds())
+    if (info.takes(param)) names.push_back(info.name);
+  return join_names(names, " and ");
+}
+
+int64_t* duration_of(Fault& fault, FaultParam param) {
+  switch (param) {
+    case FaultParam::ForMs: return &fault.for_ms;
+    case FaultParam::ExtraMs: return &fault.extra_ms;
+    case FaultParam::ByMs: return &fault.by_ms;
+    case FaultParam::LagMs: return &fault.lag_ms;
+    case FaultParam::DownMs: return &fault.down_ms;
+    default: return nullptr;
+  }
+}
+
+std::string_view fault_name(const Fault& fault) { return fault_info(fault.kind).name; }
+
+}  // namespace locksim::world

@@ -1,0 +1,20 @@
+#pragma once
+// WorldOptions: what a world is made with, whatever its servers are.
+#include <cstdint>
+#include <string>
+
+#include "world/network.hpp"
+
+namespace locksim::world {
+
+struct WorldOptions {
+  uint64_t seed = 1;
+  LinkOptions link{};                     // every client's link, unless changed per client
+  int64_t epoch_ms = 1700000000000;       // what the servers' and clients' clocks read at time 0
+  int64_t active_expire_every_ms = 100;   // Redis's active expiry cycle (simulated servers)
+  std::string scripts_dir{};              // where the lock scripts are (default: the checkout's)
+  int64_t max_events = 50'000'000;        // a run that needs more is a bug (or an unbounded scenario)
+  int servers = 1;                        // independent Redis servers, redis0 .. redis<N-1> (RedLock)
+};
+
+}  // namespace locksim::world

@@ -5,12 +5,12 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "app/demo.hpp"
-#include "app/explore.hpp"
-#include "app/redis_shell.hpp"
+#include "shell/demo.hpp"
+#include "explore/explore.hpp"
+#include "shell/redis_shell.hpp"
 #include "app/run_command.hpp"
-#include "app/scenario_loader.hpp"
-#include "app/script_files.hpp"
+#include "scenario/loader.hpp"
+#include "client/script_files.hpp"
 #include "model/checkers.hpp"
 #include "model/lock_types.hpp"
 
@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
                   "say live: {time_scale: false} are skipped (reported, not failed)")
       ->capture_default_str();
 
-  locksim::app::RedisShellOptions shell_options;
+  locksim::shell::RedisShellOptions shell_options;
   CLI::App* redis = app.add_subcommand(
       "redis",
       "A redis-cli-like shell over the fake Redis: one command per line on standard input (redis-cli's\n"
@@ -61,12 +61,12 @@ int main(int argc, char** argv) {
   redis->add_option("--start-ms", shell_options.start_ms, "The simulated clock's first instant, in ms since the epoch")
       ->capture_default_str();
 
-  std::string scripts_dir = locksim::app::default_scripts_dir();
+  std::string scripts_dir = locksim::client::default_scripts_dir();
   CLI::App* demo = app.add_subcommand(
       "demo", "Walks through the seed articles' lock scripts on the fake Redis, step by step, on a simulated clock.");
   demo->add_option("--scripts", scripts_dir, "Directory of the lock scripts (*.lua)")->capture_default_str();
 
-  locksim::app::ExploreOptions explore_options;
+  locksim::explore::ExploreOptions explore_options;
   std::string explore_faults = "none", explore_properties = "mutual_exclusion", explore_seeds, explore_shard;
   uint64_t explore_seed = 0, explore_count = 1000;
   bool explore_no_shrink = false;
@@ -150,9 +150,9 @@ int main(int argc, char** argv) {
   try {
     run_options.progress = ::isatty(2) != 0;
     if (*run) return locksim::app::run_scenarios(run_options, std::cout, std::cerr);
-    if (*redis) return locksim::app::run_redis_shell(std::cin, std::cout, shell_options);
-    if (*demo) return locksim::app::run_demo(std::cout, scripts_dir);
-    if (*merge) return locksim::app::run_merge(merge_inputs, merge_out, std::cerr);
+    if (*redis) return locksim::shell::run_redis_shell(std::cin, std::cout, shell_options);
+    if (*demo) return locksim::shell::run_demo(std::cout, scripts_dir);
+    if (*merge) return locksim::explore::run_merge(merge_inputs, merge_out, std::cerr);
     if (*explore) {
       auto split = [](const std::string& text) {
         std::vector<std::string> items;
@@ -162,7 +162,7 @@ int main(int argc, char** argv) {
         return items;
       };
       auto& config = explore_options.config;
-      config.faults = explore_faults == "all"    ? locksim::app::all_fault_kinds()
+      config.faults = explore_faults == "all"    ? locksim::explore::all_fault_kinds()
                       : explore_faults == "none" ? std::vector<std::string>{}
                                                  : split(explore_faults);
       config.properties = split(explore_properties);
@@ -173,9 +173,9 @@ int main(int argc, char** argv) {
         const std::string name = item.substr(0, eq), file = eq == std::string::npos ? "" : item.substr(eq + 1);
         std::string problem;
         if (eq == std::string::npos || name.empty() || file.empty()) problem = "expects NAME=FILE";
-        else if (!std::filesystem::exists(locksim::app::default_scripts_dir() + "/" + name + ".lua"))
-          problem = "no script '" + name + "' in " + locksim::app::default_scripts_dir() + " to replace";
-        else problem = locksim::app::user_script_problem(file);
+        else if (!std::filesystem::exists(locksim::client::default_scripts_dir() + "/" + name + ".lua"))
+          problem = "no script '" + name + "' in " + locksim::client::default_scripts_dir() + " to replace";
+        else problem = locksim::scenario::user_script_problem(file);
         if (!problem.empty()) {
           std::cerr << "locksim explore: --script " << item << ": " << problem << "\n";
           return 2;
@@ -217,7 +217,7 @@ int main(int argc, char** argv) {
       }
       explore_options.shrink.enabled = !explore_no_shrink;
       explore_options.progress = ::isatty(2) != 0;
-      return locksim::app::run_explore(explore_options, std::cout, std::cerr);
+      return locksim::explore::run_explore(explore_options, std::cout, std::cerr);
     }
   } catch (const std::exception& e) {
     std::cerr << "locksim: " << e.what() << "\n";

@@ -7,13 +7,20 @@
 #include <optional>
 #include <ostream>
 
-#include "app/report.hpp"
-#include "app/scenario_loader.hpp"
-#include "app/scenario_runner.hpp"
+#include "report/report.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/runner.hpp"
 #include "live/interrupt.hpp"
 #include "live/redis_process.hpp"
 
 namespace locksim::app {
+
+using report::print_table;
+using report::write_reports;
+using scenario::Backend;
+using scenario::find_scenario_files;
+using scenario::run_scenario_file;
+using scenario::ScenarioResult;
 namespace {
 
 // scenarios/ here, or else the checkout's own library.

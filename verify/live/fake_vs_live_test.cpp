@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "app/scenario_loader.hpp"
-#include "app/scenario_runner.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/runner.hpp"
 #include "model/verdict.hpp"
 
-namespace locksim::app {
+namespace locksim::scenario {
 namespace {
 
 const std::string kSource = LOCKSIM_SOURCE_DIR;
@@ -86,4 +86,4 @@ INSTANTIATE_TEST_SUITE_P(Scenarios, FakeVsLive, ::testing::ValuesIn(kChosen), []
 });
 
 }  // namespace
-}  // namespace locksim::app
+}  // namespace locksim::scenario

@@ -18,12 +18,22 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "app/explore.hpp"
-#include "app/scenario_loader.hpp"
-#include "app/scenario_writer.hpp"
+#include "explore/explore.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/writer.hpp"
 
-namespace locksim::app {
+namespace locksim::explore {
 namespace {
+
+using scenario::Scenario;
+using scenario::ScenarioResult;
+using scenario::TimelineEntry;
+using scenario::run_scenario;
+using scenario::run_scenario_file;
+using scenario::load_scenario;
+using scenario::write_scenario;
+using scenario::write_scenario_file;
+using scenario::PropertyResult;
 
 std::string counterexample_text(const CaseResult& r) {
   const auto dir = std::filesystem::temp_directory_path() / ("locksim-explore-test-" + std::to_string(::getpid()));
@@ -209,4 +219,4 @@ RC_GTEST_PROP(ExploreGenerator, GeneratedScenariosRoundTripThroughFiles, ()) {
 }
 
 }  // namespace
-}  // namespace locksim::app
+}  // namespace locksim::explore

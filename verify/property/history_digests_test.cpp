@@ -17,15 +17,22 @@
 #include <string>
 #include <vector>
 
-#include "app/explore.hpp"
-#include "app/scenario_runner.hpp"
+#include "explore/explore.hpp"
+#include "scenario/runner.hpp"
 #include "bench/worlds.hpp"
 #include "base/sha1.hpp"
 #include "model/checkers.hpp"
 #include "model/lock_types.hpp"
 
-namespace locksim::app {
+namespace locksim::explore {
 namespace {
+
+using scenario::Scenario;
+using scenario::ScenarioResult;
+using scenario::TimelineEntry;
+using scenario::run_scenario;
+using scenario::run_scenario_file;
+using scenario::PropertyResult;
 
 namespace fs = std::filesystem;
 
@@ -168,4 +175,4 @@ TEST(HistoryDigests, EveryPinnedHistoryIsByteIdentical) {
 }
 
 }  // namespace
-}  // namespace locksim::app
+}  // namespace locksim::explore

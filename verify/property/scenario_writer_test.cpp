@@ -6,12 +6,17 @@
 #include <iostream>
 #include <unistd.h>
 
-#include "app/scenario_loader.hpp"
-#include "app/scenario_runner.hpp"
-#include "app/scenario_writer.hpp"
+#include "explore/generator.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/runner.hpp"
+#include "scenario/writer.hpp"
 
-namespace locksim::app {
+namespace locksim::scenario {
 namespace {
+
+using explore::ExploreConfig;
+using explore::generate_case;
+using explore::all_fault_kinds;
 
 std::filesystem::path temp_dir() {
   const auto dir = std::filesystem::temp_directory_path() / ("locksim-writer-" + std::to_string(::getpid()));
@@ -82,4 +87,4 @@ TEST(ScenarioWriter, QuotesNamesYamlWouldReadOtherwise) {
 }
 
 }  // namespace
-}  // namespace locksim::app
+}  // namespace locksim::scenario

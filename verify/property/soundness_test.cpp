@@ -9,11 +9,20 @@
 
 #include <string>
 
-#include "app/explore.hpp"
-#include "app/scenario_writer.hpp"
+#include "explore/explore.hpp"
+#include "scenario/writer.hpp"
 
-namespace locksim::app {
+namespace locksim::explore {
 namespace {
+
+using scenario::Scenario;
+using scenario::ScenarioResult;
+using scenario::TimelineEntry;
+using scenario::run_scenario;
+using scenario::run_scenario_file;
+using scenario::write_scenario;
+using scenario::write_scenario_file;
+using scenario::PropertyResult;
 
 const std::string kPlanted = std::string(LOCKSIM_SOURCE_DIR) + "/verify/property/planted/";
 
@@ -152,4 +161,4 @@ TEST(CaughtPlantedBug, AFairAcquireThatSkipsTheQueueBreaksFifoOrder) {
 }
 
 }  // namespace
-}  // namespace locksim::app
+}  // namespace locksim::explore

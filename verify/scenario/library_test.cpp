@@ -9,13 +9,22 @@
 #include <set>
 #include <sstream>
 
-#include "app/report.hpp"
 #include "app/run_command.hpp"
-#include "app/scenario_loader.hpp"
-#include "app/scenario_runner.hpp"
+#include "report/report.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/runner.hpp"
 
 namespace locksim::app {
 namespace {
+
+using scenario::Backend;
+using scenario::ScenarioResult;
+using scenario::run_scenario_file;
+using scenario::load_scenario;
+using scenario::find_scenario_files;
+using report::print_table;
+using report::write_reports;
+using report::slug;
 
 const std::string kSource = LOCKSIM_SOURCE_DIR;
 

@@ -8,12 +8,14 @@
 #include <filesystem>
 #include <map>
 
-#include "app/scenario_loader.hpp"
-#include "app/scenario_runner.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/runner.hpp"
 #include "model/checkers.hpp"
 
-namespace locksim::app {
+namespace locksim::scenario {
 namespace {
+
+
 
 const std::filesystem::path kStories = std::filesystem::path(LOCKSIM_SOURCE_DIR) / "verify" / "stories";
 
@@ -54,4 +56,4 @@ TEST(Stories, EveryPropertyHasSixStories) {
 }
 
 }  // namespace
-}  // namespace locksim::app
+}  // namespace locksim::scenario

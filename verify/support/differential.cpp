@@ -3,7 +3,7 @@
 #include <chrono>
 #include <thread>
 
-#include "app/script_files.hpp"
+#include "client/script_files.hpp"
 
 namespace locksim::test {
 
@@ -67,6 +67,6 @@ void Differential::expect_close(const std::vector<std::string>& argv, int64_t to
       << "command: " << show(argv) << "\n  fake: " << locksim::describe(fake) << "\n  live: " << locksim::describe(live);
 }
 
-std::string lock_script(const std::string& name) { return app::read_script(app::default_scripts_dir(), name); }
+std::string lock_script(const std::string& name) { return client::read_script(client::default_scripts_dir(), name); }
 
 }  // namespace locksim::test

@@ -1,10 +1,12 @@
 // Unit: redis-cli's argument splitting and --no-raw printing (app/redis_cli_format.cpp).
 #include <gtest/gtest.h>
 
-#include "app/redis_cli_format.hpp"
+#include "shell/redis_cli_format.hpp"
 
-namespace locksim::app {
+namespace locksim::shell {
 namespace {
+
+
 
 using Words = std::vector<std::string>;
 
@@ -67,4 +69,4 @@ TEST(FormatCliReply, SequencePrintsEachReply) {
 }
 
 }  // namespace
-}  // namespace locksim::app
+}  // namespace locksim::shell

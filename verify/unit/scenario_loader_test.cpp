@@ -1,11 +1,13 @@
 // Scenario files: a broken file gets one message naming file, line, column and what was expected.
 #include <gtest/gtest.h>
 
-#include "app/scenario_loader.hpp"
-#include "app/scenario_runner.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/runner.hpp"
 
-namespace locksim::app {
+namespace locksim::scenario {
 namespace {
+
+
 
 const std::string kBad = std::string(LOCKSIM_SOURCE_DIR) + "/verify/scenario/bad/";
 
@@ -217,4 +219,4 @@ TEST(ScenarioLoader, ABadFileBecomesABadInputResultAndTheRunGoesOn) {
 }
 
 }  // namespace
-}  // namespace locksim::app
+}  // namespace locksim::scenario

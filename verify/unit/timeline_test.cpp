@@ -9,13 +9,15 @@
 #include <sstream>
 #include <vector>
 
-#include "app/markup.hpp"
-#include "app/timeline.hpp"
+#include "report/markup.hpp"
+#include "report/timeline.hpp"
 #include "model/checkers.hpp"
 #include "sim/simulation.hpp"
 
-namespace locksim::app {
+namespace locksim::report {
 namespace {
+
+
 
 using client::LockSpec;
 using world::OpSpec;
@@ -271,4 +273,4 @@ TEST(Timeline, WritesTheShowcaseWhereLocksimTimelineOutSays) {
 }
 
 }  // namespace
-}  // namespace locksim::app
+}  // namespace locksim::report

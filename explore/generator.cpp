@@ -1,0 +1,243 @@
+#include "explore/generator.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "model/checkers.hpp"
+#include "model/lock_types.hpp"
+
+namespace locksim::explore {
+
+using scenario::Scenario;
+using scenario::TimelineEntry;
+namespace {
+
+// Sizes: RapidCheck scales ranges and container lengths by its size parameter. Exploration wants
+// the same distribution whatever size a caller runs at, so every generator here fixes its own: full
+// range for numbers, and a container's length uniform in [0, max].
+constexpr int kFull = 100;
+
+template <typename T>
+rc::Gen<T> full(rc::Gen<T> gen) {
+  return rc::gen::resize(kFull, std::move(gen));
+}
+
+// Uniform in [min, max] (inclusive), shrinking towards min.
+rc::Gen<int64_t> between(int64_t min, int64_t max) {
+  return full(rc::gen::inRange<int64_t>(min, max + 1));
+}
+
+rc::Gen<bool> one_in(int n) {
+  return rc::gen::map(full(rc::gen::inRange<int>(0, n)), [](int x) { return x == 0; });
+}
+
+template <typename T>
+rc::Gen<std::vector<T>> up_to(int max, rc::Gen<T> element) {
+  return rc::gen::resize(max, rc::gen::container<std::vector<T>>(full(std::move(element))));
+}
+
+std::string client_name(size_t i) { return std::string(1, static_cast<char>('A' + i)); }
+
+// The fault a plan describes, with the parameters its kind takes (the plan draws them all, so that
+// the kind a shrink lands on does not change what else is drawn).
+world::Fault to_fault(const FaultPlan& f, const world::FaultInfo& info) {
+  using P = world::FaultParam;
+  world::Fault fault;
+  fault.kind = info.kind;
+  for (const P param : info.params) {
+    switch (param) {
+      case P::ForMs: fault.for_ms = f.for_ms; break;
+      case P::ExtraMs: fault.extra_ms = f.extra_ms; break;
+      case P::PerThousand: fault.per_thousand = static_cast<uint64_t>(f.per_thousand); break;
+      case P::ByMs: fault.by_ms = f.backward ? -f.jump_ms : f.jump_ms; break;
+      case P::LagMs: fault.lag_ms = f.lag_ms; break;
+      case P::Persistence: fault.persistence = f.aof ? world::Persistence::AofEverySec : world::Persistence::None; break;
+      case P::Via: case P::DownMs: case P::Server: break;  // direct failovers of the first server
+    }
+  }
+  return fault;
+}
+
+rc::Gen<SessionPlan> session_gen(const ExploreConfig& c) {
+  using rc::gen::set;
+  return rc::gen::build<SessionPlan>(
+      set(&SessionPlan::at_ms, between(0, c.horizon_ms - 1)),
+      set(&SessionPlan::try_lock, c.try_locks ? one_in(2) : rc::gen::just(false)),
+      set(&SessionPlan::wait_ms, between(0, 20000)),
+      set(&SessionPlan::leased, c.leases ? one_in(3) : rc::gen::just(false)),
+      set(&SessionPlan::lease_ms, between(100, 40000)),
+      set(&SessionPlan::reentrant, one_in(4)),
+      set(&SessionPlan::work_ms, between(0, 45000)),
+      set(&SessionPlan::writes, rc::gen::map(between(0, 2), [](int64_t x) { return static_cast<int>(x); })),
+      // An unlock ends most sessions; shrinking drops it.
+      set(&SessionPlan::unlock, rc::gen::map(full(rc::gen::inRange<int>(0, 8)), [](int x) { return x != 0; })),
+      set(&SessionPlan::stray_unlock, one_in(12)),
+      set(&SessionPlan::write_side, one_in(2)));
+}
+
+rc::Gen<ClientPlan> client_gen(const ExploreConfig& c) {
+  using rc::gen::set;
+  const bool skew = std::find(c.faults.begin(), c.faults.end(), "clock_jump") != c.faults.end();
+  return rc::gen::build<ClientPlan>(
+      set(&ClientPlan::sessions, rc::gen::nonEmpty(up_to(std::max(1, (c.ops_max + 3) / 4), session_gen(c)))),
+      set(&ClientPlan::clock_offset_ms, skew ? between(0, 2000) : rc::gen::just<int64_t>(0)));
+}
+
+rc::Gen<FaultPlan> fault_gen(const ExploreConfig& c) {
+  using rc::gen::set;
+  return rc::gen::build<FaultPlan>(
+      set(&FaultPlan::kind, rc::gen::map(between(0, static_cast<int64_t>(c.faults.size()) - 1),
+                                         [](int64_t x) { return static_cast<int>(x); })),
+      set(&FaultPlan::client, rc::gen::map(between(0, c.clients_max - 1), [](int64_t x) { return static_cast<int>(x); })),
+      set(&FaultPlan::at_ms, between(0, c.horizon_ms - 1)),
+      set(&FaultPlan::for_ms, between(100, 60000)),
+      set(&FaultPlan::extra_ms, between(1, 5000)),
+      set(&FaultPlan::per_thousand, between(1, 1000)),
+      set(&FaultPlan::jump_ms, between(1, 30000)),
+      set(&FaultPlan::backward, one_in(2)),
+      set(&FaultPlan::lag_ms, between(0, 5000)),
+      set(&FaultPlan::aof, one_in(2)));
+}
+
+}  // namespace
+
+const std::vector<std::string>& all_fault_kinds() {
+  static const std::vector<std::string> kinds = world::fault_names();
+  return kinds;
+}
+
+void validate(const ExploreConfig& c) {
+  if (!model::find_lock_type(c.lock_type))
+    throw std::invalid_argument("unknown lock type '" + c.lock_type + "' (expected " + model::lock_type_list() + ")");
+  client::FairVariant variant;
+  if (!client::parse_fair_variant(c.fair_variant, variant))
+    throw std::invalid_argument("unknown fair variant '" + c.fair_variant + "' (expected head, tail, tail-3.31 or tail-3.32)");
+  if (c.thread_wait_ms < 0) throw std::invalid_argument("the thread wait must not be negative");
+  if (c.clients_max < 1 || c.clients_max > 26) throw std::invalid_argument("clients must be within 1..26");
+  if (c.ops_max < 1 || c.ops_max > 200) throw std::invalid_argument("ops per client must be within 1..200");
+  if (c.faults_max < 0 || c.faults_max > 100) throw std::invalid_argument("faults per case must be within 0..100");
+  if (c.horizon_ms < 1) throw std::invalid_argument("the horizon must be positive");
+  if (c.world_loss_max < 0 || c.world_loss_max > 1000) throw std::invalid_argument("world loss is within 0..1000 per thousand");
+  std::set<std::string> seen;
+  for (const auto& f : c.faults) {
+    if (!world::find_fault(f)) throw std::invalid_argument("unknown fault '" + f + "' (expected " + world::fault_list() + ")");
+    if (!seen.insert(f).second) throw std::invalid_argument("fault '" + f + "' is named twice");
+  }
+  if (c.properties.empty()) throw std::invalid_argument("no property to check");
+  for (const auto& p : c.properties)
+    if (const std::string problem = model::applicability_problem(p, c.lock_type); !problem.empty())
+      throw std::invalid_argument(problem);
+}
+
+rc::Gen<Plan> plan_gen(const ExploreConfig& c) {
+  validate(c);
+  using rc::gen::set;
+  return rc::gen::build<Plan>(
+      // The world's seed is not shrunk: a different seed is a different run, not a smaller one.
+      set(&Plan::world_seed, rc::gen::noShrink(full(rc::gen::inRange<uint64_t>(1, uint64_t{1} << 40)))),
+      // At least 1 ms: with a zero-latency link a lock() waiter whose acquire answers pttl 0 (a key
+      // expiring this very millisecond, still live in Redis) retries at the same virtual instant
+      // forever (redisson_lock.cpp's round assertion); no real network has a zero round trip.
+      set(&Plan::latency_min_ms, between(1, 5)),
+      set(&Plan::latency_span_ms, between(0, 10)),
+      set(&Plan::loss_per_thousand, between(0, c.world_loss_max)),
+      set(&Plan::clients, rc::gen::nonEmpty(up_to(c.clients_max, client_gen(c)))),
+      set(&Plan::faults, c.faults.empty() ? rc::gen::just(std::vector<FaultPlan>{}) : up_to(c.faults_max, fault_gen(c))));
+}
+
+Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
+  Scenario s;
+  s.name = "explore-" + c.lock_type;
+  s.seed = plan.world_seed;
+  s.world.seed = plan.world_seed;
+  s.world.link.latency_min_ms = plan.latency_min_ms;
+  s.world.link.latency_max_ms = plan.latency_min_ms + plan.latency_span_ms;
+  s.world.link.loss_numerator = static_cast<uint64_t>(plan.loss_per_thousand);
+  s.lock.type = c.lock_type;
+  s.lock.name = c.lock_name;
+  s.lock.redisson.watchdog_on_error = c.watchdog_keep ? client::WatchdogOnError::KeepRenewing : client::WatchdogOnError::StopForGood;
+  s.lock.redisson.unlock_latch = c.unlock_latch;
+  s.lock.polling.commands = s.lock.redisson.commands;
+  if (c.lock_type == "red") s.world.servers = s.lock.parts;  // a server per part
+  client::parse_fair_variant(c.fair_variant, s.lock.fair.variant);
+  s.lock.fair.thread_wait_ms = c.thread_wait_ms;
+  s.script_files = c.script_files;
+  s.checker_options.lock_type = c.lock_type;
+  s.checker_options.watchdog.watchdog_lease_ms = s.lock.redisson.watchdog_timeout_ms;
+  s.checker_options.fair_queue.thread_wait_ms = c.thread_wait_ms;
+  const bool sides = model::find_lock_type(c.lock_type)->sides;
+
+  const size_t clients = std::min<size_t>(plan.clients.size(), static_cast<size_t>(c.clients_max));
+  struct Step {
+    TimelineEntry entry;
+    int order;  // operations before faults at one instant, then client order
+  };
+  std::vector<Step> steps;
+  std::string side;  // a ReadWriteLock's session takes one side
+  auto op_step = [&](size_t client, int64_t at, world::OpSpec::Kind kind) -> world::OpSpec& {
+    TimelineEntry e;
+    e.at_ms = at;
+    e.client = client_name(client);
+    e.op = world::OpSpec{};
+    e.op->kind = kind;
+    e.op->lock = c.lock_name + (kind == world::OpSpec::Kind::Work ? "" : side);
+    steps.push_back({e, static_cast<int>(client)});
+    return *steps.back().entry.op;
+  };
+  for (size_t i = 0; i < clients; ++i) {
+    const ClientPlan& cp = plan.clients[i];
+    s.clients.push_back({client_name(i), cp.clock_offset_ms, 0});
+    std::vector<SessionPlan> sessions = cp.sessions;
+    std::stable_sort(sessions.begin(), sessions.end(),
+                     [](const SessionPlan& a, const SessionPlan& b) { return a.at_ms < b.at_ms; });
+    int ops = 0;
+    auto room = [&] { return ops < c.ops_max; };
+    for (const SessionPlan& sp : sessions) {
+      using K = world::OpSpec::Kind;
+      const int64_t lease = c.leases && sp.leased ? sp.lease_ms : -1;
+      side = !sides ? "" : sp.write_side ? ":write" : ":read";
+      if (sp.stray_unlock && room()) { op_step(i, sp.at_ms, K::Unlock); ++ops; }
+      const int acquires = sp.reentrant ? 2 : 1;
+      for (int a = 0; a < acquires && room(); ++a, ++ops) {
+        world::OpSpec& op = op_step(i, sp.at_ms, sp.try_lock ? K::TryLock : K::Lock);
+        op.lease_ms = lease;
+        if (sp.try_lock) op.wait_ms = sp.wait_ms;
+      }
+      if (sp.writes >= 1 && room()) { op_step(i, sp.at_ms, K::Write); ++ops; }
+      if (sp.work_ms > 0 && room()) { op_step(i, sp.at_ms, K::Work).duration_ms = sp.work_ms; ++ops; }
+      if (sp.writes >= 2 && room()) { op_step(i, sp.at_ms, K::Write); ++ops; }
+      for (int a = 0; sp.unlock && a < acquires && room(); ++a, ++ops) op_step(i, sp.at_ms, K::Unlock);
+    }
+  }
+  for (const FaultPlan& f : plan.faults) {
+    if (c.faults.empty()) break;
+    const world::FaultInfo& info = *world::find_fault(c.faults[static_cast<size_t>(f.kind) % c.faults.size()]);
+    TimelineEntry e;
+    e.at_ms = f.at_ms;
+    e.fault = to_fault(f, info);
+    if (!info.on_server) {
+      if (static_cast<size_t>(f.client) >= clients) continue;  // its client was shrunk away
+      e.fault->client = client_name(static_cast<size_t>(f.client));
+    }
+    steps.push_back({e, 1000});
+  }
+  std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
+    return a.entry.at_ms != b.entry.at_ms ? a.entry.at_ms < b.entry.at_ms : a.order < b.order;
+  });
+  for (Step& step : steps) s.timeline.push_back(std::move(step.entry));
+  s.run_ms = default_run_ms(s.timeline);
+  for (const auto& p : c.properties) s.expect.emplace_back(p, "holds");
+  return s;
+}
+
+rc::Gen<Scenario> scenario_gen(const ExploreConfig& config) {
+  return rc::gen::map(plan_gen(config), [config](const Plan& plan) { return to_scenario(plan, config); });
+}
+
+rc::Shrinkable<Scenario> generate_case(const ExploreConfig& config, uint64_t seed) {
+  return scenario_gen(config)(rc::Random(seed), kFull);
+}
+
+}  // namespace locksim::explore

@@ -1,0 +1,105 @@
+#pragma once
+// Random scenarios for exploration: RapidCheck generators of a world (latency, loss), 1..N clients,
+// a workload per client (sessions of lock / try_lock with a wait and a lease, a re-entrant
+// re-acquire, writes, work, unlocks) and a fault plan of the kinds the caller allows, all bounded so
+// that one history stays small.
+//
+// What is generated is a Plan (plain data whose every part shrinks: RapidCheck's containers drop
+// clients, sessions and faults; integers shrink towards their smallest value, so durations and times
+// get shorter; flags shrink towards "no", so a session loses its re-entry or unlock) and turned into
+// a Scenario by to_scenario, a pure function. Shrinking a Plan therefore gives smaller scenarios that
+// still run.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <rapidcheck.h>
+
+#include "scenario/scenario.hpp"
+
+namespace locksim::explore {
+
+// Every fault kind a plan may contain, in the scenario format's words.
+const std::vector<std::string>& all_fault_kinds();
+
+struct ExploreConfig {
+  std::string lock_type = "rlock";  // a name of model/lock_types.hpp
+  std::string lock_name = "orders";
+  int clients_max = 5;              // 1..clients_max clients
+  int ops_max = 20;                 // operations per client at most (sessions are cut there)
+  int faults_max = 6;               // faults in one plan at most
+  std::vector<std::string> faults;  // the kinds allowed (subset of all_fault_kinds()); empty: none
+  std::vector<std::string> properties = {"mutual_exclusion"};  // checked, each expected to hold
+  int64_t horizon_ms = 60000;       // sessions and faults start within [0, horizon)
+  bool leases = true;               // acquires may name a lease; false: every acquire is lease-less
+  bool try_locks = true;            // acquires may be tryLock(wait); false: every acquire is lock()
+  int64_t world_loss_max = 0;       // world-wide message loss per thousand, drawn in [0, max]
+  // rlock options (Redisson's defaults).
+  bool watchdog_keep = false;       // watchdog_on_error keep (3.44.0 on) instead of stop
+  bool unlock_latch = false;        // 3.24.0 on
+  // fair options: the script era and threadWaitTime (the fair_queue checker judges by it too).
+  std::string fair_variant = "tail";
+  int64_t thread_wait_ms = 5000;
+  // A user's own Lua files in place of scripts of scripts/ (name -> path), as replace_scripts.
+  std::vector<std::pair<std::string, std::string>> script_files;
+};
+
+struct SessionPlan {
+  int64_t at_ms = 0;
+  bool try_lock = false;
+  int64_t wait_ms = 0;     // try_lock
+  bool leased = false;     // with a lease (when the config allows leases)
+  int64_t lease_ms = 100;
+  bool reentrant = false;  // acquires a second time (and unlocks twice)
+  int64_t work_ms = 0;
+  int writes = 0;          // 0..2: before and after the work
+  bool unlock = false;
+  bool stray_unlock = false;  // an unlock before acquiring (not holding: must fail)
+  bool write_side = false;    // rwlock: the session takes the write side (else the read side)
+};
+
+struct ClientPlan {
+  std::vector<SessionPlan> sessions;
+  int64_t clock_offset_ms = 0;
+};
+
+struct FaultPlan {
+  int kind = 0;  // index into the config's fault kinds
+  int client = 0;
+  int64_t at_ms = 0;
+  int64_t for_ms = 100;
+  int64_t extra_ms = 1;
+  int64_t per_thousand = 1000;
+  int64_t jump_ms = 1;
+  bool backward = false;
+  int64_t lag_ms = 0;
+  bool aof = false;
+};
+
+struct Plan {
+  uint64_t world_seed = 1;
+  int64_t latency_min_ms = 1;
+  int64_t latency_span_ms = 2;
+  int64_t loss_per_thousand = 0;
+  std::vector<ClientPlan> clients;
+  std::vector<FaultPlan> faults;
+};
+
+// Throws std::invalid_argument for a config that cannot generate (unknown lock type, fault kind or
+// property, bounds out of range).
+void validate(const ExploreConfig& config);
+
+rc::Gen<Plan> plan_gen(const ExploreConfig& config);
+
+// The scenario a plan describes: clients A, B, ..., the timeline sorted by time (steps at one time in
+// client order, faults after operations), run_ms a minute past the last thing asked for, and every
+// configured property expected to hold.
+scenario::Scenario to_scenario(const Plan& plan, const ExploreConfig& config);
+
+rc::Gen<scenario::Scenario> scenario_gen(const ExploreConfig& config);
+
+// The generated case for one seed (RapidCheck's Random seeded with it, at full size): the same seed
+// and config give the same scenario and the same shrinks.
+rc::Shrinkable<scenario::Scenario> generate_case(const ExploreConfig& config, uint64_t seed);
+
+}  // namespace locksim::explore

@@ -1,0 +1,573 @@
+#include "scenario/loader.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <initializer_list>
+#include <map>
+#include <set>
+
+#include "client/script_files.hpp"
+#include "engine/engine.hpp"
+#include "engine/numbers.hpp"
+#include "model/checkers.hpp"
+#include "model/lock_types.hpp"
+
+namespace locksim::scenario {
+namespace {
+
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+// Reads one file's YAML, turning every mistake into a ScenarioError at the right place.
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& message) const {
+    const YAML::Mark mark = node.Mark();
+    throw ScenarioError(file_, mark.line >= 0 ? mark.line + 1 : 1, mark.column >= 0 ? mark.column + 1 : 1, message);
+  }
+
+  void expect_map(const YAML::Node& node, const std::string& what) const {
+    if (!node.IsMap()) fail(node, "expected a mapping for " + what);
+  }
+
+  void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed, const std::string& where) const {
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      const std::string key = it->first.as<std::string>();
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+        fail(it->first, "unknown key '" + key + "' in " + where + " (expected one of: " + join(allowed) + ")");
+    }
+  }
+
+  YAML::Node require(const YAML::Node& map, const char* key, const std::string& where) const {
+    const YAML::Node value = map[key];
+    if (!value.IsDefined() || value.IsNull()) fail(map, "missing '" + std::string(key) + "' in " + where);
+    return value;
+  }
+
+  std::string text(const YAML::Node& node, const std::string& what) const {
+    if (!node.IsScalar()) fail(node, "expected a string for " + what);
+    return node.Scalar();
+  }
+
+  int64_t integer(const YAML::Node& node, const std::string& what) const {
+    if (!node.IsScalar()) fail(node, "expected an integer for " + what);
+    std::string s = node.Scalar();
+    s.erase(std::remove(s.begin(), s.end(), '_'), s.end());  // 30_000 reads as 30000
+    const auto value = engine::parse_int64(s);
+    if (!value) fail(node, "expected an integer for " + what + ", got '" + node.Scalar() + "'");
+    return *value;
+  }
+
+  int64_t non_negative(const YAML::Node& node, const std::string& what) const {
+    const int64_t value = integer(node, what);
+    if (value < 0) fail(node, "expected a non-negative integer for " + what + ", got " + std::to_string(value));
+    return value;
+  }
+
+  bool boolean(const YAML::Node& node, const std::string& what) const {
+    const std::string s = text(node, what);
+    if (s == "true" || s == "yes") return true;
+    if (s == "false" || s == "no") return false;
+    fail(node, "expected true or false for " + what + ", got '" + s + "'");
+  }
+
+  std::string one_of(const YAML::Node& node, const std::string& what, std::initializer_list<const char*> choices) const {
+    const std::string s = text(node, what);
+    if (std::none_of(choices.begin(), choices.end(), [&](const char* c) { return s == c; }))
+      fail(node, "unknown " + what + " '" + s + "' (expected " + join({choices.begin(), choices.end()}) + ")");
+    return s;
+  }
+
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string file_;
+};
+
+void read_world(const Reader& r, const YAML::Node& node, Scenario& s) {
+  r.expect_map(node, "world");
+  r.check_keys(node, {"latency_ms", "loss_per_thousand", "reorder", "active_expire_ms", "servers"}, "world");
+  if (const YAML::Node servers = node["servers"]) {
+    const int64_t n = r.non_negative(servers, "servers");
+    if (n < 1 || n > 64) r.fail(servers, "servers must be between 1 and 64");
+    s.world.servers = static_cast<int>(n);
+  }
+  if (const YAML::Node latency = node["latency_ms"]) {
+    if (latency.IsSequence()) {
+      if (latency.size() != 2) r.fail(latency, "expected [min, max] for latency_ms");
+      s.world.link.latency_min_ms = r.non_negative(latency[0], "latency_ms");
+      if (s.world.link.latency_min_ms < 1) r.fail(latency[0], "latency_ms is at least 1 (a message always takes time)");
+      s.world.link.latency_max_ms = r.non_negative(latency[1], "latency_ms");
+      if (s.world.link.latency_max_ms < s.world.link.latency_min_ms)
+        r.fail(latency, "latency_ms: the maximum is below the minimum");
+    } else {
+      s.world.link.latency_min_ms = s.world.link.latency_max_ms = r.non_negative(latency, "latency_ms");
+      if (s.world.link.latency_min_ms < 1) r.fail(latency, "latency_ms is at least 1 (a message always takes time)");
+    }
+  }
+  if (const YAML::Node loss = node["loss_per_thousand"]) {
+    const int64_t v = r.non_negative(loss, "loss_per_thousand");
+    if (v > 1000) r.fail(loss, "loss_per_thousand is at most 1000");
+    s.world.link.loss_numerator = static_cast<uint64_t>(v);
+  }
+  if (const YAML::Node reorder = node["reorder"]) s.world.link.reorder = r.boolean(reorder, "reorder");
+  if (const YAML::Node every = node["active_expire_ms"]) {
+    s.world.active_expire_every_ms = r.non_negative(every, "active_expire_ms");
+    if (s.world.active_expire_every_ms == 0) r.fail(every, "active_expire_ms must be positive");
+  }
+}
+
+// A script is named by its file in scripts/ ("rlock_acquire_hset") or by a path to the user's own.
+// A user's Lua file must compile (as Redis compiles it) before anything runs: a syntax error is
+// reported at its own file and line.
+void check_compiles(const Reader& r, const YAML::Node& node, const std::string& role, const std::string& path) {
+  const std::string problem = user_script_problem(path);
+  if (problem.empty()) return;
+  std::smatch m;
+  int line = 1;
+  if (std::regex_search(problem, m, std::regex("user_script:([0-9]+):"))) line = std::stoi(m[1]);
+  const YAML::Mark mark = node.Mark();
+  throw ScenarioError(path, line, 1,
+                      "the Lua script does not compile (" + problem + "); it is the " + role + "_script of " +
+                          r.file() + ":" + std::to_string(mark.line + 1));
+}
+
+void read_script(const Reader& r, const YAML::Node& node, const std::string& role, std::string& name, Scenario& s) {
+  const std::string value = r.text(node, role + "_script");
+  if (value.find('/') != std::string::npos || value.ends_with(".lua")) {
+    std::filesystem::path path(value);
+    if (path.is_relative()) path = std::filesystem::path(r.file()).parent_path() / path;
+    if (!std::filesystem::exists(path)) r.fail(node, "script file '" + path.string() + "' does not exist");
+    check_compiles(r, node, role, path.string());
+    s.script_files.emplace_back(name, path.string());
+  } else {
+    const std::string dir = client::default_scripts_dir();
+    if (!std::filesystem::exists(dir + "/" + value + ".lua"))
+      r.fail(node, "no script '" + value + "' in " + dir + " (name one of its files without .lua, or give a path to your own)");
+    name = value;
+  }
+}
+
+// replace_scripts: {<a script of scripts/>: <your file>}: any lock type runs your Lua file wherever
+// it would run that script (an audit of your own code, or another Redisson version's script).
+void read_replacements(const Reader& r, const YAML::Node& node, Scenario& s) {
+  r.expect_map(node, "replace_scripts");
+  const std::string dir = client::default_scripts_dir();
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const std::string name = it->first.as<std::string>();
+    if (!std::filesystem::exists(dir + "/" + name + ".lua"))
+      r.fail(it->first, "no script '" + name + "' in " + dir + " to replace");
+    const YAML::Node file = it->second;
+    std::filesystem::path path(r.text(file, "the replacement of " + name));
+    if (path.is_relative()) path = std::filesystem::path(r.file()).parent_path() / path;
+    if (!std::filesystem::exists(path)) r.fail(file, "script file '" + path.string() + "' does not exist");
+    check_compiles(r, file, name, path.string());
+    s.script_files.emplace_back(name, path.string());
+  }
+}
+
+// The fair lock's keys: which era of Redisson's scripts, and threadWaitTime (the fair_queue
+// checker judges evictions by the same value).
+void read_fair(const Reader& r, const YAML::Node& node, Scenario& s) {
+  client::FairOptions& fair = s.lock.fair;
+  for (const char* key : {"fair_variant", "thread_wait_ms", "wait_replaces_thread_wait", "zero_wait_tryacquire"}) {
+    if (node[key] && s.lock.type != "fair")
+      r.fail(node[key], std::string(key) + " applies to lock type fair only (this lock is " + s.lock.type + ")");
+  }
+  if (const YAML::Node v = node["fair_variant"]) {
+    const std::string name = r.one_of(v, "fair_variant", {"head", "tail", "tail-3.31", "tail-3.32"});
+    client::parse_fair_variant(name, fair.variant);
+  }
+  if (const YAML::Node w = node["thread_wait_ms"]) fair.thread_wait_ms = r.non_negative(w, "thread_wait_ms");
+  if (const YAML::Node w = node["wait_replaces_thread_wait"])
+    fair.try_wait_replaces_thread_wait = r.boolean(w, "wait_replaces_thread_wait");
+  if (const YAML::Node z = node["zero_wait_tryacquire"]) {
+    fair.zero_wait_uses_tryacquire = r.boolean(z, "zero_wait_tryacquire");
+    if (fair.zero_wait_uses_tryacquire && fair.variant == client::FairVariant::Head)
+      r.fail(z, "zero_wait_tryacquire is modelled for the tail variants only (fair_variant head has none)");
+  }
+  s.checker_options.fair_queue.thread_wait_ms = fair.thread_wait_ms;
+  s.checker_options.fair_queue.try_wait_replaces_thread_wait = fair.try_wait_replaces_thread_wait;
+}
+
+void read_lock(const Reader& r, const YAML::Node& node, Scenario& s) {
+  r.expect_map(node, "lock");
+  r.check_keys(node,
+               {"type", "name", "lease_ms", "watchdog_ms", "watchdog_on_error", "acquire_script", "unlock_script",
+                "renew_script", "unlock_latch", "retry_ms", "setnx_expire", "timeout_ms", "retry_attempts", "retry_interval_ms",
+                "fair_variant", "thread_wait_ms", "wait_replaces_thread_wait", "zero_wait_tryacquire", "parts",
+                "rwlock_variant", "replace_scripts"},
+               "lock");
+  const YAML::Node type = r.require(node, "type", "lock");
+  s.lock.type = r.text(type, "lock type");
+  if (!model::find_lock_type(s.lock.type))
+    r.fail(type, "unknown lock type '" + s.lock.type + "' (expected " + model::lock_type_list() + ")");
+  s.checker_options.lock_type = s.lock.type;
+  s.lock.name = node["name"] ? r.text(node["name"], "lock name") : "lock";
+  if (s.lock.name.empty()) r.fail(node["name"], "the lock name is empty");
+  if (const YAML::Node parts = node["parts"]) {
+    if (s.lock.type != "multi" && s.lock.type != "red") r.fail(parts, "parts applies to multi and red locks only");
+    const int64_t n = r.non_negative(parts, "parts");
+    if (n < 1 || n > 64) r.fail(parts, "parts must be between 1 and 64");
+    s.lock.parts = static_cast<int>(n);
+  }
+  if (const YAML::Node lease = node["lease_ms"]) s.default_lease_ms = r.non_negative(lease, "lease_ms");
+  if (const YAML::Node w = node["watchdog_ms"]) {
+    s.lock.redisson.watchdog_timeout_ms = r.non_negative(w, "watchdog_ms");
+    if (s.lock.redisson.watchdog_timeout_ms < 3) r.fail(w, "watchdog_ms must be at least 3");
+  }
+  if (const YAML::Node e = node["watchdog_on_error"]) {
+    s.lock.redisson.watchdog_on_error = r.one_of(e, "watchdog_on_error", {"stop", "keep"}) == "stop"
+                                            ? client::WatchdogOnError::StopForGood
+                                            : client::WatchdogOnError::KeepRenewing;
+  }
+  if (const YAML::Node replace = node["replace_scripts"]) read_replacements(r, replace, s);
+  if (const YAML::Node a = node["acquire_script"]) read_script(r, a, "acquire", s.lock.rlock_scripts.acquire, s);
+  if (const YAML::Node u = node["unlock_script"]) read_script(r, u, "unlock", s.lock.rlock_scripts.unlock, s);
+  if (const YAML::Node n = node["renew_script"]) read_script(r, n, "renew", s.lock.rlock_scripts.renew, s);
+  if (const YAML::Node retry = node["retry_ms"]) s.lock.polling.retry_ms = std::max<int64_t>(1, r.non_negative(retry, "retry_ms"));
+  if (const YAML::Node l = node["unlock_latch"]) s.lock.redisson.unlock_latch = r.boolean(l, "unlock_latch");
+  if (const YAML::Node e = node["setnx_expire"]) s.lock.polling.setnx_expire = r.boolean(e, "setnx_expire");
+  client::CommandPolicy& policy = s.lock.redisson.commands;
+  if (const YAML::Node t = node["timeout_ms"]) policy.timeout_ms = std::max<int64_t>(1, r.non_negative(t, "timeout_ms"));
+  if (const YAML::Node a = node["retry_attempts"]) policy.retry_attempts = static_cast<int>(std::min<int64_t>(100, r.non_negative(a, "retry_attempts")));
+  if (const YAML::Node i = node["retry_interval_ms"]) policy.retry_interval_ms = r.non_negative(i, "retry_interval_ms");
+  s.lock.polling.commands = policy;
+  s.checker_options.watchdog.watchdog_lease_ms = s.lock.redisson.watchdog_timeout_ms;
+  read_fair(r, node, s);
+  if (const YAML::Node v = node["rwlock_variant"]) {
+    if (s.lock.type != "rwlock") r.fail(v, "rwlock_variant applies to lock type rwlock only (this lock is " + s.lock.type + ")");
+    client::parse_rw_variant(r.one_of(v, "rwlock_variant", {"3.11", "3.44"}), s.lock.rw.variant);
+  }
+}
+
+void read_clients(const Reader& r, const YAML::Node& node, Scenario& s) {
+  if (!node.IsSequence() || node.size() == 0) r.fail(node, "expected a list of client names for clients, e.g. [A, B]");
+  std::set<std::string> seen;
+  for (const YAML::Node& item : node) {
+    ClientDecl decl;
+    if (item.IsMap()) {
+      r.check_keys(item, {"name", "clock_offset_ms", "drift_ppm"}, "a client");
+      decl.name = r.text(r.require(item, "name", "a client"), "client name");
+      if (const YAML::Node o = item["clock_offset_ms"]) decl.clock_offset_ms = r.integer(o, "clock_offset_ms");
+      if (const YAML::Node d = item["drift_ppm"]) decl.drift_ppm = r.integer(d, "drift_ppm");
+    } else {
+      decl.name = r.text(item, "client name");
+    }
+    if (decl.name.empty()) r.fail(item, "a client name is empty");
+    if (!seen.insert(decl.name).second) r.fail(item, "client '" + decl.name + "' is declared twice");
+    s.clients.push_back(decl);
+  }
+}
+
+const std::set<std::string> kOps = {"lock", "try_lock", "unlock", "force_unlock", "work", "write", "is_locked", "is_held"};
+constexpr const char* kOpList = "lock, try_lock, unlock, force_unlock, work, write, is_locked or is_held";
+
+void read_op(const Reader& r, const YAML::Node& item, const std::string& name, const Scenario& s, TimelineEntry& e) {
+  world::OpSpec op;
+  op.lock = s.lock.name;
+  // A ReadWriteLock's op names its side; the op then concerns the lock "<name>:read" or "<name>:write".
+  if (const YAML::Node side = item["side"]) {
+    if (s.lock.type != "rwlock") r.fail(side, "side applies to lock type rwlock only (this lock is " + s.lock.type + ")");
+    if (name == "work") r.fail(side, "a work step names no side");
+    op.lock.append(":").append(r.one_of(side, "side", {"read", "write"}));
+  } else if (s.lock.type == "rwlock" && name != "work") {
+    r.fail(item, "missing 'side' (read or write) in a '" + name + "' step on an rwlock");
+  }
+  op.lease_ms = item["lease_ms"] ? r.non_negative(item["lease_ms"], "lease_ms") : s.default_lease_ms;
+  if (name == "lock") {
+    op.kind = world::OpSpec::Kind::Lock;
+  } else if (name == "try_lock") {
+    op.kind = world::OpSpec::Kind::TryLock;
+    op.wait_ms = item["wait_ms"] ? r.non_negative(item["wait_ms"], "wait_ms") : 0;
+  } else if (name == "unlock") {
+    op.kind = world::OpSpec::Kind::Unlock;
+  } else if (name == "force_unlock") {
+    op.kind = world::OpSpec::Kind::ForceUnlock;
+  } else if (name == "work") {
+    op.kind = world::OpSpec::Kind::Work;
+    op.duration_ms = r.non_negative(r.require(item, "for_ms", "a work step"), "for_ms");
+  } else if (name == "is_locked") {
+    op.kind = world::OpSpec::Kind::IsLocked;
+  } else if (name == "is_held") {
+    op.kind = world::OpSpec::Kind::IsHeld;
+  } else {
+    op.kind = world::OpSpec::Kind::Write;
+  }
+  e.op = op;
+}
+
+// A fault step: its kind from the fault table, and each parameter that kind takes. A parameter of
+// another kind is a mistake, not something to ignore.
+world::Fault read_fault(const Reader& r, const YAML::Node& item, const world::FaultInfo& info, TimelineEntry& e) {
+  using P = world::FaultParam;
+  world::Fault f;
+  f.kind = info.kind;
+  const std::string where = "a " + std::string(info.name) + " fault";
+  for (const world::FaultParamInfo& p : world::fault_params()) {
+    const YAML::Node node = item[std::string(p.key)];
+    if (node && !info.takes(p.param)) r.fail(node, std::string(p.key) + " applies to " + world::kinds_taking(p.param));
+  }
+  for (const P param : info.params) {
+    const std::string key(world::param_info(param).key);
+    const YAML::Node node = item[key];
+    switch (param) {
+      case P::ForMs: f.for_ms = r.non_negative(r.require(item, key.c_str(), where), key); break;
+      case P::ExtraMs: f.extra_ms = r.non_negative(r.require(item, key.c_str(), where), key); break;
+      case P::ByMs: f.by_ms = r.integer(r.require(item, key.c_str(), where), key); break;
+      case P::PerThousand:
+        if (node) {
+          const int64_t v = r.non_negative(node, key);
+          if (v > 1000) r.fail(node, "per_thousand is at most 1000");
+          f.per_thousand = static_cast<uint64_t>(v);
+        }
+        break;
+      case P::LagMs:
+        if (node) f.lag_ms = r.non_negative(node, key);
+        break;
+      case P::Via:
+        if (node) f.sentinel = r.one_of(node, key, {"direct", "sentinel"}) == "sentinel";
+        break;
+      case P::DownMs:
+        if (node) f.down_ms = r.non_negative(node, key);
+        break;
+      case P::Persistence:
+        if (node) f.persistence = r.one_of(node, key, {"none", "aof"}) == "aof" ? world::Persistence::AofEverySec : world::Persistence::None;
+        break;
+      case P::Server:
+        if (node) {
+          f.server = static_cast<int>(r.non_negative(node, key));
+          e.server_column = node.Mark().column + 1;
+        }
+        break;
+    }
+  }
+  // A replica promoted by Sentinel follows its master; a direct failover names how far it lags.
+  if (info.takes(P::Via)) {
+    if (f.sentinel) {
+      if (item["lag_ms"] && f.lag_ms != 0)
+        r.fail(item["lag_ms"], "a failover via sentinel promotes a replica that follows its master: lag_ms must be 0");
+      if (f.down_ms < 100) r.fail(item["down_ms"] ? item["down_ms"] : item, "down_ms is at least 100 (Sentinel's own clock)");
+    } else {
+      r.require(item, "lag_ms", where);
+      if (item["down_ms"]) r.fail(item["down_ms"], "down_ms applies to a failover via sentinel");
+    }
+  }
+  return f;
+}
+
+// The keys a timeline step may have: an op's and every fault parameter.
+std::vector<std::string> step_keys() {
+  std::vector<std::string> keys = {"at", "client", "thread", "op", "side", "fault", "wait_ms", "lease_ms", "for_ms"};
+  for (const world::FaultParamInfo& p : world::fault_params())
+    if (std::find(keys.begin(), keys.end(), p.key) == keys.end()) keys.emplace_back(p.key);
+  return keys;
+}
+
+void read_timeline(const Reader& r, const YAML::Node& node, Scenario& s) {
+  if (!node.IsSequence()) r.fail(node, "expected a list of steps for timeline");
+  std::set<std::string> clients;
+  for (const auto& c : s.clients) clients.insert(c.name);
+  for (const YAML::Node& item : node) {
+    r.expect_map(item, "a timeline step");
+    r.check_keys(item, step_keys(), "a timeline step");
+    TimelineEntry e;
+    e.line = item.Mark().line + 1;
+    e.at_ms = r.non_negative(r.require(item, "at", "a timeline step"), "at");
+    const bool has_op = item["op"].IsDefined(), has_fault = item["fault"].IsDefined();
+    if (has_op == has_fault) r.fail(item, "a timeline step needs exactly one of 'op' or 'fault'");
+    if (item["client"]) {
+      e.client = r.text(item["client"], "client");
+      if (!clients.count(e.client)) r.fail(item["client"], "client '" + e.client + "' is not declared in clients");
+    }
+    if (item["thread"]) {
+      e.thread = r.non_negative(item["thread"], "thread");
+      if (e.thread == 0) r.fail(item["thread"], "threads are numbered from 1");
+    }
+    if (has_op) {
+      const std::string name = r.text(item["op"], "op");
+      if (!kOps.count(name))
+        r.fail(item["op"], "unknown op '" + name + "' (expected " + kOpList + ")");
+      if (e.client.empty()) r.fail(item, "missing 'client' in a timeline step with op '" + name + "'");
+      read_op(r, item, name, s, e);
+    } else {
+      const std::string name = r.text(item["fault"], "fault");
+      const world::FaultInfo* info = world::find_fault(name);
+      if (!info) r.fail(item["fault"], "unknown fault '" + name + "' (expected " + world::fault_list() + ")");
+      if (!info->on_server && e.client.empty()) r.fail(item, "missing 'client' in a '" + name + "' fault");
+      if (info->on_server && !e.client.empty())
+        r.fail(item["client"], "a '" + name + "' fault concerns the server, not a client");
+      e.fault = read_fault(r, item, *info, e);
+      e.fault->client = std::move(e.client);
+      e.client.clear();
+    }
+    s.timeline.push_back(e);
+  }
+}
+
+void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
+  r.expect_map(node, "expect");
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const std::string key = it->first.as<std::string>();
+    const YAML::Node value = it->second;  // the iterator's proxy dies with the expression
+    if (key == "ops") {
+      if (!value.IsSequence()) r.fail(value, "expected a list for expect.ops");
+      for (const YAML::Node& item : value) {
+        r.expect_map(item, "an expected op");
+        r.check_keys(item, {"client", "thread", "op", "nth", "result", "value"}, "an expected op");
+        OpExpectation pin;
+        pin.line = item.Mark().line + 1;
+        pin.client = r.text(r.require(item, "client", "an expected op"), "client");
+        if (std::none_of(s.clients.begin(), s.clients.end(), [&](const ClientDecl& c) { return c.name == pin.client; }))
+          r.fail(item["client"], "client '" + pin.client + "' is not declared in clients");
+        if (item["thread"]) pin.thread = r.non_negative(item["thread"], "thread");
+        pin.op = r.text(r.require(item, "op", "an expected op"), "op");
+        if (!kOps.count(pin.op)) r.fail(item["op"], "unknown op '" + pin.op + "'");
+        if (item["nth"]) {
+          pin.nth = static_cast<int>(r.non_negative(item["nth"], "nth"));
+          if (pin.nth == 0) r.fail(item["nth"], "nth counts from 1");
+        }
+        pin.result = r.one_of(r.require(item, "result", "an expected op"), "result", {"ok", "fail", "unknown"});
+        if (item["value"]) pin.value = r.integer(item["value"], "value");
+        s.expect_ops.push_back(pin);
+      }
+      continue;
+    }
+    const auto names = model::property_names();
+    if (std::find(names.begin(), names.end(), key) == names.end())
+      r.fail(it->first, "unknown property '" + key + "' in expect (expected " + [&] {
+        auto words = names;
+        words.push_back("ops");
+        return model::property_list(words);
+      }() + ")");
+    if (const std::string problem = model::applicability_problem(key, s.lock.type); !problem.empty())
+      r.fail(it->first, problem);
+    s.expect.emplace_back(key, r.one_of(value, "expectation for " + key, {"holds", "violated"}));
+  }
+}
+
+void read_live(const Reader& r, const YAML::Node& node, Scenario& s) {
+  r.expect_map(node, "live");
+  r.check_keys(node, {"differs", "why", "time_scale"}, "live");
+  if (node["time_scale"]) s.live.time_scale = r.boolean(node["time_scale"], "time_scale");
+  s.live.line = node.Mark().line + 1;
+  if (const YAML::Node differs = node["differs"]) {
+    if (!differs.IsSequence()) r.fail(differs, "expected a list of properties for live.differs");
+    for (const YAML::Node& item : differs) {
+      const std::string property = r.text(item, "a property");
+      const auto names = model::property_names();
+      if (std::find(names.begin(), names.end(), property) == names.end())
+        r.fail(item, "unknown property '" + property + "' in live.differs (expected " + model::property_list(names) + ")");
+      if (std::find(s.live.differs.begin(), s.live.differs.end(), property) != s.live.differs.end())
+        r.fail(item, "live.differs names '" + property + "' twice");
+      if (std::none_of(s.expect.begin(), s.expect.end(), [&](const auto& e) { return e.first == property; }))
+        r.fail(item, "live.differs names '" + property + "', which expect does not check");
+      s.live.differs.push_back(property);
+    }
+    if (!node["why"]) r.fail(node, "live.differs needs a 'why': the real reason the verdict can differ live");
+  }
+  if (node["why"]) {
+    s.live.why = r.text(node["why"], "why");
+    while (!s.live.why.empty() && std::isspace(static_cast<unsigned char>(s.live.why.back()))) s.live.why.pop_back();
+  }
+}
+
+}  // namespace
+
+std::string user_script_problem(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return "cannot read the script file '" + path + "'";
+  std::ostringstream body;
+  body << file.rdbuf();
+  engine::ManualHost host;
+  engine::Engine fake(host);
+  const Reply reply = fake.execute(fake.open_session(), {"SCRIPT", "LOAD", body.str()});
+  return reply.is_error() ? reply.str : std::string();
+}
+
+Scenario load_scenario(const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw ScenarioError(path, 1, 1, "cannot read the file");
+  } catch (const YAML::ParserException& e) {
+    throw ScenarioError(path, e.mark.line + 1, e.mark.column + 1, "not valid YAML: " + e.msg);
+  }
+  const Reader r(path);
+  if (!root.IsMap()) r.fail(root, "expected a mapping with name, lock, clients, timeline and expect");
+  r.check_keys(root, {"name", "about", "seed", "world", "lock", "clients", "timeline", "run_ms", "expect", "live"},
+               "the scenario");
+  Scenario s;
+  s.file = path;
+  s.name = r.text(r.require(root, "name", "the scenario"), "name");
+  if (root["about"]) s.about = r.text(root["about"], "about");
+  if (root["seed"]) s.seed = static_cast<uint64_t>(r.non_negative(root["seed"], "seed"));
+  s.world.seed = s.seed;
+  if (root["world"]) read_world(r, root["world"], s);
+  read_lock(r, r.require(root, "lock", "the scenario"), s);
+  read_clients(r, r.require(root, "clients", "the scenario"), s);
+  read_timeline(r, r.require(root, "timeline", "the scenario"), s);
+  s.run_ms = root["run_ms"] ? r.non_negative(root["run_ms"], "run_ms") : default_run_ms(s.timeline);
+  if (root["expect"]) read_expect(r, root["expect"], s);
+  if (root["live"]) read_live(r, root["live"], s);
+  // A RedLock needs a server per part; a fault needs its server to exist.
+  if (s.lock.type == "red" && s.world.servers < s.lock.parts) {
+    if (root["world"] && root["world"]["servers"])
+      r.fail(root["world"]["servers"], "a red lock of " + std::to_string(s.lock.parts) + " parts needs as many servers");
+    s.world.servers = s.lock.parts;
+  }
+  for (const auto& e : s.timeline)
+    if (e.fault && e.fault->server >= s.world.servers)
+      throw ScenarioError(path, e.line, e.server_column,
+                          "server " + std::to_string(e.fault->server) + " does not exist (the world has " +
+                              std::to_string(s.world.servers) + ")");
+  // A Sentinel calls a master down after down_ms: a longer pause would make it fail over on its own.
+  for (const auto& watched : s.timeline) {
+    if (!watched.fault || watched.fault->kind != world::FaultKind::Failover || !watched.fault->sentinel) continue;
+    const world::Fault& sentinel = *watched.fault;
+    for (const auto& e : s.timeline)
+      if (e.fault && e.fault->kind == world::FaultKind::RedisPause && e.fault->server == sentinel.server &&
+          e.fault->for_ms >= sentinel.down_ms)
+        throw ScenarioError(path, e.line, 1,
+                            "a redis_pause of " + std::to_string(e.fault->for_ms) + " ms on a server a Sentinel watches (down_ms " +
+                                std::to_string(sentinel.down_ms) + ", line " + std::to_string(watched.line) +
+                                ") would make Sentinel fail over on its own, which locksim does not model: keep the pause "
+                                "under " + std::to_string(sentinel.down_ms) + " ms");
+  }
+  return s;
+}
+
+std::vector<std::string> find_scenario_files(const std::vector<std::string>& paths) {
+  std::vector<std::string> files;
+  for (const std::string& p : paths) {
+    const std::filesystem::path path(p);
+    if (std::filesystem::is_directory(path)) {
+      std::vector<std::string> found;
+      for (const auto& entry : std::filesystem::recursive_directory_iterator(path)) {
+        const auto ext = entry.path().extension();
+        if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml")) found.push_back(entry.path().string());
+      }
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (std::filesystem::exists(path)) {
+      files.push_back(p);
+    } else {
+      throw std::runtime_error(p + ": no such file or directory");
+    }
+  }
+  return files;
+}
+
+}  // namespace locksim::scenario

@@ -1,0 +1,192 @@
+#include "scenario/runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <set>
+
+#include "scenario/loader.hpp"
+#include "scenario/time_scale.hpp"
+#include "live/interrupt.hpp"
+#include "live/live_fabric.hpp"
+#include "sim/sim_fabric.hpp"
+
+namespace locksim::scenario {
+namespace {
+
+std::string outcome_name(model::EventKind kind) {
+  switch (kind) {
+    case model::EventKind::Ok: return "ok";
+    case model::EventKind::Fail: return "fail";
+    case model::EventKind::Info: return "unknown";
+    default: return "?";
+  }
+}
+
+// The outcome of the nth `op` of a client thread ("ok", "ok 1" when a value is pinned), or "missing"
+// when it never finished.
+std::string observed_outcome(const model::History& history, const OpExpectation& pin) {
+  int seen = 0;
+  for (const model::Event& e : history.events()) {
+    if (e.process != pin.client || e.thread != pin.thread || e.f != pin.op) continue;
+    if (e.kind != model::EventKind::Ok && e.kind != model::EventKind::Fail && e.kind != model::EventKind::Info) continue;
+    if (++seen == pin.nth) {
+      const std::string outcome = outcome_name(e.kind);
+      return pin.value && e.kind == model::EventKind::Ok ? outcome + " " + std::to_string(e.value) : outcome;
+    }
+  }
+  return "missing";
+}
+
+std::string expected_outcome(const OpExpectation& pin) {
+  return pin.value && pin.result == "ok" ? pin.result + " " + std::to_string(*pin.value) : pin.result;
+}
+
+void schedule(world::World& w, const TimelineEntry& e) {
+  if (e.op) w.op(e.at_ms, e.client, e.thread, *e.op);
+  else w.inject(e.at_ms, *e.fault);
+}
+
+}  // namespace
+
+bool ScenarioResult::passed() const {
+  if (error) return false;
+  for (const auto& p : properties)
+    if (!p.passed) return false;
+  for (const auto& p : pins)
+    if (!p.passed) return false;
+  return true;
+}
+
+std::vector<world::Fault> faults_of(const Scenario& s) {
+  std::vector<world::Fault> faults;
+  for (const auto& e : s.timeline)
+    if (e.fault) faults.push_back(*e.fault);
+  return faults;
+}
+
+ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
+  ScenarioResult result;
+  result.file = s.file;
+  result.name = s.name;
+  result.about = s.about;
+  result.lock_type = s.lock.type;
+  result.lock_name = s.lock.name;
+  result.seed = s.seed;
+  std::set<std::string> faults;
+  for (const auto& f : faults_of(s)) faults.emplace(world::fault_name(f));
+  for (const auto& f : faults) result.faults += (result.faults.empty() ? "" : ", ") + f;
+  for (const auto& c : s.clients) result.clients.push_back(c.name);
+
+  world::WorldOptions options = s.world;
+  options.seed = s.seed;
+  result.backend = backend.live ? "live" : "fake";
+  result.time_scale = backend.time_scale;
+  try {
+    std::unique_ptr<world::Fabric> fabric;
+    if (backend.live) {
+      try {
+        fabric = std::make_unique<live::LiveFabric>(*backend.live, live::server_needs(faults_of(s), s.world.servers));
+      } catch (const std::exception& ex) {
+        result.error = ex.what();
+        result.setup_error = true;
+        result.interrupted = live::interrupt_requested();
+        return result;
+      }
+      // Live clients read the real time of day; the simulated world starts from a fixed epoch.
+      options.epoch_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch()).count();
+    } else {
+      fabric = std::make_unique<sim::SimFabric>();
+    }
+    world::World w(options, *fabric);
+    for (const auto& [name, path] : s.script_files) w.scripts().override_with(name, path);
+    try {
+      w.add_lock(s.lock);
+      for (const ClientDecl& c : s.clients) {
+        world::ClientProcess& process = w.add_client(c.name);
+        process.clock.offset_ms = c.clock_offset_ms;
+        process.clock.drift_ppm = c.drift_ppm;
+      }
+      for (const auto& e : s.timeline) schedule(w, e);
+      if (backend.live && backend.progress) {
+        // The same run in one-second steps (run_until(t) then run_until(u) is run_until(u)).
+        for (int64_t t = std::min<int64_t>(1000, s.run_ms);; t = std::min(t + 1000, s.run_ms)) {
+          w.run_until(t);
+          backend.progress(t, s.run_ms);
+          if (t == s.run_ms) break;
+        }
+      } else {
+        w.run_until(s.run_ms);
+      }
+      w.finish();
+    } catch (const std::exception& ex) {
+      // What was observed until then is kept.
+      result.error = ex.what();
+      result.interrupted = live::interrupt_requested();
+    }
+    result.history = w.history();
+  } catch (const std::exception& ex) {
+    result.error = ex.what();
+  }
+  if (result.error) return result;
+
+  // Without expectations, every property that applies is observed.
+  std::vector<std::pair<std::string, std::string>> asked = s.expect;
+  if (asked.empty())
+    for (const std::string& property : model::applicable_properties(s.lock.type)) asked.emplace_back(property, "");
+  std::vector<std::string> names;
+  for (const auto& [property, expected] : asked) names.push_back(property);
+  const std::vector<model::Verdict> verdicts = model::run_checkers(result.history, names, s.checker_options);
+  for (size_t i = 0; i < names.size(); ++i) {
+    PropertyResult p;
+    p.property = names[i];
+    p.expected = asked[i].second;
+    p.verdict = verdicts[i];
+    p.passed = p.expected.empty() || (p.expected == "holds" && p.verdict.valid == model::Validity::Yes) ||
+               (p.expected == "violated" && p.verdict.valid == model::Validity::No);
+    const auto& differs = s.live.differs;
+    if (backend.live && std::find(differs.begin(), differs.end(), p.property) != differs.end()) {
+      p.may_differ = s.live.why;
+      p.passed = true;
+    }
+    result.properties.push_back(std::move(p));
+  }
+  for (const OpExpectation& pin : s.expect_ops) {
+    OpPinResult r{pin, observed_outcome(result.history, pin), false};
+    r.passed = r.observed == expected_outcome(pin);
+    result.pins.push_back(std::move(r));
+  }
+  return result;
+}
+
+ScenarioResult run_scenario_file(const std::string& path, const Backend& backend) {
+  try {
+    Scenario scenario = load_scenario(path);
+    if (backend.time_scale != 1.0) {
+      if (const auto refusal = time_scale_refusal(scenario)) {
+        ScenarioResult result;
+        result.file = path;
+        result.name = scenario.name;
+        result.about = scenario.about;
+        result.lock_type = scenario.lock.type;
+        result.seed = scenario.seed;
+        result.backend = backend.live ? "live" : "fake";
+        result.time_scale = backend.time_scale;
+        result.skipped = *refusal;
+        return result;
+      }
+      scenario = scale_times(scenario, backend.time_scale);
+    }
+    return run_scenario(scenario, backend);
+  } catch (const ScenarioError& e) {
+    ScenarioResult result;
+    result.file = path;
+    result.name = std::filesystem::path(path).filename().string();
+    result.error = e.what();
+    result.bad_input = true;
+    return result;
+  }
+}
+
+}  // namespace locksim::scenario

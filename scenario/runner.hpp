@@ -1,0 +1,70 @@
+#pragma once
+// Running a scenario: its world is built from the file, driven through the timeline, and its history
+// judged by the checkers the file names; each expectation is compared with what was observed.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scenario/scenario.hpp"
+#include "live/live_fabric.hpp"
+#include "model/history.hpp"
+#include "model/verdict.hpp"
+
+namespace locksim::scenario {
+
+struct PropertyResult {
+  std::string property;
+  std::string expected;  // holds | violated; "" when only observed (the file expects no property)
+  model::Verdict verdict;
+  bool passed = false;
+  std::string may_differ;  // live: the scenario's reason this verdict may differ (then it passes either way)
+};
+
+struct OpPinResult {
+  OpExpectation pin;
+  std::string observed;  // ok | fail | unknown | missing
+  bool passed = false;
+};
+
+struct ScenarioResult {
+  std::string file;
+  std::string name;
+  std::string about;
+  std::string lock_type;
+  std::string lock_name;
+  std::vector<std::string> clients;
+  uint64_t seed = 0;
+  std::string faults;  // "pause, crash", for the summary
+  std::string backend = "fake";  // fake | live
+  double time_scale = 1.0;
+  std::optional<std::string> error;  // the file could not be loaded, or the run stopped
+  bool bad_input = false;
+  bool setup_error = false;  // live: the servers could not be started or used (not a finding)
+  bool interrupted = false;
+  std::optional<std::string> skipped;  // not run, and why (a refused --time-scale)
+  std::vector<PropertyResult> properties;
+  std::vector<OpPinResult> pins;
+  model::History history;
+  bool passed() const;
+};
+
+// Where a scenario runs: the simulated world (no `live`), or real redis-servers on the real clock.
+struct Backend {
+  std::optional<live::LiveOptions> live;
+  double time_scale = 1.0;  // see app/time_scale.hpp
+  // Live runs take real time: called about once a second with the run's time and its end (ms).
+  std::function<void(int64_t now_ms, int64_t end_ms)> progress;
+};
+
+// Runs one loaded scenario. Never throws for a problem in the run: it ends up in `error`, with the
+// history recorded so far.
+ScenarioResult run_scenario(const Scenario& scenario, const Backend& backend = {});
+
+// Loads and runs one file; a file that does not load gives a result with bad_input set.
+ScenarioResult run_scenario_file(const std::string& path, const Backend& backend = {});
+
+// The scenario's faults, in timeline order.
+std::vector<world::Fault> faults_of(const Scenario& scenario);
+
+}  // namespace locksim::scenario

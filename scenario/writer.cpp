@@ -1,0 +1,234 @@
+#include "scenario/writer.hpp"
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace locksim::scenario {
+namespace {
+
+constexpr const char* kWritableTypes = "rlock, fair, multi, red, rwlock, setnx, naive, token and client-reentrant";
+
+// A double-quoted YAML scalar (JSON's escapes are valid YAML).
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (u < 0x20 || u == 0x7f) {
+      static const char* hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// A plain scalar when YAML reads it back as the same string, else quoted.
+std::string scalar(const std::string& s) {
+  if (s.empty() || s == "null" || s == "Null" || s == "NULL" || s == "~" || s == "true" || s == "false" || s == "yes" ||
+      s == "no")
+    return quoted(s);
+  for (const char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') return quoted(s);
+  if (s.front() == '-' || s.front() == '.') return quoted(s);
+  return s;
+}
+
+const char* op_name(world::OpSpec::Kind kind) {
+  switch (kind) {
+    case world::OpSpec::Kind::Lock: return "lock";
+    case world::OpSpec::Kind::TryLock: return "try_lock";
+    case world::OpSpec::Kind::Unlock: return "unlock";
+    case world::OpSpec::Kind::ForceUnlock: return "force_unlock";
+    case world::OpSpec::Kind::Work: return "work";
+    case world::OpSpec::Kind::Write: return "write";
+    case world::OpSpec::Kind::IsLocked: return "is_locked";
+    case world::OpSpec::Kind::IsHeld: return "is_held";
+  }
+  return "?";
+}
+
+bool is_acquire(const world::OpSpec& op) {
+  return op.kind == world::OpSpec::Kind::Lock || op.kind == world::OpSpec::Kind::TryLock;
+}
+
+void write_world(std::ostream& out, const Scenario& s) {
+  const world::LinkOptions& link = s.world.link;
+  if (link.loss_denominator != 1000)
+    throw std::invalid_argument("loss is written per thousand; this scenario's denominator is " +
+                                std::to_string(link.loss_denominator));
+  out << "world: {latency_ms: [" << link.latency_min_ms << ", " << link.latency_max_ms << "]"
+      << ", loss_per_thousand: " << link.loss_numerator << ", reorder: " << (link.reorder ? "true" : "false")
+      << ", active_expire_ms: " << s.world.active_expire_every_ms << ", servers: " << s.world.servers << "}\n";
+}
+
+void write_lock(std::ostream& out, const Scenario& s, bool write_default_lease) {
+  const client::LockSpec& lock = s.lock;
+  const client::RedissonOptions& r = lock.redisson;
+  const client::CommandPolicy& policy = r.commands;
+  out << "lock:\n";
+  out << "  type: " << scalar(lock.type) << "\n";
+  out << "  name: " << scalar(lock.name) << "\n";
+  if (write_default_lease) out << "  lease_ms: " << s.default_lease_ms << "\n";
+  out << "  watchdog_ms: " << r.watchdog_timeout_ms << "\n";
+  out << "  watchdog_on_error: " << (r.watchdog_on_error == client::WatchdogOnError::StopForGood ? "stop" : "keep") << "\n";
+  out << "  unlock_latch: " << (r.unlock_latch ? "true" : "false") << "\n";
+  out << "  acquire_script: " << quoted(lock.rlock_scripts.acquire) << "\n";
+  out << "  unlock_script: " << quoted(lock.rlock_scripts.unlock) << "\n";
+  out << "  renew_script: " << quoted(lock.rlock_scripts.renew) << "\n";
+  // The user's own Lua files, whichever script they replace (an rlock role's acquire_script: path
+  // loads as the same replacement of that role's script).
+  if (!s.script_files.empty()) {
+    out << "  replace_scripts:\n";
+    for (const auto& [name, path] : s.script_files)
+      out << "    " << quoted(name) << ": " << quoted(std::filesystem::absolute(path).lexically_normal().string()) << "\n";
+  }
+  if (lock.type == "fair") {
+    const client::FairOptions& fair = lock.fair;
+    out << "  fair_variant: " << quoted(client::to_string(fair.variant)) << "\n";
+    out << "  thread_wait_ms: " << fair.thread_wait_ms << "\n";
+    out << "  wait_replaces_thread_wait: " << (fair.try_wait_replaces_thread_wait ? "true" : "false") << "\n";
+    out << "  zero_wait_tryacquire: " << (fair.zero_wait_uses_tryacquire ? "true" : "false") << "\n";
+  }
+  if (lock.type == "multi" || lock.type == "red") out << "  parts: " << lock.parts << "\n";
+  if (lock.type == "rwlock")
+    out << "  rwlock_variant: " << quoted(lock.rw.variant == client::RwVariant::Silent ? "3.11" : "3.44") << "\n";
+  out << "  retry_ms: " << lock.polling.retry_ms << "\n";
+  out << "  setnx_expire: " << (lock.polling.setnx_expire ? "true" : "false") << "\n";
+  out << "  timeout_ms: " << policy.timeout_ms << "\n";
+  out << "  retry_attempts: " << policy.retry_attempts << "\n";
+  out << "  retry_interval_ms: " << policy.retry_interval_ms << "\n";
+}
+
+void write_clients(std::ostream& out, const Scenario& s) {
+  out << "clients:\n";
+  for (const ClientDecl& c : s.clients) {
+    out << "  - {name: " << scalar(c.name);
+    if (c.clock_offset_ms != 0) out << ", clock_offset_ms: " << c.clock_offset_ms;
+    if (c.drift_ppm != 0) out << ", drift_ppm: " << c.drift_ppm;
+    out << "}\n";
+  }
+}
+
+void write_step(std::ostream& out, const Scenario& s, const TimelineEntry& e, bool write_default_lease) {
+  out << "  - {at: " << e.at_ms;
+  if (e.op) {
+    out << ", client: " << scalar(e.client);
+    if (e.thread != 1) out << ", thread: " << e.thread;
+    const world::OpSpec& op = *e.op;
+    out << ", op: " << op_name(op.kind);
+    // An rwlock's op names its side through the lock it concerns ("<name>:read").
+    if (s.lock.type == "rwlock" && op.kind != world::OpSpec::Kind::Work)
+      out << ", side: " << op.lock.substr(op.lock.rfind(':') + 1);
+    if (op.kind == world::OpSpec::Kind::TryLock) out << ", wait_ms: " << op.wait_ms;
+    if (is_acquire(op) && op.lease_ms >= 0 && !(write_default_lease && op.lease_ms == s.default_lease_ms))
+      out << ", lease_ms: " << op.lease_ms;
+    if (op.kind == world::OpSpec::Kind::Work) out << ", for_ms: " << op.duration_ms;
+    out << "}\n";
+    return;
+  }
+  const world::Fault& f = *e.fault;
+  const world::FaultInfo& info = world::fault_info(f.kind);
+  if (!f.client.empty()) out << ", client: " << scalar(f.client);
+  out << ", fault: " << info.name;
+  for (const world::FaultParam param : info.params) {
+    const std::string_view key = world::param_info(param).key;
+    switch (param) {
+      case world::FaultParam::ForMs: out << ", " << key << ": " << f.for_ms; break;
+      case world::FaultParam::ExtraMs: out << ", " << key << ": " << f.extra_ms; break;
+      case world::FaultParam::PerThousand: out << ", " << key << ": " << f.per_thousand; break;
+      case world::FaultParam::ByMs: out << ", " << key << ": " << f.by_ms; break;
+      case world::FaultParam::LagMs:
+        if (!f.sentinel) out << ", " << key << ": " << f.lag_ms;
+        break;
+      case world::FaultParam::Via:
+        if (f.sentinel) out << ", " << key << ": sentinel";
+        break;
+      case world::FaultParam::DownMs:
+        if (f.sentinel) out << ", " << key << ": " << f.down_ms;
+        break;
+      case world::FaultParam::Persistence:
+        out << ", " << key << ": " << (f.persistence == world::Persistence::None ? "none" : "aof");
+        break;
+      case world::FaultParam::Server:
+        if (f.server != 0) out << ", " << key << ": " << f.server;
+        break;
+    }
+  }
+  out << "}\n";
+}
+
+void write_expect(std::ostream& out, const Scenario& s) {
+  if (s.expect.empty() && s.expect_ops.empty()) return;
+  out << "expect:\n";
+  for (const auto& [property, expected] : s.expect) out << "  " << property << ": " << expected << "\n";
+  if (s.expect_ops.empty()) return;
+  out << "  ops:\n";
+  for (const OpExpectation& pin : s.expect_ops) {
+    out << "    - {client: " << scalar(pin.client);
+    if (pin.thread != 1) out << ", thread: " << pin.thread;
+    out << ", op: " << pin.op << ", nth: " << pin.nth << ", result: " << pin.result;
+    if (pin.value) out << ", value: " << *pin.value;
+    out << "}\n";
+  }
+}
+
+}  // namespace
+
+bool writable_lock_type(const std::string& type) {
+  for (const char* t : {"rlock", "fair", "multi", "red", "rwlock", "setnx", "naive", "token", "client-reentrant"})
+    if (type == t) return true;
+  return false;
+}
+
+std::string write_scenario(const Scenario& s) {
+  if (!writable_lock_type(s.lock.type))
+    throw std::invalid_argument("the scenario writer does not know lock type '" + s.lock.type + "' (it writes " +
+                                kWritableTypes + ")");
+  // lock.lease_ms applies to every acquire that names none, so it can be written only when no acquire
+  // goes without a lease; otherwise every acquire names its own.
+  bool write_default_lease = s.default_lease_ms >= 0;
+  for (const auto& e : s.timeline)
+    if (e.op && is_acquire(*e.op) && e.op->lease_ms < 0) write_default_lease = false;
+
+  std::ostringstream out;
+  out << "name: " << quoted(s.name) << "\n";
+  if (!s.about.empty()) out << "about: " << quoted(s.about) << "\n";
+  out << "seed: " << s.seed << "\n";
+  write_world(out, s);
+  write_lock(out, s, write_default_lease);
+  write_clients(out, s);
+  out << (s.timeline.empty() ? "timeline: []\n" : "timeline:\n");
+  for (const auto& e : s.timeline) write_step(out, s, e, write_default_lease);
+  out << "run_ms: " << s.run_ms << "\n";
+  write_expect(out, s);
+  return out.str();
+}
+
+void write_scenario_file(const Scenario& scenario, const std::string& path) {
+  const std::string text = write_scenario(scenario);
+  const std::filesystem::path p(path);
+  if (p.has_parent_path()) {
+    std::error_code ec;
+    std::filesystem::create_directories(p.parent_path(), ec);
+  }
+  std::ofstream file(p, std::ios::binary);
+  if (!file) throw std::runtime_error(path + ": cannot write");
+  file << text;
+  if (!file) throw std::runtime_error(path + ": write failed");
+}
+
+}  // namespace locksim::scenario

@@ -1,0 +1,24 @@
+#pragma once
+// Writing a Scenario back as a scenario file (docs/scenario-format.md) that `locksim run` loads and
+// runs to the same history: every value the loader can set is written explicitly (run_ms included),
+// steps keep their order (steps at the same time are scheduled in file order), and an acquire's
+// lease is written whenever it differs from the lock's default. Exploration writes its shrunk
+// counterexamples with it.
+#include <string>
+
+#include "scenario/scenario.hpp"
+
+namespace locksim::scenario {
+
+// The lock types whose every option the writer knows (a lock type added to LockSpec needs its keys
+// written here before its scenarios can be written).
+bool writable_lock_type(const std::string& type);
+
+// The YAML text of `scenario`. Throws std::invalid_argument for what a file cannot say: a lock type
+// the writer does not know, a loss probability not in thousandths.
+std::string write_scenario(const Scenario& scenario);
+
+// Writes write_scenario(scenario) to `path`; throws std::runtime_error when it cannot.
+void write_scenario_file(const Scenario& scenario, const std::string& path);
+
+}  // namespace locksim::scenario

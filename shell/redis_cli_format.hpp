@@ -1,0 +1,23 @@
+#pragma once
+// redis-cli's conventions, so `locksim redis` reads and prints exactly as redis-cli does:
+// its argument splitting (sdssplitargs) and its --no-raw reply format (cliFormatReplyTTY).
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/reply.hpp"
+
+namespace locksim::shell {
+
+// Splits a line into words: spaces separate, "double quotes" take \n \r \t \b \a \xHH escapes,
+// 'single quotes' take \'. Returns nullopt for an unbalanced quote or a quote glued to a word.
+std::optional<std::vector<std::string>> split_cli_args(std::string_view line);
+
+// One reply as `redis-cli --no-raw` prints it, newline included. A Sequence prints each reply.
+std::string format_cli_reply(const Reply& reply);
+
+// sdscatrepr: a quoted, escaped rendering of bytes.
+std::string quote_bytes(std::string_view bytes);
+
+}  // namespace locksim::shell

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "shell/demo.hpp"
-#include "explore/explore.hpp"
+#include "app/explore_command.hpp"
 #include "shell/redis_shell.hpp"
 #include "app/run_command.hpp"
 #include "scenario/loader.hpp"
@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
       "demo", "Walks through the seed articles' lock scripts on the fake Redis, step by step, on a simulated clock.");
   demo->add_option("--scripts", scripts_dir, "Directory of the lock scripts (*.lua)")->capture_default_str();
 
-  locksim::explore::ExploreOptions explore_options;
+  locksim::app::ExploreOptions explore_options;
   std::string explore_faults = "none", explore_properties = "mutual_exclusion", explore_seeds, explore_shard;
   uint64_t explore_seed = 0, explore_count = 1000;
   bool explore_no_shrink = false;
@@ -152,7 +152,7 @@ int main(int argc, char** argv) {
     if (*run) return locksim::app::run_scenarios(run_options, std::cout, std::cerr);
     if (*redis) return locksim::shell::run_redis_shell(std::cin, std::cout, shell_options);
     if (*demo) return locksim::shell::run_demo(std::cout, scripts_dir);
-    if (*merge) return locksim::explore::run_merge(merge_inputs, merge_out, std::cerr);
+    if (*merge) return locksim::app::run_merge(merge_inputs, merge_out, std::cerr);
     if (*explore) {
       auto split = [](const std::string& text) {
         std::vector<std::string> items;
@@ -217,7 +217,7 @@ int main(int argc, char** argv) {
       }
       explore_options.shrink.enabled = !explore_no_shrink;
       explore_options.progress = ::isatty(2) != 0;
-      return locksim::explore::run_explore(explore_options, std::cout, std::cerr);
+      return locksim::app::run_explore(explore_options, std::cout, std::cerr);
     }
   } catch (const std::exception& e) {
     std::cerr << "locksim: " << e.what() << "\n";

@@ -1,11 +1,9 @@
 #pragma once
-// `locksim explore`: random workloads and fault plans (explore_gen.hpp), one case per seed, each run
-// in the simulated world and judged by the properties asked for, all expected to hold. A case that
+// Exploration: random workloads and fault plans (generator.hpp), one case per seed, each run in the
+// simulated world and judged by the properties asked for, all expected to hold. A case that
 // violates one is shrunk (RapidCheck's shrink tree of the generated plan, walked greedily: take the
-// first smaller case that still violates the same property, repeat) and written as a scenario file
-// `locksim run` replays, with its HTML timeline.
-//
-// `locksim merge`: shard outputs combined into one, sorted by seed, byte-deterministic.
+// first smaller case that still violates the same property, repeat) into a scenario `locksim run`
+// replays. The `locksim explore` command around it is app/explore_command.hpp.
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -53,32 +51,10 @@ scenario::Scenario shrink_scenario(const rc::Shrinkable<scenario::Scenario>& sta
                                    const std::function<bool(const scenario::Scenario&)>& still_fails,
                                    int runs_max, int* runs = nullptr);
 
-struct ExploreOptions {
-  ExploreConfig config;
-  uint64_t seed_first = 1;
-  uint64_t seed_last = 1000;  // inclusive
-  int shard_index = 0;        // this process runs the seeds whose position in the range is I mod N
-  int shard_count = 1;
-  std::string out;            // results.jsonl: one line per case ("" none)
-  std::string junit;          // a JUnit XML file ("" none)
-  std::string cases_dir = "explore-cases";  // counterexamples: seed-<S>.yaml and seed-<S>.html
-  ShrinkOptions shrink;
-  bool progress = false;      // a live progress line on stderr (for a terminal)
-  std::string emit_dir;       // also write every generated case, unrun and unshrunk, as DIR/seed-S.yaml
-};
-
-// The stop flag Ctrl-C sets; run_explore checks it between cases.
-std::atomic<bool>& explore_stop_flag();
-
-// Exit code: 0 no expected-holds property violated, 1 at least one was (or a case could not run),
-// 2 bad usage, 130 interrupted before any violation.
-int run_explore(const ExploreOptions& options, std::ostream& out, std::ostream& err);
+// The `locksim explore` command line that generates the case of `seed` again.
+std::string regenerate_command(const ExploreConfig& config, uint64_t seed);
 
 // One JSON line of results.jsonl for a case.
 std::string case_json_line(const CaseResult& result, const std::string& scenario_path, const std::string& timeline_path);
-
-// Merges results.jsonl files: every line of every input, sorted by seed (ties by text), exact
-// duplicates dropped. Exit code 0, or 2 when an input cannot be read or a line has no seed.
-int run_merge(const std::vector<std::string>& inputs, const std::string& out_path, std::ostream& err);
 
 }  // namespace locksim::explore

@@ -1,0 +1,184 @@
+#include "report/timeline_layout.hpp"
+
+#include <iterator>
+#include <set>
+
+#include "model/lock_types.hpp"
+
+namespace locksim::report::timeline {
+namespace {
+
+const char* const kPalette[] = {"#3467c8", "#1f9a63", "#8e4cb8", "#c9771a", "#148fa5",
+                                "#b8406f", "#6f7d1f", "#7a5536"};
+constexpr const char* kGrey = "#8a939c";
+
+void add_unique(std::vector<std::string>& to, const std::string& name) {
+  if (std::find(to.begin(), to.end(), name) == to.end()) to.push_back(name);
+}
+
+// The locks a client thread held or asked for (the run's lock first), or a server's keys.
+std::vector<std::string> rows_of(const History& h, const std::string& process, int64_t thread,
+                                 const std::string& main_lock) {
+  std::vector<std::string> rows;
+  for (const Event& e : h.events()) {
+    if (e.process != process || e.lock.empty()) continue;
+    const bool wanted = e.thread == thread && (e.kind == EventKind::Hold || e.kind == EventKind::Release ||
+                                               e.kind == EventKind::Renew ||
+                                               (e.kind == EventKind::Invoke && (is_acquire(e.f) || e.f == "unlock")));
+    if (wanted) add_unique(rows, e.lock);
+  }
+  if (contains(rows, main_lock)) {
+    rows.erase(std::find(rows.begin(), rows.end(), main_lock));
+    rows.insert(rows.begin(), main_lock);
+  }
+  if (rows.empty()) rows.push_back("");
+  return rows;
+}
+
+// A server's keys (the run's lock first, then the other lock keys, then the rest).
+std::vector<std::string> key_rows_of(const model::Facts& facts, const std::string& server, const std::string& main_lock) {
+  std::vector<std::string> rows;
+  for (const model::KeyTrack& k : facts.keys())
+    if (k.server == server) add_unique(rows, k.key);
+  if (contains(rows, main_lock)) {
+    rows.erase(std::find(rows.begin(), rows.end(), main_lock));
+    rows.insert(rows.begin(), main_lock);
+  }
+  if (rows.empty()) rows.push_back("");
+  return rows;
+}
+
+std::vector<Lane> make_lanes(const TimelineInput& in, const Cast& cast, const model::Facts& facts) {
+  const History& h = *in.history;
+  std::vector<Lane> lanes;
+  for (size_t c = 0; c < cast.clients.size(); ++c) {
+    const std::string& name = cast.clients[c];
+    std::set<int64_t> threads;
+    for (const Event& e : h.events())
+      if (e.process == name && e.thread > 0) threads.insert(e.thread);
+    if (threads.empty()) {
+      lanes.push_back({name, name, 0, false, static_cast<int>(c), rows_of(h, name, 0, in.lock)});
+      continue;
+    }
+    for (int64_t t : threads)
+      lanes.push_back({name + ":" + std::to_string(t), name, t, false, static_cast<int>(c), rows_of(h, name, t, in.lock)});
+  }
+  for (const auto& name : cast.others) lanes.push_back({name, name, 0, false, -1, {""}});
+  for (const auto& name : cast.servers) lanes.push_back({name, name, 0, true, -1, key_rows_of(facts, name, in.lock)});
+  double top = kAxisH;
+  for (Lane& lane : lanes) {
+    lane.top = top;
+    top += lane.height();
+  }
+  return lanes;
+}
+
+}  // namespace
+
+std::string color_of(int index) { return index < 0 ? kGrey : kPalette[index % std::size(kPalette)]; }
+
+El span_rect(const Scale& s, int64_t t0, int64_t t1, double y, double h, double min_w) {
+  El r("rect");
+  r.a("x", s.x(t0)).a("y", y).a("width", std::max(min_w, s.x(t1) - s.x(t0))).a("height", h);
+  r.a("data-t0", std::to_string(t0)).a("data-t1", std::to_string(t1)).a("data-minw", min_w);
+  return r;
+}
+
+El point(const Scale& s, int64_t t, double y) {
+  El g("g");
+  g.a("transform", "translate(" + num(s.x(t)) + "," + num(y) + ")");
+  g.a("data-t0", std::to_string(t)).a("data-y", y);
+  return g;
+}
+
+El vline(const Scale& s, int64_t t, double y1, double y2) {
+  El l("line");
+  l.a("x1", s.x(t)).a("x2", s.x(t)).a("y1", y1).a("y2", y2).a("data-t0", std::to_string(t));
+  return l;
+}
+
+bool is_acquire(const std::string& f) { return f == "lock" || f == "try_lock"; }
+
+bool contains(const std::vector<std::string>& v, const std::string& name) {
+  return std::find(v.begin(), v.end(), name) != v.end();
+}
+
+Cast find_cast(const TimelineInput& in, const model::Facts& facts) {
+  Cast cast;
+  cast.clients = in.clients;
+  for (const std::string& server : facts.servers())
+    if (!contains(cast.clients, server)) add_unique(cast.servers, server);
+  for (const Event& e : in.history->events()) {
+    if (e.process.empty() || contains(cast.clients, e.process) || contains(cast.servers, e.process)) continue;
+    add_unique(e.process == "world" ? cast.others : cast.clients, e.process);
+  }
+  return cast;
+}
+
+Layout::Layout(const TimelineInput& input)
+    : in(input), h(*input.history), facts(*input.history, model::find_lock_type(input.lock_type)) {
+  cast = find_cast(in, facts);
+  lanes = make_lanes(in, cast, facts);
+  end_ms = std::max<int64_t>(h.end_ms(), 1);
+  scale.px_per_ms = (kStaticWidth - 2 * kPad) / static_cast<double>(end_ms);
+  height = (lanes.empty() ? kAxisH : lanes.back().bottom()) + 8;
+}
+
+const Lane* Layout::lane_of(const std::string& process, int64_t thread) const {
+  const Lane* first = nullptr;
+  for (const Lane& lane : lanes) {
+    if (lane.process != process) continue;
+    if (lane.thread == thread) return &lane;
+    if (!first) first = &lane;
+  }
+  return first;
+}
+
+std::pair<double, double> Layout::block_of(const std::string& process) const {
+  double top = -1, bottom = -1;
+  for (const Lane& lane : lanes) {
+    if (lane.process != process) continue;
+    if (top < 0) top = lane.top;
+    bottom = lane.bottom();
+  }
+  return {top, bottom};
+}
+
+int Layout::client_color(const std::string& client) const {
+  const auto it = std::find(cast.clients.begin(), cast.clients.end(), client);
+  return it == cast.clients.end() ? -1 : static_cast<int>(it - cast.clients.begin());
+}
+
+std::optional<Anchor> anchor_of(const Layout& L, const Event& e) {
+  const Lane* lane = L.lane_of(e);
+  if (!lane) return std::nullopt;
+  switch (e.kind) {
+    case EventKind::Hold:
+    case EventKind::Release:
+    case EventKind::Renew:
+    case EventKind::Key: return Anchor{e.at_ms, lane->row_y(e.lock)};
+    case EventKind::Fault: return Anchor{e.at_ms, lane->top + kTopPad / 2};
+    default: return Anchor{e.at_ms, lane->op_y()};
+  }
+}
+
+std::string who(const Event& e) { return e.thread > 0 ? e.owner() : e.process; }
+
+std::string describe(const Event& e) {
+  std::string s = "#" + std::to_string(e.index) + " at " + ms(e.at_ms) + ": " + std::string(to_string(e.kind));
+  if (!e.f.empty()) s += " " + e.f;
+  s += "\nprocess " + who(e);
+  if (e.op) s += ", op " + std::to_string(e.op);
+  if (!e.lock.empty()) s += ", lock " + e.lock;
+  if (e.value) s += "\nvalue " + std::to_string(e.value);
+  if (e.wait_ms >= 0) s += "\nwait " + ms(e.wait_ms);
+  if (e.kind == EventKind::Hold || (e.kind == EventKind::Invoke && is_acquire(e.f)))
+    s += e.lease_ms >= 0 ? "\nlease " + ms(e.lease_ms) : std::string("\nlease: none (watchdog renews)");
+  if (!e.text.empty()) s += (e.kind == EventKind::Exec ? "\n> " : "\n") + e.text;
+  if (!e.reply.empty()) s += "\n< " + e.reply;
+  if (e.kind == EventKind::Exec) s += "\nbefore: " + (e.before.empty() ? "(no key)" : e.before) +
+                                      "\nafter: " + (e.after.empty() ? "(no key)" : e.after);
+  return s;
+}
+
+}  // namespace locksim::report::timeline

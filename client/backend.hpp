@@ -21,11 +21,11 @@ struct Script {
 
 // One request to Redis. With `script`, argv holds only the KEYS and ARGV (numkeys = keys).
 struct Command {
-  std::string role;   // what it is for: acquire, unlock, renew, ... (recorded in the history)
-  std::string lock;   // the lock key it concerns ("" when none)
+  std::string role{};   // what it is for: acquire, unlock, renew, ... (recorded in the history)
+  std::string lock{};   // the lock key it concerns ("" when none)
   const Script* script = nullptr;
-  std::vector<std::string> keys;
-  std::vector<std::string> argv;  // a plain command: its words; a script: its ARGV
+  std::vector<std::string> keys{};
+  std::vector<std::string> argv{};  // a plain command: its words; a script: its ARGV
   int64_t thread = 0;
   int64_t op = 0;
   int server = 0;  // which Redis server (RedLock's locks live on several)

@@ -68,10 +68,14 @@ Task<RedissonLock::Attempt> FairLock::try_acquire_once(int64_t thread, int64_t o
   const int64_t now = backend_.now_ms();
   const int64_t wait = wait_for(wait_ms);
   const int64_t third = fair_.variant == FairVariant::Head ? now + wait : wait;
-  Command command{"acquire", name_, &acquire_, {name_, queue_key(), timeout_key()},
-                  {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), holder_id(thread),
-                   std::to_string(third), std::to_string(now)},
-                  thread, op};
+  Command command{.role = "acquire",
+                  .lock = name_,
+                  .script = &acquire_,
+                  .keys = {name_, queue_key(), timeout_key()},
+                  .argv = {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), holder_id(thread),
+                           std::to_string(third), std::to_string(now)},
+                  .thread = thread,
+                  .op = op};
   command.queue = queue_key();
   const CallResult result = co_await send(std::move(command));
   co_return to_attempt(result);
@@ -80,10 +84,14 @@ Task<RedissonLock::Attempt> FairLock::try_acquire_once(int64_t thread, int64_t o
 // tryLock() with no arguments: one EVAL_NULL_BOOLEAN, never queued, no acquireFailed.
 Task<OpResult> FairLock::try_acquire_no_wait(int64_t thread, int64_t op, int64_t lease_ms) {
   const int64_t now = backend_.now_ms();
-  Command command{"try_acquire", name_, &tryacquire_, {name_, queue_key(), timeout_key()},
-                  {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), holder_id(thread),
-                   std::to_string(fair_.thread_wait_ms), std::to_string(now)},
-                  thread, op};
+  Command command{.role = "try_acquire",
+                  .lock = name_,
+                  .script = &tryacquire_,
+                  .keys = {name_, queue_key(), timeout_key()},
+                  .argv = {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), holder_id(thread),
+                           std::to_string(fair_.thread_wait_ms), std::to_string(now)},
+                  .thread = thread,
+                  .op = op};
   command.queue = queue_key();
   const CallResult result = co_await send(std::move(command));
   if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
@@ -94,27 +102,48 @@ Task<OpResult> FairLock::try_acquire_no_wait(int64_t thread, int64_t op, int64_t
 
 // acquireFailed: KEYS = queue, timeouts; ARGV = holder, wait. Sent with retries, as Redisson does.
 Task<void> FairLock::acquire_failed(int64_t thread, int64_t op, int64_t wait_ms) {
-  Command command{"acquire_failed", name_, &acquire_failed_, {queue_key(), timeout_key()},
-                  {holder_id(thread), std::to_string(wait_for(wait_ms))}, thread, op};
+  Command command{.role = "acquire_failed",
+                  .lock = name_,
+                  .script = &acquire_failed_,
+                  .keys = {queue_key(), timeout_key()},
+                  .argv = {holder_id(thread), std::to_string(wait_for(wait_ms))},
+                  .thread = thread,
+                  .op = op};
   command.queue = queue_key();
   co_await send(std::move(command));
 }
 
 Command FairLock::unlock_command(int64_t thread, int64_t op) {
-  Command command{"unlock", name_, &unlock_, {name_, queue_key(), timeout_key(), channel_prefix()},
-                  {"0", std::to_string(internal_lease_ms_), holder_id(thread), std::to_string(backend_.now_ms())},
-                  thread, op};
+  Command command{
+      .role = "unlock",
+      .lock = name_,
+      .script = &unlock_,
+      .keys = {name_, queue_key(), timeout_key(), channel_prefix()},
+      .argv = {"0", std::to_string(internal_lease_ms_), holder_id(thread), std::to_string(backend_.now_ms())},
+      .thread = thread,
+      .op = op};
   command.queue = queue_key();
   return command;
 }
 
 Command FairLock::renew_command(int64_t thread) {
-  return Command{"renew", name_, &renew_, {name_}, {std::to_string(internal_lease_ms_), holder_id(thread)}, thread, 0};
+  return Command{.role = "renew",
+                 .lock = name_,
+                 .script = &renew_,
+                 .keys = {name_},
+                 .argv = {std::to_string(internal_lease_ms_), holder_id(thread)},
+                 .thread = thread,
+                 .op = 0};
 }
 
 Task<OpResult> FairLock::force_release(int64_t op) {
-  Command command{"force_unlock", name_, &force_unlock_, {name_, queue_key(), timeout_key(), channel_prefix()},
-                  {"0", std::to_string(backend_.now_ms())}, 0, op};
+  Command command{.role = "force_unlock",
+                  .lock = name_,
+                  .script = &force_unlock_,
+                  .keys = {name_, queue_key(), timeout_key(), channel_prefix()},
+                  .argv = {"0", std::to_string(backend_.now_ms())},
+                  .thread = 0,
+                  .op = op};
   command.queue = queue_key();
   co_return integer_result(co_await send(std::move(command)));
 }

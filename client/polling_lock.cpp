@@ -5,7 +5,11 @@
 namespace locksim::client {
 
 Task<CallResult> PollingLock::send(std::string role, int64_t thread, int64_t op, std::vector<std::string> argv) {
-  Command command{std::move(role), name_, nullptr, {}, std::move(argv), thread, op};
+  Command command{.role = std::move(role),
+                  .lock = name_,
+                  .argv = std::move(argv),
+                  .thread = thread,
+                  .op = op};
   co_return co_await call_with_retry(backend_, std::move(command), options_.commands);
 }
 

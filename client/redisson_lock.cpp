@@ -155,7 +155,11 @@ OpResult RedissonLock::integer_result(const CallResult& result) {
 }
 
 Task<OpResult> RedissonLock::query(std::string role, std::vector<std::string> argv, int64_t thread, int64_t op) {
-  Command command{std::move(role), key_, nullptr, {}, std::move(argv), thread, op};
+  Command command{.role = std::move(role),
+                  .lock = key_,
+                  .argv = std::move(argv),
+                  .thread = thread,
+                  .op = op};
   OpResult result = integer_result(co_await send(std::move(command)));
   if (result.outcome == OpResult::Outcome::Ok) result.value = result.value > 0 ? 1 : 0;
   co_return result;

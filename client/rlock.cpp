@@ -11,31 +11,57 @@ RLock::RLock(Backend& backend, ScriptCatalog& scripts, std::string name, Redisso
       force_unlock_(scripts.get(script_names.force_unlock)) {}
 
 Task<RedissonLock::Attempt> RLock::try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t) {
-  Command command{"acquire", name_, &acquire_, {name_},
-                  {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), holder_id(thread)}, thread, op};
+  Command command{.role = "acquire",
+                  .lock = name_,
+                  .script = &acquire_,
+                  .keys = {name_},
+                  .argv = {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), holder_id(thread)},
+                  .thread = thread,
+                  .op = op};
   const CallResult result = co_await send(std::move(command));
   co_return to_attempt(result);
 }
 
 Command RLock::unlock_command(int64_t thread, int64_t op) {
   if (!options_.unlock_latch) {
-    return Command{"unlock", name_, &unlock_, {name_, channel()},
-                   {"0", std::to_string(internal_lease_ms_), holder_id(thread)}, thread, op};
+    return Command{.role = "unlock",
+                   .lock = name_,
+                   .script = &unlock_,
+                   .keys = {name_, channel()},
+                   .argv = {"0", std::to_string(internal_lease_ms_), holder_id(thread)},
+                   .thread = thread,
+                   .op = op};
   }
   // One request id per unlock, kept across resends: that is what makes the latch work.
   const CommandPolicy& p = options_.commands;
   const int64_t latch_ms = (p.timeout_ms + p.retry_interval_ms) * p.retry_attempts;
-  return Command{"unlock", name_, &unlock_,
-                 {name_, channel(), "redisson_unlock_latch:{" + name_ + "}:" + backend_.random_token()},
-                 {"0", std::to_string(internal_lease_ms_), holder_id(thread), std::to_string(latch_ms)}, thread, op};
+  return Command{.role = "unlock",
+                 .lock = name_,
+                 .script = &unlock_,
+                 .keys = {name_, channel(), "redisson_unlock_latch:{" + name_ + "}:" + backend_.random_token()},
+                 .argv = {"0", std::to_string(internal_lease_ms_), holder_id(thread), std::to_string(latch_ms)},
+                 .thread = thread,
+                 .op = op};
 }
 
 Command RLock::renew_command(int64_t thread) {
-  return Command{"renew", name_, &renew_, {name_}, {std::to_string(internal_lease_ms_), holder_id(thread)}, thread, 0};
+  return Command{.role = "renew",
+                 .lock = name_,
+                 .script = &renew_,
+                 .keys = {name_},
+                 .argv = {std::to_string(internal_lease_ms_), holder_id(thread)},
+                 .thread = thread,
+                 .op = 0};
 }
 
 Task<OpResult> RLock::force_release(int64_t op) {
-  Command command{"force_unlock", name_, &force_unlock_, {name_, channel()}, {"0"}, 0, op};
+  Command command{.role = "force_unlock",
+                  .lock = name_,
+                  .script = &force_unlock_,
+                  .keys = {name_, channel()},
+                  .argv = {"0"},
+                  .thread = 0,
+                  .op = op};
   co_return integer_result(co_await send(std::move(command)));
 }
 

@@ -31,7 +31,11 @@ std::string RwSide::braced() const { return key_.find('{') != std::string::npos 
 
 // RedissonReadLock / RedissonWriteLock.isLocked(): the hash's mode is this side's.
 Task<OpResult> RwSide::is_locked(int64_t op) {
-  Command command{"is_locked", key_, nullptr, {}, {"HGET", key_, "mode"}, 0, op};
+  Command command{.role = "is_locked",
+                  .lock = key_,
+                  .argv = {"HGET", key_, "mode"},
+                  .thread = 0,
+                  .op = op};
   const CallResult result = co_await send(std::move(command));
   if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
   const Reply& reply = result.reply;
@@ -41,7 +45,13 @@ Task<OpResult> RwSide::is_locked(int64_t op) {
 }
 
 Task<OpResult> RwSide::force_release(int64_t op) {
-  Command command{"force_unlock", key_, &force_unlock_, {key_, channel()}, {mode_ == "write" ? "1" : "0", mode_}, 0, op};
+  Command command{.role = "force_unlock",
+                  .lock = key_,
+                  .script = &force_unlock_,
+                  .keys = {key_, channel()},
+                  .argv = {mode_ == "write" ? "1" : "0", mode_},
+                  .thread = 0,
+                  .op = op};
   co_return integer_result(co_await send(std::move(command)));
 }
 
@@ -54,18 +64,34 @@ ReadLock::ReadLock(Backend& backend, ScriptCatalog& scripts, const std::string& 
 
 Task<RedissonLock::Attempt> ReadLock::try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t) {
   const std::string id = holder_id(thread);
-  Command command{"acquire", key_, &acquire_, {key_, timeout_prefix(thread)},
-                  {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), id, id + ":write"}, thread, op};
+  Command command{.role = "acquire",
+                  .lock = key_,
+                  .script = &acquire_,
+                  .keys = {key_, timeout_prefix(thread)},
+                  .argv = {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), id, id + ":write"},
+                  .thread = thread,
+                  .op = op};
   co_return to_attempt(co_await send(std::move(command)));
 }
 
 Command ReadLock::unlock_command(int64_t thread, int64_t op) {
-  return Command{"unlock", key_, &unlock_, {key_, channel(), timeout_prefix(thread), braced()},
-                 {"0", holder_id(thread)}, thread, op};
+  return Command{.role = "unlock",
+                 .lock = key_,
+                 .script = &unlock_,
+                 .keys = {key_, channel(), timeout_prefix(thread), braced()},
+                 .argv = {"0", holder_id(thread)},
+                 .thread = thread,
+                 .op = op};
 }
 
 Command ReadLock::renew_command(int64_t thread) {
-  return Command{"renew", key_, &renew_, {key_, braced()}, {std::to_string(internal_lease_ms_), holder_id(thread)}, thread, 0};
+  return Command{.role = "renew",
+                 .lock = key_,
+                 .script = &renew_,
+                 .keys = {key_, braced()},
+                 .argv = {std::to_string(internal_lease_ms_), holder_id(thread)},
+                 .thread = thread,
+                 .op = 0};
 }
 
 WriteLock::WriteLock(Backend& backend, ScriptCatalog& scripts, const std::string& key, RedissonOptions options,
@@ -76,18 +102,34 @@ WriteLock::WriteLock(Backend& backend, ScriptCatalog& scripts, const std::string
       renew_(scripts.get("rlock_renew")) {}
 
 Task<RedissonLock::Attempt> WriteLock::try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t) {
-  Command command{"acquire", key_, &acquire_, {key_},
-                  {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), writer_id(thread)}, thread, op};
+  Command command{.role = "acquire",
+                  .lock = key_,
+                  .script = &acquire_,
+                  .keys = {key_},
+                  .argv = {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), writer_id(thread)},
+                  .thread = thread,
+                  .op = op};
   co_return to_attempt(co_await send(std::move(command)));
 }
 
 Command WriteLock::unlock_command(int64_t thread, int64_t op) {
-  return Command{"unlock", key_, &unlock_, {key_, channel()},
-                 {"1", std::to_string(internal_lease_ms_), writer_id(thread)}, thread, op};
+  return Command{.role = "unlock",
+                 .lock = key_,
+                 .script = &unlock_,
+                 .keys = {key_, channel()},
+                 .argv = {"1", std::to_string(internal_lease_ms_), writer_id(thread)},
+                 .thread = thread,
+                 .op = op};
 }
 
 Command WriteLock::renew_command(int64_t thread) {
-  return Command{"renew", key_, &renew_, {key_}, {std::to_string(internal_lease_ms_), writer_id(thread)}, thread, 0};
+  return Command{.role = "renew",
+                 .lock = key_,
+                 .script = &renew_,
+                 .keys = {key_},
+                 .argv = {std::to_string(internal_lease_ms_), writer_id(thread)},
+                 .thread = thread,
+                 .op = 0};
 }
 
 // isHeldByCurrentThread(): HEXISTS of the writer's field.

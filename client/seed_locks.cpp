@@ -73,7 +73,13 @@ Task<OpResult> TokenLock::try_once(int64_t thread, int64_t op, int64_t lease_ms)
 Task<OpResult> TokenLock::release(int64_t thread, int64_t op) {
   auto it = tokens_.find(thread);
   const std::string token = it == tokens_.end() ? std::string("none") : it->second;
-  Command command{"unlock", name_, &release_, {name_}, {token}, thread, op};
+  Command command{.role = "unlock",
+                  .lock = name_,
+                  .script = &release_,
+                  .keys = {name_},
+                  .argv = {token},
+                  .thread = thread,
+                  .op = op};
   const CallResult result = co_await call_with_retry(backend_, std::move(command), options_.commands);
   if (it != tokens_.end()) tokens_.erase(it);
   fencing_.erase(thread);

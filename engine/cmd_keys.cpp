@@ -21,16 +21,16 @@ bool parse_expire_flags(CommandContext& ctx, unsigned& flags, Reply& error) {
     else if (equals_ignore_case(opt, "gt")) flags |= kExpireGt;
     else if (equals_ignore_case(opt, "lt")) flags |= kExpireLt;
     else {
-      error = Reply::error(errors::err_format("Unsupported option " + std::string(opt)));
+      error = Reply::error(errors::unsupported_option(opt));
       return false;
     }
   }
   if ((flags & kExpireNx) && (flags & (kExpireXx | kExpireGt | kExpireLt))) {
-    error = Reply::error(errors::err("NX and XX, GT or LT options at the same time are not compatible"));
+    error = Reply::error(errors::kExpireNxAndOthers);
     return false;
   }
   if ((flags & kExpireGt) && (flags & kExpireLt)) {
-    error = Reply::error(errors::err("GT and LT options at the same time are not compatible"));
+    error = Reply::error(errors::kExpireGtAndLt);
     return false;
   }
   return true;

@@ -23,7 +23,7 @@ Reply pop_generic(CommandContext& ctx, std::string_view name, bool head) {
   int64_t count = 0;
   if (has_count) {
     auto parsed = parse_int64(ctx.arg(2));
-    if (!parsed || *parsed < 0) return Reply::error(errors::err("value is out of range, must be positive"));
+    if (!parsed || *parsed < 0) return Reply::error(errors::kCountNotPositive);
     count = *parsed;
   }
   Found<List> found = find_as<List>(ctx.db, ctx.arg(1));

@@ -67,12 +67,11 @@ Reply script_command(CommandContext& ctx) {
     // Redis answers any argument list other than [SYNC | ASYNC] with the same error, even a long one.
     if (ctx.argc() > 3 ||
         (ctx.argc() == 3 && !equals_ignore_case(ctx.arg(2), "sync") && !equals_ignore_case(ctx.arg(2), "async")))
-      return Reply::error(errors::err("SCRIPT FLUSH only support SYNC|ASYNC option"));
+      return Reply::error(errors::kScriptFlushOption);
     scripting.flush();
     return Reply::ok();
   }
-  return Reply::error(errors::err("unknown subcommand '" + std::string(sub.substr(0, 128)) +
-                                  "'. Try SCRIPT HELP."));
+  return Reply::error(errors::unknown_subcommand(sub, "SCRIPT"));
 }
 
 }  // namespace locksim::engine

@@ -41,8 +41,7 @@ Reply time_command(CommandContext& ctx) {
 // other DEBUG subcommands; the real ones are listed in docs/fidelity.md as unsupported).
 Reply debug_command(CommandContext& ctx) {
   if (!equals_ignore_case(ctx.arg(1), "sleep") || ctx.argc() != 3) {
-    return Reply::error(errors::err("unknown subcommand or wrong number of arguments for '" +
-                                    std::string(ctx.arg(1).substr(0, 128)) + "'. Try DEBUG HELP."));
+    return Reply::error(errors::unknown_subcommand_or_arity(ctx.arg(1), "DEBUG"));
   }
   auto seconds = parse_double(ctx.arg(2));
   // Redis reads the argument with strtod and sleeps for what it parsed (0 on junk).

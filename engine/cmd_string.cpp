@@ -152,7 +152,7 @@ Reply incrby_command(CommandContext& ctx) {
 Reply decrby_command(CommandContext& ctx) {
   auto by = parse_int64(ctx.arg(2));
   if (!by) return Reply::error(errors::kNotInteger);
-  if (*by == std::numeric_limits<int64_t>::min()) return Reply::error(errors::err("decrement would overflow"));
+  if (*by == std::numeric_limits<int64_t>::min()) return Reply::error(errors::kDecrementOverflow);
   return incr_generic(ctx, -*by);
 }
 

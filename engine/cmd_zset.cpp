@@ -43,11 +43,11 @@ Reply zadd_generic(CommandContext& ctx, unsigned flags) {
   if (rest == 0 || rest % 2 == 1) return Reply::error(errors::kSyntax);
   const size_t pairs = rest / 2;
   if ((flags & kZNx) && (flags & kZXx))
-    return Reply::error(errors::err("XX and NX options at the same time are not compatible"));
+    return Reply::error(errors::kZaddXxAndNx);
   if (((flags & kZGt) && (flags & kZNx)) || ((flags & kZLt) && (flags & kZNx)) || ((flags & kZGt) && (flags & kZLt)))
-    return Reply::error(errors::err("GT, LT, and/or NX options at the same time are not compatible"));
+    return Reply::error(errors::kZaddGtLtNx);
   if ((flags & kZIncr) && pairs > 1)
-    return Reply::error(errors::err("INCR option supports a single increment-element pair"));
+    return Reply::error(errors::kZaddIncrPair);
 
   std::vector<double> scores(pairs);
   for (size_t j = 0; j < pairs; ++j) {
@@ -72,7 +72,7 @@ Reply zadd_generic(CommandContext& ctx, unsigned flags) {
       if (flags & kZNx) continue;
       if (incr) {
         score += *current;
-        if (std::isnan(score)) return Reply::error(errors::err("resulting score is not a number (NaN)"));
+        if (std::isnan(score)) return Reply::error(errors::kScoreNaN);
       }
       if (((flags & kZLt) && score >= *current) || ((flags & kZGt) && score <= *current)) continue;
       if (score != *current) {
@@ -175,9 +175,9 @@ Reply zrange_generic(CommandContext& ctx, RangeType type, bool allow_rev) {
   }
   if (type == RangeType::Auto) type = RangeType::Rank;
   if (has_limit && limit != -1 && type == RangeType::Rank)
-    return Reply::error(errors::err("syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX"));
+    return Reply::error(errors::kZrangeLimit);
   if (with_scores && type == RangeType::Lex)
-    return Reply::error(errors::err("syntax error, WITHSCORES not supported in combination with BYLEX"));
+    return Reply::error(errors::kZrangeWithScoresByLex);
 
   // With REV, a score or lex range is written max first.
   std::string_view min_arg = ctx.arg(2), max_arg = ctx.arg(3);
@@ -195,7 +195,7 @@ Reply zrange_generic(CommandContext& ctx, RangeType type, bool allow_rev) {
         !parse_score_bound(max_arg, scores.max, scores.max_exclusive))
       return Reply::error(errors::kMinMaxNotFloat);
   } else if (!parse_lex_bound(min_arg, lex_min) || !parse_lex_bound(max_arg, lex_max)) {
-    return Reply::error(errors::err("min or max not valid string range item"));
+    return Reply::error(errors::kLexRange);
   }
 
   Found<ZSet> found = find_as<ZSet>(ctx.db, ctx.arg(1));

@@ -27,8 +27,7 @@ std::string unknown_command(std::span<const std::string_view> argv) {
     const size_t room = 128 - args.size();
     args += "'" + std::string(as_c_string(argv[i]).substr(0, room)) + "' ";
   }
-  return one_line("ERR unknown command '" + std::string(as_c_string(argv[0]).substr(0, 128)) +
-                  "', with args beginning with: " + args);
+  return one_line(errors::unknown_command(as_c_string(argv[0]).substr(0, 128), args));
 }
 
 }  // namespace
@@ -64,14 +63,12 @@ Reply Engine::execute(SessionId session, const std::vector<std::string>& argv) {
 Reply Engine::execute(SessionId session, std::span<const std::string_view> argv) {
   LS_ASSERT(!in_script());
   LS_ASSERT(std::binary_search(sessions_.begin(), sessions_.end(), session));
-  if (argv.empty()) return Reply::error(errors::err("empty command"));
+  if (argv.empty()) return Reply::error(errors::kEmptyCommand);
   const CommandSpec* spec = lookup_command(argv[0]);
   if (spec == nullptr) return Reply::error(unknown_command(argv));
   if (!arity_ok(*spec, argv.size())) return Reply::error(errors::wrong_arity(spec->name));
   if (pubsub_.count_of(session) > 0 && !(spec->flags & kCmdPubSubContext)) {
-    return Reply::error("ERR Can't execute '" + std::string(spec->name) +
-                        "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are "
-                        "allowed in this context");
+    return Reply::error(errors::not_in_pubsub_context(spec->name));
   }
   keyspace_.set_now(host_.now_ms());
   CommandContext ctx{*this, keyspace_, argv, session};
@@ -82,10 +79,10 @@ Reply Engine::call_from_script(std::span<const std::string_view> argv) {
   LS_ASSERT(in_script());
   LS_ASSERT(!argv.empty());
   const CommandSpec* spec = lookup_command(argv[0]);
-  if (spec == nullptr) return Reply::error("ERR Unknown Redis command called from script");
+  if (spec == nullptr) return Reply::error(errors::kUnknownScriptCommand);
   if (!arity_ok(*spec, argv.size()))
-    return Reply::error("ERR Wrong number of args calling Redis command from script");
-  if (spec->flags & kCmdNoScript) return Reply::error("ERR This Redis command is not allowed from script");
+    return Reply::error(errors::kScriptCommandArity);
+  if (spec->flags & kCmdNoScript) return Reply::error(errors::kNotAllowedFromScript);
   CommandContext ctx{*this, keyspace_, argv, kScriptCaller};
   return spec->handler(ctx);
 }

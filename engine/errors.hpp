@@ -42,4 +42,81 @@ inline std::string invalid_expire(std::string_view command) {
   return "ERR invalid expire time in '" + std::string(command) + "' command";
 }
 
+// Option checks (EXPIRE family, ZADD, ZRANGE, LPOP/RPOP count).
+inline constexpr std::string_view kExpireNxAndOthers =
+    "ERR NX and XX, GT or LT options at the same time are not compatible";
+inline constexpr std::string_view kExpireGtAndLt = "ERR GT and LT options at the same time are not compatible";
+inline constexpr std::string_view kZaddXxAndNx = "ERR XX and NX options at the same time are not compatible";
+inline constexpr std::string_view kZaddGtLtNx = "ERR GT, LT, and/or NX options at the same time are not compatible";
+inline constexpr std::string_view kZaddIncrPair = "ERR INCR option supports a single increment-element pair";
+inline constexpr std::string_view kScoreNaN = "ERR resulting score is not a number (NaN)";
+inline constexpr std::string_view kZrangeLimit =
+    "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX";
+inline constexpr std::string_view kZrangeWithScoresByLex =
+    "ERR syntax error, WITHSCORES not supported in combination with BYLEX";
+inline constexpr std::string_view kLexRange = "ERR min or max not valid string range item";
+inline constexpr std::string_view kCountNotPositive = "ERR value is out of range, must be positive";
+inline constexpr std::string_view kDecrementOverflow = "ERR decrement would overflow";
+inline constexpr std::string_view kScriptFlushOption = "ERR SCRIPT FLUSH only support SYNC|ASYNC option";
+
+// Dispatch.
+inline constexpr std::string_view kEmptyCommand = "ERR empty command";
+inline constexpr std::string_view kUnknownScriptCommand = "ERR Unknown Redis command called from script";
+inline constexpr std::string_view kScriptCommandArity = "ERR Wrong number of args calling Redis command from script";
+inline constexpr std::string_view kNotAllowedFromScript = "ERR This Redis command is not allowed from script";
+
+// The Lua redis library.
+inline constexpr std::string_view kCallWithoutArguments =
+    "ERR Please specify at least one argument for this redis lib call";
+inline constexpr std::string_view kCallArgumentType = "ERR Lua redis lib command arguments must be strings or integers";
+inline constexpr std::string_view kWrongArgumentsOrType = "ERR wrong number or type of arguments";
+inline constexpr std::string_view kLogArity = "ERR redis.log() requires two arguments or more.";
+inline constexpr std::string_view kLogLevelNotNumber = "ERR First argument must be a number (log level).";
+inline constexpr std::string_view kLogLevelInvalid = "ERR Invalid debug level.";
+inline constexpr std::string_view kSetrespArity = "ERR redis.setresp() requires one argument.";
+inline constexpr std::string_view kRespVersion = "ERR RESP version must be 2 or 3.";
+inline constexpr std::string_view kSetReplArity = "ERR redis.set_repl() requires one argument.";
+inline constexpr std::string_view kUnknownLuaError = "ERR unknown error";
+// locksim's own refusals, worded as Redis would word them.
+inline constexpr std::string_view kResp3Unsupported =
+    "ERR locksim's fake Redis speaks RESP2 only (redis.setresp(3) is not supported)";
+
+inline std::string unsupported_option(std::string_view option) {
+  return err_format("Unsupported option " + std::string(option));
+}
+
+inline std::string not_in_pubsub_context(std::string_view command) {
+  return "ERR Can't execute '" + std::string(command) +
+         "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context";
+}
+
+// `subcommand` is cut to 128 bytes, as Redis's %.128s does.
+inline std::string unknown_subcommand(std::string_view subcommand, std::string_view command) {
+  return "ERR unknown subcommand '" + std::string(subcommand.substr(0, 128)) + "'. Try " + std::string(command) +
+         " HELP.";
+}
+
+inline std::string unknown_subcommand_or_arity(std::string_view subcommand, std::string_view command) {
+  return "ERR unknown subcommand or wrong number of arguments for '" + std::string(subcommand.substr(0, 128)) +
+         "'. Try " + std::string(command) + " HELP.";
+}
+
+// `command` and `args` as Redis's rejectCommandFormat prints them (the caller cuts them to size).
+inline std::string unknown_command(std::string_view command, std::string_view args) {
+  return "ERR unknown command '" + std::string(command) + "', with args beginning with: " + std::string(args);
+}
+
+inline std::string compile_failed(std::string_view lua_message) {
+  return "ERR Error compiling script (new function): " + std::string(lua_message);
+}
+
+inline std::string script_failed(std::string_view sha, std::string_view lua_message) {
+  return "ERR Error running script " + std::string(sha) + ", " + std::string(lua_message);
+}
+
+inline std::string instruction_budget_exceeded(long long budget) {
+  return "ERR Script exceeded the instruction budget of " + std::to_string(budget) +
+         " Lua instructions (locksim's deterministic stand-in for Redis's busy-script time limit)";
+}
+
 }  // namespace locksim::engine::errors

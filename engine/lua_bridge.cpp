@@ -9,10 +9,11 @@
 #include <vector>
 
 #include "base/assert.hpp"
+#include "base/sha1.hpp"
 #include "engine/engine.hpp"
+#include "engine/errors.hpp"
 #include "engine/numbers.hpp"
 #include "engine/scripting.hpp"
-#include "base/sha1.hpp"
 
 namespace locksim::engine::lua_bridge {
 namespace {
@@ -28,9 +29,9 @@ std::string error_text(std::string_view raw) {
   std::string text;
   if (!raw.empty() && raw[0] == '-') {
     raw.remove_prefix(1);
-    text = raw.find(' ') == std::string_view::npos ? "ERR " + std::string(raw) : std::string(raw);
+    text = raw.find(' ') == std::string_view::npos ? errors::err(raw) : std::string(raw);
   } else {
-    text = "ERR " + std::string(raw);
+    text = errors::err(raw);
   }
   while (!text.empty() && (text.back() == '\r' || text.back() == '\n')) text.pop_back();
   return text;
@@ -46,7 +47,7 @@ void push_error_table(lua_State* L, std::string_view text) {
 int redis_generic_call(lua_State* L, bool raise) {
   const int argc = lua_gettop(L);
   if (argc == 0) {
-    push_error_table(L, "ERR Please specify at least one argument for this redis lib call");
+    push_error_table(L, errors::kCallWithoutArguments);
     return raise ? lua_error(L) : 1;
   }
   constexpr int kInline = 16;
@@ -84,7 +85,7 @@ int redis_generic_call(lua_State* L, bool raise) {
       const char* p = lua_tolstring(L, i, &len);
       args[i - 1] = std::string_view(p, len);
     } else {
-      push_error_table(L, "ERR Lua redis lib command arguments must be strings or integers");
+      push_error_table(L, errors::kCallArgumentType);
       return raise ? lua_error(L) : 1;
     }
   }
@@ -103,7 +104,7 @@ int redis_pcall(lua_State* L) { return redis_generic_call(L, false); }
 
 int redis_error_reply(lua_State* L) {
   if (lua_gettop(L) != 1 || lua_type(L, -1) != LUA_TSTRING) {
-    push_error_table(L, "ERR wrong number or type of arguments");
+    push_error_table(L, errors::kWrongArgumentsOrType);
     return 1;
   }
   std::string text = lua_tostring(L, -1);
@@ -113,7 +114,7 @@ int redis_error_reply(lua_State* L) {
 
 int redis_status_reply(lua_State* L) {
   if (lua_gettop(L) != 1 || lua_type(L, -1) != LUA_TSTRING) {
-    push_error_table(L, "ERR wrong number or type of arguments");
+    push_error_table(L, errors::kWrongArgumentsOrType);
     return 1;
   }
   lua_createtable(L, 0, 1);
@@ -137,16 +138,16 @@ int redis_sha1hex(lua_State* L) {
 int redis_log(lua_State* L) {
   const int argc = lua_gettop(L);
   if (argc < 2) {
-    push_error_table(L, "ERR redis.log() requires two arguments or more.");
+    push_error_table(L, errors::kLogArity);
     return lua_error(L);
   }
   if (!lua_isnumber(L, 1)) {
-    push_error_table(L, "ERR First argument must be a number (log level).");
+    push_error_table(L, errors::kLogLevelNotNumber);
     return lua_error(L);
   }
   const lua_Integer level = static_cast<lua_Integer>(lua_tonumber(L, 1));
   if (level < 0 || level > 3) {
-    push_error_table(L, "ERR Invalid debug level.");
+    push_error_table(L, errors::kLogLevelInvalid);
     return lua_error(L);
   }
   std::string message;
@@ -163,16 +164,16 @@ int redis_log(lua_State* L) {
 
 int redis_setresp(lua_State* L) {
   if (lua_gettop(L) != 1) {
-    push_error_table(L, "ERR redis.setresp() requires one argument.");
+    push_error_table(L, errors::kSetrespArity);
     return lua_error(L);
   }
   const lua_Integer resp = lua_tointeger(L, 1);
   if (resp != 2 && resp != 3) {
-    push_error_table(L, "ERR RESP version must be 2 or 3.");
+    push_error_table(L, errors::kRespVersion);
     return lua_error(L);
   }
   if (resp == 3) {
-    push_error_table(L, "ERR locksim's fake Redis speaks RESP2 only (redis.setresp(3) is not supported)");
+    push_error_table(L, errors::kResp3Unsupported);
     return lua_error(L);
   }
   return 0;
@@ -180,7 +181,7 @@ int redis_setresp(lua_State* L) {
 
 int redis_set_repl(lua_State* L) {
   if (lua_gettop(L) != 1) {
-    push_error_table(L, "ERR redis.set_repl() requires one argument.");
+    push_error_table(L, errors::kSetReplArity);
     return lua_error(L);
   }
   return 0;
@@ -422,12 +423,7 @@ void budget_hook(lua_State* L, lua_Debug*) {
   if (!scripting.charge_instructions(kHookEvery)) {
     // From now on every instruction raises, so a pcall inside the script cannot swallow the stop.
     lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
-    char text[200];
-    std::snprintf(text, sizeof text,
-                  "ERR Script exceeded the instruction budget of %lld Lua instructions "
-                  "(locksim's deterministic stand-in for Redis's busy-script time limit)",
-                  static_cast<long long>(scripting.instruction_budget()));
-    push_error_table(L, text);
+    push_error_table(L, errors::instruction_budget_exceeded(static_cast<long long>(scripting.instruction_budget())));
     lua_error(L);
   }
 }
@@ -679,7 +675,7 @@ int error_handler(lua_State* L) {
   if (!lua_istable(L, 1)) {
     size_t len = 0;
     const char* msg = luaL_tolstring(L, 1, &len);
-    const std::string text = "ERR " + as_lua51_runtime_message(std::string(msg, len));
+    const std::string text = errors::err(as_lua51_runtime_message(std::string(msg, len)));
     lua_pop(L, 1);
     push_error_table(L, text);
     lua_replace(L, 1);

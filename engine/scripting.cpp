@@ -57,8 +57,8 @@ int Scripting::compile(const std::string& sha, std::string_view body, Reply& err
   if (luaL_loadbufferx(lua_, body.data(), body.size(), "@user_script", "t") != LUA_OK) {
     size_t len = 0;
     const char* msg = lua_tolstring(lua_, -1, &len);
-    error = Reply::error("ERR Error compiling script (new function): " +
-                         lua_bridge::as_lua51_compile_message(std::string_view(msg ? msg : "", msg ? len : 0)));
+    error = Reply::error(errors::compile_failed(
+        lua_bridge::as_lua51_compile_message(std::string_view(msg ? msg : "", msg ? len : 0))));
     lua_pop(lua_, 1);
     return LUA_NOREF;
   }
@@ -128,7 +128,7 @@ Reply Scripting::run(const std::string& sha, int function_ref, std::span<const s
     // {err=, source=, line=} from the error handler.
     lua_getfield(lua_, -1, "err");
     const char* err = lua_tostring(lua_, -1);
-    std::string text = err ? err : "ERR unknown error";
+    std::string text = err ? err : std::string(errors::kUnknownLuaError);
     lua_pop(lua_, 1);
     lua_getfield(lua_, -1, "source");
     lua_getfield(lua_, -2, "line");
@@ -141,7 +141,7 @@ Reply Scripting::run(const std::string& sha, int function_ref, std::span<const s
   } else {
     // Errors that bypass the handler (out of memory).
     const char* msg = lua_tostring(lua_, -1);
-    reply = Reply::error("ERR Error running script " + sha + ", " + (msg ? msg : "execution failure"));
+    reply = Reply::error(errors::script_failed(sha, msg ? msg : "execution failure"));
   }
   lua_settop(lua_, 0);
   return reply;

@@ -7,10 +7,10 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "model/lock_types.hpp"
+
 namespace locksim::scenario {
 namespace {
-
-constexpr const char* kWritableTypes = "rlock, fair, multi, red, rwlock, setnx, naive, token and client-reentrant";
 
 // A double-quoted YAML scalar (JSON's escapes are valid YAML).
 std::string quoted(const std::string& s) {
@@ -188,16 +188,10 @@ void write_expect(std::ostream& out, const Scenario& s) {
 
 }  // namespace
 
-bool writable_lock_type(const std::string& type) {
-  for (const char* t : {"rlock", "fair", "multi", "red", "rwlock", "setnx", "naive", "token", "client-reentrant"})
-    if (type == t) return true;
-  return false;
-}
-
 std::string write_scenario(const Scenario& s) {
-  if (!writable_lock_type(s.lock.type))
+  if (!model::find_lock_type(s.lock.type))
     throw std::invalid_argument("the scenario writer does not know lock type '" + s.lock.type + "' (it writes " +
-                                kWritableTypes + ")");
+                                model::lock_type_list() + ")");
   // lock.lease_ms applies to every acquire that names none, so it can be written only when no acquire
   // goes without a lease; otherwise every acquire names its own.
   bool write_default_lease = s.default_lease_ms >= 0;

@@ -10,12 +10,8 @@
 
 namespace locksim::scenario {
 
-// The lock types whose every option the writer knows (a lock type added to LockSpec needs its keys
-// written here before its scenarios can be written).
-bool writable_lock_type(const std::string& type);
-
 // The YAML text of `scenario`. Throws std::invalid_argument for what a file cannot say: a lock type
-// the writer does not know, a loss probability not in thousandths.
+// not in model::lock_types(), a loss probability not in thousandths.
 std::string write_scenario(const Scenario& scenario);
 
 // Writes write_scenario(scenario) to `path`; throws std::runtime_error when it cannot.

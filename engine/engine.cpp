@@ -33,7 +33,7 @@ std::string unknown_command(std::span<const std::string_view> argv) {
 }  // namespace
 
 Engine::Engine(Host& host, EngineOptions options)
-    : host_(host), keyspace_(host), scripting_(std::make_unique<Scripting>(*this, options)) {}
+    : host_(host), keyspace_(host), scripting_(std::make_unique<Scripting>(*this, options.script_instruction_budget)) {}
 
 Engine::~Engine() = default;
 

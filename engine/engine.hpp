@@ -10,10 +10,11 @@
 #include <string_view>
 #include <vector>
 
+#include "base/reply.hpp"
 #include "engine/host.hpp"
 #include "engine/keyspace.hpp"
 #include "engine/pubsub.hpp"
-#include "base/reply.hpp"
+#include "engine/script_server.hpp"
 
 namespace locksim::engine {
 
@@ -25,7 +26,7 @@ struct EngineOptions {
   int64_t script_instruction_budget = 100'000'000;
 };
 
-class Engine {
+class Engine final : public ScriptServer {
  public:
   explicit Engine(Host& host, EngineOptions options = {});
   ~Engine();
@@ -42,7 +43,10 @@ class Engine {
   Reply execute(SessionId session, const std::vector<std::string>& argv);
 
   // redis.call/redis.pcall: the same command table, with the checks Redis applies inside scripts.
-  Reply call_from_script(std::span<const std::string_view> argv);
+  Reply call_from_script(std::span<const std::string_view> argv) override;
+  void script_log(int level, std::string_view message) override { host_.script_log(level, message); }
+  void enter_script() override { ++script_depth_; }
+  void leave_script() override { --script_depth_; }
 
   // Redis's active expiry, made deterministic: every key whose time has passed, in key order.
   size_t active_expire();
@@ -54,7 +58,6 @@ class Engine {
   bool in_script() const { return script_depth_ > 0; }
 
  private:
-  friend class ScriptScope;
   Reply dispatch(SessionId session, std::span<const std::string_view> argv);
 
   Host& host_;
@@ -64,18 +67,6 @@ class Engine {
   std::vector<SessionId> sessions_;  // open sessions, ascending
   SessionId next_session_ = 1;
   int script_depth_ = 0;
-};
-
-// Marks the engine as running a script, so that time stays frozen for every redis.call.
-class ScriptScope {
- public:
-  explicit ScriptScope(Engine& engine) : engine_(engine) { ++engine_.script_depth_; }
-  ~ScriptScope() { --engine_.script_depth_; }
-  ScriptScope(const ScriptScope&) = delete;
-  ScriptScope& operator=(const ScriptScope&) = delete;
-
- private:
-  Engine& engine_;
 };
 
 }  // namespace locksim::engine

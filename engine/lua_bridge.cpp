@@ -10,10 +10,9 @@
 
 #include "base/assert.hpp"
 #include "base/sha1.hpp"
-#include "engine/engine.hpp"
 #include "engine/errors.hpp"
 #include "engine/numbers.hpp"
-#include "engine/scripting.hpp"
+#include "engine/script_run.hpp"
 
 namespace locksim::engine::lua_bridge {
 namespace {
@@ -22,7 +21,7 @@ constexpr const char* kRealGlobalsKey = "locksim.globals";    // holds KEYS/ARGV
 constexpr const char* kProtectedKey = "locksim.protected";    // tables no script may modify
 constexpr int kHookEvery = 1000;                               // instructions between budget checks
 
-Scripting& scripting_of(lua_State* L) { return **static_cast<Scripting**>(lua_getextraspace(L)); }
+ScriptRun& run_of(lua_State* L) { return **static_cast<ScriptRun**>(lua_getextraspace(L)); }
 
 // Redis's luaPushErrorBuff: "-CODE msg" keeps its code, anything else gets "ERR ".
 std::string error_text(std::string_view raw) {
@@ -89,7 +88,7 @@ int redis_generic_call(lua_State* L, bool raise) {
       return raise ? lua_error(L) : 1;
     }
   }
-  Reply reply = scripting_of(L).engine().call_from_script(
+  Reply reply = run_of(L).server.call_from_script(
       std::span<const std::string_view>(args, static_cast<size_t>(argc)));
   if (reply.is_error()) {
     push_error_table(L, error_text("-" + reply.str));
@@ -158,7 +157,7 @@ int redis_log(lua_State* L) {
     if (!message.empty()) message += ' ';
     message.append(s, len);
   }
-  scripting_of(L).engine().host().script_log(static_cast<int>(level), message);
+  run_of(L).server.script_log(static_cast<int>(level), message);
   return 0;
 }
 
@@ -201,7 +200,7 @@ int redis_breakpoint(lua_State* L) {
 
 // math.random and math.randomseed as Redis's patched Lua 5.1 has them (redisLrand48).
 int math_random(lua_State* L) {
-  Rand48& rand = scripting_of(L).rand();
+  Rand48& rand = run_of(L).rand;
   const double r = static_cast<double>(rand.next() % Rand48::kMax) / static_cast<double>(Rand48::kMax);
   switch (lua_gettop(L)) {
     case 0:
@@ -248,7 +247,7 @@ int math_max(lua_State* L) { return math_extreme(L, true); }
 int math_min(lua_State* L) { return math_extreme(L, false); }
 
 int math_randomseed(lua_State* L) {
-  scripting_of(L).rand().seed(static_cast<int32_t>(luaL_checkinteger(L, 1)));
+  run_of(L).rand.seed(static_cast<int32_t>(luaL_checkinteger(L, 1)));
   return 0;
 }
 
@@ -419,19 +418,19 @@ void push_redis_library(lua_State* L) {
 }
 
 void budget_hook(lua_State* L, lua_Debug*) {
-  Scripting& scripting = scripting_of(L);
-  if (!scripting.charge_instructions(kHookEvery)) {
+  ScriptRun& run = run_of(L);
+  if (!run.charge_instructions(kHookEvery)) {
     // From now on every instruction raises, so a pcall inside the script cannot swallow the stop.
     lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
-    push_error_table(L, errors::instruction_budget_exceeded(static_cast<long long>(scripting.instruction_budget())));
+    push_error_table(L, errors::instruction_budget_exceeded(static_cast<long long>(run.budget)));
     lua_error(L);
   }
 }
 
 }  // namespace
 
-void install(lua_State* L, Scripting& scripting) {
-  *static_cast<Scripting**>(lua_getextraspace(L)) = &scripting;
+void install(lua_State* L, ScriptRun& run) {
+  *static_cast<ScriptRun**>(lua_getextraspace(L)) = &run;
   lua_newtable(L);
   lua_setfield(L, LUA_REGISTRYINDEX, kProtectedKey);
 
@@ -690,7 +689,10 @@ int error_handler(lua_State* L) {
   return 1;
 }
 
-void arm_budget(lua_State* L, int64_t) { lua_sethook(L, budget_hook, LUA_MASKCOUNT, kHookEvery); }
+void arm_budget(lua_State* L) {
+  run_of(L).executed = 0;
+  lua_sethook(L, budget_hook, LUA_MASKCOUNT, kHookEvery);
+}
 
 void disarm_budget(lua_State* L) { lua_sethook(L, nullptr, 0, 0); }
 

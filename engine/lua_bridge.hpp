@@ -10,13 +10,13 @@ struct lua_State;
 
 namespace locksim::engine {
 
-class Scripting;
+struct ScriptRun;
 
 namespace lua_bridge {
 
 // Opens Redis's libraries (base, table, string, math, coroutine; no io, os, package, debug),
 // installs `redis.*`, replaces math.random, and makes the globals and libraries read-only.
-void install(lua_State* L, Scripting& scripting);
+void install(lua_State* L, ScriptRun& run);
 
 // Sets the read-only global `name` (KEYS or ARGV) to a fresh array of strings.
 void set_global_array(lua_State* L, const char* name, const std::string_view* items, size_t count);
@@ -39,8 +39,8 @@ std::string as_lua51_compile_message(std::string_view message);
 // table {err=, source=, line=} naming where in the script it happened.
 int error_handler(lua_State* L);
 
-// Arms the instruction-budget hook for one script run.
-void arm_budget(lua_State* L, int64_t budget);
+// Arms the instruction-budget hook for one script run, its count starting at zero.
+void arm_budget(lua_State* L);
 void disarm_budget(lua_State* L);
 
 }  // namespace lua_bridge

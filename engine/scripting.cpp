@@ -5,10 +5,9 @@
 #include <lua.hpp>
 
 #include "base/assert.hpp"
-#include "engine/engine.hpp"
+#include "base/sha1.hpp"
 #include "engine/errors.hpp"
 #include "engine/lua_bridge.hpp"
-#include "base/sha1.hpp"
 
 namespace locksim::engine {
 namespace {
@@ -33,15 +32,27 @@ void* limited_alloc(void* ud, void* ptr, size_t old_size, size_t new_size) {
   return block;
 }
 
+// Time stands still on the server for as long as one script runs.
+class FrozenTime {
+ public:
+  explicit FrozenTime(ScriptServer& server) : server_(server) { server_.enter_script(); }
+  ~FrozenTime() { server_.leave_script(); }
+  FrozenTime(const FrozenTime&) = delete;
+  FrozenTime& operator=(const FrozenTime&) = delete;
+
+ private:
+  ScriptServer& server_;
+};
+
 }  // namespace
 
-Scripting::Scripting(Engine& engine, const EngineOptions& options)
-    : engine_(engine), budget_(options.script_instruction_budget) {
+Scripting::Scripting(ScriptServer& server, int64_t instruction_budget)
+    : run_{.server = server, .budget = instruction_budget} {
   auto* alloc_state = new AllocState();
   lua_ = lua_newstate(limited_alloc, alloc_state);
   LS_ASSERT(lua_ != nullptr);
-  LS_ASSERT(budget_ > 0);
-  lua_bridge::install(lua_, *this);
+  LS_ASSERT(run_.budget > 0);
+  lua_bridge::install(lua_, run_);
 }
 
 Scripting::~Scripting() {
@@ -112,13 +123,12 @@ void Scripting::flush() {
 Reply Scripting::run(const std::string& sha, int function_ref, std::span<const std::string_view> keys,
                      std::span<const std::string_view> args) {
   LS_ASSERT(lua_gettop(lua_) == 0);
-  ScriptScope scope(engine_);
+  FrozenTime frozen(run_.server);
   lua_bridge::set_global_array(lua_, "KEYS", keys.data(), keys.size());
   lua_bridge::set_global_array(lua_, "ARGV", args.data(), args.size());
   lua_pushcfunction(lua_, lua_bridge::error_handler);
   lua_rawgeti(lua_, LUA_REGISTRYINDEX, function_ref);
-  executed_ = 0;
-  lua_bridge::arm_budget(lua_, budget_);
+  lua_bridge::arm_budget(lua_);
   const int status = lua_pcall(lua_, 0, 1, 1);
   lua_bridge::disarm_budget(lua_);
   Reply reply;

@@ -8,19 +8,18 @@
 #include <string>
 #include <string_view>
 
-#include "engine/rand48.hpp"
 #include "base/reply.hpp"
+#include "engine/script_run.hpp"
+#include "engine/script_server.hpp"
 
 struct lua_State;
 
 namespace locksim::engine {
 
-class Engine;
-struct EngineOptions;
-
 class Scripting {
  public:
-  Scripting(Engine& engine, const EngineOptions& options);
+  // `instruction_budget` > 0: the Lua instructions one script may execute.
+  Scripting(ScriptServer& server, int64_t instruction_budget);
   ~Scripting();
   Scripting(const Scripting&) = delete;
   Scripting& operator=(const Scripting&) = delete;
@@ -36,15 +35,6 @@ class Scripting {
   bool exists(std::string_view sha) const;
   void flush();
 
-  Engine& engine() { return engine_; }
-  Rand48& rand() { return rand_; }
-  int64_t instruction_budget() const { return budget_; }
-  // Counts `n` more instructions of the running script; false once it is over budget.
-  bool charge_instructions(int64_t n) {
-    executed_ += n;
-    return executed_ <= budget_;
-  }
-
  private:
   // The registry reference of the compiled function for `sha`, compiling `body` if needed;
   // on a compile error returns LUA_NOREF and sets `error`.
@@ -52,11 +42,8 @@ class Scripting {
   Reply run(const std::string& sha, int function_ref, std::span<const std::string_view> keys,
             std::span<const std::string_view> args);
 
-  Engine& engine_;
+  ScriptRun run_;  // before lua_: the bridge holds its address from the start
   lua_State* lua_ = nullptr;
-  int64_t budget_;
-  int64_t executed_ = 0;
-  Rand48 rand_;
   std::map<std::string, int, std::less<>> functions_;  // sha -> registry ref
 };
 

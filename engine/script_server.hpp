@@ -1,0 +1,26 @@
+#pragma once
+// What a running script asks of the server it runs in, as Redis's script_lua.c asks server.c: its
+// commands, its log, and time frozen while the script runs. The engine implements it, so scripting
+// and the Lua bridge know the server only through this.
+#include <span>
+#include <string_view>
+
+#include "base/reply.hpp"
+
+namespace locksim::engine {
+
+class ScriptServer {
+ public:
+  // redis.call/redis.pcall: a command with the checks Redis applies inside scripts.
+  virtual Reply call_from_script(std::span<const std::string_view> argv) = 0;
+  // redis.log.
+  virtual void script_log(int level, std::string_view message) = 0;
+  // Bracket one script run: between them the server's clock stands still.
+  virtual void enter_script() = 0;
+  virtual void leave_script() = 0;
+
+ protected:
+  ~ScriptServer() = default;
+};
+
+}  // namespace locksim::engine

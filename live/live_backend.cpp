@@ -5,7 +5,6 @@
 #include <optional>
 
 #include "client/command_words.hpp"
-#include "live/live_fabric.hpp"
 #include "model/rendered.hpp"
 #include "world/client_process.hpp"
 #include "world/exec_event.hpp"
@@ -58,22 +57,24 @@ std::string render(const Reply& r) {
 
 }  // namespace
 
-LiveBackend::LiveBackend(world::Harness& world, world::ClientProcess& client, LiveFabric& fabric)
-    : ClientBackend(world, client), fabric_(fabric), generation_(client.generation) {}
+LiveBackend::LiveBackend(world::Harness& world, world::ClientProcess& client, Endpoints& endpoints)
+    : ClientBackend(world, client), endpoints_(endpoints), generation_(client.generation) {
+  endpoints_.listen(this);
+}
 
 LiveBackend::~LiveBackend() {
   disconnect();
-  fabric_.forget(this);
+  endpoints_.forget(this);
 }
 
 LiveBackend::Links& LiveBackend::links(int server) {
   if (links_.size() <= static_cast<size_t>(server)) links_.resize(static_cast<size_t>(server) + 1);
   Links& l = links_[static_cast<size_t>(server)];
   if (!l.commands) {
-    l.commands = std::make_unique<Connection>(fabric_.address(server), fabric_.password(), false);
-    l.pubsub = std::make_unique<Connection>(fabric_.address(server), fabric_.password(), true);
-    fabric_.watch(l.commands.get());
-    fabric_.watch(l.pubsub.get());
+    l.commands = std::make_unique<Connection>(endpoints_.address(server), endpoints_.password(), false);
+    l.pubsub = std::make_unique<Connection>(endpoints_.address(server), endpoints_.password(), true);
+    endpoints_.watch(l.commands.get());
+    endpoints_.watch(l.pubsub.get());
     l.pubsub->on_push([this, server](Reply message) {
       world_.carry_message(client_.name, message.elements[1].str, server);
     });
@@ -153,7 +154,7 @@ void LiveBackend::execute(const SharedCommand& command, bool as_eval, std::share
     sent = connection.send(std::move(block));
   }
   if (!sent)
-    lost("request " + client::command_summary(*command) + " (no connection to " + fabric_.describe(command->server) + ")");
+    lost("request " + client::command_summary(*command) + " (no connection to " + endpoints_.describe(command->server) + ")");
 }
 
 void LiveBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<world::Waiter> waiter) {
@@ -177,7 +178,7 @@ void LiveBackend::disconnect() {
       if (!c) continue;
       c->on_broken(nullptr);
       c->close();
-      fabric_.unwatch(c);
+      endpoints_.unwatch(c);
     }
   }
   links_.clear();
@@ -186,8 +187,8 @@ void LiveBackend::disconnect() {
 void LiveBackend::moved(int server) {
   if (links_.size() <= static_cast<size_t>(server) || !links_[static_cast<size_t>(server)].commands) return;
   Links& l = links_[static_cast<size_t>(server)];
-  l.commands->retarget(fabric_.address(server));
-  l.pubsub->retarget(fabric_.address(server));
+  l.commands->retarget(endpoints_.address(server));
+  l.pubsub->retarget(endpoints_.address(server));
   resubscribe(server);
 }
 

@@ -12,20 +12,20 @@
 #include <vector>
 
 #include "live/connection.hpp"
+#include "live/endpoints.hpp"
 #include "world/client_backend.hpp"
 
 namespace locksim::live {
 
-class LiveFabric;
-
-class LiveBackend : public world::ClientBackend {
+class LiveBackend final : public world::ClientBackend, public MoveListener {
  public:
-  LiveBackend(world::Harness& world, world::ClientProcess& client, LiveFabric& fabric);
+  // Listens for moves from construction to destruction.
+  LiveBackend(world::Harness& world, world::ClientProcess& client, Endpoints& endpoints);
   ~LiveBackend() override;
 
   void disconnect() override;
   // The server moved (a failover): connections reopen at its new address.
-  void moved(int server);
+  void moved(int server) override;
 
  protected:
   void send(SharedCommand command, bool as_eval, std::shared_ptr<world::Waiter> waiter, SharedReply reply) override;
@@ -41,7 +41,7 @@ class LiveBackend : public world::ClientBackend {
   void execute(const SharedCommand& command, bool as_eval, std::shared_ptr<world::Waiter> waiter, SharedReply reply);
   void resubscribe(int server);
 
-  LiveFabric& fabric_;
+  Endpoints& endpoints_;
   std::vector<Links> links_;
   uint64_t generation_;  // the client's generation when this backend's connections were made
 };

@@ -205,12 +205,8 @@ void LiveFabric::open_monitor(int server) {
 }
 
 std::unique_ptr<world::ClientBackend> LiveFabric::connect(world::ClientProcess& client) {
-  auto backend = std::make_unique<LiveBackend>(*world_, client, *this);
-  backends_.push_back(backend.get());
-  return backend;
+  return std::make_unique<LiveBackend>(*world_, client, *this);
 }
-
-void LiveFabric::forget(LiveBackend* backend) { std::erase(backends_, backend); }
 
 void LiveFabric::watch(Connection* connection) { watched_.emplace(connection, next_watch_++); }
 void LiveFabric::unwatch(Connection* connection) { watched_.erase(connection); }
@@ -362,7 +358,7 @@ void LiveFabric::make_master(int server) {
 }
 
 void LiveFabric::move_clients(int server) {
-  for (LiveBackend* backend : backends_) backend->moved(server);
+  for (MoveListener* listener : listeners_) listener->moved(server);
 }
 
 }  // namespace locksim::live

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "live/connection.hpp"
+#include "live/endpoints.hpp"
 #include "live/redis_process.hpp"
 #include "live/server_needs.hpp"
 #include "world/fabric.hpp"
@@ -21,15 +22,13 @@
 
 namespace locksim::live {
 
-class LiveBackend;
-
 struct LiveOptions {
   std::vector<Address> servers;  // --redis: use these; empty: start our own
   std::string password;
   bool flush = false;            // FLUSHALL a named server before the run (else it must be empty)
 };
 
-class LiveFabric : public world::Fabric {
+class LiveFabric final : public world::Fabric, public Endpoints {
  public:
   // Starts (or checks) the servers; throws std::runtime_error with what is wrong.
   LiveFabric(LiveOptions options, std::vector<ServerNeeds> needs);
@@ -54,13 +53,14 @@ class LiveFabric : public world::Fabric {
   void failover(int server, int64_t lag_ms) override;
   void crash_master(int server, int64_t down_ms) override;
 
-  // --- what the backends use
-  const Address& address(int server) const { return servers_.at(static_cast<size_t>(server)).address; }
-  const std::string& password() const { return options_.password; }
-  std::string describe(int server) const;
-  void watch(Connection* connection);
-  void unwatch(Connection* connection);
-  void forget(LiveBackend* backend);
+  // Endpoints: what the backends use.
+  const Address& address(int server) const override { return servers_.at(static_cast<size_t>(server)).address; }
+  const std::string& password() const override { return options_.password; }
+  std::string describe(int server) const override;
+  void watch(Connection* connection) override;
+  void unwatch(Connection* connection) override;
+  void listen(MoveListener* listener) override { listeners_.push_back(listener); }
+  void forget(MoveListener* listener) override { std::erase(listeners_, listener); }
 
  private:
   struct Server {
@@ -109,7 +109,7 @@ class LiveFabric : public world::Fabric {
   std::chrono::steady_clock::time_point last_check_;
   std::map<Connection*, uint64_t> watched_;  // every open-able connection, with its registration order
   uint64_t next_watch_ = 0;
-  std::vector<LiveBackend*> backends_;
+  std::vector<MoveListener*> listeners_;  // in the order they started listening
 };
 
 }  // namespace locksim::live

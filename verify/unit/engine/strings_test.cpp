@@ -1,5 +1,5 @@
 // Strings (cmd_string.cpp) on a manual clock.
-#include "verify/unit/engine_harness.hpp"
+#include "verify/unit/engine/engine_harness.hpp"
 
 namespace locksim::engine {
 namespace {

@@ -1,5 +1,5 @@
 // Unit: sorted sets (cmd_zset.cpp). Expected values are Redis 7.0.15's answers.
-#include "verify/unit/engine_harness.hpp"
+#include "verify/unit/engine/engine_harness.hpp"
 
 namespace locksim::engine {
 namespace {

@@ -1,6 +1,6 @@
 // Keyspace: lazy and active expiry on the host's clock, and the KeyEvents hosts see.
 // Redis expires a key when now > expire_at: at now == expire_at it still exists, with PTTL 0.
-#include "verify/unit/engine_harness.hpp"
+#include "verify/unit/engine/engine_harness.hpp"
 
 namespace locksim::engine {
 namespace {

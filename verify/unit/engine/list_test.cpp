@@ -1,5 +1,5 @@
 // Lists (cmd_list.cpp).
-#include "verify/unit/engine_harness.hpp"
+#include "verify/unit/engine/engine_harness.hpp"
 
 namespace locksim::engine {
 namespace {

@@ -1,5 +1,5 @@
 // Unit: server commands (cmd_server.cpp) on a manual clock.
-#include "verify/unit/engine_harness.hpp"
+#include "verify/unit/engine/engine_harness.hpp"
 
 namespace locksim::engine {
 namespace {

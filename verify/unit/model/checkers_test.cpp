@@ -4,7 +4,7 @@
 
 #include "model/anomaly.hpp"
 #include "model/checkers.hpp"
-#include "verify/unit/checker_history_builder.hpp"
+#include "verify/unit/model/history_builder.hpp"
 
 namespace locksim::model {
 namespace {

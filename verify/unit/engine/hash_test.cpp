@@ -1,5 +1,5 @@
 // Hashes (cmd_hash.cpp).
-#include "verify/unit/engine_harness.hpp"
+#include "verify/unit/engine/engine_harness.hpp"
 
 namespace locksim::engine {
 namespace {

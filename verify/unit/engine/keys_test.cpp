@@ -1,6 +1,6 @@
 // Keys and expiry (cmd_keys.cpp) on a manual clock: exact expiry times, rounding, and the GT/LT
 // comparisons that a live server's running clock makes racy.
-#include "verify/unit/engine_harness.hpp"
+#include "verify/unit/engine/engine_harness.hpp"
 
 namespace locksim::engine {
 namespace {

@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "model/lock_types.hpp"
-#include "verify/unit/checker_history_builder.hpp"
+#include "verify/unit/model/history_builder.hpp"
 
 namespace locksim::model {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "engine/lua_bridge.hpp"
 #include "engine/scripting.hpp"
-#include "verify/unit/engine_harness.hpp"
+#include "verify/unit/engine/engine_harness.hpp"
 
 namespace locksim::engine {
 namespace {

@@ -1,5 +1,5 @@
 // Unit: pub/sub (cmd_pubsub.cpp, pubsub.cpp): replies, subscriber mode and delivery through the host.
-#include "verify/unit/engine_harness.hpp"
+#include "verify/unit/engine/engine_harness.hpp"
 
 namespace locksim::engine {
 namespace {

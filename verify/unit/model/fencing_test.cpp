@@ -8,8 +8,8 @@
 #include "model/facts.hpp"
 #include "model/fencing.hpp"
 #include "model/lock_types.hpp"
-#include "verify/unit/checker_evidence.hpp"
-#include "verify/unit/checker_history_builder.hpp"
+#include "verify/unit/model/evidence.hpp"
+#include "verify/unit/model/history_builder.hpp"
 
 namespace locksim::model {
 namespace {

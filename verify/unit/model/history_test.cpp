@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "model/history.hpp"
-#include "verify/unit/checker_history_builder.hpp"
+#include "verify/unit/model/history_builder.hpp"
 
 namespace locksim::model {
 namespace {

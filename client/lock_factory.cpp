@@ -7,6 +7,7 @@
 #include "client/rlock.hpp"
 #include "client/rw_lock.hpp"
 #include "client/seed_locks.hpp"
+#include "model/lock_types.hpp"
 
 namespace locksim::client {
 namespace {
@@ -40,8 +41,7 @@ std::unique_ptr<Lock> make_lock(Backend& backend, ScriptCatalog& scripts, const 
     return std::make_unique<ClientReentrantLock>(backend, scripts, spec.name, spec.polling);
   if (spec.type == "multi" || spec.type == "red") return make_multi_lock(backend, scripts, spec);
   if (spec.type == "rwlock") throw std::invalid_argument("an rwlock is two locks: build it with make_locks");
-  throw std::invalid_argument("unknown lock type '" + spec.type +
-                              "' (expected rlock, fair, multi, red, rwlock, setnx, naive, token or client-reentrant)");
+  throw std::invalid_argument("unknown lock type '" + spec.type + "' (expected " + model::lock_type_list() + ")");
 }
 
 std::vector<std::unique_ptr<Lock>> make_locks(Backend& backend, ScriptCatalog& scripts, const LockSpec& spec) {

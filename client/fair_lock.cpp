@@ -126,15 +126,7 @@ Command FairLock::unlock_command(int64_t thread, int64_t op) {
   return command;
 }
 
-Command FairLock::renew_command(int64_t thread) {
-  return Command{.role = "renew",
-                 .lock = name_,
-                 .script = &renew_,
-                 .keys = {name_},
-                 .argv = {std::to_string(internal_lease_ms_), holder_id(thread)},
-                 .thread = thread,
-                 .op = 0};
-}
+Command FairLock::renew_command(int64_t thread) { return renewal(renew_, {name_}, holder_id(thread), thread); }
 
 Task<OpResult> FairLock::force_release(int64_t op) {
   Command command{.role = "force_unlock",

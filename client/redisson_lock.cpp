@@ -23,6 +23,18 @@ Task<CallResult> RedissonLock::send(Command command) {
   co_return co_await call_with_retry(backend_, std::move(command), options_.commands);
 }
 
+Command RedissonLock::renewal(const Script& script, std::vector<std::string> keys, std::string field,
+                              int64_t thread) const {
+  std::string lock = keys.front();
+  return Command{.role = "renew",
+                 .lock = std::move(lock),
+                 .script = &script,
+                 .keys = std::move(keys),
+                 .argv = {std::to_string(internal_lease_ms_), std::move(field)},
+                 .thread = thread,
+                 .op = 0};
+}
+
 std::string RedissonLock::holder_id(int64_t thread) const { return backend_.client_id() + ":" + std::to_string(thread); }
 
 RedissonLock::Attempt RedissonLock::to_attempt(const CallResult& result) const {

@@ -59,6 +59,9 @@ class RedissonLock : public Lock {
   virtual Task<void> acquire_failed(int64_t /*thread*/, int64_t /*op*/, int64_t /*wait_ms*/) { co_return; }
   virtual Command unlock_command(int64_t thread, int64_t op) = 0;
   virtual Command renew_command(int64_t thread) = 0;
+  // A renewal as Redisson's renewExpiration sends it: `script` on `keys` (the lock key first) with
+  // internalLockLeaseTime and the holder's `field`.
+  Command renewal(const Script& script, std::vector<std::string> keys, std::string field, int64_t thread) const;
 
   // Sends `command` to this lock's server with the command policy's timeout and resends.
   Task<CallResult> send(Command command);

@@ -85,13 +85,7 @@ Command ReadLock::unlock_command(int64_t thread, int64_t op) {
 }
 
 Command ReadLock::renew_command(int64_t thread) {
-  return Command{.role = "renew",
-                 .lock = key_,
-                 .script = &renew_,
-                 .keys = {key_, braced()},
-                 .argv = {std::to_string(internal_lease_ms_), holder_id(thread)},
-                 .thread = thread,
-                 .op = 0};
+  return renewal(renew_, {key_, braced()}, holder_id(thread), thread);
 }
 
 WriteLock::WriteLock(Backend& backend, ScriptCatalog& scripts, const std::string& key, RedissonOptions options,
@@ -122,15 +116,7 @@ Command WriteLock::unlock_command(int64_t thread, int64_t op) {
                  .op = op};
 }
 
-Command WriteLock::renew_command(int64_t thread) {
-  return Command{.role = "renew",
-                 .lock = key_,
-                 .script = &renew_,
-                 .keys = {key_},
-                 .argv = {std::to_string(internal_lease_ms_), writer_id(thread)},
-                 .thread = thread,
-                 .op = 0};
-}
+Command WriteLock::renew_command(int64_t thread) { return renewal(renew_, {key_}, writer_id(thread), thread); }
 
 // isHeldByCurrentThread(): HEXISTS of the writer's field.
 Task<OpResult> WriteLock::is_held(int64_t thread, int64_t op) {

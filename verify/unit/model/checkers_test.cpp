@@ -1,9 +1,10 @@
+#include "model/checkers.hpp"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
 #include "model/anomaly.hpp"
-#include "model/checkers.hpp"
 #include "verify/unit/model/history_builder.hpp"
 
 namespace locksim::model {
@@ -11,13 +12,13 @@ namespace {
 
 using test::HistoryBuilder;
 
-const std::vector<std::string> kAll{"mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness", "fair_queue",
-                                   "read_write"};
+const std::vector<std::string> kAll{"mutual_exclusion", "fencing",    "reentrancy", "watchdog",
+                                    "liveness",         "fair_queue", "read_write"};
 
 TEST(CheckerCompose, RunsTheNamedCheckersInOrder) {
   HistoryBuilder b;
-  b.acquire(100, "A", 1, 1, "orders", 1, "", "A:1=1");
-  b.unlock(200, "A", 1, 2, "orders", 0, "A:1=1", "");
+  b.acquire({.t = 100, .p = "A", .op = 1, .depth = 1, .after = "A:1=1"});
+  b.unlock({.t = 200, .p = "A", .op = 2, .depth = 0, .before = "A:1=1"});
   const auto verdicts = run_checkers(b.history(), kAll);
   ASSERT_EQ(verdicts.size(), 7u);
   for (size_t i = 0; i < kAll.size(); ++i) {
@@ -30,8 +31,8 @@ TEST(CheckerCompose, RunsTheNamedCheckersInOrder) {
 
 TEST(CheckerCompose, AViolationMakesTheWholeVerdictFalse) {
   HistoryBuilder b;
-  b.hold(100, "A", 1, "orders", 1);
-  b.hold(200, "B", 1, "orders", 1);
+  b.hold({.t = 100, .p = "A", .depth = 1});
+  b.hold({.t = 200, .p = "B", .depth = 1});
   const auto verdicts = run_checkers(b.history(), {"liveness", "mutual_exclusion"});
   ASSERT_EQ(verdicts.size(), 2u);
   EXPECT_EQ(verdicts[0].valid, Validity::Yes);
@@ -43,11 +44,11 @@ TEST(CheckerCompose, AViolationMakesTheWholeVerdictFalse) {
 // default grace (500 ms), not with a grace of 1000 ms.
 TEST(CheckerCompose, OptionsReachTheirChecker) {
   HistoryBuilder b;
-  b.acquire(0, "A", 1, 1, "seed", 1, "", "A:1=1");
-  b.invoke(500, "B", 1, 3, "try_lock", "seed", 800);
-  b.exec(501, 1, 3, "seed", "acquire", "29500", "A:1=1", "A:1=1");
-  b.unlock(600, "A", 1, 2, "seed", 0, "A:1=1", "");
-  b.fail(1300, "B", 1, 3, "try_lock", "seed");
+  b.acquire({.t = 0, .p = "A", .op = 1, .lock = "seed", .depth = 1, .after = "A:1=1"});
+  b.invoke({.t = 500, .p = "B", .op = 3, .f = "try_lock", .lock = "seed", .wait_ms = 800});
+  b.exec({.t = 501, .op = 3, .lock = "seed", .f = "acquire", .reply = "29500", .before = "A:1=1", .after = "A:1=1"});
+  b.unlock({.t = 600, .p = "A", .op = 2, .lock = "seed", .depth = 0, .before = "A:1=1"});
+  b.fail({.t = 1300, .p = "B", .op = 3, .f = "try_lock", .lock = "seed"});
   EXPECT_EQ(run_checkers(b.history(), {"liveness"})[0].valid, Validity::No);
   CheckerOptions options;
   options.liveness.grace_ms = 1000;
@@ -56,8 +57,9 @@ TEST(CheckerCompose, OptionsReachTheirChecker) {
 
 TEST(CheckerCompose, AThrowingCheckerGivesUnknownWithItsMessage) {
   std::vector<NamedChecker> table = standard_checkers();
-  table.push_back({"broken", "nothing", [](const LockType&) { return true; },
-                   [](const Facts&, const CheckerOptions&) -> Verdict { throw std::runtime_error("cannot read event 7"); }});
+  table.push_back(
+      {"broken", "nothing", [](const LockType&) { return true; },
+       [](const Facts&, const CheckerOptions&) -> Verdict { throw std::runtime_error("cannot read event 7"); }});
   const auto verdicts = run_checkers(History(), {"broken", "fencing"}, {}, table);
   ASSERT_EQ(verdicts.size(), 2u);
   EXPECT_EQ(verdicts[0].property, "broken");
@@ -82,10 +84,12 @@ TEST(CheckerCompose, APropertyThatDoesNotApplyToTheLockTypeIsRefused) {
 
 // Every lock type has properties that apply, and each property applies to some lock type.
 TEST(CheckerCompose, ApplicabilityTableCoversEveryTypeAndProperty) {
-  EXPECT_EQ(applicable_properties("rlock"), (std::vector<std::string>{"mutual_exclusion", "reentrancy", "watchdog", "liveness"}));
+  EXPECT_EQ(applicable_properties("rlock"),
+            (std::vector<std::string>{"mutual_exclusion", "reentrancy", "watchdog", "liveness"}));
   EXPECT_EQ(applicable_properties("fair"),
             (std::vector<std::string>{"mutual_exclusion", "reentrancy", "watchdog", "liveness", "fair_queue"}));
-  EXPECT_EQ(applicable_properties("rwlock"), (std::vector<std::string>{"reentrancy", "watchdog", "liveness", "read_write"}));
+  EXPECT_EQ(applicable_properties("rwlock"),
+            (std::vector<std::string>{"reentrancy", "watchdog", "liveness", "read_write"}));
   EXPECT_EQ(applicable_properties("setnx"), (std::vector<std::string>{"mutual_exclusion", "liveness"}));
   EXPECT_EQ(applicable_properties("client-reentrant"),
             (std::vector<std::string>{"mutual_exclusion", "fencing", "reentrancy", "liveness"}));

@@ -40,8 +40,10 @@ std::vector<Free> spans_of(const std::vector<FreeSpan>& free) {
 std::vector<Free> merged(const std::vector<FreeSpan>& free) {
   std::vector<Free> out;
   for (const FreeSpan& f : free) {
-    if (!out.empty() && out.back().to == f.span.from_ms && out.back().why == f.why) out.back().to = f.span.to_ms;
-    else out.push_back(Free{f.span.from_ms, f.span.to_ms, f.why});
+    if (!out.empty() && out.back().to == f.span.from_ms && out.back().why == f.why)
+      out.back().to = f.span.to_ms;
+    else
+      out.push_back(Free{f.span.from_ms, f.span.to_ms, f.why});
   }
   return out;
 }
@@ -69,11 +71,19 @@ struct Taken {
 Taken take(HistoryBuilder& b, int64_t t, const std::string& process, int64_t op, const std::string& before,
            const std::string& after, int64_t ttl_ms = 30000, const std::string& server = "redis0") {
   Taken r{};
-  r.invoke = b.invoke(t, process, 1, op, "lock", "orders");
-  if (before.empty()) b.key(t + 1, "orders", "created", 0, server);
-  r.exec = b.exec(t + 1, 1, op, "orders", "acquire", "nil", before, after, server, ttl_ms, "", t);
-  r.ok = b.ok(t + 2, process, 1, op, "lock", "orders");
-  r.hold = b.hold(t + 2, process, 1, "orders", 1, -1, op);
+  r.invoke = b.invoke({.t = t, .p = process, .op = op, .f = "lock"});
+  if (before.empty()) b.key({.t = t + 1, .f = "created", .p = server});
+  r.exec = b.exec({.t = t + 1,
+                   .op = op,
+                   .f = "acquire",
+                   .reply = "nil",
+                   .before = before,
+                   .after = after,
+                   .p = server,
+                   .ttl = ttl_ms,
+                   .sent = t});
+  r.ok = b.ok({.t = t + 2, .p = process, .op = op, .f = "lock"});
+  r.hold = b.hold({.t = t + 2, .p = process, .depth = 1, .op = op});
   return r;
 }
 
@@ -84,31 +94,48 @@ struct Given {
 Given give_up(HistoryBuilder& b, int64_t t, const std::string& process, int64_t op, const std::string& before,
               const std::string& server = "redis0") {
   Given r{};
-  r.invoke = b.invoke(t, process, 1, op, "unlock", "orders");
-  r.release = b.release(t, process, 1, "orders", 0, "unlock", op);
-  b.key(t + 1, "orders", "deleted", 0, server);
-  r.exec = b.exec(t + 1, 1, op, "orders", "unlock", "1", before, "", server, -2, "", t);
-  r.ok = b.ok(t + 2, process, 1, op, "unlock", "orders");
+  r.invoke = b.invoke({.t = t, .p = process, .op = op, .f = "unlock"});
+  r.release = b.release({.t = t, .p = process, .depth = 0, .op = op});
+  b.key({.t = t + 1, .f = "deleted", .p = server});
+  r.exec =
+      b.exec({.t = t + 1, .op = op, .f = "unlock", .reply = "1", .before = before, .p = server, .ttl = -2, .sent = t});
+  r.ok = b.ok({.t = t + 2, .p = process, .op = op, .f = "unlock"});
   return r;
 }
 
 // A refused acquire attempt of op `op`: the key unchanged, `ttl` left on it.
 int64_t refused(HistoryBuilder& b, int64_t t, int64_t op, const std::string& value, int64_t ttl,
                 const std::string& server = "redis0") {
-  return b.exec(t, 1, op, "orders", "acquire", std::to_string(ttl), value, value, server, ttl, "", t - 1);
+  return b.exec({.t = t,
+                 .op = op,
+                 .f = "acquire",
+                 .reply = std::to_string(ttl),
+                 .before = value,
+                 .after = value,
+                 .p = server,
+                 .ttl = ttl,
+                 .sent = t - 1});
 }
 
 // ---------------------------------------------------------------- operations
 
 TEST(Facts, AnOperationGathersEveryExecutionOfItsRequestsAndSpansFromInvokeToOutcome) {
   HistoryBuilder b;
-  const int64_t invoke = b.invoke(100, "A", 1, 1, "lock", "orders");
-  const int64_t noscript = b.exec(101, 1, 1, "orders", "acquire", "-NOSCRIPT No matching script", "", "");
-  b.key(103, "orders", "created");
-  const int64_t resent = b.exec(103, 1, 1, "orders", "acquire", "nil", "", "A:1=1");
-  const int64_t ok = b.ok(104, "A", 1, 1, "lock", "orders");
-  b.hold(104, "A", 1, "orders", 1, -1, 1);
-  const int64_t renewal = b.exec(10104, 1, 0, "orders", "renew", "1", "A:1=1", "A:1=1", "redis0", 30000, "A", 10102);
+  const int64_t invoke = b.invoke({.t = 100, .p = "A", .op = 1, .f = "lock"});
+  const int64_t noscript = b.exec({.t = 101, .op = 1, .f = "acquire", .reply = "-NOSCRIPT No matching script"});
+  b.key({.t = 103, .f = "created"});
+  const int64_t resent = b.exec({.t = 103, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1"});
+  const int64_t ok = b.ok({.t = 104, .p = "A", .op = 1, .f = "lock"});
+  b.hold({.t = 104, .p = "A", .depth = 1, .op = 1});
+  const int64_t renewal = b.exec({.t = 10104,
+                                  .op = 0,
+                                  .f = "renew",
+                                  .reply = "1",
+                                  .before = "A:1=1",
+                                  .after = "A:1=1",
+                                  .ttl = 30000,
+                                  .client = "A",
+                                  .sent = 10102});
   const Facts facts(b.history(), find_lock_type("rlock"));
 
   ASSERT_EQ(facts.ops().size(), 1u);
@@ -134,11 +161,11 @@ TEST(Facts, AnOperationGathersEveryExecutionOfItsRequestsAndSpansFromInvokeToOut
 
 TEST(Facts, AnOperationWithoutAnOutcomeEndsAtItsOwnClientsCrashOrRunsOn) {
   HistoryBuilder b;
-  const int64_t b_invoke = b.invoke(100, "B", 1, 1, "lock", "orders");
+  const int64_t b_invoke = b.invoke({.t = 100, .p = "B", .op = 1, .f = "lock"});
   refused(b, 101, 1, "X:1=1", 29000);
-  const int64_t d_invoke = b.invoke(200, "D", 1, 2, "lock", "orders");
-  b.fault(500, "C", "crash");  // another client's crash cuts nothing of B's or D's
-  const int64_t b_crash = b.fault(700, "B", "crash");
+  const int64_t d_invoke = b.invoke({.t = 200, .p = "D", .op = 2, .f = "lock"});
+  b.fault({.t = 500, .p = "C", .f = "crash"});  // another client's crash cuts nothing of B's or D's
+  const int64_t b_crash = b.fault({.t = 700, .p = "B", .f = "crash"});
   end_at(b, 9000);
   const Facts facts(b.history(), find_lock_type("rlock"));
 
@@ -157,13 +184,14 @@ TEST(Facts, AnOperationWithoutAnOutcomeEndsAtItsOwnClientsCrashOrRunsOn) {
 
 TEST(Facts, ReentriesExtendOneBeliefWhoseModeFollowsTheUnmatchedAcquires) {
   HistoryBuilder b;
-  const int64_t h1 = b.hold(100, "A", 1, "orders", 1, -1);   // watchdog
-  const int64_t h2 = b.hold(200, "A", 1, "orders", 2, 5000); // lease inside a watchdog hold
-  const int64_t r1 = b.release(300, "A", 1, "orders", 1);
-  const int64_t h3 = b.hold(400, "A", 1, "orders", 2, 5000);
-  const int64_t between = b.key(450, "other", "created");
-  const int64_t r2 = b.release(500, "A", 1, "orders", 1);
-  const int64_t r3 = b.release(600, "A", 1, "orders", 0);
+  const int64_t h1 = b.hold({.t = 100, .p = "A", .depth = 1});  // watchdog
+  // lease inside a watchdog hold
+  const int64_t h2 = b.hold({.t = 200, .p = "A", .depth = 2, .lease_ms = 5000});
+  const int64_t r1 = b.release({.t = 300, .p = "A", .depth = 1});
+  const int64_t h3 = b.hold({.t = 400, .p = "A", .depth = 2, .lease_ms = 5000});
+  const int64_t between = b.key({.t = 450, .lock = "other", .f = "created"});
+  const int64_t r2 = b.release({.t = 500, .p = "A", .depth = 1});
+  const int64_t r3 = b.release({.t = 600, .p = "A", .depth = 0});
   const Facts facts(b.history(), find_lock_type("rlock"));
 
   ASSERT_EQ(facts.beliefs().size(), 1u);
@@ -186,9 +214,9 @@ TEST(Facts, ReentriesExtendOneBeliefWhoseModeFollowsTheUnmatchedAcquires) {
 
 TEST(Facts, ReleasesMatchTheLatestAcquireFirst) {
   HistoryBuilder b;
-  const int64_t h1 = b.hold(100, "A", 1, "orders", 1, 1000);  // explicit lease
-  const int64_t h2 = b.hold(200, "A", 1, "orders", 2, -1);    // then the watchdog
-  const int64_t r1 = b.release(300, "A", 1, "orders", 1);     // gives the watchdog one back
+  const int64_t h1 = b.hold({.t = 100, .p = "A", .depth = 1, .lease_ms = 1000});  // explicit lease
+  const int64_t h2 = b.hold({.t = 200, .p = "A", .depth = 2});                    // then the watchdog
+  const int64_t r1 = b.release({.t = 300, .p = "A", .depth = 1});                 // gives the watchdog one back
   const Facts facts(b.history(), find_lock_type("rlock"));
   ASSERT_EQ(facts.beliefs().size(), 1u);
   const Belief& belief = facts.beliefs()[0];
@@ -201,13 +229,13 @@ TEST(Facts, ReleasesMatchTheLatestAcquireFirst) {
 
 TEST(Facts, BeliefsAreOwnedPerThreadAndLockAndACrashEndsOne) {
   HistoryBuilder b;
-  const int64_t a1 = b.hold(100, "A", 1, "orders", 1);
-  const int64_t a2 = b.hold(150, "A", 2, "orders", 1);
-  const int64_t other = b.hold(160, "A", 1, "invoices", 1);
-  const int64_t unlocked = b.release(200, "A", 1, "orders", 0);
-  const int64_t again = b.hold(300, "A", 1, "orders", 1);
-  b.fault(400, "A", "crash");
-  const int64_t crashed = b.release(400, "A", 1, "orders", 0, "crash");
+  const int64_t a1 = b.hold({.t = 100, .p = "A", .depth = 1});
+  const int64_t a2 = b.hold({.t = 150, .p = "A", .thread = 2, .depth = 1});
+  const int64_t other = b.hold({.t = 160, .p = "A", .lock = "invoices", .depth = 1});
+  const int64_t unlocked = b.release({.t = 200, .p = "A", .depth = 0});
+  const int64_t again = b.hold({.t = 300, .p = "A", .depth = 1});
+  b.fault({.t = 400, .p = "A", .f = "crash"});
+  const int64_t crashed = b.release({.t = 400, .p = "A", .depth = 0, .f = "crash"});
   const Facts facts(b.history(), find_lock_type("rlock"));
 
   ASSERT_EQ(facts.beliefs().size(), 4u);
@@ -250,16 +278,16 @@ TEST(Facts, AnOwnerIsRightfulWhileAcquiringHoldingOrUnlocking) {
 
 TEST(Facts, ClientFaultsLastForTheirDurationAndOverlappingOnesMergeIntoOneUnavailability) {
   HistoryBuilder b;
-  const int64_t pause = b.fault(100, "A", "pause", 0, 1000);
-  const int64_t p1 = b.fault(200, "B", "partition", 0, 500);
-  const int64_t delay = b.fault(300, "C", "delay", 50, 2000);
-  const int64_t p2 = b.fault(400, "B", "partition", 0, 600);
-  b.fault(500, "C", "loss", 200, 1000);
-  b.fault(700, "B", "heal");
-  b.fault(1000, "B", "heal");
-  b.fault(1100, "A", "resume");
-  const int64_t jump = b.fault(1200, "A", "clock_jump", 5000);
-  const int64_t crash = b.fault(2000, "D", "crash");
+  const int64_t pause = b.fault({.t = 100, .p = "A", .f = "pause", .for_ms = 1000});
+  const int64_t p1 = b.fault({.t = 200, .p = "B", .f = "partition", .for_ms = 500});
+  const int64_t delay = b.fault({.t = 300, .p = "C", .f = "delay", .value = 50, .for_ms = 2000});
+  const int64_t p2 = b.fault({.t = 400, .p = "B", .f = "partition", .for_ms = 600});
+  b.fault({.t = 500, .p = "C", .f = "loss", .value = 200, .for_ms = 1000});
+  b.fault({.t = 700, .p = "B", .f = "heal"});
+  b.fault({.t = 1000, .p = "B", .f = "heal"});
+  b.fault({.t = 1100, .p = "A", .f = "resume"});
+  const int64_t jump = b.fault({.t = 1200, .p = "A", .f = "clock_jump", .value = 5000});
+  const int64_t crash = b.fault({.t = 2000, .p = "D", .f = "crash"});
   const Facts facts(b.history(), find_lock_type("rlock"));
 
   const auto& f = facts.faults();
@@ -299,15 +327,15 @@ TEST(Facts, ClientFaultsLastForTheirDurationAndOverlappingOnesMergeIntoOneUnavai
 
 TEST(Facts, AServerIsUnavailableWhilePausedAndWhileDownUntilItsFailover) {
   HistoryBuilder b;
-  b.invoke(0, "A", 1, 1, "lock", "orders");
-  b.exec(1, 1, 1, "orders", "acquire", "-ERR", "", "", "redis0");
-  b.exec(2, 1, 1, "orders", "acquire", "-ERR", "", "", "redis1");
-  b.fail(3, "A", 1, 1, "lock", "orders", "error");
-  const int64_t pause = b.fault(500, "redis1", "pause", 0, 300);
-  b.fault(600, "redis2", "restart");
-  b.fault(800, "redis1", "resume");
-  const int64_t down = b.fault(1000, "redis0", "down");
-  const int64_t failover = b.fault(4000, "redis0", "failover");
+  b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock"});
+  b.exec({.t = 1, .op = 1, .f = "acquire", .reply = "-ERR"});
+  b.exec({.t = 2, .op = 1, .f = "acquire", .reply = "-ERR", .p = "redis1"});
+  b.fail({.t = 3, .p = "A", .op = 1, .f = "lock", .text = "error"});
+  const int64_t pause = b.fault({.t = 500, .p = "redis1", .f = "pause", .for_ms = 300});
+  b.fault({.t = 600, .p = "redis2", .f = "restart"});
+  b.fault({.t = 800, .p = "redis1", .f = "resume"});
+  const int64_t down = b.fault({.t = 1000, .p = "redis0", .f = "down"});
+  const int64_t failover = b.fault({.t = 4000, .p = "redis0", .f = "failover"});
   const Facts facts(b.history(), find_lock_type("red"));
 
   EXPECT_EQ(facts.servers(), (std::vector<std::string>{"redis0", "redis1", "redis2"}));
@@ -331,8 +359,8 @@ TEST(Facts, AServerIsUnavailableWhilePausedAndWhileDownUntilItsFailover) {
 
 TEST(Facts, ADownServerWithoutFailoverStaysDown) {
   HistoryBuilder b;
-  b.exec(1, 1, 0, "orders", "renew", "0", "", "", "redis0", -2, "A");
-  b.fault(1000, "redis0", "down");
+  b.exec({.t = 1, .op = 0, .f = "renew", .reply = "0", .ttl = -2, .client = "A"});
+  b.fault({.t = 1000, .p = "redis0", .f = "down"});
   end_at(b, 9000);
   const Facts facts(b.history(), find_lock_type("rlock"));
   ASSERT_EQ(facts.unavailable("redis0").size(), 1u);
@@ -344,9 +372,9 @@ TEST(Facts, ADownServerWithoutFailoverStaysDown) {
 TEST(Facts, AKeyStateFollowsItsExecsAndItsExpiry) {
   HistoryBuilder b;
   const Taken a = take(b, 100, "A", 1, "", "A:1=1");  // expires at 30101
-  b.fault(1000, "A", "crash");
-  b.release(1000, "A", 1, "orders", 0, "crash");
-  const int64_t expired = b.key(30102, "orders", "expired");
+  b.fault({.t = 1000, .p = "A", .f = "crash"});
+  b.release({.t = 1000, .p = "A", .depth = 0, .f = "crash"});
+  const int64_t expired = b.key({.t = 30102, .f = "expired"});
   const Facts facts(b.history(), find_lock_type("rlock"));
 
   const KeyTrack* key = facts.key("redis0", "orders");
@@ -380,19 +408,33 @@ TEST(Facts, AKeyStateFollowsItsExecsAndItsExpiry) {
 TEST(Facts, HashFieldsBelongToTheClientWhoseOwnExecRevealedTheirPrefix) {
   HistoryBuilder b;
   take(b, 100, "A", 1, "", "aa7e:1=1");  // A's own exec adds aa7e:1: "aa7e" is A's id
-  b.invoke(200, "B", 1, 2, "lock", "orders");
+  b.invoke({.t = 200, .p = "B", .op = 2, .f = "lock"});
   refused(b, 201, 2, "aa7e:1=1", 29900);
   // C's force unlock (run as no thread, as Redisson's forceUnlock) removes aa7e:1: it reveals nothing.
-  b.invoke(300, "C", 1, 3, "force_unlock", "orders");
-  b.key(301, "orders", "deleted");
-  b.exec(301, 0, 3, "orders", "force_unlock", "1", "aa7e:1=1", "", "redis0", -2, "", 300);
-  b.ok(302, "C", 1, 3, "force_unlock", "orders");
-  b.key(400, "orders", "created");
-  b.exec(400, 1, 2, "orders", "acquire", "nil", "", "f1b2:1=1", "redis0", 30000, "", 399);
-  b.ok(401, "B", 1, 2, "lock", "orders");
-  b.hold(401, "B", 1, "orders", 1, -1, 2);
+  b.invoke({.t = 300, .p = "C", .op = 3, .f = "force_unlock"});
+  b.key({.t = 301, .f = "deleted"});
+  b.exec({.t = 301,
+          .thread = 0,
+          .op = 3,
+          .f = "force_unlock",
+          .reply = "1",
+          .before = "aa7e:1=1",
+          .ttl = -2,
+          .sent = 300});
+  b.ok({.t = 302, .p = "C", .op = 3, .f = "force_unlock"});
+  b.key({.t = 400, .f = "created"});
+  b.exec({.t = 400, .op = 2, .f = "acquire", .reply = "nil", .after = "f1b2:1=1", .ttl = 30000, .sent = 399});
+  b.ok({.t = 401, .p = "B", .op = 2, .f = "lock"});
+  b.hold({.t = 401, .p = "B", .depth = 1, .op = 2});
   // A script nobody's client ran adds a field whose prefix no client's own exec showed.
-  b.exec(500, 0, 0, "orders", "user_script", "OK", "f1b2:1=1", "dead:7=1,f1b2:1=1", "redis0", 30000);
+  b.exec({.t = 500,
+          .thread = 0,
+          .op = 0,
+          .f = "user_script",
+          .reply = "OK",
+          .before = "f1b2:1=1",
+          .after = "dead:7=1,f1b2:1=1",
+          .ttl = 30000});
   const Facts facts(b.history(), find_lock_type("rlock"));
 
   EXPECT_EQ(facts.owner_of_field("aa7e:1"), "A:1");
@@ -414,19 +456,19 @@ TEST(Facts, HashFieldsBelongToTheClientWhoseOwnExecRevealedTheirPrefix) {
 
 TEST(Facts, AStringKeyIsClaimedByWhoeverCreatedIt) {
   HistoryBuilder b;
-  b.invoke(0, "A", 1, 1, "lock", "orders");
-  b.key(2, "orders", "created");
-  b.exec(2, 1, 1, "orders", "acquire", "1", "", "1", "redis0", -1, "", 0);
-  b.ok(4, "A", 1, 1, "lock", "orders");
-  b.hold(4, "A", 1, "orders", 1, -1, 1);
-  b.invoke(100, "B", 1, 2, "try_lock", "orders", 30000);
-  b.exec(102, 1, 2, "orders", "acquire", "0", "1", "1", "redis0", -1, "", 100);
-  b.invoke(200, "D", 1, 3, "force_unlock", "orders");
-  b.key(201, "orders", "deleted");
-  b.exec(201, 0, 3, "orders", "force_unlock", "1", "1", "", "redis0", -2, "", 200);
-  b.ok(202, "D", 1, 3, "force_unlock", "orders");
-  b.key(205, "orders", "created");
-  b.exec(205, 1, 2, "orders", "acquire", "1", "", "1", "redis0", -1, "", 203);
+  b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock"});
+  b.key({.t = 2, .f = "created"});
+  b.exec({.t = 2, .op = 1, .f = "acquire", .reply = "1", .after = "1", .ttl = -1, .sent = 0});
+  b.ok({.t = 4, .p = "A", .op = 1, .f = "lock"});
+  b.hold({.t = 4, .p = "A", .depth = 1, .op = 1});
+  b.invoke({.t = 100, .p = "B", .op = 2, .f = "try_lock", .wait_ms = 30000});
+  b.exec({.t = 102, .op = 2, .f = "acquire", .reply = "0", .before = "1", .after = "1", .ttl = -1, .sent = 100});
+  b.invoke({.t = 200, .p = "D", .op = 3, .f = "force_unlock"});
+  b.key({.t = 201, .f = "deleted"});
+  b.exec({.t = 201, .thread = 0, .op = 3, .f = "force_unlock", .reply = "1", .before = "1", .ttl = -2, .sent = 200});
+  b.ok({.t = 202, .p = "D", .op = 3, .f = "force_unlock"});
+  b.key({.t = 205, .f = "created"});
+  b.exec({.t = 205, .op = 2, .f = "acquire", .reply = "1", .after = "1", .ttl = -1, .sent = 203});
   const Facts facts(b.history(), find_lock_type("setnx"));
 
   const KeyTrack* key = facts.key("redis0", "orders");
@@ -446,12 +488,12 @@ TEST(Facts, AStringKeyIsClaimedByWhoeverCreatedIt) {
 TEST(Facts, AStringKeyAnExecCreatedFromNothingIsItsCreatorsEvenIfTheOldKeysEndWentUnreported) {
   // Live: the expiry notification of A's key never came, but B's SET saw no key before it.
   HistoryBuilder b;
-  b.invoke(0, "A", 1, 1, "lock", "orders");
-  b.exec(2, 1, 1, "orders", "acquire", "OK", "", "1", "redis0", 1000, "", 0);
-  b.ok(4, "A", 1, 1, "lock", "orders");
-  b.hold(4, "A", 1, "orders", 1, 1000, 1);
-  b.invoke(2000, "B", 1, 2, "lock", "orders");
-  b.exec(2002, 1, 2, "orders", "acquire", "OK", "", "1", "redis0", 1000, "", 2000);
+  b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock"});
+  b.exec({.t = 2, .op = 1, .f = "acquire", .reply = "OK", .after = "1", .ttl = 1000, .sent = 0});
+  b.ok({.t = 4, .p = "A", .op = 1, .f = "lock"});
+  b.hold({.t = 4, .p = "A", .depth = 1, .lease_ms = 1000, .op = 1});
+  b.invoke({.t = 2000, .p = "B", .op = 2, .f = "lock"});
+  b.exec({.t = 2002, .op = 2, .f = "acquire", .reply = "OK", .after = "1", .ttl = 1000, .sent = 2000});
   const Facts facts(b.history(), find_lock_type("naive"));
   const KeyTrack* key = facts.key("redis0", "orders");
   ASSERT_NE(key, nullptr);
@@ -462,8 +504,9 @@ TEST(Facts, AStringKeyAnExecCreatedFromNothingIsItsCreatorsEvenIfTheOldKeysEndWe
 TEST(Facts, WithoutALockTypeAHashIsRecognisedByItsRendering) {
   HistoryBuilder b;
   take(b, 100, "A", 1, "", "A:1=1");
-  b.invoke(200, "B", 1, 2, "lock", "seed");
-  b.exec(201, 1, 2, "seed", "acquire", "1", "", "token-b", "redis0", 5000, "", 200);
+  b.invoke({.t = 200, .p = "B", .op = 2, .f = "lock", .lock = "seed"});
+  b.exec(
+      {.t = 201, .op = 2, .lock = "seed", .f = "acquire", .reply = "1", .after = "token-b", .ttl = 5000, .sent = 200});
   const Facts facts(b.history(), nullptr);
   const KeyTrack* hash = facts.key("redis0", "orders");
   const KeyTrack* string = facts.key("redis0", "seed");
@@ -479,12 +522,30 @@ TEST(Facts, TheLeaseBoundRisesOnlyWithRequestsSentWhileTheSenderHadTheLock) {
   HistoryBuilder b;
   take(b, 100, "A", 1, "", "A:1=1");  // expires at 30101
   const int64_t renewed =
-      b.exec(10101, 1, 0, "orders", "renew", "1", "A:1=1", "A:1=1", "redis0", 30000, "A", 10100);  // 40101
-  b.invoke(15000, "A", 1, 2, "unlock", "orders");
-  b.release(15000, "A", 1, "orders", 0, "unlock", 2);
-  b.info(15100, "A", 1, 2, "unlock", "orders");  // the unlock never reached the server
+      // 40101
+      b.exec({.t = 10101,
+              .op = 0,
+              .f = "renew",
+              .reply = "1",
+              .before = "A:1=1",
+              .after = "A:1=1",
+              .ttl = 30000,
+              .client = "A",
+              .sent = 10100});
+  b.invoke({.t = 15000, .p = "A", .op = 2, .f = "unlock"});
+  b.release({.t = 15000, .p = "A", .depth = 0, .op = 2});
+  b.info({.t = 15100, .p = "A", .op = 2, .f = "unlock"});  // the unlock never reached the server
   const int64_t stray =
-      b.exec(20101, 1, 0, "orders", "renew", "1", "A:1=1", "A:1=1", "redis0", 30000, "A", 20100);  // 50101
+      // 50101
+      b.exec({.t = 20101,
+              .op = 0,
+              .f = "renew",
+              .reply = "1",
+              .before = "A:1=1",
+              .after = "A:1=1",
+              .ttl = 30000,
+              .client = "A",
+              .sent = 20100});
   const Facts facts(b.history(), find_lock_type("rlock"));
   const KeyTrack* key = facts.key("redis0", "orders");
   ASSERT_NE(key, nullptr);
@@ -508,9 +569,16 @@ TEST(Facts, AKeyCreatedAfreshStartsItsLeaseBoundAfresh) {
 TEST(Facts, ARequestWhoseSendingTimeIsUnknownIsTakenAsRightful) {
   HistoryBuilder b;
   take(b, 100, "A", 1, "", "A:1=1");
-  b.fault(1000, "A", "crash");
-  b.release(1000, "A", 1, "orders", 0, "crash");
-  const int64_t late = b.exec(2000, 1, 0, "orders", "renew", "1", "A:1=1", "A:1=1", "redis0", 30000, "A", -1);
+  b.fault({.t = 1000, .p = "A", .f = "crash"});
+  b.release({.t = 1000, .p = "A", .depth = 0, .f = "crash"});
+  const int64_t late = b.exec({.t = 2000,
+                               .op = 0,
+                               .f = "renew",
+                               .reply = "1",
+                               .before = "A:1=1",
+                               .after = "A:1=1",
+                               .ttl = 30000,
+                               .client = "A"});
   const Facts facts(b.history(), find_lock_type("rlock"));
   EXPECT_EQ(facts.key("redis0", "orders")->after_event(late).lease_bound, 32000);
 }
@@ -518,13 +586,14 @@ TEST(Facts, ARequestWhoseSendingTimeIsUnknownIsTakenAsRightful) {
 TEST(Facts, ARestartLeavesTheKeyUnknownUntilAnEventRevealsItFromTheRestartOn) {
   HistoryBuilder b;
   take(b, 100, "A", 1, "", "A:1=1");
-  b.fault(500, "A", "crash");
-  b.release(500, "A", 1, "orders", 0, "crash");
-  const int64_t restart = b.fault(1000, "redis0", "restart", 0);
-  const int64_t waits = b.invoke(1200, "B", 1, 2, "lock", "orders");
-  b.key(2001, "orders", "created");
-  const int64_t got = b.exec(2001, 1, 2, "orders", "acquire", "nil", "", "B:1=1", "redis0", 30000, "", 2000);
-  b.ok(2002, "B", 1, 2, "lock", "orders");
+  b.fault({.t = 500, .p = "A", .f = "crash"});
+  b.release({.t = 500, .p = "A", .depth = 0, .f = "crash"});
+  const int64_t restart = b.fault({.t = 1000, .p = "redis0", .f = "restart"});
+  const int64_t waits = b.invoke({.t = 1200, .p = "B", .op = 2, .f = "lock"});
+  b.key({.t = 2001, .f = "created"});
+  const int64_t got =
+      b.exec({.t = 2001, .op = 2, .f = "acquire", .reply = "nil", .after = "B:1=1", .ttl = 30000, .sent = 2000});
+  b.ok({.t = 2002, .p = "B", .op = 2, .f = "lock"});
   const Facts facts(b.history(), find_lock_type("rlock"));
   const KeyTrack* key = facts.key("redis0", "orders");
   ASSERT_NE(key, nullptr);
@@ -534,14 +603,15 @@ TEST(Facts, ARestartLeavesTheKeyUnknownUntilAnEventRevealsItFromTheRestartOn) {
   EXPECT_TRUE(after.known) << "B's acquire showed there was no key since the restart";
   EXPECT_FALSE(after.present);
   EXPECT_EQ(key->at(2001).event, got);
-  EXPECT_EQ(spans_of(facts.free_spans(op_at(facts, waits), 1200, 2001)), (std::vector<Free>{{1200, 2001, FreeWhy::Open}}));
+  EXPECT_EQ(spans_of(facts.free_spans(op_at(facts, waits), 1200, 2001)),
+            (std::vector<Free>{{1200, 2001, FreeWhy::Open}}));
 }
 
 TEST(Facts, AKeyARestartRestoredKeepsItsExpiryWhenItShowsTheSameValue) {
   HistoryBuilder b;
   take(b, 100, "A", 1, "", "A:1=1");  // expires at 30101
-  b.fault(1000, "redis0", "restart", 0);
-  b.invoke(2000, "B", 1, 2, "lock", "orders");
+  b.fault({.t = 1000, .p = "redis0", .f = "restart"});
+  b.invoke({.t = 2000, .p = "B", .op = 2, .f = "lock"});
   refused(b, 2001, 2, "A:1=1", 28100);
   const Facts facts(b.history(), find_lock_type("rlock"));
   const KeyState& s = facts.key("redis0", "orders")->at(1500);
@@ -557,14 +627,28 @@ TEST(Facts, AKeyARestartRestoredKeepsItsExpiryWhenItShowsTheSameValue) {
 TEST(Facts, AFailoverToALaggingReplicaRevealsAnOlderValueWithAnUnknownExpiry) {
   HistoryBuilder b;
   take(b, 100, "A", 1, "", "A:1=1");
-  b.invoke(200, "A", 1, 2, "lock", "orders");
-  b.exec(201, 1, 2, "orders", "acquire", "nil", "A:1=1", "A:1=2", "redis0", 30000, "", 200);
-  b.ok(202, "A", 1, 2, "lock", "orders");
-  b.hold(202, "A", 1, "orders", 2, -1, 2);
-  b.fault(1000, "redis0", "failover", 900);
-  b.invoke(2000, "A", 1, 3, "unlock", "orders");
-  b.release(2000, "A", 1, "orders", 1, "unlock", 3);
-  b.exec(2001, 1, 3, "orders", "unlock", "0", "A:1=1", "A:1=0", "redis0", 30000, "", 2000);
+  b.invoke({.t = 200, .p = "A", .op = 2, .f = "lock"});
+  b.exec({.t = 201,
+          .op = 2,
+          .f = "acquire",
+          .reply = "nil",
+          .before = "A:1=1",
+          .after = "A:1=2",
+          .ttl = 30000,
+          .sent = 200});
+  b.ok({.t = 202, .p = "A", .op = 2, .f = "lock"});
+  b.hold({.t = 202, .p = "A", .depth = 2, .op = 2});
+  b.fault({.t = 1000, .p = "redis0", .f = "failover", .value = 900});
+  b.invoke({.t = 2000, .p = "A", .op = 3, .f = "unlock"});
+  b.release({.t = 2000, .p = "A", .depth = 1, .op = 3});
+  b.exec({.t = 2001,
+          .op = 3,
+          .f = "unlock",
+          .reply = "0",
+          .before = "A:1=1",
+          .after = "A:1=0",
+          .ttl = 30000,
+          .sent = 2000});
   const Facts facts(b.history(), find_lock_type("rlock"));
   const KeyState& s = facts.key("redis0", "orders")->at(1500);
   EXPECT_TRUE(s.known);
@@ -580,12 +664,13 @@ TEST(Facts, AKeyNoEventRevealedAfterARestartStaysUnknownAndKeepsTheLock) {
   HistoryBuilder b;
   take(b, 100, "A", 1, "", "A:1=1");
   give_up(b, 300, "A", 2, "A:1=1");
-  const int64_t waits = b.invoke(500, "B", 1, 3, "lock", "orders");
-  b.fault(1000, "redis0", "restart", 0);
+  const int64_t waits = b.invoke({.t = 500, .p = "B", .op = 3, .f = "lock"});
+  b.fault({.t = 1000, .p = "redis0", .f = "restart"});
   end_at(b, 5000);
   const Facts facts(b.history(), find_lock_type("rlock"));
   EXPECT_FALSE(facts.key("redis0", "orders")->at(3000).known);
-  EXPECT_EQ(spans_of(facts.free_spans(op_at(facts, waits), 500, 5000)), (std::vector<Free>{{500, 1000, FreeWhy::Open}}));
+  EXPECT_EQ(spans_of(facts.free_spans(op_at(facts, waits), 500, 5000)),
+            (std::vector<Free>{{500, 1000, FreeWhy::Open}}));
 }
 
 // ---------------------------------------------------------------- free spans
@@ -593,12 +678,12 @@ TEST(Facts, AKeyNoEventRevealedAfterARestartStaysUnknownAndKeepsTheLock) {
 TEST(Facts, ARightfulHolderKeepsTheLockUntilItsUnlockRanOnTheServer) {
   HistoryBuilder b;
   take(b, 100, "A", 1, "", "A:1=1");
-  const int64_t waits = b.invoke(1000, "B", 1, 2, "lock", "orders");
+  const int64_t waits = b.invoke({.t = 1000, .p = "B", .op = 2, .f = "lock"});
   refused(b, 1001, 2, "A:1=1", 29100);
   const Given g = give_up(b, 5000, "A", 3, "A:1=1");
-  b.key(5003, "orders", "created");
-  b.exec(5003, 1, 2, "orders", "acquire", "nil", "", "B:1=1", "redis0", 30000, "", 5002);
-  b.ok(5004, "B", 1, 2, "lock", "orders");
+  b.key({.t = 5003, .f = "created"});
+  b.exec({.t = 5003, .op = 2, .f = "acquire", .reply = "nil", .after = "B:1=1", .ttl = 30000, .sent = 5002});
+  b.ok({.t = 5004, .p = "B", .op = 2, .f = "lock"});
   const Facts facts(b.history(), find_lock_type("rlock"));
   // Free from the unlock's execution to B's grant; from then on the lock is B's, not free.
   const auto free = facts.free_spans(op_at(facts, waits), 1000, 5004);
@@ -611,13 +696,13 @@ TEST(Facts, ARightfulHolderKeepsTheLockUntilItsUnlockRanOnTheServer) {
 TEST(Facts, ACrashedHoldersLeaseRunningOutKeepsTheLock) {
   HistoryBuilder b;
   take(b, 100, "A", 1, "", "A:1=1");  // expires at 30101
-  b.fault(1000, "A", "crash");
-  b.release(1000, "A", 1, "orders", 0, "crash");
-  const int64_t waits = b.invoke(2000, "B", 1, 2, "lock", "orders");
+  b.fault({.t = 1000, .p = "A", .f = "crash"});
+  b.release({.t = 1000, .p = "A", .depth = 0, .f = "crash"});
+  const int64_t waits = b.invoke({.t = 2000, .p = "B", .op = 2, .f = "lock"});
   refused(b, 2001, 2, "A:1=1", 28100);
-  const int64_t expired = b.key(30102, "orders", "expired");  // Redis drops it once past 30101 ms
-  b.key(30150, "orders", "created");
-  b.exec(30150, 1, 2, "orders", "acquire", "nil", "", "B:1=1", "redis0", 30000, "", 30148);
+  const int64_t expired = b.key({.t = 30102, .f = "expired"});  // Redis drops it once past 30101 ms
+  b.key({.t = 30150, .f = "created"});
+  b.exec({.t = 30150, .op = 2, .f = "acquire", .reply = "nil", .after = "B:1=1", .ttl = 30000, .sent = 30148});
   const Facts facts(b.history(), find_lock_type("rlock"));
   const auto free = facts.free_spans(op_at(facts, waits), 2000, 30150);
   EXPECT_EQ(spans_of(free), (std::vector<Free>{{30102, 30150, FreeWhy::Open}}));
@@ -628,13 +713,13 @@ TEST(Facts, ACrashedHoldersLeaseRunningOutKeepsTheLock) {
 TEST(Facts, AKeyPastItsExpiryKeepsNobodyEvenBeforeTheServerReportsItExpired) {
   HistoryBuilder b;
   take(b, 100, "A", 1, "", "A:1=1");  // expires at 30101
-  b.fault(1000, "A", "crash");
-  b.release(1000, "A", 1, "orders", 0, "crash");
-  const int64_t waits = b.invoke(2000, "B", 1, 2, "lock", "orders");
+  b.fault({.t = 1000, .p = "A", .f = "crash"});
+  b.release({.t = 1000, .p = "A", .depth = 0, .f = "crash"});
+  const int64_t waits = b.invoke({.t = 2000, .p = "B", .op = 2, .f = "lock"});
   refused(b, 2001, 2, "A:1=1", 28100);
-  b.key(31000, "orders", "expired");  // a slow active-expiry cycle notices it late
-  b.key(31000, "orders", "created");
-  b.exec(31000, 1, 2, "orders", "acquire", "nil", "", "B:1=1", "redis0", 30000, "", 30998);
+  b.key({.t = 31000, .f = "expired"});  // a slow active-expiry cycle notices it late
+  b.key({.t = 31000, .f = "created"});
+  b.exec({.t = 31000, .op = 2, .f = "acquire", .reply = "nil", .after = "B:1=1", .ttl = 30000, .sent = 30998});
   const Facts facts(b.history(), find_lock_type("rlock"));
   // Redis treats the key as gone once its clock is past 30101 ms.
   EXPECT_EQ(merged(facts.free_spans(op_at(facts, waits), 2000, 31000)),
@@ -643,17 +728,17 @@ TEST(Facts, AKeyPastItsExpiryKeepsNobodyEvenBeforeTheServerReportsItExpired) {
 
 TEST(Facts, AnAcquireThatRanButWhoseReplyIsOnTheWayKeepsTheLock) {
   HistoryBuilder b;
-  const int64_t waits = b.invoke(0, "B", 1, 1, "lock", "orders");
-  b.invoke(100, "A", 1, 2, "lock", "orders");
-  b.fault(100, "A", "delay", 2800, 3000);
-  b.key(101, "orders", "created");
-  b.exec(101, 1, 2, "orders", "acquire", "nil", "", "A:1=1", "redis0", 30000, "", 100);
+  const int64_t waits = b.invoke({.t = 0, .p = "B", .op = 1, .f = "lock"});
+  b.invoke({.t = 100, .p = "A", .op = 2, .f = "lock"});
+  b.fault({.t = 100, .p = "A", .f = "delay", .value = 2800, .for_ms = 3000});
+  b.key({.t = 101, .f = "created"});
+  b.exec({.t = 101, .op = 2, .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 30000, .sent = 100});
   refused(b, 150, 1, "A:1=1", 29951);
-  b.ok(3000, "A", 1, 2, "lock", "orders");  // the reply took its time
-  b.hold(3000, "A", 1, "orders", 1, -1, 2);
+  b.ok({.t = 3000, .p = "A", .op = 2, .f = "lock"});  // the reply took its time
+  b.hold({.t = 3000, .p = "A", .depth = 1, .op = 2});
   give_up(b, 4000, "A", 3, "A:1=1");
-  b.key(4003, "orders", "created");
-  b.exec(4003, 1, 1, "orders", "acquire", "nil", "", "B:1=1", "redis0", 30000, "", 4002);
+  b.key({.t = 4003, .f = "created"});
+  b.exec({.t = 4003, .op = 1, .f = "acquire", .reply = "nil", .after = "B:1=1", .ttl = 30000, .sent = 4002});
   const Facts facts(b.history(), find_lock_type("rlock"));
   EXPECT_EQ(merged(facts.free_spans(op_at(facts, waits), 0, 4003)),
             (std::vector<Free>{{0, 101, FreeWhy::Open}, {4001, 4003, FreeWhy::Open}}));
@@ -662,13 +747,22 @@ TEST(Facts, AnAcquireThatRanButWhoseReplyIsOnTheWayKeepsTheLock) {
 TEST(Facts, AnExpiryBeyondTheLeaseItsGoneHolderSetIsStale) {
   HistoryBuilder b;
   take(b, 100, "A", 1, "", "A:1=1");  // expires at 30101, all A set while holding
-  b.invoke(5000, "A", 1, 2, "unlock", "orders");
-  b.release(5000, "A", 1, "orders", 0, "unlock", 2);
-  b.info(5100, "A", 1, 2, "unlock", "orders");  // lost on the way
-  const int64_t waits = b.invoke(6000, "B", 1, 3, "lock", "orders");
+  b.invoke({.t = 5000, .p = "A", .op = 2, .f = "unlock"});
+  b.release({.t = 5000, .p = "A", .depth = 0, .op = 2});
+  b.info({.t = 5100, .p = "A", .op = 2, .f = "unlock"});  // lost on the way
+  const int64_t waits = b.invoke({.t = 6000, .p = "B", .op = 3, .f = "lock"});
   refused(b, 6001, 3, "A:1=1", 24100);
   const int64_t stray =
-      b.exec(10000, 1, 0, "orders", "renew", "1", "A:1=1", "A:1=1", "redis0", 30000, "A", 9999);  // to 40000
+      // to 40000
+      b.exec({.t = 10000,
+              .op = 0,
+              .f = "renew",
+              .reply = "1",
+              .before = "A:1=1",
+              .after = "A:1=1",
+              .ttl = 30000,
+              .client = "A",
+              .sent = 9999});
   end_at(b, 20000);
   const Facts facts(b.history(), find_lock_type("rlock"));
   const auto free = facts.free_spans(op_at(facts, waits), 6000, 20000);
@@ -679,16 +773,16 @@ TEST(Facts, AnExpiryBeyondTheLeaseItsGoneHolderSetIsStale) {
 
 TEST(Facts, AKeyWithoutExpiryWhoseHolderIsGoneIsFreeForever) {
   HistoryBuilder b;
-  b.invoke(0, "A", 1, 1, "lock", "orders");
-  b.key(2, "orders", "created");
-  b.exec(2, 1, 1, "orders", "acquire", "1", "", "1", "redis0", -1, "", 0);
-  b.ok(4, "A", 1, 1, "lock", "orders");
-  b.hold(4, "A", 1, "orders", 1, -1, 1);
-  const int64_t waits = b.invoke(10, "B", 1, 2, "lock", "orders");
-  b.exec(12, 1, 2, "orders", "acquire", "0", "1", "1", "redis0", -1, "", 10);
-  b.fault(50, "A", "crash");
-  b.release(50, "A", 1, "orders", 0, "crash");
-  b.exec(112, 1, 2, "orders", "acquire", "0", "1", "1", "redis0", -1, "", 110);
+  b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock"});
+  b.key({.t = 2, .f = "created"});
+  b.exec({.t = 2, .op = 1, .f = "acquire", .reply = "1", .after = "1", .ttl = -1, .sent = 0});
+  b.ok({.t = 4, .p = "A", .op = 1, .f = "lock"});
+  b.hold({.t = 4, .p = "A", .depth = 1, .op = 1});
+  const int64_t waits = b.invoke({.t = 10, .p = "B", .op = 2, .f = "lock"});
+  b.exec({.t = 12, .op = 2, .f = "acquire", .reply = "0", .before = "1", .after = "1", .ttl = -1, .sent = 10});
+  b.fault({.t = 50, .p = "A", .f = "crash"});
+  b.release({.t = 50, .p = "A", .depth = 0, .f = "crash"});
+  b.exec({.t = 112, .op = 2, .f = "acquire", .reply = "0", .before = "1", .after = "1", .ttl = -1, .sent = 110});
   end_at(b, 3000);
   const Facts facts(b.history(), find_lock_type("setnx"));
   EXPECT_EQ(merged(facts.free_spans(op_at(facts, waits), 10, 3000)), (std::vector<Free>{{50, 3000, FreeWhy::Forever}}));
@@ -697,10 +791,17 @@ TEST(Facts, AKeyWithoutExpiryWhoseHolderIsGoneIsFreeForever) {
 TEST(Facts, AWaiterThatAlreadyHoldsTheLockOnTheServerIsNotWaitingOnAFreeLock) {
   HistoryBuilder b;
   take(b, 100, "A", 1, "", "A:1=1");
-  const int64_t again = b.invoke(1000, "A", 1, 2, "lock", "orders");
-  b.exec(1001, 1, 2, "orders", "acquire", "nil", "A:1=1", "A:1=2", "redis0", 30000, "", 1000);
-  b.ok(1002, "A", 1, 2, "lock", "orders");
-  b.hold(1002, "A", 1, "orders", 2, -1, 2);
+  const int64_t again = b.invoke({.t = 1000, .p = "A", .op = 2, .f = "lock"});
+  b.exec({.t = 1001,
+          .op = 2,
+          .f = "acquire",
+          .reply = "nil",
+          .before = "A:1=1",
+          .after = "A:1=2",
+          .ttl = 30000,
+          .sent = 1000});
+  b.ok({.t = 1002, .p = "A", .op = 2, .f = "lock"});
+  b.hold({.t = 1002, .p = "A", .depth = 2, .op = 2});
   const Facts facts(b.history(), find_lock_type("rlock"));
   // Its own hold does not keep it out (the server lets it re-enter), but the lock is its already.
   EXPECT_TRUE(facts.free_spans(op_at(facts, again), 1000, 1002).empty());
@@ -708,25 +809,25 @@ TEST(Facts, AWaiterThatAlreadyHoldsTheLockOnTheServerIsNotWaitingOnAFreeLock) {
 
 TEST(Facts, TheWaitersOwnKeyKeepsItFromALockWithoutServerReentry) {
   HistoryBuilder b;
-  b.invoke(0, "A", 1, 1, "lock", "orders");
-  b.key(2, "orders", "created");
-  b.exec(2, 1, 1, "orders", "acquire", "1", "", "1", "redis0", 30000, "", 0);
-  b.ok(4, "A", 1, 1, "lock", "orders");
-  b.hold(4, "A", 1, "orders", 1, -1, 1);
-  const int64_t again = b.invoke(1000, "A", 1, 2, "try_lock", "orders", 500);
-  b.exec(1001, 1, 2, "orders", "acquire", "0", "1", "1", "redis0", 29002, "", 1000);
-  b.fail(1500, "A", 1, 2, "try_lock", "orders");
+  b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock"});
+  b.key({.t = 2, .f = "created"});
+  b.exec({.t = 2, .op = 1, .f = "acquire", .reply = "1", .after = "1", .ttl = 30000, .sent = 0});
+  b.ok({.t = 4, .p = "A", .op = 1, .f = "lock"});
+  b.hold({.t = 4, .p = "A", .depth = 1, .op = 1});
+  const int64_t again = b.invoke({.t = 1000, .p = "A", .op = 2, .f = "try_lock", .wait_ms = 500});
+  b.exec({.t = 1001, .op = 2, .f = "acquire", .reply = "0", .before = "1", .after = "1", .ttl = 29002, .sent = 1000});
+  b.fail({.t = 1500, .p = "A", .op = 2, .f = "try_lock"});
   const Facts facts(b.history(), find_lock_type("setnx"));
   EXPECT_TRUE(facts.free_spans(op_at(facts, again), 1000, 1500).empty());
 }
 
 TEST(Facts, APausedServerKeepsTheLock) {
   HistoryBuilder b;
-  const int64_t waits = b.invoke(500, "B", 1, 1, "lock", "orders");
-  b.fault(1000, "redis0", "pause", 0, 2000);
-  b.fault(3000, "redis0", "resume");
-  b.key(4000, "orders", "created");
-  b.exec(4000, 1, 1, "orders", "acquire", "nil", "", "B:1=1", "redis0", 30000, "", 3999);
+  const int64_t waits = b.invoke({.t = 500, .p = "B", .op = 1, .f = "lock"});
+  b.fault({.t = 1000, .p = "redis0", .f = "pause", .for_ms = 2000});
+  b.fault({.t = 3000, .p = "redis0", .f = "resume"});
+  b.key({.t = 4000, .f = "created"});
+  b.exec({.t = 4000, .op = 1, .f = "acquire", .reply = "nil", .after = "B:1=1", .ttl = 30000, .sent = 3999});
   const Facts facts(b.history(), find_lock_type("rlock"));
   EXPECT_EQ(merged(facts.free_spans(op_at(facts, waits), 500, 4000)),
             (std::vector<Free>{{500, 1000, FreeWhy::Open}, {3000, 4000, FreeWhy::Open}}));
@@ -734,11 +835,11 @@ TEST(Facts, APausedServerKeepsTheLock) {
 
 TEST(Facts, ADownServerKeepsTheLockUntilItsFailoverAndTheNextEventRevealsTheKey) {
   HistoryBuilder b;
-  const int64_t waits = b.invoke(500, "B", 1, 1, "lock", "orders");
-  b.fault(1000, "redis0", "down");
-  const int64_t failover = b.fault(3000, "redis0", "failover");
-  b.key(4000, "orders", "created");
-  b.exec(4000, 1, 1, "orders", "acquire", "nil", "", "B:1=1", "redis0", 30000, "", 3999);
+  const int64_t waits = b.invoke({.t = 500, .p = "B", .op = 1, .f = "lock"});
+  b.fault({.t = 1000, .p = "redis0", .f = "down"});
+  const int64_t failover = b.fault({.t = 3000, .p = "redis0", .f = "failover"});
+  b.key({.t = 4000, .f = "created"});
+  b.exec({.t = 4000, .op = 1, .f = "acquire", .reply = "nil", .after = "B:1=1", .ttl = 30000, .sent = 3999});
   const Facts facts(b.history(), find_lock_type("rlock"));
   const auto free = facts.free_spans(op_at(facts, waits), 500, 4000);
   EXPECT_EQ(spans_of(free), (std::vector<Free>{{500, 1000, FreeWhy::Open}, {3000, 4000, FreeWhy::Open}}));
@@ -749,17 +850,31 @@ TEST(Facts, ADownServerKeepsTheLockUntilItsFailoverAndTheNextEventRevealsTheKey)
 // A RedLock over redis0..redis2: A, which crashed at 10, holds redis0 until its lease runs out.
 TEST(Facts, ARedLockIsFreeOnAMajorityButNotWhileThePartItTriedLastKeepsIt) {
   HistoryBuilder b;
-  b.invoke(0, "A", 1, 1, "lock", "orders");
-  b.key(1, "orders", "created", 0, "redis0");
-  b.exec(1, 1, 1, "orders", "acquire", "nil", "", "A:1=1", "redis0", 30000, "", 0);
-  b.fault(10, "A", "crash");
-  const int64_t waits = b.invoke(100, "B", 1, 2, "lock", "orders");
+  b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock"});
+  b.key({.t = 1, .f = "created"});
+  b.exec({.t = 1, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 30000, .sent = 0});
+  b.fault({.t = 10, .p = "A", .f = "crash"});
+  const int64_t waits = b.invoke({.t = 100, .p = "B", .op = 2, .f = "lock"});
   refused(b, 101, 2, "A:1=1", 29900, "redis0");  // B waits on redis0 a while
-  b.key(5000, "orders", "created", 0, "redis1");
-  b.exec(5000, 1, 2, "orders", "acquire", "nil", "", "B:1=1", "redis1", 30000, "", 4999);
-  b.key(5001, "orders", "created", 0, "redis2");
-  b.exec(5001, 1, 2, "orders", "acquire", "nil", "", "B:1=1", "redis2", 30000, "", 5000);
-  b.ok(5002, "B", 1, 2, "lock", "orders");
+  b.key({.t = 5000, .f = "created", .p = "redis1"});
+  b.exec({.t = 5000,
+          .op = 2,
+          .f = "acquire",
+          .reply = "nil",
+          .after = "B:1=1",
+          .p = "redis1",
+          .ttl = 30000,
+          .sent = 4999});
+  b.key({.t = 5001, .f = "created", .p = "redis2"});
+  b.exec({.t = 5001,
+          .op = 2,
+          .f = "acquire",
+          .reply = "nil",
+          .after = "B:1=1",
+          .p = "redis2",
+          .ttl = 30000,
+          .sent = 5000});
+  b.ok({.t = 5002, .p = "B", .op = 2, .f = "lock"});
   const Facts facts(b.history(), find_lock_type("red"));
   ASSERT_EQ(facts.parts("orders").size(), 3u);
   // Before B tries anything redis1 and redis2 are a free majority; while B waits on redis0, which
@@ -775,25 +890,33 @@ TEST(Facts, ARedLockIsFreeOnAMajorityButNotWhileThePartItTriedLastKeepsIt) {
 
 TEST(Facts, ARedLockHeldOnAMajorityByAHolderWhoseLeaseRunsIsNotFree) {
   HistoryBuilder b;
-  b.invoke(0, "A", 1, 1, "lock", "orders");
-  b.key(1, "orders", "created", 0, "redis0");
-  b.exec(1, 1, 1, "orders", "acquire", "nil", "", "A:1=1", "redis0", 30000, "", 0);
-  b.key(2, "orders", "created", 0, "redis1");
-  b.exec(2, 1, 1, "orders", "acquire", "nil", "", "A:1=1", "redis1", 30000, "", 1);
-  b.fault(10, "A", "crash");
-  const int64_t waits = b.invoke(100, "B", 1, 2, "lock", "orders");
-  b.key(5000, "orders", "created", 0, "redis2");
-  b.exec(5000, 1, 2, "orders", "acquire", "nil", "", "B:1=1", "redis2", 30000, "", 4999);
+  b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock"});
+  b.key({.t = 1, .f = "created"});
+  b.exec({.t = 1, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 30000, .sent = 0});
+  b.key({.t = 2, .f = "created", .p = "redis1"});
+  b.exec({.t = 2, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1", .p = "redis1", .ttl = 30000, .sent = 1});
+  b.fault({.t = 10, .p = "A", .f = "crash"});
+  const int64_t waits = b.invoke({.t = 100, .p = "B", .op = 2, .f = "lock"});
+  b.key({.t = 5000, .f = "created", .p = "redis2"});
+  b.exec({.t = 5000,
+          .op = 2,
+          .f = "acquire",
+          .reply = "nil",
+          .after = "B:1=1",
+          .p = "redis2",
+          .ttl = 30000,
+          .sent = 4999});
   const Facts facts(b.history(), find_lock_type("red"));
   EXPECT_TRUE(facts.free_spans(op_at(facts, waits), 100, 5000).empty());
 }
 
 TEST(Facts, AFairLocksWaitReplyKeepsTheWaiterForItsTimeWhenAsked) {
   HistoryBuilder b;
-  const int64_t waits = b.invoke(999, "B", 1, 1, "lock", "orders");
-  b.exec(1000, 1, 1, "orders", "acquire", "5000", "", "", "redis0", -2, "", 999);  // a queue ahead of it
-  b.key(6001, "orders", "created");
-  b.exec(6001, 1, 1, "orders", "acquire", "nil", "", "B:1=1", "redis0", 30000, "", 6000);
+  const int64_t waits = b.invoke({.t = 999, .p = "B", .op = 1, .f = "lock"});
+  // a queue ahead of it
+  b.exec({.t = 1000, .op = 1, .f = "acquire", .reply = "5000", .ttl = -2, .sent = 999});
+  b.key({.t = 6001, .f = "created"});
+  b.exec({.t = 6001, .op = 1, .f = "acquire", .reply = "nil", .after = "B:1=1", .ttl = 30000, .sent = 6000});
   const Facts facts(b.history(), find_lock_type("fair"));
   const Op& op = op_at(facts, waits);
   FreeOptions queue;
@@ -804,10 +927,11 @@ TEST(Facts, AFairLocksWaitReplyKeepsTheWaiterForItsTimeWhenAsked) {
 
 TEST(Facts, AFairLocksWaitReplyKeepsTheWaiterOnlyForTheTimeItNames) {
   HistoryBuilder b;
-  const int64_t waits = b.invoke(999, "B", 1, 1, "lock", "orders");
-  b.exec(1000, 1, 1, "orders", "acquire", "1000", "", "", "redis0", -2, "", 999);  // "wait 1000 ms"
-  b.key(6001, "orders", "created");
-  b.exec(6001, 1, 1, "orders", "acquire", "nil", "", "B:1=1", "redis0", 30000, "", 6000);
+  const int64_t waits = b.invoke({.t = 999, .p = "B", .op = 1, .f = "lock"});
+  // "wait 1000 ms"
+  b.exec({.t = 1000, .op = 1, .f = "acquire", .reply = "1000", .ttl = -2, .sent = 999});
+  b.key({.t = 6001, .f = "created"});
+  b.exec({.t = 6001, .op = 1, .f = "acquire", .reply = "nil", .after = "B:1=1", .ttl = 30000, .sent = 6000});
   const Facts facts(b.history(), find_lock_type("fair"));
   FreeOptions queue;
   queue.queue_replies = true;

@@ -4,13 +4,14 @@
 // fifo-inversion; a waiter silent for threadWaitTime loses its place, must not hold up the others
 // (blocked-by-evicted) and queues at the back when it returns; a live waiter is not kept waiting on
 // a free lock (starved); a waiter that gave up holds no place.
+#include "model/fair_queue.hpp"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
 #include "model/anomaly.hpp"
 #include "model/facts.hpp"
-#include "model/fair_queue.hpp"
 #include "model/lock_types.hpp"
 #include "verify/unit/model/evidence.hpp"
 #include "verify/unit/model/history_builder.hpp"
@@ -18,11 +19,10 @@
 namespace locksim::model {
 namespace {
 
-using test::HistoryBuilder;
 using test::all;
 using test::figure;
+using test::HistoryBuilder;
 using W = std::vector<int64_t>;
-
 
 // One FairLock story on "orders" (redis0), thread 1 everywhere, the client ids the process names.
 struct Story {
@@ -34,11 +34,18 @@ struct Story {
 
   // The Invoke of a lock() (or tryLock) by `p`, op id `op`.
   int64_t wants(int64_t t, const std::string& p, int64_t op, const std::string& f = "lock", int64_t wait_ms = -1) {
-    return b.invoke(t, p, 1, op, f, "orders", wait_ms);
+    return b.invoke({.t = t, .p = p, .op = op, .f = f, .wait_ms = wait_ms});
   }
   // An attempt the script answered with a ttl ("wait"): the first one of a stay enqueues.
   int64_t queued(int64_t t, int64_t op, int64_t reply = 29000) {
-    return b.exec(t, 1, op, "orders", "acquire", std::to_string(reply), hash, hash, "redis0", ttl_at(t), "", t - 1);
+    return b.exec({.t = t,
+                   .op = op,
+                   .f = "acquire",
+                   .reply = std::to_string(reply),
+                   .before = hash,
+                   .after = hash,
+                   .ttl = ttl_at(t),
+                   .sent = t - 1});
   }
   // An attempt the script answered nil, putting `p`'s hold in the hash, then the client's Ok and
   // Hold; returns the Exec. A hold `p` still has in the hash is counted up (a server-side re-entry).
@@ -46,7 +53,7 @@ struct Story {
     const std::string before = hash;
     const std::string field = p + ":1=";
     if (hash.empty()) {
-      b.key(t, "orders", "created");
+      b.key({.t = t, .f = "created"});
       hash = field + "1";
     } else if (hash.rfind(field, 0) == 0) {
       hash = field + std::to_string(std::stoll(hash.substr(field.size())) + 1);
@@ -54,20 +61,22 @@ struct Story {
       throw std::logic_error("one holder at a time in these stories");
     }
     expire_at = t + 30000;
-    const int64_t exec = b.exec(t, 1, op, "orders", role, "nil", before, hash, "redis0", 30000, "", t - 1);
-    b.ok(t + 1, p, 1, op, role == "try_acquire" ? "try_lock" : "lock", "orders");
-    b.hold(t + 1, p, 1, "orders", depth, -1, op);
+    const int64_t exec = b.exec(
+        {.t = t, .op = op, .f = role, .reply = "nil", .before = before, .after = hash, .ttl = 30000, .sent = t - 1});
+    b.ok({.t = t + 1, .p = p, .op = op, .f = role == "try_acquire" ? "try_lock" : "lock"});
+    b.hold({.t = t + 1, .p = p, .depth = depth, .op = op});
     return exec;
   }
   // `p` unlocks at t (its Release), the script deleting the hash at t+1; returns that Exec.
   int64_t releases(int64_t t, const std::string& p, int64_t op) {
-    b.invoke(t, p, 1, op, "unlock", "orders");
-    b.release(t, p, 1, "orders", 0, "unlock", op);
-    b.key(t + 1, "orders", "deleted");
+    b.invoke({.t = t, .p = p, .op = op, .f = "unlock"});
+    b.release({.t = t, .p = p, .depth = 0, .op = op});
+    b.key({.t = t + 1, .f = "deleted"});
     const std::string before = hash;
     hash.clear();
-    const int64_t exec = b.exec(t + 1, 1, op, "orders", "unlock", "1", before, "", "redis0", -2, "", t);
-    b.ok(t + 2, p, 1, op, "unlock", "orders");
+    const int64_t exec =
+        b.exec({.t = t + 1, .op = op, .f = "unlock", .reply = "1", .before = before, .ttl = -2, .sent = t});
+    b.ok({.t = t + 2, .p = p, .op = op, .f = "unlock"});
     return exec;
   }
   Verdict judge(FairQueueOptions options = {}) const {
@@ -117,9 +126,10 @@ TEST(CheckerFairQueue, ALaterWaiterGrantedBeforeALiveEarlierOneIsAFifoInversion)
   EXPECT_EQ(v.find("earlier_enqueue")->who, "B:1");
   EXPECT_EQ(v.find("grant")->who, "C:1");
   EXPECT_EQ(v.find("later_enqueue")->event, c_enqueued);
-  EXPECT_EQ(v.explanation,
-            "Let B:1 enqueue for orders at 101 ms. Then C:1, which had enqueued at 201 ms, was granted orders at 1003 ms "
-            "while B:1 was still waiting and live (never silent for the thread wait of 5000 ms).");
+  EXPECT_EQ(
+      v.explanation,
+      "Let B:1 enqueue for orders at 101 ms. Then C:1, which had enqueued at 201 ms, was granted orders at 1003 ms "
+      "while B:1 was still waiting and live (never silent for the thread wait of 5000 ms).");
 }
 
 TEST(CheckerFairQueue, ANewcomerThatNeverQueuedMayNotBargePastALiveWaiter) {
@@ -147,9 +157,9 @@ TEST(CheckerFairQueue, AReentryTheServerCountedOnAHoldItStillHadIsNoGrant) {
   s.granted(1, "A", 1);
   s.wants(100, "B", 2);
   s.queued(101, 2);
-  s.b.invoke(500, "A", 1, 3, "unlock", "orders");
-  s.b.release(500, "A", 1, "orders", 0, "unlock", 3);
-  s.b.info(600, "A", 1, 3, "unlock", "orders");
+  s.b.invoke({.t = 500, .p = "A", .op = 3, .f = "unlock"});
+  s.b.release({.t = 500, .p = "A", .depth = 0, .op = 3});
+  s.b.info({.t = 600, .p = "A", .op = 3, .f = "unlock"});
   s.wants(700, "A", 4);
   s.granted(701, "A", 4, "acquire", /*depth=*/1);  // A:1=1 -> A:1=2
   const Verdict v = s.judge();
@@ -165,7 +175,7 @@ TEST(CheckerFairQueue, ASilentWaiterKeepsItsPlaceForTheThreadWait) {
   s.granted(1, "A", 1);
   s.wants(100, "B", 2);
   b_enqueued = s.queued(101, 2);
-  s.b.fault(150, "B", "crash");
+  s.b.fault({.t = 150, .p = "B", .f = "crash"});
   s.wants(200, "C", 3);
   c_enqueued = s.queued(201, 3);
   s.releases(1000, "A", 4);
@@ -182,7 +192,7 @@ TEST(CheckerFairQueue, AWaiterSilentForTheThreadWaitIsEvictedAndTheNextMayGo) {
   s.granted(1, "A", 1);
   s.wants(100, "B", 2);
   s.queued(101, 2);
-  s.b.fault(150, "B", "crash");
+  s.b.fault({.t = 150, .p = "B", .f = "crash"});
   s.wants(200, "C", 3);
   s.queued(201, 3);
   s.releases(1000, "A", 4);
@@ -198,11 +208,11 @@ TEST(CheckerFairQueue, ASilentWaiterBackWithinTheThreadWaitKeepsItsPlace) {
   s.granted(1, "A", 1);
   s.wants(100, "B", 2);
   s.queued(101, 2);
-  s.b.fault(150, "B", "pause", 0, 3000);
+  s.b.fault({.t = 150, .p = "B", .f = "pause", .for_ms = 3000});
   s.wants(200, "C", 3);
   s.queued(201, 3);
   s.releases(1000, "A", 4);
-  s.b.fault(3150, "B", "resume");
+  s.b.fault({.t = 3150, .p = "B", .f = "resume"});
   s.granted(3200, "B", 2);
   s.releases(4000, "B", 5);
   s.granted(4003, "C", 3);
@@ -218,8 +228,15 @@ TEST(CheckerFairQueue, AWaiterThatGaveUpHoldsNoPlace) {
   s.queued(101, 2);
   s.wants(200, "C", 3);
   s.queued(201, 3);
-  s.b.exec(400, 1, 2, "orders", "acquire_failed", "nil", s.hash, s.hash, "redis0", s.ttl_at(400), "", 400);
-  s.b.fail(402, "B", 1, 2, "try_lock", "orders", "not acquired within 300 ms");
+  s.b.exec({.t = 400,
+            .op = 2,
+            .f = "acquire_failed",
+            .reply = "nil",
+            .before = s.hash,
+            .after = s.hash,
+            .ttl = s.ttl_at(400),
+            .sent = 400});
+  s.b.fail({.t = 402, .p = "B", .op = 2, .f = "try_lock", .text = "not acquired within 300 ms"});
   s.releases(1000, "A", 4);
   s.granted(1003, "C", 3);
   const Verdict v = s.judge();
@@ -234,7 +251,8 @@ TEST(CheckerFairQueue, AWaiterWhoseAttemptEndedWithoutAnAnswerHoldsNoPlace) {
   s.queued(101, 2);
   s.wants(200, "C", 3);
   s.queued(201, 3);
-  s.b.info(400, "B", 1, 2, "lock", "orders");  // gave up on a timeout, no acquireFailed seen
+  // gave up on a timeout, no acquireFailed seen
+  s.b.info({.t = 400, .p = "B", .op = 2, .f = "lock"});
   s.releases(1000, "A", 4);
   s.granted(1003, "C", 3);
   const Verdict v = s.judge();
@@ -247,14 +265,14 @@ TEST(CheckerFairQueue, AnEvictedWaiterThatComesBackQueuesAtTheBack) {
   s.granted(1, "A", 1);
   s.wants(100, "B", 2);
   s.queued(101, 2);
-  s.b.fault(150, "B", "pause", 0, 9850);
+  s.b.fault({.t = 150, .p = "B", .f = "pause", .for_ms = 9850});
   s.wants(200, "C", 3);
   s.queued(201, 3);
   s.releases(5000, "A", 4);
   s.granted(5200, "C", 3);  // B was due for eviction at 5150 ms
   s.wants(7000, "D", 5);
   const int64_t d_enqueued = s.queued(7001, 5);
-  s.b.fault(10000, "B", "resume");
+  s.b.fault({.t = 10000, .p = "B", .f = "resume"});
   const int64_t b_again = s.queued(10010, 2);  // B's retry enqueues it afresh, behind D
   s.releases(11000, "C", 6);
   const int64_t b_granted = s.granted(11003, "B", 2);
@@ -271,14 +289,14 @@ TEST(CheckerFairQueue, AnEvictedWaiterThatComesBackAndWaitsItsTurnPasses) {
   s.granted(1, "A", 1);
   s.wants(100, "B", 2);
   s.queued(101, 2);
-  s.b.fault(150, "B", "pause", 0, 9850);
+  s.b.fault({.t = 150, .p = "B", .f = "pause", .for_ms = 9850});
   s.wants(200, "C", 3);
   s.queued(201, 3);
   s.releases(5000, "A", 4);
   s.granted(5200, "C", 3);
   s.wants(7000, "D", 5);
   s.queued(7001, 5);
-  s.b.fault(10000, "B", "resume");
+  s.b.fault({.t = 10000, .p = "B", .f = "resume"});
   s.queued(10010, 2);
   s.releases(11000, "C", 6);
   s.granted(11003, "D", 5);
@@ -298,7 +316,7 @@ TEST(CheckerFairQueue, AWaiterHeldUpByAnEvictedOneIsBlockedByEvicted) {
   s.granted(1, "A", 1);
   s.wants(100, "B", 2);
   b_enqueued = s.queued(101, 2);
-  const int64_t crash = s.b.fault(150, "B", "crash");
+  const int64_t crash = s.b.fault({.t = 150, .p = "B", .f = "crash"});
   s.wants(200, "C", 3);
   c_enqueued = s.queued(201, 3);
   const int64_t freed = s.releases(1000, "A", 4);
@@ -317,10 +335,11 @@ TEST(CheckerFairQueue, AWaiterHeldUpByAnEvictedOneIsBlockedByEvicted) {
   EXPECT_EQ(v.find("free")->event, freed);
   EXPECT_EQ(figure(v, "free_ms"), 29951);
   EXPECT_EQ(figure(v, "blocked_ms"), 29951);
-  EXPECT_EQ(v.explanation,
-            "Let B:1, enqueued for orders at 101 ms, fall silent so that it was due for eviction at 5150 ms (thread "
-            "wait 5000 ms). Then C:1 enqueued for orders at 201 ms and waited until it was granted at 35101 ms, while "
-            "the lock was free for 29951 ms of it (grace 500 ms); 29951 ms of that came after B:1 was due for eviction.");
+  EXPECT_EQ(
+      v.explanation,
+      "Let B:1, enqueued for orders at 101 ms, fall silent so that it was due for eviction at 5150 ms (thread "
+      "wait 5000 ms). Then C:1 enqueued for orders at 201 ms and waited until it was granted at 35101 ms, while "
+      "the lock was free for 29951 ms of it (grace 500 ms); 29951 ms of that came after B:1 was due for eviction.");
 }
 
 TEST(CheckerFairQueue, TryLockWaitReplacesTheThreadWaitWhenAsked) {
@@ -332,7 +351,7 @@ TEST(CheckerFairQueue, TryLockWaitReplacesTheThreadWaitWhenAsked) {
   s.granted(1, "A", 1);
   s.wants(100, "B", 2, "try_lock", 60000);
   const int64_t b_enqueued = s.queued(101, 2);
-  s.b.fault(150, "B", "crash");
+  s.b.fault({.t = 150, .p = "B", .f = "crash"});
   s.wants(200, "C", 3);
   s.queued(201, 3);
   s.releases(1000, "A", 4);
@@ -379,11 +398,11 @@ TEST(CheckerFairQueue, TheFirstSilenceOfAWaiterAheadIsNotCountedAgainstTheLock) 
   s.granted(1, "A", 1);
   s.wants(100, "B", 2);
   s.queued(101, 2);
-  s.b.fault(150, "B", "pause", 0, 3000);
+  s.b.fault({.t = 150, .p = "B", .f = "pause", .for_ms = 3000});
   s.wants(200, "C", 3);
   s.queued(201, 3);
   s.releases(1000, "A", 4);
-  s.b.fault(3150, "B", "resume");
+  s.b.fault({.t = 3150, .p = "B", .f = "resume"});
   s.granted(3200, "B", 2);
   s.releases(3300, "B", 5);
   s.granted(3303, "C", 3);

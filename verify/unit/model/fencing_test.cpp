@@ -1,3 +1,5 @@
+#include "model/fencing.hpp"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -6,7 +8,6 @@
 
 #include "model/anomaly.hpp"
 #include "model/facts.hpp"
-#include "model/fencing.hpp"
 #include "model/lock_types.hpp"
 #include "verify/unit/model/evidence.hpp"
 #include "verify/unit/model/history_builder.hpp"
@@ -14,9 +15,9 @@
 namespace locksim::model {
 namespace {
 
-using test::HistoryBuilder;
 using test::evidence;
 using test::expect_evidence;
+using test::HistoryBuilder;
 using test::Want;
 using W = std::vector<int64_t>;
 
@@ -25,9 +26,6 @@ Verdict check(const HistoryBuilder& b, const FencingOptions& options = {}, const
   const Facts facts(b.history(), find_lock_type(type));
   return check_fencing(facts, options);
 }
-
-
-
 
 // The token lock "orders" as the world records it: SET NX PX 10000 with a random value, then INCR of
 // "{orders}:fence" (recorded against the lock key, which it leaves as it is) answering the token.
@@ -39,34 +37,44 @@ struct Acquired {
 Acquired acquired(HistoryBuilder& b, int64_t t, const std::string& process, int64_t op, int64_t token) {
   const std::string value = "value-of-" + process + "-" + std::to_string(op);
   Acquired a;
-  b.invoke(t, process, 1, op, "lock", "orders", -1, 10000);
-  b.key(t + 2, "orders", "created");
-  b.key(t + 2, "orders", "expire_set", t + 10002);
-  a.set = b.exec(t + 2, 1, op, "orders", "acquire", "+OK", "", value, "redis0", 10000, "", t);
-  if (token == 1) b.key(t + 4, "{orders}:fence", "created");
-  a.fence = b.exec(t + 4, 1, op, "orders", "fence", std::to_string(token), value, value, "redis0", 9998, "", t + 2);
-  b.ok(t + 6, process, 1, op, "lock", "orders", token);
-  a.hold = b.hold(t + 6, process, 1, "orders", 1, 10000, op);
+  b.invoke({.t = t, .p = process, .op = op, .f = "lock", .lease_ms = 10000});
+  b.key({.t = t + 2, .f = "created"});
+  b.key({.t = t + 2, .f = "expire_set", .value = t + 10002});
+  a.set = b.exec({.t = t + 2, .op = op, .f = "acquire", .reply = "+OK", .after = value, .ttl = 10000, .sent = t});
+  if (token == 1) b.key({.t = t + 4, .lock = "{orders}:fence", .f = "created"});
+  a.fence = b.exec({.t = t + 4,
+                    .op = op,
+                    .f = "fence",
+                    .reply = std::to_string(token),
+                    .before = value,
+                    .after = value,
+                    .ttl = 9998,
+                    .sent = t + 2});
+  b.ok({.t = t + 6, .p = process, .op = op, .f = "lock", .value = token});
+  a.hold = b.hold({.t = t + 6, .p = process, .depth = 1, .lease_ms = 10000, .op = op});
   return a;
 }
 
 // process:1's compare-and-delete unlock of the key holding `value`, at t.
 void unlocked(HistoryBuilder& b, int64_t t, const std::string& process, int64_t op, const std::string& value) {
-  b.invoke(t, process, 1, op, "unlock", "orders");
-  b.release(t, process, 1, "orders", 0, "unlock", op);
-  b.key(t + 1, "orders", "deleted");
-  b.exec(t + 1, 1, op, "orders", "unlock", "1", value, "", "redis0", -2, "", t);
-  b.ok(t + 2, process, 1, op, "unlock", "orders");
+  b.invoke({.t = t, .p = process, .op = op, .f = "unlock"});
+  b.release({.t = t, .p = process, .depth = 0, .op = op});
+  b.key({.t = t + 1, .f = "deleted"});
+  b.exec({.t = t + 1, .op = op, .f = "unlock", .reply = "1", .before = value, .ttl = -2, .sent = t});
+  b.ok({.t = t + 2, .p = process, .op = op, .f = "unlock"});
 }
 
 // process:1's write of `token` to the resource "orders": Invoke at t, the resource's answer (the Write
 // event, returned) at t+1, the outcome at t+2.
 int64_t wrote(HistoryBuilder& b, int64_t t, const std::string& process, int64_t op, int64_t token,
               bool accepted = true) {
-  b.invoke(t, process, 1, op, "write", "orders");
-  const int64_t w = b.write(t + 1, process, accepted ? "accepted" : "rejected", token, "orders");
-  if (accepted) b.ok(t + 2, process, 1, op, "write", "orders", token);
-  else b.fail(t + 2, process, 1, op, "write", "orders", "rejected: a newer token was seen");
+  b.invoke({.t = t, .p = process, .op = op, .f = "write"});
+  const int64_t w =
+      b.write({.t = t + 1, .p = process, .f = accepted ? "accepted" : "rejected", .value = token, .lock = "orders"});
+  if (accepted)
+    b.ok({.t = t + 2, .p = process, .op = op, .f = "write", .value = token});
+  else
+    b.fail({.t = t + 2, .p = process, .op = op, .f = "write", .text = "rejected: a newer token was seen"});
   return w;
 }
 
@@ -110,11 +118,11 @@ TEST(CheckerFencing, OneHolderWritingTwiceWithItsTokenAndRisingTokensHold) {
 TEST(CheckerFencing, ALowerTokenThanAnotherHoldersEarlierOneIsAFencingOrder) {
   HistoryBuilder b;
   const Acquired a = acquired(b, 0, "A", 1, 1);
-  b.fault(100, "A", "pause", 0, 15000);
-  b.key(10100, "orders", "expired", 10002);
+  b.fault({.t = 100, .p = "A", .f = "pause", .for_ms = 15000});
+  b.key({.t = 10100, .f = "expired", .value = 10002});
   const Acquired c = acquired(b, 11000, "B", 2, 2);
   const int64_t high = wrote(b, 11010, "B", 3, 2);
-  b.fault(15100, "A", "resume");
+  b.fault({.t = 15100, .p = "A", .f = "resume"});
   const int64_t low = wrote(b, 15100, "A", 4, 1);  // a resource that does not check tokens takes it
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No);
@@ -143,7 +151,7 @@ struct Restart {
     a = acquired(b, 0, "A", 1, 1);
     a_write = wrote(b, 10, "A", 2, 1);
     unlocked(b, 100, "A", 3, "value-of-A-1");
-    restart = b.fault(5000, "redis0", "restart");
+    restart = b.fault({.t = 5000, .p = "redis0", .f = "restart"});
     const int64_t token = keeps_data ? 2 : 1;  // without its data the fence counter starts again
     c = acquired(b, 6000, "B", 4, token);
     b_write = wrote(b, 6010, "B", 5, token);
@@ -192,9 +200,9 @@ TEST(CheckerFencing, TwoThreadsOfOneProcessAreTwoHoldersAndWritesAloneAreJudged)
 
 TEST(CheckerFencing, TheHighestEarlierTokenOfAnotherHolderIsTheOneReported) {
   HistoryBuilder b;
-  b.write(100, "A", "accepted", 5);
-  const int64_t highest = b.write(200, "B", "accepted", 7);
-  const int64_t late = b.write(300, "C", "accepted", 5);  // equal to A's, lower than B's
+  b.write({.t = 100, .p = "A", .f = "accepted", .value = 5});
+  const int64_t highest = b.write({.t = 200, .p = "B", .f = "accepted", .value = 7});
+  const int64_t late = b.write({.t = 300, .p = "C", .f = "accepted", .value = 5});  // equal to A's, lower than B's
   const Verdict v = check(b, {}, "");
   ASSERT_EQ(v.valid, Validity::No);
   EXPECT_EQ(v.anomaly, anomaly::kFencingOrder);
@@ -204,9 +212,9 @@ TEST(CheckerFencing, TheHighestEarlierTokenOfAnotherHolderIsTheOneReported) {
 
 TEST(CheckerFencing, AHoldersHighestTokenSoFarCounts) {
   HistoryBuilder b;
-  b.write(100, "A", "accepted", 3);
-  const int64_t nine = b.write(200, "A", "accepted", 9);
-  const int64_t seven = b.write(300, "B", "accepted", 7);  // above A's 3, below A's 9
+  b.write({.t = 100, .p = "A", .f = "accepted", .value = 3});
+  const int64_t nine = b.write({.t = 200, .p = "A", .f = "accepted", .value = 9});
+  const int64_t seven = b.write({.t = 300, .p = "B", .f = "accepted", .value = 7});  // above A's 3, below A's 9
   const Verdict v = check(b, {}, "");
   ASSERT_EQ(v.valid, Validity::No);
   EXPECT_EQ(v.anomaly, anomaly::kFencingOrder);
@@ -215,10 +223,11 @@ TEST(CheckerFencing, AHoldersHighestTokenSoFarCounts) {
 
 TEST(CheckerFencing, ResourcesAreJudgedSeparately) {
   HistoryBuilder b;
-  b.write(100, "A", "accepted", 7, "db");
-  const int64_t cache = b.write(200, "B", "accepted", 2, "cache");  // below A's 7, but on another resource
+  b.write({.t = 100, .p = "A", .f = "accepted", .value = 7, .lock = "db"});
+  // below A's 7, but on another resource
+  const int64_t cache = b.write({.t = 200, .p = "B", .f = "accepted", .value = 2, .lock = "cache"});
   EXPECT_EQ(check(b, {}, "").valid, Validity::Yes);
-  const int64_t again = b.write(300, "C", "accepted", 2, "cache");
+  const int64_t again = b.write({.t = 300, .p = "C", .f = "accepted", .value = 2, .lock = "cache"});
   const Verdict v = check(b, {}, "");
   ASSERT_EQ(v.valid, Validity::No);
   EXPECT_EQ(v.anomaly, anomaly::kSharedToken);
@@ -229,8 +238,8 @@ TEST(CheckerFencing, ResourcesAreJudgedSeparately) {
 
 TEST(CheckerFencing, UnfencedWritesAreNotJudgedUnlessUnfencedIsZero) {
   HistoryBuilder b;
-  const int64_t fenced = b.write(100, "A", "accepted", 4);
-  const int64_t unfenced = b.write(200, "B", "accepted", 0);
+  const int64_t fenced = b.write({.t = 100, .p = "A", .f = "accepted", .value = 4});
+  const int64_t unfenced = b.write({.t = 200, .p = "B", .f = "accepted", .value = 0});
   const Verdict v = check(b, {}, "");
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
   EXPECT_EQ(v.explanation, "1 accepted writes, each holder's tokens above every other holder's before it");

@@ -1,8 +1,9 @@
+#include "model/history.hpp"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
-#include "model/history.hpp"
 #include "verify/unit/model/history_builder.hpp"
 
 namespace locksim::model {
@@ -12,16 +13,21 @@ using test::HistoryBuilder;
 
 History sample() {
   HistoryBuilder b;
-  b.invoke(0, "A", 1, 1, "try_lock", "orders", 3000, 10000);
-  b.exec(1, 1, 1, "orders", "acquire", "nil", "", "9f1c-aa:1=1");
-  b.key(1, "orders", "created");
-  b.key(1, "orders", "expire_set", 10001);
-  b.ok(2, "A", 1, 1, "try_lock", "orders");
-  b.hold(2, "A", 1, "orders", 1, 10000, 1);
-  b.fault(3, "A", "pause", 500);
-  b.write(4, "A", "accepted", 42, "db");
-  b.fail(5, "B", 2, 9, "unlock", "orders", "IllegalMonitorStateException: \"quoted\"\tand\ttabs");
-  b.release(6, "A", 1, "orders", 0, "crash");
+  b.invoke({.t = 0, .p = "A", .op = 1, .f = "try_lock", .wait_ms = 3000, .lease_ms = 10000});
+  b.exec({.t = 1, .op = 1, .f = "acquire", .reply = "nil", .after = "9f1c-aa:1=1"});
+  b.key({.t = 1, .f = "created"});
+  b.key({.t = 1, .f = "expire_set", .value = 10001});
+  b.ok({.t = 2, .p = "A", .op = 1, .f = "try_lock"});
+  b.hold({.t = 2, .p = "A", .depth = 1, .lease_ms = 10000, .op = 1});
+  b.fault({.t = 3, .p = "A", .f = "pause", .value = 500});
+  b.write({.t = 4, .p = "A", .f = "accepted", .value = 42, .lock = "db"});
+  b.fail({.t = 5,
+          .p = "B",
+          .thread = 2,
+          .op = 9,
+          .f = "unlock",
+          .text = "IllegalMonitorStateException: \"quoted\"\tand\ttabs"});
+  b.release({.t = 6, .p = "A", .depth = 0, .f = "crash"});
   Event m;
   m.at_ms = 7;
   m.kind = EventKind::Message;
@@ -51,7 +57,7 @@ TEST(HistoryJsonl, RoundTripsEveryField) {
 
 TEST(HistoryJsonl, OmitsDefaultsAndKeepsAFixedFieldOrder) {
   HistoryBuilder b;
-  b.hold(2, "A", 1, "orders", 1);
+  b.hold({.t = 2, .p = "A", .depth = 1});
   EXPECT_EQ(b.history().to_jsonl(),
             "{\"i\":0,\"t\":2,\"type\":\"hold\",\"p\":\"A\",\"thread\":1,\"lock\":\"orders\",\"f\":\"lock\","
             "\"value\":1}\n");
@@ -69,8 +75,9 @@ TEST(HistoryJsonl, BadLineThrowsNamingTheLine) {
   };
   expect_line("{\"t\":1,\"type\":\"hold\",\"p\":\"A\"}\n{not json\n", "2");
   expect_line(good + "{\"t\":9,\"type\":\"teleport\",\"p\":\"A\"}\n", "12");
-  expect_line("{\"type\":\"hold\",\"p\":\"A\"}\n", "1");                               // no time
-  expect_line("\n{\"t\":5,\"type\":\"ok\",\"p\":\"A\"}\n{\"t\":4,\"type\":\"ok\",\"p\":\"A\"}\n", "3");  // time goes back
+  expect_line("{\"type\":\"hold\",\"p\":\"A\"}\n", "1");  // no time
+  expect_line("\n{\"t\":5,\"type\":\"ok\",\"p\":\"A\"}\n{\"t\":4,\"type\":\"ok\",\"p\":\"A\"}\n",
+              "3");  // time goes back
 }
 
 TEST(HistoryJsonl, EmptyTextIsAnEmptyHistory) {

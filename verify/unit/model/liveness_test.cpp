@@ -5,6 +5,8 @@
 // whose reply is on the way, the waiter's own silences, its own requests on their way, the lock
 // being its already and a FairLock's "wait T" replies are no free time; otherwise slow or lossy
 // links excuse nothing (a lost wake-up) and are shown beside the verdict.
+#include "model/liveness.hpp"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -12,7 +14,6 @@
 
 #include "model/anomaly.hpp"
 #include "model/facts.hpp"
-#include "model/liveness.hpp"
 #include "model/lock_types.hpp"
 #include "verify/unit/model/evidence.hpp"
 #include "verify/unit/model/history_builder.hpp"
@@ -20,17 +21,15 @@
 namespace locksim::model {
 namespace {
 
-using test::HistoryBuilder;
 using test::all;
 using test::figure;
+using test::HistoryBuilder;
 using W = std::vector<int64_t>;
 
 Verdict judge(const HistoryBuilder& b, const char* type = "rlock", LivenessOptions options = {}) {
   const Facts facts(b.history(), find_lock_type(type));
   return check_liveness(facts, options);
 }
-
-
 
 int64_t end_at(HistoryBuilder& b, int64_t t) {
   Event e;
@@ -56,11 +55,12 @@ struct Taken {
 };
 Taken take(HistoryBuilder& b, int64_t t, const std::string& process, int64_t op, int64_t ttl_ms = 30000) {
   Taken r{};
-  r.invoke = b.invoke(t, process, 1, op, "lock", "orders");
-  b.key(t + 1, "orders", "created");
-  r.exec = b.exec(t + 1, 1, op, "orders", "acquire", "nil", "", process + ":1=1", "redis0", ttl_ms, "", t);
-  r.ok = b.ok(t + 2, process, 1, op, "lock", "orders");
-  r.hold = b.hold(t + 2, process, 1, "orders", 1, -1, op);
+  r.invoke = b.invoke({.t = t, .p = process, .op = op, .f = "lock"});
+  b.key({.t = t + 1, .f = "created"});
+  r.exec = b.exec(
+      {.t = t + 1, .op = op, .f = "acquire", .reply = "nil", .after = process + ":1=1", .ttl = ttl_ms, .sent = t});
+  r.ok = b.ok({.t = t + 2, .p = process, .op = op, .f = "lock"});
+  r.hold = b.hold({.t = t + 2, .p = process, .depth = 1, .op = op});
   return r;
 }
 
@@ -70,40 +70,49 @@ struct Got {
 };
 Got gets(HistoryBuilder& b, int64_t t, const std::string& process, int64_t op) {
   Got r{};
-  b.key(t, "orders", "created");
-  r.exec = b.exec(t, 1, op, "orders", "acquire", "nil", "", process + ":1=1", "redis0", 30000, "", t - 1);
-  r.ok = b.ok(t + 1, process, 1, op, "lock", "orders");
-  b.hold(t + 1, process, 1, "orders", 1, -1, op);
+  b.key({.t = t, .f = "created"});
+  r.exec = b.exec(
+      {.t = t, .op = op, .f = "acquire", .reply = "nil", .after = process + ":1=1", .ttl = 30000, .sent = t - 1});
+  r.ok = b.ok({.t = t + 1, .p = process, .op = op, .f = "lock"});
+  b.hold({.t = t + 1, .p = process, .depth = 1, .op = op});
   return r;
 }
 
 // An unlock by `process` that deleted the key at t+1; returns that Exec.
 int64_t give_up(HistoryBuilder& b, int64_t t, const std::string& process, int64_t op) {
-  b.invoke(t, process, 1, op, "unlock", "orders");
-  b.release(t, process, 1, "orders", 0, "unlock", op);
-  b.key(t + 1, "orders", "deleted");
-  const int64_t exec = b.exec(t + 1, 1, op, "orders", "unlock", "1", process + ":1=1", "", "redis0", -2, "", t);
-  b.ok(t + 2, process, 1, op, "unlock", "orders");
+  b.invoke({.t = t, .p = process, .op = op, .f = "unlock"});
+  b.release({.t = t, .p = process, .depth = 0, .op = op});
+  b.key({.t = t + 1, .f = "deleted"});
+  const int64_t exec =
+      b.exec({.t = t + 1, .op = op, .f = "unlock", .reply = "1", .before = process + ":1=1", .ttl = -2, .sent = t});
+  b.ok({.t = t + 2, .p = process, .op = op, .f = "unlock"});
   return exec;
 }
 
 // A refused attempt of op `op`: the key unchanged, `ttl` ms left on it.
 int64_t refused(HistoryBuilder& b, int64_t t, int64_t op, const std::string& value, int64_t ttl) {
-  return b.exec(t, 1, op, "orders", "acquire", std::to_string(ttl), value, value, "redis0", ttl, "", t - 1);
+  return b.exec({.t = t,
+                 .op = op,
+                 .f = "acquire",
+                 .reply = std::to_string(ttl),
+                 .before = value,
+                 .after = value,
+                 .ttl = ttl,
+                 .sent = t - 1});
 }
 
 // A SETNX lock "orders" taken by A at 2 and never given an expiry.
 void setnx_taken(HistoryBuilder& b) {
-  b.invoke(0, "A", 1, 1, "lock", "orders");
-  b.key(2, "orders", "created");
-  b.exec(2, 1, 1, "orders", "acquire", "1", "", "1", "redis0", -1, "", 0);
-  b.ok(4, "A", 1, 1, "lock", "orders");
-  b.hold(4, "A", 1, "orders", 1, -1, 1);
+  b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock"});
+  b.key({.t = 2, .f = "created"});
+  b.exec({.t = 2, .op = 1, .f = "acquire", .reply = "1", .after = "1", .ttl = -1, .sent = 0});
+  b.ok({.t = 4, .p = "A", .op = 1, .f = "lock"});
+  b.hold({.t = 4, .p = "A", .depth = 1, .op = 1});
 }
 
 int64_t crash(HistoryBuilder& b, int64_t t, const std::string& process) {
-  const int64_t fault = b.fault(t, process, "crash");
-  b.release(t, process, 1, "orders", 0, "crash");
+  const int64_t fault = b.fault({.t = t, .p = process, .f = "crash"});
+  b.release({.t = t, .p = process, .depth = 0, .f = "crash"});
   return fault;
 }
 
@@ -112,7 +121,7 @@ int64_t crash(HistoryBuilder& b, int64_t t, const std::string& process) {
 TEST(CheckerLiveness, AWaiterHandedTheLockPromptlyPasses) {
   HistoryBuilder b;
   take(b, 100, "A", 1);
-  b.invoke(500, "B", 1, 2, "lock", "orders");
+  b.invoke({.t = 500, .p = "B", .op = 2, .f = "lock"});
   refused(b, 501, 2, "A:1=1", 29600);
   give_up(b, 1000, "A", 3);
   message(b, 1002, "B", "delivered");
@@ -126,12 +135,12 @@ TEST(CheckerLiveness, AWaiterHandedTheLockPromptlyPasses) {
 TEST(CheckerLiveness, ATryLockRefusedWhileALiveHolderHoldsPasses) {
   HistoryBuilder b;
   take(b, 100, "A", 1);
-  b.fault(150, "A", "pause", 0, 10000);  // a paused holder still holds
-  b.invoke(200, "B", 1, 2, "try_lock", "orders", 3000);
+  b.fault({.t = 150, .p = "A", .f = "pause", .for_ms = 10000});  // a paused holder still holds
+  b.invoke({.t = 200, .p = "B", .op = 2, .f = "try_lock", .wait_ms = 3000});
   refused(b, 201, 2, "A:1=1", 29900);
   refused(b, 1201, 2, "A:1=1", 28900);
-  b.fail(3200, "B", 1, 2, "try_lock", "orders", "not acquired within 3000 ms");
-  b.fault(10150, "A", "resume");
+  b.fail({.t = 3200, .p = "B", .op = 2, .f = "try_lock", .text = "not acquired within 3000 ms"});
+  b.fault({.t = 10150, .p = "A", .f = "resume"});
   EXPECT_EQ(judge(b).valid, Validity::Yes) << judge(b).explanation;
 }
 
@@ -140,7 +149,7 @@ TEST(CheckerLiveness, ATryLockRefusedWhileALiveHolderHoldsPasses) {
 TEST(CheckerLiveness, AWaitThatSleptThroughAFreeLockIsStarvedThoughItEndedWithTheLock) {
   HistoryBuilder b;
   take(b, 100, "A", 1);
-  const int64_t waits = b.invoke(500, "B", 1, 2, "lock", "orders");
+  const int64_t waits = b.invoke({.t = 500, .p = "B", .op = 2, .f = "lock"});
   refused(b, 501, 2, "A:1=1", 29600);
   const int64_t freed = give_up(b, 1000, "A", 3);
   message(b, 1002, "B", "lost");
@@ -175,13 +184,14 @@ TEST(CheckerLiveness, AWaitThatSleptThroughAFreeLockIsStarvedThoughItEndedWithTh
 
 TEST(CheckerLiveness, FreeTimeJustUnderTheGraceIsNoStarvationAndAtTheGraceItIs) {
   // B's tryLock gives up at F; the lock is free from 1001 ms: F - 1001 ms.
-  for (const auto& [fail_at, valid] : std::vector<std::pair<int64_t, Validity>>{{1500, Validity::Yes}, {1501, Validity::No}}) {
+  for (const auto& [fail_at, valid] :
+       std::vector<std::pair<int64_t, Validity>>{{1500, Validity::Yes}, {1501, Validity::No}}) {
     HistoryBuilder b;
     take(b, 100, "A", 1);
-    b.invoke(500, "B", 1, 2, "try_lock", "orders", fail_at - 500);
+    b.invoke({.t = 500, .p = "B", .op = 2, .f = "try_lock", .wait_ms = fail_at - 500});
     refused(b, 501, 2, "A:1=1", 29600);
     give_up(b, 1000, "A", 3);
-    b.fail(fail_at, "B", 1, 2, "try_lock", "orders", "not acquired");
+    b.fail({.t = fail_at, .p = "B", .op = 2, .f = "try_lock"});
     const Verdict v = judge(b);
     EXPECT_EQ(v.valid, valid) << fail_at << ": " << v.explanation;
     if (v.valid == Validity::No) {
@@ -194,9 +204,9 @@ TEST(CheckerLiveness, ACrashedHoldersLeaseRunningOutIsNotFreeTime) {
   HistoryBuilder b;
   take(b, 100, "A", 1);  // its key expires at 30101
   crash(b, 1000, "A");
-  b.invoke(2000, "B", 1, 2, "lock", "orders");
+  b.invoke({.t = 2000, .p = "B", .op = 2, .f = "lock"});
   refused(b, 2001, 2, "A:1=1", 28100);
-  b.key(30102, "orders", "expired");
+  b.key({.t = 30102, .f = "expired"});
   gets(b, 30150, "B", 2);
   const Verdict v = judge(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
@@ -206,9 +216,9 @@ TEST(CheckerLiveness, AWaiterThatSleepsPastTheExpiryOfACrashedHoldersKeyIsStarve
   HistoryBuilder b;
   take(b, 100, "A", 1);
   crash(b, 1000, "A");
-  const int64_t waits = b.invoke(2000, "B", 1, 2, "lock", "orders");
+  const int64_t waits = b.invoke({.t = 2000, .p = "B", .op = 2, .f = "lock"});
   refused(b, 2001, 2, "A:1=1", 28100);
-  const int64_t expired = b.key(30102, "orders", "expired");
+  const int64_t expired = b.key({.t = 30102, .f = "expired"});
   gets(b, 31000, "B", 2);
   const Verdict v = judge(b);
   ASSERT_EQ(v.valid, Validity::No);
@@ -224,15 +234,15 @@ TEST(CheckerLiveness, AnAcquireThatRanOnTheServerHoldsTheLockWhileItsReplyIsLate
   // A's acquire runs at 101 ms; A is paused before the reply reaches it and learns of it at 3000 ms.
   // B, waiting from 0, was free only until 101 ms (101 ms).
   HistoryBuilder b;
-  b.invoke(0, "B", 1, 1, "lock", "orders");
-  b.invoke(100, "A", 1, 2, "lock", "orders");
-  b.key(101, "orders", "created");
-  b.exec(101, 1, 2, "orders", "acquire", "nil", "", "A:1=1", "redis0", 30000, "", 100);
-  b.fault(101, "A", "pause", 0, 2899);
+  b.invoke({.t = 0, .p = "B", .op = 1, .f = "lock"});
+  b.invoke({.t = 100, .p = "A", .op = 2, .f = "lock"});
+  b.key({.t = 101, .f = "created"});
+  b.exec({.t = 101, .op = 2, .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 30000, .sent = 100});
+  b.fault({.t = 101, .p = "A", .f = "pause", .for_ms = 2899});
   refused(b, 150, 1, "A:1=1", 29951);
-  b.fault(3000, "A", "resume");
-  b.ok(3000, "A", 1, 2, "lock", "orders");
-  b.hold(3000, "A", 1, "orders", 1, -1, 2);
+  b.fault({.t = 3000, .p = "A", .f = "resume"});
+  b.ok({.t = 3000, .p = "A", .op = 2, .f = "lock"});
+  b.hold({.t = 3000, .p = "A", .depth = 1, .op = 2});
   give_up(b, 4000, "A", 3);
   gets(b, 4003, "B", 1);
   const Verdict v = judge(b);
@@ -243,12 +253,12 @@ TEST(CheckerLiveness, AWaiterIsNoLongerKeptFromTheLockOnceTheServerGrantedIt) {
   // A's acquire runs on a free lock at 101 ms; a slow link brings the reply at 3000 ms. From 101 ms
   // the lock is A's on the server: nothing kept A from it, it held it.
   HistoryBuilder b;
-  b.invoke(100, "A", 1, 1, "lock", "orders");
-  b.fault(100, "A", "delay", 2800, 3000);
-  b.key(101, "orders", "created");
-  b.exec(101, 1, 1, "orders", "acquire", "nil", "", "A:1=1", "redis0", 30000, "", 100);
-  b.ok(3000, "A", 1, 1, "lock", "orders");
-  b.hold(3000, "A", 1, "orders", 1, -1, 1);
+  b.invoke({.t = 100, .p = "A", .op = 1, .f = "lock"});
+  b.fault({.t = 100, .p = "A", .f = "delay", .value = 2800, .for_ms = 3000});
+  b.key({.t = 101, .f = "created"});
+  b.exec({.t = 101, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 30000, .sent = 100});
+  b.ok({.t = 3000, .p = "A", .op = 1, .f = "lock"});
+  b.hold({.t = 3000, .p = "A", .depth = 1, .op = 1});
   const Verdict v = judge(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
 }
@@ -256,12 +266,12 @@ TEST(CheckerLiveness, AWaiterIsNoLongerKeptFromTheLockOnceTheServerGrantedIt) {
 TEST(CheckerLiveness, AWaiterWhoseRequestASlowLinkCarriesIsTryingNotStarved) {
   // Sent at 100 ms, run at 2999 ms: the lock was free, but A's request was on its way all along.
   HistoryBuilder b;
-  b.invoke(100, "A", 1, 1, "lock", "orders");
-  b.fault(100, "A", "delay", 2800, 3000);
-  b.key(2999, "orders", "created");
-  b.exec(2999, 1, 1, "orders", "acquire", "nil", "", "A:1=1", "redis0", 30000, "", 100);
-  b.ok(3000, "A", 1, 1, "lock", "orders");
-  b.hold(3000, "A", 1, "orders", 1, -1, 1);
+  b.invoke({.t = 100, .p = "A", .op = 1, .f = "lock"});
+  b.fault({.t = 100, .p = "A", .f = "delay", .value = 2800, .for_ms = 3000});
+  b.key({.t = 2999, .f = "created"});
+  b.exec({.t = 2999, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 30000, .sent = 100});
+  b.ok({.t = 3000, .p = "A", .op = 1, .f = "lock"});
+  b.hold({.t = 3000, .p = "A", .depth = 1, .op = 1});
   const Verdict v = judge(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
 }
@@ -270,10 +280,10 @@ TEST(CheckerLiveness, ACrashedWaiterStopsWaitingAtItsCrash) {
   // The lock is free from 1001 ms; B crashes at 1300 ms: 299 ms, under the grace.
   HistoryBuilder b;
   take(b, 100, "A", 1);
-  b.invoke(500, "B", 1, 2, "lock", "orders");
+  b.invoke({.t = 500, .p = "B", .op = 2, .f = "lock"});
   refused(b, 501, 2, "A:1=1", 29600);
   give_up(b, 1000, "A", 3);
-  b.fault(1300, "B", "crash");
+  b.fault({.t = 1300, .p = "B", .f = "crash"});
   end_at(b, 60000);
   const Verdict v = judge(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
@@ -282,10 +292,10 @@ TEST(CheckerLiveness, ACrashedWaiterStopsWaitingAtItsCrash) {
 TEST(CheckerLiveness, AWaiterThatCrashesLateWasStarvedUntilItsCrash) {
   HistoryBuilder b;
   take(b, 100, "A", 1);
-  const int64_t waits = b.invoke(500, "B", 1, 2, "lock", "orders");
+  const int64_t waits = b.invoke({.t = 500, .p = "B", .op = 2, .f = "lock"});
   refused(b, 501, 2, "A:1=1", 29600);
   const int64_t freed = give_up(b, 1000, "A", 3);
-  const int64_t crash = b.fault(1600, "B", "crash");
+  const int64_t crash = b.fault({.t = 1600, .p = "B", .f = "crash"});
   end_at(b, 60000);
   const Verdict v = judge(b);
   ASSERT_EQ(v.valid, Validity::No);
@@ -302,11 +312,11 @@ TEST(CheckerLiveness, APausedWaiterCannotBeStarvedWhilePaused) {
   // Free from 1001 ms; B paused from 600 to 10600 ms; granted at 10700: 100 ms + 1 ms of its own hold.
   HistoryBuilder b;
   take(b, 100, "A", 1);
-  b.invoke(500, "B", 1, 2, "lock", "orders");
+  b.invoke({.t = 500, .p = "B", .op = 2, .f = "lock"});
   refused(b, 501, 2, "A:1=1", 29600);
-  b.fault(600, "B", "pause", 0, 10000);
+  b.fault({.t = 600, .p = "B", .f = "pause", .for_ms = 10000});
   give_up(b, 1000, "A", 3);
-  b.fault(10600, "B", "resume");
+  b.fault({.t = 10600, .p = "B", .f = "resume"});
   gets(b, 10700, "B", 2);
   EXPECT_EQ(judge(b).valid, Validity::Yes) << judge(b).explanation;
 }
@@ -314,11 +324,11 @@ TEST(CheckerLiveness, APausedWaiterCannotBeStarvedWhilePaused) {
 TEST(CheckerLiveness, APausedWaiterIsJudgedOnTheTimeItCouldAct) {
   HistoryBuilder b;
   take(b, 100, "A", 1);
-  b.invoke(500, "B", 1, 2, "lock", "orders");
+  b.invoke({.t = 500, .p = "B", .op = 2, .f = "lock"});
   refused(b, 501, 2, "A:1=1", 29600);
-  const int64_t pause = b.fault(600, "B", "pause", 0, 10000);
+  const int64_t pause = b.fault({.t = 600, .p = "B", .f = "pause", .for_ms = 10000});
   give_up(b, 1000, "A", 3);
-  b.fault(10600, "B", "resume");
+  b.fault({.t = 10600, .p = "B", .f = "resume"});
   gets(b, 11200, "B", 2);
   const Verdict v = judge(b);
   ASSERT_EQ(v.valid, Validity::No);
@@ -335,11 +345,11 @@ TEST(CheckerLiveness, TimeTheWaitersLinkWasCutDoesNotCount) {
   // Free from 1001 ms; B cut off from 600 to 20000 ms; granted at 20100: 100 ms + 1 ms of its own hold.
   HistoryBuilder b;
   take(b, 100, "A", 1);
-  b.invoke(500, "B", 1, 2, "lock", "orders");
+  b.invoke({.t = 500, .p = "B", .op = 2, .f = "lock"});
   refused(b, 501, 2, "A:1=1", 29600);
-  b.fault(600, "B", "partition", 0, 19400);
+  b.fault({.t = 600, .p = "B", .f = "partition", .for_ms = 19400});
   give_up(b, 1000, "A", 3);
-  b.fault(20000, "B", "heal");
+  b.fault({.t = 20000, .p = "B", .f = "heal"});
   gets(b, 20100, "B", 2);
   EXPECT_EQ(judge(b).valid, Validity::Yes) << judge(b).explanation;
 }
@@ -347,11 +357,11 @@ TEST(CheckerLiveness, TimeTheWaitersLinkWasCutDoesNotCount) {
 TEST(CheckerLiveness, SlowAndLossyLinksDoNotExcuseAWaitOnAFreeLockButAreShown) {
   HistoryBuilder b;
   take(b, 100, "A", 1);
-  const int64_t waits = b.invoke(500, "B", 1, 2, "lock", "orders");
+  const int64_t waits = b.invoke({.t = 500, .p = "B", .op = 2, .f = "lock"});
   refused(b, 501, 2, "A:1=1", 29600);
-  const int64_t delay = b.fault(600, "B", "delay", 900, 5000);
-  const int64_t loss = b.fault(700, "B", "loss", 300, 5000);
-  b.fault(800, "C", "loss", 1000, 5000);  // another client's link is not B's story
+  const int64_t delay = b.fault({.t = 600, .p = "B", .f = "delay", .value = 900, .for_ms = 5000});
+  const int64_t loss = b.fault({.t = 700, .p = "B", .f = "loss", .value = 300, .for_ms = 5000});
+  b.fault({.t = 800, .p = "C", .f = "loss", .value = 1000, .for_ms = 5000});  // another client's link is not B's story
   give_up(b, 1000, "A", 3);
   message(b, 1002, "B", "lost");
   gets(b, 3000, "B", 2);
@@ -378,11 +388,11 @@ TEST(CheckerLiveness, SlowAndLossyLinksDoNotExcuseAWaitOnAFreeLockButAreShown) {
 TEST(CheckerLiveness, AnAttemptWhoseOutcomeIsUnknownIsJudgedToo) {
   HistoryBuilder b;
   take(b, 100, "A", 1);
-  const int64_t waits = b.invoke(500, "B", 1, 2, "lock", "orders");
+  const int64_t waits = b.invoke({.t = 500, .p = "B", .op = 2, .f = "lock"});
   refused(b, 501, 2, "A:1=1", 29600);
-  b.fault(900, "B", "loss", 1000, 40000);
+  b.fault({.t = 900, .p = "B", .f = "loss", .value = 1000, .for_ms = 40000});
   give_up(b, 1000, "A", 3);
-  const int64_t unknown = b.info(30500, "B", 1, 2, "lock", "orders");
+  const int64_t unknown = b.info({.t = 30500, .p = "B", .op = 2, .f = "lock"});
   const Verdict v = judge(b);
   ASSERT_EQ(v.valid, Validity::No);
   EXPECT_EQ(v.anomaly, anomaly::kStarved);
@@ -396,11 +406,19 @@ TEST(CheckerLiveness, AnAttemptWhoseOutcomeIsUnknownIsJudgedToo) {
 TEST(CheckerLiveness, AKeptAliveKeyOfAHolderThatGaveUpStarvesTheWaiter) {
   HistoryBuilder b;
   take(b, 100, "A", 1);  // expires at 30101: the lease A set while it held
-  b.invoke(5000, "A", 1, 2, "unlock", "orders");
-  b.release(5000, "A", 1, "orders", 0, "unlock", 2);
-  b.info(5100, "A", 1, 2, "unlock", "orders");  // the unlock never ran
-  const int64_t stray = b.exec(10000, 1, 0, "orders", "renew", "1", "A:1=1", "A:1=1", "redis0", 30000, "A", 9999);
-  const int64_t waits = b.invoke(12000, "B", 1, 3, "lock", "orders");
+  b.invoke({.t = 5000, .p = "A", .op = 2, .f = "unlock"});
+  b.release({.t = 5000, .p = "A", .depth = 0, .op = 2});
+  b.info({.t = 5100, .p = "A", .op = 2, .f = "unlock"});  // the unlock never ran
+  const int64_t stray = b.exec({.t = 10000,
+                                .op = 0,
+                                .f = "renew",
+                                .reply = "1",
+                                .before = "A:1=1",
+                                .after = "A:1=1",
+                                .ttl = 30000,
+                                .client = "A",
+                                .sent = 9999});
+  const int64_t waits = b.invoke({.t = 12000, .p = "B", .op = 3, .f = "lock"});
   refused(b, 12001, 3, "A:1=1", 27999);
   end_at(b, 20000);
   const Verdict v = judge(b);
@@ -420,9 +438,9 @@ TEST(CheckerLiveness, ASetnxKeyLeftWithoutExpiryByACrashedHolderStarvesItsWaiter
   HistoryBuilder b;
   setnx_taken(b);
   crash(b, 50, "A");
-  const int64_t waits = b.invoke(100, "B", 1, 2, "lock", "orders");
-  b.exec(102, 1, 2, "orders", "acquire", "0", "1", "1", "redis0", -1, "", 100);
-  b.exec(205, 1, 2, "orders", "acquire", "0", "1", "1", "redis0", -1, "", 203);
+  const int64_t waits = b.invoke({.t = 100, .p = "B", .op = 2, .f = "lock"});
+  b.exec({.t = 102, .op = 2, .f = "acquire", .reply = "0", .before = "1", .after = "1", .ttl = -1, .sent = 100});
+  b.exec({.t = 205, .op = 2, .f = "acquire", .reply = "0", .before = "1", .after = "1", .ttl = -1, .sent = 203});
   end_at(b, 60000);
   const Verdict v = judge(b, "setnx");
   ASSERT_EQ(v.valid, Validity::No);
@@ -441,9 +459,10 @@ TEST(CheckerLiveness, AShortTryLockRefusedForAKeyNobodyCanReleaseIsStarved) {
   HistoryBuilder b;
   setnx_taken(b);
   crash(b, 50, "A");
-  const int64_t waits = b.invoke(100, "B", 1, 2, "try_lock", "orders", 0);
-  const int64_t refusal = b.exec(102, 1, 2, "orders", "acquire", "0", "1", "1", "redis0", -1, "", 100);
-  const int64_t failed = b.fail(104, "B", 1, 2, "try_lock", "orders", "not acquired within 0 ms");
+  const int64_t waits = b.invoke({.t = 100, .p = "B", .op = 2, .f = "try_lock", .wait_ms = 0});
+  const int64_t refusal =
+      b.exec({.t = 102, .op = 2, .f = "acquire", .reply = "0", .before = "1", .after = "1", .ttl = -1, .sent = 100});
+  const int64_t failed = b.fail({.t = 104, .p = "B", .op = 2, .f = "try_lock", .text = "not acquired within 0 ms"});
   const Verdict v = judge(b, "setnx");
   ASSERT_EQ(v.valid, Validity::No);
   EXPECT_EQ(v.anomaly, anomaly::kStarved);
@@ -459,9 +478,9 @@ TEST(CheckerLiveness, AShortTryLockRefusedForAKeyNobodyCanReleaseIsStarved) {
 TEST(CheckerLiveness, AShortTryLockRefusedWhileTheSetnxHolderLivesIsNoStarvation) {
   HistoryBuilder b;
   setnx_taken(b);
-  b.invoke(100, "B", 1, 2, "try_lock", "orders", 0);
-  b.exec(102, 1, 2, "orders", "acquire", "0", "1", "1", "redis0", -1, "", 100);
-  b.fail(104, "B", 1, 2, "try_lock", "orders", "not acquired within 0 ms");
+  b.invoke({.t = 100, .p = "B", .op = 2, .f = "try_lock", .wait_ms = 0});
+  b.exec({.t = 102, .op = 2, .f = "acquire", .reply = "0", .before = "1", .after = "1", .ttl = -1, .sent = 100});
+  b.fail({.t = 104, .p = "B", .op = 2, .f = "try_lock", .text = "not acquired within 0 ms"});
   crash(b, 5000, "A");
   end_at(b, 60000);
   EXPECT_EQ(judge(b, "setnx").valid, Validity::Yes) << judge(b, "setnx").explanation;
@@ -470,10 +489,10 @@ TEST(CheckerLiveness, AShortTryLockRefusedWhileTheSetnxHolderLivesIsNoStarvation
 TEST(CheckerLiveness, ARefusalByAHolderAliveAtThatMomentIsNoStarvationThoughItCrashesInTheSameMs) {
   HistoryBuilder b;
   setnx_taken(b);
-  b.invoke(4998, "B", 1, 2, "try_lock", "orders", 0);
-  b.exec(5000, 1, 2, "orders", "acquire", "0", "1", "1", "redis0", -1, "", 4998);
+  b.invoke({.t = 4998, .p = "B", .op = 2, .f = "try_lock", .wait_ms = 0});
+  b.exec({.t = 5000, .op = 2, .f = "acquire", .reply = "0", .before = "1", .after = "1", .ttl = -1, .sent = 4998});
   crash(b, 5000, "A");  // after the refusal, in the same ms
-  b.fail(5002, "B", 1, 2, "try_lock", "orders", "not acquired within 0 ms");
+  b.fail({.t = 5002, .p = "B", .op = 2, .f = "try_lock", .text = "not acquired within 0 ms"});
   const Verdict v = judge(b, "setnx");
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
 }
@@ -482,22 +501,30 @@ TEST(CheckerLiveness, AShortTryLockRefusedWhileACrashedHoldersLeaseRunsIsNoStarv
   HistoryBuilder b;
   take(b, 100, "A", 1);
   crash(b, 1000, "A");
-  b.invoke(2000, "B", 1, 2, "try_lock", "orders", 0);
+  b.invoke({.t = 2000, .p = "B", .op = 2, .f = "try_lock", .wait_ms = 0});
   refused(b, 2001, 2, "A:1=1", 28100);
-  b.fail(2002, "B", 1, 2, "try_lock", "orders", "not acquired within 0 ms");
+  b.fail({.t = 2002, .p = "B", .op = 2, .f = "try_lock", .text = "not acquired within 0 ms"});
   EXPECT_EQ(judge(b).valid, Validity::Yes) << judge(b).explanation;
 }
 
 TEST(CheckerLiveness, AShortTryLockRefusedForAKeyKeptAliveWithoutRightIsStarved) {
   HistoryBuilder b;
   take(b, 100, "A", 1);
-  b.invoke(5000, "A", 1, 2, "unlock", "orders");
-  b.release(5000, "A", 1, "orders", 0, "unlock", 2);
-  b.info(5100, "A", 1, 2, "unlock", "orders");
-  b.exec(10000, 1, 0, "orders", "renew", "1", "A:1=1", "A:1=1", "redis0", 30000, "A", 9999);
-  b.invoke(12000, "B", 1, 3, "try_lock", "orders", 0);
+  b.invoke({.t = 5000, .p = "A", .op = 2, .f = "unlock"});
+  b.release({.t = 5000, .p = "A", .depth = 0, .op = 2});
+  b.info({.t = 5100, .p = "A", .op = 2, .f = "unlock"});
+  b.exec({.t = 10000,
+          .op = 0,
+          .f = "renew",
+          .reply = "1",
+          .before = "A:1=1",
+          .after = "A:1=1",
+          .ttl = 30000,
+          .client = "A",
+          .sent = 9999});
+  b.invoke({.t = 12000, .p = "B", .op = 3, .f = "try_lock", .wait_ms = 0});
   const int64_t refusal = refused(b, 12001, 3, "A:1=1", 27999);
-  b.fail(12002, "B", 1, 3, "try_lock", "orders", "not acquired within 0 ms");
+  b.fail({.t = 12002, .p = "B", .op = 3, .f = "try_lock", .text = "not acquired within 0 ms"});
   const Verdict v = judge(b);
   ASSERT_EQ(v.valid, Validity::No);
   EXPECT_EQ(v.anomaly, anomaly::kStarved);
@@ -509,8 +536,8 @@ TEST(CheckerLiveness, AShortTryLockRefusedForAKeyKeptAliveWithoutRightIsStarved)
 TEST(CheckerLiveness, AFairLocksWaitReplyKeepsTheWaiterForTheTimeItNames) {
   // The hash is empty, but the queue (not in the history) holds B back: "wait 5000 ms".
   HistoryBuilder b;
-  b.invoke(999, "B", 1, 1, "lock", "orders");
-  b.exec(1000, 1, 1, "orders", "acquire", "5000", "", "", "redis0", -2, "", 999);
+  b.invoke({.t = 999, .p = "B", .op = 1, .f = "lock"});
+  b.exec({.t = 1000, .op = 1, .f = "acquire", .reply = "5000", .ttl = -2, .sent = 999});
   gets(b, 6001, "B", 1);
   EXPECT_EQ(judge(b, "fair").valid, Validity::Yes) << judge(b, "fair").explanation;
   // An RLock has no queue: the same reply on a free lock kept B from it.
@@ -519,8 +546,8 @@ TEST(CheckerLiveness, AFairLocksWaitReplyKeepsTheWaiterForTheTimeItNames) {
 
 TEST(CheckerLiveness, AFairWaiterThatWaitsFarLongerThanItWasToldIsStarved) {
   HistoryBuilder b;
-  b.invoke(999, "B", 1, 1, "lock", "orders");
-  b.exec(1000, 1, 1, "orders", "acquire", "1000", "", "", "redis0", -2, "", 999);
+  b.invoke({.t = 999, .p = "B", .op = 1, .f = "lock"});
+  b.exec({.t = 1000, .op = 1, .f = "acquire", .reply = "1000", .ttl = -2, .sent = 999});
   gets(b, 6001, "B", 1);
   const Verdict v = judge(b, "fair");
   ASSERT_EQ(v.valid, Validity::No);
@@ -536,10 +563,10 @@ TEST(CheckerLiveness, AFairWaiterThatWaitsFarLongerThanItWasToldIsStarved) {
 TEST(CheckerLiveness, TheGraceIsAnOption) {
   HistoryBuilder b;
   take(b, 100, "A", 1);
-  b.invoke(500, "B", 1, 2, "try_lock", "orders", 3000);
+  b.invoke({.t = 500, .p = "B", .op = 2, .f = "try_lock", .wait_ms = 3000});
   refused(b, 501, 2, "A:1=1", 29600);
   give_up(b, 3200, "A", 3);
-  b.fail(3500, "B", 1, 2, "try_lock", "orders", "not acquired within 3000 ms");
+  b.fail({.t = 3500, .p = "B", .op = 2, .f = "try_lock", .text = "not acquired within 3000 ms"});
   EXPECT_EQ(judge(b).valid, Validity::Yes) << "free 299 ms";
   LivenessOptions strict;
   strict.grace_ms = 200;

@@ -1,3 +1,5 @@
+#include "model/mutual_exclusion.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,16 +11,15 @@
 #include "model/checkers.hpp"
 #include "model/facts.hpp"
 #include "model/lock_types.hpp"
-#include "model/mutual_exclusion.hpp"
 #include "verify/unit/model/evidence.hpp"
 #include "verify/unit/model/history_builder.hpp"
 
 namespace locksim::model {
 namespace {
 
-using test::HistoryBuilder;
 using test::evidence;
 using test::expect_evidence;
+using test::HistoryBuilder;
 using test::Want;
 using W = std::vector<int64_t>;
 
@@ -27,9 +28,6 @@ Verdict check(const HistoryBuilder& b, const char* type = "rlock") {
   const Facts facts(b.history(), find_lock_type(type));
   return check_mutual_exclusion(facts);
 }
-
-
-
 
 std::vector<const Evidence*> all_of(const Verdict& v, const std::string& role) {
   std::vector<const Evidence*> out;
@@ -40,10 +38,10 @@ std::vector<const Evidence*> all_of(const Verdict& v, const std::string& role) {
 
 TEST(CheckerMutualExclusion, SuccessiveHoldersHold) {
   HistoryBuilder b;
-  b.acquire(100, "A", 1, 1, "orders", 1, "", "A:1=1");
-  b.unlock(200, "A", 1, 2, "orders", 0, "A:1=1", "");
-  b.acquire(300, "B", 1, 3, "orders", 1, "", "B:1=1");
-  b.unlock(400, "B", 1, 4, "orders", 0, "B:1=1", "");
+  b.acquire({.t = 100, .p = "A", .op = 1, .depth = 1, .after = "A:1=1"});
+  b.unlock({.t = 200, .p = "A", .op = 2, .depth = 0, .before = "A:1=1"});
+  b.acquire({.t = 300, .p = "B", .op = 3, .depth = 1, .after = "B:1=1"});
+  b.unlock({.t = 400, .p = "B", .op = 4, .depth = 0, .before = "B:1=1"});
   const Verdict v = check(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
   EXPECT_EQ(v.property, "mutual_exclusion");
@@ -60,24 +58,31 @@ struct SameMillisecond {
   int64_t a_grant = -1, a_hold = -1, expired = -1, b_grant = -1, b_hold = -1, a_release = -1;
 
   explicit SameMillisecond(bool release_first) {
-    b.invoke(100, "A", 1, 1, "lock", "orders", -1, 1000);
-    b.key(101, "orders", "created");
-    b.key(101, "orders", "expire_set", 1101);
-    a_grant = b.exec(101, 1, 1, "orders", "acquire", "nil", "", "A:1=1", "redis0", 1000, "", 100);
-    b.ok(102, "A", 1, 1, "lock", "orders");
-    a_hold = b.hold(102, "A", 1, "orders", 1, 1000, 1);
-    expired = b.key(1150, "orders", "expired", 1101);
-    b.invoke(1400, "B", 1, 2, "lock", "orders", -1, 1000);
-    b.key(1401, "orders", "created");
-    b.key(1401, "orders", "expire_set", 2401);
-    b_grant = b.exec(1401, 1, 2, "orders", "acquire", "nil", "", "B:1=1", "redis0", 1000, "", 1400);
-    b.ok(1402, "B", 1, 2, "lock", "orders");
-    if (!release_first) b_hold = b.hold(1402, "B", 1, "orders", 1, 1000, 2);
-    b.invoke(1402, "A", 1, 3, "unlock", "orders");
-    a_release = b.release(1402, "A", 1, "orders", 0, "unlock", 3);
-    if (release_first) b_hold = b.hold(1402, "B", 1, "orders", 1, 1000, 2);
-    b.exec(1403, 1, 3, "orders", "unlock", "nil", "B:1=1", "B:1=1", "redis0", 998, "", 1402);
-    b.fail(1404, "A", 1, 3, "unlock", "orders", "IllegalMonitorStateException");
+    b.invoke({.t = 100, .p = "A", .op = 1, .f = "lock", .lease_ms = 1000});
+    b.key({.t = 101, .f = "created"});
+    b.key({.t = 101, .f = "expire_set", .value = 1101});
+    a_grant = b.exec({.t = 101, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 1000, .sent = 100});
+    b.ok({.t = 102, .p = "A", .op = 1, .f = "lock"});
+    a_hold = b.hold({.t = 102, .p = "A", .depth = 1, .lease_ms = 1000, .op = 1});
+    expired = b.key({.t = 1150, .f = "expired", .value = 1101});
+    b.invoke({.t = 1400, .p = "B", .op = 2, .f = "lock", .lease_ms = 1000});
+    b.key({.t = 1401, .f = "created"});
+    b.key({.t = 1401, .f = "expire_set", .value = 2401});
+    b_grant = b.exec({.t = 1401, .op = 2, .f = "acquire", .reply = "nil", .after = "B:1=1", .ttl = 1000, .sent = 1400});
+    b.ok({.t = 1402, .p = "B", .op = 2, .f = "lock"});
+    if (!release_first) b_hold = b.hold({.t = 1402, .p = "B", .depth = 1, .lease_ms = 1000, .op = 2});
+    b.invoke({.t = 1402, .p = "A", .op = 3, .f = "unlock"});
+    a_release = b.release({.t = 1402, .p = "A", .depth = 0, .op = 3});
+    if (release_first) b_hold = b.hold({.t = 1402, .p = "B", .depth = 1, .lease_ms = 1000, .op = 2});
+    b.exec({.t = 1403,
+            .op = 3,
+            .f = "unlock",
+            .reply = "nil",
+            .before = "B:1=1",
+            .after = "B:1=1",
+            .ttl = 998,
+            .sent = 1402});
+    b.fail({.t = 1404, .p = "A", .op = 3, .f = "unlock", .text = "IllegalMonitorStateException"});
   }
 };
 
@@ -105,12 +110,14 @@ TEST(CheckerMutualExclusion, AHoldRecordedBeforeTheOtherReleaseAtTheSameMillisec
 
 TEST(CheckerMutualExclusion, ReentryIsNotAnOverlapAndOtherLocksAreIndependent) {
   HistoryBuilder b;
-  b.acquire(100, "A", 1, 1, "orders", 1, "", "A:1=1");
-  b.acquire(110, "A", 1, 2, "orders", 2, "A:1=1", "A:1=2");  // re-entry: the same owner
-  b.acquire(120, "B", 1, 3, "stock", 1, "", "B:1=1");        // another lock, while A holds orders
-  b.unlock(130, "A", 1, 4, "orders", 1, "A:1=2", "A:1=1");
-  b.unlock(140, "A", 1, 5, "orders", 0, "A:1=1", "");
-  b.acquire(150, "B", 1, 6, "orders", 1, "", "B:1=1");
+  b.acquire({.t = 100, .p = "A", .op = 1, .depth = 1, .after = "A:1=1"});
+  // re-entry: the same owner
+  b.acquire({.t = 110, .p = "A", .op = 2, .depth = 2, .before = "A:1=1", .after = "A:1=2"});
+  // another lock, while A holds orders
+  b.acquire({.t = 120, .p = "B", .op = 3, .lock = "stock", .depth = 1, .after = "B:1=1"});
+  b.unlock({.t = 130, .p = "A", .op = 4, .depth = 1, .before = "A:1=2", .after = "A:1=1"});
+  b.unlock({.t = 140, .p = "A", .op = 5, .depth = 0, .before = "A:1=1"});
+  b.acquire({.t = 150, .p = "B", .op = 6, .depth = 1, .after = "B:1=1"});
   const Verdict v = check(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
   // A's two holds of orders are one interval; B holds stock and then orders.
@@ -119,36 +126,45 @@ TEST(CheckerMutualExclusion, ReentryIsNotAnOverlapAndOtherLocksAreIndependent) {
 
 TEST(CheckerMutualExclusion, ACrashEndsTheCrashedOwnersInterval) {
   HistoryBuilder b;
-  b.acquire(100, "A", 1, 1, "orders", 1, "", "A:1=1");  // its key expires at 30101
-  b.fault(1000, "A", "crash");
-  b.release(1000, "A", 1, "orders", 0, "crash");
-  b.key(30200, "orders", "expired", 30101);
-  b.acquire(40000, "B", 1, 2, "orders", 1, "", "B:1=1");
+  b.acquire({.t = 100, .p = "A", .op = 1, .depth = 1, .after = "A:1=1"});  // its key expires at 30101
+  b.fault({.t = 1000, .p = "A", .f = "crash"});
+  b.release({.t = 1000, .p = "A", .depth = 0, .f = "crash"});
+  b.key({.t = 30200, .f = "expired", .value = 30101});
+  b.acquire({.t = 40000, .p = "B", .op = 2, .depth = 1, .after = "B:1=1"});
   const Verdict v = check(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
 }
 
 TEST(CheckerMutualExclusion, ASecondHolderLetInAfterTheFirstsHoldExpiredIsAnOverlap) {
   HistoryBuilder b;
-  b.invoke(0, "A", 1, 1, "lock", "orders");
-  b.key(2, "orders", "created");
-  b.key(2, "orders", "expire_set", 30002);
-  const int64_t a_grant = b.exec(2, 1, 1, "orders", "acquire", "nil", "", "A:1=1", "redis0", 30000, "", 0);
-  b.ok(4, "A", 1, 1, "lock", "orders");
-  const int64_t a_hold = b.hold(4, "A", 1, "orders", 1, -1, 1);
-  const int64_t pause = b.fault(1000, "A", "pause", 0, 40000);  // no renewal gets through
-  const int64_t expired = b.key(30100, "orders", "expired", 30002);
-  b.invoke(35000, "B", 1, 2, "try_lock", "orders", 0);
-  b.key(35001, "orders", "created");
-  b.key(35001, "orders", "expire_set", 65001);
-  const int64_t b_grant = b.exec(35001, 1, 2, "orders", "acquire", "nil", "", "B:1=1", "redis0", 30000, "", 35000);
-  b.ok(35003, "B", 1, 2, "try_lock", "orders");
-  const int64_t b_hold = b.hold(35003, "B", 1, "orders", 1, -1, 2);
-  b.fault(41000, "A", "resume");
-  b.invoke(41000, "A", 1, 3, "unlock", "orders");
-  const int64_t a_release = b.release(41000, "A", 1, "orders", 0, "unlock", 3);
-  b.exec(41001, 1, 3, "orders", "unlock", "nil", "B:1=1", "B:1=1", "redis0", 24000, "", 41000);
-  b.fail(41002, "A", 1, 3, "unlock", "orders", "IllegalMonitorStateException");
+  b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock"});
+  b.key({.t = 2, .f = "created"});
+  b.key({.t = 2, .f = "expire_set", .value = 30002});
+  const int64_t a_grant =
+      b.exec({.t = 2, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 30000, .sent = 0});
+  b.ok({.t = 4, .p = "A", .op = 1, .f = "lock"});
+  const int64_t a_hold = b.hold({.t = 4, .p = "A", .depth = 1, .op = 1});
+  const int64_t pause = b.fault({.t = 1000, .p = "A", .f = "pause", .for_ms = 40000});  // no renewal gets through
+  const int64_t expired = b.key({.t = 30100, .f = "expired", .value = 30002});
+  b.invoke({.t = 35000, .p = "B", .op = 2, .f = "try_lock", .wait_ms = 0});
+  b.key({.t = 35001, .f = "created"});
+  b.key({.t = 35001, .f = "expire_set", .value = 65001});
+  const int64_t b_grant =
+      b.exec({.t = 35001, .op = 2, .f = "acquire", .reply = "nil", .after = "B:1=1", .ttl = 30000, .sent = 35000});
+  b.ok({.t = 35003, .p = "B", .op = 2, .f = "try_lock"});
+  const int64_t b_hold = b.hold({.t = 35003, .p = "B", .depth = 1, .op = 2});
+  b.fault({.t = 41000, .p = "A", .f = "resume"});
+  b.invoke({.t = 41000, .p = "A", .op = 3, .f = "unlock"});
+  const int64_t a_release = b.release({.t = 41000, .p = "A", .depth = 0, .op = 3});
+  b.exec({.t = 41001,
+          .op = 3,
+          .f = "unlock",
+          .reply = "nil",
+          .before = "B:1=1",
+          .after = "B:1=1",
+          .ttl = 24000,
+          .sent = 41000});
+  b.fail({.t = 41002, .p = "A", .op = 3, .f = "unlock", .text = "IllegalMonitorStateException"});
 
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No);
@@ -176,24 +192,32 @@ struct Restart {
   int64_t a_grant = -1, a_hold = -1, restart = -1, b_grant = -1, b_hold = -1, a_release = -1;
 
   explicit Restart(bool keeps_data) {
-    b.invoke(0, "A", 1, 1, "lock", "orders");
-    b.key(2, "orders", "created");
-    a_grant = b.exec(2, 1, 1, "orders", "acquire", "nil", "", "A:1=1", "redis0", 30000, "", 0);
-    b.ok(3, "A", 1, 1, "lock", "orders");
-    a_hold = b.hold(3, "A", 1, "orders", 1, -1, 1);
-    restart = b.fault(5000, "redis0", "restart");
-    b.invoke(6000, "B", 1, 2, "try_lock", "orders", 0);
+    b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock"});
+    b.key({.t = 2, .f = "created"});
+    a_grant = b.exec({.t = 2, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 30000, .sent = 0});
+    b.ok({.t = 3, .p = "A", .op = 1, .f = "lock"});
+    a_hold = b.hold({.t = 3, .p = "A", .depth = 1, .op = 1});
+    restart = b.fault({.t = 5000, .p = "redis0", .f = "restart"});
+    b.invoke({.t = 6000, .p = "B", .op = 2, .f = "try_lock", .wait_ms = 0});
     if (keeps_data) {
-      b.exec(6002, 1, 2, "orders", "acquire", "24998", "A:1=1", "A:1=1", "redis0", 24998, "", 6000);
-      b.fail(6004, "B", 1, 2, "try_lock", "orders");
+      b.exec({.t = 6002,
+              .op = 2,
+              .f = "acquire",
+              .reply = "24998",
+              .before = "A:1=1",
+              .after = "A:1=1",
+              .ttl = 24998,
+              .sent = 6000});
+      b.fail({.t = 6004, .p = "B", .op = 2, .f = "try_lock"});
     } else {
       // The first execution after the restart shows the key gone.
-      b_grant = b.exec(6002, 1, 2, "orders", "acquire", "nil", "", "B:1=1", "redis0", 30000, "", 6000);
-      b.ok(6004, "B", 1, 2, "try_lock", "orders");
-      b_hold = b.hold(6004, "B", 1, "orders", 1, -1, 2);
+      b_grant =
+          b.exec({.t = 6002, .op = 2, .f = "acquire", .reply = "nil", .after = "B:1=1", .ttl = 30000, .sent = 6000});
+      b.ok({.t = 6004, .p = "B", .op = 2, .f = "try_lock"});
+      b_hold = b.hold({.t = 6004, .p = "B", .depth = 1, .op = 2});
     }
-    b.invoke(20000, "A", 1, 3, "unlock", "orders");
-    a_release = b.release(20000, "A", 1, "orders", 0, "unlock", 3);
+    b.invoke({.t = 20000, .p = "A", .op = 3, .f = "unlock"});
+    a_release = b.release({.t = 20000, .p = "A", .depth = 0, .op = 3});
   }
 };
 
@@ -222,16 +246,23 @@ TEST(CheckerMutualExclusion, ARestartThatKeptTheFirstsHoldLetsNobodyInAndHolds) 
 
 TEST(CheckerMutualExclusion, AScriptThatLetsTheSecondInBesideTheFirstsFieldShowsTheFirstStillHeld) {
   HistoryBuilder b;
-  b.invoke(100, "A", 1, 1, "lock", "orders");
-  const int64_t a_grant = b.exec(101, 1, 1, "orders", "acquire", "nil", "", "A:1=1", "redis0", 30000, "", 100);
-  b.ok(102, "A", 1, 1, "lock", "orders");
-  const int64_t a_hold = b.hold(102, "A", 1, "orders", 1, -1, 1);
-  b.invoke(200, "B", 1, 2, "lock", "orders");
+  b.invoke({.t = 100, .p = "A", .op = 1, .f = "lock"});
+  const int64_t a_grant =
+      b.exec({.t = 101, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 30000, .sent = 100});
+  b.ok({.t = 102, .p = "A", .op = 1, .f = "lock"});
+  const int64_t a_hold = b.hold({.t = 102, .p = "A", .depth = 1, .op = 1});
+  b.invoke({.t = 200, .p = "B", .op = 2, .f = "lock"});
   // A planted acquire script that adds B's field although A's is there.
-  const int64_t b_grant =
-      b.exec(203, 1, 2, "orders", "acquire", "nil", "A:1=1", "A:1=1,B:1=1", "redis0", 30000, "", 200);
-  b.ok(205, "B", 1, 2, "lock", "orders");
-  const int64_t b_hold = b.hold(205, "B", 1, "orders", 1, -1, 2);
+  const int64_t b_grant = b.exec({.t = 203,
+                                  .op = 2,
+                                  .f = "acquire",
+                                  .reply = "nil",
+                                  .before = "A:1=1",
+                                  .after = "A:1=1,B:1=1",
+                                  .ttl = 30000,
+                                  .sent = 200});
+  b.ok({.t = 205, .p = "B", .op = 2, .f = "lock"});
+  const int64_t b_hold = b.hold({.t = 205, .p = "B", .depth = 1, .op = 2});
 
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No);
@@ -254,19 +285,22 @@ TEST(CheckerMutualExclusion, AScriptThatLetsTheSecondInBesideTheFirstsFieldShows
 
 TEST(CheckerMutualExclusion, AForceUnlockThatRemovedTheFirstsHoldIsNamedInTheClaim) {
   HistoryBuilder b;
-  b.invoke(100, "A", 1, 1, "lock", "orders");
-  const int64_t a_grant = b.exec(101, 1, 1, "orders", "acquire", "nil", "", "A:1=1", "redis0", 30000, "", 100);
-  b.ok(102, "A", 1, 1, "lock", "orders");
-  const int64_t a_hold = b.hold(102, "A", 1, "orders", 1, -1, 1);
-  b.invoke(500, "C", 1, 2, "force_unlock", "orders");
-  b.key(501, "orders", "deleted");
+  b.invoke({.t = 100, .p = "A", .op = 1, .f = "lock"});
+  const int64_t a_grant =
+      b.exec({.t = 101, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 30000, .sent = 100});
+  b.ok({.t = 102, .p = "A", .op = 1, .f = "lock"});
+  const int64_t a_hold = b.hold({.t = 102, .p = "A", .depth = 1, .op = 1});
+  b.invoke({.t = 500, .p = "C", .op = 2, .f = "force_unlock"});
+  b.key({.t = 501, .f = "deleted"});
   // Redisson's forceUnlock runs on no thread of its client.
-  const int64_t removal = b.exec(501, 0, 2, "orders", "force_unlock", "1", "A:1=1", "", "redis0", -2, "", 500);
-  b.ok(502, "C", 1, 2, "force_unlock", "orders");
-  b.invoke(600, "B", 1, 3, "lock", "orders");
-  const int64_t b_grant = b.exec(601, 1, 3, "orders", "acquire", "nil", "", "B:1=1", "redis0", 30000, "", 600);
-  b.ok(602, "B", 1, 3, "lock", "orders");
-  const int64_t b_hold = b.hold(602, "B", 1, "orders", 1, -1, 3);
+  const int64_t removal = b.exec(
+      {.t = 501, .thread = 0, .op = 2, .f = "force_unlock", .reply = "1", .before = "A:1=1", .ttl = -2, .sent = 500});
+  b.ok({.t = 502, .p = "C", .op = 2, .f = "force_unlock"});
+  b.invoke({.t = 600, .p = "B", .op = 3, .f = "lock"});
+  const int64_t b_grant =
+      b.exec({.t = 601, .op = 3, .f = "acquire", .reply = "nil", .after = "B:1=1", .ttl = 30000, .sent = 600});
+  b.ok({.t = 602, .p = "B", .op = 3, .f = "lock"});
+  const int64_t b_hold = b.hold({.t = 602, .p = "B", .depth = 1, .op = 3});
 
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No);
@@ -287,19 +321,26 @@ struct Replaced {
   int64_t b_grant = -1;
 
   explicit Replaced(int64_t t) {
-    b.invoke(100, "A", 1, 1, "lock", "orders", -1, 1000);
-    b.exec(101, 1, 1, "orders", "acquire", "nil", "", "A:1=1", "redis0", 1000, "", 100);
-    b.ok(102, "A", 1, 1, "lock", "orders");
-    b.hold(102, "A", 1, "orders", 1, 1000, 1);
-    b.invoke(t, "B", 1, 2, "lock", "orders");
+    b.invoke({.t = 100, .p = "A", .op = 1, .f = "lock", .lease_ms = 1000});
+    b.exec({.t = 101, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 1000, .sent = 100});
+    b.ok({.t = 102, .p = "A", .op = 1, .f = "lock"});
+    b.hold({.t = 102, .p = "A", .depth = 1, .lease_ms = 1000, .op = 1});
+    b.invoke({.t = t, .p = "B", .op = 2, .f = "lock"});
     // Past A's expiry the server treats the key as gone; before it, only a planted script replaces A's field.
     const std::string before = t > 1101 ? "" : "A:1=1";
-    b_grant = b.exec(t + 1, 1, 2, "orders", "acquire", "nil", before, "B:1=1", "redis0", 30000, "", t);
-    b.ok(t + 2, "B", 1, 2, "lock", "orders");
-    b.hold(t + 2, "B", 1, "orders", 1, -1, 2);
+    b_grant = b.exec({.t = t + 1,
+                      .op = 2,
+                      .f = "acquire",
+                      .reply = "nil",
+                      .before = before,
+                      .after = "B:1=1",
+                      .ttl = 30000,
+                      .sent = t});
+    b.ok({.t = t + 2, .p = "B", .op = 2, .f = "lock"});
+    b.hold({.t = t + 2, .p = "B", .depth = 1, .op = 2});
     // B's unlock, which changes B's field alone, tells that the field prefix "B" is B's. (The
     // acquire cannot: it changed A's field of the same thread number too.)
-    b.unlock(t + 100, "B", 1, 3, "orders", 0, "B:1=1", "");
+    b.unlock({.t = t + 100, .p = "B", .op = 3, .depth = 0, .before = "B:1=1"});
   }
 };
 
@@ -322,18 +363,20 @@ TEST(CheckerMutualExclusion, AnExecutionThatReplacesTheFirstsHoldBeforeItsExpiry
 
 TEST(CheckerMutualExclusion, ALaterBelieverWhoseReplyCameAfterItsHoldExpiredShowsItsOwnClaim) {
   HistoryBuilder b;
-  b.fault(0, "B", "delay", 1500, 2000);  // B's link: 1500 ms more per message
-  b.invoke(0, "B", 1, 1, "lock", "orders", -1, 1000);
-  b.key(2, "orders", "created");
-  const int64_t b_grant = b.exec(2, 1, 1, "orders", "acquire", "nil", "", "B:1=1", "redis0", 1000, "", 0);
-  const int64_t b_expired = b.key(1100, "orders", "expired", 1002);
-  b.invoke(1200, "A", 1, 2, "lock", "orders", -1, 1000);
-  b.key(1201, "orders", "created");
-  const int64_t a_grant = b.exec(1201, 1, 2, "orders", "acquire", "nil", "", "A:1=1", "redis0", 1000, "", 1200);
-  b.ok(1202, "A", 1, 2, "lock", "orders");
-  const int64_t a_hold = b.hold(1202, "A", 1, "orders", 1, 1000, 2);
-  b.ok(1500, "B", 1, 1, "lock", "orders");  // the reply, late
-  const int64_t b_hold = b.hold(1500, "B", 1, "orders", 1, 1000, 1);
+  b.fault({.t = 0, .p = "B", .f = "delay", .value = 1500, .for_ms = 2000});  // B's link: 1500 ms more per message
+  b.invoke({.t = 0, .p = "B", .op = 1, .f = "lock", .lease_ms = 1000});
+  b.key({.t = 2, .f = "created"});
+  const int64_t b_grant =
+      b.exec({.t = 2, .op = 1, .f = "acquire", .reply = "nil", .after = "B:1=1", .ttl = 1000, .sent = 0});
+  const int64_t b_expired = b.key({.t = 1100, .f = "expired", .value = 1002});
+  b.invoke({.t = 1200, .p = "A", .op = 2, .f = "lock", .lease_ms = 1000});
+  b.key({.t = 1201, .f = "created"});
+  const int64_t a_grant =
+      b.exec({.t = 1201, .op = 2, .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 1000, .sent = 1200});
+  b.ok({.t = 1202, .p = "A", .op = 2, .f = "lock"});
+  const int64_t a_hold = b.hold({.t = 1202, .p = "A", .depth = 1, .lease_ms = 1000, .op = 2});
+  b.ok({.t = 1500, .p = "B", .op = 1, .f = "lock"});  // the reply, late
+  const int64_t b_hold = b.hold({.t = 1500, .p = "B", .depth = 1, .lease_ms = 1000, .op = 1});
 
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No);
@@ -357,23 +400,39 @@ TEST(CheckerMutualExclusion, ALaterBelieverWhoseReplyCameAfterItsHoldExpiredShow
 
 TEST(CheckerMutualExclusion, AMultiLockOverlapTellsWhatBecameOfTheFirstsHoldInEachPart) {
   HistoryBuilder b;
-  b.invoke(0, "A", 1, 1, "lock", "orders");
-  b.key(2, "orders-1", "created");
-  const int64_t a_part1 = b.exec(2, 1, 1, "orders-1", "acquire", "nil", "", "A:1=1", "redis0", 30000, "", 0);
-  b.key(4, "orders-2", "created");
-  const int64_t a_part2 = b.exec(4, 1, 1, "orders-2", "acquire", "nil", "", "A:1=1", "redis0", 30000, "", 2);
-  b.ok(6, "A", 1, 1, "lock", "orders");
-  const int64_t a_hold = b.hold(6, "A", 1, "orders", 1, -1, 1);
-  const int64_t pause = b.fault(1000, "A", "pause", 0, 40000);
-  const int64_t expired1 = b.key(30100, "orders-1", "expired", 30002);
-  const int64_t expired2 = b.key(30100, "orders-2", "expired", 30004);
-  b.invoke(35000, "B", 1, 2, "try_lock", "orders", 0);
-  b.key(35002, "orders-1", "created");
-  const int64_t b_part1 = b.exec(35002, 1, 2, "orders-1", "acquire", "nil", "", "B:1=1", "redis0", 30000, "", 35000);
-  b.key(35004, "orders-2", "created");
-  const int64_t b_part2 = b.exec(35004, 1, 2, "orders-2", "acquire", "nil", "", "B:1=1", "redis0", 30000, "", 35002);
-  b.ok(35006, "B", 1, 2, "try_lock", "orders");
-  const int64_t b_hold = b.hold(35006, "B", 1, "orders", 1, -1, 2);
+  b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock"});
+  b.key({.t = 2, .lock = "orders-1", .f = "created"});
+  const int64_t a_part1 = b.exec(
+      {.t = 2, .op = 1, .lock = "orders-1", .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 30000, .sent = 0});
+  b.key({.t = 4, .lock = "orders-2", .f = "created"});
+  const int64_t a_part2 = b.exec(
+      {.t = 4, .op = 1, .lock = "orders-2", .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 30000, .sent = 2});
+  b.ok({.t = 6, .p = "A", .op = 1, .f = "lock"});
+  const int64_t a_hold = b.hold({.t = 6, .p = "A", .depth = 1, .op = 1});
+  const int64_t pause = b.fault({.t = 1000, .p = "A", .f = "pause", .for_ms = 40000});
+  const int64_t expired1 = b.key({.t = 30100, .lock = "orders-1", .f = "expired", .value = 30002});
+  const int64_t expired2 = b.key({.t = 30100, .lock = "orders-2", .f = "expired", .value = 30004});
+  b.invoke({.t = 35000, .p = "B", .op = 2, .f = "try_lock", .wait_ms = 0});
+  b.key({.t = 35002, .lock = "orders-1", .f = "created"});
+  const int64_t b_part1 = b.exec({.t = 35002,
+                                  .op = 2,
+                                  .lock = "orders-1",
+                                  .f = "acquire",
+                                  .reply = "nil",
+                                  .after = "B:1=1",
+                                  .ttl = 30000,
+                                  .sent = 35000});
+  b.key({.t = 35004, .lock = "orders-2", .f = "created"});
+  const int64_t b_part2 = b.exec({.t = 35004,
+                                  .op = 2,
+                                  .lock = "orders-2",
+                                  .f = "acquire",
+                                  .reply = "nil",
+                                  .after = "B:1=1",
+                                  .ttl = 30000,
+                                  .sent = 35002});
+  b.ok({.t = 35006, .p = "B", .op = 2, .f = "try_lock"});
+  const int64_t b_hold = b.hold({.t = 35006, .p = "B", .depth = 1, .op = 2});
 
   const Verdict v = check(b, "multi");
   ASSERT_EQ(v.valid, Validity::No);
@@ -412,19 +471,37 @@ TEST(CheckerMutualExclusion, AMultiLockOverlapTellsWhatBecameOfTheFirstsHoldInEa
 
 TEST(CheckerMutualExclusion, ARedLockOverlapTellsTheServerWhereBothWereLetIn) {
   HistoryBuilder b;
-  b.invoke(0, "A", 1, 1, "lock", "orders");
-  const int64_t a_on0 = b.exec(2, 1, 1, "orders", "acquire", "nil", "", "A:1=1", "redis0", 30000, "", 0);
-  const int64_t a_on1 = b.exec(3, 1, 1, "orders", "acquire", "nil", "", "A:1=1", "redis1", 30000, "", 0);
+  b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock"});
+  const int64_t a_on0 =
+      b.exec({.t = 2, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 30000, .sent = 0});
+  const int64_t a_on1 = b.exec(
+      {.t = 3, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1", .p = "redis1", .ttl = 30000, .sent = 0});
   // A's request to redis2 was lost; two of three servers are a majority.
-  b.ok(5, "A", 1, 1, "lock", "orders");
-  const int64_t a_hold = b.hold(5, "A", 1, "orders", 1, -1, 1);
-  const int64_t restart = b.fault(1000, "redis0", "restart");
-  b.invoke(2000, "B", 1, 2, "lock", "orders");
-  const int64_t b_on0 = b.exec(2002, 1, 2, "orders", "acquire", "nil", "", "B:1=1", "redis0", 30000, "", 2000);
-  b.exec(2003, 1, 2, "orders", "acquire", "27997", "A:1=1", "A:1=1", "redis1", 27997, "", 2000);
-  const int64_t b_on2 = b.exec(2004, 1, 2, "orders", "acquire", "nil", "", "B:1=1", "redis2", 30000, "", 2000);
-  b.ok(2005, "B", 1, 2, "lock", "orders");
-  const int64_t b_hold = b.hold(2005, "B", 1, "orders", 1, -1, 2);
+  b.ok({.t = 5, .p = "A", .op = 1, .f = "lock"});
+  const int64_t a_hold = b.hold({.t = 5, .p = "A", .depth = 1, .op = 1});
+  const int64_t restart = b.fault({.t = 1000, .p = "redis0", .f = "restart"});
+  b.invoke({.t = 2000, .p = "B", .op = 2, .f = "lock"});
+  const int64_t b_on0 =
+      b.exec({.t = 2002, .op = 2, .f = "acquire", .reply = "nil", .after = "B:1=1", .ttl = 30000, .sent = 2000});
+  b.exec({.t = 2003,
+          .op = 2,
+          .f = "acquire",
+          .reply = "27997",
+          .before = "A:1=1",
+          .after = "A:1=1",
+          .p = "redis1",
+          .ttl = 27997,
+          .sent = 2000});
+  const int64_t b_on2 = b.exec({.t = 2004,
+                                .op = 2,
+                                .f = "acquire",
+                                .reply = "nil",
+                                .after = "B:1=1",
+                                .p = "redis2",
+                                .ttl = 30000,
+                                .sent = 2000});
+  b.ok({.t = 2005, .p = "B", .op = 2, .f = "lock"});
+  const int64_t b_hold = b.hold({.t = 2005, .p = "B", .depth = 1, .op = 2});
 
   const Verdict v = check(b, "red");
   ASSERT_EQ(v.valid, Validity::No);
@@ -450,24 +527,62 @@ TEST(CheckerMutualExclusion, ARedLockOverlapTellsTheServerWhereBothWereLetIn) {
 
 TEST(CheckerMutualExclusion, AMultiLockWaiterRefusedOnAPartWaitsItsTurnAndHolds) {
   HistoryBuilder b;
-  b.invoke(0, "A", 1, 1, "lock", "orders");
-  b.exec(2, 1, 1, "orders-1", "acquire", "nil", "", "A:1=1", "redis0", 30000, "", 0);
-  b.exec(4, 1, 1, "orders-2", "acquire", "nil", "", "A:1=1", "redis0", 30000, "", 2);
-  b.ok(6, "A", 1, 1, "lock", "orders");
-  b.hold(6, "A", 1, "orders", 1, -1, 1);
-  b.invoke(100, "B", 1, 2, "try_lock", "orders", 0);
-  b.exec(102, 1, 2, "orders-1", "acquire", "29900", "A:1=1", "A:1=1", "redis0", 29900, "", 100);
-  b.fail(104, "B", 1, 2, "try_lock", "orders");
-  b.invoke(5000, "A", 1, 3, "unlock", "orders");
-  b.release(5000, "A", 1, "orders", 0, "unlock", 3);
-  b.exec(5002, 1, 3, "orders-1", "unlock", "1", "A:1=1", "", "redis0", -2, "", 5000);
-  b.exec(5004, 1, 3, "orders-2", "unlock", "1", "A:1=1", "", "redis0", -2, "", 5002);
-  b.ok(5006, "A", 1, 3, "unlock", "orders");
-  b.invoke(6000, "B", 1, 4, "try_lock", "orders", 0);
-  b.exec(6002, 1, 4, "orders-1", "acquire", "nil", "", "B:1=1", "redis0", 30000, "", 6000);
-  b.exec(6004, 1, 4, "orders-2", "acquire", "nil", "", "B:1=1", "redis0", 30000, "", 6002);
-  b.ok(6006, "B", 1, 4, "try_lock", "orders");
-  b.hold(6006, "B", 1, "orders", 1, -1, 4);
+  b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock"});
+  b.exec(
+      {.t = 2, .op = 1, .lock = "orders-1", .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 30000, .sent = 0});
+  b.exec(
+      {.t = 4, .op = 1, .lock = "orders-2", .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 30000, .sent = 2});
+  b.ok({.t = 6, .p = "A", .op = 1, .f = "lock"});
+  b.hold({.t = 6, .p = "A", .depth = 1, .op = 1});
+  b.invoke({.t = 100, .p = "B", .op = 2, .f = "try_lock", .wait_ms = 0});
+  b.exec({.t = 102,
+          .op = 2,
+          .lock = "orders-1",
+          .f = "acquire",
+          .reply = "29900",
+          .before = "A:1=1",
+          .after = "A:1=1",
+          .ttl = 29900,
+          .sent = 100});
+  b.fail({.t = 104, .p = "B", .op = 2, .f = "try_lock"});
+  b.invoke({.t = 5000, .p = "A", .op = 3, .f = "unlock"});
+  b.release({.t = 5000, .p = "A", .depth = 0, .op = 3});
+  b.exec({.t = 5002,
+          .op = 3,
+          .lock = "orders-1",
+          .f = "unlock",
+          .reply = "1",
+          .before = "A:1=1",
+          .ttl = -2,
+          .sent = 5000});
+  b.exec({.t = 5004,
+          .op = 3,
+          .lock = "orders-2",
+          .f = "unlock",
+          .reply = "1",
+          .before = "A:1=1",
+          .ttl = -2,
+          .sent = 5002});
+  b.ok({.t = 5006, .p = "A", .op = 3, .f = "unlock"});
+  b.invoke({.t = 6000, .p = "B", .op = 4, .f = "try_lock", .wait_ms = 0});
+  b.exec({.t = 6002,
+          .op = 4,
+          .lock = "orders-1",
+          .f = "acquire",
+          .reply = "nil",
+          .after = "B:1=1",
+          .ttl = 30000,
+          .sent = 6000});
+  b.exec({.t = 6004,
+          .op = 4,
+          .lock = "orders-2",
+          .f = "acquire",
+          .reply = "nil",
+          .after = "B:1=1",
+          .ttl = 30000,
+          .sent = 6002});
+  b.ok({.t = 6006, .p = "B", .op = 4, .f = "try_lock"});
+  b.hold({.t = 6006, .p = "B", .depth = 1, .op = 4});
   const Verdict v = check(b, "multi");
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
   EXPECT_EQ(v.explanation, "2 holding intervals on 1 locks, none overlapping");
@@ -475,10 +590,10 @@ TEST(CheckerMutualExclusion, AMultiLockWaiterRefusedOnAPartWaitsItsTurnAndHolds)
 
 TEST(CheckerMutualExclusion, BeliefsAloneAreJudgedAndAnOwnerThatNeverReleasesOverlapsToTheEnd) {
   HistoryBuilder b;
-  const int64_t a = b.hold(100, "A", 1, "orders", 1);
-  const int64_t partition = b.fault(200, "A", "partition");
-  const int64_t c = b.hold(31000, "B", 7, "orders", 1);
-  const int64_t heal = b.fault(32000, "A", "heal");
+  const int64_t a = b.hold({.t = 100, .p = "A", .depth = 1});
+  const int64_t partition = b.fault({.t = 200, .p = "A", .f = "partition"});
+  const int64_t c = b.hold({.t = 31000, .p = "B", .thread = 7, .depth = 1});
+  const int64_t heal = b.fault({.t = 32000, .p = "A", .f = "heal"});
   const Verdict v = check(b, "");  // a lock type locksim does not know
   ASSERT_EQ(v.valid, Validity::No);
   EXPECT_EQ(v.anomaly, anomaly::kMutexOverlap);
@@ -494,8 +609,8 @@ TEST(CheckerMutualExclusion, BeliefsAloneAreJudgedAndAnOwnerThatNeverReleasesOve
 
 TEST(CheckerMutualExclusion, TwoThreadsOfOneProcessAreDifferentOwners) {
   HistoryBuilder b;
-  const int64_t a = b.hold(100, "A", 1, "orders", 1);
-  const int64_t c = b.hold(200, "A", 2, "orders", 1);
+  const int64_t a = b.hold({.t = 100, .p = "A", .depth = 1});
+  const int64_t c = b.hold({.t = 200, .p = "A", .thread = 2, .depth = 1});
   const Verdict v = check(b, "");
   ASSERT_EQ(v.valid, Validity::No);
   EXPECT_EQ(v.witness, (W{a, c}));
@@ -505,10 +620,10 @@ TEST(CheckerMutualExclusion, TwoThreadsOfOneProcessAreDifferentOwners) {
 
 TEST(CheckerMutualExclusion, TheFirstOverlapInTheHistoryIsReported) {
   HistoryBuilder b;
-  const int64_t first = b.hold(100, "A", 1, "stock", 1);
-  b.hold(200, "B", 1, "orders", 1);
-  const int64_t second = b.hold(300, "B", 1, "stock", 1);  // overlaps A on stock
-  b.hold(400, "C", 1, "orders", 1);                       // overlaps B on orders, later
+  const int64_t first = b.hold({.t = 100, .p = "A", .lock = "stock", .depth = 1});
+  b.hold({.t = 200, .p = "B", .depth = 1});
+  const int64_t second = b.hold({.t = 300, .p = "B", .lock = "stock", .depth = 1});  // overlaps A on stock
+  b.hold({.t = 400, .p = "C", .depth = 1});                                          // overlaps B on orders, later
   const Verdict v = check(b, "");
   ASSERT_EQ(v.valid, Validity::No);
   EXPECT_EQ(v.witness, (W{first, second}));
@@ -519,8 +634,8 @@ TEST(CheckerMutualExclusion, TheFirstOverlapInTheHistoryIsReported) {
 
 TEST(CheckerMutualExclusion, DoesNotJudgeReadWriteLocks) {
   HistoryBuilder b;
-  b.hold(100, "A", 1, "orders:read", 1);
-  b.hold(110, "B", 1, "orders:read", 1);
+  b.hold({.t = 100, .p = "A", .lock = "orders:read", .depth = 1});
+  b.hold({.t = 110, .p = "B", .lock = "orders:read", .depth = 1});
   CheckerOptions options;
   options.lock_type = "rwlock";
   EXPECT_THROW(run_checkers(b.history(), {"mutual_exclusion"}, options), std::invalid_argument);

@@ -1,3 +1,5 @@
+#include "model/read_write.hpp"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -8,16 +10,15 @@
 #include "model/checkers.hpp"
 #include "model/facts.hpp"
 #include "model/lock_types.hpp"
-#include "model/read_write.hpp"
 #include "verify/unit/model/evidence.hpp"
 #include "verify/unit/model/history_builder.hpp"
 
 namespace locksim::model {
 namespace {
 
-using test::HistoryBuilder;
 using test::evidence;
 using test::expect_evidence;
+using test::HistoryBuilder;
 using test::Want;
 using W = std::vector<int64_t>;
 
@@ -26,9 +27,6 @@ Verdict check(const HistoryBuilder& b, const char* type = "rwlock") {
   const Facts facts(b.history(), find_lock_type(type));
   return check_read_write(facts);
 }
-
-
-
 
 // Redisson's ReadWriteLock "orders" as the world records it: the sides are the locks "orders:read"
 // and "orders:write", every execution runs on the one hash "orders" (a reader's field "A:1", a
@@ -41,23 +39,36 @@ struct Step {
 // An acquire of `lock` by process:1 that the server grants: Invoke at t, Exec at t+1, Ok and Hold at t+2.
 Step granted(HistoryBuilder& b, int64_t t, const std::string& process, int64_t op, const std::string& lock,
              int64_t depth, const std::string& before, const std::string& after) {
-  b.invoke(t, process, 1, op, "lock", lock);
+  b.invoke({.t = t, .p = process, .op = op, .f = "lock", .lock = lock});
   Step s;
-  s.exec = b.exec(t + 1, 1, op, "orders", "acquire", "nil", before, after, "redis0", 30000, "", t);
-  b.ok(t + 2, process, 1, op, "lock", lock);
-  s.event = b.hold(t + 2, process, 1, lock, depth, -1, op);
+  s.exec = b.exec({.t = t + 1,
+                   .op = op,
+                   .f = "acquire",
+                   .reply = "nil",
+                   .before = before,
+                   .after = after,
+                   .ttl = 30000,
+                   .sent = t});
+  b.ok({.t = t + 2, .p = process, .op = op, .f = "lock", .lock = lock});
+  s.event = b.hold({.t = t + 2, .p = process, .lock = lock, .depth = depth, .op = op});
   return s;
 }
 
 // An unlock of `lock` by process:1 that takes effect: Invoke and Release at t, Exec at t+1, Ok at t+2.
 Step unlocked(HistoryBuilder& b, int64_t t, const std::string& process, int64_t op, const std::string& lock,
               int64_t depth_after, const std::string& before, const std::string& after) {
-  b.invoke(t, process, 1, op, "unlock", lock);
+  b.invoke({.t = t, .p = process, .op = op, .f = "unlock", .lock = lock});
   Step s;
-  s.event = b.release(t, process, 1, lock, depth_after, "unlock", op);
-  s.exec = b.exec(t + 1, 1, op, "orders", "unlock", depth_after == 0 ? "1" : "0", before, after, "redis0",
-                  after.empty() ? -2 : 30000, "", t);
-  b.ok(t + 2, process, 1, op, "unlock", lock, depth_after == 0 ? 1 : 0);
+  s.event = b.release({.t = t, .p = process, .lock = lock, .depth = depth_after, .op = op});
+  s.exec = b.exec({.t = t + 1,
+                   .op = op,
+                   .f = "unlock",
+                   .reply = depth_after == 0 ? "1" : "0",
+                   .before = before,
+                   .after = after,
+                   .ttl = after.empty() ? -2 : 30000,
+                   .sent = t});
+  b.ok({.t = t + 2, .p = process, .op = op, .f = "unlock", .lock = lock, .value = depth_after == 0 ? 1 : 0});
   return s;
 }
 
@@ -78,7 +89,8 @@ TEST(CheckerReadWrite, ReadersShareAndWritersFollowInTurn) {
   EXPECT_EQ(v.property, "read_write");
   EXPECT_TRUE(v.witness.empty());
   // B's re-entry and partial release keep one interval: reads A, B; writes C, A.
-  EXPECT_EQ(v.explanation, "2 write and 2 read holding intervals on 1 read-write locks, no writer overlapping another holder");
+  EXPECT_EQ(v.explanation,
+            "2 write and 2 read holding intervals on 1 read-write locks, no writer overlapping another holder");
 }
 
 TEST(CheckerReadWrite, AWriterReadingItsOwnLockHolds) {
@@ -90,19 +102,21 @@ TEST(CheckerReadWrite, AWriterReadingItsOwnLockHolds) {
   granted(b, 210, "B", 4, "orders:read", 1, "A:1=1,mode=read", "A:1=1,B:1=1,mode=read");  // A now only reads
   const Verdict v = check(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
-  EXPECT_EQ(v.explanation, "1 write and 2 read holding intervals on 1 read-write locks, no writer overlapping another holder");
+  EXPECT_EQ(v.explanation,
+            "1 write and 2 read holding intervals on 1 read-write locks, no writer overlapping another holder");
 }
 
 TEST(CheckerReadWrite, LocksOfOtherNamesAreJudgedApartOrIgnored) {
   HistoryBuilder b;
-  b.hold(100, "A", 1, "orders:write", 1);
-  b.hold(120, "B", 1, "stock:write", 1);    // another read-write lock
-  b.hold(130, "C", 1, "orders", 1);         // a plain lock of the same name is not judged
-  b.hold(140, "D", 1, "orders:read:x", 1);  // nor a lock that only contains ":read"
-  b.hold(150, "E", 1, ":write", 1);         // nor a side without a name
+  b.hold({.t = 100, .p = "A", .lock = "orders:write", .depth = 1});
+  b.hold({.t = 120, .p = "B", .lock = "stock:write", .depth = 1});    // another read-write lock
+  b.hold({.t = 130, .p = "C", .depth = 1});                           // a plain lock of the same name is not judged
+  b.hold({.t = 140, .p = "D", .lock = "orders:read:x", .depth = 1});  // nor a lock that only contains ":read"
+  b.hold({.t = 150, .p = "E", .lock = ":write", .depth = 1});         // nor a side without a name
   const Verdict v = check(b, "");
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
-  EXPECT_EQ(v.explanation, "2 write and 0 read holding intervals on 2 read-write locks, no writer overlapping another holder");
+  EXPECT_EQ(v.explanation,
+            "2 write and 0 read holding intervals on 2 read-write locks, no writer overlapping another holder");
 }
 
 // A takes the write side with a lease of 10000 ms and works 15000 ms; its hold expires at 10100;
@@ -112,36 +126,47 @@ struct LongJob {
   int64_t a_grant = -1, a_hold = -1, expired = -1, b_grant = -1, b_hold = -1, a_release = -1;
 
   LongJob(const std::string& b_side, bool unlock_first) {
-    b.invoke(0, "A", 1, 1, "lock", "orders:write", -1, 10000);
-    b.key(2, "orders", "created");
-    b.key(2, "orders", "expire_set", 10002);
-    a_grant = b.exec(2, 1, 1, "orders", "acquire", "nil", "", "A:1:write=1,mode=write", "redis0", 10000, "", 0);
-    b.ok(4, "A", 1, 1, "lock", "orders:write");
-    a_hold = b.hold(4, "A", 1, "orders:write", 1, 10000, 1);
-    b.invoke(4, "A", 1, 2, "work", "");
-    expired = b.key(10100, "orders", "expired", 10002);
+    b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock", .lock = "orders:write", .lease_ms = 10000});
+    b.key({.t = 2, .f = "created"});
+    b.key({.t = 2, .f = "expire_set", .value = 10002});
+    a_grant = b.exec(
+        {.t = 2, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1:write=1,mode=write", .ttl = 10000, .sent = 0});
+    b.ok({.t = 4, .p = "A", .op = 1, .f = "lock", .lock = "orders:write"});
+    a_hold = b.hold({.t = 4, .p = "A", .lock = "orders:write", .depth = 1, .lease_ms = 10000, .op = 1});
+    b.invoke({.t = 4, .p = "A", .op = 2, .f = "work", .lock = ""});
+    expired = b.key({.t = 10100, .f = "expired", .value = 10002});
     const int64_t end_of_work = unlock_first ? 10500 : 15004;
-    if (unlock_first) b.ok(end_of_work, "A", 1, 2, "work", "", 15000);
+    if (unlock_first) b.ok({.t = end_of_work, .p = "A", .op = 2, .f = "work", .lock = "", .value = 15000});
     if (unlock_first) a_release = a_unlock(end_of_work, "");
     const bool write = b_side == "write";
-    b.invoke(11000, "B", 1, 4, "try_lock", "orders:" + b_side, 0, 10000);
-    b.key(11002, "orders", "created");
-    if (!write) b.key(11002, "{orders}:B:1:rwlock_timeout:1", "created");
-    b.key(11002, "orders", "expire_set", 21002);
+    b.invoke(
+        {.t = 11000, .p = "B", .op = 4, .f = "try_lock", .lock = "orders:" + b_side, .wait_ms = 0, .lease_ms = 10000});
+    b.key({.t = 11002, .f = "created"});
+    if (!write) b.key({.t = 11002, .lock = "{orders}:B:1:rwlock_timeout:1", .f = "created"});
+    b.key({.t = 11002, .f = "expire_set", .value = 21002});
     const std::string field = write ? "B:1:write=1,mode=write" : "B:1=1,mode=read";
-    b_grant = b.exec(11002, 1, 4, "orders", "acquire", "nil", "", field, "redis0", 10000, "", 11000);
-    b.ok(11004, "B", 1, 4, "try_lock", "orders:" + b_side);
-    b_hold = b.hold(11004, "B", 1, "orders:" + b_side, 1, 10000, 4);
-    if (!unlock_first) b.ok(end_of_work, "A", 1, 2, "work", "", 15000);
+    b_grant =
+        b.exec({.t = 11002, .op = 4, .f = "acquire", .reply = "nil", .after = field, .ttl = 10000, .sent = 11000});
+    b.ok({.t = 11004, .p = "B", .op = 4, .f = "try_lock", .lock = "orders:" + b_side});
+    b_hold = b.hold({.t = 11004, .p = "B", .lock = "orders:" + b_side, .depth = 1, .lease_ms = 10000, .op = 4});
+    if (!unlock_first) b.ok({.t = end_of_work, .p = "A", .op = 2, .f = "work", .lock = "", .value = 15000});
     if (!unlock_first) a_release = a_unlock(end_of_work, field);
   }
 
   // A's unlock at t, finding the hash as `now` (its own hold long gone).
   int64_t a_unlock(int64_t t, const std::string& now) {
-    b.invoke(t, "A", 1, 3, "unlock", "orders:write");
-    const int64_t release = b.release(t, "A", 1, "orders:write", 0, "unlock", 3);
-    b.exec(t + 1, 1, 3, "orders", "unlock", "nil", now, now, "redis0", now.empty() ? -2 : 21002 - (t + 1), "", t);
-    b.fail(t + 2, "A", 1, 3, "unlock", "orders:write", "IllegalMonitorStateException");
+    b.invoke({.t = t, .p = "A", .op = 3, .f = "unlock", .lock = "orders:write"});
+    const int64_t release = b.release({.t = t, .p = "A", .lock = "orders:write", .depth = 0, .op = 3});
+    b.exec({.t = t + 1,
+            .op = 3,
+            .f = "unlock",
+            .reply = "nil",
+            .before = now,
+            .after = now,
+            .ttl = now.empty() ? -2 : 21002 - (t + 1),
+            .sent = t});
+    b.fail(
+        {.t = t + 2, .p = "A", .op = 3, .f = "unlock", .lock = "orders:write", .text = "IllegalMonitorStateException"});
     return release;
   }
 };
@@ -197,8 +222,8 @@ TEST(CheckerReadWrite, AWriterLetInBesideOpenReadersOverlapsTheEarliestOfThem) {
   const Step a = granted(b, 100, "A", 3, "orders:read", 1, "", "A:1=1,mode=read");
   granted(b, 110, "B", 4, "orders:read", 1, "A:1=1,mode=read", "A:1=1,B:1=1,mode=read");
   // A planted write script that lets D in beside the readers.
-  const Step d = granted(b, 200, "D", 5, "orders:write", 1, "A:1=1,B:1=1,mode=read",
-                         "A:1=1,B:1=1,D:1:write=1,mode=write");
+  const Step d =
+      granted(b, 200, "D", 5, "orders:write", 1, "A:1=1,B:1=1,mode=read", "A:1=1,B:1=1,D:1:write=1,mode=write");
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No);
   EXPECT_EQ(v.anomaly, anomaly::kReadWriteOverlap);
@@ -217,18 +242,25 @@ TEST(CheckerReadWrite, AWriterLetInBesideOpenReadersOverlapsTheEarliestOfThem) {
 
 TEST(CheckerReadWrite, ASecondWriterLetInAfterAFailoverLostTheFirstsHoldIsAWriteOverlap) {
   HistoryBuilder b;
-  b.invoke(0, "A", 1, 1, "lock", "orders:write");
-  b.key(2, "orders", "created");
-  const int64_t a_grant = b.exec(2, 1, 1, "orders", "acquire", "nil", "", "A:1:write=1,mode=write", "redis0", 30000, "", 0);
-  b.ok(4, "A", 1, 1, "lock", "orders:write");
-  const int64_t a_hold = b.hold(4, "A", 1, "orders:write", 1, -1, 1);
-  const int64_t failover = b.fault(500, "redis0", "failover", 1000);  // the replica had not seen A's hold
-  b.invoke(1000, "B", 1, 2, "lock", "orders:write");
-  b.key(1002, "orders", "created");
-  const int64_t b_grant =
-      b.exec(1002, 1, 2, "orders", "acquire", "nil", "", "B:1:write=1,mode=write", "redis0", 30000, "", 1000);
-  b.ok(1004, "B", 1, 2, "lock", "orders:write");
-  const int64_t b_hold = b.hold(1004, "B", 1, "orders:write", 1, -1, 2);
+  b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock", .lock = "orders:write"});
+  b.key({.t = 2, .f = "created"});
+  const int64_t a_grant = b.exec(
+      {.t = 2, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1:write=1,mode=write", .ttl = 30000, .sent = 0});
+  b.ok({.t = 4, .p = "A", .op = 1, .f = "lock", .lock = "orders:write"});
+  const int64_t a_hold = b.hold({.t = 4, .p = "A", .lock = "orders:write", .depth = 1, .op = 1});
+  // the replica had not seen A's hold
+  const int64_t failover = b.fault({.t = 500, .p = "redis0", .f = "failover", .value = 1000});
+  b.invoke({.t = 1000, .p = "B", .op = 2, .f = "lock", .lock = "orders:write"});
+  b.key({.t = 1002, .f = "created"});
+  const int64_t b_grant = b.exec({.t = 1002,
+                                  .op = 2,
+                                  .f = "acquire",
+                                  .reply = "nil",
+                                  .after = "B:1:write=1,mode=write",
+                                  .ttl = 30000,
+                                  .sent = 1000});
+  b.ok({.t = 1004, .p = "B", .op = 2, .f = "lock", .lock = "orders:write"});
+  const int64_t b_hold = b.hold({.t = 1004, .p = "B", .lock = "orders:write", .depth = 1, .op = 2});
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No);
   EXPECT_EQ(v.anomaly, anomaly::kWriteOverlap);
@@ -243,10 +275,10 @@ TEST(CheckerReadWrite, ASecondWriterLetInAfterAFailoverLostTheFirstsHoldIsAWrite
 
 TEST(CheckerReadWrite, TwoWritersAreAWriteOverlapEvenWhileReadersAreOpen) {
   HistoryBuilder b;
-  const int64_t w1 = b.hold(100, "A", 1, "orders:write", 1);
-  b.hold(110, "A", 1, "orders:read", 1);
-  const int64_t w2 = b.hold(200, "B", 1, "orders:write", 1);
-  const int64_t rel = b.release(300, "A", 1, "orders:write", 0);
+  const int64_t w1 = b.hold({.t = 100, .p = "A", .lock = "orders:write", .depth = 1});
+  b.hold({.t = 110, .p = "A", .lock = "orders:read", .depth = 1});
+  const int64_t w2 = b.hold({.t = 200, .p = "B", .lock = "orders:write", .depth = 1});
+  const int64_t rel = b.release({.t = 300, .p = "A", .lock = "orders:write", .depth = 0});
   const Verdict v = check(b, "");
   ASSERT_EQ(v.valid, Validity::No);
   EXPECT_EQ(v.anomaly, anomaly::kWriteOverlap);
@@ -256,10 +288,10 @@ TEST(CheckerReadWrite, TwoWritersAreAWriteOverlapEvenWhileReadersAreOpen) {
 
 TEST(CheckerReadWrite, AReentryOrAPartialReleaseKeepsTheIntervalOpen) {
   HistoryBuilder b;
-  const int64_t w = b.hold(100, "A", 1, "orders:write", 1);
-  b.hold(110, "A", 1, "orders:write", 2);
-  b.release(120, "A", 1, "orders:write", 1);
-  const int64_t r = b.hold(130, "B", 1, "orders:read", 1);
+  const int64_t w = b.hold({.t = 100, .p = "A", .lock = "orders:write", .depth = 1});
+  b.hold({.t = 110, .p = "A", .lock = "orders:write", .depth = 2});
+  b.release({.t = 120, .p = "A", .lock = "orders:write", .depth = 1});
+  const int64_t r = b.hold({.t = 130, .p = "B", .lock = "orders:read", .depth = 1});
   const Verdict v = check(b, "");
   ASSERT_EQ(v.valid, Validity::No);
   EXPECT_EQ(v.anomaly, anomaly::kReadWriteOverlap);
@@ -269,17 +301,17 @@ TEST(CheckerReadWrite, AReentryOrAPartialReleaseKeepsTheIntervalOpen) {
 TEST(CheckerReadWrite, AtOneMillisecondTheRecordedOrderDecides) {
   {
     HistoryBuilder b;
-    b.hold(100, "A", 1, "orders:read", 1);
-    b.release(500, "A", 1, "orders:read", 0);
-    b.hold(500, "B", 1, "orders:write", 1);
+    b.hold({.t = 100, .p = "A", .lock = "orders:read", .depth = 1});
+    b.release({.t = 500, .p = "A", .lock = "orders:read", .depth = 0});
+    b.hold({.t = 500, .p = "B", .lock = "orders:write", .depth = 1});
     const Verdict v = check(b, "");
     EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
   }
   {
     HistoryBuilder b;
-    const int64_t r = b.hold(100, "A", 1, "orders:read", 1);
-    const int64_t w = b.hold(500, "B", 1, "orders:write", 1);
-    const int64_t rel = b.release(500, "A", 1, "orders:read", 0);
+    const int64_t r = b.hold({.t = 100, .p = "A", .lock = "orders:read", .depth = 1});
+    const int64_t w = b.hold({.t = 500, .p = "B", .lock = "orders:write", .depth = 1});
+    const int64_t rel = b.release({.t = 500, .p = "A", .lock = "orders:read", .depth = 0});
     const Verdict v = check(b, "");
     ASSERT_EQ(v.valid, Validity::No);
     EXPECT_EQ(v.anomaly, anomaly::kReadWriteOverlap);
@@ -289,10 +321,10 @@ TEST(CheckerReadWrite, AtOneMillisecondTheRecordedOrderDecides) {
 
 TEST(CheckerReadWrite, ACrashEndsTheInterval) {
   HistoryBuilder b;
-  b.hold(100, "A", 1, "orders:write", 1);
-  b.fault(1000, "A", "crash");
-  b.release(1000, "A", 1, "orders:write", 0, "crash");
-  b.hold(31000, "B", 1, "orders:read", 1);
+  b.hold({.t = 100, .p = "A", .lock = "orders:write", .depth = 1});
+  b.fault({.t = 1000, .p = "A", .f = "crash"});
+  b.release({.t = 1000, .p = "A", .lock = "orders:write", .depth = 0, .f = "crash"});
+  b.hold({.t = 31000, .p = "B", .lock = "orders:read", .depth = 1});
   EXPECT_EQ(check(b).valid, Validity::Yes);
   CheckerOptions options;
   options.lock_type = "rwlock";

@@ -1,3 +1,5 @@
+#include "model/reentrancy.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -6,16 +8,15 @@
 #include "model/anomaly.hpp"
 #include "model/facts.hpp"
 #include "model/lock_types.hpp"
-#include "model/reentrancy.hpp"
 #include "verify/unit/model/evidence.hpp"
 #include "verify/unit/model/history_builder.hpp"
 
 namespace locksim::model {
 namespace {
 
-using test::HistoryBuilder;
 using test::evidence;
 using test::figure;
+using test::HistoryBuilder;
 using W = std::vector<int64_t>;
 
 // The checker on `b`'s history, its facts worked out for the lock type `type` (nullptr: not known).
@@ -23,8 +24,6 @@ Verdict check(const HistoryBuilder& b, const char* type = "rlock") {
   const Facts facts(b.history(), type ? find_lock_type(type) : nullptr);
   return check_reentrancy(facts);
 }
-
-
 
 // What the "count" evidence of a hash verdict must say: whose count, which field, what the
 // reference model expected, and the count before and after the execution.
@@ -56,10 +55,17 @@ Acquire granted(HistoryBuilder& b, int64_t t, const std::string& who, int64_t op
                 const std::string& key, int64_t depth, const std::string& before, const std::string& after,
                 const std::string& server = "redis0") {
   Acquire a{};
-  a.invoke = b.invoke(t, who, 1, op, "lock", lock);
-  a.exec = b.exec(t + 1, 1, op, key, "acquire", "nil", before, after, server);
-  a.ok = b.ok(t + 2, who, 1, op, "lock", lock);
-  a.hold = b.hold(t + 2, who, 1, lock, depth, -1, op);
+  a.invoke = b.invoke({.t = t, .p = who, .op = op, .f = "lock", .lock = lock});
+  a.exec = b.exec({.t = t + 1,
+                   .op = op,
+                   .lock = key,
+                   .f = "acquire",
+                   .reply = "nil",
+                   .before = before,
+                   .after = after,
+                   .p = server});
+  a.ok = b.ok({.t = t + 2, .p = who, .op = op, .f = "lock", .lock = lock});
+  a.hold = b.hold({.t = t + 2, .p = who, .lock = lock, .depth = depth, .op = op});
   return a;
 }
 
@@ -71,19 +77,34 @@ Unlock unlocked(HistoryBuilder& b, int64_t t, const std::string& who, int64_t op
                 const std::string& key, int64_t depth, const std::string& reply, const std::string& before,
                 const std::string& after, const std::string& server = "redis0") {
   Unlock u{};
-  u.invoke = b.invoke(t, who, 1, op, "unlock", lock);
-  u.release = b.release(t, who, 1, lock, depth, "unlock", op);
-  u.exec = b.exec(t + 1, 1, op, key, "unlock", reply, before, after, server);
-  u.ok = b.ok(t + 2, who, 1, op, "unlock", lock, depth == 0 ? 1 : 0);
+  u.invoke = b.invoke({.t = t, .p = who, .op = op, .f = "unlock", .lock = lock});
+  u.release = b.release({.t = t, .p = who, .lock = lock, .depth = depth, .op = op});
+  u.exec = b.exec({.t = t + 1,
+                   .op = op,
+                   .lock = key,
+                   .f = "unlock",
+                   .reply = reply,
+                   .before = before,
+                   .after = after,
+                   .p = server});
+  u.ok = b.ok({.t = t + 2, .p = who, .op = op, .f = "unlock", .lock = lock, .value = depth == 0 ? 1 : 0});
   return u;
 }
 
 // A try_lock the server refused (reply: the holder's remaining ttl), the key unchanged.
 int64_t refused(HistoryBuilder& b, int64_t t, const std::string& who, int64_t op, const std::string& key,
                 const std::string& value, const std::string& server = "redis0") {
-  b.invoke(t, who, 1, op, "try_lock", key, 0);
-  const int64_t x = b.exec(t + 1, 1, op, key, "acquire", "29000", value, value, server, 29000);
-  b.fail(t + 2, who, 1, op, "try_lock", key, "not acquired within 0 ms");
+  b.invoke({.t = t, .p = who, .op = op, .f = "try_lock", .lock = key, .wait_ms = 0});
+  const int64_t x = b.exec({.t = t + 1,
+                            .op = op,
+                            .lock = key,
+                            .f = "acquire",
+                            .reply = "29000",
+                            .before = value,
+                            .after = value,
+                            .p = server,
+                            .ttl = 29000});
+  b.fail({.t = t + 2, .p = who, .op = op, .f = "try_lock", .lock = key, .text = "not acquired within 0 ms"});
   return x;
 }
 
@@ -136,9 +157,10 @@ TEST(CheckerReentrancy, HolderFieldsNamedByAClientUuidAreAttributedToTheirClient
   granted(c, 50, "B", 1, "orders", "orders", 1, "", "u2:1=1");
   unlocked(c, 80, "B", 2, "orders", "orders", 0, "1", "u2:1=1", "");
   granted(c, 100, "A", 3, "orders", "orders", 1, "", "u1:1=1");
-  const int64_t inv = c.invoke(300, "B", 1, 4, "try_lock", "orders", 0);
-  const int64_t x = c.exec(301, 1, 4, "orders", "acquire", "29700", "u1:1=1", "u1:1=2", "redis0", 29700);
-  const int64_t fail = c.fail(302, "B", 1, 4, "try_lock", "orders", "not acquired within 0 ms");
+  const int64_t inv = c.invoke({.t = 300, .p = "B", .op = 4, .f = "try_lock", .wait_ms = 0});
+  const int64_t x = c.exec(
+      {.t = 301, .op = 4, .f = "acquire", .reply = "29700", .before = "u1:1=1", .after = "u1:1=2", .ttl = 29700});
+  const int64_t fail = c.fail({.t = 302, .p = "B", .op = 4, .f = "try_lock", .text = "not acquired within 0 ms"});
   const Verdict v = check(c);
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
@@ -193,9 +215,10 @@ TEST(CheckerReentrancy, GrantedAcquireThatLeavesNoFieldForItsOwnerIsAReentryCoun
 TEST(CheckerReentrancy, RefusedAcquireThatChangesItsCallersCountIsAReentryCount) {
   HistoryBuilder b;
   granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
-  const int64_t inv = b.invoke(200, "B", 1, 2, "try_lock", "orders", 0);
-  const int64_t x = b.exec(201, 1, 2, "orders", "acquire", "29900", "A:1=1", "A:1=1,B:1=1", "redis0", 29900);
-  const int64_t fail = b.fail(202, "B", 1, 2, "try_lock", "orders", "not acquired within 0 ms");
+  const int64_t inv = b.invoke({.t = 200, .p = "B", .op = 2, .f = "try_lock", .wait_ms = 0});
+  const int64_t x = b.exec(
+      {.t = 201, .op = 2, .f = "acquire", .reply = "29900", .before = "A:1=1", .after = "A:1=1,B:1=1", .ttl = 29900});
+  const int64_t fail = b.fail({.t = 202, .p = "B", .op = 2, .f = "try_lock", .text = "not acquired within 0 ms"});
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
@@ -208,9 +231,10 @@ TEST(CheckerReentrancy, AcquireOfAnotherClientThatChangesTheHoldersCountIsAReent
   HistoryBuilder b;
   granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
   granted(b, 200, "A", 2, "orders", "orders", 2, "A:1=1", "A:1=2");
-  const int64_t inv = b.invoke(300, "B", 1, 3, "try_lock", "orders", 0);
-  const int64_t x = b.exec(301, 1, 3, "orders", "acquire", "29800", "A:1=2", "A:1=1", "redis0", 29800);
-  const int64_t fail = b.fail(302, "B", 1, 3, "try_lock", "orders", "not acquired within 0 ms");
+  const int64_t inv = b.invoke({.t = 300, .p = "B", .op = 3, .f = "try_lock", .wait_ms = 0});
+  const int64_t x =
+      b.exec({.t = 301, .op = 3, .f = "acquire", .reply = "29800", .before = "A:1=2", .after = "A:1=1", .ttl = 29800});
+  const int64_t fail = b.fail({.t = 302, .p = "B", .op = 3, .f = "try_lock", .text = "not acquired within 0 ms"});
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
@@ -250,11 +274,16 @@ TEST(CheckerReentrancy, UnlockWhoseFirstSendErredAndWhoseResendTookOneOffHolds) 
   HistoryBuilder b;
   granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
   granted(b, 200, "A", 2, "orders", "orders", 2, "A:1=1", "A:1=2");
-  b.invoke(300, "A", 1, 3, "unlock", "orders");
-  b.release(300, "A", 1, "orders", 1, "unlock", 3);
-  b.exec(301, 1, 3, "orders", "unlock", "-NOSCRIPT No matching script. Please use EVAL.", "A:1=2", "A:1=2");
-  b.exec(303, 1, 3, "orders", "unlock", "0", "A:1=2", "A:1=1");
-  b.ok(304, "A", 1, 3, "unlock", "orders", 0);
+  b.invoke({.t = 300, .p = "A", .op = 3, .f = "unlock"});
+  b.release({.t = 300, .p = "A", .depth = 1, .op = 3});
+  b.exec({.t = 301,
+          .op = 3,
+          .f = "unlock",
+          .reply = "-NOSCRIPT No matching script. Please use EVAL.",
+          .before = "A:1=2",
+          .after = "A:1=2"});
+  b.exec({.t = 303, .op = 3, .f = "unlock", .reply = "0", .before = "A:1=2", .after = "A:1=1"});
+  b.ok({.t = 304, .p = "A", .op = 3, .f = "unlock", .value = 0});
   const Verdict v = check(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
   EXPECT_EQ(figure(v, "executions"), 4);
@@ -264,12 +293,12 @@ TEST(CheckerReentrancy, UnlockResentBehindTheLatchTakesOneOffOnceAndHolds) {
   HistoryBuilder b;
   granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
   granted(b, 200, "A", 2, "orders", "orders", 2, "A:1=1", "A:1=2");
-  b.invoke(1000, "A", 1, 3, "unlock", "orders");
-  b.release(1000, "A", 1, "orders", 1, "unlock", 3);
-  b.exec(1001, 1, 3, "orders", "unlock", "0", "A:1=2", "A:1=1");
+  b.invoke({.t = 1000, .p = "A", .op = 3, .f = "unlock"});
+  b.release({.t = 1000, .p = "A", .depth = 1, .op = 3});
+  b.exec({.t = 1001, .op = 3, .f = "unlock", .reply = "0", .before = "A:1=2", .after = "A:1=1"});
   // The reply was lost; the resend finds the latch and answers from it, changing nothing.
-  b.exec(5501, 1, 3, "orders", "unlock", "0", "A:1=1", "A:1=1");
-  b.ok(5502, "A", 1, 3, "unlock", "orders", 0);
+  b.exec({.t = 5501, .op = 3, .f = "unlock", .reply = "0", .before = "A:1=1", .after = "A:1=1"});
+  b.ok({.t = 5502, .p = "A", .op = 3, .f = "unlock", .value = 0});
   unlocked(b, 25502, "A", 4, "orders", "orders", 0, "1", "A:1=1", "");
   const Verdict v = check(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
@@ -280,12 +309,12 @@ TEST(CheckerReentrancy, UnlockResentWithoutTheLatchTakesOneOffTwiceAndIsAReentry
   HistoryBuilder b;
   granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
   granted(b, 200, "A", 2, "orders", "orders", 2, "A:1=1", "A:1=2");
-  const int64_t inv = b.invoke(1000, "A", 1, 3, "unlock", "orders");
-  b.release(1000, "A", 1, "orders", 1, "unlock", 3);
-  b.exec(1001, 1, 3, "orders", "unlock", "0", "A:1=2", "A:1=1");
-  b.key(5501, "orders", "deleted");
-  const int64_t resend = b.exec(5501, 1, 3, "orders", "unlock", "1", "A:1=1", "");
-  const int64_t ok = b.ok(5502, "A", 1, 3, "unlock", "orders", 1);
+  const int64_t inv = b.invoke({.t = 1000, .p = "A", .op = 3, .f = "unlock"});
+  b.release({.t = 1000, .p = "A", .depth = 1, .op = 3});
+  b.exec({.t = 1001, .op = 3, .f = "unlock", .reply = "0", .before = "A:1=2", .after = "A:1=1"});
+  b.key({.t = 5501, .f = "deleted"});
+  const int64_t resend = b.exec({.t = 5501, .op = 3, .f = "unlock", .reply = "1", .before = "A:1=1"});
+  const int64_t ok = b.ok({.t = 5502, .p = "A", .op = 3, .f = "unlock"});
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
@@ -297,12 +326,13 @@ TEST(CheckerReentrancy, UnlockResentWithoutTheLatchTakesOneOffTwiceAndIsAReentry
 TEST(CheckerReentrancy, AcquireResentAndGrantedTwiceIsAReentryCount) {
   HistoryBuilder b;
   granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
-  const int64_t inv = b.invoke(200, "A", 1, 2, "lock", "orders");
-  b.exec(201, 1, 2, "orders", "acquire", "nil", "A:1=1", "A:1=2");
+  const int64_t inv = b.invoke({.t = 200, .p = "A", .op = 2, .f = "lock"});
+  b.exec({.t = 201, .op = 2, .f = "acquire", .reply = "nil", .before = "A:1=1", .after = "A:1=2"});
   // The reply was lost and the client sent the acquire again: the server added 1 once more.
-  const int64_t resend = b.exec(3201, 1, 2, "orders", "acquire", "nil", "A:1=2", "A:1=3");
-  const int64_t ok = b.ok(3202, "A", 1, 2, "lock", "orders");
-  b.hold(3202, "A", 1, "orders", 2, -1, 2);
+  const int64_t resend =
+      b.exec({.t = 3201, .op = 2, .f = "acquire", .reply = "nil", .before = "A:1=2", .after = "A:1=3"});
+  const int64_t ok = b.ok({.t = 3202, .p = "A", .op = 2, .f = "lock"});
+  b.hold({.t = 3202, .p = "A", .depth = 2, .op = 2});
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
@@ -313,11 +343,11 @@ TEST(CheckerReentrancy, AcquireResentAndGrantedTwiceIsAReentryCount) {
 
 TEST(CheckerReentrancy, AcquireResentAfterAnErrorReplyIsCountedOnceAndHolds) {
   HistoryBuilder b;
-  b.invoke(100, "A", 1, 1, "lock", "orders");
-  b.exec(101, 1, 1, "orders", "acquire", "-NOSCRIPT No matching script. Please use EVAL.", "", "");
-  b.exec(103, 1, 1, "orders", "acquire", "nil", "", "A:1=1");
-  b.ok(104, "A", 1, 1, "lock", "orders");
-  b.hold(104, "A", 1, "orders", 1, -1, 1);
+  b.invoke({.t = 100, .p = "A", .op = 1, .f = "lock"});
+  b.exec({.t = 101, .op = 1, .f = "acquire", .reply = "-NOSCRIPT No matching script. Please use EVAL."});
+  b.exec({.t = 103, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1"});
+  b.ok({.t = 104, .p = "A", .op = 1, .f = "lock"});
+  b.hold({.t = 104, .p = "A", .depth = 1, .op = 1});
   unlocked(b, 200, "A", 2, "orders", "orders", 0, "1", "A:1=1", "");
   const Verdict v = check(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
@@ -342,7 +372,7 @@ TEST(CheckerReentrancy, KeyLeftWithAZeroCountIsNotFreedAtZero) {
 TEST(CheckerReentrancy, ExpiredKeyTakesItsCountsAlongAndTheNextAcquireStartsAtOne) {
   HistoryBuilder b;
   granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
-  b.key(30101, "orders", "expired");
+  b.key({.t = 30101, .f = "expired"});
   // A still believes it holds the lock (depth 1) and re-enters: the server starts over at 1.
   granted(b, 31000, "A", 2, "orders", "orders", 2, "", "A:1=1");
   const Verdict v = check(b);
@@ -355,9 +385,9 @@ TEST(CheckerReentrancy, ExpiredKeyTakesItsCountsAlongAndTheNextAcquireStartsAtOn
 TEST(CheckerReentrancy, NonHolderUnlockThatRemovesTheHoldersFieldIsAnUnlockByNonHolder) {
   HistoryBuilder b;
   granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
-  const int64_t inv = b.invoke(200, "B", 1, 2, "unlock", "orders");
-  const int64_t x = b.exec(201, 1, 2, "orders", "unlock", "1", "A:1=1", "");
-  const int64_t fail = b.fail(202, "B", 1, 2, "unlock", "orders", "IllegalMonitorStateException");
+  const int64_t inv = b.invoke({.t = 200, .p = "B", .op = 2, .f = "unlock"});
+  const int64_t x = b.exec({.t = 201, .op = 2, .f = "unlock", .reply = "1", .before = "A:1=1"});
+  const int64_t fail = b.fail({.t = 202, .p = "B", .op = 2, .f = "unlock", .text = "IllegalMonitorStateException"});
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kUnlockByNonHolder);
@@ -373,9 +403,10 @@ TEST(CheckerReentrancy, NonHolderUnlockThatAddsANegativeFieldIsAnUnlockByNonHold
   HistoryBuilder b;
   granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
   // An unlock script without the hexists check: hincrby B:1 -1 on a field B never had.
-  const int64_t inv = b.invoke(200, "B", 1, 2, "unlock", "orders");
-  const int64_t x = b.exec(201, 1, 2, "orders", "unlock", "0", "A:1=1", "A:1=1,B:1=-1");
-  const int64_t ok = b.ok(202, "B", 1, 2, "unlock", "orders", 0);
+  const int64_t inv = b.invoke({.t = 200, .p = "B", .op = 2, .f = "unlock"});
+  const int64_t x =
+      b.exec({.t = 201, .op = 2, .f = "unlock", .reply = "0", .before = "A:1=1", .after = "A:1=1,B:1=-1"});
+  const int64_t ok = b.ok({.t = 202, .p = "B", .op = 2, .f = "unlock", .value = 0});
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kUnlockByNonHolder);
@@ -386,9 +417,10 @@ TEST(CheckerReentrancy, NonHolderUnlockThatAddsANegativeFieldIsAnUnlockByNonHold
 TEST(CheckerReentrancy, NonHolderUnlockThatChangesNothingButSucceedsIsAnUnlockByNonHolder) {
   HistoryBuilder b;
   granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
-  const int64_t inv = b.invoke(200, "B", 1, 2, "unlock", "orders");
-  const int64_t x = b.exec(201, 1, 2, "orders", "unlock", "nil", "A:1=1", "A:1=1", "redis0", 29900);
-  const int64_t ok = b.ok(202, "B", 1, 2, "unlock", "orders");
+  const int64_t inv = b.invoke({.t = 200, .p = "B", .op = 2, .f = "unlock"});
+  const int64_t x =
+      b.exec({.t = 201, .op = 2, .f = "unlock", .reply = "nil", .before = "A:1=1", .after = "A:1=1", .ttl = 29900});
+  const int64_t ok = b.ok({.t = 202, .p = "B", .op = 2, .f = "unlock"});
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kUnlockByNonHolder);
@@ -397,15 +429,16 @@ TEST(CheckerReentrancy, NonHolderUnlockThatChangesNothingButSucceedsIsAnUnlockBy
   EXPECT_EQ(evidence(v, "operation").event, inv);
   EXPECT_EQ(evidence(v, "outcome").event, ok);
   EXPECT_EQ(evidence(v, "execution").event, x);
-  EXPECT_EQ(v.explanation, "Let B:1 unlock orders at 200 ms holding nothing in the key. Then its unlock succeeded at 202 ms.");
+  EXPECT_EQ(v.explanation,
+            "Let B:1 unlock orders at 200 ms holding nothing in the key. Then its unlock succeeded at 202 ms.");
 }
 
 TEST(CheckerReentrancy, NonHolderUnlockThatChangesNothingAndFailsHolds) {
   HistoryBuilder b;
   granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
-  b.invoke(200, "B", 1, 2, "unlock", "orders");
-  b.exec(201, 1, 2, "orders", "unlock", "nil", "A:1=1", "A:1=1", "redis0", 29900);
-  b.fail(202, "B", 1, 2, "unlock", "orders", "IllegalMonitorStateException");
+  b.invoke({.t = 200, .p = "B", .op = 2, .f = "unlock"});
+  b.exec({.t = 201, .op = 2, .f = "unlock", .reply = "nil", .before = "A:1=1", .after = "A:1=1", .ttl = 29900});
+  b.fail({.t = 202, .p = "B", .op = 2, .f = "unlock", .text = "IllegalMonitorStateException"});
   const Verdict v = check(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
   EXPECT_EQ(figure(v, "executions"), 2);
@@ -417,16 +450,17 @@ TEST(CheckerReentrancy, UnlockAfterTheHoldExpiredMustFailAndMayNotSucceed) {
   for (const bool succeeds : {false, true}) {
     SCOPED_TRACE(succeeds ? "succeeds" : "fails");
     HistoryBuilder b;
-    b.invoke(0, "A", 1, 1, "lock", "orders", -1, 1000);
-    b.exec(1, 1, 1, "orders", "acquire", "nil", "", "A:1=1", "redis0", 1000);
-    b.ok(2, "A", 1, 1, "lock", "orders");
-    b.hold(2, "A", 1, "orders", 1, 1000, 1);
-    b.key(1001, "orders", "expired");
-    const int64_t inv = b.invoke(5000, "A", 1, 2, "unlock", "orders");
-    b.release(5000, "A", 1, "orders", 0, "unlock", 2);
-    const int64_t x = b.exec(5001, 1, 2, "orders", "unlock", succeeds ? "1" : "nil", "", "");
-    const int64_t out = succeeds ? b.ok(5002, "A", 1, 2, "unlock", "orders")
-                                 : b.fail(5002, "A", 1, 2, "unlock", "orders", "IllegalMonitorStateException");
+    b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock", .lease_ms = 1000});
+    b.exec({.t = 1, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 1000});
+    b.ok({.t = 2, .p = "A", .op = 1, .f = "lock"});
+    b.hold({.t = 2, .p = "A", .depth = 1, .lease_ms = 1000, .op = 1});
+    b.key({.t = 1001, .f = "expired"});
+    const int64_t inv = b.invoke({.t = 5000, .p = "A", .op = 2, .f = "unlock"});
+    b.release({.t = 5000, .p = "A", .depth = 0, .op = 2});
+    const int64_t x = b.exec({.t = 5001, .op = 2, .f = "unlock", .reply = succeeds ? "1" : "nil"});
+    const int64_t out =
+        succeeds ? b.ok({.t = 5002, .p = "A", .op = 2, .f = "unlock"})
+                 : b.fail({.t = 5002, .p = "A", .op = 2, .f = "unlock", .text = "IllegalMonitorStateException"});
     const Verdict v = check(b);
     if (!succeeds) {
       EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
@@ -443,14 +477,16 @@ TEST(CheckerReentrancy, UnlockAfterTheHoldExpiredMustFailAndMayNotSucceed) {
 
 TEST(CheckerReentrancy, RedLockExecutionsOnEveryServerAreEachCountedOnce) {
   HistoryBuilder b;
-  b.invoke(100, "A", 1, 1, "lock", "orders");
-  for (const char* s : {"redis0", "redis1", "redis2"}) b.exec(101, 1, 1, "orders", "acquire", "nil", "", "A:1=1", s);
-  b.ok(102, "A", 1, 1, "lock", "orders");
-  b.hold(102, "A", 1, "orders", 1, -1, 1);
-  b.invoke(200, "A", 1, 2, "unlock", "orders");
-  b.release(200, "A", 1, "orders", 0, "unlock", 2);
-  for (const char* s : {"redis0", "redis1", "redis2"}) b.exec(201, 1, 2, "orders", "unlock", "1", "A:1=1", "", s);
-  b.ok(202, "A", 1, 2, "unlock", "orders");
+  b.invoke({.t = 100, .p = "A", .op = 1, .f = "lock"});
+  for (const char* s : {"redis0", "redis1", "redis2"})
+    b.exec({.t = 101, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1", .p = s});
+  b.ok({.t = 102, .p = "A", .op = 1, .f = "lock"});
+  b.hold({.t = 102, .p = "A", .depth = 1, .op = 1});
+  b.invoke({.t = 200, .p = "A", .op = 2, .f = "unlock"});
+  b.release({.t = 200, .p = "A", .depth = 0, .op = 2});
+  for (const char* s : {"redis0", "redis1", "redis2"})
+    b.exec({.t = 201, .op = 2, .f = "unlock", .reply = "1", .before = "A:1=1", .p = s});
+  b.ok({.t = 202, .p = "A", .op = 2, .f = "unlock"});
   const Verdict v = check(b, "red");
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
   EXPECT_EQ(figure(v, "executions"), 6);
@@ -458,12 +494,13 @@ TEST(CheckerReentrancy, RedLockExecutionsOnEveryServerAreEachCountedOnce) {
 
 TEST(CheckerReentrancy, RedLockExecutionOnOneServerThatMissesTheCountIsAReentryCount) {
   HistoryBuilder b;
-  const int64_t inv = b.invoke(100, "A", 1, 1, "lock", "orders");
-  b.exec(101, 1, 1, "orders", "acquire", "nil", "", "A:1=1", "redis0");
-  b.exec(102, 1, 1, "orders", "acquire", "nil", "", "A:1=1", "redis1");
-  const int64_t bad = b.exec(103, 1, 1, "orders", "acquire", "nil", "A:1=1", "A:1=1", "redis2");
-  const int64_t ok = b.ok(104, "A", 1, 1, "lock", "orders");
-  b.hold(104, "A", 1, "orders", 1, -1, 1);
+  const int64_t inv = b.invoke({.t = 100, .p = "A", .op = 1, .f = "lock"});
+  b.exec({.t = 101, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1"});
+  b.exec({.t = 102, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1", .p = "redis1"});
+  const int64_t bad =
+      b.exec({.t = 103, .op = 1, .f = "acquire", .reply = "nil", .before = "A:1=1", .after = "A:1=1", .p = "redis2"});
+  const int64_t ok = b.ok({.t = 104, .p = "A", .op = 1, .f = "lock"});
+  b.hold({.t = 104, .p = "A", .depth = 1, .op = 1});
   const Verdict v = check(b, "red");
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
@@ -475,16 +512,18 @@ TEST(CheckerReentrancy, RedLockExecutionOnOneServerThatMissesTheCountIsAReentryC
 
 TEST(CheckerReentrancy, RedLockUnlockThatLeavesAZeroFieldOnOneServerIsNotFreedAtZero) {
   HistoryBuilder b;
-  b.invoke(100, "A", 1, 1, "lock", "orders");
-  for (const char* s : {"redis0", "redis1", "redis2"}) b.exec(101, 1, 1, "orders", "acquire", "nil", "", "A:1=1", s);
-  b.ok(102, "A", 1, 1, "lock", "orders");
-  b.hold(102, "A", 1, "orders", 1, -1, 1);
-  b.invoke(200, "A", 1, 2, "unlock", "orders");
-  b.release(200, "A", 1, "orders", 0, "unlock", 2);
-  b.exec(201, 1, 2, "orders", "unlock", "1", "A:1=1", "", "redis0");
-  const int64_t bad = b.exec(202, 1, 2, "orders", "unlock", "1", "A:1=1", "A:1=0", "redis1");
-  b.exec(203, 1, 2, "orders", "unlock", "1", "A:1=1", "", "redis2");
-  b.ok(204, "A", 1, 2, "unlock", "orders");
+  b.invoke({.t = 100, .p = "A", .op = 1, .f = "lock"});
+  for (const char* s : {"redis0", "redis1", "redis2"})
+    b.exec({.t = 101, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1", .p = s});
+  b.ok({.t = 102, .p = "A", .op = 1, .f = "lock"});
+  b.hold({.t = 102, .p = "A", .depth = 1, .op = 1});
+  b.invoke({.t = 200, .p = "A", .op = 2, .f = "unlock"});
+  b.release({.t = 200, .p = "A", .depth = 0, .op = 2});
+  b.exec({.t = 201, .op = 2, .f = "unlock", .reply = "1", .before = "A:1=1"});
+  const int64_t bad =
+      b.exec({.t = 202, .op = 2, .f = "unlock", .reply = "1", .before = "A:1=1", .after = "A:1=0", .p = "redis1"});
+  b.exec({.t = 203, .op = 2, .f = "unlock", .reply = "1", .before = "A:1=1", .p = "redis2"});
+  b.ok({.t = 204, .p = "A", .op = 2, .f = "unlock"});
   const Verdict v = check(b, "red");
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kNotFreedAtZero);
@@ -503,16 +542,29 @@ struct MultiRetry {
 
   explicit MultiRetry(bool gives_back) {
     granted(b, 10, "B", 1, "orders-2", "orders-2", 1, "", "B:1=1");
-    invoke = b.invoke(100, "A", 1, 2, "lock", "orders");
-    b.exec(101, 1, 2, "orders-1", "acquire", "nil", "", "A:1=1");
-    b.exec(102, 1, 2, "orders-2", "acquire", "29900", "B:1=1", "B:1=1", "redis0", 29900);
-    if (gives_back) b.exec(103, 1, 2, "orders-1", "unlock", "1", "A:1=1", "");
+    invoke = b.invoke({.t = 100, .p = "A", .op = 2, .f = "lock"});
+    b.exec({.t = 101, .op = 2, .lock = "orders-1", .f = "acquire", .reply = "nil", .after = "A:1=1"});
+    b.exec({.t = 102,
+            .op = 2,
+            .lock = "orders-2",
+            .f = "acquire",
+            .reply = "29900",
+            .before = "B:1=1",
+            .after = "B:1=1",
+            .ttl = 29900});
+    if (gives_back) b.exec({.t = 103, .op = 2, .lock = "orders-1", .f = "unlock", .reply = "1", .before = "A:1=1"});
     unlocked(b, 200, "B", 3, "orders-2", "orders-2", 0, "1", "B:1=1", "");
-    retake = b.exec(210, 1, 2, "orders-1", "acquire", "nil", gives_back ? "" : "A:1=1", gives_back ? "A:1=1" : "A:1=2");
-    b.exec(211, 1, 2, "orders-2", "acquire", "nil", "", "A:1=1");
-    b.exec(212, 1, 2, "orders-3", "acquire", "nil", "", "A:1=1");
-    ok = b.ok(213, "A", 1, 2, "lock", "orders");
-    b.hold(213, "A", 1, "orders", 1, -1, 2);
+    retake = b.exec({.t = 210,
+                     .op = 2,
+                     .lock = "orders-1",
+                     .f = "acquire",
+                     .reply = "nil",
+                     .before = gives_back ? "" : "A:1=1",
+                     .after = gives_back ? "A:1=1" : "A:1=2"});
+    b.exec({.t = 211, .op = 2, .lock = "orders-2", .f = "acquire", .reply = "nil", .after = "A:1=1"});
+    b.exec({.t = 212, .op = 2, .lock = "orders-3", .f = "acquire", .reply = "nil", .after = "A:1=1"});
+    ok = b.ok({.t = 213, .p = "A", .op = 2, .f = "lock"});
+    b.hold({.t = 213, .p = "A", .depth = 1, .op = 2});
   }
 };
 
@@ -542,7 +594,8 @@ TEST(CheckerReentrancy, ReadWriteLockCountsAnOwnersReadAndWriteFieldsApart) {
   granted(b, 200, "A", 2, "orders:read", "orders", 1, "mode=write,u1:1:write=1", "mode=write,u1:1:write=1,u1:1=1");
   granted(b, 300, "A", 3, "orders:write", "orders", 2, "mode=write,u1:1:write=1,u1:1=1",
           "mode=write,u1:1:write=2,u1:1=1");
-  unlocked(b, 400, "A", 4, "orders:read", "orders", 0, "0", "mode=write,u1:1:write=2,u1:1=1", "mode=write,u1:1:write=2");
+  unlocked(b, 400, "A", 4, "orders:read", "orders", 0, "0", "mode=write,u1:1:write=2,u1:1=1",
+           "mode=write,u1:1:write=2");
   unlocked(b, 500, "A", 5, "orders:write", "orders", 1, "0", "mode=write,u1:1:write=2", "mode=write,u1:1:write=1");
   unlocked(b, 600, "A", 6, "orders:write", "orders", 0, "1", "mode=write,u1:1:write=1", "");
   const Verdict v = check(b, "rwlock");
@@ -553,7 +606,8 @@ TEST(CheckerReentrancy, ReadWriteLockCountsAnOwnersReadAndWriteFieldsApart) {
 TEST(CheckerReentrancy, ReadAcquireCountedInTheWriteFieldIsAReentryCount) {
   HistoryBuilder b;
   granted(b, 100, "A", 1, "orders:write", "orders", 1, "", "mode=write,u1:1:write=1");
-  const Acquire r = granted(b, 200, "A", 2, "orders:read", "orders", 1, "mode=write,u1:1:write=1", "mode=write,u1:1:write=2");
+  const Acquire r =
+      granted(b, 200, "A", 2, "orders:read", "orders", 1, "mode=write,u1:1:write=1", "mode=write,u1:1:write=2");
   const Verdict v = check(b, "rwlock");
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
   EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
@@ -584,37 +638,49 @@ struct SharedReaders {
 
   SharedReaders(bool a_expires, int a_holds) {
     const std::string a_field = "u1:1=" + std::to_string(a_holds);
-    b.invoke(0, "A", 1, 1, "lock", "orders:read", -1, 1000);
-    b.key(7, "orders", "created");
-    b.key(7, "{orders}:u1:1:rwlock_timeout:1", "created");
-    b.key(7, "{orders}:u1:1:rwlock_timeout:1", "expire_set", 1007);
-    b.exec(7, 1, 1, "orders", "acquire", "nil", "", "mode=read,u1:1=1", "redis0", 1000);
-    b.ok(8, "A", 1, 1, "lock", "orders:read");
-    b.hold(8, "A", 1, "orders:read", 1, 1000, 1);
+    b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock", .lock = "orders:read", .lease_ms = 1000});
+    b.key({.t = 7, .f = "created"});
+    b.key({.t = 7, .lock = "{orders}:u1:1:rwlock_timeout:1", .f = "created"});
+    b.key({.t = 7, .lock = "{orders}:u1:1:rwlock_timeout:1", .f = "expire_set", .value = 1007});
+    b.exec({.t = 7, .op = 1, .f = "acquire", .reply = "nil", .after = "mode=read,u1:1=1", .ttl = 1000});
+    b.ok({.t = 8, .p = "A", .op = 1, .f = "lock", .lock = "orders:read"});
+    b.hold({.t = 8, .p = "A", .lock = "orders:read", .depth = 1, .lease_ms = 1000, .op = 1});
     if (a_holds == 2) {
-      b.invoke(20, "A", 1, 2, "lock", "orders:read", -1, 30000);
-      b.key(21, "{orders}:u1:1:rwlock_timeout:2", "created");
-      b.key(21, "{orders}:u1:1:rwlock_timeout:2", "expire_set", 30021);
-      b.exec(21, 1, 2, "orders", "acquire", "nil", "mode=read,u1:1=1", "mode=read,u1:1=2", "redis0", 30000);
-      b.ok(22, "A", 1, 2, "lock", "orders:read");
-      b.hold(22, "A", 1, "orders:read", 2, 30000, 2);
+      b.invoke({.t = 20, .p = "A", .op = 2, .f = "lock", .lock = "orders:read", .lease_ms = 30000});
+      b.key({.t = 21, .lock = "{orders}:u1:1:rwlock_timeout:2", .f = "created"});
+      b.key({.t = 21, .lock = "{orders}:u1:1:rwlock_timeout:2", .f = "expire_set", .value = 30021});
+      b.exec({.t = 21,
+              .op = 2,
+              .f = "acquire",
+              .reply = "nil",
+              .before = "mode=read,u1:1=1",
+              .after = "mode=read,u1:1=2",
+              .ttl = 30000});
+      b.ok({.t = 22, .p = "A", .op = 2, .f = "lock", .lock = "orders:read"});
+      b.hold({.t = 22, .p = "A", .lock = "orders:read", .depth = 2, .lease_ms = 30000, .op = 2});
     }
-    b.invoke(100, "B", 1, 3, "lock", "orders:read");
-    b.key(102, "{orders}:u2:1:rwlock_timeout:1", "created");
-    b.key(102, "{orders}:u2:1:rwlock_timeout:1", "expire_set", 30102);
-    b.key(102, "orders", "expire_set", 30102);
-    b.exec(102, 1, 3, "orders", "acquire", "nil", "mode=read," + a_field, "mode=read," + a_field + ",u2:1=1", "redis0",
-           30000);
-    b.ok(103, "B", 1, 3, "lock", "orders:read");
-    b.hold(103, "B", 1, "orders:read", 1, -1, 3);
-    if (a_expires) b.key(1010, "{orders}:u1:1:rwlock_timeout:1", "expired", 1007);
-    unlock_invoke = b.invoke(2000, "B", 1, 4, "unlock", "orders:read");
-    b.release(2000, "B", 1, "orders:read", 0, "unlock", 4);
-    b.key(2001, "{orders}:u2:1:rwlock_timeout:1", "deleted");
-    b.key(2001, "orders", "deleted");
+    b.invoke({.t = 100, .p = "B", .op = 3, .f = "lock", .lock = "orders:read"});
+    b.key({.t = 102, .lock = "{orders}:u2:1:rwlock_timeout:1", .f = "created"});
+    b.key({.t = 102, .lock = "{orders}:u2:1:rwlock_timeout:1", .f = "expire_set", .value = 30102});
+    b.key({.t = 102, .f = "expire_set", .value = 30102});
+    b.exec({.t = 102,
+            .op = 3,
+            .f = "acquire",
+            .reply = "nil",
+            .before = "mode=read," + a_field,
+            .after = "mode=read," + a_field + ",u2:1=1",
+            .ttl = 30000});
+    b.ok({.t = 103, .p = "B", .op = 3, .f = "lock", .lock = "orders:read"});
+    b.hold({.t = 103, .p = "B", .lock = "orders:read", .depth = 1, .op = 3});
+    if (a_expires) b.key({.t = 1010, .lock = "{orders}:u1:1:rwlock_timeout:1", .f = "expired", .value = 1007});
+    unlock_invoke = b.invoke({.t = 2000, .p = "B", .op = 4, .f = "unlock", .lock = "orders:read"});
+    b.release({.t = 2000, .p = "B", .lock = "orders:read", .depth = 0, .op = 4});
+    b.key({.t = 2001, .lock = "{orders}:u2:1:rwlock_timeout:1", .f = "deleted"});
+    b.key({.t = 2001, .f = "deleted"});
     // The script finds no live timeout key left for any remaining field and deletes the hash.
-    unlock_exec = b.exec(2001, 1, 4, "orders", "unlock", "1", "mode=read," + a_field + ",u2:1=1", "");
-    unlock_ok = b.ok(2002, "B", 1, 4, "unlock", "orders:read");
+    unlock_exec =
+        b.exec({.t = 2001, .op = 4, .f = "unlock", .reply = "1", .before = "mode=read," + a_field + ",u2:1=1"});
+    unlock_ok = b.ok({.t = 2002, .p = "B", .op = 4, .f = "unlock", .lock = "orders:read"});
   }
 };
 
@@ -655,44 +721,51 @@ struct ClientCounted {
   int64_t last_invoke = -1, last_exec = -1, last_ok = -1;
 
   explicit ClientCounted(ClientVariant variant) {
-    b.invoke(0, "A", 1, 1, "lock", "orders", -1, 30000);
-    b.key(2, "orders", "created");
-    b.exec(2, 1, 1, "orders", "acquire", "+OK", "", "tok-a", "redis0", 30000);
-    b.exec(6, 1, 1, "orders", "fence", "1", "tok-a", "tok-a", "redis0", 29996);
-    b.ok(7, "A", 1, 1, "lock", "orders", 1);
-    b.hold(7, "A", 1, "orders", 1, 30000, 1);
+    b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock", .lease_ms = 30000});
+    b.key({.t = 2, .f = "created"});
+    b.exec({.t = 2, .op = 1, .f = "acquire", .reply = "+OK", .after = "tok-a", .ttl = 30000});
+    b.exec({.t = 6, .op = 1, .f = "fence", .reply = "1", .before = "tok-a", .after = "tok-a", .ttl = 29996});
+    b.ok({.t = 7, .p = "A", .op = 1, .f = "lock"});
+    b.hold({.t = 7, .p = "A", .depth = 1, .lease_ms = 30000, .op = 1});
 
-    b.invoke(8, "B", 1, 4, "try_lock", "orders", 0, 30000);
-    b.exec(9, 1, 4, "orders", "acquire", "nil", "tok-a", "tok-a", "redis0", 29993);
-    b.fail(9, "B", 1, 4, "try_lock", "orders", "not acquired within 0 ms");
+    b.invoke({.t = 8, .p = "B", .op = 4, .f = "try_lock", .wait_ms = 0, .lease_ms = 30000});
+    b.exec({.t = 9, .op = 4, .f = "acquire", .reply = "nil", .before = "tok-a", .after = "tok-a", .ttl = 29993});
+    b.fail({.t = 9, .p = "B", .op = 4, .f = "try_lock", .text = "not acquired within 0 ms"});
 
-    reentry_invoke = b.invoke(10, "A", 1, 2, "lock", "orders", -1, 30000);
+    reentry_invoke = b.invoke({.t = 10, .p = "A", .op = 2, .f = "lock", .lease_ms = 30000});
     if (variant == ClientVariant::ReentrySends)
-      reentry_exec = b.exec(11, 1, 2, "orders", "acquire", "+OK", "tok-a", "tok-b", "redis0", 30000);
-    reentry_ok = b.ok(12, "A", 1, 2, "lock", "orders", 1);
-    b.hold(12, "A", 1, "orders", 2, 30000, 2);
+      reentry_exec =
+          b.exec({.t = 11, .op = 2, .f = "acquire", .reply = "+OK", .before = "tok-a", .after = "tok-b", .ttl = 30000});
+    reentry_ok = b.ok({.t = 12, .p = "A", .op = 2, .f = "lock"});
+    b.hold({.t = 12, .p = "A", .depth = 2, .lease_ms = 30000, .op = 2});
 
-    partial_invoke = b.invoke(20, "A", 1, 3, "unlock", "orders");
-    b.release(20, "A", 1, "orders", 1, "unlock", 3);
+    partial_invoke = b.invoke({.t = 20, .p = "A", .op = 3, .f = "unlock"});
+    b.release({.t = 20, .p = "A", .depth = 1, .op = 3});
     if (variant == ClientVariant::PartialUnlockDeletes) {
-      b.key(21, "orders", "deleted");
-      partial_exec = b.exec(21, 1, 3, "orders", "unlock", "1", "tok-a", "");
+      b.key({.t = 21, .f = "deleted"});
+      partial_exec = b.exec({.t = 21, .op = 3, .f = "unlock", .reply = "1", .before = "tok-a"});
     }
-    partial_ok = b.ok(22, "A", 1, 3, "unlock", "orders", 0);
+    partial_ok = b.ok({.t = 22, .p = "A", .op = 3, .f = "unlock", .value = 0});
 
     const std::string token = variant == ClientVariant::ReentrySends ? "tok-b" : "tok-a";
     if (variant == ClientVariant::PartialUnlockDeletes) return;
-    last_invoke = b.invoke(200, "A", 1, 5, "unlock", "orders");
-    b.release(200, "A", 1, "orders", 0, "unlock", 5);
-    b.exec(203, 1, 5, "orders", "unlock", "-NOSCRIPT No matching script. Please use EVAL.", token, token, "redis0",
-           29799);
+    last_invoke = b.invoke({.t = 200, .p = "A", .op = 5, .f = "unlock"});
+    b.release({.t = 200, .p = "A", .depth = 0, .op = 5});
+    b.exec({.t = 203,
+            .op = 5,
+            .f = "unlock",
+            .reply = "-NOSCRIPT No matching script. Please use EVAL.",
+            .before = token,
+            .after = token,
+            .ttl = 29799});
     if (variant == ClientVariant::LastUnlockKeepsKey) {
-      last_exec = b.exec(208, 1, 5, "orders", "unlock", "1", token, token, "redis0", 29794);
+      last_exec =
+          b.exec({.t = 208, .op = 5, .f = "unlock", .reply = "1", .before = token, .after = token, .ttl = 29794});
     } else {
-      b.key(208, "orders", "deleted");
-      last_exec = b.exec(208, 1, 5, "orders", "unlock", "1", token, "");
+      b.key({.t = 208, .f = "deleted"});
+      last_exec = b.exec({.t = 208, .op = 5, .f = "unlock", .reply = "1", .before = token});
     }
-    last_ok = b.ok(211, "A", 1, 5, "unlock", "orders", 1);
+    last_ok = b.ok({.t = 211, .p = "A", .op = 5, .f = "unlock"});
   }
 };
 
@@ -710,7 +783,8 @@ TEST(CheckerReentrancy, ClientCountedUnlockThatReleasesTheKeyAboveDepthZeroIsARe
   EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
   EXPECT_EQ(v.witness, (W{c.partial_invoke, c.partial_exec, c.partial_ok}));
   EXPECT_EQ(figure(v, "depth_after"), 1);
-  EXPECT_EQ(v.explanation, "Let A:1 unlock orders at 20 ms, leaving its count at 1. Then the key was released on the server.");
+  EXPECT_EQ(v.explanation,
+            "Let A:1 unlock orders at 20 ms, leaving its count at 1. Then the key was released on the server.");
 }
 
 TEST(CheckerReentrancy, ClientCountedReentryThatChangesTheKeyIsAReentryCount) {
@@ -740,36 +814,38 @@ TEST(CheckerReentrancy, ClientCountedUnlockByANonHolderMustNeitherSucceedNorTouc
   // Refused on the client, nothing sent: fine.
   {
     ClientCounted c(ClientVariant::Good);
-    c.b.invoke(300, "B", 1, 6, "unlock", "orders");
-    c.b.fail(300, "B", 1, 6, "unlock", "orders", "IllegalMonitorStateException: not held by this thread");
+    c.b.invoke({.t = 300, .p = "B", .op = 6, .f = "unlock"});
+    c.b.fail(
+        {.t = 300, .p = "B", .op = 6, .f = "unlock", .text = "IllegalMonitorStateException: not held by this thread"});
     const Verdict v = check(c.b, "client-reentrant");
     EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
   }
   // Reported a success with nothing held (no Release).
   {
     HistoryBuilder b;
-    b.invoke(0, "A", 1, 1, "lock", "orders", -1, 30000);
-    b.exec(2, 1, 1, "orders", "acquire", "+OK", "", "tok-a", "redis0", 30000);
-    b.ok(7, "A", 1, 1, "lock", "orders", 1);
-    b.hold(7, "A", 1, "orders", 1, 30000, 1);
-    const int64_t inv = b.invoke(300, "B", 1, 2, "unlock", "orders");
-    const int64_t ok = b.ok(302, "B", 1, 2, "unlock", "orders");
+    b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock", .lease_ms = 30000});
+    b.exec({.t = 2, .op = 1, .f = "acquire", .reply = "+OK", .after = "tok-a", .ttl = 30000});
+    b.ok({.t = 7, .p = "A", .op = 1, .f = "lock"});
+    b.hold({.t = 7, .p = "A", .depth = 1, .lease_ms = 30000, .op = 1});
+    const int64_t inv = b.invoke({.t = 300, .p = "B", .op = 2, .f = "unlock"});
+    const int64_t ok = b.ok({.t = 302, .p = "B", .op = 2, .f = "unlock"});
     const Verdict v = check(b, "client-reentrant");
     ASSERT_EQ(v.valid, Validity::No) << v.explanation;
     EXPECT_EQ(v.anomaly, anomaly::kUnlockByNonHolder);
     EXPECT_EQ(v.witness, (W{inv, ok}));
-    EXPECT_EQ(v.explanation, "Let B:1 unlock orders at 300 ms holding nothing in the key. Then its unlock succeeded at 302 ms.");
+    EXPECT_EQ(v.explanation,
+              "Let B:1 unlock orders at 300 ms holding nothing in the key. Then its unlock succeeded at 302 ms.");
   }
   // Failed, but its request deleted the holder's key.
   {
     HistoryBuilder b;
-    b.invoke(0, "A", 1, 1, "lock", "orders", -1, 30000);
-    b.exec(2, 1, 1, "orders", "acquire", "+OK", "", "tok-a", "redis0", 30000);
-    b.ok(7, "A", 1, 1, "lock", "orders", 1);
-    b.hold(7, "A", 1, "orders", 1, 30000, 1);
-    const int64_t inv = b.invoke(300, "B", 1, 2, "unlock", "orders");
-    const int64_t x = b.exec(301, 1, 2, "orders", "unlock", "0", "tok-a", "");
-    const int64_t fail = b.fail(302, "B", 1, 2, "unlock", "orders", "lock not held with this token");
+    b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock", .lease_ms = 30000});
+    b.exec({.t = 2, .op = 1, .f = "acquire", .reply = "+OK", .after = "tok-a", .ttl = 30000});
+    b.ok({.t = 7, .p = "A", .op = 1, .f = "lock"});
+    b.hold({.t = 7, .p = "A", .depth = 1, .lease_ms = 30000, .op = 1});
+    const int64_t inv = b.invoke({.t = 300, .p = "B", .op = 2, .f = "unlock"});
+    const int64_t x = b.exec({.t = 301, .op = 2, .f = "unlock", .reply = "0", .before = "tok-a"});
+    const int64_t fail = b.fail({.t = 302, .p = "B", .op = 2, .f = "unlock", .text = "lock not held with this token"});
     const Verdict v = check(b, "client-reentrant");
     ASSERT_EQ(v.valid, Validity::No) << v.explanation;
     EXPECT_EQ(v.anomaly, anomaly::kUnlockByNonHolder);
@@ -789,20 +865,20 @@ TEST(CheckerReentrancy, ClientCountedUnlockThatRemovesTheKeyTwiceIsAReentryCount
   for (const bool resend_runs : {false, true}) {
     SCOPED_TRACE(resend_runs ? "the resend removes the new key" : "no resend");
     HistoryBuilder b;
-    b.invoke(0, "A", 1, 1, "lock", "orders", -1, 30000);
-    b.exec(2, 1, 1, "orders", "acquire", "+OK", "", "tok-a", "redis0", 30000);
-    b.ok(7, "A", 1, 1, "lock", "orders", 1);
-    b.hold(7, "A", 1, "orders", 1, 30000, 1);
-    const int64_t inv = b.invoke(200, "A", 1, 2, "unlock", "orders");
-    b.release(200, "A", 1, "orders", 0, "unlock", 2);
-    const int64_t first = b.exec(201, 1, 2, "orders", "unlock", "1", "tok-a", "");
-    const int64_t info = b.info(3200, "A", 1, 2, "unlock", "orders");
-    b.invoke(3300, "A", 1, 3, "lock", "orders", -1, 30000);
-    b.exec(3301, 1, 3, "orders", "acquire", "+OK", "", "tok-c", "redis0", 30000);
-    b.ok(3302, "A", 1, 3, "lock", "orders", 2);
-    b.hold(3302, "A", 1, "orders", 1, 30000, 3);
+    b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock", .lease_ms = 30000});
+    b.exec({.t = 2, .op = 1, .f = "acquire", .reply = "+OK", .after = "tok-a", .ttl = 30000});
+    b.ok({.t = 7, .p = "A", .op = 1, .f = "lock"});
+    b.hold({.t = 7, .p = "A", .depth = 1, .lease_ms = 30000, .op = 1});
+    const int64_t inv = b.invoke({.t = 200, .p = "A", .op = 2, .f = "unlock"});
+    b.release({.t = 200, .p = "A", .depth = 0, .op = 2});
+    const int64_t first = b.exec({.t = 201, .op = 2, .f = "unlock", .reply = "1", .before = "tok-a"});
+    const int64_t info = b.info({.t = 3200, .p = "A", .op = 2, .f = "unlock"});
+    b.invoke({.t = 3300, .p = "A", .op = 3, .f = "lock", .lease_ms = 30000});
+    b.exec({.t = 3301, .op = 3, .f = "acquire", .reply = "+OK", .after = "tok-c", .ttl = 30000});
+    b.ok({.t = 3302, .p = "A", .op = 3, .f = "lock", .value = 2});
+    b.hold({.t = 3302, .p = "A", .depth = 1, .lease_ms = 30000, .op = 3});
     int64_t second = -1;
-    if (resend_runs) second = b.exec(3400, 1, 2, "orders", "unlock", "1", "tok-c", "");
+    if (resend_runs) second = b.exec({.t = 3400, .op = 2, .f = "unlock", .reply = "1", .before = "tok-c"});
     const Verdict v = check(b, "client-reentrant");
     if (!resend_runs) {
       EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
@@ -822,14 +898,14 @@ TEST(CheckerReentrancy, ClientCountedUnlockThatRemovesTheKeyTwiceIsAReentryCount
 // its executions to; its holder's own successful unlock is no unlock by a non-holder.
 TEST(CheckerReentrancy, StringKeyLockOfAnUnknownTypeIsNotAnUnlockByNonHolder) {
   HistoryBuilder b;
-  b.invoke(100, "A", 1, 1, "lock", "seed", -1, 30000);
-  b.exec(101, 1, 1, "seed", "acquire", "+OK", "", "tok-a", "redis0", 30000);
-  b.ok(102, "A", 1, 1, "lock", "seed");
-  b.hold(102, "A", 1, "seed", 1, 30000, 1);
-  b.invoke(200, "A", 1, 2, "unlock", "seed");
-  b.release(200, "A", 1, "seed", 0, "unlock", 2);
-  b.exec(201, 1, 2, "seed", "unlock", "1", "tok-a", "");
-  b.ok(202, "A", 1, 2, "unlock", "seed");
+  b.invoke({.t = 100, .p = "A", .op = 1, .f = "lock", .lock = "seed", .lease_ms = 30000});
+  b.exec({.t = 101, .op = 1, .lock = "seed", .f = "acquire", .reply = "+OK", .after = "tok-a", .ttl = 30000});
+  b.ok({.t = 102, .p = "A", .op = 1, .f = "lock", .lock = "seed"});
+  b.hold({.t = 102, .p = "A", .lock = "seed", .depth = 1, .lease_ms = 30000, .op = 1});
+  b.invoke({.t = 200, .p = "A", .op = 2, .f = "unlock", .lock = "seed"});
+  b.release({.t = 200, .p = "A", .lock = "seed", .depth = 0, .op = 2});
+  b.exec({.t = 201, .op = 2, .lock = "seed", .f = "unlock", .reply = "1", .before = "tok-a"});
+  b.ok({.t = 202, .p = "A", .op = 2, .f = "unlock", .lock = "seed"});
   const Verdict v = check(b, nullptr);
   EXPECT_NE(v.valid, Validity::No) << v.anomaly << ": " << v.explanation;
 }

@@ -1,3 +1,5 @@
+#include "model/watchdog.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -6,16 +8,15 @@
 #include "model/anomaly.hpp"
 #include "model/facts.hpp"
 #include "model/lock_types.hpp"
-#include "model/watchdog.hpp"
 #include "verify/unit/model/evidence.hpp"
 #include "verify/unit/model/history_builder.hpp"
 
 namespace locksim::model {
 namespace {
 
-using test::HistoryBuilder;
 using test::evidence;
 using test::figure;
+using test::HistoryBuilder;
 using W = std::vector<int64_t>;
 
 // The checker on `b`'s history, its facts worked out for the lock type `type`.
@@ -23,8 +24,6 @@ Verdict check(const HistoryBuilder& b, const char* type = "rlock", const Watchdo
   const Facts facts(b.history(), find_lock_type(type));
   return check_watchdog(facts, options);
 }
-
-
 
 std::vector<int64_t> events_of(const Verdict& v, const std::string& role) {
   std::vector<int64_t> out;
@@ -43,10 +42,19 @@ Acquire acquire(HistoryBuilder& b, int64_t t, const std::string& who, int64_t op
                 const std::string& lock = "orders", const std::string& key = "orders",
                 const std::string& server = "redis0") {
   Acquire a{};
-  a.invoke = b.invoke(t, who, 1, op, "lock", lock, -1, lease_ms);
-  a.exec = b.exec(t + 1, 1, op, key, "acquire", "nil", before, after, server, ttl_ms, "", t);
-  a.ok = b.ok(t + 2, who, 1, op, "lock", lock);
-  a.hold = b.hold(t + 2, who, 1, lock, depth, lease_ms, op);
+  a.invoke = b.invoke({.t = t, .p = who, .op = op, .f = "lock", .lock = lock, .lease_ms = lease_ms});
+  a.exec = b.exec({.t = t + 1,
+                   .op = op,
+                   .lock = key,
+                   .f = "acquire",
+                   .reply = "nil",
+                   .before = before,
+                   .after = after,
+                   .p = server,
+                   .ttl = ttl_ms,
+                   .sent = t});
+  a.ok = b.ok({.t = t + 2, .p = who, .op = op, .f = "lock", .lock = lock});
+  a.hold = b.hold({.t = t + 2, .p = who, .lock = lock, .depth = depth, .lease_ms = lease_ms, .op = op});
   return a;
 }
 
@@ -55,7 +63,17 @@ Acquire acquire(HistoryBuilder& b, int64_t t, const std::string& who, int64_t op
 int64_t renewal(HistoryBuilder& b, int64_t t, const std::string& who, const std::string& value, int64_t ttl_ms = 30000,
                 const std::string& reply = "1", int64_t sent_ms = -2, const std::string& key = "orders",
                 const std::string& server = "redis0") {
-  return b.exec(t, 1, 0, key, "renew", reply, value, value, server, ttl_ms, who, sent_ms == -2 ? t - 1 : sent_ms);
+  return b.exec({.t = t,
+                 .op = 0,
+                 .lock = key,
+                 .f = "renew",
+                 .reply = reply,
+                 .before = value,
+                 .after = value,
+                 .p = server,
+                 .ttl = ttl_ms,
+                 .client = who,
+                 .sent = sent_ms == -2 ? t - 1 : sent_ms});
 }
 
 // The client-side end of a renewal: 1 renewed, 0 refused, -1 no reply.
@@ -73,8 +91,8 @@ int64_t renew_result(HistoryBuilder& b, int64_t t, const std::string& who, int64
 
 // A client crash as the world records it: the fault, then a Release (f crash) per believed hold.
 int64_t crash(HistoryBuilder& b, int64_t t, const std::string& who, const std::string& lock = "orders") {
-  b.fault(t, who, "crash");
-  return b.release(t, who, 1, lock, 0, "crash");
+  b.fault({.t = t, .p = who, .f = "crash"});
+  return b.release({.t = t, .p = who, .lock = lock, .depth = 0, .f = "crash"});
 }
 
 int64_t end(HistoryBuilder& b, int64_t t) {
@@ -95,11 +113,11 @@ TEST(CheckerWatchdog, RenewedHoldUnlockedCleanlyHolds) {
     renewal(b, t, "A", "A:1=1");
     renew_result(b, t + 1, "A", 1);
   }
-  b.invoke(35000, "A", 1, 2, "unlock", "orders");
-  b.release(35000, "A", 1, "orders", 0, "unlock", 2);
-  b.key(35001, "orders", "deleted");
-  b.exec(35001, 1, 2, "orders", "unlock", "1", "A:1=1", "", "redis0", -2, "", 35000);
-  b.ok(35002, "A", 1, 2, "unlock", "orders");
+  b.invoke({.t = 35000, .p = "A", .op = 2, .f = "unlock"});
+  b.release({.t = 35000, .p = "A", .depth = 0, .op = 2});
+  b.key({.t = 35001, .f = "deleted"});
+  b.exec({.t = 35001, .op = 2, .f = "unlock", .reply = "1", .before = "A:1=1", .ttl = -2, .sent = 35000});
+  b.ok({.t = 35002, .p = "A", .op = 2, .f = "unlock"});
   // A renewal refused after the unlock changes nothing and is no stray renewal.
   renewal(b, 40101, "A", "", -2, "0");
   end(b, 60000);
@@ -122,7 +140,7 @@ TEST(CheckerWatchdog, ExpiryUnderALiveWatchdogHolderIsALapse) {
   const int64_t r1 = renew_result(b, 10101, "A", -1);
   const int64_t r2 = renew_result(b, 20101, "A", 0);
   renew_result(b, 25000, "B", -1);  // another client's renewal is not A's
-  const int64_t expired = b.key(30101, "orders", "expired");
+  const int64_t expired = b.key({.t = 30101, .f = "expired"});
   end(b, 31000);
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
@@ -147,10 +165,10 @@ Verdict lapse_with_fault(const std::string& process, const std::string& f, int64
                          int64_t value = 0) {
   HistoryBuilder b;
   acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
-  b.key(150, "other", "created", 0, "redis1");  // redis1 is a server of this run too
-  if (at < 30101) b.fault(at, process, f, value, for_ms);
-  b.key(30101, "orders", "expired");
-  if (at >= 30101) b.fault(at, process, f, value, for_ms);
+  b.key({.t = 150, .lock = "other", .f = "created", .p = "redis1"});  // redis1 is a server of this run too
+  if (at < 30101) b.fault({.t = at, .p = process, .f = f, .value = value, .for_ms = for_ms});
+  b.key({.t = 30101, .f = "expired"});
+  if (at >= 30101) b.fault({.t = at, .p = process, .f = f, .value = value, .for_ms = for_ms});
   end(b, 40000);
   return check(b);
 }
@@ -196,10 +214,10 @@ TEST(CheckerWatchdog, OnlyAFaultBetweenTheExpirysSettingAndTheExpiryExcusesIt) {
   for (const bool within : {false, true}) {
     HistoryBuilder b;
     acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
-    if (!within) b.fault(1000, "A", "pause", 0, 5000);  // to 6000 ms
+    if (!within) b.fault({.t = 1000, .p = "A", .f = "pause", .for_ms = 5000});  // to 6000 ms
     const int64_t r = renewal(b, 10101, "A", "A:1=1", 30000, "1", 10100);
-    if (within) b.fault(12000, "A", "pause", 0, 5000);  // to 17000 ms
-    const int64_t expired = b.key(40101, "orders", "expired");
+    if (within) b.fault({.t = 12000, .p = "A", .f = "pause", .for_ms = 5000});  // to 17000 ms
+    const int64_t expired = b.key({.t = 40101, .f = "expired"});
     end(b, 41000);
     const Verdict v = check(b);
     if (within) {
@@ -217,7 +235,7 @@ TEST(CheckerWatchdog, OnlyAFaultBetweenTheExpirysSettingAndTheExpiryExcusesIt) {
 TEST(CheckerWatchdog, ExpiryOfAHoldWithAnExplicitLeaseIsNoLapse) {
   HistoryBuilder b;
   acquire(b, 100, "A", 1, 1, "", "A:1=1", 1000, 1000);
-  b.key(1101, "orders", "expired");
+  b.key({.t = 1101, .f = "expired"});
   end(b, 5000);
   const Verdict v = check(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
@@ -229,7 +247,7 @@ TEST(CheckerWatchdog, LeaseReentryOnAWatchdogHoldIsNotJudgedForLapse) {
   HistoryBuilder b;
   acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
   acquire(b, 200, "A", 2, 2, "A:1=1", "A:1=2", 5000, 5000);
-  b.key(5201, "orders", "expired");
+  b.key({.t = 5201, .f = "expired"});
   end(b, 10000);
   const Verdict v = check(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
@@ -239,11 +257,18 @@ TEST(CheckerWatchdog, WatchdogHoldIsJudgedAgainOnceTheLeaseReentryIsUnlocked) {
   HistoryBuilder b;
   const Acquire outer = acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
   acquire(b, 200, "A", 2, 2, "A:1=1", "A:1=2", 5000, 5000);
-  b.invoke(1000, "A", 1, 3, "unlock", "orders");
-  b.release(1000, "A", 1, "orders", 1, "unlock", 3);
-  const int64_t inner_unlock = b.exec(1001, 1, 3, "orders", "unlock", "0", "A:1=2", "A:1=1", "redis0", 30000, "", 1000);
-  b.ok(1002, "A", 1, 3, "unlock", "orders", 0);
-  const int64_t expired = b.key(31001, "orders", "expired");
+  b.invoke({.t = 1000, .p = "A", .op = 3, .f = "unlock"});
+  b.release({.t = 1000, .p = "A", .depth = 1, .op = 3});
+  const int64_t inner_unlock = b.exec({.t = 1001,
+                                       .op = 3,
+                                       .f = "unlock",
+                                       .reply = "0",
+                                       .before = "A:1=2",
+                                       .after = "A:1=1",
+                                       .ttl = 30000,
+                                       .sent = 1000});
+  b.ok({.t = 1002, .p = "A", .op = 3, .f = "unlock", .value = 0});
+  const int64_t expired = b.key({.t = 31001, .f = "expired"});
   end(b, 32000);
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
@@ -257,7 +282,7 @@ TEST(CheckerWatchdog, WatchdogReentryOnALeaseHoldAsksForRenewalAndIsJudged) {
   HistoryBuilder b;
   acquire(b, 100, "A", 1, 1, "", "A:1=1", 5000, 5000);
   const Acquire inner = acquire(b, 200, "A", 2, 2, "A:1=1", "A:1=2", -1, 30000);
-  const int64_t expired = b.key(30201, "orders", "expired");
+  const int64_t expired = b.key({.t = 30201, .f = "expired"});
   end(b, 31000);
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;
@@ -269,14 +294,15 @@ TEST(CheckerWatchdog, WatchdogReentryOnALeaseHoldAsksForRenewalAndIsJudged) {
 // RedLock: the hold lives on three servers, each key judged; only redis2's expires.
 Verdict red_lapse(const std::string& paused_server, int64_t* exec2 = nullptr, int64_t* expired_at = nullptr) {
   HistoryBuilder b;
-  b.invoke(100, "A", 1, 1, "lock", "orders");
+  b.invoke({.t = 100, .p = "A", .op = 1, .f = "lock"});
   int64_t x = -1;
-  for (const char* s : {"redis0", "redis1", "redis2"}) x = b.exec(101, 1, 1, "orders", "acquire", "nil", "", "A:1=1", s, 30000);
-  b.ok(102, "A", 1, 1, "lock", "orders");
-  b.hold(102, "A", 1, "orders", 1, -1, 1);
-  if (!paused_server.empty()) b.fault(5000, paused_server, "pause", 0, 10000);
+  for (const char* s : {"redis0", "redis1", "redis2"})
+    x = b.exec({.t = 101, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1", .p = s, .ttl = 30000});
+  b.ok({.t = 102, .p = "A", .op = 1, .f = "lock"});
+  b.hold({.t = 102, .p = "A", .depth = 1, .op = 1});
+  if (!paused_server.empty()) b.fault({.t = 5000, .p = paused_server, .f = "pause", .for_ms = 10000});
   for (const char* s : {"redis0", "redis1"}) renewal(b, 10101, "A", "A:1=1", 30000, "1", 10100, "orders", s);
-  const int64_t expired = b.key(30101, "orders", "expired", 0, "redis2");
+  const int64_t expired = b.key({.t = 30101, .f = "expired", .p = "redis2"});
   end(b, 31000);
   if (exec2) *exec2 = x;
   if (expired_at) *expired_at = expired;
@@ -303,18 +329,25 @@ TEST(CheckerWatchdog, RedLockHoldThatExpiresOnOneServerIsALapse) {
 TEST(CheckerWatchdog, ReaderWhoseTimeoutKeyExpiresUnderItsWatchdogIsALapse) {
   for (const int64_t a_lease : {int64_t{-1}, int64_t{30000}}) {
     HistoryBuilder b;
-    b.invoke(0, "A", 1, 1, "lock", "orders:read", -1, a_lease);
-    b.key(7, "orders", "created");
-    b.key(7, "{orders}:u1:1:rwlock_timeout:1", "created");
-    b.exec(7, 1, 1, "orders", "acquire", "nil", "", "mode=read,u1:1=1", "redis0", 30000, "", 4);
-    b.ok(8, "A", 1, 1, "lock", "orders:read");
-    b.hold(8, "A", 1, "orders:read", 1, a_lease, 1);
-    b.invoke(100, "B", 1, 2, "lock", "orders:read", -1, 60000);
-    b.key(102, "{orders}:u2:1:rwlock_timeout:1", "created");
-    b.exec(102, 1, 2, "orders", "acquire", "nil", "mode=read,u1:1=1", "mode=read,u1:1=1,u2:1=1", "redis0", 60000, "", 100);
-    b.ok(103, "B", 1, 2, "lock", "orders:read");
-    b.hold(103, "B", 1, "orders:read", 1, 60000, 2);
-    const int64_t expired = b.key(30007, "{orders}:u1:1:rwlock_timeout:1", "expired");
+    b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock", .lock = "orders:read", .lease_ms = a_lease});
+    b.key({.t = 7, .f = "created"});
+    b.key({.t = 7, .lock = "{orders}:u1:1:rwlock_timeout:1", .f = "created"});
+    b.exec({.t = 7, .op = 1, .f = "acquire", .reply = "nil", .after = "mode=read,u1:1=1", .ttl = 30000, .sent = 4});
+    b.ok({.t = 8, .p = "A", .op = 1, .f = "lock", .lock = "orders:read"});
+    b.hold({.t = 8, .p = "A", .lock = "orders:read", .depth = 1, .lease_ms = a_lease, .op = 1});
+    b.invoke({.t = 100, .p = "B", .op = 2, .f = "lock", .lock = "orders:read", .lease_ms = 60000});
+    b.key({.t = 102, .lock = "{orders}:u2:1:rwlock_timeout:1", .f = "created"});
+    b.exec({.t = 102,
+            .op = 2,
+            .f = "acquire",
+            .reply = "nil",
+            .before = "mode=read,u1:1=1",
+            .after = "mode=read,u1:1=1,u2:1=1",
+            .ttl = 60000,
+            .sent = 100});
+    b.ok({.t = 103, .p = "B", .op = 2, .f = "lock", .lock = "orders:read"});
+    b.hold({.t = 103, .p = "B", .lock = "orders:read", .depth = 1, .lease_ms = 60000, .op = 2});
+    const int64_t expired = b.key({.t = 30007, .lock = "{orders}:u1:1:rwlock_timeout:1", .f = "expired"});
     end(b, 31000);
     const Verdict v = check(b, "rwlock");
     if (a_lease >= 0) {
@@ -349,11 +382,18 @@ struct Crashed {
     renew_result(b, 10102, "A", 1);
     crashed = crash(b, 15000, "A");
     if (kept_to_ms >= 0) {
-      b.invoke(37999, "B", 1, 2, "try_lock", "orders", 0);
-      kept = b.exec(38000, 1, 2, "orders", "acquire", "2101", "A:1=1", "A:1=1", "redis0", kept_to_ms - 38000, "", 37999);
-      b.fail(38001, "B", 1, 2, "try_lock", "orders", "not acquired within 0 ms");
+      b.invoke({.t = 37999, .p = "B", .op = 2, .f = "try_lock", .wait_ms = 0});
+      kept = b.exec({.t = 38000,
+                     .op = 2,
+                     .f = "acquire",
+                     .reply = "2101",
+                     .before = "A:1=1",
+                     .after = "A:1=1",
+                     .ttl = kept_to_ms - 38000,
+                     .sent = 37999});
+      b.fail({.t = 38001, .p = "B", .op = 2, .f = "try_lock", .text = "not acquired within 0 ms"});
     }
-    if (expired_ms >= 0) expired = b.key(expired_ms, "orders", "expired");
+    if (expired_ms >= 0) expired = b.key({.t = expired_ms, .f = "expired"});
     end(b, end_ms);
   }
 };
@@ -417,7 +457,7 @@ TEST(CheckerWatchdog, RenewalInFlightAtTheCrashExtendsTheDeadline) {
     acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
     const int64_t crashed = crash(b, 15000, "A");
     renewal(b, 15005, "A", "A:1=1", 30000, "1", in_flight ? 14999 : 15001);  // expiry 45005 ms
-    const int64_t expired = b.key(45005, "orders", "expired");
+    const int64_t expired = b.key({.t = 45005, .f = "expired"});
     end(b, 60000);
     const Verdict v = check(b);
     if (in_flight) {
@@ -442,10 +482,17 @@ TEST(CheckerWatchdog, CrashedHoldKeptAliveByAnotherClientsRefusedAcquireIsLate) 
     acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
     const int64_t renewed = renewal(b, 10101, "A", "A:1=1", 30000, "1", 10100);  // expiry 40101 ms
     crash(b, 15000, "A");
-    b.invoke(20000, "B", 1, 2, "try_lock", "orders", 0);
-    b.exec(20001, 1, 2, "orders", "acquire", "20100", "A:1=1", "A:1=1", "redis0", resets_ttl ? 30000 : 20100, "", 20000);
-    b.fail(20002, "B", 1, 2, "try_lock", "orders", "not acquired within 0 ms");
-    const int64_t expired = b.key(resets_ttl ? 50001 : 40101, "orders", "expired");
+    b.invoke({.t = 20000, .p = "B", .op = 2, .f = "try_lock", .wait_ms = 0});
+    b.exec({.t = 20001,
+            .op = 2,
+            .f = "acquire",
+            .reply = "20100",
+            .before = "A:1=1",
+            .after = "A:1=1",
+            .ttl = resets_ttl ? 30000 : 20100,
+            .sent = 20000});
+    b.fail({.t = 20002, .p = "B", .op = 2, .f = "try_lock", .text = "not acquired within 0 ms"});
+    const int64_t expired = b.key({.t = resets_ttl ? 50001 : 40101, .f = "expired"});
     end(b, 60000);
     const Verdict v = check(b);
     if (!resets_ttl) {
@@ -472,12 +519,12 @@ TEST(CheckerWatchdog, CrashedHoldWhoseServerWasStoppedAcrossTheDeadlineIsNotLate
     renewal(b, 10101, "A", "A:1=1", 30000, "1", 10100);
     crash(b, 15000, "A");
     if (paused) {
-      b.fault(39000, "redis0", "pause", 0, 10000);
-      b.fault(49000, "redis0", "resume");
-      b.key(49000, "orders", "expired");
+      b.fault({.t = 39000, .p = "redis0", .f = "pause", .for_ms = 10000});
+      b.fault({.t = 49000, .p = "redis0", .f = "resume"});
+      b.key({.t = 49000, .f = "expired"});
     } else {
-      b.fault(39000, "redis0", "down");
-      b.fault(49000, "redis0", "failover");
+      b.fault({.t = 39000, .p = "redis0", .f = "down"});
+      b.fault({.t = 49000, .p = "redis0", .f = "failover"});
     }
     end(b, 60000);
     const Verdict v = check(b);
@@ -565,10 +612,17 @@ TEST(CheckerWatchdog, RenewalOfAHoldWhoseLatestOrEarlierAcquireHadNoLeaseHolds) 
     HistoryBuilder b;
     acquire(b, 100, "A", 1, 1, "", "A:1=1", 50000, 50000);
     acquire(b, 200, "A", 2, 2, "A:1=1", "A:1=2", -1, 30000);
-    b.invoke(1000, "A", 1, 3, "unlock", "orders");
-    b.release(1000, "A", 1, "orders", 1, "unlock", 3);
-    b.exec(1001, 1, 3, "orders", "unlock", "0", "A:1=2", "A:1=1", "redis0", 30000, "", 1000);
-    b.ok(1002, "A", 1, 3, "unlock", "orders", 0);
+    b.invoke({.t = 1000, .p = "A", .op = 3, .f = "unlock"});
+    b.release({.t = 1000, .p = "A", .depth = 1, .op = 3});
+    b.exec({.t = 1001,
+            .op = 3,
+            .f = "unlock",
+            .reply = "0",
+            .before = "A:1=2",
+            .after = "A:1=1",
+            .ttl = 30000,
+            .sent = 1000});
+    b.ok({.t = 1002, .p = "A", .op = 3, .f = "unlock", .value = 0});
     const int64_t r = renewal(b, 10201, "A", "A:1=1");
     end(b, 20000);
     const Verdict v = check(b);
@@ -614,11 +668,11 @@ struct LostUnlock {
   // `reacquiring`: A begins a new lock() at 5900 ms, still under way when the renewal runs.
   LostUnlock(int64_t sent_ms, int64_t run_ms, bool reacquiring = false) {
     acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
-    b.invoke(5000, "A", 1, 2, "unlock", "orders");
-    release = b.release(5000, "A", 1, "orders", 0, "unlock", 2);
+    b.invoke({.t = 5000, .p = "A", .op = 2, .f = "unlock"});
+    release = b.release({.t = 5000, .p = "A", .depth = 0, .op = 2});
     if (run_ms < 5500) renewed = renewal(b, run_ms, "A", "A:1=1", 30000, "1", sent_ms);
-    b.info(5500, "A", 1, 2, "unlock", "orders");
-    if (reacquiring) b.invoke(5900, "A", 1, 3, "lock", "orders");
+    b.info({.t = 5500, .p = "A", .op = 2, .f = "unlock"});
+    if (reacquiring) b.invoke({.t = 5900, .p = "A", .op = 3, .f = "lock"});
     if (run_ms >= 5500) renewed = renewal(b, run_ms, "A", "A:1=1", 30000, "1", sent_ms);
     end(b, 20000);
   }
@@ -677,8 +731,8 @@ struct RenewalInAnothersKey {
 
   RenewalInAnothersKey(const std::string& reply, int64_t ttl_ms) {
     acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
-    b.fault(1000, "A", "pause", 0, 40000);
-    b.key(30101, "orders", "expired");
+    b.fault({.t = 1000, .p = "A", .f = "pause", .for_ms = 40000});
+    b.key({.t = 30101, .f = "expired"});
     taken = acquire(b, 35000, "B", 2, 1, "", "B:1=1", -1, 30000);
     renewed = renewal(b, 41008, "A", "B:1=1", ttl_ms, reply, 41005);
     end(b, 50000);
@@ -761,12 +815,33 @@ TEST(CheckerWatchdog, AcquireWhoseHoldExpiresAfterExactlyItsLeaseHolds) {
 TEST(CheckerWatchdog, MultiLockPartsAreEachHeldToTheLease) {
   for (const int64_t part2_ttl : {int64_t{10000}, int64_t{30000}}) {
     HistoryBuilder b;
-    const int64_t inv = b.invoke(100, "A", 1, 1, "lock", "orders", -1, 10000);
-    b.exec(101, 1, 1, "orders-1", "acquire", "nil", "", "A:1=1", "redis0", 10000, "", 100);
-    const int64_t x2 = b.exec(102, 1, 1, "orders-2", "acquire", "nil", "", "A:1=1", "redis0", part2_ttl, "", 101);
-    b.exec(103, 1, 1, "orders-3", "acquire", "nil", "", "A:1=1", "redis0", 10000, "", 102);
-    b.ok(104, "A", 1, 1, "lock", "orders");
-    b.hold(104, "A", 1, "orders", 1, 10000, 1);
+    const int64_t inv = b.invoke({.t = 100, .p = "A", .op = 1, .f = "lock", .lease_ms = 10000});
+    b.exec({.t = 101,
+            .op = 1,
+            .lock = "orders-1",
+            .f = "acquire",
+            .reply = "nil",
+            .after = "A:1=1",
+            .ttl = 10000,
+            .sent = 100});
+    const int64_t x2 = b.exec({.t = 102,
+                               .op = 1,
+                               .lock = "orders-2",
+                               .f = "acquire",
+                               .reply = "nil",
+                               .after = "A:1=1",
+                               .ttl = part2_ttl,
+                               .sent = 101});
+    b.exec({.t = 103,
+            .op = 1,
+            .lock = "orders-3",
+            .f = "acquire",
+            .reply = "nil",
+            .after = "A:1=1",
+            .ttl = 10000,
+            .sent = 102});
+    b.ok({.t = 104, .p = "A", .op = 1, .f = "lock"});
+    b.hold({.t = 104, .p = "A", .depth = 1, .lease_ms = 10000, .op = 1});
     end(b, 5000);
     const Verdict v = check(b, "multi");
     if (part2_ttl == 10000) {
@@ -786,15 +861,21 @@ TEST(CheckerWatchdog, MultiLockPartsAreEachHeldToTheLease) {
 TEST(CheckerWatchdog, ReaderLeaseInASharedHashMustBeAtLeastTheLease) {
   for (const int64_t hash_ttl : {int64_t{29900}, int64_t{500}}) {
     HistoryBuilder b;
-    b.invoke(0, "A", 1, 1, "lock", "orders:read");
-    b.exec(1, 1, 1, "orders", "acquire", "nil", "", "mode=read,u1:1=1", "redis0", 30000, "", 0);
-    b.ok(2, "A", 1, 1, "lock", "orders:read");
-    b.hold(2, "A", 1, "orders:read", 1, -1, 1);
-    const int64_t inv = b.invoke(100, "B", 1, 2, "lock", "orders:read", -1, 1000);
-    const int64_t x =
-        b.exec(101, 1, 2, "orders", "acquire", "nil", "mode=read,u1:1=1", "mode=read,u1:1=1,u2:1=1", "redis0", hash_ttl, "", 100);
-    b.ok(102, "B", 1, 2, "lock", "orders:read");
-    b.hold(102, "B", 1, "orders:read", 1, 1000, 2);
+    b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock", .lock = "orders:read"});
+    b.exec({.t = 1, .op = 1, .f = "acquire", .reply = "nil", .after = "mode=read,u1:1=1", .ttl = 30000, .sent = 0});
+    b.ok({.t = 2, .p = "A", .op = 1, .f = "lock", .lock = "orders:read"});
+    b.hold({.t = 2, .p = "A", .lock = "orders:read", .depth = 1, .op = 1});
+    const int64_t inv = b.invoke({.t = 100, .p = "B", .op = 2, .f = "lock", .lock = "orders:read", .lease_ms = 1000});
+    const int64_t x = b.exec({.t = 101,
+                              .op = 2,
+                              .f = "acquire",
+                              .reply = "nil",
+                              .before = "mode=read,u1:1=1",
+                              .after = "mode=read,u1:1=1,u2:1=1",
+                              .ttl = hash_ttl,
+                              .sent = 100});
+    b.ok({.t = 102, .p = "B", .op = 2, .f = "lock", .lock = "orders:read"});
+    b.hold({.t = 102, .p = "B", .lock = "orders:read", .depth = 1, .lease_ms = 1000, .op = 2});
     end(b, 400);
     const Verdict v = check(b, "rwlock");
     if (hash_ttl >= 1000) {
@@ -816,7 +897,8 @@ TEST(CheckerWatchdog, TheViolationDecidedFirstIsReported) {
   HistoryBuilder b;
   acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
   const Acquire c = acquire(b, 200, "C", 2, 1, "", "C:1=1", 10000, 30000, "stock", "stock");  // decided at 201 ms
-  b.key(30101, "orders", "expired");                                                         // A's lapse, later
+  // A's lapse, later
+  b.key({.t = 30101, .f = "expired"});
   end(b, 31000);
   const Verdict v = check(b);
   ASSERT_EQ(v.valid, Validity::No) << v.explanation;

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
@@ -77,6 +78,72 @@ std::atomic<bool>& explore_stop_flag() {
   return flag;
 }
 
+namespace {
+
+// One finding (or one hazard's group of seeds): its first seed's result and how many seeds share it.
+struct Group {
+  explore::CaseResult first;
+  explore::CaseFiles files;
+  size_t seeds = 0;
+};
+
+std::string against_text(const explore::ExploreConfig& c) {
+  std::string out;
+  for (const auto& o : c.against->lock_options) out += (out.empty() ? "" : ",") + o.key + "=" + o.value;
+  for (const auto& [name, path] : c.against->script_files) out += (out.empty() ? "" : ",") + ("script:" + name + "=" + path);
+  return out;
+}
+
+// "liveness violated under the configuration, holds under --against fair_variant=tail-3.32".
+std::string finding_title(const explore::CaseResult& r, const explore::ExploreConfig& c) {
+  std::string t = r.violated + " (" + r.anomaly + ")";
+  if (r.side == "config") t += " violated under the configuration, holds under --against " + against_text(c);
+  if (r.side == "against") t += " holds under the configuration, violated under --against " + against_text(c);
+  return t;
+}
+
+void write_case(const Scenario& s, const scenario::ScenarioResult& run, const std::string& scenario_path,
+                const std::string& timeline_path) {
+  write_scenario_file(s, scenario_path);
+  TimelineInput t;
+  t.title = s.name;
+  t.about = s.about;
+  t.lock = s.lock.name;
+  t.lock_type = s.lock.type;
+  t.clients = run.clients;
+  t.history = &run.history;
+  for (const auto& p : run.properties) t.verdicts.push_back(p.verdict);
+  write_text(timeline_path, render_timeline_html(t));
+}
+
+// A finding's line in results.jsonl; a hazard's group (`as_hazard`) is keyed by the hazard instead.
+nlohmann::ordered_json finding_json(const Group& g, bool as_hazard) {
+  const CaseResult& r = g.first;
+  nlohmann::ordered_json j;
+  if (as_hazard) j["hazard"] = std::string(r.hazard->name);
+  else j["finding"] = r.signature.id;
+  j["seeds"] = g.seeds;
+  j["first_seed"] = r.seed;
+  j["property"] = r.violated;
+  if (!r.side.empty()) j["violated_under"] = r.side;
+  j["anomaly"] = r.anomaly;
+  j["shape"] = r.signature.shape;
+  if (r.hazard) {
+    if (!as_hazard) j["hazard"] = std::string(r.hazard->name);
+    j["hazard_reason"] = std::string(r.hazard->reason);
+  }
+  if (!g.files.scenario.empty()) j["scenario"] = g.files.scenario;
+  if (!g.files.timeline.empty()) j["timeline"] = g.files.timeline;
+  if (!g.files.scenario_against.empty()) j["scenario_against"] = g.files.scenario_against;
+  if (!g.files.timeline_against.empty()) j["timeline_against"] = g.files.timeline_against;
+  j["explanation"] = r.explanation;
+  return j;
+}
+
+std::string plural(size_t n, const std::string& word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+
+}  // namespace
+
 int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
   try {
     validate(o.config);
@@ -117,8 +184,11 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
 
   const auto started = std::chrono::steady_clock::now();
   auto last_progress = started;
-  size_t done = 0, violations = 0, errors = 0;
-  std::ostringstream junit_cases;
+  size_t done = 0, found = 0, hazardous = 0, errors = 0;
+  std::map<std::string, Group> findings;  // by signature id
+  std::vector<std::string> finding_order, hazard_order;
+  std::map<std::string, Group> hazard_groups;  // by hazard name
+  std::ostringstream junit_errors;
   bool interrupted = false;
   for (const uint64_t seed : seeds) {
     if (explore_stop_flag().load()) {
@@ -137,54 +207,66 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
         return 2;
       }
     }
-    const auto case_started = std::chrono::steady_clock::now();
     CaseResult r = explore_case(o.config, seed, o.shrink);
-    const double case_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - case_started).count();
     ++done;
-    std::string scenario_path, timeline_path;
+    explore::CaseFiles files;
     if (r.error) {
       ++errors;
       if (o.progress) err << "\r\x1b[K";
       out << "ERROR seed=" << seed << ": " << *r.error << "\n  regenerate: " << regenerate_command(o.config, seed) << "\n";
-    } else if (!r.violated.empty()) {
-      ++violations;
-      const std::filesystem::path dir(o.cases_dir);
-      scenario_path = (dir / ("seed-" + std::to_string(seed) + ".yaml")).string();
-      timeline_path = (dir / ("seed-" + std::to_string(seed) + ".html")).string();
-      try {
-        std::filesystem::create_directories(dir);
-        write_scenario_file(r.shrunk, scenario_path);
-        TimelineInput t;
-        t.title = r.shrunk.name;
-        t.about = r.shrunk.about;
-        t.lock = r.shrunk.lock.name;
-        t.lock_type = r.shrunk.lock.type;
-        t.clients = r.shrunk_run.clients;
-        t.history = &r.shrunk_run.history;
-        for (const auto& p : r.shrunk_run.properties) t.verdicts.push_back(p.verdict);
-        write_text(timeline_path, render_timeline_html(t));
-      } catch (const std::exception& e) {
-        err << "locksim explore: " << e.what() << "\n";
+      junit_errors << "  <testcase classname=\"explore." << escape_markup(o.config.lock_type) << "\" name=\"seed-" << seed
+                   << "\"><error message=\"" << escape_markup(*r.error) << "\"/></testcase>\n";
+    } else if (r.hazard && !o.show_hazards) {
+      ++hazardous;
+      Group& g = hazard_groups[std::string(r.hazard->name)];
+      if (g.seeds++ == 0) {
+        hazard_order.push_back(std::string(r.hazard->name));
+        g.first = r;
       }
-      if (o.progress) err << "\r\x1b[K";
-      out << "VIOLATION seed=" << seed << " " << r.violated << " (" << r.anomaly << "), shrunk from " << r.steps << " to "
-          << r.shrunk_steps << " steps in " << r.shrink_runs << " runs\n"
-          << "  " << r.explanation << "\n"
-          << "  timeline: " << timeline_path << "\n"
-          << "  replay:   locksim run " << scenario_path << "\n";
+    } else if (!r.violated.empty()) {
+      ++found;
+      Group& g = findings[r.signature.id];
+      if (g.seeds++ == 0) {
+        finding_order.push_back(r.signature.id);
+        const std::filesystem::path dir(o.cases_dir);
+        const std::string stem = (dir / ("seed-" + std::to_string(seed))).string();
+        if (o.write_cases) {
+          try {
+            std::filesystem::create_directories(dir);
+            write_case(r.shrunk, r.shrunk_run, stem + ".yaml", stem + ".html");
+            files.scenario = stem + ".yaml";
+            files.timeline = stem + ".html";
+            if (o.config.against) {
+              write_case(r.shrunk_against, r.shrunk_against_run, stem + "-against.yaml", stem + "-against.html");
+              files.scenario_against = stem + "-against.yaml";
+              files.timeline_against = stem + "-against.html";
+            }
+          } catch (const std::exception& e) {
+            err << "locksim explore: " << e.what() << "\n";
+          }
+        }
+        g.first = r;
+        g.files = files;
+        if (o.progress) err << "\r\x1b[K";
+        out << "FINDING " << r.signature.id << " seed=" << seed << ": " << finding_title(r, o.config) << ", shrunk from "
+            << r.steps << " to " << r.shrunk_steps << " steps in " << r.shrink_runs << " runs\n"
+            << "  steps: " << r.signature.shape << "\n";
+        if (r.hazard) out << "  hazard: " << r.hazard->name << ": " << r.hazard->reason << "\n";
+        out << "  " << r.explanation << "\n";
+        if (!files.timeline.empty()) {
+          const bool differential = !files.timeline_against.empty();
+          const char* mine = r.side == "against" ? "holds" : "violated";
+          const char* theirs = r.side == "against" ? "violated" : "holds";
+          out << "  timeline: " << files.timeline << (differential ? std::string(" (") + mine + ")" : "") << "\n";
+          if (differential) out << "  timeline: " << files.timeline_against << " (--against: " << theirs << ")\n";
+          out << "  replay:   locksim run " << files.scenario << "\n";
+          if (differential) out << "  replay:   locksim run " << files.scenario_against << "\n";
+        }
+      }
     }
     if (results) {
-      results << case_json_line(r, scenario_path, timeline_path);
+      results << case_json_line(r);
       results.flush();
-    }
-    if (!o.junit.empty()) {
-      junit_cases << "  <testcase classname=\"explore." << escape_markup(o.config.lock_type) << "\" name=\"seed-" << seed
-                  << "\" time=\"" << std::fixed << std::setprecision(6) << case_s << "\">";
-      if (r.error) junit_cases << "<error message=\"" << escape_markup(*r.error) << "\"/>";
-      else if (!r.violated.empty())
-        junit_cases << "<failure message=\"" << escape_markup(r.violated + " violated (" + r.anomaly + ")") << "\">"
-                    << escape_markup(r.explanation + "\nreplay: locksim run " + scenario_path) << "</failure>";
-      junit_cases << "</testcase>\n";
     }
     const auto now = std::chrono::steady_clock::now();
     if (o.progress && now - last_progress > std::chrono::milliseconds(250)) {
@@ -192,8 +274,8 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
       const double elapsed = std::chrono::duration<double>(now - started).count();
       const double rate = done / std::max(elapsed, 1e-9);
       err << "\rexplore: " << done << "/" << seeds.size() << " cases, " << static_cast<int64_t>(rate) << "/s, "
-          << violations << " violation" << (violations == 1 ? "" : "s") << ", ETA "
-          << duration_text((seeds.size() - done) / std::max(rate, 1e-9)) << "\x1b[K" << std::flush;
+          << plural(findings.size(), "finding") << ", ETA " << duration_text((seeds.size() - done) / std::max(rate, 1e-9))
+          << "\x1b[K" << std::flush;
     }
   }
   g_running.store(false);
@@ -203,12 +285,56 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
   if (o.progress) err << "\r\x1b[K" << std::flush;
 
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (!finding_order.empty()) {
+    out << plural(found, "seed") << ", " << plural(findings.size(), "distinct finding") << ":\n";
+    for (const std::string& id : finding_order) {
+      const Group& g = findings[id];
+      out << "  " << id << "  " << plural(g.seeds, "seed") << " (first " << g.first.seed << "): "
+          << finding_title(g.first, o.config) << ": " << g.first.signature.shape << "\n";
+    }
+  }
+  if (!hazard_order.empty()) {
+    out << plural(hazardous, "seed") << " violated only through a hazard of the configuration (not findings; "
+        << "--show-hazards reports them):\n";
+    for (const std::string& name : hazard_order) {
+      const Group& g = hazard_groups[name];
+      out << "  " << name << "  " << plural(g.seeds, "seed") << " (first " << g.first.seed << "): " << g.first.hazard->reason
+          << "\n";
+    }
+  }
+  if (results) {
+    for (const std::string& id : finding_order) results << finding_json(findings[id], false).dump() << "\n";
+    for (const std::string& name : hazard_order) results << finding_json(hazard_groups[name], true).dump() << "\n";
+  }
   if (!o.junit.empty()) {
+    std::ostringstream cases;
+    for (const std::string& id : finding_order) {
+      const Group& g = findings[id];
+      cases << "  <testcase classname=\"explore." << escape_markup(o.config.lock_type) << "\" name=\"finding-" << id
+            << "\"><failure message=\"" << escape_markup(plural(g.seeds, "seed") + ": " + finding_title(g.first, o.config))
+            << "\">"
+            << escape_markup(g.first.signature.shape + "\n" + g.first.explanation +
+                             (g.files.scenario.empty() ? "" : "\nreplay: locksim run " + g.files.scenario))
+            << "</failure></testcase>\n";
+    }
+    for (const std::string& name : hazard_order) {
+      const Group& g = hazard_groups[name];
+      cases << "  <testcase classname=\"explore." << escape_markup(o.config.lock_type) << "\" name=\"hazard-" << name
+            << "\"><skipped message=\"" << escape_markup(plural(g.seeds, "seed") + ": " + std::string(g.first.hazard->reason))
+            << "\"/></testcase>\n";
+    }
+    cases << "  <testcase classname=\"explore." << escape_markup(o.config.lock_type) << "\" name=\"cases\" time=\""
+          << std::fixed << std::setprecision(3) << elapsed << "\">"
+          << (found ? "<failure message=\"" + escape_markup(plural(findings.size(), "distinct finding") + " in " +
+                                                             plural(found, "seed")) + "\"/>"
+                    : std::string())
+          << "</testcase>\n";
+    const size_t tests = finding_order.size() + hazard_order.size() + 1 + errors;
     std::ostringstream xml;
-    xml << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"locksim explore\" tests=\"" << done
-        << "\" failures=\"" << violations << "\" errors=\"" << errors << "\" time=\"" << std::fixed
-        << std::setprecision(3) << elapsed << "\">\n"
-        << junit_cases.str() << "</testsuite>\n";
+    xml << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"locksim explore\" tests=\"" << tests
+        << "\" failures=\"" << finding_order.size() + (found ? 1 : 0) << "\" errors=\"" << errors << "\" skipped=\""
+        << hazard_order.size() << "\" time=\"" << std::fixed << std::setprecision(3) << elapsed << "\">\n"
+        << cases.str() << junit_errors.str() << "</testsuite>\n";
     try {
       write_text(o.junit, xml.str());
     } catch (const std::exception& e) {
@@ -217,16 +343,18 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
   }
   out << "explore: " << done << " of " << seeds.size() << " cases (seeds " << o.seed_first << ".." << o.seed_last;
   if (o.shard_count > 1) out << ", shard " << o.shard_index << "/" << o.shard_count;
-  out << "), " << violations << " violation" << (violations == 1 ? "" : "s");
-  if (errors) out << ", " << errors << " error" << (errors == 1 ? "" : "s");
+  out << "), " << plural(findings.size(), "finding") << " in " << plural(found, "seed");
+  if (hazardous) out << ", " << plural(hazardous, "seed") << " a known hazard";
+  if (errors) out << ", " << plural(errors, "error");
   out << ", " << std::fixed << std::setprecision(1) << elapsed << " s (" << static_cast<int64_t>(done / std::max(elapsed, 1e-9))
       << " cases/s)" << (interrupted ? ", interrupted" : "") << "\n";
-  if (violations || errors) return 1;
+  if (found || errors) return 1;
   return interrupted ? 130 : 0;
 }
 
 int run_merge(const std::vector<std::string>& inputs, const std::string& out_path, std::ostream& err) {
   std::vector<std::pair<uint64_t, std::string>> lines;
+  std::map<std::string, nlohmann::ordered_json> merged;  // finding id (or hazard name) -> its line
   for (const std::string& input : inputs) {
     std::ifstream file(input, std::ios::binary);
     if (!file) {
@@ -236,22 +364,46 @@ int run_merge(const std::vector<std::string>& inputs, const std::string& out_pat
     std::string line;
     for (int number = 1; std::getline(file, line); ++number) {
       if (line.empty()) continue;
-      const auto j = nlohmann::json::parse(line, nullptr, false);
-      if (j.is_discarded() || !j.is_object() || !j.contains("seed") || !j["seed"].is_number_unsigned()) {
-        err << "locksim merge: " << input << ":" << number << ": not a result line with a seed\n";
-        return 2;
+      const auto j = nlohmann::ordered_json::parse(line, nullptr, false);
+      if (!j.is_discarded() && j.is_object() && j.contains("seed") && j["seed"].is_number_unsigned()) {
+        lines.emplace_back(j["seed"].get<uint64_t>(), line);
+        continue;
       }
-      lines.emplace_back(j["seed"].get<uint64_t>(), line);
+      const bool group = !j.is_discarded() && j.is_object() && j.contains("seeds") && j.contains("first_seed") &&
+                         ((j.contains("finding") && j["finding"].is_string()) || (j.contains("hazard") && j["hazard"].is_string()));
+      if (group) {
+        // A finding's seeds are grouped by its signature, a hazard's (with no finding) by the hazard.
+        const std::string key = j.contains("finding") ? j["finding"].get<std::string>() : "hazard " + j["hazard"].get<std::string>();
+        auto [it, added] = merged.emplace(key, j);
+        if (!added) {
+          nlohmann::ordered_json& kept = it->second;
+          const uint64_t seeds = kept["seeds"].get<uint64_t>() + j["seeds"].get<uint64_t>();
+          if (j["first_seed"].get<uint64_t>() < kept["first_seed"].get<uint64_t>()) kept = j;
+          kept["seeds"] = seeds;
+        }
+        continue;
+      }
+      err << "locksim merge: " << input << ":" << number << ": not a case line (with a seed) or a finding line\n";
+      return 2;
     }
   }
   std::sort(lines.begin(), lines.end());
   lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+  std::vector<const nlohmann::ordered_json*> groups;
+  for (const auto& [key, j] : merged) groups.push_back(&j);
+  // As one process writes them: findings by first seed, then the hazards by first seed.
+  std::sort(groups.begin(), groups.end(), [](const auto* a, const auto* b) {
+    const bool ha = !a->contains("finding"), hb = !b->contains("finding");
+    if (ha != hb) return hb;
+    return (*a)["first_seed"].template get<uint64_t>() < (*b)["first_seed"].template get<uint64_t>();
+  });
   std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
   if (!out) {
     err << "locksim merge: " << out_path << ": cannot write\n";
     return 2;
   }
   for (const auto& [seed, line] : lines) out << line << "\n";
+  for (const auto* j : groups) out << j->dump() << "\n";
   if (!out) {
     err << "locksim merge: " << out_path << ": write failed\n";
     return 2;

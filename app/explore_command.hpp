@@ -1,9 +1,13 @@
 #pragma once
-// `locksim explore`: explore a range of seeds (explore/explore.hpp), shard by shard, writing each
-// counterexample as a scenario file with its HTML timeline, results.jsonl and JUnit, with progress
-// on a terminal and Ctrl-C stopping between cases.
+// `locksim explore`: explore a range of seeds (explore/explore.hpp), shard by shard. Seeds whose
+// shrunk counterexamples share a signature are one finding: reported once, with the count of its
+// seeds and one replay file (scenario and HTML timeline, both configurations' in a differential
+// run); violations a hazard of the configuration explains are counted apart. Writes results.jsonl
+// (a line per case, then a line per finding) and JUnit (a test case per finding), with progress on
+// a terminal and Ctrl-C stopping between cases.
 //
-// `locksim merge`: shard outputs combined into one, sorted by seed, byte-deterministic.
+// `locksim merge`: shard outputs combined into one (cases sorted by seed, findings' counts added),
+// byte-deterministic.
 #include <atomic>
 #include <cstdint>
 #include <iosfwd>
@@ -26,17 +30,21 @@ struct ExploreOptions {
   explore::ShrinkOptions shrink;
   bool progress = false;      // a live progress line on stderr (for a terminal)
   std::string emit_dir;       // also write every generated case, unrun and unshrunk, as DIR/seed-S.yaml
+  bool write_cases = true;    // false: no counterexample files (judging only: --cases none)
+  bool show_hazards = false;  // report violations a hazard of the configuration explains as findings
 };
 
 // The stop flag Ctrl-C sets; run_explore checks it between cases.
 std::atomic<bool>& explore_stop_flag();
 
-// Exit code: 0 no expected-holds property violated, 1 at least one was (or a case could not run),
-// 2 bad usage, 130 interrupted before any violation.
+// Exit code: 0 no finding, 1 a finding (or a case that could not run), 2 bad usage, 130
+// interrupted before any finding. Violations a hazard explains are findings only with show_hazards.
 int run_explore(const ExploreOptions& options, std::ostream& out, std::ostream& err);
 
-// Merges results.jsonl files: every line of every input, sorted by seed (ties by text), exact
-// duplicates dropped. Exit code 0, or 2 when an input cannot be read or a line has no seed.
+// Merges results.jsonl files: every case line of every input, sorted by seed (ties by text), exact
+// duplicates dropped; then the finding lines, one per finding (seeds added up, the first seed's
+// files and words kept), by first seed. Exit code 0, or 2 when an input cannot be read or a line
+// is neither.
 int run_merge(const std::vector<std::string>& inputs, const std::string& out_path, std::ostream& err);
 
 }  // namespace locksim::app

@@ -74,12 +74,19 @@ int main(int argc, char** argv) {
       "explore",
       "Property-based exploration: per seed, a random workload (1..N clients, lock/try_lock/unlock/work/write)\n"
       "and fault plan, run in the simulated world and judged by the properties named, each expected to hold.\n"
-      "A violation is shrunk to a small scenario file (replay: locksim run FILE) and an HTML timeline.\n"
-      "Exit code: 0 no violation, 1 violations (or a case that could not run), 2 bad usage, 130 interrupted.\n"
+      "A violation is shrunk to a small scenario file (replay: locksim run FILE) and an HTML timeline; seeds that\n"
+      "shrink to the same case are one finding. With --against, every case also runs under a second configuration\n"
+      "and the findings are the verdicts that differ (a fix, an upgrade, your script against the stock one).\n"
+      "Violations a hazard of the configuration explains (a lease shorter than the work, a pause longer than the\n"
+      "lease, a restart without persistence, ...) are counted apart.\n"
+      "Exit code: 0 no finding, 1 findings (or a case that could not run), 2 bad usage, 130 interrupted.\n"
       "More: docs/exploration.md.");
   explore->add_option("--lock", explore_options.config.lock_type, "Lock type: " + locksim::model::lock_type_list())
       ->capture_default_str();
   explore->add_option("--clients", explore_options.config.clients_max, "At most this many clients (1..26)")->capture_default_str();
+  explore->add_option("--threads", explore_options.config.threads_max,
+                      "Each client's sessions run on 1..N threads (1..100): with --clients 26, hundreds of waiters")
+      ->capture_default_str();
   explore->add_option("--ops", explore_options.config.ops_max, "At most this many operations per client")->capture_default_str();
   explore->add_option("--faults", explore_faults,
                       "Fault kinds allowed, comma-separated: crash,pause,partition,delay,loss,clock_jump,redis_restart,\n"
@@ -90,19 +97,37 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   explore->add_option("--horizon-ms", explore_options.config.horizon_ms, "Sessions and faults start within this many ms")
       ->capture_default_str();
+  explore->add_option("--work-ms-max", explore_options.config.work_ms_max, "A session works 0..this many ms while holding")
+      ->capture_default_str();
   explore->add_flag("--no-try-lock", [&](int64_t) { explore_options.config.try_locks = false; },
                     "Every acquire is lock() (no tryLock with a wait, whose give-up can race a wake-up)");
   explore->add_flag("--no-leases", [&](int64_t) { explore_options.config.leases = false; },
                     "Acquires never name a lease (rlock: the watchdog renews every hold)");
-  explore->add_flag("--watchdog-keep", explore_options.config.watchdog_keep,
-                    "rlock: a failed renewal is retried (Redisson 3.44.0 on) instead of ending renewal");
-  explore->add_flag("--unlock-latch", explore_options.config.unlock_latch, "rlock: unlock with the latch (Redisson 3.24.0 on)");
-  explore->add_option("--fair-variant", explore_options.config.fair_variant,
-                      "fair: the script era: head (2.7.0-3.11.0), tail (3.11.1-3.30.x), tail-3.31, tail-3.32 (3.32.0-3.44.x)")
-      ->capture_default_str();
-  explore->add_option("--thread-wait-ms", explore_options.config.thread_wait_ms,
-                      "fair: threadWaitTime (5000 up to 3.13.2, 300000 from 3.13.3); fair_queue judges evictions by it")
-      ->capture_default_str();
+  std::vector<std::string> explore_set;
+  std::string explore_against;
+  explore->add_option("--set", explore_set,
+                      "KEY=VALUE[,KEY=VALUE...]: lock options in the scenario format's words (its lock: keys, e.g.\n"
+                      "unlock_latch=true, watchdog_on_error=keep, watchdog_ms=10000, fair_variant=tail-3.32,\n"
+                      "thread_wait_ms=300000, wait_replaces_thread_wait=true, zero_wait_tryacquire=true, rwlock_variant=3.44,\n"
+                      "acquire_script=rlock_acquire_hset, unlock_script=..., timeout_ms=..., retry_attempts=...,\n"
+                      "retry_interval_ms=...), for every case (repeatable)")
+      ->allow_extra_args(false);
+  explore->add_option("--against", explore_against,
+                      "KEY=VALUE[,...]: run every case under this variation of the configuration too (the same lock options,\n"
+                      "and script:NAME=FILE, or script:NAME=stock to undo a --script), and report the cases whose verdicts\n"
+                      "differ: \"violated under the configuration, holds under --against\" (or the reverse)");
+  explore->add_flag("--show-hazards", explore_options.show_hazards,
+                    "Report violations that a hazard of the configuration explains as findings, too");
+  std::string fair_variant, thread_wait_ms;
+  bool watchdog_keep = false, unlock_latch = false;
+  explore->add_flag("--watchdog-keep", watchdog_keep, "The same as --set watchdog_on_error=keep (Redisson 3.44.0 on)");
+  explore->add_flag("--unlock-latch", unlock_latch, "The same as --set unlock_latch=true (Redisson 3.24.0 on)");
+  explore->add_option("--fair-variant", fair_variant,
+                      "The same as --set fair_variant=V: head (2.7.0-3.11.0), tail (3.11.1-3.30.x, the default), tail-3.31,\n"
+                      "tail-3.32 (3.32.0-3.44.x)");
+  explore->add_option("--thread-wait-ms", thread_wait_ms,
+                      "The same as --set thread_wait_ms=N: fair's threadWaitTime (5000, the default, up to 3.13.2; 300000\n"
+                      "from 3.13.3); fair_queue judges evictions by it");
   std::vector<std::string> explore_scripts;
   explore->add_option("--script", explore_scripts,
                       "NAME=FILE: run your Lua FILE wherever the lock would run scripts/NAME.lua (repeatable), to audit "
@@ -121,7 +146,8 @@ int main(int argc, char** argv) {
   explore->add_option("--shard", explore_shard, "I/N: run only the seeds at positions I mod N of the range (0 <= I < N)");
   explore->add_option("--out", explore_options.out, "Write one JSON line per case to this file");
   explore->add_option("--junit", explore_options.junit, "Write a JUnit XML report (a test case per seed)");
-  explore->add_option("--cases", explore_options.cases_dir, "Where counterexamples (seed-S.yaml, seed-S.html) go")
+  explore->add_option("--cases", explore_options.cases_dir,
+                      "Where each finding's counterexample (seed-S.yaml, seed-S.html; -against.* too) goes; none: nowhere")
       ->capture_default_str();
   explore->add_option("--emit", explore_options.emit_dir,
                       "Also write every generated case, before it runs and unshrunk, as DIR/seed-S.yaml");
@@ -168,6 +194,22 @@ int main(int argc, char** argv) {
       config.properties = split(explore_properties);
       // A ReadWriteLock's mutual exclusion is read_write (readers share by design).
       if (explore->count("--properties") == 0 && config.lock_type == "rwlock") config.properties = {"read_write"};
+      try {
+        if (watchdog_keep) config.lock_options.push_back({"watchdog_on_error", "keep"});
+        if (unlock_latch) config.lock_options.push_back({"unlock_latch", "true"});
+        if (!fair_variant.empty()) config.lock_options.push_back({"fair_variant", fair_variant});
+        if (!thread_wait_ms.empty()) config.lock_options.push_back({"thread_wait_ms", thread_wait_ms});
+        for (const std::string& item : explore_set) {
+          const locksim::explore::Variation v = locksim::explore::parse_variation(item, "--set");
+          if (!v.script_files.empty()) throw std::invalid_argument("--set " + item + ": scripts are replaced with --script NAME=FILE");
+          config.lock_options.insert(config.lock_options.end(), v.lock_options.begin(), v.lock_options.end());
+        }
+        if (!explore_against.empty()) config.against = locksim::explore::parse_variation(explore_against, "--against");
+      } catch (const std::invalid_argument& e) {
+        std::cerr << "locksim explore: " << e.what() << "\n";
+        return 2;
+      }
+      if (explore_options.cases_dir == "none") explore_options.write_cases = false;
       for (const std::string& item : explore_scripts) {
         const auto eq = item.find('=');
         const std::string name = item.substr(0, eq), file = eq == std::string::npos ? "" : item.substr(eq + 1);

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "explore/shrink.hpp"
 #include "report/verdict_json.hpp"
 
 namespace locksim::explore {
@@ -18,6 +19,13 @@ std::string join(const std::vector<std::string>& items, const char* sep = ",") {
   return out;
 }
 
+std::string options_text(const std::vector<scenario::LockOption>& options,
+                         const std::vector<std::pair<std::string, std::string>>& scripts) {
+  std::vector<std::string> items;
+  for (const auto& o : options) items.push_back(o.key + "=" + o.value);
+  for (const auto& [name, path] : scripts) items.push_back("script:" + name + "=" + path);
+  return join(items);
+}
 
 const PropertyResult* property_of(const ScenarioResult& r, const std::string& name) {
   for (const auto& p : r.properties)
@@ -25,90 +33,117 @@ const PropertyResult* property_of(const ScenarioResult& r, const std::string& na
   return nullptr;
 }
 
-bool violates(const Scenario& s, const std::string& property) {
+// The verdict of one property alone (the other checkers not run), or Unknown when the run stopped.
+model::Validity judge(const Scenario& s, const std::string& property) {
   Scenario only = s;
   only.expect = {{property, "holds"}};
   const ScenarioResult r = run_scenario(only);
-  if (r.error) return false;
+  if (r.error) return model::Validity::Unknown;
   const PropertyResult* p = property_of(r, property);
-  return p && p->verdict.valid == model::Validity::No;
+  return p ? p->verdict.valid : model::Validity::Unknown;
+}
+
+std::vector<std::pair<std::string, std::string>> verdicts_of(const ScenarioResult& run) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& p : run.properties) out.emplace_back(p.property, std::string(model::to_string(p.verdict.valid)));
+  return out;
 }
 
 }  // namespace
 
-// The explore command that generates this case again (seed and configuration, no shard).
+// The explore command that generates this case again: every setting that is not the default.
 std::string regenerate_command(const ExploreConfig& c, uint64_t seed) {
+  const ExploreConfig d;
   std::string cmd = "locksim explore --lock " + c.lock_type + " --clients " + std::to_string(c.clients_max) + " --ops " +
                     std::to_string(c.ops_max);
+  if (c.threads_max != d.threads_max) cmd += " --threads " + std::to_string(c.threads_max);
   if (!c.faults.empty()) cmd += " --faults " + join(c.faults);
+  if (!c.faults.empty() && c.faults_max != d.faults_max) cmd += " --faults-max " + std::to_string(c.faults_max);
   if (c.world_loss_max > 0) cmd += " --world-loss " + std::to_string(c.world_loss_max);
+  if (c.horizon_ms != d.horizon_ms) cmd += " --horizon-ms " + std::to_string(c.horizon_ms);
+  if (c.work_ms_max != d.work_ms_max) cmd += " --work-ms-max " + std::to_string(c.work_ms_max);
   if (!c.leases) cmd += " --no-leases";
   if (!c.try_locks) cmd += " --no-try-lock";
-  if (c.watchdog_keep) cmd += " --watchdog-keep";
-  if (c.unlock_latch) cmd += " --unlock-latch";
-  if (c.lock_type == "fair") cmd += " --fair-variant " + c.fair_variant + " --thread-wait-ms " + std::to_string(c.thread_wait_ms);
+  if (!c.lock_options.empty()) cmd += " --set " + options_text(c.lock_options, {});
   for (const auto& [name, path] : c.script_files) cmd += " --script " + name + "=" + path;
+  if (c.against) cmd += " --against " + options_text(c.against->lock_options, c.against->script_files);
   return cmd + " --properties " + join(c.properties) + " --seed " + std::to_string(seed);
-}
-
-
-Scenario shrink_scenario(const rc::Shrinkable<Scenario>& start, const std::function<bool(const Scenario&)>& still_fails,
-                         int runs_max, int* runs) {
-  rc::Shrinkable<Scenario> current = start;
-  int used = 0;
-  bool progressed = true;
-  while (progressed && used < runs_max) {
-    progressed = false;
-    rc::Seq<rc::Shrinkable<Scenario>> shrinks = current.shrinks();
-    while (used < runs_max) {
-      rc::Maybe<rc::Shrinkable<Scenario>> next = shrinks.next();
-      if (!next) break;
-      ++used;
-      if (still_fails(next->value())) {
-        current = std::move(*next);
-        progressed = true;
-        break;
-      }
-    }
-  }
-  if (runs) *runs = used;
-  return current.value();
 }
 
 CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const ShrinkOptions& shrink) {
   CaseResult result;
   result.seed = seed;
-  const rc::Shrinkable<Scenario> generated = generate_case(config, seed);
-  Scenario s = generated.value();
+  const Plan plan = generate_plan(config, seed);
+  const std::optional<ExploreConfig> against = config.against ? std::optional(varied(config, *config.against)) : std::nullopt;
+  const Scenario s = to_scenario(plan, config);
   result.steps = s.timeline.size();
   const ScenarioResult run = run_scenario(s);
   if (run.error) {
     result.error = *run.error;
     return result;
   }
-  for (const auto& p : run.properties) {
-    result.verdicts.emplace_back(p.property, std::string(model::to_string(p.verdict.valid)));
-    if (result.violated.empty() && p.verdict.valid == model::Validity::No) result.violated = p.property;
+  result.verdicts = verdicts_of(run);
+  if (against) {
+    const ScenarioResult other = run_scenario(to_scenario(plan, *against));
+    if (other.error) {
+      result.error = "--against: " + *other.error;
+      return result;
+    }
+    result.against_verdicts = verdicts_of(other);
+    const std::string violated(model::to_string(model::Validity::No)), holds(model::to_string(model::Validity::Yes));
+    // Violated under the configuration and holding under --against first: the bug a fix removes.
+    for (const std::string side : {"config", "against"}) {
+      for (size_t i = 0; i < result.verdicts.size() && result.violated.empty(); ++i) {
+        const std::string& mine = side == "config" ? result.verdicts[i].second : result.against_verdicts[i].second;
+        const std::string& theirs = side == "config" ? result.against_verdicts[i].second : result.verdicts[i].second;
+        if (mine == violated && theirs == holds) {
+          result.violated = result.verdicts[i].first;
+          result.side = side;
+        }
+      }
+    }
+  } else {
+    for (const auto& [property, verdict] : result.verdicts)
+      if (result.violated.empty() && verdict == model::to_string(model::Validity::No)) result.violated = property;
   }
   if (result.violated.empty()) return result;
 
   const std::string property = result.violated;
-  Scenario smallest = shrink.enabled
-                          ? shrink_scenario(generated, [&](const Scenario& c) { return violates(c, property); },
-                                            shrink.runs_max, &result.shrink_runs)
-                          : s;
-  smallest.name = "explore-" + config.lock_type + "-seed-" + std::to_string(seed);
-  smallest.about = "Found by `" + regenerate_command(config, seed) + "`: " + property + " violated; shrunk from " +
-                   std::to_string(result.steps) + " to " + std::to_string(smallest.timeline.size()) +
-                   " timeline steps. Every property is expected to hold.";
-  result.shrunk_steps = smallest.timeline.size();
-  result.shrunk_run = run_scenario(smallest);
-  if (const PropertyResult* p = property_of(result.shrunk_run, property)) {
+  const ExploreConfig& breaks = result.side == "against" ? *against : config;
+  const ExploreConfig* keeps_holding = !against ? nullptr : result.side == "against" ? &config : &*against;
+  const std::function<bool(const Plan&)> keeps = [&](const Plan& candidate) {
+    if (judge(to_scenario(candidate, breaks), property) != model::Validity::No) return false;
+    return !keeps_holding || judge(to_scenario(candidate, *keeps_holding), property) == model::Validity::Yes;
+  };
+  ShrinkStats stats;
+  const Plan smallest = shrink.enabled ? shrink_plan(plan, config, keeps, shrink.runs_max, &stats) : plan;
+  result.shrink_runs = stats.runs;
+  // A differential finding is the change's by construction; a plain one may be the configuration's.
+  if (!against) result.hazard = hazard_of(smallest, config, keeps, &result.shrink_runs);
+
+  const std::string finding = property + (result.side.empty() ? "" : " violated under " + std::string(result.side == "config" ? "the configuration" : "--against") + " only");
+  result.shrunk = to_scenario(smallest, config);
+  result.shrunk.name = "explore-" + config.lock_type + "-seed-" + std::to_string(seed);
+  result.shrunk.about = "Found by `" + regenerate_command(config, seed) + "`: " + finding + "; shrunk from " +
+                        std::to_string(result.steps) + " to " + std::to_string(result.shrunk.timeline.size()) +
+                        " timeline steps. Every property is expected to hold.";
+  result.shrunk_steps = result.shrunk.timeline.size();
+  result.shrunk_run = run_scenario(result.shrunk);
+  if (against) {
+    result.shrunk_against = to_scenario(smallest, *against);
+    result.shrunk_against.name = result.shrunk.name + "-against";
+    result.shrunk_against.about = "The case of " + result.shrunk.name + " under --against " +
+                                  options_text(config.against->lock_options, config.against->script_files) +
+                                  ". Every property is expected to hold.";
+    result.shrunk_against_run = run_scenario(result.shrunk_against);
+  }
+  const ScenarioResult& violating = result.side == "against" ? result.shrunk_against_run : result.shrunk_run;
+  if (const PropertyResult* p = property_of(violating, property)) {
     result.anomaly = p->verdict.anomaly;
     result.explanation = p->verdict.explanation;
     result.verdict = p->verdict;
   }
-  result.shrunk = std::move(smallest);
+  result.signature = signature_of(result.shrunk, property, result.anomaly, result.side);
   return result;
 }
 
@@ -121,23 +156,32 @@ std::optional<CaseResult> find_counterexample(const ExploreConfig& config, uint6
   return std::nullopt;
 }
 
-std::string case_json_line(const CaseResult& r, const std::string& scenario_path, const std::string& timeline_path) {
+std::string case_json_line(const CaseResult& r) {
   nlohmann::ordered_json j;
   j["seed"] = r.seed;
   if (r.error) {
     j["error"] = *r.error;
     return j.dump() + "\n";
   }
-  nlohmann::ordered_json verdicts = nlohmann::ordered_json::object();
-  for (const auto& [property, verdict] : r.verdicts) verdicts[property] = verdict;
-  j["verdicts"] = verdicts;
+  auto object = [](const std::vector<std::pair<std::string, std::string>>& verdicts) {
+    nlohmann::ordered_json o = nlohmann::ordered_json::object();
+    for (const auto& [property, verdict] : verdicts) o[property] = verdict;
+    return o;
+  };
+  j["verdicts"] = object(r.verdicts);
+  if (!r.against_verdicts.empty()) j["verdicts_against"] = object(r.against_verdicts);
   if (!r.violated.empty()) {
     j["violated"] = r.violated;
+    if (!r.side.empty()) j["violated_under"] = r.side;
     j["anomaly"] = r.anomaly;
+    j["finding"] = r.signature.id;
+    j["shape"] = r.signature.shape;
+    if (r.hazard) {
+      j["hazard"] = std::string(r.hazard->name);
+      j["hazard_reason"] = std::string(r.hazard->reason);
+    }
     j["steps"] = r.steps;
     j["shrunk_steps"] = r.shrunk_steps;
-    j["scenario"] = scenario_path;
-    j["timeline"] = timeline_path;
     j["explanation"] = r.explanation;
     j["witness"] = r.verdict.witness;
     j["evidence"] = evidence_json(r.verdict);

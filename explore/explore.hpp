@@ -1,60 +1,73 @@
 #pragma once
 // Exploration: random workloads and fault plans (generator.hpp), one case per seed, each run in the
-// simulated world and judged by the properties asked for, all expected to hold. A case that
-// violates one is shrunk (RapidCheck's shrink tree of the generated plan, walked greedily: take the
-// first smaller case that still violates the same property, repeat) into a scenario `locksim run`
-// replays. The `locksim explore` command around it is app/explore_command.hpp.
-#include <atomic>
+// simulated world and judged by the properties asked for, all expected to hold; with --against,
+// run under a second configuration too, the finding being a verdict that differs. A case with a
+// finding is shrunk (shrink.hpp) into a scenario `locksim run` replays, signed (finding.hpp) so
+// that seeds with the same finding are counted as one, and checked for a hazard of the
+// configuration that explains it (hazards.hpp). The command around it is app/explore_command.hpp.
 #include <cstdint>
-#include <functional>
-#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "explore/finding.hpp"
 #include "explore/generator.hpp"
+#include "explore/hazards.hpp"
 #include "scenario/runner.hpp"
 
 namespace locksim::explore {
 
 struct ShrinkOptions {
   bool enabled = true;
-  int runs_max = 3000;  // scenario runs spent shrinking one case at most
+  int runs_max = 3000;  // plans run while shrinking one case, at most
 };
 
 struct CaseResult {
   uint64_t seed = 0;
-  std::vector<std::pair<std::string, std::string>> verdicts;  // property -> holds | violated | unknown
-  std::string violated;       // the first property (in the config's order) violated; "" when none
+  std::vector<std::pair<std::string, std::string>> verdicts;          // property -> holds | violated | unknown
+  std::vector<std::pair<std::string, std::string>> against_verdicts;  // the same under --against (else empty)
+  // The finding's property ("" none). A plain run: the first property (in the config's order) that
+  // is violated. A differential run: the first whose verdict is violated under one configuration
+  // and holds under the other (an unknown on either side is no difference).
+  std::string violated;
+  std::string side;            // differential: which configuration violates it, "config" or "against"
   std::string anomaly;
-  std::string explanation;    // the checker's words, for the shrunk case
-  model::Verdict verdict;     // the shrunk case's verdict of the violated property, evidence and all
-  size_t steps = 0;           // timeline steps as generated
-  size_t shrunk_steps = 0;    // after shrinking
-  int shrink_runs = 0;
-  std::optional<std::string> error;  // the run stopped (an exception in the world)
-  scenario::Scenario shrunk;            // the smallest counterexample (when violated)
+  std::string explanation;     // the checker's words, for the shrunk case
+  model::Verdict verdict;      // the shrunk case's verdict of the violated property, evidence and all
+  size_t steps = 0;            // timeline steps as generated
+  size_t shrunk_steps = 0;     // after shrinking
+  int shrink_runs = 0;         // scenario runs spent shrinking and labelling
+  std::optional<std::string> error;  // a run stopped (an exception in the world)
+  Signature signature;         // what makes it the same finding as another seed's
+  const HazardInfo* hazard = nullptr;  // a plain run's violation that a hazard of the configuration explains
+  scenario::Scenario shrunk;            // the smallest counterexample under the configuration
   scenario::ScenarioResult shrunk_run;  // and its run
+  scenario::Scenario shrunk_against;            // differential: the same case under --against
+  scenario::ScenarioResult shrunk_against_run;  // and its run
 };
 
-// Runs the case of one seed; shrinks it when it violates a property.
+// Runs the case of one seed (under both configurations when config.against is set); shrinks it
+// when it has a finding, keeping that finding: the same property violated, and in a differential
+// run, holding under the other configuration.
 CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const ShrinkOptions& shrink = {});
 
-// The first counterexample among `count` seeds from `first`, or nullopt: what "a configuration that
-// must be violated" tests assert.
+// The first case with a finding among `count` seeds from `first`, or nullopt: what "a
+// configuration that must be violated" tests assert.
 std::optional<CaseResult> find_counterexample(const ExploreConfig& config, uint64_t first, uint64_t count,
                                               const ShrinkOptions& shrink = {});
-
-// Greedy shrinking over a Shrinkable: the smallest value reachable through shrinks that all keep
-// `still_fails` true, within `runs_max` calls of it.
-scenario::Scenario shrink_scenario(const rc::Shrinkable<scenario::Scenario>& start,
-                                   const std::function<bool(const scenario::Scenario&)>& still_fails,
-                                   int runs_max, int* runs = nullptr);
 
 // The `locksim explore` command line that generates the case of `seed` again.
 std::string regenerate_command(const ExploreConfig& config, uint64_t seed);
 
-// One JSON line of results.jsonl for a case.
-std::string case_json_line(const CaseResult& result, const std::string& scenario_path, const std::string& timeline_path);
+// Where a case's counterexample went ("" where nothing was written).
+struct CaseFiles {
+  std::string scenario{}, timeline{};                  // under the configuration
+  std::string scenario_against{}, timeline_against{};  // under --against
+};
+
+// One JSON line of results.jsonl for a case: its verdicts, and its finding (by signature id) with
+// the shrunk case's verdict as data. The files are named by the finding's own line, once, so that a
+// case's line is the same whichever seeds ran before it (shards merge byte for byte).
+std::string case_json_line(const CaseResult& result);
 
 }  // namespace locksim::explore

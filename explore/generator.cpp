@@ -1,10 +1,12 @@
 #include "explore/generator.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <stdexcept>
 
+#include "client/script_files.hpp"
 #include "model/checkers.hpp"
 #include "model/lock_types.hpp"
 
@@ -69,12 +71,15 @@ rc::Gen<SessionPlan> session_gen(const ExploreConfig& c) {
       set(&SessionPlan::leased, c.leases ? one_in(3) : rc::gen::just(false)),
       set(&SessionPlan::lease_ms, between(100, 40000)),
       set(&SessionPlan::reentrant, one_in(4)),
-      set(&SessionPlan::work_ms, between(0, 45000)),
+      set(&SessionPlan::work_ms, between(0, c.work_ms_max)),
       set(&SessionPlan::writes, rc::gen::map(between(0, 2), [](int64_t x) { return static_cast<int>(x); })),
       // An unlock ends most sessions; shrinking drops it.
       set(&SessionPlan::unlock, rc::gen::map(full(rc::gen::inRange<int>(0, 8)), [](int x) { return x != 0; })),
       set(&SessionPlan::stray_unlock, one_in(12)),
-      set(&SessionPlan::write_side, one_in(2)));
+      set(&SessionPlan::write_side, one_in(2)),
+      set(&SessionPlan::thread, c.threads_max > 1 ? rc::gen::map(between(0, c.threads_max - 1),
+                                                                 [](int64_t x) { return static_cast<int>(x); })
+                                                  : rc::gen::just(0)));
 }
 
 rc::Gen<ClientPlan> client_gen(const ExploreConfig& c) {
@@ -108,13 +113,71 @@ const std::vector<std::string>& all_fault_kinds() {
   return kinds;
 }
 
+ExploreConfig varied(const ExploreConfig& config, const Variation& variation) {
+  ExploreConfig out = config;
+  out.against.reset();
+  out.lock_options.insert(out.lock_options.end(), variation.lock_options.begin(), variation.lock_options.end());
+  for (const auto& [name, path] : variation.script_files) {
+    std::erase_if(out.script_files, [&](const auto& item) { return item.first == name; });
+    if (path != "stock") out.script_files.emplace_back(name, path);
+  }
+  return out;
+}
+
+Variation parse_variation(const std::string& text, const std::string& where) {
+  Variation v;
+  size_t start = 0;
+  int depth = 0;  // commas inside [..] or {..} belong to a YAML value
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size()) {
+      if (text[i] == '[' || text[i] == '{') ++depth;
+      if (text[i] == ']' || text[i] == '}') --depth;
+      if (text[i] != ',' || depth > 0) continue;
+    }
+    const std::string item = text.substr(start, i - start);
+    start = i + 1;
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+      throw std::invalid_argument(where + " '" + item + "': expected KEY=VALUE (a lock: key of the scenario format, e.g. "
+                                  "unlock_latch=true) or script:NAME=FILE");
+    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    if (key.starts_with("script:")) v.script_files.emplace_back(key.substr(7), value);
+    else v.lock_options.push_back({key, value});
+  }
+  return v;
+}
+
+namespace {
+
+// A configuration's lock options and scripts are checked by building the lock they describe.
+void check_variation(const ExploreConfig& c, const Variation& v, const std::string& where) {
+  Scenario probe;
+  probe.lock.type = c.lock_type;
+  probe.lock.name = c.lock_name;
+  scenario::apply_lock_options(v.lock_options, where, probe);
+  for (const auto& [name, path] : v.script_files) {
+    if (!std::filesystem::exists(client::default_scripts_dir() + "/" + name + ".lua"))
+      throw std::invalid_argument(where + " script:" + name + ": no script '" + name + "' in " +
+                                  client::default_scripts_dir() + " to replace");
+    if (path == "stock") continue;
+    if (const std::string problem = scenario::user_script_problem(path); !problem.empty())
+      throw std::invalid_argument(where + " script:" + name + "=" + path + ": " + problem);
+  }
+}
+
+}  // namespace
+
 void validate(const ExploreConfig& c) {
   if (!model::find_lock_type(c.lock_type))
     throw std::invalid_argument("unknown lock type '" + c.lock_type + "' (expected " + model::lock_type_list() + ")");
-  client::FairVariant variant;
-  if (!client::parse_fair_variant(c.fair_variant, variant))
-    throw std::invalid_argument("unknown fair variant '" + c.fair_variant + "' (expected head, tail, tail-3.31 or tail-3.32)");
-  if (c.thread_wait_ms < 0) throw std::invalid_argument("the thread wait must not be negative");
+  check_variation(c, {c.lock_options, c.script_files}, "--set");
+  if (c.against) {
+    check_variation(c, *c.against, "--against");
+    if (c.against->lock_options.empty() && c.against->script_files.empty())
+      throw std::invalid_argument("--against names no change");
+  }
+  if (c.threads_max < 1 || c.threads_max > 100) throw std::invalid_argument("threads per client must be within 1..100");
+  if (c.work_ms_max < 0) throw std::invalid_argument("the longest work must not be negative");
   if (c.clients_max < 1 || c.clients_max > 26) throw std::invalid_argument("clients must be within 1..26");
   if (c.ops_max < 1 || c.ops_max > 200) throw std::invalid_argument("ops per client must be within 1..200");
   if (c.faults_max < 0 || c.faults_max > 100) throw std::invalid_argument("faults per case must be within 0..100");
@@ -157,16 +220,10 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
   s.world.link.loss_numerator = static_cast<uint64_t>(plan.loss_per_thousand);
   s.lock.type = c.lock_type;
   s.lock.name = c.lock_name;
-  s.lock.redisson.watchdog_on_error = c.watchdog_keep ? client::WatchdogOnError::KeepRenewing : client::WatchdogOnError::StopForGood;
-  s.lock.redisson.unlock_latch = c.unlock_latch;
-  s.lock.polling.commands = s.lock.redisson.commands;
+  // As a scenario file's lock: reads: the options set the lock and what the checkers judge by.
+  scenario::apply_lock_options(c.lock_options, "--set", s);
   if (c.lock_type == "red") s.world.servers = s.lock.parts;  // a server per part
-  client::parse_fair_variant(c.fair_variant, s.lock.fair.variant);
-  s.lock.fair.thread_wait_ms = c.thread_wait_ms;
-  s.script_files = c.script_files;
-  s.checker_options.lock_type = c.lock_type;
-  s.checker_options.watchdog.watchdog_lease_ms = s.lock.redisson.watchdog_timeout_ms;
-  s.checker_options.fair_queue.thread_wait_ms = c.thread_wait_ms;
+  for (const auto& file : c.script_files) s.script_files.push_back(file);
   const bool sides = model::find_lock_type(c.lock_type)->sides;
 
   const size_t clients = std::min<size_t>(plan.clients.size(), static_cast<size_t>(c.clients_max));
@@ -176,10 +233,12 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
   };
   std::vector<Step> steps;
   std::string side;  // a ReadWriteLock's session takes one side
+  int64_t thread = 1;
   auto op_step = [&](size_t client, int64_t at, world::OpSpec::Kind kind) -> world::OpSpec& {
     TimelineEntry e;
     e.at_ms = at;
     e.client = client_name(client);
+    e.thread = thread;
     e.op = world::OpSpec{};
     e.op->kind = kind;
     e.op->lock = c.lock_name + (kind == world::OpSpec::Kind::Work ? "" : side);
@@ -198,6 +257,7 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
       using K = world::OpSpec::Kind;
       const int64_t lease = c.leases && sp.leased ? sp.lease_ms : -1;
       side = !sides ? "" : sp.write_side ? ":write" : ":read";
+      thread = std::min(sp.thread, c.threads_max - 1) + 1;
       if (sp.stray_unlock && room()) { op_step(i, sp.at_ms, K::Unlock); ++ops; }
       const int acquires = sp.reentrant ? 2 : 1;
       for (int a = 0; a < acquires && room(); ++a, ++ops) {
@@ -235,6 +295,8 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
 rc::Gen<Scenario> scenario_gen(const ExploreConfig& config) {
   return rc::gen::map(plan_gen(config), [config](const Plan& plan) { return to_scenario(plan, config); });
 }
+
+Plan generate_plan(const ExploreConfig& config, uint64_t seed) { return plan_gen(config)(rc::Random(seed), kFull).value(); }
 
 rc::Shrinkable<Scenario> generate_case(const ExploreConfig& config, uint64_t seed) {
   return scenario_gen(config)(rc::Random(seed), kFull);

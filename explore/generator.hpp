@@ -10,11 +10,13 @@
 // a Scenario by to_scenario, a pure function. Shrinking a Plan therefore gives smaller scenarios that
 // still run.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <rapidcheck.h>
 
+#include "scenario/loader.hpp"
 #include "scenario/scenario.hpp"
 
 namespace locksim::explore {
@@ -22,27 +24,42 @@ namespace locksim::explore {
 // Every fault kind a plan may contain, in the scenario format's words.
 const std::vector<std::string>& all_fault_kinds();
 
+// What an `--against` configuration changes: lock options (later ones win) and scripts.
+struct Variation {
+  std::vector<scenario::LockOption> lock_options;
+  std::vector<std::pair<std::string, std::string>> script_files;  // name -> path; path "stock": scripts/'s own
+  bool operator==(const Variation&) const = default;
+};
+
 struct ExploreConfig {
   std::string lock_type = "rlock";  // a name of model/lock_types.hpp
   std::string lock_name = "orders";
   int clients_max = 5;              // 1..clients_max clients
+  int threads_max = 1;              // each client's sessions run on 1..threads_max threads
   int ops_max = 20;                 // operations per client at most (sessions are cut there)
   int faults_max = 6;               // faults in one plan at most
   std::vector<std::string> faults;  // the kinds allowed (subset of all_fault_kinds()); empty: none
   std::vector<std::string> properties = {"mutual_exclusion"};  // checked, each expected to hold
   int64_t horizon_ms = 60000;       // sessions and faults start within [0, horizon)
+  int64_t work_ms_max = 45000;      // a session's work lasts 0..work_ms_max
   bool leases = true;               // acquires may name a lease; false: every acquire is lease-less
   bool try_locks = true;            // acquires may be tryLock(wait); false: every acquire is lock()
   int64_t world_loss_max = 0;       // world-wide message loss per thousand, drawn in [0, max]
-  // rlock options (Redisson's defaults).
-  bool watchdog_keep = false;       // watchdog_on_error keep (3.44.0 on) instead of stop
-  bool unlock_latch = false;        // 3.24.0 on
-  // fair options: the script era and threadWaitTime (the fair_queue checker judges by it too).
-  std::string fair_variant = "tail";
-  int64_t thread_wait_ms = 5000;
+  // Options of the lock in the scenario format's words (`lock:` keys, docs/scenario-format.md),
+  // applied to every case: Redisson's defaults where none is given.
+  std::vector<scenario::LockOption> lock_options;
   // A user's own Lua files in place of scripts of scripts/ (name -> path), as replace_scripts.
   std::vector<std::pair<std::string, std::string>> script_files;
+  // Differential exploration: every case also runs under this variation of the configuration.
+  std::optional<Variation> against;
 };
+
+// The configuration `against` describes: `config` with the variation's options and scripts.
+ExploreConfig varied(const ExploreConfig& config, const Variation& variation);
+
+// "KEY=VALUE,KEY=VALUE" (lock options) and "script:NAME=FILE|stock" items, as --against and --set
+// take them. Throws std::invalid_argument saying what was expected.
+Variation parse_variation(const std::string& text, const std::string& where);
 
 struct SessionPlan {
   int64_t at_ms = 0;
@@ -56,6 +73,7 @@ struct SessionPlan {
   bool unlock = false;
   bool stray_unlock = false;  // an unlock before acquiring (not holding: must fail)
   bool write_side = false;    // rwlock: the session takes the write side (else the read side)
+  int thread = 0;             // 0-based, below the config's threads_max
 };
 
 struct ClientPlan {
@@ -97,6 +115,9 @@ rc::Gen<Plan> plan_gen(const ExploreConfig& config);
 scenario::Scenario to_scenario(const Plan& plan, const ExploreConfig& config);
 
 rc::Gen<scenario::Scenario> scenario_gen(const ExploreConfig& config);
+
+// The plan of one seed (RapidCheck's Random seeded with it, at full size).
+Plan generate_plan(const ExploreConfig& config, uint64_t seed);
 
 // The generated case for one seed (RapidCheck's Random seeded with it, at full size): the same seed
 // and config give the same scenario and the same shrinks.

@@ -496,6 +496,27 @@ std::string user_script_problem(const std::string& path) {
   return reply.is_error() ? reply.str : std::string();
 }
 
+void apply_lock_options(const std::vector<LockOption>& options, const std::string& where, Scenario& s) {
+  YAML::Node lock(YAML::NodeType::Map);
+  lock["type"] = s.lock.type;
+  lock["name"] = s.lock.name;
+  for (const LockOption& option : options) {
+    if (option.key == "type" || option.key == "name")
+      throw std::invalid_argument(where + " " + option.key + "=" + option.value + ": the lock's " + option.key +
+                                  " is not an option here");
+    try {
+      lock[option.key] = YAML::Load(option.value);
+    } catch (const YAML::Exception& e) {
+      throw std::invalid_argument(where + " " + option.key + "=" + option.value + ": not a YAML value: " + e.msg);
+    }
+  }
+  try {
+    read_lock(Reader(""), lock, s);
+  } catch (const ScenarioError& e) {
+    throw std::invalid_argument(where + ": " + e.message());
+  }
+}
+
 Scenario load_scenario(const std::string& path) {
   YAML::Node root;
   try {

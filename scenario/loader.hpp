@@ -13,18 +13,33 @@ class ScenarioError : public std::runtime_error {
  public:
   ScenarioError(const std::string& file, int line, int column, const std::string& message)
       : std::runtime_error(file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message),
-        file_(file), line_(line) {}
+        file_(file), line_(line), message_(message) {}
   const std::string& file() const { return file_; }
   int line() const { return line_; }
+  const std::string& message() const { return message_; }  // without the place
 
  private:
   std::string file_;
   int line_;
+  std::string message_;
+};
+
+// One key of a scenario file's `lock:` and its value as YAML text ("unlock_latch", "true"): how
+// `locksim explore` names a lock option on its command line.
+struct LockOption {
+  std::string key;
+  std::string value;
+  bool operator==(const LockOption&) const = default;
 };
 
 // Why the user's Lua file at `path` cannot stand in for a lock script (unreadable, or Redis would not
 // compile it: the error as Redis words it); empty when it can.
 std::string user_script_problem(const std::string& path);
+
+// Applies `options` to `s` exactly as the loader reads those keys of a scenario file's `lock:` (with
+// its checks; paths are relative to the working directory). `type` and `name` are not options.
+// Throws std::invalid_argument whose text starts with `where` and says what was expected.
+void apply_lock_options(const std::vector<LockOption>& options, const std::string& where, Scenario& s);
 
 // Parses one scenario file; throws ScenarioError.
 Scenario load_scenario(const std::string& path);

@@ -47,20 +47,6 @@ std::string scalar(const std::string& s) {
   return s;
 }
 
-const char* op_name(world::OpSpec::Kind kind) {
-  switch (kind) {
-    case world::OpSpec::Kind::Lock: return "lock";
-    case world::OpSpec::Kind::TryLock: return "try_lock";
-    case world::OpSpec::Kind::Unlock: return "unlock";
-    case world::OpSpec::Kind::ForceUnlock: return "force_unlock";
-    case world::OpSpec::Kind::Work: return "work";
-    case world::OpSpec::Kind::Write: return "write";
-    case world::OpSpec::Kind::IsLocked: return "is_locked";
-    case world::OpSpec::Kind::IsHeld: return "is_held";
-  }
-  return "?";
-}
-
 bool is_acquire(const world::OpSpec& op) {
   return op.kind == world::OpSpec::Kind::Lock || op.kind == world::OpSpec::Kind::TryLock;
 }
@@ -129,7 +115,7 @@ void write_step(std::ostream& out, const Scenario& s, const TimelineEntry& e, bo
     out << ", client: " << scalar(e.client);
     if (e.thread != 1) out << ", thread: " << e.thread;
     const world::OpSpec& op = *e.op;
-    out << ", op: " << op_name(op.kind);
+    out << ", op: " << world::op_name(op.kind);
     // An rwlock's op names its side through the lock it concerns ("<name>:read").
     if (s.lock.type == "rwlock" && op.kind != world::OpSpec::Kind::Work)
       out << ", side: " << op.lock.substr(op.lock.rfind(':') + 1);

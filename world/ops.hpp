@@ -3,6 +3,7 @@
 // share. Built with the named constructors, so that no two same-typed durations can swap.
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace locksim::world {
 
@@ -27,5 +28,20 @@ struct OpSpec {
   static OpSpec is_locked(std::string lock) { return {.kind = Kind::IsLocked, .lock = std::move(lock)}; }
   static OpSpec is_held(std::string lock) { return {.kind = Kind::IsHeld, .lock = std::move(lock)}; }
 };
+
+// The op's name in scenario files and histories ("try_lock").
+constexpr std::string_view op_name(OpSpec::Kind kind) {
+  switch (kind) {
+    case OpSpec::Kind::Lock: return "lock";
+    case OpSpec::Kind::TryLock: return "try_lock";
+    case OpSpec::Kind::Unlock: return "unlock";
+    case OpSpec::Kind::ForceUnlock: return "force_unlock";
+    case OpSpec::Kind::Work: return "work";
+    case OpSpec::Kind::Write: return "write";
+    case OpSpec::Kind::IsLocked: return "is_locked";
+    case OpSpec::Kind::IsHeld: return "is_held";
+  }
+  return "?";
+}
 
 }  // namespace locksim::world

@@ -18,8 +18,11 @@ status=0
 ((status <= 1)) || { cat all.txt; exit 1; }
 parallel --will-cite "'$locksim' explore ${args[*]} --shard {}/2 --out shard-{}.jsonl > shard-{}.txt; test \$? -le 1" ::: 0 1
 "$locksim" merge shard-0.jsonl shard-1.jsonl --out merged.jsonl
-[[ $(wc -l <all.jsonl) -eq 200 ]] || { echo "expected 200 cases, got $(wc -l <all.jsonl)"; exit 1; }
-[[ $(wc -l <shard-0.jsonl) -eq 100 && $(wc -l <shard-1.jsonl) -eq 100 ]] || { echo "shards are not 100 + 100"; exit 1; }
+cases() { grep -c '^{"seed":' "$1"; }
+[[ $(cases all.jsonl) -eq 200 ]] || { echo "expected 200 cases, got $(cases all.jsonl)"; exit 1; }
+[[ $(cases shard-0.jsonl) -eq 100 && $(cases shard-1.jsonl) -eq 100 ]] || { echo "shards are not 100 + 100"; exit 1; }
+# The finding lines (a finding's seeds added up over the shards) come after the cases.
+grep -q '^{"finding":' all.jsonl || { echo "expected a finding line"; exit 1; }
 grep -q '"violated"' all.jsonl || { echo "expected some violations among 200 cases"; exit 1; }
 cmp all.jsonl merged.jsonl
 # Every counterexample the merged file names exists and replays to the violation (exit 1).
@@ -28,4 +31,4 @@ first=$(grep -m1 -o '"scenario":"[^"]*"' merged.jsonl | cut -d'"' -f4)
 replay=0
 "$locksim" run "$first" --out replay >/dev/null || replay=$?
 ((replay == 1)) || { echo "replaying $first gave exit code $replay, expected 1 (a violated holds)"; exit 1; }
-echo "ok: 2 shards merged equal the unsharded run; $first replays"
+echo "ok: 2 shards merged equal the unsharded run (cases and findings); $first replays"

@@ -80,15 +80,13 @@ std::vector<std::pair<std::string, ExploreConfig>> explore_configs() {
   fair.lock_type = "fair";
   fair.leases = false;
   fair.try_locks = false;
-  fair.thread_wait_ms = 300000;
   for (const std::string variant : {"head", "tail", "tail-3.31", "tail-3.32"}) {
-    fair.fair_variant = variant;
+    fair.lock_options = {{"thread_wait_ms", "300000"}, {"fair_variant", variant}};
     fair.faults = {"crash", "pause"};
     configs.emplace_back("fair " + variant + " lock() only, crashes, pauses", fair);
   }
   ExploreConfig latch;
-  latch.unlock_latch = true;
-  latch.watchdog_keep = true;
+  latch.lock_options = {{"unlock_latch", "true"}, {"watchdog_on_error", "keep"}};
   latch.faults = all_fault_kinds();
   configs.emplace_back("rlock latch, watchdog keep, all faults", latch);
   ExploreConfig planted;

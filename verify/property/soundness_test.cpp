@@ -92,7 +92,7 @@ TEST(SafeTokenFencingWhileTheCounterSurvives, Seeds2501To5000) { expect_clean(to
 TEST(SafeFairLockWithLockOnly, Seeds1To2000) {
   ExploreConfig c = config("fair", {}, {"mutual_exclusion", "watchdog", "liveness", "fair_queue"});
   c.try_locks = false;
-  c.thread_wait_ms = 300000;
+  c.lock_options = {{"thread_wait_ms", "300000"}};
   expect_clean(c, 1, 2000);
 }
 
@@ -155,7 +155,7 @@ TEST(CaughtPlantedBug, ARenewalThatNeverChecksOwnershipBreaksTheWatchdog) {
 TEST(CaughtPlantedBug, AFairAcquireThatSkipsTheQueueBreaksFifoOrder) {
   ExploreConfig c = config("fair", {}, {"fair_queue"});
   c.try_locks = false;
-  c.thread_wait_ms = 300000;
+  c.lock_options = {{"thread_wait_ms", "300000"}};
   c.script_files = {{"fair_acquire_tail", kPlanted + "fair_acquire_skips_queue.lua"}};
   expect_caught(c, "fair_queue", "fifo-inversion", 100);
 }

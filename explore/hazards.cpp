@@ -1,0 +1,129 @@
+#include "explore/hazards.hpp"
+
+#include <algorithm>
+
+#include "world/fault.hpp"
+
+namespace locksim::explore {
+namespace {
+
+world::FaultKind kind_of(const FaultPlan& f, const ExploreConfig& c) {
+  return world::find_fault(c.faults[static_cast<size_t>(f.kind) % c.faults.size()])->kind;
+}
+
+using Matcher = bool (*)(const FaultPlan&, world::FaultKind, const Plan&, const ExploreConfig&);
+
+bool any_fault(const Plan& p, const ExploreConfig& c, Matcher matches) {
+  if (c.faults.empty()) return false;
+  return std::any_of(p.faults.begin(), p.faults.end(),
+                     [&](const FaultPlan& f) { return matches(f, kind_of(f, c), p, c); });
+}
+
+Plan drop_faults(const Plan& p, const ExploreConfig& c, Matcher matches) {
+  Plan out = p;
+  if (c.faults.empty()) return out;
+  std::erase_if(out.faults, [&](const FaultPlan& f) { return matches(f, kind_of(f, c), p, c); });
+  return out;
+}
+
+bool leased(const Plan& p, const ExploreConfig& c) {
+  if (!c.leases) return false;
+  for (const ClientPlan& client : p.clients)
+    for (const SessionPlan& s : client.sessions)
+      if (s.leased) return true;
+  return false;
+}
+
+// The shortest time a hold lasts without renewal: the shortest explicit lease, or the watchdog's
+// 30 s lease (Redisson's lockWatchdogTimeout; a pause stops the client renewing it).
+int64_t shortest_lease(const Plan& p, const ExploreConfig& c) {
+  int64_t shortest = to_scenario(p, c).lock.redisson.watchdog_timeout_ms;
+  if (c.leases)
+    for (const ClientPlan& client : p.clients)
+      for (const SessionPlan& s : client.sessions)
+        if (s.leased) shortest = std::min(shortest, s.lease_ms);
+  return shortest;
+}
+
+bool long_stop(const FaultPlan& f, world::FaultKind kind, const Plan& p, const ExploreConfig& c) {
+  using K = world::FaultKind;
+  return (kind == K::Pause || kind == K::Partition || kind == K::RedisPause) && f.for_ms >= shortest_lease(p, c);
+}
+
+bool restart_unpersisted(const FaultPlan& f, world::FaultKind kind, const Plan&, const ExploreConfig&) {
+  return kind == world::FaultKind::RedisRestart && !f.aof;
+}
+
+bool failover(const FaultPlan&, world::FaultKind kind, const Plan&, const ExploreConfig&) {
+  return kind == world::FaultKind::Failover;
+}
+
+bool skew(const FaultPlan&, world::FaultKind kind, const Plan&, const ExploreConfig&) {
+  return kind == world::FaultKind::ClockJump;
+}
+
+}  // namespace
+
+const std::vector<HazardInfo>& hazards() {
+  static const std::vector<HazardInfo> table = {
+      {.name = "lease-shorter-than-work",
+       .reason = "an explicit lease ran out while its holder still needed the lock: that is what a lease is "
+                 "(with the watchdog instead, the case holds)",
+       .present = leased,
+       .without =
+           [](const Plan& p, const ExploreConfig&) {
+             Plan out = p;
+             for (ClientPlan& client : out.clients)
+               for (SessionPlan& s : client.sessions) s.leased = false;
+             return out;
+           }},
+      {.name = "pause-longer-than-lease",
+       .reason = "a pause, partition or stalled server outlasted the lease, so the hold expired: every version "
+                 "loses a lock so (only fencing at the resource protects it)",
+       .present = [](const Plan& p, const ExploreConfig& c) { return any_fault(p, c, long_stop); },
+       .without = [](const Plan& p, const ExploreConfig& c) { return drop_faults(p, c, long_stop); }},
+      {.name = "restart-without-persistence",
+       .reason = "a Redis restarted without persistence forgets every lock it held",
+       .present = [](const Plan& p, const ExploreConfig& c) { return any_fault(p, c, restart_unpersisted); },
+       .without =
+           [](const Plan& p, const ExploreConfig& c) {
+             Plan out = p;
+             for (FaultPlan& f : out.faults)
+               if (!c.faults.empty() && restart_unpersisted(f, kind_of(f, c), p, c)) f.aof = true;
+             return out;
+           }},
+      {.name = "failover-loses-writes",
+       .reason = "a failover promotes a replica that had not received the lock (asynchronous replication; WAIT only "
+                 "narrows it)",
+       .present = [](const Plan& p, const ExploreConfig& c) { return any_fault(p, c, failover); },
+       .without = [](const Plan& p, const ExploreConfig& c) { return drop_faults(p, c, failover); }},
+      {.name = "fair-clock-skew",
+       .reason = "FairLock scores waiters by their own clocks: a clock that jumps or is skewed reorders or evicts them",
+       .present =
+           [](const Plan& p, const ExploreConfig& c) {
+             if (c.lock_type != "fair") return false;
+             const bool offset = std::any_of(p.clients.begin(), p.clients.end(),
+                                             [](const ClientPlan& client) { return client.clock_offset_ms != 0; });
+             return offset || any_fault(p, c, skew);
+           },
+       .without =
+           [](const Plan& p, const ExploreConfig& c) {
+             Plan out = drop_faults(p, c, skew);
+             for (ClientPlan& client : out.clients) client.clock_offset_ms = 0;
+             return out;
+           }},
+  };
+  return table;
+}
+
+const HazardInfo* hazard_of(const Plan& shrunk, const ExploreConfig& config,
+                            const std::function<bool(const Plan&)>& keeps, int* runs) {
+  for (const HazardInfo& hazard : hazards()) {
+    if (!hazard.present(shrunk, config)) continue;
+    if (runs) ++*runs;
+    if (!keeps(hazard.without(shrunk, config))) return &hazard;
+  }
+  return nullptr;
+}
+
+}  // namespace locksim::explore

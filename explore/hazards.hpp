@@ -1,0 +1,34 @@
+#pragma once
+// Hazards by construction: what a configuration breaks in every Redisson version, as opposed to a
+// bug (../shared/redisson-versions.md, "Hazards in every version"): an explicit lease shorter than
+// the work it guards, a pause or partition longer than the lease, a restart without persistence, a
+// failover that loses what the replica had not received, a FairLock judged by skewed clocks.
+//
+// A counterexample is put down to a hazard by experiment, not by its looks: the hazard is removed
+// from the shrunk plan (and nothing else), and if the property then holds, the hazard is what the
+// violation needs. One table; the first hazard whose removal clears the violation names it.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "explore/generator.hpp"
+
+namespace locksim::explore {
+
+struct HazardInfo {
+  std::string_view name;    // "lease-shorter-than-work"
+  std::string_view reason;  // one line: why this is the configuration, not a bug
+  // Whether `plan` has the hazard; and `plan` without it.
+  bool (*present)(const Plan& plan, const ExploreConfig& config);
+  Plan (*without)(const Plan& plan, const ExploreConfig& config);
+};
+
+const std::vector<HazardInfo>& hazards();
+
+// The hazard the violation of `shrunk` needs: the first of the table present in it whose removal
+// makes `keeps` (still violated) false. nullptr when none does: a finding.
+const HazardInfo* hazard_of(const Plan& shrunk, const ExploreConfig& config,
+                            const std::function<bool(const Plan&)>& keeps, int* runs = nullptr);
+
+}  // namespace locksim::explore

@@ -184,7 +184,7 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
 
   const auto started = std::chrono::steady_clock::now();
   auto last_progress = started;
-  size_t done = 0, found = 0, hazardous = 0, errors = 0;
+  size_t done = 0, found = 0, hazardous = 0, chance = 0, errors = 0;
   std::map<std::string, Group> findings;  // by signature id
   std::vector<std::string> finding_order, hazard_order;
   std::map<std::string, Group> hazard_groups;  // by hazard name
@@ -216,6 +216,8 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
       out << "ERROR seed=" << seed << ": " << *r.error << "\n  regenerate: " << regenerate_command(o.config, seed) << "\n";
       junit_errors << "  <testcase classname=\"explore." << escape_markup(o.config.lock_type) << "\" name=\"seed-" << seed
                    << "\"><error message=\"" << escape_markup(*r.error) << "\"/></testcase>\n";
+    } else if (r.by_chance) {
+      ++chance;
     } else if (r.hazard && !o.show_hazards) {
       ++hazardous;
       Group& g = hazard_groups[std::string(r.hazard->name)];
@@ -302,6 +304,10 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
           << "\n";
     }
   }
+  if (chance) {
+    out << plural(chance, "seed") << " differed only by chance (random latency or loss; with none, the verdicts agree): "
+        << "not findings\n";
+  }
   if (results) {
     for (const std::string& id : finding_order) results << finding_json(findings[id], false).dump() << "\n";
     for (const std::string& name : hazard_order) results << finding_json(hazard_groups[name], true).dump() << "\n";
@@ -345,6 +351,7 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
   if (o.shard_count > 1) out << ", shard " << o.shard_index << "/" << o.shard_count;
   out << "), " << plural(findings.size(), "finding") << " in " << plural(found, "seed");
   if (hazardous) out << ", " << plural(hazardous, "seed") << " a known hazard";
+  if (chance) out << ", " << plural(chance, "seed") << " differing by chance";
   if (errors) out << ", " << plural(errors, "error");
   out << ", " << std::fixed << std::setprecision(1) << elapsed << " s (" << static_cast<int64_t>(done / std::max(elapsed, 1e-9))
       << " cases/s)" << (interrupted ? ", interrupted" : "") << "\n";

@@ -111,13 +111,28 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
   const std::string property = result.violated;
   const ExploreConfig& breaks = result.side == "against" ? *against : config;
   const ExploreConfig* keeps_holding = !against ? nullptr : result.side == "against" ? &config : &*against;
+  bool fixed_world = false;  // once the case leaves nothing to chance, its shrinks must not either
   const std::function<bool(const Plan&)> keeps = [&](const Plan& candidate) {
+    if (fixed_world && !leaves_nothing_to_chance(candidate, config)) return false;
     if (judge(to_scenario(candidate, breaks), property) != model::Validity::No) return false;
     return !keeps_holding || judge(to_scenario(candidate, *keeps_holding), property) == model::Validity::Yes;
   };
+  // A violation that needs no chance makes a smaller, steadier story: try that first. A difference
+  // between two configurations must need none (leaves_nothing_to_chance says why).
+  Plan start = plan;
+  if (!leaves_nothing_to_chance(plan, config)) {
+    const Plan fixed = without_chance(plan, config);
+    if (keeps(fixed)) start = fixed;
+    result.shrink_runs = 1;
+  }
+  fixed_world = leaves_nothing_to_chance(start, config);
+  if (against && !fixed_world) {
+    result.by_chance = true;
+    return result;
+  }
   ShrinkStats stats;
-  const Plan smallest = shrink.enabled ? shrink_plan(plan, config, keeps, shrink.runs_max, &stats) : plan;
-  result.shrink_runs = stats.runs;
+  const Plan smallest = shrink.enabled ? shrink_plan(start, config, keeps, shrink.runs_max, &stats) : start;
+  result.shrink_runs += stats.runs;
   // A differential finding is the change's by construction; a plain one may be the configuration's.
   if (!against) result.hazard = hazard_of(smallest, config, keeps, &result.shrink_runs);
 
@@ -151,7 +166,7 @@ std::optional<CaseResult> find_counterexample(const ExploreConfig& config, uint6
                                               const ShrinkOptions& shrink) {
   for (uint64_t seed = first; seed < first + count; ++seed) {
     CaseResult r = explore_case(config, seed, shrink);
-    if (!r.violated.empty()) return r;
+    if (!r.violated.empty() && !r.by_chance) return r;
   }
   return std::nullopt;
 }
@@ -170,7 +185,9 @@ std::string case_json_line(const CaseResult& r) {
   };
   j["verdicts"] = object(r.verdicts);
   if (!r.against_verdicts.empty()) j["verdicts_against"] = object(r.against_verdicts);
-  if (!r.violated.empty()) {
+  if (r.by_chance) {
+    j["differs_by_chance"] = r.violated;
+  } else if (!r.violated.empty()) {
     j["violated"] = r.violated;
     if (!r.side.empty()) j["violated_under"] = r.side;
     j["anomaly"] = r.anomaly;

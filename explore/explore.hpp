@@ -31,6 +31,9 @@ struct CaseResult {
   // and holds under the other (an unknown on either side is no difference).
   std::string violated;
   std::string side;            // differential: which configuration violates it, "config" or "against"
+  // Differential: the verdicts differed, but not once chance was taken out of the world
+  // (leaves_nothing_to_chance): not a finding, counted apart.
+  bool by_chance = false;
   std::string anomaly;
   std::string explanation;     // the checker's words, for the shrunk case
   model::Verdict verdict;      // the shrunk case's verdict of the violated property, evidence and all

@@ -296,6 +296,29 @@ rc::Gen<Scenario> scenario_gen(const ExploreConfig& config) {
   return rc::gen::map(plan_gen(config), [config](const Plan& plan) { return to_scenario(plan, config); });
 }
 
+namespace {
+
+bool is_loss(const FaultPlan& f, const ExploreConfig& c) {
+  return !c.faults.empty() && c.faults[static_cast<size_t>(f.kind) % c.faults.size()] == "loss";
+}
+
+}  // namespace
+
+bool leaves_nothing_to_chance(const Plan& plan, const ExploreConfig& config) {
+  if (plan.latency_span_ms != 0 || plan.loss_per_thousand != 0) return false;
+  return std::none_of(plan.faults.begin(), plan.faults.end(),
+                      [&](const FaultPlan& f) { return is_loss(f, config) && f.per_thousand < 1000; });
+}
+
+Plan without_chance(const Plan& plan, const ExploreConfig& config) {
+  Plan out = plan;
+  out.latency_span_ms = 0;
+  out.loss_per_thousand = 0;
+  for (FaultPlan& f : out.faults)
+    if (is_loss(f, config)) f.per_thousand = 1000;
+  return out;
+}
+
 Plan generate_plan(const ExploreConfig& config, uint64_t seed) { return plan_gen(config)(rc::Random(seed), kFull).value(); }
 
 rc::Shrinkable<Scenario> generate_case(const ExploreConfig& config, uint64_t seed) {

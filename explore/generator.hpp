@@ -103,6 +103,15 @@ struct Plan {
   std::vector<FaultPlan> faults;
 };
 
+// Whether the world of `plan` leaves nothing to chance: one latency for every message, no loss but
+// total loss. Two configurations then see the same network whatever each sends, so a verdict that
+// differs between them is the configurations' doing (with chance, one extra message shifts every
+// later draw and verdicts differ either way).
+bool leaves_nothing_to_chance(const Plan& plan, const ExploreConfig& config);
+// `plan` with chance taken out: the shortest latency for every message, no loss, a loss fault
+// losing every message.
+Plan without_chance(const Plan& plan, const ExploreConfig& config);
+
 // Throws std::invalid_argument for a config that cannot generate (unknown lock type, fault kind or
 // property, bounds out of range).
 void validate(const ExploreConfig& config);

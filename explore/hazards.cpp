@@ -34,10 +34,12 @@ bool leased(const Plan& p, const ExploreConfig& c) {
   return false;
 }
 
-// The shortest time a hold lasts without renewal: the shortest explicit lease, or the watchdog's
-// 30 s lease (Redisson's lockWatchdogTimeout; a pause stops the client renewing it).
+// The shortest time a hold is sure to outlive its holder's silence: the shortest explicit lease, or
+// for the watchdog two thirds of lockWatchdogTimeout (it renews every third, so a pause that starts
+// just before a renewal is due leaves the key two thirds of the lease to live).
 int64_t shortest_lease(const Plan& p, const ExploreConfig& c) {
-  int64_t shortest = to_scenario(p, c).lock.redisson.watchdog_timeout_ms;
+  const int64_t watchdog = to_scenario(p, c).lock.redisson.watchdog_timeout_ms;
+  int64_t shortest = watchdog - watchdog / 3;
   if (c.leases)
     for (const ClientPlan& client : p.clients)
       for (const SessionPlan& s : client.sessions)
@@ -78,8 +80,9 @@ const std::vector<HazardInfo>& hazards() {
              return out;
            }},
       {.name = "pause-longer-than-lease",
-       .reason = "a pause, partition or stalled server outlasted the lease, so the hold expired: every version "
-                 "loses a lock so (only fencing at the resource protects it)",
+       .reason = "a pause, partition or stalled server outlasted what the lease guarantees (an explicit lease, or "
+                 "two thirds of the watchdog's), so the hold expired: every version loses a lock so (only fencing "
+                 "at the resource protects it)",
        .present = [](const Plan& p, const ExploreConfig& c) { return any_fault(p, c, long_stop); },
        .without = [](const Plan& p, const ExploreConfig& c) { return drop_faults(p, c, long_stop); }},
       {.name = "restart-without-persistence",

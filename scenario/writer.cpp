@@ -56,9 +56,14 @@ void write_world(std::ostream& out, const Scenario& s) {
   if (link.loss_denominator != 1000)
     throw std::invalid_argument("loss is written per thousand; this scenario's denominator is " +
                                 std::to_string(link.loss_denominator));
-  out << "world: {latency_ms: [" << link.latency_min_ms << ", " << link.latency_max_ms << "]"
-      << ", loss_per_thousand: " << link.loss_numerator << ", reorder: " << (link.reorder ? "true" : "false")
-      << ", active_expire_ms: " << s.world.active_expire_every_ms << ", servers: " << s.world.servers << "}\n";
+  const Scenario d;  // what the loader starts from: a value equal to it is left out
+  out << "world: {latency_ms: [" << link.latency_min_ms << ", " << link.latency_max_ms << "]";
+  if (link.loss_numerator != d.world.link.loss_numerator) out << ", loss_per_thousand: " << link.loss_numerator;
+  if (link.reorder != d.world.link.reorder) out << ", reorder: " << (link.reorder ? "true" : "false");
+  if (s.world.active_expire_every_ms != d.world.active_expire_every_ms)
+    out << ", active_expire_ms: " << s.world.active_expire_every_ms;
+  if (s.world.servers != d.world.servers) out << ", servers: " << s.world.servers;
+  out << "}\n";
 }
 
 void write_lock(std::ostream& out, const Scenario& s, bool write_default_lease) {
@@ -69,12 +74,16 @@ void write_lock(std::ostream& out, const Scenario& s, bool write_default_lease) 
   out << "  type: " << scalar(lock.type) << "\n";
   out << "  name: " << scalar(lock.name) << "\n";
   if (write_default_lease) out << "  lease_ms: " << s.default_lease_ms << "\n";
-  out << "  watchdog_ms: " << r.watchdog_timeout_ms << "\n";
-  out << "  watchdog_on_error: " << (r.watchdog_on_error == client::WatchdogOnError::StopForGood ? "stop" : "keep") << "\n";
-  out << "  unlock_latch: " << (r.unlock_latch ? "true" : "false") << "\n";
-  out << "  acquire_script: " << quoted(lock.rlock_scripts.acquire) << "\n";
-  out << "  unlock_script: " << quoted(lock.rlock_scripts.unlock) << "\n";
-  out << "  renew_script: " << quoted(lock.rlock_scripts.renew) << "\n";
+  const client::LockSpec d;  // what the loader starts from: an option equal to it is left out
+  const client::CommandPolicy& dp = d.redisson.commands;
+  auto boolean = [](bool b) { return b ? "true" : "false"; };
+  if (r.watchdog_timeout_ms != d.redisson.watchdog_timeout_ms) out << "  watchdog_ms: " << r.watchdog_timeout_ms << "\n";
+  if (r.watchdog_on_error != d.redisson.watchdog_on_error)
+    out << "  watchdog_on_error: " << (r.watchdog_on_error == client::WatchdogOnError::StopForGood ? "stop" : "keep") << "\n";
+  if (r.unlock_latch != d.redisson.unlock_latch) out << "  unlock_latch: " << boolean(r.unlock_latch) << "\n";
+  if (lock.rlock_scripts.acquire != d.rlock_scripts.acquire) out << "  acquire_script: " << quoted(lock.rlock_scripts.acquire) << "\n";
+  if (lock.rlock_scripts.unlock != d.rlock_scripts.unlock) out << "  unlock_script: " << quoted(lock.rlock_scripts.unlock) << "\n";
+  if (lock.rlock_scripts.renew != d.rlock_scripts.renew) out << "  renew_script: " << quoted(lock.rlock_scripts.renew) << "\n";
   // The user's own Lua files, whichever script they replace (an rlock role's acquire_script: path
   // loads as the same replacement of that role's script).
   if (!s.script_files.empty()) {
@@ -84,19 +93,21 @@ void write_lock(std::ostream& out, const Scenario& s, bool write_default_lease) 
   }
   if (lock.type == "fair") {
     const client::FairOptions& fair = lock.fair;
-    out << "  fair_variant: " << quoted(client::to_string(fair.variant)) << "\n";
-    out << "  thread_wait_ms: " << fair.thread_wait_ms << "\n";
-    out << "  wait_replaces_thread_wait: " << (fair.try_wait_replaces_thread_wait ? "true" : "false") << "\n";
-    out << "  zero_wait_tryacquire: " << (fair.zero_wait_uses_tryacquire ? "true" : "false") << "\n";
+    if (fair.variant != d.fair.variant) out << "  fair_variant: " << quoted(client::to_string(fair.variant)) << "\n";
+    if (fair.thread_wait_ms != d.fair.thread_wait_ms) out << "  thread_wait_ms: " << fair.thread_wait_ms << "\n";
+    if (fair.try_wait_replaces_thread_wait != d.fair.try_wait_replaces_thread_wait)
+      out << "  wait_replaces_thread_wait: " << boolean(fair.try_wait_replaces_thread_wait) << "\n";
+    if (fair.zero_wait_uses_tryacquire != d.fair.zero_wait_uses_tryacquire)
+      out << "  zero_wait_tryacquire: " << boolean(fair.zero_wait_uses_tryacquire) << "\n";
   }
-  if (lock.type == "multi" || lock.type == "red") out << "  parts: " << lock.parts << "\n";
-  if (lock.type == "rwlock")
+  if ((lock.type == "multi" || lock.type == "red") && lock.parts != d.parts) out << "  parts: " << lock.parts << "\n";
+  if (lock.type == "rwlock" && lock.rw.variant != d.rw.variant)
     out << "  rwlock_variant: " << quoted(lock.rw.variant == client::RwVariant::Silent ? "3.11" : "3.44") << "\n";
-  out << "  retry_ms: " << lock.polling.retry_ms << "\n";
-  out << "  setnx_expire: " << (lock.polling.setnx_expire ? "true" : "false") << "\n";
-  out << "  timeout_ms: " << policy.timeout_ms << "\n";
-  out << "  retry_attempts: " << policy.retry_attempts << "\n";
-  out << "  retry_interval_ms: " << policy.retry_interval_ms << "\n";
+  if (lock.polling.retry_ms != d.polling.retry_ms) out << "  retry_ms: " << lock.polling.retry_ms << "\n";
+  if (lock.polling.setnx_expire != d.polling.setnx_expire) out << "  setnx_expire: " << boolean(lock.polling.setnx_expire) << "\n";
+  if (policy.timeout_ms != dp.timeout_ms) out << "  timeout_ms: " << policy.timeout_ms << "\n";
+  if (policy.retry_attempts != dp.retry_attempts) out << "  retry_attempts: " << policy.retry_attempts << "\n";
+  if (policy.retry_interval_ms != dp.retry_interval_ms) out << "  retry_interval_ms: " << policy.retry_interval_ms << "\n";
 }
 
 void write_clients(std::ostream& out, const Scenario& s) {

@@ -1,8 +1,9 @@
 #pragma once
 // Writing a Scenario back as a scenario file (docs/scenario-format.md) that `locksim run` loads and
-// runs to the same history: every value the loader can set is written explicitly (run_ms included),
-// steps keep their order (steps at the same time are scheduled in file order), and an acquire's
-// lease is written whenever it differs from the lock's default. Exploration writes its shrunk
+// runs to the same history: every world and lock option that differs from what the loader starts
+// from is written (an option left at its default is left out, so a counterexample shows only what
+// it needs), run_ms always, steps keep their order (steps at the same time are scheduled in file
+// order), and an acquire's lease is written whenever it differs from the lock's default. Exploration writes its shrunk
 // counterexamples with it.
 #include <string>
 

@@ -1,0 +1,219 @@
+// Exploration's findings: hazards of the configuration told apart from findings (and the label
+// checked by an independent experiment on the written counterexample), signatures that make seeds
+// one finding, differential runs that report only what the variation changes, lock options in the
+// scenario format's words, and generated worlds with many threads.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "explore/explore.hpp"
+#include "scenario/runner.hpp"
+
+namespace locksim::explore {
+namespace {
+
+using scenario::Scenario;
+
+model::Validity verdict_of(const Scenario& s, const std::string& property) {
+  Scenario only = s;
+  only.expect = {{property, "holds"}};
+  const scenario::ScenarioResult r = scenario::run_scenario(only);
+  EXPECT_FALSE(r.error) << *r.error;
+  for (const auto& p : r.properties)
+    if (p.property == property) return p.verdict.valid;
+  return model::Validity::Unknown;
+}
+
+ExploreConfig readme_example() {
+  ExploreConfig c;
+  c.faults = {"pause", "crash"};
+  return c;
+}
+
+// Hazard labels are checked without explore's own code: the written counterexample, with the
+// hazard taken away by hand, holds.
+void expect_label_true(const CaseResult& r) {
+  Scenario without = r.shrunk;
+  if (r.hazard->name == "lease-shorter-than-work") {
+    for (auto& e : without.timeline)
+      if (e.op) e.op->lease_ms = -1;  // the watchdog renews instead
+  } else if (r.hazard->name == "pause-longer-than-lease") {
+    // Two thirds of the watchdog's 30 s: it renews every 10 s.
+    std::erase_if(without.timeline, [](const scenario::TimelineEntry& e) { return e.fault && e.fault->for_ms >= 20000; });
+  } else {
+    FAIL() << "seed " << r.seed << ": unexpected hazard " << r.hazard->name;
+  }
+  EXPECT_EQ(verdict_of(without, "mutual_exclusion"), model::Validity::Yes) << "seed " << r.seed << " " << r.hazard->name;
+}
+
+// The README's old example: every violation is two explicit leases that run out, or a pause longer
+// than the watchdog's two thirds, and explore labels them hazards, not findings.
+TEST(Hazards, LeasesThatRunOutAreLabelledAndTheLabelIsTrue) {
+  size_t leases = 0, violated = 0;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    const CaseResult r = explore_case(readme_example(), seed);
+    ASSERT_FALSE(r.error) << *r.error;
+    if (r.violated.empty()) continue;
+    ++violated;
+    EXPECT_EQ(verdict_of(r.shrunk, "mutual_exclusion"), model::Validity::No) << "seed " << seed;
+    ASSERT_NE(r.hazard, nullptr) << "seed " << seed << ": " << r.signature.shape;
+    leases += r.hazard->name == "lease-shorter-than-work" ? 1 : 0;
+    expect_label_true(r);
+  }
+  EXPECT_GE(violated, 50u);
+  EXPECT_GE(leases, 50u);
+}
+
+TEST(Hazards, APauseLongerThanTheLeaseIsLabelledWhenTheCaseNeedsIt) {
+  ExploreConfig c;
+  c.faults = {"pause"};
+  c.leases = false;
+  size_t labelled = 0;
+  for (uint64_t seed = 1; seed <= 300; ++seed) {
+    const CaseResult r = explore_case(c, seed);
+    if (!r.hazard) continue;
+    ASSERT_EQ(r.hazard->name, "pause-longer-than-lease");
+    ++labelled;
+    expect_label_true(r);
+  }
+  EXPECT_GE(labelled, 5u);
+}
+
+TEST(Signatures, SeedsOfOneShapeAreOneFindingWhateverTheNamesAndTimes) {
+  Scenario a;
+  a.clients = {{"A"}, {"B"}};
+  scenario::TimelineEntry lock_a{.at_ms = 0, .op = world::OpSpec::lock_op("orders", 100), .client = "A"};
+  scenario::TimelineEntry lock_b{.at_ms = 5, .op = world::OpSpec::lock_op("orders", 100), .client = "B"};
+  a.timeline = {lock_a, lock_b};
+  Scenario b = a;
+  b.timeline[0].client = "C";
+  b.timeline[0].at_ms = 7;
+  b.timeline[1].at_ms = 4000;
+  const Signature sa = signature_of(a, "mutual_exclusion", "mutex-overlap", "");
+  const Signature sb = signature_of(b, "mutual_exclusion", "mutex-overlap", "");
+  EXPECT_EQ(sa.id, sb.id);
+  EXPECT_EQ(sa.shape, "A lock+lease, B lock+lease");
+  EXPECT_EQ(sb.shape, "C lock+lease, B lock+lease");  // shown with the case's own names
+  EXPECT_EQ(sa.id.size(), 8u);
+  // Another property, anomaly, side or step is another finding.
+  EXPECT_NE(sa.id, signature_of(a, "reentrancy", "mutex-overlap", "").id);
+  EXPECT_NE(sa.id, signature_of(a, "mutual_exclusion", "other", "").id);
+  EXPECT_NE(sa.id, signature_of(a, "mutual_exclusion", "mutex-overlap", "config").id);
+  Scenario c = a;
+  c.timeline[1].op = world::OpSpec::lock_op("orders");
+  EXPECT_NE(sa.id, signature_of(c, "mutual_exclusion", "mutex-overlap", "").id);
+}
+
+TEST(Signatures, TheReadmeExampleHasFewDistinctFindings) {
+  std::set<std::string> ids;
+  size_t violated = 0;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    const CaseResult r = explore_case(readme_example(), seed);
+    if (r.violated.empty()) continue;
+    ++violated;
+    ids.insert(r.signature.id);
+  }
+  EXPECT_GE(violated, 50u);
+  EXPECT_LE(ids.size(), violated / 5) << "seeds should share signatures";
+}
+
+// A variation that the lock does not read (an RLock has no polling interval) changes nothing: a
+// differential run finds nothing, and not even a difference by chance, because both configurations
+// send the same messages and draw the same numbers.
+TEST(Differential, AVariationTheLockIgnoresFindsNothing) {
+  ExploreConfig c;
+  c.faults = all_fault_kinds();
+  c.world_loss_max = 20;
+  c.properties = {"mutual_exclusion", "reentrancy", "watchdog", "liveness"};
+  c.against = Variation{.lock_options = {{"retry_ms", "250"}}, .script_files = {}};
+  ShrinkOptions no_shrink{false, 0};
+#ifdef LOCKSIM_SANITIZED
+  const uint64_t count = 100;
+#else
+  const uint64_t count = 1000;
+#endif
+  for (uint64_t seed = 1; seed <= count; ++seed) {
+    const CaseResult r = explore_case(c, seed, no_shrink);
+    ASSERT_FALSE(r.error) << *r.error;
+    ASSERT_EQ(r.verdicts, r.against_verdicts) << "seed " << seed;
+    ASSERT_TRUE(r.violated.empty()) << "seed " << seed;
+  }
+}
+
+TEST(Differential, ADifferenceThatNeedsChanceIsNotAFinding) {
+  ExploreConfig c;
+  c.faults = {"loss", "delay"};
+  c.properties = {"reentrancy", "mutual_exclusion"};
+  c.against = Variation{.lock_options = {{"unlock_latch", "true"}}, .script_files = {}};
+  size_t by_chance = 0;
+  for (uint64_t seed = 1; seed <= 300; ++seed) {
+    const CaseResult r = explore_case(c, seed);
+    if (r.by_chance) ++by_chance;
+    if (!r.violated.empty() && !r.by_chance) {
+      // A finding's shrunk case leaves nothing to chance: fixed latency, no loss but total loss.
+      EXPECT_EQ(r.shrunk.world.link.latency_min_ms, r.shrunk.world.link.latency_max_ms) << "seed " << seed;
+      EXPECT_EQ(r.shrunk.world.link.loss_numerator, 0u) << "seed " << seed;
+    }
+  }
+  EXPECT_GT(by_chance, 0u) << "loss and latency draws differ between the two runs of some case";
+}
+
+TEST(LockOptions, AreReadAsTheScenarioFormatReadsThem) {
+  ExploreConfig c;
+  c.lock_options = {{"unlock_latch", "true"}, {"watchdog_ms", "9_000"}, {"timeout_ms", "500"}};
+  const Scenario s = to_scenario(generate_plan(c, 1), c);
+  EXPECT_TRUE(s.lock.redisson.unlock_latch);
+  EXPECT_EQ(s.lock.redisson.watchdog_timeout_ms, 9000);
+  EXPECT_EQ(s.checker_options.watchdog.watchdog_lease_ms, 9000);
+  EXPECT_EQ(s.lock.redisson.commands.timeout_ms, 500);
+}
+
+TEST(LockOptions, AMistakeIsAnErrorThatSaysWhatWasExpected) {
+  auto problem = [](const std::string& lock, const std::string& text, bool against) {
+    ExploreConfig c;
+    c.lock_type = lock;
+    try {
+      const Variation v = parse_variation(text, against ? "--against" : "--set");
+      if (against) c.against = v;
+      else c.lock_options = v.lock_options;
+      validate(c);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(problem("rlock", "unlock-latch=true", false).find("unknown key 'unlock-latch' in lock (expected one of:"),
+            std::string::npos);
+  EXPECT_NE(problem("rlock", "unlock_latch=maybe", true).find("--against: expected true or false for unlock_latch, got 'maybe'"),
+            std::string::npos);
+  EXPECT_NE(problem("rlock", "fair_variant=tail-3.32", false).find("fair_variant applies to lock type fair only"),
+            std::string::npos);
+  EXPECT_NE(problem("rlock", "unlock_latch", true).find("expected KEY=VALUE"), std::string::npos);
+  EXPECT_NE(problem("rlock", "type=fair", true).find("not an option here"), std::string::npos);
+  EXPECT_NE(problem("rlock", "script:nope=x.lua", true).find("no script 'nope'"), std::string::npos);
+  EXPECT_EQ(problem("fair", "fair_variant=tail-3.32,thread_wait_ms=300000", true), "no error");
+}
+
+TEST(Generator, ClientsWithManyThreadsMakeHundredsOfWaiters) {
+  ExploreConfig c;
+  c.lock_type = "fair";
+  c.clients_max = 26;
+  c.threads_max = 20;
+  c.ops_max = 200;
+  size_t most = 0;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    const Scenario s = to_scenario(generate_plan(c, seed), c);
+    std::set<std::pair<std::string, int64_t>> threads;
+    for (const auto& e : s.timeline) {
+      if (!e.op) continue;
+      ASSERT_GE(e.thread, 1);
+      ASSERT_LE(e.thread, 20);
+      threads.emplace(e.client, e.thread);
+    }
+    most = std::max(most, threads.size());
+  }
+  EXPECT_GE(most, 100u);
+}
+
+}  // namespace
+}  // namespace locksim::explore

@@ -288,11 +288,31 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
 
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!finding_order.empty()) {
-    out << plural(found, "seed") << ", " << plural(findings.size(), "distinct finding") << ":\n";
+    // Findings of one kind (property, anomaly, which side) together, the kinds in order of their first
+    // seed; within a kind the findings with most seeds first, a few of them (--out has them all).
+    std::vector<std::string> kinds;
+    std::map<std::string, std::vector<const Group*>> by_kind;
     for (const std::string& id : finding_order) {
       const Group& g = findings[id];
-      out << "  " << id << "  " << plural(g.seeds, "seed") << " (first " << g.first.seed << "): "
-          << finding_title(g.first, o.config) << ": " << g.first.signature.shape << "\n";
+      const std::string kind = finding_title(g.first, o.config);
+      if (by_kind[kind].empty()) kinds.push_back(kind);
+      by_kind[kind].push_back(&g);
+    }
+    out << plural(found, "seed") << ", " << plural(findings.size(), "distinct finding") << " of "
+        << plural(kinds.size(), "kind") << ":\n";
+    constexpr size_t kShown = 5;
+    for (const std::string& kind : kinds) {
+      std::vector<const Group*>& groups = by_kind[kind];
+      std::stable_sort(groups.begin(), groups.end(), [](const Group* a, const Group* b) { return a->seeds > b->seeds; });
+      size_t seeds = 0;
+      for (const Group* g : groups) seeds += g->seeds;
+      out << "  " << kind << ": " << plural(seeds, "seed") << ", " << plural(groups.size(), "finding") << "\n";
+      for (size_t i = 0; i < groups.size() && i < kShown; ++i)
+        out << "    " << groups[i]->first.signature.id << "  " << plural(groups[i]->seeds, "seed") << " (first "
+            << groups[i]->first.seed << "): " << groups[i]->first.signature.shape << "\n";
+      if (groups.size() > kShown)
+        out << "    and " << plural(groups.size() - kShown, "more finding") << (o.out.empty() ? "" : " (in " + o.out + ")")
+            << "\n";
     }
   }
   if (!hazard_order.empty()) {

@@ -1,0 +1,104 @@
+// Known Redisson bugs, found by differential exploration: the buggy configuration `--against` the
+// one that fixed it (docs/exploration.md, "Known Redisson bugs"; issue numbers from
+// ../shared/redisson-versions.md). Each must be found within 2,000 seeds, as a verdict violated
+// under the buggy configuration and holding under the fixed one, and its shrunk case must replay
+// from its written files the same way.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "explore/explore.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/runner.hpp"
+#include "scenario/writer.hpp"
+
+namespace locksim::explore {
+namespace {
+
+struct KnownBug {
+  const char* issue;
+  ExploreConfig config;  // the buggy configuration, with the fix as `against`
+  std::vector<std::string> flips;  // properties the fix may flip
+};
+
+ExploreConfig make(const std::string& lock, std::vector<std::string> faults, std::vector<std::string> properties,
+                   std::vector<scenario::LockOption> buggy, std::vector<scenario::LockOption> fixed) {
+  ExploreConfig c;
+  c.lock_type = lock;
+  c.faults = std::move(faults);
+  c.properties = std::move(properties);
+  c.lock_options = std::move(buggy);
+  c.against = Variation{.lock_options = std::move(fixed), .script_files = {}};
+  return c;
+}
+
+std::vector<KnownBug> known_bugs() {
+  std::vector<KnownBug> bugs;
+  // A resent unlock (its reply lost, the command resent) runs twice: fixed by the unlock latch.
+  bugs.push_back({"#4871", make("rlock", {"loss", "delay"}, {"reentrancy", "mutual_exclusion"}, {}, {{"unlock_latch", "true"}}),
+                  {"reentrancy", "mutual_exclusion"}});
+  // One failed renewal ends the watchdog for good: fixed in 3.44.0 (a failed renewal is retried).
+  KnownBug watchdog{"#3194", make("rlock", {"delay", "partition", "pause", "loss"}, {"watchdog", "mutual_exclusion"}, {},
+                                  {{"watchdog_on_error", "keep"}}),
+                    {"watchdog", "mutual_exclusion"}};
+  watchdog.config.leases = false;
+  bugs.push_back(watchdog);
+  // A queued FairLock waiter told a negative ttl waits without limit: fixed in 3.32.0.
+  KnownBug negative_ttl{"#5503", make("fair", {"crash"}, {"liveness", "fair_queue"}, {{"fair_variant", "tail"}},
+                                      {{"fair_variant", "tail-3.32"}}),
+                        {"liveness", "fair_queue"}};
+  negative_ttl.config.leases = false;
+  bugs.push_back(negative_ttl);
+  // The FairLock scripts of 2.7.0-3.11.0 (scores chained from the first waiter) against 3.11.1's.
+  KnownBug head{"#2099", make("fair", {}, {"liveness", "fair_queue"}, {{"fair_variant", "head"}}, {{"fair_variant", "tail"}}),
+                {"liveness", "fair_queue"}};
+  head.config.leases = false;
+  bugs.push_back(head);
+  return bugs;
+}
+
+model::Validity verdict_of(const scenario::ScenarioResult& r, const std::string& property) {
+  for (const auto& p : r.properties)
+    if (p.property == property) return p.verdict.valid;
+  return model::Validity::Unknown;
+}
+
+class KnownBugs : public ::testing::TestWithParam<KnownBug> {};
+
+TEST_P(KnownBugs, AreFoundWithin2000SeedsAndReplayViolatedUnderTheBugAndHoldingUnderTheFix) {
+  const KnownBug& bug = GetParam();
+  ShrinkOptions shrink;
+  shrink.runs_max = 600;
+  std::optional<CaseResult> found;
+  for (uint64_t seed = 1; seed <= 2000 && !found; ++seed) {
+    CaseResult r = explore_case(bug.config, seed, shrink);
+    ASSERT_FALSE(r.error) << bug.issue << " seed " << seed << ": " << *r.error;
+    if (!r.violated.empty() && !r.by_chance && r.side == "config") found = std::move(r);
+  }
+  ASSERT_TRUE(found) << bug.issue << ": not found in 2,000 seeds";
+  EXPECT_NE(std::find(bug.flips.begin(), bug.flips.end(), found->violated), bug.flips.end()) << found->violated;
+
+  const auto dir = std::filesystem::temp_directory_path() / ("locksim-known-bugs-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string buggy = (dir / "buggy.yaml").string(), fixed = (dir / "fixed.yaml").string();
+  scenario::write_scenario_file(found->shrunk, buggy);
+  scenario::write_scenario_file(found->shrunk_against, fixed);
+  const scenario::ScenarioResult under_bug = scenario::run_scenario_file(buggy);
+  const scenario::ScenarioResult under_fix = scenario::run_scenario_file(fixed);
+  EXPECT_EQ(verdict_of(under_bug, found->violated), model::Validity::No)
+      << bug.issue << " seed " << found->seed << "\n" << scenario::write_scenario(found->shrunk);
+  EXPECT_EQ(verdict_of(under_fix, found->violated), model::Validity::Yes)
+      << bug.issue << " seed " << found->seed << "\n" << scenario::write_scenario(found->shrunk_against);
+  // The two files differ in the lock's options only.
+  EXPECT_EQ(found->shrunk.timeline.size(), found->shrunk_against.timeline.size());
+  std::filesystem::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Redisson, KnownBugs, ::testing::ValuesIn(known_bugs()),
+                         [](const ::testing::TestParamInfo<KnownBug>& info) {
+                           return std::string("issue") + (info.param.issue + 1);
+                         });
+
+}  // namespace
+}  // namespace locksim::explore

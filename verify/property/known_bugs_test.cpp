@@ -38,6 +38,10 @@ std::vector<KnownBug> known_bugs() {
   // A resent unlock (its reply lost, the command resent) runs twice: fixed by the unlock latch.
   bugs.push_back({"#4871", make("rlock", {"loss", "delay"}, {"reentrancy", "mutual_exclusion"}, {}, {{"unlock_latch", "true"}}),
                   {"reentrancy", "mutual_exclusion"}});
+  // Up to 3.10.5 the unlock of a missing key publishes and answers 1: a silent success (3.10.6: nil).
+  bugs.push_back({"#2018", make("rlock", {"crash", "pause", "delay"}, {"mutual_exclusion", "reentrancy", "watchdog", "liveness"},
+                                {{"unlock_script", "rlock_unlock_silent_missing"}}, {{"unlock_script", "rlock_unlock"}}),
+                  {"reentrancy"}});
   // One failed renewal ends the watchdog for good: fixed in 3.44.0 (a failed renewal is retried).
   KnownBug watchdog{"#3194", make("rlock", {"delay", "partition", "pause", "loss"}, {"watchdog", "mutual_exclusion"}, {},
                                   {{"watchdog_on_error", "keep"}}),
@@ -55,6 +59,15 @@ std::vector<KnownBug> known_bugs() {
                 {"liveness", "fair_queue"}};
   head.config.leases = false;
   bugs.push_back(head);
+  // threadWaitTime 5000 prunes live waiters (up to 3.13.2); 3.13.3 made it 300 000, and a tryLock's
+  // wait replaces it.
+  KnownBug thread_wait{"#2883", make("fair", {}, {"fair_queue", "liveness"}, {{"thread_wait_ms", "5000"}},
+                                     {{"thread_wait_ms", "300000"}, {"wait_replaces_thread_wait", "true"}}),
+                       {"fair_queue", "liveness"}};
+  thread_wait.config.leases = false;
+  thread_wait.config.clients_max = 10;
+  thread_wait.config.threads_max = 10;
+  bugs.push_back(thread_wait);
   return bugs;
 }
 

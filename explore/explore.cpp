@@ -199,6 +199,7 @@ std::string case_json_line(const CaseResult& r) {
     }
     j["steps"] = r.steps;
     j["shrunk_steps"] = r.shrunk_steps;
+    j["shrink_runs"] = r.shrink_runs;
     j["explanation"] = r.explanation;
     j["witness"] = r.verdict.witness;
     j["evidence"] = evidence_json(r.verdict);

@@ -99,6 +99,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   explore->add_option("--work-ms-max", explore_options.config.work_ms_max, "A session works 0..this many ms while holding")
       ->capture_default_str();
+  explore->add_option("--wait-ms-max", explore_options.config.wait_ms_max,
+                      "A tryLock waits 0..this many ms (0: every tryLock is tryLock(0), as zero_wait_tryacquire wants)")
+      ->capture_default_str();
   explore->add_flag("--no-try-lock", [&](int64_t) { explore_options.config.try_locks = false; },
                     "Every acquire is lock() (no tryLock with a wait, whose give-up can race a wake-up)");
   explore->add_flag("--no-leases", [&](int64_t) { explore_options.config.leases = false; },
@@ -144,15 +147,15 @@ int main(int argc, char** argv) {
   seed_opt->excludes(seeds_opt)->excludes(count_opt);
   seeds_opt->excludes(count_opt);
   explore->add_option("--shard", explore_shard, "I/N: run only the seeds at positions I mod N of the range (0 <= I < N)");
-  explore->add_option("--out", explore_options.out, "Write one JSON line per case to this file");
-  explore->add_option("--junit", explore_options.junit, "Write a JUnit XML report (a test case per seed)");
+  explore->add_option("--out", explore_options.out, "Write one JSON line per case, then one per finding and per hazard, to this file");
+  explore->add_option("--junit", explore_options.junit, "Write a JUnit XML report (a test case per finding, one per hazard, skipped)");
   explore->add_option("--cases", explore_options.cases_dir,
                       "Where each finding's counterexample (seed-S.yaml, seed-S.html; -against.* too) goes; none: nowhere")
       ->capture_default_str();
   explore->add_option("--emit", explore_options.emit_dir,
                       "Also write every generated case, before it runs and unshrunk, as DIR/seed-S.yaml");
   explore->add_flag("--no-shrink", explore_no_shrink, "Write counterexamples as generated, unshrunk");
-  explore->add_option("--shrink-runs", explore_options.shrink.runs_max, "Scenario runs spent shrinking one case, at most")
+  explore->add_option("--shrink-runs", explore_options.shrink.runs_max, "Plans run while shrinking one case, at most (a differential run runs two scenarios a plan)")
       ->capture_default_str();
 
   std::vector<std::string> merge_inputs;

@@ -67,7 +67,7 @@ rc::Gen<SessionPlan> session_gen(const ExploreConfig& c) {
   return rc::gen::build<SessionPlan>(
       set(&SessionPlan::at_ms, between(0, c.horizon_ms - 1)),
       set(&SessionPlan::try_lock, c.try_locks ? one_in(2) : rc::gen::just(false)),
-      set(&SessionPlan::wait_ms, between(0, 20000)),
+      set(&SessionPlan::wait_ms, between(0, c.wait_ms_max)),
       set(&SessionPlan::leased, c.leases ? one_in(3) : rc::gen::just(false)),
       set(&SessionPlan::lease_ms, between(100, 40000)),
       set(&SessionPlan::reentrant, one_in(4)),
@@ -178,6 +178,7 @@ void validate(const ExploreConfig& c) {
   }
   if (c.threads_max < 1 || c.threads_max > 100) throw std::invalid_argument("threads per client must be within 1..100");
   if (c.work_ms_max < 0) throw std::invalid_argument("the longest work must not be negative");
+  if (c.wait_ms_max < 0) throw std::invalid_argument("the longest tryLock wait must not be negative");
   if (c.clients_max < 1 || c.clients_max > 26) throw std::invalid_argument("clients must be within 1..26");
   if (c.ops_max < 1 || c.ops_max > 200) throw std::invalid_argument("ops per client must be within 1..200");
   if (c.faults_max < 0 || c.faults_max > 100) throw std::invalid_argument("faults per case must be within 0..100");

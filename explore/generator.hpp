@@ -42,6 +42,7 @@ struct ExploreConfig {
   std::vector<std::string> properties = {"mutual_exclusion"};  // checked, each expected to hold
   int64_t horizon_ms = 60000;       // sessions and faults start within [0, horizon)
   int64_t work_ms_max = 45000;      // a session's work lasts 0..work_ms_max
+  int64_t wait_ms_max = 20000;      // a tryLock waits 0..wait_ms_max (0: every tryLock is tryLock(0))
   bool leases = true;               // acquires may name a lease; false: every acquire is lease-less
   bool try_locks = true;            // acquires may be tryLock(wait); false: every acquire is lock()
   int64_t world_loss_max = 0;       // world-wide message loss per thousand, drawn in [0, max]

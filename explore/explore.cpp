@@ -78,7 +78,7 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
   const std::optional<ExploreConfig> against = config.against ? std::optional(varied(config, *config.against)) : std::nullopt;
   const Scenario s = to_scenario(plan, config);
   result.steps = s.timeline.size();
-  const ScenarioResult run = run_scenario(s);
+  ScenarioResult run = run_scenario(s);
   if (run.error) {
     result.error = *run.error;
     return result;
@@ -121,7 +121,7 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
   // A violation that needs no chance makes a smaller, steadier story: try that first. A difference
   // between two configurations must need none (leaves_nothing_to_chance says why).
   Plan start = plan;
-  if (!leaves_nothing_to_chance(plan, config)) {
+  if ((shrink.enabled || against) && !leaves_nothing_to_chance(plan, config)) {
     const Plan fixed = without_chance(plan, config);
     if (keeps(fixed)) start = fixed;
     result.shrink_runs = 1;
@@ -144,7 +144,8 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
                         std::to_string(result.steps) + " to " + std::to_string(result.shrunk.timeline.size()) +
                         " timeline steps. Every property is expected to hold.";
   result.shrunk_steps = result.shrunk.timeline.size();
-  result.shrunk_run = run_scenario(result.shrunk);
+  // Unshrunk, the case is the one already run (its name and about are not in the run).
+  result.shrunk_run = smallest == plan ? std::move(run) : run_scenario(result.shrunk);
   if (against) {
     result.shrunk_against = to_scenario(smallest, *against);
     result.shrunk_against.name = result.shrunk.name + "-against";

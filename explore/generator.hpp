@@ -75,11 +75,13 @@ struct SessionPlan {
   bool stray_unlock = false;  // an unlock before acquiring (not holding: must fail)
   bool write_side = false;    // rwlock: the session takes the write side (else the read side)
   int thread = 0;             // 0-based, below the config's threads_max
+  bool operator==(const SessionPlan&) const = default;
 };
 
 struct ClientPlan {
   std::vector<SessionPlan> sessions;
   int64_t clock_offset_ms = 0;
+  bool operator==(const ClientPlan&) const = default;
 };
 
 struct FaultPlan {
@@ -93,6 +95,7 @@ struct FaultPlan {
   bool backward = false;
   int64_t lag_ms = 0;
   bool aof = false;
+  bool operator==(const FaultPlan&) const = default;
 };
 
 struct Plan {
@@ -102,6 +105,7 @@ struct Plan {
   int64_t loss_per_thousand = 0;
   std::vector<ClientPlan> clients;
   std::vector<FaultPlan> faults;
+  bool operator==(const Plan&) const = default;
 };
 
 // Whether the world of `plan` leaves nothing to chance: one latency for every message, no loss but

@@ -36,7 +36,8 @@ bool leased(const Plan& p, const ExploreConfig& c) {
 
 // The shortest time a hold is sure to outlive its holder's silence: the shortest explicit lease, or
 // for the watchdog two thirds of lockWatchdogTimeout (it renews every third, so a pause that starts
-// just before a renewal is due leaves the key two thirds of the lease to live).
+// just before a renewal is due leaves the key two thirds of the lease to live), less a second for
+// the round trips around the pause (a renewal due as it ends must still reach the server in time).
 int64_t shortest_lease(const Plan& p, const ExploreConfig& c) {
   const int64_t watchdog = to_scenario(p, c).lock.redisson.watchdog_timeout_ms;
   int64_t shortest = watchdog - watchdog / 3;
@@ -49,11 +50,12 @@ int64_t shortest_lease(const Plan& p, const ExploreConfig& c) {
 
 bool long_stop(const FaultPlan& f, world::FaultKind kind, const Plan& p, const ExploreConfig& c) {
   using K = world::FaultKind;
-  return (kind == K::Pause || kind == K::Partition || kind == K::RedisPause) && f.for_ms >= shortest_lease(p, c);
+  return (kind == K::Pause || kind == K::Partition || kind == K::RedisPause) &&
+         f.for_ms >= std::max<int64_t>(0, shortest_lease(p, c) - 1000);
 }
 
-bool restart_unpersisted(const FaultPlan& f, world::FaultKind kind, const Plan&, const ExploreConfig&) {
-  return kind == world::FaultKind::RedisRestart && !f.aof;
+bool restart(const FaultPlan&, world::FaultKind kind, const Plan&, const ExploreConfig&) {
+  return kind == world::FaultKind::RedisRestart;
 }
 
 bool failover(const FaultPlan&, world::FaultKind kind, const Plan&, const ExploreConfig&) {
@@ -81,20 +83,15 @@ const std::vector<HazardInfo>& hazards() {
            }},
       {.name = "pause-longer-than-lease",
        .reason = "a pause, partition or stalled server outlasted what the lease guarantees (an explicit lease, or "
-                 "two thirds of the watchdog's), so the hold expired: every version loses a lock so (only fencing "
-                 "at the resource protects it)",
+                 "the two thirds of the watchdog's between a renewal and the expiry, less a second for round trips), "
+                 "so the hold expired: every version loses a lock so (only fencing at the resource protects it)",
        .present = [](const Plan& p, const ExploreConfig& c) { return any_fault(p, c, long_stop); },
        .without = [](const Plan& p, const ExploreConfig& c) { return drop_faults(p, c, long_stop); }},
-      {.name = "restart-without-persistence",
-       .reason = "a Redis restarted without persistence forgets every lock it held",
-       .present = [](const Plan& p, const ExploreConfig& c) { return any_fault(p, c, restart_unpersisted); },
-       .without =
-           [](const Plan& p, const ExploreConfig& c) {
-             Plan out = p;
-             for (FaultPlan& f : out.faults)
-               if (!c.faults.empty() && restart_unpersisted(f, kind_of(f, c), p, c)) f.aof = true;
-             return out;
-           }},
+      {.name = "restart-loses-locks",
+       .reason = "a Redis restart forgets what it had not persisted: every lock without persistence, the last second's "
+                 "with AOF everysec",
+       .present = [](const Plan& p, const ExploreConfig& c) { return any_fault(p, c, restart); },
+       .without = [](const Plan& p, const ExploreConfig& c) { return drop_faults(p, c, restart); }},
       {.name = "failover-loses-writes",
        .reason = "a failover promotes a replica that had not received the lock (asynchronous replication; WAIT only "
                  "narrows it)",

@@ -1,8 +1,9 @@
 #pragma once
 // Hazards by construction: what a configuration breaks in every Redisson version, as opposed to a
 // bug (../shared/redisson-versions.md, "Hazards in every version"): an explicit lease shorter than
-// the work it guards, a pause or partition longer than the lease, a restart without persistence, a
-// failover that loses what the replica had not received, a FairLock judged by skewed clocks.
+// the work it guards, a pause or partition longer than the lease, a restart that loses what was not
+// persisted, a failover that loses what the replica had not received, a FairLock judged by skewed
+// clocks.
 //
 // A counterexample is put down to a hazard by experiment, not by its looks: the hazard is removed
 // from the shrunk plan (and nothing else), and if the property then holds, the hazard is what the

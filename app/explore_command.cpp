@@ -127,7 +127,7 @@ nlohmann::ordered_json finding_json(const Group& g, bool as_hazard) {
   j["property"] = r.violated;
   if (!r.side.empty()) j["violated_under"] = r.side;
   j["anomaly"] = r.anomaly;
-  j["shape"] = r.signature.shape;
+  if (!r.signature.shape.empty()) j["shape"] = r.signature.shape;
   if (r.hazard) {
     if (!as_hazard) j["hazard"] = std::string(r.hazard->name);
     j["hazard_reason"] = std::string(r.hazard->reason);
@@ -176,6 +176,9 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
     }
   }
 
+  explore::ShrinkOptions shrink = o.shrink;
+  shrink.hazards = shrink.hazards || o.show_hazards;  // shown, so shrunk
+
   explore_stop_flag().store(false);
   const auto old_int = std::signal(SIGINT, on_interrupt);
   const auto old_term = std::signal(SIGTERM, on_interrupt);
@@ -207,7 +210,7 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
         return 2;
       }
     }
-    CaseResult r = explore_case(o.config, seed, o.shrink);
+    CaseResult r = explore_case(o.config, seed, shrink);
     ++done;
     explore::CaseFiles files;
     if (r.error) {

@@ -118,13 +118,31 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
     if (judge(to_scenario(candidate, breaks), property) != model::Validity::No) return false;
     return !keeps_holding || judge(to_scenario(candidate, *keeps_holding), property) == model::Validity::Yes;
   };
+  Plan start = plan;
+  bool shrinks = shrink.enabled;
+  // A plain violation that holds once every hazard of the configuration is taken out is the
+  // configuration's (labelled with the hazard it needs, and shrunk only to be shown); one that stays
+  // is a finding, and is shrunk from the case without the hazards, so that it cannot drift into one.
+  // A differential finding is the change's by construction: both configurations share the hazards.
+  if (!against) {
+    bool present = false;
+    const Plan clean = without_hazards(plan, config, &present);
+    if (present) {
+      ++result.shrink_runs;
+      if (keeps(clean)) {
+        start = clean;
+      } else {
+        result.hazard = hazard_of(plan, config, keeps, &result.shrink_runs);
+        shrinks = shrinks && shrink.hazards;
+      }
+    }
+  }
   // A violation that needs no chance makes a smaller, steadier story: try that first. A difference
   // between two configurations must need none (leaves_nothing_to_chance says why).
-  Plan start = plan;
-  if ((shrink.enabled || against) && !leaves_nothing_to_chance(plan, config)) {
-    const Plan fixed = without_chance(plan, config);
+  if ((shrinks || against) && !leaves_nothing_to_chance(start, config)) {
+    const Plan fixed = without_chance(start, config);
     if (keeps(fixed)) start = fixed;
-    result.shrink_runs = 1;
+    ++result.shrink_runs;
   }
   fixed_world = leaves_nothing_to_chance(start, config);
   if (against && !fixed_world) {
@@ -132,10 +150,8 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
     return result;
   }
   ShrinkStats stats;
-  const Plan smallest = shrink.enabled ? shrink_plan(start, config, keeps, shrink.runs_max, &stats) : start;
+  const Plan smallest = shrinks ? shrink_plan(start, config, keeps, shrink.runs_max, &stats) : start;
   result.shrink_runs += stats.runs;
-  // A differential finding is the change's by construction; a plain one may be the configuration's.
-  if (!against) result.hazard = hazard_of(smallest, config, keeps, &result.shrink_runs);
 
   const std::string finding = property + (result.side.empty() ? "" : " violated under " + std::string(result.side == "config" ? "the configuration" : "--against") + " only");
   result.shrunk = to_scenario(smallest, config);
@@ -160,7 +176,8 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
     result.explanation = p->verdict.explanation;
     result.verdict = p->verdict;
   }
-  result.signature = signature_of(result.shrunk, property, result.anomaly, result.side);
+  // A hazard's seeds are grouped by the hazard; only a shrunk case has a shape worth signing.
+  if (!result.hazard || shrinks) result.signature = signature_of(result.shrunk, property, result.anomaly, result.side);
   return result;
 }
 
@@ -193,8 +210,10 @@ std::string case_json_line(const CaseResult& r) {
     j["violated"] = r.violated;
     if (!r.side.empty()) j["violated_under"] = r.side;
     j["anomaly"] = r.anomaly;
-    j["finding"] = r.signature.id;
-    j["shape"] = r.signature.shape;
+    if (!r.signature.id.empty()) {
+      j["finding"] = r.signature.id;
+      j["shape"] = r.signature.shape;
+    }
     if (r.hazard) {
       j["hazard"] = std::string(r.hazard->name);
       j["hazard_reason"] = std::string(r.hazard->reason);

@@ -19,7 +19,8 @@ namespace locksim::explore {
 
 struct ShrinkOptions {
   bool enabled = true;
-  int runs_max = 3000;  // plans run while shrinking one case, at most
+  int runs_max = 3000;   // plans run while shrinking one case, at most
+  bool hazards = false;  // also shrink the cases a hazard explains (to show them)
 };
 
 struct CaseResult {
@@ -42,7 +43,10 @@ struct CaseResult {
   int shrink_runs = 0;         // scenario runs spent shrinking and labelling
   std::optional<std::string> error;  // a run stopped (an exception in the world)
   Signature signature;         // what makes it the same finding as another seed's
-  const HazardInfo* hazard = nullptr;  // a plain run's violation that a hazard of the configuration explains
+  // A plain run's violation that holds once the configuration's hazards are taken out, and the
+  // hazard it needs (hazards.hpp). Such a case is shrunk only with ShrinkOptions::hazards, and
+  // signed only then.
+  const HazardInfo* hazard = nullptr;
   scenario::Scenario shrunk;            // the smallest counterexample under the configuration
   scenario::ScenarioResult shrunk_run;  // and its run
   scenario::Scenario shrunk_against;            // differential: the same case under --against

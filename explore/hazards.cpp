@@ -112,18 +112,47 @@ const std::vector<HazardInfo>& hazards() {
              for (ClientPlan& client : out.clients) client.clock_offset_ms = 0;
              return out;
            }},
+      // Last: what no one hazard explains but the ones present together do.
+      {.name = "hazards-together",
+       .reason = "only the configuration's hazards together explain it (each alone does not): without all of them, "
+                 "the case holds",
+       .present =
+           [](const Plan& p, const ExploreConfig& c) {
+             int n = 0;
+             for (const HazardInfo& h : hazards())
+               if (h.name != "hazards-together" && h.present(p, c)) ++n;
+             return n >= 2;
+           },
+       .without =
+           [](const Plan& p, const ExploreConfig& c) {
+             bool present = false;
+             return without_hazards(p, c, &present);
+           }},
   };
   return table;
 }
 
-const HazardInfo* hazard_of(const Plan& shrunk, const ExploreConfig& config,
-                            const std::function<bool(const Plan&)>& keeps, int* runs) {
+Plan without_hazards(const Plan& plan, const ExploreConfig& config, bool* present) {
+  Plan out = plan;
+  *present = false;
   for (const HazardInfo& hazard : hazards()) {
-    if (!hazard.present(shrunk, config)) continue;
-    if (runs) ++*runs;
-    if (!keeps(hazard.without(shrunk, config))) return &hazard;
+    if (!hazard.present(out, config)) continue;
+    *present = true;
+    out = hazard.without(out, config);
   }
-  return nullptr;
+  return out;
+}
+
+const HazardInfo* hazard_of(const Plan& plan, const ExploreConfig& config, const std::function<bool(const Plan&)>& keeps,
+                            int* runs) {
+  const HazardInfo* first = nullptr;
+  for (const HazardInfo& hazard : hazards()) {
+    if (!hazard.present(plan, config)) continue;
+    if (!first) first = &hazard;
+    if (runs) ++*runs;
+    if (!keeps(hazard.without(plan, config))) return &hazard;
+  }
+  return first;  // not reached for a plan that holds without every hazard: the last entry removes them all
 }
 
 }  // namespace locksim::explore

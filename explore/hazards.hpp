@@ -7,7 +7,8 @@
 //
 // A counterexample is put down to a hazard by experiment, not by its looks: the hazard is removed
 // from the shrunk plan (and nothing else), and if the property then holds, the hazard is what the
-// violation needs. One table; the first hazard whose removal clears the violation names it.
+// violation needs. One table; the first hazard whose removal clears the violation names it, and
+// "hazards-together" one that only all of them together explain.
 #include <functional>
 #include <optional>
 #include <string>
@@ -27,9 +28,13 @@ struct HazardInfo {
 
 const std::vector<HazardInfo>& hazards();
 
-// The hazard the violation of `shrunk` needs: the first of the table present in it whose removal
-// makes `keeps` (still violated) false. nullptr when none does: a finding.
-const HazardInfo* hazard_of(const Plan& shrunk, const ExploreConfig& config,
-                            const std::function<bool(const Plan&)>& keeps, int* runs = nullptr);
+// `plan` without any hazard of the table; `present` says whether it had one.
+Plan without_hazards(const Plan& plan, const ExploreConfig& config, bool* present);
+
+// The hazard a violation of `plan` that holds without every hazard needs: the first of the table
+// present whose removal makes `keeps` (still violated) false; the table's last entry,
+// "hazards-together", removes all that are present.
+const HazardInfo* hazard_of(const Plan& plan, const ExploreConfig& config, const std::function<bool(const Plan&)>& keeps,
+                            int* runs = nullptr);
 
 }  // namespace locksim::explore

@@ -63,6 +63,7 @@ void expect_holds(const ExploreConfig& config, uint64_t first, uint64_t count) {
 CaseResult expect_violated(const ExploreConfig& config, const std::string& property, uint64_t count, int shrink_runs = 300) {
   ShrinkOptions shrink;
   shrink.runs_max = shrink_runs;
+  shrink.hazards = true;  // these configurations break through their hazards: shrink those too
   const auto found = find_counterexample(config, 1, count, shrink);
   EXPECT_TRUE(found.has_value()) << "no counterexample of " << property << " in " << count << " cases";
   if (!found) return {};

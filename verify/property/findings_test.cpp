@@ -34,15 +34,18 @@ ExploreConfig readme_example() {
 // hazard taken away by hand, holds.
 void expect_label_true(const CaseResult& r) {
   Scenario without = r.shrunk;
-  if (r.hazard->name == "lease-shorter-than-work") {
+  const std::string name(r.hazard->name);
+  const bool together = name == "hazards-together";
+  if (name == "lease-shorter-than-work" || together) {
     for (auto& e : without.timeline)
       if (e.op) e.op->lease_ms = -1;  // the watchdog renews instead
-  } else if (r.hazard->name == "pause-longer-than-lease") {
+  }
+  if (name == "pause-longer-than-lease" || together) {
     // Two thirds of the watchdog's 30 s (it renews every 10 s), less a second for round trips.
     std::erase_if(without.timeline, [](const scenario::TimelineEntry& e) { return e.fault && e.fault->for_ms >= 19000; });
-  } else {
-    FAIL() << "seed " << r.seed << ": unexpected hazard " << r.hazard->name;
   }
+  if (!together && name != "lease-shorter-than-work" && name != "pause-longer-than-lease")
+    FAIL() << "seed " << r.seed << ": unexpected hazard " << name;
   EXPECT_EQ(verdict_of(without, "mutual_exclusion"), model::Validity::Yes) << "seed " << r.seed << " " << r.hazard->name;
 }
 
@@ -104,17 +107,22 @@ TEST(Signatures, SeedsOfOneShapeAreOneFindingWhateverTheNamesAndTimes) {
   EXPECT_NE(sa.id, signature_of(c, "mutual_exclusion", "mutex-overlap", "").id);
 }
 
-TEST(Signatures, TheReadmeExampleHasFewDistinctFindings) {
+// FairLock's default threadWaitTime (5 s) prunes a live waiter held up longer: many seeds, one story.
+TEST(Signatures, SeedsOfOneStoryShareOneSignature) {
+  ExploreConfig c;
+  c.lock_type = "fair";
+  c.properties = {"fair_queue"};
   std::set<std::string> ids;
-  size_t violated = 0;
-  for (uint64_t seed = 1; seed <= 200; ++seed) {
-    const CaseResult r = explore_case(readme_example(), seed);
-    if (r.violated.empty()) continue;
-    ++violated;
+  size_t found = 0;
+  for (uint64_t seed = 1; seed <= 50; ++seed) {
+    const CaseResult r = explore_case(c, seed);
+    if (r.violated.empty() || r.hazard) continue;
+    ++found;
+    ASSERT_EQ(r.signature.id.size(), 8u);
     ids.insert(r.signature.id);
   }
-  EXPECT_GE(violated, 50u);
-  EXPECT_LE(ids.size(), violated / 5) << "seeds should share signatures";
+  EXPECT_GE(found, 5u);
+  EXPECT_LE(ids.size() * 4, found) << "seeds should share signatures";
 }
 
 // A variation that the lock does not read (an RLock has no polling interval) changes nothing: a

@@ -1,5 +1,6 @@
 #include "engine/scripting.hpp"
 
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
 #include <lua.hpp>
@@ -11,6 +12,9 @@
 
 namespace locksim::engine {
 namespace {
+
+// Relaxed: a tally for benchmarks, never an order between threads.
+std::atomic<uint64_t> g_scripts_run{0};
 
 constexpr size_t kLuaMemoryLimit = size_t{1} << 30;  // a runaway script fails, the host survives
 
@@ -45,6 +49,8 @@ class FrozenTime {
 };
 
 }  // namespace
+
+uint64_t scripts_run_total() { return g_scripts_run.load(std::memory_order_relaxed); }
 
 Scripting::Scripting(ScriptServer& server, int64_t instruction_budget)
     : run_{.server = server, .budget = instruction_budget} {
@@ -123,6 +129,7 @@ void Scripting::flush() {
 Reply Scripting::run(const std::string& sha, int function_ref, std::span<const std::string_view> keys,
                      std::span<const std::string_view> args) {
   LS_ASSERT(lua_gettop(lua_) == 0);
+  g_scripts_run.fetch_add(1, std::memory_order_relaxed);
   FrozenTime frozen(run_.server);
   lua_bridge::set_global_array(lua_, "KEYS", keys.data(), keys.size());
   lua_bridge::set_global_array(lua_, "ARGV", args.data(), args.size());

@@ -16,6 +16,10 @@ struct lua_State;
 
 namespace locksim::engine {
 
+// How many scripts (EVAL and EVALSHA runs, failed ones included) every engine of this process has
+// run so far: instrumentation for benchmarks (scripts per explored case). Nothing in a run reads it.
+uint64_t scripts_run_total();
+
 class Scripting {
  public:
   // `instruction_budget` > 0: the Lua instructions one script may execute.

@@ -9,32 +9,13 @@
 #include "base/sha1.hpp"
 #include "engine/errors.hpp"
 #include "engine/lua_bridge.hpp"
+#include "engine/lua_state_pool.hpp"
 
 namespace locksim::engine {
 namespace {
 
 // Relaxed: a tally for benchmarks, never an order between threads.
 std::atomic<uint64_t> g_scripts_run{0};
-
-constexpr size_t kLuaMemoryLimit = size_t{1} << 30;  // a runaway script fails, the host survives
-
-struct AllocState {
-  size_t used = 0;
-};
-
-void* limited_alloc(void* ud, void* ptr, size_t old_size, size_t new_size) {
-  auto* state = static_cast<AllocState*>(ud);
-  const size_t old_block = ptr ? old_size : 0;
-  if (new_size == 0) {
-    state->used -= old_block;
-    std::free(ptr);
-    return nullptr;
-  }
-  if (new_size > old_block && state->used + (new_size - old_block) > kLuaMemoryLimit) return nullptr;
-  void* block = std::realloc(ptr, new_size);
-  if (block != nullptr) state->used = state->used - old_block + new_size;
-  return block;
-}
 
 // Time stands still on the server for as long as one script runs.
 class FrozenTime {
@@ -53,24 +34,20 @@ class FrozenTime {
 uint64_t scripts_run_total() { return g_scripts_run.load(std::memory_order_relaxed); }
 
 Scripting::Scripting(ScriptServer& server, int64_t instruction_budget)
-    : run_{.server = server, .budget = instruction_budget} {
-  auto* alloc_state = new AllocState();
-  lua_ = lua_newstate(limited_alloc, alloc_state);
-  LS_ASSERT(lua_ != nullptr);
+    : run_{.server = server, .budget = instruction_budget}, prepared_(take_lua_state(run_)), lua_(prepared_->state()) {
   LS_ASSERT(run_.budget > 0);
-  lua_bridge::install(lua_, run_);
 }
 
-Scripting::~Scripting() {
-  void* ud = nullptr;
-  lua_getallocf(lua_, &ud);
-  lua_close(lua_);
-  delete static_cast<AllocState*>(ud);
-}
+Scripting::~Scripting() { give_back_lua_state(std::move(prepared_)); }
 
 int Scripting::compile(const std::string& sha, std::string_view body, Reply& error) {
   auto cached = functions_.find(sha);
   if (cached != functions_.end()) return cached->second;
+  // Compiled by an engine before this one on the same state: the same function (lua_state_pool.hpp).
+  if (const int ref = prepared_->compiled(sha, body); ref != LUA_NOREF) {
+    functions_.emplace(sha, ref);
+    return ref;
+  }
   if (luaL_loadbufferx(lua_, body.data(), body.size(), "@user_script", "t") != LUA_OK) {
     size_t len = 0;
     const char* msg = lua_tolstring(lua_, -1, &len);
@@ -84,6 +61,7 @@ int Scripting::compile(const std::string& sha, std::string_view body, Reply& err
   const char* upvalue = lua_setupvalue(lua_, -2, 1);
   LS_ASSERT(upvalue != nullptr);
   const int ref = luaL_ref(lua_, LUA_REGISTRYINDEX);
+  prepared_->remember(sha, body, ref);
   functions_.emplace(sha, ref);
   return ref;
 }
@@ -121,7 +99,8 @@ bool Scripting::exists(std::string_view sha) const {
 }
 
 void Scripting::flush() {
-  for (const auto& [sha, ref] : functions_) luaL_unref(lua_, LUA_REGISTRYINDEX, ref);
+  // The compiled functions stay with the state (lua_state_pool.hpp), unreachable from scripts;
+  // this engine's cache forgets them, so EVALSHA answers NOSCRIPT as Redis does after a flush.
   functions_.clear();
   lua_gc(lua_, LUA_GCCOLLECT);
 }

@@ -69,6 +69,12 @@ void PreparedLua::remember(std::string_view sha, std::string_view body, int ref)
     compiled_.erase(it);
   }
   compiled_.emplace(std::string(sha), Compiled{std::string(body), ref});
+  sha_by_body_.insert_or_assign(std::string(body), std::string(sha));
+}
+
+std::string_view PreparedLua::sha_of(std::string_view body) const {
+  auto it = sha_by_body_.find(body);
+  return it != sha_by_body_.end() ? std::string_view(it->second) : std::string_view();
 }
 
 std::unique_ptr<PreparedLua> take_lua_state(ScriptRun& run) {

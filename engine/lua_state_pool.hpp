@@ -44,6 +44,9 @@ class PreparedLua {
   int compiled(std::string_view sha, std::string_view body) const;
   // Remembers that `ref` is `body` compiled (with its _ENV set).
   void remember(std::string_view sha, std::string_view body, int ref);
+  // The SHA1 of a body this state compiled before (EVAL names a script by its body, and hashing
+  // it again for every EVAL costs more than the lookup), or "" when none.
+  std::string_view sha_of(std::string_view body) const;
   size_t remembered() const { return compiled_.size(); }
 
  private:
@@ -53,6 +56,7 @@ class PreparedLua {
   };
   lua_State* lua_ = nullptr;
   std::map<std::string, Compiled, std::less<>> compiled_;  // sha -> function
+  std::map<std::string, std::string, std::less<>> sha_by_body_;
 };
 
 // A prepared state for an engine whose scripts run with `run`: one handed back on this thread

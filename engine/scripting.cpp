@@ -68,7 +68,8 @@ int Scripting::compile(const std::string& sha, std::string_view body, Reply& err
 
 Reply Scripting::eval(std::string_view body, std::span<const std::string_view> keys,
                       std::span<const std::string_view> args) {
-  const std::string sha = sha1_hex(body);
+  const std::string_view known = prepared_->sha_of(body);
+  const std::string sha = known.empty() ? sha1_hex(body) : std::string(known);
   Reply error;
   const int ref = compile(sha, body, error);
   if (ref == LUA_NOREF) return error;

@@ -89,8 +89,8 @@ Reply RedisNode::execute(const std::string& client, const client::Command& comma
   LS_ASSERT(up_);
   Connections& conn = connections(client);
   aof_stale_ = true;
-  const std::vector<std::string> words = client::command_words(command, as_eval);
-  const std::vector<std::string_view> argv(words.begin(), words.end());
+  std::string numkeys;
+  const std::vector<std::string_view> argv = client::command_word_views(command, as_eval, numkeys);
   world::AroundRequest around;
   if (!command.lock.empty()) around.before = render(command.lock);
   Reply reply = engine_->execute(conn.commands, std::span<const std::string_view>(argv));

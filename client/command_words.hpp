@@ -2,6 +2,7 @@
 // A Command as a server reads it and as histories and messages show it, written once for the
 // simulated and the live servers.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "client/backend.hpp"
@@ -11,6 +12,10 @@ namespace locksim::client {
 // The words sent: a script as EVALSHA <sha> (EVAL <body> when `as_eval`) <numkeys> KEYS... ARGV...,
 // a plain command as its own words.
 std::vector<std::string> command_words(const Command& command, bool as_eval);
+// The same words as views into `command` (and its script), for a server in this process: nothing
+// copied, not even a script's body. `numkeys` holds the one word that is made; the views live as
+// long as it and `command`.
+std::vector<std::string_view> command_word_views(const Command& command, bool as_eval, std::string& numkeys);
 
 // A request in one line, for messages about it ("EVALSHA rlock_unlock orders ...").
 std::string command_summary(const Command& command);

@@ -1,10 +1,8 @@
 #include "client/script_catalog.hpp"
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
-#include "base/sha1.hpp"
+#include "client/script_text_cache.hpp"
 
 namespace locksim::client {
 
@@ -18,13 +16,11 @@ const Script& ScriptCatalog::get(const std::string& name) {
   if (it != scripts_.end()) return it->second;
   auto over = overrides_.find(name);
   const std::string path = over != overrides_.end() ? over->second : dir_ + "/" + name + ".lua";
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw std::runtime_error(path + ": cannot read the script '" + name + "'");
-  std::ostringstream text;
-  text << file.rdbuf();
-  Script script{name, text.str(), {}};
+  // Read (and hashed) once per process and file version: script_text_cache.hpp.
+  const std::shared_ptr<const ScriptText> text = read_script_text(path);
+  if (!text) throw std::runtime_error(path + ": cannot read the script '" + name + "'");
   // The SHA is what EVALSHA names the script by; the client computes it as Redisson does.
-  script.sha = sha1_hex(script.body);
+  Script script{name, text->body, text->sha};
   return scripts_.emplace(name, std::move(script)).first->second;
 }
 

@@ -429,8 +429,12 @@ void budget_hook(lua_State* L, lua_Debug*) {
 
 }  // namespace
 
-void install(lua_State* L, ScriptRun& run) {
-  *static_cast<ScriptRun**>(lua_getextraspace(L)) = &run;
+void attach(lua_State* L, ScriptRun& run) { *static_cast<ScriptRun**>(lua_getextraspace(L)) = &run; }
+
+void detach(lua_State* L) { *static_cast<ScriptRun**>(lua_getextraspace(L)) = nullptr; }
+
+void install(lua_State* L) {
+  detach(L);
   lua_newtable(L);
   lua_setfield(L, LUA_REGISTRYINDEX, kProtectedKey);
 

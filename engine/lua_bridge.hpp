@@ -16,7 +16,12 @@ namespace lua_bridge {
 
 // Opens Redis's libraries (base, table, string, math, coroutine; no io, os, package, debug),
 // installs `redis.*`, replaces math.random, and makes the globals and libraries read-only.
-void install(lua_State* L, ScriptRun& run);
+void install(lua_State* L);
+
+// Points the state's scripts at `run` (the server they call, their random generator and budget);
+// detach points them at none (a state between engines: lua_state_pool.hpp).
+void attach(lua_State* L, ScriptRun& run);
+void detach(lua_State* L);
 
 // Sets the read-only global `name` (KEYS or ARGV) to a fresh array of strings.
 void set_global_array(lua_State* L, const char* name, const std::string_view* items, size_t count);

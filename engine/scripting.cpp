@@ -1,5 +1,6 @@
 #include "engine/scripting.hpp"
 
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
 #include <lua.hpp>
@@ -8,29 +9,13 @@
 #include "base/sha1.hpp"
 #include "engine/errors.hpp"
 #include "engine/lua_bridge.hpp"
+#include "engine/lua_state_pool.hpp"
 
 namespace locksim::engine {
 namespace {
 
-constexpr size_t kLuaMemoryLimit = size_t{1} << 30;  // a runaway script fails, the host survives
-
-struct AllocState {
-  size_t used = 0;
-};
-
-void* limited_alloc(void* ud, void* ptr, size_t old_size, size_t new_size) {
-  auto* state = static_cast<AllocState*>(ud);
-  const size_t old_block = ptr ? old_size : 0;
-  if (new_size == 0) {
-    state->used -= old_block;
-    std::free(ptr);
-    return nullptr;
-  }
-  if (new_size > old_block && state->used + (new_size - old_block) > kLuaMemoryLimit) return nullptr;
-  void* block = std::realloc(ptr, new_size);
-  if (block != nullptr) state->used = state->used - old_block + new_size;
-  return block;
-}
+// Relaxed: a tally for benchmarks, never an order between threads.
+std::atomic<uint64_t> g_scripts_run{0};
 
 // Time stands still on the server for as long as one script runs.
 class FrozenTime {
@@ -46,25 +31,23 @@ class FrozenTime {
 
 }  // namespace
 
+uint64_t scripts_run_total() { return g_scripts_run.load(std::memory_order_relaxed); }
+
 Scripting::Scripting(ScriptServer& server, int64_t instruction_budget)
-    : run_{.server = server, .budget = instruction_budget} {
-  auto* alloc_state = new AllocState();
-  lua_ = lua_newstate(limited_alloc, alloc_state);
-  LS_ASSERT(lua_ != nullptr);
+    : run_{.server = server, .budget = instruction_budget}, prepared_(take_lua_state(run_)), lua_(prepared_->state()) {
   LS_ASSERT(run_.budget > 0);
-  lua_bridge::install(lua_, run_);
 }
 
-Scripting::~Scripting() {
-  void* ud = nullptr;
-  lua_getallocf(lua_, &ud);
-  lua_close(lua_);
-  delete static_cast<AllocState*>(ud);
-}
+Scripting::~Scripting() { give_back_lua_state(std::move(prepared_)); }
 
 int Scripting::compile(const std::string& sha, std::string_view body, Reply& error) {
   auto cached = functions_.find(sha);
   if (cached != functions_.end()) return cached->second;
+  // Compiled by an engine before this one on the same state: the same function (lua_state_pool.hpp).
+  if (const int ref = prepared_->compiled(sha, body); ref != LUA_NOREF) {
+    functions_.emplace(sha, ref);
+    return ref;
+  }
   if (luaL_loadbufferx(lua_, body.data(), body.size(), "@user_script", "t") != LUA_OK) {
     size_t len = 0;
     const char* msg = lua_tolstring(lua_, -1, &len);
@@ -78,13 +61,15 @@ int Scripting::compile(const std::string& sha, std::string_view body, Reply& err
   const char* upvalue = lua_setupvalue(lua_, -2, 1);
   LS_ASSERT(upvalue != nullptr);
   const int ref = luaL_ref(lua_, LUA_REGISTRYINDEX);
+  prepared_->remember(sha, body, ref);
   functions_.emplace(sha, ref);
   return ref;
 }
 
 Reply Scripting::eval(std::string_view body, std::span<const std::string_view> keys,
                       std::span<const std::string_view> args) {
-  const std::string sha = sha1_hex(body);
+  const std::string_view known = prepared_->sha_of(body);
+  const std::string sha = known.empty() ? sha1_hex(body) : std::string(known);
   Reply error;
   const int ref = compile(sha, body, error);
   if (ref == LUA_NOREF) return error;
@@ -115,7 +100,8 @@ bool Scripting::exists(std::string_view sha) const {
 }
 
 void Scripting::flush() {
-  for (const auto& [sha, ref] : functions_) luaL_unref(lua_, LUA_REGISTRYINDEX, ref);
+  // The compiled functions stay with the state (lua_state_pool.hpp), unreachable from scripts;
+  // this engine's cache forgets them, so EVALSHA answers NOSCRIPT as Redis does after a flush.
   functions_.clear();
   lua_gc(lua_, LUA_GCCOLLECT);
 }
@@ -123,6 +109,7 @@ void Scripting::flush() {
 Reply Scripting::run(const std::string& sha, int function_ref, std::span<const std::string_view> keys,
                      std::span<const std::string_view> args) {
   LS_ASSERT(lua_gettop(lua_) == 0);
+  g_scripts_run.fetch_add(1, std::memory_order_relaxed);
   FrozenTime frozen(run_.server);
   lua_bridge::set_global_array(lua_, "KEYS", keys.data(), keys.size());
   lua_bridge::set_global_array(lua_, "ARGV", args.data(), args.size());

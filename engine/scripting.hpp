@@ -4,6 +4,7 @@
 // deterministically once it exceeds its instruction budget.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -15,6 +16,12 @@
 struct lua_State;
 
 namespace locksim::engine {
+
+class PreparedLua;
+
+// How many scripts (EVAL and EVALSHA runs, failed ones included) every engine of this process has
+// run so far: instrumentation for benchmarks (scripts per explored case). Nothing in a run reads it.
+uint64_t scripts_run_total();
 
 class Scripting {
  public:
@@ -43,8 +50,9 @@ class Scripting {
             std::span<const std::string_view> args);
 
   ScriptRun run_;  // before lua_: the bridge holds its address from the start
-  lua_State* lua_ = nullptr;
-  std::map<std::string, int, std::less<>> functions_;  // sha -> registry ref
+  std::unique_ptr<PreparedLua> prepared_;  // taken from, and handed back to, lua_state_pool.hpp
+  lua_State* lua_ = nullptr;               // prepared_'s state
+  std::map<std::string, int, std::less<>> functions_;  // sha -> registry ref: this engine's script cache
 };
 
 }  // namespace locksim::engine

@@ -1,5 +1,7 @@
 #include "model/history.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -24,6 +26,9 @@ const Event& History::add(Event event) {
   if (!events_.empty() && event.at_ms < events_.back().at_ms)
     throw std::logic_error("history events must arrive in time order");
   event.index = static_cast<int64_t>(events_.size());
+  // An event is a few hundred bytes of strings: start at a size most runs never outgrow, rather
+  // than moving every event through eight reallocations on the way.
+  if (events_.size() == events_.capacity()) events_.reserve(std::max<size_t>(256, 2 * events_.size()));
   events_.push_back(std::move(event));
   return events_.back();
 }

@@ -125,7 +125,8 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
       result.error = ex.what();
       result.interrupted = live::interrupt_requested();
     }
-    result.history = w.history();
+    // The world ends here: its history is moved out, not copied.
+    result.history = std::move(w.history());
   } catch (const std::exception& ex) {
     result.error = ex.what();
   }

@@ -88,8 +88,9 @@ int64_t RedisNode::ttl(const std::string& key) {
 Reply RedisNode::execute(const std::string& client, const client::Command& command, bool as_eval) {
   LS_ASSERT(up_);
   Connections& conn = connections(client);
-  const std::vector<std::string> words = client::command_words(command, as_eval);
-  const std::vector<std::string_view> argv(words.begin(), words.end());
+  aof_stale_ = true;
+  std::string numkeys;
+  const std::vector<std::string_view> argv = client::command_word_views(command, as_eval, numkeys);
   world::AroundRequest around;
   if (!command.lock.empty()) around.before = render(command.lock);
   Reply reply = engine_->execute(conn.commands, std::span<const std::string_view>(argv));
@@ -107,6 +108,7 @@ Reply RedisNode::execute(const std::string& client, const client::Command& comma
 
 Reply RedisNode::pubsub(const std::string& client, const std::vector<std::string>& argv) {
   Connections& conn = connections(client);
+  aof_stale_ = true;
   Reply reply = engine_->execute(conn.pubsub, argv);
   if (argv.size() == 2 && argv[0] == "SUBSCRIBE") conn.channels.insert(argv[1]);
   if (argv.size() == 2 && argv[0] == "UNSUBSCRIBE") conn.channels.erase(argv[1]);
@@ -129,6 +131,7 @@ void RedisNode::replace_engine(const Snapshot& snapshot) {
   connections_.clear();
   pubsub_owner_.clear();
   quiet_ = true;
+  aof_stale_ = true;
   engine_ = std::make_unique<engine::Engine>(*this);
   engine::Keyspace& keyspace = engine_->keyspace();
   for (const auto& [key, entry] : snapshot) {
@@ -168,11 +171,32 @@ void RedisNode::remember_for_replica() {
 }
 
 void RedisNode::active_expire() {
-  if (up_) engine_->active_expire();
+  if (up_ && engine_->active_expire() > 0) aof_stale_ = true;
 }
 
 void RedisNode::aof_fsync() {
-  if (up_) aof_ = engine_->keyspace().entries();
+  if (!up_ || !aof_stale_) return;  // not stale: aof_ already equals the keyspace
+  aof_ = engine_->keyspace().entries();
+  aof_stale_ = false;
+}
+
+// What housekeeping at run time t does here: nothing while paused (paused_until_ > t) or down;
+// else active_expire removes every key whose expiry the server's clock has passed (epoch time of t
+// > expire_at), and in the first every_ms of a second an fsync copies the keyspace (only new when
+// aof_stale_). Pauses, restarts and writes come by events, so this holds until the next event.
+int64_t RedisNode::housework_from(int64_t from, int64_t every_ms) const {
+  if (!up_) return kNever;
+  const int64_t start = std::max(from, paused_until_);
+  const int64_t epoch_offset = world_.epoch_now() - world_.now();
+  int64_t at = kNever;
+  for (const auto& [key, entry] : engine_->keyspace().entries())
+    if (entry.expire_at_ms != engine::kNoExpire)
+      at = std::min(at, std::max(start, entry.expire_at_ms - epoch_offset + 1));
+  if (aof_stale_) {
+    const int64_t second = start - start % 1000;
+    at = std::min(at, start % 1000 < every_ms ? start : second + 1000);
+  }
+  return at;
 }
 
 }  // namespace locksim::sim

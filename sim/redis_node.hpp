@@ -5,6 +5,7 @@
 // lags by some milliseconds.
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <set>
@@ -19,6 +20,8 @@
 namespace locksim::sim {
 
 using world::Persistence;
+
+inline constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
 
 class RedisNode : public engine::Host {
  public:
@@ -51,7 +54,15 @@ class RedisNode : public engine::Host {
 
   void active_expire();
   void aof_fsync();
-  engine::Engine& engine() { return *engine_; }
+  // The first run time from `from` on at which active_expire() or aof_fsync(), called by a
+  // housekeeping that runs every `every_ms` and fsyncs in the first `every_ms` of each second,
+  // could change anything (kNever: not before some event changes the node).
+  int64_t housework_from(int64_t from, int64_t every_ms) const;
+  // Direct access (tests): counted as a change the AOF has not seen.
+  engine::Engine& engine() {
+    aof_stale_ = true;
+    return *engine_;
+  }
 
   // engine::Host
   int64_t now_ms() override;
@@ -83,6 +94,9 @@ class RedisNode : public engine::Host {
   std::map<std::string, Connections> connections_;
   std::map<engine::SessionId, std::string> pubsub_owner_;
   Snapshot aof_;
+  // Whether the keyspace may differ from aof_: set by anything that may change either (commands,
+  // expiry, a new engine), cleared by aof_fsync. While it is false an fsync would copy nothing new.
+  bool aof_stale_ = false;
   bool has_replica_ = false;  // a failover is planned: writes are remembered (even with no lag)
   int64_t replica_lag_ms_ = 0;
   int64_t paused_until_ = 0;

@@ -1,5 +1,6 @@
 #include "sim/sim_fabric.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "base/assert.hpp"
@@ -14,7 +15,8 @@ void SimFabric::attach(world::Harness& world) {
   world_ = &world;
   for (int i = 0; i < world.options().servers; ++i)
     nodes_.push_back(std::make_unique<RedisNode>(world, model::server_name(i), i));
-  world.queue().at(0, [this] { housekeeping(); });
+  world.queue().every(0, world.options().active_expire_every_ms, [this] { housekeeping(); },
+                      [this](int64_t from) { return idle_until(from); });
 }
 
 RedisNode& SimFabric::node(int server) {
@@ -27,7 +29,8 @@ std::unique_ptr<world::ClientBackend> SimFabric::connect(world::ClientProcess& c
   return std::make_unique<SimBackend>(*world_, client, nodes_);
 }
 
-// Redis's own timers: the active expiry cycle and, once a second, the AOF fsync.
+// Redis's own timers: the active expiry cycle and, once a second, the AOF fsync. The world's queue
+// runs this every active_expire_every_ms (EventQueue::every).
 void SimFabric::housekeeping() {
   const int64_t now = world_->now();
   const int64_t every = world_->options().active_expire_every_ms;
@@ -36,7 +39,14 @@ void SimFabric::housekeeping() {
     node->active_expire();
     if (now % 1000 < every) node->aof_fsync();
   }
-  world_->queue().at(now + every, [this] { housekeeping(); });
+}
+
+// The first time from `from` on at which housekeeping() would change anything: before it, every
+// node is paused, down, or has no key to expire and nothing new to write to its AOF.
+int64_t SimFabric::idle_until(int64_t from) const {
+  int64_t until = kNever;
+  for (const auto& node : nodes_) until = std::min(until, node->housework_from(from, world_->options().active_expire_every_ms));
+  return until;
 }
 
 // A failover promotes a replica that lags: the node keeps the snapshots it will need from now on.

@@ -35,6 +35,7 @@ class SimFabric final : public world::Fabric {
 
  private:
   void housekeeping();
+  int64_t idle_until(int64_t from) const;
 
   world::Harness* world_ = nullptr;
   Nodes nodes_;

@@ -1,0 +1,80 @@
+// Unit: the event queue's ticker (EventQueue::every, skip_idle_ticks) runs its ticks exactly where
+// a tick that rescheduled itself with at() ran them, among the same events, and passing over idle
+// ticks changes nothing but the work done.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "world/event_queue.hpp"
+#include "world/rng.hpp"
+
+namespace locksim::world {
+namespace {
+
+constexpr int64_t kPeriod = 100;
+constexpr int64_t kEnd = 20'000;
+
+// A run of events at random times (some on tick times), each maybe scheduling another; the log
+// says what ran when, ticks included. `busy(t)` says whether a tick at t has work (the others are
+// idle: with `skip`, passed over).
+struct Outcome {
+  std::vector<std::string> log;
+  uint64_t executed = 0;
+};
+
+Outcome run(bool ticker, bool skip, bool log_idle, uint64_t seed) {
+  EventQueue q;
+  Outcome r;
+  auto busy = [](int64_t t) { return t % 700 == 0 || (t > 5000 && t < 5400); };
+  auto tick = [&] {
+    if (log_idle || busy(q.now())) r.log.push_back("tick " + std::to_string(q.now()));
+  };
+  std::function<void()> self_tick = [&] {
+    tick();
+    q.at(q.now() + kPeriod, self_tick);
+  };
+  if (ticker) {
+    q.every(0, kPeriod, tick,
+            [&](int64_t from) {
+              int64_t t = from;
+              while (t < kEnd + kPeriod && !busy(t)) ++t;
+              return t;
+            });
+  } else {
+    q.at(0, self_tick);
+  }
+  Rng rng(seed);
+  for (int i = 0; i < 200; ++i) {
+    const int64_t t = static_cast<int64_t>(rng.next() % kEnd) / 50 * 50;  // often on a tick's time
+    q.at(t, [&q, &r, i, t] {
+      r.log.push_back("event " + std::to_string(i) + " at " + std::to_string(q.now()));
+      if (i % 3 == 0) q.at(t + kPeriod, [&q, &r, i] { r.log.push_back("echo " + std::to_string(i) + " at " + std::to_string(q.now())); });
+    });
+  }
+  while (!q.empty() && q.next_time() <= kEnd) {
+    if (skip) q.skip_idle_ticks(kEnd, UINT64_MAX);
+    if (q.empty() || q.next_time() > kEnd) break;
+    q.step_at(q.next_time());
+  }
+  r.executed = q.executed();
+  return r;
+}
+
+TEST(EventQueueTicker, TicksRunWhereASelfReschedulingEventRan) {
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    const Outcome original = run(false, false, true, seed);
+    const Outcome ticker = run(true, false, true, seed);  // every tick logged: the same places
+    EXPECT_EQ(ticker.log, original.log) << "seed " << seed;
+    const Outcome busy_only = run(false, false, false, seed);
+    const Outcome skipping = run(true, true, false, seed);  // idle ticks passed over, the rest the same
+    EXPECT_EQ(skipping.log, busy_only.log) << "seed " << seed;
+    EXPECT_EQ(ticker.executed, original.executed) << "seed " << seed;
+    EXPECT_EQ(skipping.executed, original.executed) << "seed " << seed;
+  }
+}
+
+}  // namespace
+}  // namespace locksim::world

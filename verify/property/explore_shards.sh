@@ -11,7 +11,8 @@ fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir"
-args=(--lock rlock --faults pause,crash,partition,redis_restart --properties mutual_exclusion,reentrancy --seeds 1..200 --shrink-runs 50 --cases cases)
+# --show-hazards: these faults break the lock only through hazards, which are then shrunk and reported too.
+args=(--lock rlock --faults pause,crash,partition,redis_restart --properties mutual_exclusion,reentrancy --seeds 1..200 --shrink-runs 50 --show-hazards --cases cases)
 # Exit code 1 means violations were found, which these faults produce; 2 or more is a failure.
 status=0
 "$locksim" explore "${args[@]}" --out all.jsonl >all.txt || status=$?
@@ -31,4 +32,12 @@ first=$(grep -m1 -o '"scenario":"[^"]*"' merged.jsonl | cut -d'"' -f4)
 replay=0
 "$locksim" run "$first" --out replay >/dev/null || replay=$?
 ((replay == 1)) || { echo "replaying $first gave exit code $replay, expected 1 (a violated holds)"; exit 1; }
-echo "ok: 2 shards merged equal the unsharded run (cases and findings); $first replays"
+# Without --show-hazards the same seeds are hazards, counted by hazard: their lines merge too.
+plain=()
+for a in "${args[@]}"; do [[ $a == --show-hazards ]] || plain+=("$a"); done
+"$locksim" explore "${plain[@]}" --out plain.jsonl >plain.txt || true
+parallel --will-cite "'$locksim' explore ${plain[*]} --shard {}/2 --out plain-{}.jsonl > plain-{}.txt; test \$? -le 1" ::: 0 1
+"$locksim" merge plain-0.jsonl plain-1.jsonl --out plain-merged.jsonl
+grep -q '^{"hazard":' plain.jsonl || { echo "expected a hazard line"; exit 1; }
+cmp plain.jsonl plain-merged.jsonl
+echo "ok: 2 shards merged equal the unsharded run (cases, findings, hazards); $first replays"

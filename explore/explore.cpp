@@ -125,16 +125,22 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
   // is a finding, and is shrunk from the case without the hazards, so that it cannot drift into one.
   // A differential finding is the change's by construction: both configurations share the hazards.
   if (!against) {
-    bool present = false;
-    const Plan clean = without_hazards(plan, config, &present);
-    if (present) {
+    const HazardInfo* first = nullptr;
+    int present = 0;
+    const Plan clean = without_hazards(plan, config, &first, &present);
+    if (first) {
+      // The cheapest experiment first: the first hazard alone (usually a lease) often clears it.
       ++result.shrink_runs;
-      if (keeps(clean)) {
+      if (present > 1 && !keeps(first->without(plan, config))) {
+        result.hazard = first;
+      } else if (present > 1 && (++result.shrink_runs, keeps(clean))) {
+        start = clean;
+      } else if (present == 1 && keeps(clean)) {
         start = clean;
       } else {
-        result.hazard = hazard_of(plan, config, keeps, &result.shrink_runs);
-        shrinks = shrinks && shrink.hazards;
+        result.hazard = present == 1 ? first : hazard_of(plan, config, keeps, &result.shrink_runs);
       }
+      if (result.hazard) shrinks = shrinks && shrink.hazards;
     }
   }
   // A violation that needs no chance makes a smaller, steadier story: try that first. A difference

@@ -211,6 +211,24 @@ rc::Gen<Plan> plan_gen(const ExploreConfig& c) {
       set(&Plan::faults, c.faults.empty() ? rc::gen::just(std::vector<FaultPlan>{}) : up_to(c.faults_max, fault_gen(c))));
 }
 
+namespace {
+
+// The lock a configuration's options make (and what the checkers judge by), read through the loader
+// once per configuration: building its YAML for every case cost a twentieth of the case.
+const Scenario& configured_lock(const ExploreConfig& c) {
+  std::string key = c.lock_type + '\n' + c.lock_name;
+  for (const auto& o : c.lock_options) key += '\n' + o.key + '=' + o.value;
+  thread_local std::map<std::string, Scenario> cache;
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  Scenario lock;
+  lock.lock.type = c.lock_type;
+  lock.lock.name = c.lock_name;
+  scenario::apply_lock_options(c.lock_options, "--set", lock);  // throws before anything is kept
+  return cache.emplace(key, std::move(lock)).first->second;
+}
+
+}  // namespace
+
 Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
   Scenario s;
   s.name = "explore-" + c.lock_type;
@@ -222,7 +240,11 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
   s.lock.type = c.lock_type;
   s.lock.name = c.lock_name;
   // As a scenario file's lock: reads: the options set the lock and what the checkers judge by.
-  scenario::apply_lock_options(c.lock_options, "--set", s);
+  const Scenario& lock = configured_lock(c);
+  s.lock = lock.lock;
+  s.default_lease_ms = lock.default_lease_ms;
+  s.script_files = lock.script_files;
+  s.checker_options = lock.checker_options;
   if (c.lock_type == "red") s.world.servers = s.lock.parts;  // a server per part
   for (const auto& file : c.script_files) s.script_files.push_back(file);
   const bool sides = model::find_lock_type(c.lock_type)->sides;

@@ -125,19 +125,21 @@ const std::vector<HazardInfo>& hazards() {
            },
        .without =
            [](const Plan& p, const ExploreConfig& c) {
-             bool present = false;
+             const HazardInfo* present = nullptr;
              return without_hazards(p, c, &present);
            }},
   };
   return table;
 }
 
-Plan without_hazards(const Plan& plan, const ExploreConfig& config, bool* present) {
+Plan without_hazards(const Plan& plan, const ExploreConfig& config, const HazardInfo** present, int* count) {
   Plan out = plan;
-  *present = false;
+  *present = nullptr;
+  if (count) *count = 0;
   for (const HazardInfo& hazard : hazards()) {
     if (!hazard.present(out, config)) continue;
-    *present = true;
+    if (!*present) *present = &hazard;
+    if (count) ++*count;
     out = hazard.without(out, config);
   }
   return out;
@@ -146,6 +148,10 @@ Plan without_hazards(const Plan& plan, const ExploreConfig& config, bool* presen
 const HazardInfo* hazard_of(const Plan& plan, const ExploreConfig& config, const std::function<bool(const Plan&)>& keeps,
                             int* runs) {
   const HazardInfo* first = nullptr;
+  int count = 0;
+  without_hazards(plan, config, &first, &count);
+  if (count == 1) return first;  // its removal is the removal of them all
+  first = nullptr;
   for (const HazardInfo& hazard : hazards()) {
     if (!hazard.present(plan, config)) continue;
     if (!first) first = &hazard;

@@ -28,12 +28,14 @@ struct HazardInfo {
 
 const std::vector<HazardInfo>& hazards();
 
-// `plan` without any hazard of the table; `present` says whether it had one.
-Plan without_hazards(const Plan& plan, const ExploreConfig& config, bool* present);
+// `plan` without any hazard of the table; `present` is set to the first it had (nullptr: none),
+// `count` to how many it had.
+Plan without_hazards(const Plan& plan, const ExploreConfig& config, const HazardInfo** present, int* count = nullptr);
 
 // The hazard a violation of `plan` that holds without every hazard needs: the first of the table
 // present whose removal makes `keeps` (still violated) false; the table's last entry,
-// "hazards-together", removes all that are present.
+// "hazards-together", removes all that are present. With one hazard present, it is that one and
+// nothing is run.
 const HazardInfo* hazard_of(const Plan& plan, const ExploreConfig& config, const std::function<bool(const Plan&)>& keeps,
                             int* runs = nullptr);
 

@@ -49,6 +49,47 @@ std::vector<std::pair<std::string, std::string>> verdicts_of(const ScenarioResul
   return out;
 }
 
+// A differential case's finding: the first property violated under the configuration and holding
+// under --against (the bug a fix removes), else the first the other way round.
+void first_difference(CaseResult& r) {
+  const std::string violated(model::to_string(model::Validity::No)), holds(model::to_string(model::Validity::Yes));
+  for (const std::string side : {"config", "against"}) {
+    for (size_t i = 0; i < r.verdicts.size() && r.violated.empty(); ++i) {
+      const std::string& mine = side == "config" ? r.verdicts[i].second : r.against_verdicts[i].second;
+      const std::string& theirs = side == "config" ? r.against_verdicts[i].second : r.verdicts[i].second;
+      if (mine == violated && theirs == holds) {
+        r.violated = r.verdicts[i].first;
+        r.side = side;
+      }
+    }
+  }
+}
+
+// A plain violation that holds once every hazard of the configuration is taken out is the
+// configuration's: `result.hazard` names the hazard it needs, and it is shrunk only to be shown. One
+// that stays is a finding, shrunk from the case without the hazards (returned), so that shrinking
+// cannot drift into one. The cheapest experiment runs first: the first hazard alone (usually a
+// lease) often clears it. (A differential finding is the change's by construction: both
+// configurations share the hazards.)
+Plan put_down_to_hazards(const Plan& plan, const ExploreConfig& config, const std::function<bool(const Plan&)>& keeps,
+                         CaseResult& result) {
+  const HazardInfo* first = nullptr;
+  int present = 0;
+  const Plan clean = without_hazards(plan, config, &first, &present);
+  if (!first) return plan;
+  if (present > 1) {
+    ++result.shrink_runs;
+    if (!keeps(first->without(plan, config))) {
+      result.hazard = first;
+      return plan;
+    }
+  }
+  ++result.shrink_runs;
+  if (keeps(clean)) return clean;
+  result.hazard = present == 1 ? first : hazard_of(plan, config, keeps, &result.shrink_runs);
+  return plan;
+}
+
 }  // namespace
 
 // The explore command that generates this case again: every setting that is not the default.
@@ -91,18 +132,7 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
       return result;
     }
     result.against_verdicts = verdicts_of(other);
-    const std::string violated(model::to_string(model::Validity::No)), holds(model::to_string(model::Validity::Yes));
-    // Violated under the configuration and holding under --against first: the bug a fix removes.
-    for (const std::string side : {"config", "against"}) {
-      for (size_t i = 0; i < result.verdicts.size() && result.violated.empty(); ++i) {
-        const std::string& mine = side == "config" ? result.verdicts[i].second : result.against_verdicts[i].second;
-        const std::string& theirs = side == "config" ? result.against_verdicts[i].second : result.verdicts[i].second;
-        if (mine == violated && theirs == holds) {
-          result.violated = result.verdicts[i].first;
-          result.side = side;
-        }
-      }
-    }
+    first_difference(result);
   } else {
     for (const auto& [property, verdict] : result.verdicts)
       if (result.violated.empty() && verdict == model::to_string(model::Validity::No)) result.violated = property;
@@ -118,31 +148,8 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
     if (judge(to_scenario(candidate, breaks), property) != model::Validity::No) return false;
     return !keeps_holding || judge(to_scenario(candidate, *keeps_holding), property) == model::Validity::Yes;
   };
-  Plan start = plan;
-  bool shrinks = shrink.enabled;
-  // A plain violation that holds once every hazard of the configuration is taken out is the
-  // configuration's (labelled with the hazard it needs, and shrunk only to be shown); one that stays
-  // is a finding, and is shrunk from the case without the hazards, so that it cannot drift into one.
-  // A differential finding is the change's by construction: both configurations share the hazards.
-  if (!against) {
-    const HazardInfo* first = nullptr;
-    int present = 0;
-    const Plan clean = without_hazards(plan, config, &first, &present);
-    if (first) {
-      // The cheapest experiment first: the first hazard alone (usually a lease) often clears it.
-      ++result.shrink_runs;
-      if (present > 1 && !keeps(first->without(plan, config))) {
-        result.hazard = first;
-      } else if (present > 1 && (++result.shrink_runs, keeps(clean))) {
-        start = clean;
-      } else if (present == 1 && keeps(clean)) {
-        start = clean;
-      } else {
-        result.hazard = present == 1 ? first : hazard_of(plan, config, keeps, &result.shrink_runs);
-      }
-      if (result.hazard) shrinks = shrinks && shrink.hazards;
-    }
-  }
+  Plan start = against ? plan : put_down_to_hazards(plan, config, keeps, result);
+  const bool shrinks = shrink.enabled && (!result.hazard || shrink.hazards);
   // A violation that needs no chance makes a smaller, steadier story: try that first. A difference
   // between two configurations must need none (leaves_nothing_to_chance says why).
   if ((shrinks || against) && !leaves_nothing_to_chance(start, config)) {

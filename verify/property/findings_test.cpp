@@ -166,6 +166,22 @@ TEST(Differential, ADifferenceThatNeedsChanceIsNotAFinding) {
   EXPECT_GT(by_chance, 0u) << "loss and latency draws differ between the two runs of some case";
 }
 
+// A user's script against the stock one: an unlock that ignores the owner is found as a difference,
+// violated under the user's script and holding under scripts/'s own.
+TEST(Differential, AUsersScriptAgainstTheStockOne) {
+  ExploreConfig c;
+  c.script_files = {{"rlock_unlock", std::string(LOCKSIM_SOURCE_DIR) + "/verify/property/planted/unlock_ignores_owner.lua"}};
+  c.against = Variation{.lock_options = {}, .script_files = {{"rlock_unlock", "stock"}}};
+  const std::optional<CaseResult> found = find_counterexample(c, 1, 200);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->side, "config");
+  EXPECT_EQ(found->violated, "mutual_exclusion");
+  EXPECT_EQ(found->shrunk.script_files.size(), 1u);
+  EXPECT_TRUE(found->shrunk_against.script_files.empty());
+  EXPECT_EQ(verdict_of(found->shrunk, "mutual_exclusion"), model::Validity::No);
+  EXPECT_EQ(verdict_of(found->shrunk_against, "mutual_exclusion"), model::Validity::Yes);
+}
+
 TEST(LockOptions, AreReadAsTheScenarioFormatReadsThem) {
   ExploreConfig c;
   c.lock_options = {{"unlock_latch", "true"}, {"watchdog_ms", "9_000"}, {"timeout_ms", "500"}};

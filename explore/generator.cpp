@@ -278,7 +278,8 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
     auto room = [&] { return ops < c.ops_max; };
     for (const SessionPlan& sp : sessions) {
       using K = world::OpSpec::Kind;
-      const int64_t lease = c.leases && sp.leased ? sp.lease_ms : -1;
+      constexpr int64_t kDay = 86'400'000;
+      const int64_t lease = plan.endless_leases ? kDay : c.leases && sp.leased ? sp.lease_ms : -1;
       side = !sides ? "" : sp.write_side ? ":write" : ":read";
       thread = std::min(sp.thread, c.threads_max - 1) + 1;
       if (sp.stray_unlock && room()) { op_step(i, sp.at_ms, K::Unlock); ++ops; }

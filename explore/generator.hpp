@@ -105,6 +105,9 @@ struct Plan {
   int64_t loss_per_thousand = 0;
   std::vector<ClientPlan> clients;
   std::vector<FaultPlan> faults;
+  // Never drawn: every acquire's lease outlasts the run (a day). The hazard experiment sets it to
+  // take away a lock's TTL where there is no watchdog to take its place (hazards.hpp).
+  bool endless_leases = false;
   bool operator==(const Plan&) const = default;
 };
 

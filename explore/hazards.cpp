@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/lock_types.hpp"
 #include "world/fault.hpp"
 
 namespace locksim::explore {
@@ -27,6 +28,9 @@ Plan drop_faults(const Plan& p, const ExploreConfig& c, Matcher matches) {
 }
 
 bool leased(const Plan& p, const ExploreConfig& c) {
+  if (p.endless_leases) return false;
+  // A lock with no watchdog holds for a TTL whatever the acquire says (token, SET NX, ...).
+  if (!model::find_lock_type(c.lock_type)->watchdog) return true;
   if (!c.leases) return false;
   for (const ClientPlan& client : p.clients)
     for (const SessionPlan& s : client.sessions)
@@ -41,7 +45,7 @@ bool leased(const Plan& p, const ExploreConfig& c) {
 int64_t shortest_lease(const Plan& p, const ExploreConfig& c) {
   const int64_t watchdog = to_scenario(p, c).lock.redisson.watchdog_timeout_ms;
   int64_t shortest = watchdog - watchdog / 3;
-  if (c.leases)
+  if (c.leases && !p.endless_leases)
     for (const ClientPlan& client : p.clients)
       for (const SessionPlan& s : client.sessions)
         if (s.leased) shortest = std::min(shortest, s.lease_ms);
@@ -71,12 +75,17 @@ bool skew(const FaultPlan&, world::FaultKind kind, const Plan&, const ExploreCon
 const std::vector<HazardInfo>& hazards() {
   static const std::vector<HazardInfo> table = {
       {.name = "lease-shorter-than-work",
-       .reason = "an explicit lease ran out while its holder still needed the lock: that is what a lease is "
-                 "(with the watchdog instead, the case holds)",
+       .reason = "a lease ran out while its holder still needed the lock (an explicit lease, or the TTL of a lock "
+                 "with no watchdog): that is what a lease is (with the watchdog, or a lease that outlasts the "
+                 "run, the case holds)",
        .present = leased,
        .without =
-           [](const Plan& p, const ExploreConfig&) {
+           [](const Plan& p, const ExploreConfig& c) {
              Plan out = p;
+             if (!model::find_lock_type(c.lock_type)->watchdog) {
+               out.endless_leases = true;  // nothing renews: the lease itself must outlast the run
+               return out;
+             }
              for (ClientPlan& client : out.clients)
                for (SessionPlan& s : client.sessions) s.leased = false;
              return out;

@@ -12,7 +12,7 @@ namespace {
 
 // Every field of a plan, in order: two plans with the same key run the same scenario.
 std::string key_of(const Plan& p) {
-  std::string k = std::to_string(p.world_seed) + "/" + std::to_string(p.latency_min_ms) + "/" +
+  std::string k = std::to_string(p.world_seed) + (p.endless_leases ? "/endless/" : "/") + std::to_string(p.latency_min_ms) + "/" +
                   std::to_string(p.latency_span_ms) + "/" + std::to_string(p.loss_per_thousand);
   auto add = [&](int64_t v) { k += ',' + std::to_string(v); };
   for (const ClientPlan& c : p.clients) {

@@ -82,6 +82,28 @@ TEST(Hazards, APauseLongerThanTheLeaseIsLabelledWhenTheCaseNeedsIt) {
   EXPECT_GE(labelled, 5u);
 }
 
+// A lock with no watchdog (a token lock's SET NX PX) holds for its TTL whatever the acquire says:
+// a TTL that runs out under its holder is the lease hazard, checked by giving every acquire a lease
+// longer than the run.
+TEST(Hazards, ATtlWithoutAWatchdogIsTheLeaseHazard) {
+  ExploreConfig c;
+  c.lock_type = "token";
+  size_t labelled = 0;
+  for (uint64_t seed = 1; seed <= 100; ++seed) {
+    const CaseResult r = explore_case(c, seed);
+    if (r.violated.empty()) continue;
+    ASSERT_NE(r.hazard, nullptr) << "seed " << seed << ": " << r.explanation;
+    ASSERT_EQ(r.hazard->name, "lease-shorter-than-work");
+    ++labelled;
+    Scenario endless = r.shrunk;
+    for (auto& e : endless.timeline)
+      if (e.op && (e.op->kind == world::OpSpec::Kind::Lock || e.op->kind == world::OpSpec::Kind::TryLock))
+        e.op->lease_ms = 86'400'000;
+    EXPECT_EQ(verdict_of(endless, "mutual_exclusion"), model::Validity::Yes) << "seed " << seed;
+  }
+  EXPECT_GE(labelled, 20u);
+}
+
 TEST(Signatures, SeedsOfOneShapeAreOneFindingWhateverTheNamesAndTimes) {
   Scenario a;
   a.clients = {{"A"}, {"B"}};

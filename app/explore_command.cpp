@@ -80,25 +80,24 @@ std::atomic<bool>& explore_stop_flag() {
 
 namespace {
 
+// Where a case's counterexample went ("" where nothing was written).
+struct CaseFiles {
+  std::string scenario{}, timeline{};                  // under the configuration
+  std::string scenario_against{}, timeline_against{};  // under --against
+};
+
 // One finding (or one hazard's group of seeds): its first seed's result and how many seeds share it.
 struct Group {
   explore::CaseResult first;
-  explore::CaseFiles files;
+  CaseFiles files;
   size_t seeds = 0;
 };
-
-std::string against_text(const explore::ExploreConfig& c) {
-  std::string out;
-  for (const auto& o : c.against->lock_options) out += (out.empty() ? "" : ",") + o.key + "=" + o.value;
-  for (const auto& [name, path] : c.against->script_files) out += (out.empty() ? "" : ",") + ("script:" + name + "=" + path);
-  return out;
-}
 
 // "liveness violated under the configuration, holds under --against fair_variant=tail-3.32".
 std::string finding_title(const explore::CaseResult& r, const explore::ExploreConfig& c) {
   std::string t = r.violated + " (" + r.anomaly + ")";
-  if (r.side == "config") t += " violated under the configuration, holds under --against " + against_text(c);
-  if (r.side == "against") t += " holds under the configuration, violated under --against " + against_text(c);
+  if (r.side == "config") t += " violated under the configuration, holds under --against " + explore::variation_text(*c.against);
+  if (r.side == "against") t += " holds under the configuration, violated under --against " + explore::variation_text(*c.against);
   return t;
 }
 
@@ -212,7 +211,7 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
     }
     CaseResult r = explore_case(o.config, seed, shrink);
     ++done;
-    explore::CaseFiles files;
+    CaseFiles files;
     if (r.error) {
       ++errors;
       if (o.progress) err << "\r\x1b[K";

@@ -1,12 +1,9 @@
 #pragma once
-// A process-wide cache of script files by path: a world reads its scripts once per name, but
+// A process-wide cache of script texts by path: a world reads its scripts once per name, but
 // exploration builds thousands of worlds a second, each reading the same files and hashing them
-// (SHA1) again. The cache keeps each file's text and SHA; a file whose size, modification time or
-// inode changed since it was read is read again, so an edited (or replaced) file is never served
-// stale. A file modified in the last few seconds is not cached at all (git's "racily clean" rule):
-// a rewrite of the same size within the file system's timestamp granularity would leave its stamp
-// unchanged. Which branch is taken never changes what is returned, only what it costs. Safe from
-// several threads.
+// (SHA1) again. The file is read every time (so an edited file is never served stale, and nothing
+// depends on file times or the clock); only when its bytes equal the cached ones is the cached text
+// and SHA returned instead of hashing again. Safe from several threads.
 #include <memory>
 #include <string>
 

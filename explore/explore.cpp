@@ -19,14 +19,6 @@ std::string join(const std::vector<std::string>& items, const char* sep = ",") {
   return out;
 }
 
-std::string options_text(const std::vector<scenario::LockOption>& options,
-                         const std::vector<std::pair<std::string, std::string>>& scripts) {
-  std::vector<std::string> items;
-  for (const auto& o : options) items.push_back(o.key + "=" + o.value);
-  for (const auto& [name, path] : scripts) items.push_back("script:" + name + "=" + path);
-  return join(items);
-}
-
 const PropertyResult* property_of(const ScenarioResult& r, const std::string& name) {
   for (const auto& p : r.properties)
     if (p.property == name) return &p;
@@ -106,9 +98,9 @@ std::string regenerate_command(const ExploreConfig& c, uint64_t seed) {
   if (c.wait_ms_max != d.wait_ms_max) cmd += " --wait-ms-max " + std::to_string(c.wait_ms_max);
   if (!c.leases) cmd += " --no-leases";
   if (!c.try_locks) cmd += " --no-try-lock";
-  if (!c.lock_options.empty()) cmd += " --set " + options_text(c.lock_options, {});
+  if (!c.lock_options.empty()) cmd += " --set " + variation_text({c.lock_options, {}});
   for (const auto& [name, path] : c.script_files) cmd += " --script " + name + "=" + path;
-  if (c.against) cmd += " --against " + options_text(c.against->lock_options, c.against->script_files);
+  if (c.against) cmd += " --against " + variation_text(*c.against);
   return cmd + " --properties " + join(c.properties) + " --seed " + std::to_string(seed);
 }
 
@@ -179,7 +171,7 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
     result.shrunk_against = to_scenario(smallest, *against);
     result.shrunk_against.name = result.shrunk.name + "-against";
     result.shrunk_against.about = "The case of " + result.shrunk.name + " under --against " +
-                                  options_text(config.against->lock_options, config.against->script_files) +
+                                  variation_text(*config.against) +
                                   ". Every property is expected to hold.";
     result.shrunk_against_run = run_scenario(result.shrunk_against);
   }

@@ -66,12 +66,6 @@ std::optional<CaseResult> find_counterexample(const ExploreConfig& config, uint6
 // The `locksim explore` command line that generates the case of `seed` again.
 std::string regenerate_command(const ExploreConfig& config, uint64_t seed);
 
-// Where a case's counterexample went ("" where nothing was written).
-struct CaseFiles {
-  std::string scenario{}, timeline{};                  // under the configuration
-  std::string scenario_against{}, timeline_against{};  // under --against
-};
-
 // One JSON line of results.jsonl for a case: its verdicts, and its finding (by signature id) with
 // the shrunk case's verdict as data. The files are named by the finding's own line, once, so that a
 // case's line is the same whichever seeds ran before it (shards merge byte for byte).

@@ -124,6 +124,18 @@ ExploreConfig varied(const ExploreConfig& config, const Variation& variation) {
   return out;
 }
 
+std::string variation_text(const Variation& v) {
+  std::string out;
+  for (const auto& o : v.lock_options) out += (out.empty() ? "" : ",") + o.key + "=" + o.value;
+  for (const auto& [name, path] : v.script_files) out += (out.empty() ? "" : ",") + ("script:" + name + "=" + path);
+  return out;
+}
+
+const world::FaultInfo* fault_of(const FaultPlan& f, const ExploreConfig& c) {
+  if (c.faults.empty()) return nullptr;
+  return world::find_fault(c.faults[static_cast<size_t>(f.kind) % c.faults.size()]);
+}
+
 Variation parse_variation(const std::string& text, const std::string& where) {
   Variation v;
   size_t start = 0;
@@ -296,8 +308,9 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
     }
   }
   for (const FaultPlan& f : plan.faults) {
-    if (c.faults.empty()) break;
-    const world::FaultInfo& info = *world::find_fault(c.faults[static_cast<size_t>(f.kind) % c.faults.size()]);
+    const world::FaultInfo* kind = fault_of(f, c);
+    if (!kind) break;
+    const world::FaultInfo& info = *kind;
     TimelineEntry e;
     e.at_ms = f.at_ms;
     e.fault = to_fault(f, info);
@@ -323,7 +336,8 @@ rc::Gen<Scenario> scenario_gen(const ExploreConfig& config) {
 namespace {
 
 bool is_loss(const FaultPlan& f, const ExploreConfig& c) {
-  return !c.faults.empty() && c.faults[static_cast<size_t>(f.kind) % c.faults.size()] == "loss";
+  const world::FaultInfo* kind = fault_of(f, c);
+  return kind && kind->kind == world::FaultKind::Loss;
 }
 
 }  // namespace

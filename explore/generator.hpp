@@ -58,6 +58,9 @@ struct ExploreConfig {
 // The configuration `against` describes: `config` with the variation's options and scripts.
 ExploreConfig varied(const ExploreConfig& config, const Variation& variation);
 
+// The variation as --against writes it: "KEY=VALUE,...,script:NAME=FILE".
+std::string variation_text(const Variation& variation);
+
 // "KEY=VALUE,KEY=VALUE" (lock options) and "script:NAME=FILE|stock" items, as --against and --set
 // take them. Throws std::invalid_argument saying what was expected.
 Variation parse_variation(const std::string& text, const std::string& where);
@@ -110,6 +113,9 @@ struct Plan {
   bool endless_leases = false;
   bool operator==(const Plan&) const = default;
 };
+
+// The kind of a planned fault among the config's (nullptr when the config allows none).
+const world::FaultInfo* fault_of(const FaultPlan& fault, const ExploreConfig& config);
 
 // Whether the world of `plan` leaves nothing to chance: one latency for every message, no loss but
 // total loss. Two configurations then see the same network whatever each sends, so a verdict that

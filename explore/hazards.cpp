@@ -9,7 +9,7 @@ namespace locksim::explore {
 namespace {
 
 world::FaultKind kind_of(const FaultPlan& f, const ExploreConfig& c) {
-  return world::find_fault(c.faults[static_cast<size_t>(f.kind) % c.faults.size()])->kind;
+  return fault_of(f, c)->kind;
 }
 
 using Matcher = bool (*)(const FaultPlan&, world::FaultKind, const Plan&, const ExploreConfig&);

@@ -136,8 +136,7 @@ class Shrinker {
   }
 
   bool on_client(const FaultPlan& f) const {
-    if (config_.faults.empty()) return false;
-    const world::FaultInfo* info = world::find_fault(config_.faults[static_cast<size_t>(f.kind) % config_.faults.size()]);
+    const world::FaultInfo* info = fault_of(f, config_);
     return info && !info->on_server;
   }
 

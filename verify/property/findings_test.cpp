@@ -4,6 +4,10 @@
 // scenario format's words, and generated worlds with many threads.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "explore/explore.hpp"
@@ -237,7 +241,34 @@ TEST(LockOptions, AMistakeIsAnErrorThatSaysWhatWasExpected) {
   EXPECT_NE(problem("rlock", "unlock_latch", true).find("expected KEY=VALUE"), std::string::npos);
   EXPECT_NE(problem("rlock", "type=fair", true).find("not an option here"), std::string::npos);
   EXPECT_NE(problem("rlock", "script:nope=x.lua", true).find("no script 'nope'"), std::string::npos);
+  EXPECT_NE(problem("rlock", "unlock_latch=[", false).find("--set unlock_latch=[: not a YAML value"), std::string::npos);
   EXPECT_EQ(problem("fair", "fair_variant=tail-3.32,thread_wait_ms=300000", true), "no error");
+
+  // A replacement script that does not compile is refused with Redis's own words.
+  const auto bad = std::filesystem::temp_directory_path() / ("locksim-bad-" + std::to_string(::getpid()) + ".lua");
+  std::ofstream(bad) << "return (";
+  EXPECT_NE(problem("rlock", "script:rlock_unlock=" + bad.string(), true).find("--against script:rlock_unlock="),
+            std::string::npos);
+  std::filesystem::remove(bad);
+}
+
+TEST(Config, BoundsOutOfRangeAreErrors) {
+  auto problem = [](auto edit) {
+    ExploreConfig c;
+    edit(c);
+    try {
+      validate(c);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(problem([](ExploreConfig& c) { c.threads_max = 0; }), "threads per client must be within 1..100");
+  EXPECT_EQ(problem([](ExploreConfig& c) { c.threads_max = 101; }), "threads per client must be within 1..100");
+  EXPECT_EQ(problem([](ExploreConfig& c) { c.work_ms_max = -1; }), "the longest work must not be negative");
+  EXPECT_EQ(problem([](ExploreConfig& c) { c.wait_ms_max = -1; }), "the longest tryLock wait must not be negative");
+  EXPECT_EQ(problem([](ExploreConfig& c) { c.against = Variation{}; }), "--against names no change");
+  EXPECT_EQ(problem([](ExploreConfig&) {}), "no error");
 }
 
 TEST(Generator, ClientsWithManyThreadsMakeHundredsOfWaiters) {

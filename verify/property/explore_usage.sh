@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# `locksim explore` refuses bad options with exit code 2 and a message that says what was expected.
+set -uo pipefail
+locksim=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+fails=0
+refuses() {  # expected-text args...
+  local expected=$1; shift
+  local out status
+  out=$("$locksim" explore --count 1 --cases none "$@" 2>&1); status=$?
+  if [[ $status -ne 2 || $out != *"$expected"* ]]; then
+    echo "explore $*: exit $status, expected 2 and '$expected'; got: $out"
+    fails=1
+  fi
+}
+refuses "unknown key 'unlock-latch' in lock" --set unlock-latch=true
+refuses "scripts are replaced with --script NAME=FILE" --set script:rlock_unlock=x.lua
+refuses "expected KEY=VALUE" --against fair_variant
+refuses "fair_variant applies to lock type fair only" --lock rlock --against fair_variant=tail-3.32
+refuses "expected true or false for unlock_latch" --against unlock_latch=maybe
+refuses "threads per client must be within 1..100" --threads 0
+refuses "the longest tryLock wait must not be negative" --wait-ms-max -1
+refuses "unknown fair_variant 'middle'" --lock fair --fair-variant middle
+((fails == 0)) && echo "ok: every bad option refused with exit 2 and its reason"
+exit $fails

@@ -11,6 +11,9 @@ struct CommandPolicy {
   int64_t timeout_ms = 3000;
   int retry_attempts = 3;  // resends after the first attempt timed out
   int64_t retry_interval_ms = 1500;
+  // 3.48.0 on: retryDelay is EqualJitterDelay(retry_interval_ms, retry_delay_max_ms) instead of a
+  // fixed retryInterval; 0 keeps the fixed interval.
+  int64_t retry_delay_max_ms = 0;
 };
 
 // Sends `command`, resending after each timeout as the policy allows. A resent command may run

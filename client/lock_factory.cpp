@@ -24,7 +24,7 @@ std::unique_ptr<Lock> make_multi_lock(Backend& backend, ScriptCatalog& scripts, 
     const std::string name = red ? spec.name : spec.name + "-" + std::to_string(i + 1);
     locks.push_back(std::make_unique<RLock>(backend, scripts, name, options, spec.rlock_scripts));
   }
-  return std::make_unique<MultiLock>(backend, spec.name, std::move(locks), red);
+  return std::make_unique<MultiLock>(backend, spec.name, std::move(locks), red, spec.multi);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "client/fair_lock.hpp"
+#include "client/multi_lock.hpp"
 #include "client/polling_lock.hpp"
 #include "client/redisson_lock.hpp"
 #include "client/rlock.hpp"
@@ -19,6 +20,7 @@ struct LockSpec {
   FairOptions fair{};  // fair: the script era and threadWaitTime
   RwOptions rw{};      // rwlock: the script era (the locks are "<name>:read" and "<name>:write")
   PollingOptions polling{};
+  MultiOptions multi{};  // multi, red: the version's client logic
   int parts = 3;  // multi: how many locks ("<name>-1" ..); red: how many servers hold "<name>"
 };
 

@@ -7,8 +7,9 @@
 
 namespace locksim::client {
 
-MultiLock::MultiLock(Backend& backend, std::string name, std::vector<std::unique_ptr<RedissonLock>> locks, bool redlock)
-    : backend_(backend), name_(std::move(name)), locks_(std::move(locks)), redlock_(redlock) {
+MultiLock::MultiLock(Backend& backend, std::string name, std::vector<std::unique_ptr<RedissonLock>> locks, bool redlock,
+                     MultiOptions options)
+    : backend_(backend), name_(std::move(name)), locks_(std::move(locks)), redlock_(redlock), options_(options) {
   LS_ASSERT(!locks_.empty());
 }
 

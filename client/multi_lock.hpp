@@ -9,11 +9,23 @@
 
 namespace locksim::client {
 
+// MultiLock/RedLock client logic that changed across Redisson versions (redisson-versions.md).
+struct MultiOptions {
+  // Up to 3.11.0 (#2172): tryLock(-1, lease) gives each sub-lock the lease 2 x waitTime = -2 ms, a
+  // PEXPIRE that deletes the key as soon as it is taken.
+  bool negative_sub_lease = false;
+  // 3.17.0 to 3.25.0 (#5484): lock(lease, unit) reads the number as milliseconds whatever the unit.
+  bool lease_unit_ignored = false;
+  // Up to 3.16.x (#4050): lock() draws its random wait once and uses it for every retry.
+  bool fixed_retry_wait = false;
+};
+
 class MultiLock : public Lock {
  public:
   // `redlock`: succeed on a majority (n/2+1), wait at most max(remain/n, 1) per lock, ignore
   // unlock errors. Otherwise every lock is needed.
-  MultiLock(Backend& backend, std::string name, std::vector<std::unique_ptr<RedissonLock>> locks, bool redlock);
+  MultiLock(Backend& backend, std::string name, std::vector<std::unique_ptr<RedissonLock>> locks, bool redlock,
+            MultiOptions options = {});
   const std::string& name() const override { return name_; }
   Task<OpResult> acquire(int64_t thread, int64_t op, AcquireOptions options) override;
   Task<OpResult> release(int64_t thread, int64_t op) override;
@@ -32,6 +44,7 @@ class MultiLock : public Lock {
   std::string name_;
   std::vector<std::unique_ptr<RedissonLock>> locks_;
   bool redlock_;
+  MultiOptions options_;
 };
 
 }  // namespace locksim::client

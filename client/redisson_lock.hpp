@@ -16,8 +16,29 @@ namespace locksim::client {
 
 // Where Redisson's versions differ in ways that matter for safety or liveness.
 enum class WatchdogOnError {
-  StopForGood,   // up to 3.43.x: a renewal that fails (error or timeout) ends renewal for good
+  StopForGood,   // 3.14.0 to 3.43.x: a renewal that fails (error or timeout) ends renewal for good, and
+                 // removes the renewal entry so that the next lock() renews again (PR #3334)
+  StopKeepEntry, // up to 3.13.x: as StopForGood, but the entry stays, so the next lock() of the same
+                 // name on this client starts no renewal either (#3194)
   KeepRenewing,  // 3.44.0 onward (batched LockTask): a failed renewal is rescheduled
+};
+
+// When unlock cancels the watchdog's renewal (redisson-versions.md, "behaviours that were bugs").
+enum class UnlockCancelsRenewal {
+  Always,            // 3.10.5 on, except 3.12.0: whatever the unlock answered
+  OnlyWhenAnswered,  // up to 3.10.4 (#1966): an unlock that timed out or failed leaves renewal running
+  NotOnNil,          // 3.12.0 (#2515): an unlock answered nil leaves the renewal entry, so the next
+                     // lock() of that name on this client starts no renewal timer
+};
+
+// What the instance remembers of a lease between calls (internalLockLeaseTime).
+enum class LeaseMemory {
+  PerAcquire,     // 3.27.2 on, and up to 3.14.x: each acquire sets it (an explicit lease, or the
+                  // watchdog timeout), and the unlock's PEXPIRE of a remaining hold uses it
+  StaleExplicit,  // 3.15.0 to 3.19.1 (#4818): a lease-less lock() PEXPIREs to the last explicit lease
+                  // this instance used, while the watchdog renews every lockWatchdogTimeout/3
+  ResetOnUnlock,  // 3.19.2 to 3.27.1 (#5623): any unlock, even a decrement, resets it to the watchdog
+                  // timeout, so a partial unlock of an explicit-lease hold PEXPIREs to 30 s
 };
 
 struct RedissonOptions {
@@ -27,6 +48,13 @@ struct RedissonOptions {
   // 3.24.0 onward: unlock carries a latch key so that a resent unlock answers what the first one
   // did instead of decrementing the hold count twice. Up to 3.23.x there is none.
   bool unlock_latch = false;
+  UnlockCancelsRenewal unlock_cancels_renewal = UnlockCancelsRenewal::Always;
+  LeaseMemory lease_memory = LeaseMemory::PerAcquire;
+  // Up to 3.27.x (#5761): a waiter checks its latch, then listens; an unlock message published in
+  // between is lost and the waiter sleeps its ttl (or, with a negative ttl, until another message).
+  bool wakeup_lost_between_check_and_listen = false;
+  // 3.10.5 to 3.10.6 (#2037): a renewal answered 0 (not held) is rescheduled instead of stopping.
+  bool renewal_ignores_not_held = false;
   int server = 0;  // the Redis server this lock lives on (RedLock spreads one name over several)
   CommandPolicy commands;
 };

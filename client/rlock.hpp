@@ -12,6 +12,8 @@ struct RLockScripts {
   std::string unlock_latch = "rlock_unlock_latch";  // with RedissonOptions::unlock_latch (3.24.0+)
   std::string renew = "rlock_renew";
   std::string force_unlock = "rlock_force_unlock";
+  // 3.22.0 on (#5047): the publish command ("publish" or "spublish") is passed as an ARGV.
+  bool publish_as_argv = false;
 };
 
 class RLock : public RedissonLock {

@@ -109,6 +109,7 @@ void write_case(const Scenario& s, const scenario::ScenarioResult& run, const st
   t.about = s.about;
   t.lock = s.lock.name;
   t.lock_type = s.lock.type;
+  t.redisson = run.redisson;
   t.clients = run.clients;
   t.history = &run.history;
   for (const auto& p : run.properties) t.verdicts.push_back(p.verdict);

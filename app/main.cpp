@@ -6,10 +6,12 @@
 #include <unistd.h>
 
 #include "shell/demo.hpp"
+#include "app/audit_command.hpp"
 #include "app/explore_command.hpp"
 #include "shell/redis_shell.hpp"
 #include "app/run_command.hpp"
 #include "scenario/loader.hpp"
+#include "client/redisson_version.hpp"
 #include "client/script_files.hpp"
 #include "model/checkers.hpp"
 #include "model/lock_types.hpp"
@@ -47,6 +49,11 @@ int main(int argc, char** argv) {
   run->add_option("--password", run_options.password, "live: the password (AUTH) of the --redis servers");
   run->add_flag("--flush", run_options.flush,
                 "live: FLUSHALL (every database!) the --redis servers before each scenario");
+  run->add_option("--redisson", run_options.redisson,
+                  "X.Y.Z: run every Redisson lock as this Redisson version (its scripts, defaults and client logic,\n"
+                  "bugs included) instead of each file's `redisson:` (default " +
+                      locksim::client::default_version().str() + "; modelled: " + locksim::client::modelled_range() +
+                      "); a file's explicit lock options still override it");
   run->add_option("--time-scale", run_options.time_scale,
                   "Multiply every duration in each scenario (timeline, leases, waits, run length, Redisson's timers)\n"
                   "by this factor in (0, 1], on either backend, so long scenarios run shorter live; scenarios that\n"
@@ -121,6 +128,11 @@ int main(int argc, char** argv) {
                       "differ: \"violated under the configuration, holds under --against\" (or the reverse)");
   explore->add_flag("--show-hazards", explore_options.show_hazards,
                     "Report violations that a hazard of the configuration explains as findings, too");
+  std::string explore_redisson;
+  explore->add_option("--redisson", explore_redisson,
+                      "X.Y.Z: the Redisson version the lock runs as (default " + locksim::client::default_version().str() +
+                          ", modelled " + locksim::client::modelled_range() +
+                          "); the same as --set redisson=X.Y.Z, and --against redisson=X.Y.Z compares two versions");
   std::string fair_variant, thread_wait_ms;
   bool watchdog_keep = false, unlock_latch = false;
   explore->add_flag("--watchdog-keep", watchdog_keep, "The same as --set watchdog_on_error=keep (Redisson 3.44.0 on)");
@@ -158,6 +170,26 @@ int main(int argc, char** argv) {
   explore->add_option("--shrink-runs", explore_options.shrink.runs_max, "Plans run while shrinking one case, at most (a differential run runs two scenarios a plan)")
       ->capture_default_str();
 
+  locksim::app::AuditOptions audit_options;
+  std::string audit_locks;
+  std::vector<std::string> audit_set;
+  bool audit_matrix = false;
+  CLI::App* audit = app.add_subcommand(
+      "audit",
+      "What a Redisson version risks: every bug and hazard of Redisson's locks that locksim models, each shown by\n"
+      "running its story from the library (scenarios/redisson/, scenarios/) as that version, in a table (row,\n"
+      "versions affected, verdict on this version, replay command, timeline), with the hazards no version avoids\n"
+      "and what is not modelled listed apart. Writes summary.md, results.json, junit.xml and timelines.\n"
+      "Exit code: 0 every verdict as locksim's version table says, 1 one differs, 2 bad usage.");
+  audit->add_option("--redisson", audit_options.redisson,
+                    "X.Y.Z: the version to audit (modelled: " + locksim::client::modelled_range() + ")");
+  audit->add_option("--lock", audit_locks, "The lock types in use, comma-separated (rlock, fair, multi, red, rwlock); default all");
+  audit->add_option("--set", audit_set, "KEY=VALUE[,...]: the lock options in use (the scenario format's lock: keys), on every story")
+      ->allow_extra_args(false);
+  audit->add_option("--out", audit_options.out, "Where to write the reports")->capture_default_str();
+  audit->add_flag("--matrix", audit_matrix,
+                  "Print the version matrix instead (every row on every version where a behaviour changes), as markdown");
+
   std::vector<std::string> merge_inputs;
   std::string merge_out;
   CLI::App* merge = app.add_subcommand(
@@ -181,6 +213,28 @@ int main(int argc, char** argv) {
     if (*run) return locksim::app::run_scenarios(run_options, std::cout, std::cerr);
     if (*redis) return locksim::shell::run_redis_shell(std::cin, std::cout, shell_options);
     if (*demo) return locksim::shell::run_demo(std::cout, scripts_dir);
+    if (*audit) {
+      if (audit_matrix) return locksim::app::print_matrix("", std::cout, std::cerr);
+      if (audit_options.redisson.empty()) {
+        std::cerr << "locksim audit: --redisson X.Y.Z is required (modelled: " << locksim::client::modelled_range() << ")\n";
+        return 2;
+      }
+      std::stringstream locks(audit_locks);
+      for (std::string type; std::getline(locks, type, ',');)
+        if (!type.empty()) audit_options.locks.push_back(type);
+      try {
+        for (const std::string& item : audit_set) {
+          const locksim::explore::Variation v = locksim::explore::parse_variation(item, "--set");
+          if (!v.script_files.empty()) throw std::invalid_argument("--set " + item + ": scripts are not options here");
+          audit_options.lock_options.insert(audit_options.lock_options.end(), v.lock_options.begin(), v.lock_options.end());
+        }
+      } catch (const std::invalid_argument& e) {
+        std::cerr << "locksim audit: " << e.what() << "\n";
+        return 2;
+      }
+      audit_options.progress = ::isatty(2) != 0;
+      return locksim::app::run_audit(audit_options, std::cout, std::cerr);
+    }
     if (*merge) return locksim::app::run_merge(merge_inputs, merge_out, std::cerr);
     if (*explore) {
       auto split = [](const std::string& text) {
@@ -198,6 +252,7 @@ int main(int argc, char** argv) {
       // A ReadWriteLock's mutual exclusion is read_write (readers share by design).
       if (explore->count("--properties") == 0 && config.lock_type == "rwlock") config.properties = {"read_write"};
       try {
+        if (!explore_redisson.empty()) config.lock_options.push_back({"redisson", explore_redisson});
         if (watchdog_keep) config.lock_options.push_back({"watchdog_on_error", "keep"});
         if (unlock_latch) config.lock_options.push_back({"unlock_latch", "true"});
         if (!fair_variant.empty()) config.lock_options.push_back({"fair_variant", fair_variant});

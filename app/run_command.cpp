@@ -7,6 +7,7 @@
 #include <optional>
 #include <ostream>
 
+#include "client/redisson_version.hpp"
 #include "report/report.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/runner.hpp"
@@ -23,11 +24,7 @@ using scenario::run_scenario_file;
 using scenario::ScenarioResult;
 namespace {
 
-// scenarios/ here, or else the checkout's own library.
-std::vector<std::string> default_paths() {
-  if (std::filesystem::is_directory("scenarios")) return {"scenarios"};
-  return {std::string(LOCKSIM_SOURCE_DIR) + "/scenarios"};
-}
+std::vector<std::string> default_paths() { return {scenarios_dir()}; }
 
 volatile std::sig_atomic_t g_interrupts = 0;
 volatile std::sig_atomic_t g_signal = 0;
@@ -58,6 +55,11 @@ std::optional<live::Address> parse_address(const std::string& text) {
 }
 
 }  // namespace
+
+std::string scenarios_dir() {
+  if (std::filesystem::is_directory("scenarios")) return "scenarios";
+  return std::string(LOCKSIM_SOURCE_DIR) + "/scenarios";
+}
 
 int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& err) {
   std::vector<std::string> files;
@@ -101,6 +103,15 @@ int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& er
     return 2;
   }
   backend.time_scale = options.time_scale;
+  if (!options.redisson.empty()) {
+    try {
+      client::modelled_version(options.redisson);
+    } catch (const std::invalid_argument& e) {
+      err << "locksim run: --redisson " << options.redisson << ": " << e.what() << "\n";
+      return 2;
+    }
+    backend.redisson = options.redisson;
+  }
   const auto old_int = std::signal(SIGINT, on_run_interrupt);
   const auto old_term = std::signal(SIGTERM, on_run_interrupt);
   std::vector<ScenarioResult> results;

@@ -15,7 +15,11 @@ struct RunOptions {
   std::string password;                // live: AUTH for those servers
   bool flush = false;                  // live: FLUSHALL the named servers before each scenario
   double time_scale = 1.0;             // multiplies every duration of a scenario (app/time_scale.hpp)
+  std::string redisson;                // run every Redisson lock as this version ("": each file's own)
 };
+
+// scenarios/ here, or else the checkout's own library.
+std::string scenarios_dir();
 
 // Exit code: 0 every expectation met, 1 one was not, 2 bad input (a file that does not load, a
 // path that does not exist, a report folder that cannot be written, a bad --redis, live servers

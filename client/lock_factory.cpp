@@ -27,7 +27,35 @@ std::unique_ptr<Lock> make_multi_lock(Backend& backend, ScriptCatalog& scripts, 
   return std::make_unique<MultiLock>(backend, spec.name, std::move(locks), red, spec.multi);
 }
 
+// A backend for building locks only: scripts_run_by never runs them.
+class InertBackend final : public Backend {
+ public:
+  int64_t now_ms() override { return 0; }
+  Task<void> sleep(int64_t) override { co_return; }
+  Task<CallResult> call(Command, int64_t) override { co_return CallResult{}; }
+  Task<bool> subscribe(std::string, int64_t, int) override { co_return false; }
+  void unsubscribe(const std::string&, int) override {}
+  Task<bool> wait_message(std::string, int64_t, int) override { co_return false; }
+  Task<int> write_fenced(std::string, int64_t, int64_t, int64_t) override { co_return 0; }
+  void spawn(Task<void>) override {}
+  void record(model::Event) override {}
+  int64_t next_op() override { return 0; }
+  const std::string& client_id() const override { return name_; }
+  const std::string& name() const override { return name_; }
+  std::string random_token() override { return "0"; }
+
+ private:
+  std::string name_ = "inert";
+};
+
 }  // namespace
+
+std::vector<std::string> scripts_run_by(const LockSpec& spec, const std::string& scripts_dir) {
+  InertBackend backend;
+  ScriptCatalog catalog(scripts_dir);
+  make_locks(backend, catalog, spec);
+  return catalog.names();
+}
 
 std::unique_ptr<Lock> make_lock(Backend& backend, ScriptCatalog& scripts, const LockSpec& spec) {
   if (spec.type == "rlock")

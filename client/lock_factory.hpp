@@ -18,4 +18,9 @@ std::unique_ptr<Lock> make_lock(Backend& backend, ScriptCatalog& scripts, const 
 // the locks "<name>:read" and "<name>:write" over the one hash `<name>`.
 std::vector<std::unique_ptr<Lock>> make_locks(Backend& backend, ScriptCatalog& scripts, const LockSpec& spec);
 
+// The scripts of scripts/ (by name, sorted) that the locks `spec` describes may run: each lock asks
+// its catalog for every script it may run when it is built. A replaced script outside this list
+// would never run.
+std::vector<std::string> scripts_run_by(const LockSpec& spec, const std::string& scripts_dir);
+
 }  // namespace locksim::client

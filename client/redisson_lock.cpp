@@ -8,6 +8,25 @@
 
 namespace locksim::client {
 
+bool parse_watchdog_on_error(const std::string& name, WatchdogOnError& out) {
+  for (WatchdogOnError v : {WatchdogOnError::StopForGood, WatchdogOnError::StopKeepEntry, WatchdogOnError::KeepRenewing}) {
+    if (to_string(v) == name) {
+      out = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string to_string(WatchdogOnError value) {
+  switch (value) {
+    case WatchdogOnError::StopForGood: return "stop";
+    case WatchdogOnError::StopKeepEntry: return "stop-keep-entry";
+    case WatchdogOnError::KeepRenewing: return "keep";
+  }
+  return "?";
+}
+
 RedissonLock::RedissonLock(Backend& backend, std::string name, RedissonOptions options)
     : RedissonLock(backend, name, name, options) {}
 

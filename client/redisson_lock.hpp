@@ -23,6 +23,10 @@ enum class WatchdogOnError {
   KeepRenewing,  // 3.44.0 onward (batched LockTask): a failed renewal is rescheduled
 };
 
+// "stop", "stop-keep-entry", "keep" (scenario files' watchdog_on_error) and back; false for others.
+bool parse_watchdog_on_error(const std::string& name, WatchdogOnError& out);
+std::string to_string(WatchdogOnError value);
+
 // When unlock cancels the watchdog's renewal (redisson-versions.md, "behaviours that were bugs").
 enum class UnlockCancelsRenewal {
   Always,            // 3.10.5 on, except 3.12.0: whatever the unlock answered

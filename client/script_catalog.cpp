@@ -24,4 +24,10 @@ const Script& ScriptCatalog::get(const std::string& name) {
   return scripts_.emplace(name, std::move(script)).first->second;
 }
 
+std::vector<std::string> ScriptCatalog::names() const {
+  std::vector<std::string> out;
+  for (const auto& [name, script] : scripts_) out.push_back(name);
+  return out;
+}
+
 }  // namespace locksim::client

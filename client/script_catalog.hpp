@@ -3,6 +3,7 @@
 // with a user's own files taking the place of named ones.
 #include <map>
 #include <string>
+#include <vector>
 
 #include "client/backend.hpp"
 
@@ -16,6 +17,8 @@ class ScriptCatalog {
   // The script `name`; reads `<dir>/<name>.lua` on first use. Throws std::runtime_error with the
   // path when the file cannot be read.
   const Script& get(const std::string& name);
+  // The names get() has been asked for, sorted: every script the locks built on it may run.
+  std::vector<std::string> names() const;
 
  private:
   std::string dir_;

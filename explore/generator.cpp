@@ -1,5 +1,7 @@
 #include "explore/generator.hpp"
 
+#include "client/lock_factory.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -167,7 +169,15 @@ void check_variation(const ExploreConfig& c, const Variation& v, const std::stri
   probe.lock.type = c.lock_type;
   probe.lock.name = c.lock_name;
   scenario::apply_lock_options(v.lock_options, where, probe);
+  const std::vector<std::string> runs = client::scripts_run_by(probe.lock, client::default_scripts_dir());
   for (const auto& [name, path] : v.script_files) {
+    if (path != "stock" && std::find(runs.begin(), runs.end(), name) == runs.end()) {
+      std::string list;
+      for (const std::string& r : runs) list += (list.empty() ? "" : ", ") + r;
+      throw std::invalid_argument(where + " script:" + name + ": the " + probe.lock.type + " lock of Redisson " +
+                                  probe.lock.redisson_version + " never runs '" + name + "' (it runs " + list +
+                                  "): replace one of those, or set the redisson= version whose era runs it");
+    }
     if (!std::filesystem::exists(client::default_scripts_dir() + "/" + name + ".lua"))
       throw std::invalid_argument(where + " script:" + name + ": no script '" + name + "' in " +
                                   client::default_scripts_dir() + " to replace");
@@ -184,7 +194,8 @@ void validate(const ExploreConfig& c) {
     throw std::invalid_argument("unknown lock type '" + c.lock_type + "' (expected " + model::lock_type_list() + ")");
   check_variation(c, {c.lock_options, c.script_files}, "--set");
   if (c.against) {
-    check_variation(c, *c.against, "--against");
+    const ExploreConfig other = varied(c, *c.against);  // the configuration --against runs
+    check_variation(c, {other.lock_options, other.script_files}, "--against");
     if (c.against->lock_options.empty() && c.against->script_files.empty())
       throw std::invalid_argument("--against names no change");
   }

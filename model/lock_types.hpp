@@ -24,6 +24,7 @@ struct LockType {
   bool fair = false;             // waiters queue (Redisson's FairLock)
   bool sides = false;            // a read side and a write side over one hash (Redisson's ReadWriteLock)
   Quorum quorum = Quorum::One;
+  bool redisson = true;          // one of Redisson's locks: `redisson: X.Y.Z` says which version
 };
 
 const std::vector<LockType>& lock_types();

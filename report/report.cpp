@@ -25,30 +25,36 @@ struct Row {
   std::string result() const { return observe ? "seen" : passed ? "pass" : "FAIL"; }
 };
 
+// "rlock, Redisson 3.52.0": the lock type, and the version a Redisson lock ran as.
+std::string lock_label(const ScenarioResult& r) {
+  if (r.lock_type.empty()) return "-";
+  return r.redisson.empty() ? r.lock_type : r.lock_type + ", Redisson " + r.redisson;
+}
+
 std::vector<Row> rows_of(const ScenarioResult& r) {
   std::vector<Row> rows;
   if (r.skipped) {
-    rows.push_back({r.name, r.lock_type.empty() ? "-" : r.lock_type, "(skipped)", "-", "skipped", true, *r.skipped});
+    rows.push_back({r.name, lock_label(r), "(skipped)", "-", "skipped", true, *r.skipped});
     return rows;
   }
   if (r.error) {
     const char* what = r.bad_input ? "(bad file)" : r.interrupted ? "(interrupted)" : r.setup_error ? "(setup)" : "(run)";
-    rows.push_back({r.name, r.lock_type.empty() ? "-" : r.lock_type, what, "-", "error", false, *r.error});
+    rows.push_back({r.name, lock_label(r), what, "-", "error", false, *r.error});
     return rows;
   }
   for (const auto& p : r.properties) {
     std::string detail = p.verdict.explanation;
     if (!p.may_differ.empty()) detail = "may differ live, so not held to the expectation: " + p.may_differ + " " + detail;
-    rows.push_back({r.name, r.lock_type, p.property, p.expected.empty() ? "-" : p.expected,
+    rows.push_back({r.name, lock_label(r), p.property, p.expected.empty() ? "-" : p.expected,
                     std::string(model::to_string(p.verdict.valid)), p.passed, detail, p.expected.empty()});
   }
   for (const auto& pin : r.pins) {
     const std::string what = "op " + pin.pin.client + ":" + std::to_string(pin.pin.thread) + " " + pin.pin.op + " #" +
                              std::to_string(pin.pin.nth);
     const std::string expected = pin.pin.value && pin.pin.result == "ok" ? "ok " + std::to_string(*pin.pin.value) : pin.pin.result;
-    rows.push_back({r.name, r.lock_type, what, expected, pin.observed, pin.passed, ""});
+    rows.push_back({r.name, lock_label(r), what, expected, pin.observed, pin.passed, ""});
   }
-  if (rows.empty()) rows.push_back({r.name, r.lock_type, "(no expectations)", "-", "-", true, ""});
+  if (rows.empty()) rows.push_back({r.name, lock_label(r), "(no expectations)", "-", "-", true, ""});
   return rows;
 }
 
@@ -190,6 +196,7 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
     s["name"] = r.name;
     s["file"] = r.file;
     s["lock"] = r.lock_type;
+    if (!r.redisson.empty()) s["redisson"] = r.redisson;
     s["seed"] = r.seed;
     s["faults"] = r.faults;
     s["backend"] = r.backend;
@@ -263,6 +270,7 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
     input.about = r.about;
     input.lock = r.lock_name;
     input.lock_type = r.lock_type;
+    input.redisson = r.redisson;
     input.clients = r.clients;
     input.history = &r.history;
     input.real_time = r.backend == "live";

@@ -31,6 +31,7 @@ struct TimelineInput {
   std::string about;                  // a sentence or two on what the run is
   std::string lock;                   // the lock the run is about (its key row comes first)
   std::string lock_type;              // its type (model/lock_types.hpp), "" when not known
+  std::string redisson;               // the Redisson version it ran as, "" when not one of Redisson's
   std::vector<std::string> clients;   // lane order; clients found only in the history come after
   const model::History* history = nullptr;
   std::vector<model::Verdict> verdicts;

@@ -72,6 +72,7 @@ std::string header(const Layout& L) {
   for (const auto& s : L.cast.servers) servers += (servers.empty() ? "" : ", ") + escape_markup(s);
   out += "<p class=\"facts\">";
   if (!in.lock.empty()) out += "lock <code>" + escape_markup(in.lock) + "</code> · ";
+  if (!in.redisson.empty()) out += "Redisson " + escape_markup(in.redisson) + " · ";
   out += "clients " + (clients.empty() ? std::string("none") : clients) + " · servers " +
          (servers.empty() ? std::string("none") : servers) + " · " + std::to_string(L.h.size()) + " events · 0 to " +
          std::to_string(L.h.end_ms()) + (in.real_time ? " ms of real time (live)</p>" : " ms of virtual time</p>");

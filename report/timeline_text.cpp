@@ -84,6 +84,7 @@ std::string render_timeline_text(const TimelineInput& in) {
   std::string out = "locksim timeline: " + (in.title.empty() ? std::string("run") : in.title) + "\n";
   if (!in.about.empty()) out += in.about + "\n";
   if (!in.lock.empty()) out += "lock: " + in.lock + "\n";
+  if (!in.redisson.empty()) out += "Redisson " + in.redisson + "\n";
   out += std::to_string(h.size()) + " events, 0 to " + ms(h.end_ms()) + (in.real_time ? " of real time (live)\n" : " of virtual time\n");
   for (const Verdict& v : in.verdicts) {
     out += (v.valid == Validity::No ? "VIOLATION " : "verdict ") + v.property + ": " + std::string(to_string(v.valid));

@@ -11,6 +11,8 @@
 #include <map>
 #include <set>
 
+#include "client/lock_factory.hpp"
+#include "client/redisson_version.hpp"
 #include "client/script_files.hpp"
 #include "engine/engine.hpp"
 #include "engine/numbers.hpp"
@@ -201,10 +203,39 @@ void read_fair(const Reader& r, const YAML::Node& node, Scenario& s) {
   s.checker_options.fair_queue.try_wait_replaces_thread_wait = fair.try_wait_replaces_thread_wait;
 }
 
-void read_lock(const Reader& r, const YAML::Node& node, Scenario& s) {
+// redisson: X.Y.Z sets every versioned option (client/redisson_version.hpp) before the lock's other
+// keys, which override it. `forced` (run --redisson) wins over the file's own version.
+void read_version(const Reader& r, const YAML::Node& node, const std::string& forced, Scenario& s) {
+  const YAML::Node v = node["redisson"];
+  if (forced.empty() && !v) return;
+  const std::string text = forced.empty() ? r.text(v, "redisson") : forced;
+  try {
+    client::apply_redisson_version(client::modelled_version(text), s.lock);
+  } catch (const std::invalid_argument& e) {
+    r.fail(v ? v : node, e.what());
+  }
+}
+
+// A replaced script that this lock, as configured, never runs would make a run that never touched the
+// user's code look like a verdict on it.
+void check_replacements_run(const Reader& r, const YAML::Node& node, const Scenario& s) {
+  if (s.script_files.empty()) return;
+  const std::vector<std::string> runs = client::scripts_run_by(s.lock, client::default_scripts_dir());
+  for (const auto& [name, path] : s.script_files) {
+    if (std::find(runs.begin(), runs.end(), name) != runs.end()) continue;
+    const YAML::Node replace = node["replace_scripts"];
+    const YAML::Node at = replace && replace[name] ? replace[name] : node;
+    const std::string version = model::find_lock_type(s.lock.type)->redisson ? " of Redisson " + s.lock.redisson_version : "";
+    r.fail(at, "the " + s.lock.type + " lock" + version + " never runs the script '" + name + "' that " + path +
+                   " replaces (it runs " + join(runs) + "): replace one of those, or set the redisson: version or the "
+                   "option whose era runs it");
+  }
+}
+
+void read_lock(const Reader& r, const YAML::Node& node, Scenario& s, const std::string& forced_version = "") {
   r.expect_map(node, "lock");
   r.check_keys(node,
-               {"type", "name", "lease_ms", "watchdog_ms", "watchdog_on_error", "acquire_script", "unlock_script",
+               {"type", "name", "redisson", "lease_ms", "watchdog_ms", "watchdog_on_error", "acquire_script", "unlock_script",
                 "renew_script", "unlock_latch", "retry_ms", "setnx_expire", "timeout_ms", "retry_attempts", "retry_interval_ms",
                 "fair_variant", "thread_wait_ms", "wait_replaces_thread_wait", "zero_wait_tryacquire", "parts",
                 "rwlock_variant", "replace_scripts"},
@@ -216,6 +247,7 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s) {
   s.checker_options.lock_type = s.lock.type;
   s.lock.name = node["name"] ? r.text(node["name"], "lock name") : "lock";
   if (s.lock.name.empty()) r.fail(node["name"], "the lock name is empty");
+  read_version(r, node, forced_version, s);
   if (const YAML::Node parts = node["parts"]) {
     if (s.lock.type != "multi" && s.lock.type != "red") r.fail(parts, "parts applies to multi and red locks only");
     const int64_t n = r.non_negative(parts, "parts");
@@ -228,9 +260,8 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s) {
     if (s.lock.redisson.watchdog_timeout_ms < 3) r.fail(w, "watchdog_ms must be at least 3");
   }
   if (const YAML::Node e = node["watchdog_on_error"]) {
-    s.lock.redisson.watchdog_on_error = r.one_of(e, "watchdog_on_error", {"stop", "keep"}) == "stop"
-                                            ? client::WatchdogOnError::StopForGood
-                                            : client::WatchdogOnError::KeepRenewing;
+    client::parse_watchdog_on_error(r.one_of(e, "watchdog_on_error", {"stop", "stop-keep-entry", "keep"}),
+                                    s.lock.redisson.watchdog_on_error);
   }
   if (const YAML::Node replace = node["replace_scripts"]) read_replacements(r, replace, s);
   if (const YAML::Node a = node["acquire_script"]) read_script(r, a, "acquire", s.lock.rlock_scripts.acquire, s);
@@ -250,6 +281,7 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s) {
     if (s.lock.type != "rwlock") r.fail(v, "rwlock_variant applies to lock type rwlock only (this lock is " + s.lock.type + ")");
     client::parse_rw_variant(r.one_of(v, "rwlock_variant", {"3.11", "3.44"}), s.lock.rw.variant);
   }
+  check_replacements_run(r, node, s);
 }
 
 void read_clients(const Reader& r, const YAML::Node& node, Scenario& s) {
@@ -517,7 +549,7 @@ void apply_lock_options(const std::vector<LockOption>& options, const std::strin
   }
 }
 
-Scenario load_scenario(const std::string& path) {
+Scenario load_scenario(const std::string& path, const std::string& redisson) {
   YAML::Node root;
   try {
     root = YAML::LoadFile(path);
@@ -537,7 +569,7 @@ Scenario load_scenario(const std::string& path) {
   if (root["seed"]) s.seed = static_cast<uint64_t>(r.non_negative(root["seed"], "seed"));
   s.world.seed = s.seed;
   if (root["world"]) read_world(r, root["world"], s);
-  read_lock(r, r.require(root, "lock", "the scenario"), s);
+  read_lock(r, r.require(root, "lock", "the scenario"), s, redisson);
   read_clients(r, r.require(root, "clients", "the scenario"), s);
   read_timeline(r, r.require(root, "timeline", "the scenario"), s);
   s.run_ms = root["run_ms"] ? r.non_negative(root["run_ms"], "run_ms") : default_run_ms(s.timeline);

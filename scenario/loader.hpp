@@ -41,8 +41,10 @@ std::string user_script_problem(const std::string& path);
 // Throws std::invalid_argument whose text starts with `where` and says what was expected.
 void apply_lock_options(const std::vector<LockOption>& options, const std::string& where, Scenario& s);
 
-// Parses one scenario file; throws ScenarioError.
-Scenario load_scenario(const std::string& path);
+// Parses one scenario file; throws ScenarioError. A non-empty `redisson` ("3.23.0") runs the lock as
+// that Redisson version instead of the file's `redisson:` (or the default); the file's explicit
+// options still override the version's.
+Scenario load_scenario(const std::string& path, const std::string& redisson = "");
 
 // The scenario files named by `paths` (files, or directories searched for *.yaml / *.yml, sorted).
 // Throws std::runtime_error for a path that does not exist.

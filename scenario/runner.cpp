@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <set>
 
+#include "model/lock_types.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/time_scale.hpp"
 #include "live/interrupt.hpp"
@@ -72,6 +73,8 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
   result.about = s.about;
   result.lock_type = s.lock.type;
   result.lock_name = s.lock.name;
+  if (const model::LockType* type = model::find_lock_type(s.lock.type); type && type->redisson)
+    result.redisson = s.lock.redisson_version;
   result.seed = s.seed;
   std::set<std::string> faults;
   for (const auto& f : faults_of(s)) faults.emplace(world::fault_name(f));
@@ -163,7 +166,7 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
 
 ScenarioResult run_scenario_file(const std::string& path, const Backend& backend) {
   try {
-    Scenario scenario = load_scenario(path);
+    Scenario scenario = load_scenario(path, backend.redisson);
     if (backend.time_scale != 1.0) {
       if (const auto refusal = time_scale_refusal(scenario)) {
         ScenarioResult result;

@@ -33,6 +33,7 @@ struct ScenarioResult {
   std::string about;
   std::string lock_type;
   std::string lock_name;
+  std::string redisson;  // the Redisson version the lock ran as ("" for a lock that is not Redisson's)
   std::vector<std::string> clients;
   uint64_t seed = 0;
   std::string faults;  // "pause, crash", for the summary
@@ -53,6 +54,7 @@ struct ScenarioResult {
 struct Backend {
   std::optional<live::LiveOptions> live;
   double time_scale = 1.0;  // see app/time_scale.hpp
+  std::string redisson;     // run every scenario as this Redisson version ("": each file's own)
   // Live runs take real time: called about once a second with the run's time and its end (ms).
   std::function<void(int64_t now_ms, int64_t end_ms)> progress;
 };

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "client/redisson_version.hpp"
 #include "model/checkers.hpp"
 #include "world/world.hpp"
 
@@ -55,7 +56,7 @@ struct Scenario {
   std::string about;
   uint64_t seed = 1;
   world::WorldOptions world;
-  client::LockSpec lock;
+  client::LockSpec lock = client::redisson_spec(client::default_version());  // lock.redisson: another
   int64_t default_lease_ms = -1;  // lock.lease_ms: used by acquires that name no lease
   std::vector<std::pair<std::string, std::string>> script_files;  // role -> user's Lua file
   std::vector<ClientDecl> clients;

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "client/redisson_version.hpp"
 #include "model/lock_types.hpp"
 
 namespace locksim::scenario {
@@ -73,13 +74,18 @@ void write_lock(std::ostream& out, const Scenario& s, bool write_default_lease) 
   out << "lock:\n";
   out << "  type: " << scalar(lock.type) << "\n";
   out << "  name: " << scalar(lock.name) << "\n";
+  // What the loader starts from, the version's lock: an option equal to it is left out.
+  const client::Version version =
+      client::parse_version(lock.redisson_version).value_or(client::default_version());
+  if (version != client::default_version() && model::find_lock_type(lock.type)->redisson)
+    out << "  redisson: " << version.str() << "\n";
   if (write_default_lease) out << "  lease_ms: " << s.default_lease_ms << "\n";
-  const client::LockSpec d;  // what the loader starts from: an option equal to it is left out
+  const client::LockSpec d = client::redisson_spec(version, lock.type, lock.name);
   const client::CommandPolicy& dp = d.redisson.commands;
   auto boolean = [](bool b) { return b ? "true" : "false"; };
   if (r.watchdog_timeout_ms != d.redisson.watchdog_timeout_ms) out << "  watchdog_ms: " << r.watchdog_timeout_ms << "\n";
   if (r.watchdog_on_error != d.redisson.watchdog_on_error)
-    out << "  watchdog_on_error: " << (r.watchdog_on_error == client::WatchdogOnError::StopForGood ? "stop" : "keep") << "\n";
+    out << "  watchdog_on_error: " << client::to_string(r.watchdog_on_error) << "\n";
   if (r.unlock_latch != d.redisson.unlock_latch) out << "  unlock_latch: " << boolean(r.unlock_latch) << "\n";
   if (lock.rlock_scripts.acquire != d.rlock_scripts.acquire) out << "  acquire_script: " << quoted(lock.rlock_scripts.acquire) << "\n";
   if (lock.rlock_scripts.unlock != d.rlock_scripts.unlock) out << "  unlock_script: " << quoted(lock.rlock_scripts.unlock) << "\n";

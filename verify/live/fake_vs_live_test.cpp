@@ -31,7 +31,7 @@ const std::vector<std::string> kChosen = {
     "fair-fifo-tail",
     "rwlock-writer-excludes",
     "multilock-bound",
-    "unlock-resent-with-latch",
+    "redisson/4871-resent-unlock-runs-twice",
     "redis-restart-no-persistence",
     "failover-replication-lag",
     "failover-replica-caught-up",

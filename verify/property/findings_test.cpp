@@ -133,10 +133,12 @@ TEST(Signatures, SeedsOfOneShapeAreOneFindingWhateverTheNamesAndTimes) {
   EXPECT_NE(sa.id, signature_of(c, "mutual_exclusion", "mutex-overlap", "").id);
 }
 
-// FairLock's default threadWaitTime (5 s) prunes a live waiter held up longer: many seeds, one story.
+// FairLock's threadWaitTime of up to 3.13.2 (5 s) prunes a live waiter held up longer: many seeds,
+// one story.
 TEST(Signatures, SeedsOfOneStoryShareOneSignature) {
   ExploreConfig c;
   c.lock_type = "fair";
+  c.lock_options = {{"redisson", "3.13.2"}};
   c.properties = {"fair_queue"};
   std::set<std::string> ids;
   size_t found = 0;
@@ -178,7 +180,8 @@ TEST(Differential, ADifferenceThatNeedsChanceIsNotAFinding) {
   ExploreConfig c;
   c.faults = {"loss", "delay"};
   c.properties = {"reentrancy", "mutual_exclusion"};
-  c.against = Variation{.lock_options = {{"unlock_latch", "true"}}, .script_files = {}};
+  c.lock_options = {{"redisson", "3.23.0"}};
+  c.against = Variation{.lock_options = {{"redisson", "3.24.0"}}, .script_files = {}};
   size_t by_chance = 0;
   for (uint64_t seed = 1; seed <= 300; ++seed) {
     const CaseResult r = explore_case(c, seed);
@@ -196,6 +199,7 @@ TEST(Differential, ADifferenceThatNeedsChanceIsNotAFinding) {
 // violated under the user's script and holding under scripts/'s own.
 TEST(Differential, AUsersScriptAgainstTheStockOne) {
   ExploreConfig c;
+  c.lock_options = {{"redisson", "3.23.0"}};  // the last version that runs rlock_unlock (no latch)
   c.script_files = {{"rlock_unlock", std::string(LOCKSIM_SOURCE_DIR) + "/verify/property/planted/unlock_ignores_owner.lua"}};
   c.against = Variation{.lock_options = {}, .script_files = {{"rlock_unlock", "stock"}}};
   const std::optional<CaseResult> found = find_counterexample(c, 1, 200);

@@ -28,10 +28,31 @@ TEST(ScenarioLoader, BrokenYamlNamesWhereTheParserStopped) {
 
 TEST(ScenarioLoader, AnUnknownKeyListsTheKeysThatExist) {
   EXPECT_EQ(error_of("unknown-key.yaml"),
-            "unknown-key.yaml:4:3: unknown key 'leas_ms' in lock (expected one of: type, name, lease_ms, watchdog_ms, "
+            "unknown-key.yaml:4:3: unknown key 'leas_ms' in lock (expected one of: type, name, redisson, lease_ms, watchdog_ms, "
             "watchdog_on_error, acquire_script, unlock_script, renew_script, unlock_latch, retry_ms, setnx_expire, timeout_ms, "
             "retry_attempts, retry_interval_ms, fair_variant, thread_wait_ms, wait_replaces_thread_wait, zero_wait_tryacquire, "
             "parts, rwlock_variant, replace_scripts)");
+}
+
+TEST(ScenarioLoader, ARedissonVersionOutsideTheModelledRangeNamesTheRange) {
+  EXPECT_EQ(error_of("redisson-too-old.yaml"),
+            "redisson-too-old.yaml:4:13: Redisson 3.4.0 is not modelled (modelled: 3.5.5 to 3.52.0)");
+  EXPECT_EQ(error_of("redisson-not-a-version.yaml"),
+            "redisson-not-a-version.yaml:4:13: 'latest' is not a Redisson version (expected X.Y.Z, e.g. 3.27.1)");
+}
+
+// The version sets every versioned option first; the file's explicit options win whatever their order.
+TEST(ScenarioLoader, ARedissonVersionSetsTheLockAndExplicitOptionsOverrideIt) {
+  const Scenario old = load_scenario(kBad + "../redisson-3.23-with-latch.yaml");
+  EXPECT_EQ(old.lock.redisson_version, "3.23.0");
+  EXPECT_TRUE(old.lock.redisson.unlock_latch);  // explicit, though 3.23.0 has none
+  EXPECT_EQ(old.lock.redisson.watchdog_on_error, client::WatchdogOnError::StopForGood);  // 3.23.0's
+  EXPECT_EQ(old.lock.redisson.commands.retry_attempts, 3);
+  const Scenario forced = load_scenario(kBad + "../redisson-3.23-with-latch.yaml", "3.44.0");
+  EXPECT_EQ(forced.lock.redisson_version, "3.44.0");  // run --redisson wins over the file's version
+  EXPECT_EQ(forced.lock.redisson.watchdog_on_error, client::WatchdogOnError::KeepRenewing);
+  EXPECT_TRUE(forced.lock.redisson.unlock_latch);
+  EXPECT_THROW(load_scenario(kBad + "../redisson-3.23-with-latch.yaml", "9.9.9"), ScenarioError);
 }
 
 TEST(ScenarioLoader, AFailoverViaSentinelHasNoLag) {

@@ -1,0 +1,271 @@
+#include "client/redisson_version.hpp"
+
+#include <charconv>
+#include <stdexcept>
+
+#include "base/assert.hpp"
+
+namespace locksim::client {
+
+std::string Version::str() const {
+  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+}
+
+std::optional<Version> parse_version(std::string_view text) {
+  int parts[3];
+  for (int i = 0; i < 3; ++i) {
+    const size_t dot = i < 2 ? text.find('.') : text.size();
+    if (dot == std::string_view::npos || dot == 0) return std::nullopt;
+    const std::string_view digits = text.substr(0, dot);
+    if (digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), parts[i]);
+    if (error != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+    text.remove_prefix(i < 2 ? dot + 1 : dot);
+  }
+  if (!text.empty()) return std::nullopt;
+  return Version{parts[0], parts[1], parts[2]};
+}
+
+Version oldest_modelled() { return {3, 5, 5}; }
+Version newest_modelled() { return {3, 52, 0}; }
+Version default_version() { return newest_modelled(); }
+std::string modelled_range() { return oldest_modelled().str() + " to " + newest_modelled().str(); }
+
+namespace {
+
+// The table (redisson-versions.md, with the reference's sections for the scripts). Each behaviour
+// starts at the oldest modelled version, so applying any version sets every option it governs.
+std::vector<VersionedBehaviour> make_table() {
+  const Version first = oldest_modelled();
+  return {
+      {"RLock acquire script",
+       "rlock, multi, red",
+       {
+           {first, "hset when the key is missing", "", false, [](LockSpec& s) { s.rlock_scripts.acquire = "rlock_acquire_hset"; }},
+           {{3, 12, 3}, "hincrby in both branches", "#2551", false,
+            [](LockSpec& s) { s.rlock_scripts.acquire = "rlock_acquire_hincrby"; }},
+       }},
+      {"RLock unlock of a missing key",
+       "rlock, multi, red",
+       {
+           {first, "publishes and answers 1 (silent)", "#2018", true,
+            [](LockSpec& s) { s.rlock_scripts.unlock = "rlock_unlock_silent_missing"; }},
+           {{3, 10, 6}, "answers nil: IllegalMonitorStateException", "", false,
+            [](LockSpec& s) { s.rlock_scripts.unlock = "rlock_unlock"; }},
+       }},
+      {"unlock latch",
+       "rlock, multi, red",
+       {
+           {first, "none: a resent unlock runs twice", "#4871", true, [](LockSpec& s) { s.redisson.unlock_latch = false; }},
+           {{3, 24, 0}, "redisson_unlock_latch makes a resent unlock answer the first answer", "", false,
+            [](LockSpec& s) { s.redisson.unlock_latch = true; }},
+       }},
+      {"unlock and renewal",
+       "rlock, fair, multi, red, rwlock",
+       {
+           {first, "an unlock that timed out or failed leaves renewal running", "#1966", true,
+            [](LockSpec& s) { s.redisson.unlock_cancels_renewal = UnlockCancelsRenewal::OnlyWhenAnswered; }},
+           {{3, 10, 5}, "unlock cancels renewal whatever it was answered", "", false,
+            [](LockSpec& s) { s.redisson.unlock_cancels_renewal = UnlockCancelsRenewal::Always; }},
+           {{3, 12, 0}, "an unlock answered nil leaves the renewal entry", "#2515", true,
+            [](LockSpec& s) { s.redisson.unlock_cancels_renewal = UnlockCancelsRenewal::NotOnNil; }},
+           {{3, 12, 1}, "unlock cancels renewal whatever it was answered", "", false,
+            [](LockSpec& s) { s.redisson.unlock_cancels_renewal = UnlockCancelsRenewal::Always; }},
+       }},
+      {"renewal answered 'not held'",
+       "rlock, fair, multi, red, rwlock",
+       {
+           {first, "ends renewal", "", false, [](LockSpec& s) { s.redisson.renewal_ignores_not_held = false; }},
+           {{3, 10, 5}, "is rescheduled forever", "#2037", true,
+            [](LockSpec& s) { s.redisson.renewal_ignores_not_held = true; }},
+           {{3, 10, 7}, "ends renewal", "", false, [](LockSpec& s) { s.redisson.renewal_ignores_not_held = false; }},
+       }},
+      {"a renewal that fails",
+       "rlock, fair, multi, red, rwlock",
+       {
+           {first, "ends the watchdog for good and leaves its entry", "#3194", true,
+            [](LockSpec& s) { s.redisson.watchdog_on_error = WatchdogOnError::StopKeepEntry; }},
+           {{3, 14, 0}, "ends the watchdog for good; the next lock() renews again", "#3194", true,
+            [](LockSpec& s) { s.redisson.watchdog_on_error = WatchdogOnError::StopForGood; }},
+           {{3, 44, 0}, "is rescheduled (the batched watchdog)", "", false,
+            [](LockSpec& s) { s.redisson.watchdog_on_error = WatchdogOnError::KeepRenewing; }},
+       }},
+      {"lease kept by the instance",
+       "rlock, fair, multi, red",
+       {
+           {first, "each acquire sets internalLockLeaseTime", "", false,
+            [](LockSpec& s) { s.redisson.lease_memory = LeaseMemory::PerAcquire; }},
+           {{3, 15, 0}, "a lease-less lock() PEXPIREs to the last explicit lease", "#4818", true,
+            [](LockSpec& s) { s.redisson.lease_memory = LeaseMemory::StaleExplicit; }},
+           {{3, 19, 2}, "any unlock resets the lease to the watchdog timeout", "#5623", true,
+            [](LockSpec& s) { s.redisson.lease_memory = LeaseMemory::ResetOnUnlock; }},
+           {{3, 27, 2}, "each acquire sets internalLockLeaseTime", "", false,
+            [](LockSpec& s) { s.redisson.lease_memory = LeaseMemory::PerAcquire; }},
+       }},
+      {"waiter's wake-up",
+       "rlock, fair, rwlock",
+       {
+           {first, "an unlock message between the latch check and the listener is lost", "#5761", true,
+            [](LockSpec& s) { s.redisson.wakeup_lost_between_check_and_listen = true; }},
+           {{3, 28, 0}, "the listener is added before the check", "", false,
+            [](LockSpec& s) { s.redisson.wakeup_lost_between_check_and_listen = false; }},
+       }},
+      {"command retries",
+       "every Redisson lock",
+       {
+           {first, "retryAttempts 3, retryInterval 1500 ms", "", false,
+            [](LockSpec& s) {
+              s.redisson.commands.retry_attempts = 3;
+              s.redisson.commands.retry_interval_ms = 1500;
+              s.redisson.commands.retry_delay_max_ms = 0;
+            }},
+           {{3, 48, 0}, "retryAttempts 4, equal-jitter delays of 1-2 s", "", false,
+            [](LockSpec& s) {
+              s.redisson.commands.retry_attempts = 4;
+              s.redisson.commands.retry_interval_ms = 1000;
+              s.redisson.commands.retry_delay_max_ms = 2000;
+            }},
+       }},
+      {"FairLock scripts",
+       "fair",
+       {
+           {first, "scores chained from the first waiter; nothing reduced on acquire", "#2099", true,
+            [](LockSpec& s) { s.fair.variant = FairVariant::Head; }},
+           {{3, 11, 1}, "scores from the last waiter; a queued waiter may be told a negative ttl", "#5503", true,
+            [](LockSpec& s) { s.fair.variant = FairVariant::Tail; }},
+           {{3, 31, 0}, "the stale loop is nil-safe; still the negative ttl", "#5503", true,
+            [](LockSpec& s) { s.fair.variant = FairVariant::Tail3_31; }},
+           {{3, 32, 0}, "a queued waiter is told max(0, pttl)", "", false,
+            [](LockSpec& s) { s.fair.variant = FairVariant::Tail3_32; }},
+       }},
+      {"FairLock threadWaitTime",
+       "fair",
+       {
+           {first, "5000 ms, whatever tryLock waits", "", false,
+            [](LockSpec& s) {
+              s.fair.thread_wait_ms = 5000;
+              s.fair.try_wait_replaces_thread_wait = false;
+            }},
+           // The same value; from 3.11.1 every acquire lowers each waiter's timeout by it (PR #2100),
+           // which is what prunes live waiters deep in the queue.
+           {{3, 11, 1}, "5000 ms, taken off every waiter's timeout on each acquire", "#2883", true,
+            [](LockSpec& s) {
+              s.fair.thread_wait_ms = 5000;
+              s.fair.try_wait_replaces_thread_wait = false;
+            }},
+           {{3, 13, 3}, "300 000 ms; a tryLock wait > 0 replaces it", "", false,
+            [](LockSpec& s) {
+              s.fair.thread_wait_ms = 300000;
+              s.fair.try_wait_replaces_thread_wait = true;
+            }},
+       }},
+      {"ReadWriteLock unlock of a missing lock",
+       "rwlock",
+       {
+           {first, "silent", "", false, [](LockSpec& s) { s.rw.variant = RwVariant::Silent; }},
+           {{3, 44, 0}, "nil: IllegalMonitorStateException", "", false, [](LockSpec& s) { s.rw.variant = RwVariant::Nil3_44; }},
+       }},
+      {"MultiLock tryLock(-1, lease)",
+       "multi, red",
+       {
+           {first, "sub-lease 2 x wait = -2 ms: each key deleted as taken", "#2172", true,
+            [](LockSpec& s) { s.multi.negative_sub_lease = true; }},
+           {{3, 11, 1}, "sub-lease = lease", "", false, [](LockSpec& s) { s.multi.negative_sub_lease = false; }},
+       }},
+      {"MultiLock lock() retry wait",
+       "multi, red",
+       {
+           {first, "one random wait for every retry", "#4050", true, [](LockSpec& s) { s.multi.fixed_retry_wait = true; }},
+           {{3, 17, 0}, "a new random wait per retry", "", false, [](LockSpec& s) { s.multi.fixed_retry_wait = false; }},
+       }},
+      {"MultiLock lock(lease, unit)",
+       "multi, red",
+       {
+           {first, "converts the unit", "", false, [](LockSpec& s) { s.multi.lease_unit_ignored = false; }},
+           {{3, 17, 0}, "reads the number as milliseconds", "#5484", true,
+            [](LockSpec& s) { s.multi.lease_unit_ignored = true; }},
+           {{3, 25, 1}, "converts the unit", "", false, [](LockSpec& s) { s.multi.lease_unit_ignored = false; }},
+       }},
+  };
+}
+
+}  // namespace
+
+const std::vector<VersionedBehaviour>& versioned_behaviours() {
+  static const std::vector<VersionedBehaviour> table = make_table();
+  return table;
+}
+
+const VersionStep& step_at(const VersionedBehaviour& behaviour, Version v) {
+  LS_ASSERT(!behaviour.steps.empty() && behaviour.steps.front().since <= v);
+  const VersionStep* at = &behaviour.steps.front();
+  for (const VersionStep& step : behaviour.steps)
+    if (step.since <= v) at = &step;
+  return *at;
+}
+
+void apply_redisson_version(Version v, LockSpec& spec) {
+  if (v < oldest_modelled() || v > newest_modelled())
+    throw std::invalid_argument("Redisson " + v.str() + " is not modelled (modelled: " + modelled_range() + ")");
+  for (const VersionedBehaviour& behaviour : versioned_behaviours()) step_at(behaviour, v).apply(spec);
+  spec.redisson_version = v.str();
+}
+
+LockSpec redisson_spec(Version v, const std::string& type, const std::string& name) {
+  LockSpec spec;
+  spec.type = type;
+  spec.name = name;
+  apply_redisson_version(v, spec);
+  return spec;
+}
+
+Version modelled_version(const std::string& text) {
+  const std::optional<Version> v = parse_version(text);
+  if (!v) throw std::invalid_argument("'" + text + "' is not a Redisson version (expected X.Y.Z, e.g. 3.27.1)");
+  if (*v < oldest_modelled() || *v > newest_modelled())
+    throw std::invalid_argument("Redisson " + v->str() + " is not modelled (modelled: " + modelled_range() + ")");
+  return *v;
+}
+
+std::string VersionRange::str() const {
+  const std::string first = from == oldest_modelled() ? "up to " : from.str() + " - ";
+  if (!until) return from == oldest_modelled() ? "every version" : from.str() + "+";
+  Version last = *until;
+  std::string last_text;
+  if (last.patch > 0) {
+    last_text = std::to_string(last.major) + "." + std::to_string(last.minor) + "." + std::to_string(last.patch - 1);
+  } else if (last.minor > 0) {
+    last_text = std::to_string(last.major) + "." + std::to_string(last.minor - 1) + ".x";
+  } else {
+    last_text = std::to_string(last.major - 1) + ".x";
+  }
+  if (last_text == from.str()) return last_text;
+  return first + last_text;
+}
+
+std::vector<VersionRange> affected_by(std::string_view issue) {
+  std::vector<VersionRange> ranges;
+  for (const VersionedBehaviour& behaviour : versioned_behaviours()) {
+    for (size_t i = 0; i < behaviour.steps.size(); ++i) {
+      const VersionStep& step = behaviour.steps[i];
+      if (!step.bug || step.issue != issue) continue;
+      std::optional<Version> until;
+      if (i + 1 < behaviour.steps.size()) until = behaviour.steps[i + 1].since;
+      // Adjacent steps of one bug (a fix that was partial) read as one range.
+      if (!ranges.empty() && ranges.back().until == step.since) {
+        ranges.back().until = until;
+      } else {
+        ranges.push_back({step.since, until});
+      }
+    }
+  }
+  return ranges;
+}
+
+bool affects(std::string_view issue, Version v) {
+  for (const VersionRange& r : affected_by(issue))
+    if (r.from <= v && (!r.until || v < *r.until)) return true;
+  return false;
+}
+
+}  // namespace locksim::client

@@ -1,0 +1,32 @@
+#pragma once
+// The Redisson library: one story per row of redisson-versions.md's "behaviours that were bugs" and
+// "hazards in every version", each a scenario file under scenarios/ that a property judges. Which
+// versions a bug affects is not written here: it is read from the version table by the row's issue
+// (client/redisson_version.hpp), so the story is expected violated exactly there. A hazard is
+// expected violated on every version. A row the model cannot show says why instead of a story.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "client/redisson_version.hpp"
+
+namespace locksim::scenario {
+
+struct LibraryRow {
+  std::string_view issue;     // "#4871" (the version table's bug steps); a hazard's or an unfixed bug's too
+  std::string_view title;     // what goes wrong, in a few words
+  std::string_view locks;     // the lock types it concerns
+  std::string_view story;     // the scenario file, relative to the scenarios folder; "" when not modelled
+  std::string_view property;  // the property the story is judged by
+  bool every_version = false; // a hazard (or an unfixed bug): violated whatever the version
+  std::string_view not_modelled{};  // why there is no story
+};
+
+const std::vector<LibraryRow>& redisson_library();
+
+// Whether the row's story is expected violated on `v`.
+bool expected_violated(const LibraryRow& row, client::Version v);
+// "up to 3.23.x", "3.11.1 - 3.31.x; 3.44.0+", or "every version".
+std::string affected_text(const LibraryRow& row);
+
+}  // namespace locksim::scenario

@@ -71,6 +71,8 @@ class Backend {
   virtual const std::string& name() const = 0;
   // A random 128-bit token (hex), from the backend's seeded source.
   virtual std::string random_token() = 0;
+  // A number uniform in [lo, hi] (inclusive; lo when hi <= lo), from the same seeded source.
+  virtual int64_t random_range(int64_t lo, int64_t hi) = 0;
 };
 
 }  // namespace locksim::client

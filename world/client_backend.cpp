@@ -157,4 +157,6 @@ std::string ClientBackend::random_token() {
   return buf;
 }
 
+int64_t ClientBackend::random_range(int64_t lo, int64_t hi) { return client_.rng.range(lo, hi); }
+
 }  // namespace locksim::world

@@ -33,6 +33,7 @@ class ClientBackend : public client::Backend {
   const std::string& client_id() const override;
   const std::string& name() const override;
   std::string random_token() override;
+  int64_t random_range(int64_t lo, int64_t hi) override;
 
   // A pub/sub message on `channel` from `server` reached this client.
   void on_message(const std::string& channel, int server);

@@ -17,7 +17,7 @@ Task<RedissonLock::Attempt> RLock::try_acquire_once(int64_t thread, int64_t op, 
                   .lock = name_,
                   .script = &acquire_,
                   .keys = {name_},
-                  .argv = {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), holder_id(thread)},
+                  .argv = {std::to_string(acquire_lease_ms(lease_ms)), holder_id(thread)},
                   .thread = thread,
                   .op = op};
   const CallResult result = co_await send(std::move(command));

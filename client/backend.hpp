@@ -56,6 +56,9 @@ class Backend {
   // Waits for a message on a subscribed channel, like Redisson's semaphore: a message that came
   // while nobody waited is kept as a permit. True when a message came, false on timeout.
   virtual Task<bool> wait_message(std::string channel, int64_t timeout_ms, int server) = 0;
+  // Drops the permits of messages that came on `channel` while nobody waited (a client that adds
+  // its listener after checking for them, and so misses what came in between).
+  virtual void forget_messages(const std::string& channel, int server) = 0;
   // Sends a write carrying `token` to the fenced resource; its answer, or nullopt-like -1 on timeout
   // (1 accepted, 0 rejected).
   virtual Task<int> write_fenced(std::string resource, int64_t token, int64_t thread, int64_t timeout_ms) = 0;
@@ -71,6 +74,8 @@ class Backend {
   virtual const std::string& name() const = 0;
   // A random 128-bit token (hex), from the backend's seeded source.
   virtual std::string random_token() = 0;
+  // A number uniform in [lo, hi] (inclusive; lo when hi <= lo), from the same seeded source.
+  virtual int64_t random_range(int64_t lo, int64_t hi) = 0;
 };
 
 }  // namespace locksim::client

@@ -1,11 +1,26 @@
 #include "client/command_policy.hpp"
 
+#include <algorithm>
+
 namespace locksim::client {
+
+int64_t retry_delay_ms(Backend& backend, const CommandPolicy& policy, int attempt) {
+  const int64_t base_ms = policy.retry_interval_ms;
+  const int64_t max_ms = policy.retry_delay_max_ms;
+  if (max_ms <= 0) return base_ms;
+  // EqualJitterDelay.calcDelay (3.48.0): the exponential delay is capped at max before it can
+  // overflow; half of it is fixed and the other half drawn.
+  int64_t exponential_ms = max_ms;
+  if (attempt < 62 && base_ms > 0 && base_ms < max_ms && (int64_t{1} << attempt) <= max_ms / base_ms)
+    exponential_ms = std::min(base_ms << attempt, max_ms);
+  const int64_t half_ms = exponential_ms / 2;
+  return half_ms + (half_ms > 0 ? backend.random_range(0, half_ms) : 0);
+}
 
 Task<CallResult> call_with_retry(Backend& backend, Command command, CommandPolicy policy) {
   CallResult result;
   for (int attempt = 0; attempt <= policy.retry_attempts; ++attempt) {
-    if (attempt > 0) co_await backend.sleep(policy.retry_interval_ms);
+    if (attempt > 0) co_await backend.sleep(retry_delay_ms(backend, policy, attempt - 1));
     result = co_await backend.call(command, policy.timeout_ms);
     if (!result.timed_out) co_return result;
   }

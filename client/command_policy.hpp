@@ -16,6 +16,12 @@ struct CommandPolicy {
   int64_t retry_delay_max_ms = 0;
 };
 
+// The pause before resending a command whose attempt number `attempt` (0: the first send) timed
+// out: retry_interval_ms, or with retry_delay_max_ms > 0 Redisson's EqualJitterDelay, half of
+// min(retry_interval_ms x 2^attempt, retry_delay_max_ms) plus a draw from [0, that half] taken from
+// the backend's seeded source.
+int64_t retry_delay_ms(Backend& backend, const CommandPolicy& policy, int attempt);
+
 // Sends `command`, resending after each timeout as the policy allows. A resent command may run
 // twice on the server when only its reply was lost: that is what Redisson does too.
 Task<CallResult> call_with_retry(Backend& backend, Command command, CommandPolicy policy);

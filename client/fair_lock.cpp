@@ -72,7 +72,7 @@ Task<RedissonLock::Attempt> FairLock::try_acquire_once(int64_t thread, int64_t o
                   .lock = name_,
                   .script = &acquire_,
                   .keys = {name_, queue_key(), timeout_key()},
-                  .argv = {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), holder_id(thread),
+                  .argv = {std::to_string(acquire_lease_ms(lease_ms)), holder_id(thread),
                            std::to_string(third), std::to_string(now)},
                   .thread = thread,
                   .op = op};
@@ -88,7 +88,7 @@ Task<OpResult> FairLock::try_acquire_no_wait(int64_t thread, int64_t op, int64_t
                   .lock = name_,
                   .script = &tryacquire_,
                   .keys = {name_, queue_key(), timeout_key()},
-                  .argv = {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), holder_id(thread),
+                  .argv = {std::to_string(acquire_lease_ms(lease_ms)), holder_id(thread),
                            std::to_string(fair_.thread_wait_ms), std::to_string(now)},
                   .thread = thread,
                   .op = op};

@@ -49,7 +49,7 @@ Command RedissonLock::renewal(const Script& script, std::vector<std::string> key
                  .lock = std::move(lock),
                  .script = &script,
                  .keys = std::move(keys),
-                 .argv = {std::to_string(internal_lease_ms_), std::move(field)},
+                 .argv = {std::to_string(renewal_lease_ms()), std::move(field)},
                  .thread = thread,
                  .op = 0};
 }
@@ -84,6 +84,7 @@ Task<OpResult> RedissonLock::lock_forever(int64_t thread, int64_t op, int64_t le
     LS_ASSERT(round < 10'000'000);
     attempt = co_await try_acquire_once(thread, op, lease_ms, -1);
     if (attempt.kind != Attempt::Kind::Busy) break;
+    forget_missed_wakeups(channel);
     co_await backend_.wait_message(channel, attempt.ttl >= 0 ? attempt.ttl : -1, options_.server);
   }
   backend_.unsubscribe(channel, options_.server);
@@ -138,6 +139,7 @@ Task<OpResult> RedissonLock::try_lock(int64_t thread, int64_t op, int64_t wait_m
     time -= backend_.now_ms() - current;
     if (time <= 0) break;
     current = backend_.now_ms();
+    forget_missed_wakeups(channel);
     co_await backend_.wait_message(channel, attempt.ttl >= 0 && attempt.ttl < time ? attempt.ttl : time, options_.server);
     time -= backend_.now_ms() - current;
     if (time <= 0) break;
@@ -147,11 +149,33 @@ Task<OpResult> RedissonLock::try_lock(int64_t thread, int64_t op, int64_t wait_m
   co_return result;
 }
 
+int64_t RedissonLock::acquire_lease_ms(int64_t lease_ms) const {
+  if (lease_ms >= 0) return lease_ms;
+  // #4818 (3.15.0 to 3.19.1): the instance sends whatever internalLockLeaseTime an earlier
+  // lock(lease) left there.
+  if (options_.lease_memory == LeaseMemory::StaleExplicit) return internal_lease_ms_;
+  return options_.watchdog_timeout_ms;
+}
+
+int64_t RedissonLock::renewal_lease_ms() const {
+  // #4818: the renewal timer of those versions renews with lockWatchdogTimeout, not with the
+  // (stale) lease the acquire used.
+  if (options_.lease_memory == LeaseMemory::StaleExplicit) return options_.watchdog_timeout_ms;
+  return internal_lease_ms_;
+}
+
+// #5761 (up to 3.27.x): the waiter checked its latch before the attempt and adds its listener
+// after it, so an unlock message that came in between released a permit nobody looks at again.
+void RedissonLock::forget_missed_wakeups(const std::string& channel) {
+  if (options_.wakeup_lost_between_check_and_listen) backend_.forget_messages(channel, options_.server);
+}
+
 // tryAcquireAsync's tail: an explicit lease becomes internalLockLeaseTime; no lease starts the watchdog.
 Task<OpResult> RedissonLock::after_acquired(int64_t thread, int64_t lease_ms) {
   if (lease_ms >= 0) {
     internal_lease_ms_ = lease_ms;
   } else {
+    if (options_.lease_memory != LeaseMemory::StaleExplicit) internal_lease_ms_ = options_.watchdog_timeout_ms;
     schedule_renewal(thread);
   }
   co_return OpResult::ok();
@@ -163,8 +187,10 @@ Task<OpResult> RedissonLock::release(int64_t thread, int64_t op) {
   const CallResult result = co_await call_with_retry(backend_, command, options_.commands);
   // The latch has done its job once an answer came back; Redisson deletes it without waiting.
   if (options_.unlock_latch && command.keys.size() == 3 && !result.timed_out) backend_.spawn(delete_latch(command.keys[2]));
-  // Redisson cancels renewal whatever the script answered.
-  cancel_renewal(thread);
+  if (unlock_cancels_renewal(result)) cancel_renewal(thread);
+  // #5623 (3.19.2 to 3.27.1): every unlock, even one that only decrements, forgets the explicit
+  // lease, so the next partial unlock PEXPIREs the remaining hold to the watchdog timeout.
+  if (options_.lease_memory == LeaseMemory::ResetOnUnlock) internal_lease_ms_ = options_.watchdog_timeout_ms;
   if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
   const Reply& reply = result.reply;
   if (reply.kind == Reply::Kind::Nil) {
@@ -172,6 +198,23 @@ Task<OpResult> RedissonLock::release(int64_t thread, int64_t op) {
   }
   if (reply.kind != Reply::Kind::Integer) co_return OpResult::fail("unexpected reply " + locksim::describe(reply));
   co_return OpResult::ok(reply.integer);
+}
+
+bool RedissonLock::unlock_cancels_renewal(const CallResult& result) const {
+  switch (options_.unlock_cancels_renewal) {
+    case UnlockCancelsRenewal::Always:
+      return true;
+    case UnlockCancelsRenewal::OnlyWhenAnswered:
+      // #1966: the cancel sat on the success path; a timeout or an error left the timer renewing a
+      // lock its holder had given up.
+      return !result.timed_out && !result.reply.is_error();
+    case UnlockCancelsRenewal::NotOnNil:
+      // #2515: a nil answer (the lock was gone) returned IllegalMonitorStateException before the
+      // cancel, so the entry stays and the next lock() of this name on this client adds itself to
+      // it instead of starting a timer.
+      return result.timed_out || result.reply.kind != Reply::Kind::Nil;
+  }
+  return true;
 }
 
 Task<void> RedissonLock::delete_latch(std::string latch) {
@@ -214,8 +257,10 @@ Task<OpResult> RedissonLock::is_held(int64_t thread, int64_t op) {
 }
 
 void RedissonLock::schedule_renewal(int64_t thread) {
+  const bool entry_exists = !renewal_threads_.empty();
   ++renewal_threads_[thread];
-  if (renewing_) return;
+  // An existing entry only gains the thread: its timer, if one still runs, renews for it.
+  if (entry_exists) return;
   renewing_ = true;
   backend_.spawn(renewal_loop(++renewal_generation_));
 }
@@ -235,7 +280,7 @@ void RedissonLock::cancel_all_renewal() {
 Task<void> RedissonLock::renewal_loop(uint64_t generation) {
   for (int64_t round = 0;; ++round) {
     LS_ASSERT(round < 100'000'000);
-    co_await backend_.sleep(internal_lease_ms_ / 3);
+    co_await backend_.sleep(renewal_lease_ms() / 3);
     if (!renewing_ || generation != renewal_generation_ || renewal_threads_.empty()) co_return;
     const int64_t thread = renewal_threads_.begin()->first;
     const CallResult result = co_await send(renew_command(thread));
@@ -244,13 +289,22 @@ Task<void> RedissonLock::renewal_loop(uint64_t generation) {
     backend_.record(model::renew_event(thread, name_, answered ? result.reply.integer : -1,
                                        answered ? "" : result.timed_out ? "timeout" : locksim::describe(result.reply)));
     if (!answered) {
-      if (options_.watchdog_on_error == WatchdogOnError::StopForGood) {
-        cancel_all_renewal();
-        co_return;
+      switch (options_.watchdog_on_error) {
+        case WatchdogOnError::KeepRenewing:
+          continue;
+        case WatchdogOnError::StopForGood:
+          cancel_all_renewal();
+          co_return;
+        case WatchdogOnError::StopKeepEntry:
+          // Up to 3.13.x: the timer ends but the entry stays, so a later lock() of this name on this
+          // client finds it and starts no timer of its own.
+          renewing_ = false;
+          co_return;
       }
-      continue;
     }
-    if (result.reply.integer != 1) {
+    // #2037 (3.10.5, 3.10.6): the reply was not looked at; a lock that is gone is "renewed" (the
+    // script answers 0) every period until an unlock removes the entry.
+    if (result.reply.integer != 1 && !options_.renewal_ignores_not_held) {
       cancel_all_renewal();
       co_return;
     }

@@ -104,6 +104,9 @@ class RedissonLock : public Lock {
   Attempt to_attempt(const CallResult& result) const;
   // After a successful acquire: an explicit lease becomes internalLockLeaseTime, none starts the watchdog.
   Task<OpResult> after_acquired(int64_t thread, int64_t lease_ms);
+  // The lease an acquire script is sent with: `lease_ms`, or for a lease-less acquire what
+  // RedissonOptions::lease_memory says (the watchdog timeout, or a stale explicit lease).
+  int64_t acquire_lease_ms(int64_t lease_ms) const;
 
   // isLocked() and friends: a plain command on `key_` answering an integer, > 0 read as 1.
   Task<OpResult> query(std::string role, std::vector<std::string> argv, int64_t thread, int64_t op);
@@ -112,21 +115,30 @@ class RedissonLock : public Lock {
   std::string name_;  // the lock's name in the run (history events, LockUser)
   std::string key_;   // its key on the server (the same as name_ except for ReadWriteLock)
   RedissonOptions options_;
-  // internalLockLeaseTime: the watchdog timeout, or the last explicit lease this client used.
+  // internalLockLeaseTime: what the last acquire asked for (its lease, or the watchdog timeout), as
+  // RedissonOptions::lease_memory keeps it. A remaining hold's unlock PEXPIREs to it.
   int64_t internal_lease_ms_;
 
  private:
   Task<OpResult> lock_forever(int64_t thread, int64_t op, int64_t lease_ms);
   Task<OpResult> try_lock(int64_t thread, int64_t op, int64_t wait_ms, int64_t lease_ms);
+  // Before a waiter listens: what RedissonOptions::wakeup_lost_between_check_and_listen loses.
+  void forget_missed_wakeups(const std::string& channel);
+  // The lease a renewal PEXPIREs to, and every third of which it comes.
+  int64_t renewal_lease_ms() const;
   void schedule_renewal(int64_t thread);
   void cancel_renewal(int64_t thread);
   void cancel_all_renewal();
+  // Whether release() cancels renewal after an unlock that ended in `result`.
+  bool unlock_cancels_renewal(const CallResult& result) const;
   Task<void> delete_latch(std::string latch);
   Task<void> renewal_loop(uint64_t generation);
 
-  // Redisson's ExpirationEntry: the threads of this client holding the lock with the watchdog.
+  // Redisson's ExpirationEntry: the threads of this client holding the lock with the watchdog. The
+  // entry exists while it is not empty; a lock() that finds it only adds its thread, and relies on
+  // the entry's timer, which some versions stop while leaving the entry (StopKeepEntry, NotOnNil).
   std::map<int64_t, int> renewal_threads_;
-  bool renewing_ = false;
+  bool renewing_ = false;  // the entry's renewal timer is running
   uint64_t renewal_generation_ = 0;
 };
 

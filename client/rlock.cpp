@@ -1,5 +1,7 @@
 #include "client/rlock.hpp"
 
+#include <algorithm>
+
 namespace locksim::client {
 
 RLock::RLock(Backend& backend, ScriptCatalog& scripts, std::string name, RedissonOptions options,
@@ -15,7 +17,7 @@ Task<RedissonLock::Attempt> RLock::try_acquire_once(int64_t thread, int64_t op, 
                   .lock = name_,
                   .script = &acquire_,
                   .keys = {name_},
-                  .argv = {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), holder_id(thread)},
+                  .argv = {std::to_string(acquire_lease_ms(lease_ms)), holder_id(thread)},
                   .thread = thread,
                   .op = op};
   const CallResult result = co_await send(std::move(command));
@@ -32,9 +34,12 @@ Command RLock::unlock_command(int64_t thread, int64_t op) {
                    .thread = thread,
                    .op = op};
   }
-  // One request id per unlock, kept across resends: that is what makes the latch work.
+  // One request id per unlock, kept across resends: that is what makes the latch work. The latch
+  // outlives every resend: (timeout + retryInterval) x retryAttempts; from 3.48.0 the interval is
+  // one draw of retryDelay(retryAttempts).
   const CommandPolicy& p = options_.commands;
-  const int64_t latch_ms = (p.timeout_ms + p.retry_interval_ms) * p.retry_attempts;
+  const int64_t latch_ms =
+      std::max<int64_t>((p.timeout_ms + retry_delay_ms(backend_, p, p.retry_attempts)) * p.retry_attempts, 1);
   return Command{.role = "unlock",
                  .lock = name_,
                  .script = &unlock_,

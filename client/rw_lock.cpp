@@ -68,7 +68,7 @@ Task<RedissonLock::Attempt> ReadLock::try_acquire_once(int64_t thread, int64_t o
                   .lock = key_,
                   .script = &acquire_,
                   .keys = {key_, timeout_prefix(thread)},
-                  .argv = {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), id, id + ":write"},
+                  .argv = {std::to_string(acquire_lease_ms(lease_ms)), id, id + ":write"},
                   .thread = thread,
                   .op = op};
   co_return to_attempt(co_await send(std::move(command)));
@@ -100,7 +100,7 @@ Task<RedissonLock::Attempt> WriteLock::try_acquire_once(int64_t thread, int64_t 
                   .lock = key_,
                   .script = &acquire_,
                   .keys = {key_},
-                  .argv = {std::to_string(lease_ms >= 0 ? lease_ms : internal_lease_ms_), writer_id(thread)},
+                  .argv = {std::to_string(acquire_lease_ms(lease_ms)), writer_id(thread)},
                   .thread = thread,
                   .op = op};
   co_return to_attempt(co_await send(std::move(command)));

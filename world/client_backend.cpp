@@ -97,6 +97,11 @@ client::Task<bool> ClientBackend::wait_message(std::string channel, int64_t time
   co_return co_await Park{waiter.get()};
 }
 
+void ClientBackend::forget_messages(const std::string& channel, int server) {
+  auto it = client_.channels.find(channel_key(channel, server));
+  if (it != client_.channels.end()) it->second.permits = 0;
+}
+
 void ClientBackend::on_message(const std::string& channel, int server) {
   auto it = client_.channels.find(channel_key(channel, server));
   if (it == client_.channels.end()) return;
@@ -156,5 +161,7 @@ std::string ClientBackend::random_token() {
                 static_cast<unsigned long long>(client_.rng.next()));
   return buf;
 }
+
+int64_t ClientBackend::random_range(int64_t lo, int64_t hi) { return client_.rng.range(lo, hi); }
 
 }  // namespace locksim::world

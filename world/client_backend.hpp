@@ -25,6 +25,7 @@ class ClientBackend : public client::Backend {
   client::Task<bool> subscribe(std::string channel, int64_t timeout_ms, int server) override;
   void unsubscribe(const std::string& channel, int server) override;
   client::Task<bool> wait_message(std::string channel, int64_t timeout_ms, int server) override;
+  void forget_messages(const std::string& channel, int server) override;
   // The fenced resource is locksim's own stand-in for storage, behind the client's link.
   client::Task<int> write_fenced(std::string resource, int64_t token, int64_t thread, int64_t timeout_ms) override;
   void spawn(client::Task<void> task) override;
@@ -33,6 +34,7 @@ class ClientBackend : public client::Backend {
   const std::string& client_id() const override;
   const std::string& name() const override;
   std::string random_token() override;
+  int64_t random_range(int64_t lo, int64_t hi) override;
 
   // A pub/sub message on `channel` from `server` reached this client.
   void on_message(const std::string& channel, int server);

@@ -1,0 +1,521 @@
+// Redisson's client logic that changed across versions (shared/redisson-versions.md), one option of
+// RedissonOptions or CommandPolicy each: every test pins what the affected setting does, to the
+// millisecond or to the key's PTTL, beside what the fixed setting does in the same run.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/checkers.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/runner.hpp"
+#include "sim/simulation.hpp"
+
+namespace locksim::world {
+namespace {
+
+using client::LeaseMemory;
+using client::RedissonOptions;
+using client::UnlockCancelsRenewal;
+using client::WatchdogOnError;
+using model::EventKind;
+using model::Validity;
+
+OpSpec lock_op(int64_t lease_ms = -1) { return OpSpec::lock_op("orders", lease_ms); }
+OpSpec unlock_op() { return OpSpec::unlock("orders"); }
+OpSpec work_op(int64_t ms) { return OpSpec::work(ms); }
+
+// The default options with `change` made.
+template <typename Change>
+RedissonOptions options(Change change) {
+  RedissonOptions o;
+  change(o);
+  return o;
+}
+
+// An RLock "orders" over one server; every message takes exactly 1 ms, so times are exact.
+std::unique_ptr<sim::Simulation> rlock_world(RedissonOptions redisson, bool reorder = false) {
+  WorldOptions options;
+  options.link.latency_min_ms = 1;
+  options.link.latency_max_ms = 1;
+  options.link.reorder = reorder;
+  auto made = std::make_unique<sim::Simulation>(options);
+  client::LockSpec spec;
+  spec.type = "rlock";
+  spec.name = "orders";
+  spec.redisson = redisson;
+  made->world.add_lock(spec);
+  made->world.add_client("A");
+  made->world.add_client("B");
+  return made;
+}
+
+// The executions of `role` the server ran; `noscript`: also the EVALSHAs it answered NOSCRIPT,
+// which ran nothing (each script's first use, and the first after a restart, is one of those).
+std::vector<model::Event> execs(World& w, const std::string& role, bool noscript = false) {
+  std::vector<model::Event> out;
+  for (const auto& e : w.history().events())
+    if (e.kind == EventKind::Exec && e.f == role && (noscript || e.reply.rfind("-NOSCRIPT", 0) != 0)) out.push_back(e);
+  return out;
+}
+
+int64_t invoked_at(World& w, const std::string& process, int64_t thread, const std::string& f) {
+  for (const auto& e : w.history().events())
+    if (e.process == process && e.thread == thread && e.f == f && e.kind == EventKind::Invoke) return e.at_ms;
+  ADD_FAILURE() << "no invoke of " << process << ":" << thread << " " << f;
+  return -1;
+}
+
+model::Event outcome(World& w, const std::string& process, int64_t thread, const std::string& f, size_t n = 0) {
+  size_t seen = 0;
+  for (const auto& e : w.history().events())
+    if (e.process == process && e.thread == thread && e.f == f && model::is_outcome(e.kind) && seen++ == n) return e;
+  ADD_FAILURE() << "no outcome " << n << " of " << process << ":" << thread << " " << f;
+  return {};
+}
+
+// The lock key's PTTL on the server now, -2 when it is gone.
+int64_t pttl(sim::Simulation& s) {
+  const auto& entries = s.servers.node(0).engine().keyspace().entries();
+  auto it = entries.find("orders");
+  if (it == entries.end()) return -2;
+  if (it->second.expire_at_ms < 0) return -1;
+  return it->second.expire_at_ms - s.world.epoch_now();
+}
+
+Validity verdict(World& w, const std::string& property) {
+  return model::run_checkers(w.history(), {property})[0].valid;
+}
+
+// --- lease_memory ---------------------------------------------------------------------------------
+
+// lock(5000), unlock, then lock(): the second acquire's PEXPIRE and the first renewal.
+struct LeaseLessAfterExplicit {
+  int64_t acquire_ttl = 0;
+  int64_t first_renewal_after_ms = 0;
+  std::string first_renewal_reply;
+};
+
+LeaseLessAfterExplicit lease_less_after_explicit(LeaseMemory memory) {
+  auto s = rlock_world(options([&](RedissonOptions& o) { o.lease_memory = memory; }));
+  s->world.op(0, "A", 1, lock_op(5000));
+  s->world.op(0, "A", 1, unlock_op());
+  s->world.op(1000, "A", 1, lock_op());
+  s->world.op(1000, "A", 1, work_op(40000));
+  s->world.run_until(40000);
+  const auto acquires = execs(s->world, "acquire");
+  const auto renewals = execs(s->world, "renew");
+  EXPECT_GE(acquires.size(), 2u);
+  EXPECT_GE(renewals.size(), 1u);
+  if (acquires.size() < 2 || renewals.empty()) return {};
+  return {acquires[1].ttl_ms, renewals[0].at_ms - acquires[1].at_ms, renewals[0].reply};
+}
+
+TEST(LeaseMemory, PerAcquireGivesALeaseLessLockTheWatchdogTimeout) {
+  const LeaseLessAfterExplicit r = lease_less_after_explicit(LeaseMemory::PerAcquire);
+  EXPECT_EQ(r.acquire_ttl, 30000);
+  // lockWatchdogTimeout / 3 after the acquire's reply (1 ms back); the renewal script's first
+  // EVALSHA is answered NOSCRIPT and resent as EVAL (3 ms more).
+  EXPECT_EQ(r.first_renewal_after_ms, 10004);
+  EXPECT_EQ(r.first_renewal_reply, "1");
+}
+
+// #4818 (3.15.0 to 3.19.1): the PEXPIRE is the stale 5 s lease, the renewal still comes at 10 s and
+// finds the key gone.
+TEST(LeaseMemory, StaleExplicitSendsTheLastExplicitLeaseButRenewsOnTheWatchdogPeriod) {
+  const LeaseLessAfterExplicit r = lease_less_after_explicit(LeaseMemory::StaleExplicit);
+  EXPECT_EQ(r.acquire_ttl, 5000);
+  EXPECT_EQ(r.first_renewal_after_ms, 10004);
+  EXPECT_EQ(r.first_renewal_reply, "0");
+}
+
+// RedissonLockTest.testRemainTimeToLive2: lock(10 s) three times, unlock twice.
+std::vector<int64_t> partial_unlock_ttls(LeaseMemory memory) {
+  auto s = rlock_world(options([&](RedissonOptions& o) { o.lease_memory = memory; }));
+  for (int i = 0; i < 3; ++i) s->world.op(0, "A", 1, lock_op(10000));
+  s->world.op(0, "A", 1, unlock_op());
+  s->world.op(0, "A", 1, unlock_op());
+  s->world.run_until(100);
+  EXPECT_EQ(outcome(s->world, "A", 1, "unlock", 1).kind, EventKind::Ok);
+  std::vector<int64_t> ttls;
+  for (const auto& e : execs(s->world, "unlock")) ttls.push_back(e.ttl_ms);
+  ttls.push_back(pttl(*s));
+  return ttls;
+}
+
+TEST(LeaseMemory, PerAcquireKeepsTheExplicitLeaseThroughPartialUnlocks) {
+  const std::vector<int64_t> ttls = partial_unlock_ttls(LeaseMemory::PerAcquire);
+  ASSERT_EQ(ttls.size(), 3u);
+  EXPECT_EQ(ttls[0], 10000);
+  EXPECT_EQ(ttls[1], 10000);
+  EXPECT_LE(ttls[2], 10000);
+  EXPECT_GE(ttls[2], 9900);
+}
+
+// #5623 (3.19.2 to 3.27.1): the first unlock resets the stored lease, so the second PEXPIREs to 30 s.
+TEST(LeaseMemory, ResetOnUnlockPexpiresAPartialUnlockToTheWatchdogTimeout) {
+  const std::vector<int64_t> ttls = partial_unlock_ttls(LeaseMemory::ResetOnUnlock);
+  ASSERT_EQ(ttls.size(), 3u);
+  EXPECT_EQ(ttls[0], 10000);
+  EXPECT_EQ(ttls[1], 30000);
+  EXPECT_GT(ttls[2], 29900);
+}
+
+// --- unlock_cancels_renewal -----------------------------------------------------------------------
+
+// A holds with the watchdog and unlocks at 10.5 s while every message of A is lost until 24.1 s: all
+// four sends of the unlock are lost, the renewal of 20 s gets through on its resend at 24.5 s.
+std::unique_ptr<sim::Simulation> unlock_times_out(UnlockCancelsRenewal cancels) {
+  auto s = rlock_world(options([&](RedissonOptions& o) { o.unlock_cancels_renewal = cancels; }));
+  s->world.op(0, "A", 1, lock_op());
+  s->world.op(0, "A", 1, work_op(10500));
+  s->world.op(0, "A", 1, unlock_op());
+  s->world.inject(10500, {.kind = FaultKind::Loss, .client = "A", .for_ms = 13600});
+  s->world.run_until(120000);
+  EXPECT_EQ(outcome(s->world, "A", 1, "unlock").kind, EventKind::Info);
+  return s;
+}
+
+TEST(UnlockCancelsRenewal, AlwaysStopsRenewingAfterAnUnlockThatTimedOut) {
+  auto s = unlock_times_out(UnlockCancelsRenewal::Always);
+  const int64_t gave_up = outcome(s->world, "A", 1, "unlock").at_ms;
+  EXPECT_EQ(gave_up - invoked_at(s->world, "A", 1, "unlock"), 4 * 3000 + 3 * 1500);
+  int64_t sent_after = 0;
+  for (const auto& e : execs(s->world, "renew")) sent_after += e.sent_ms > gave_up;
+  EXPECT_EQ(sent_after, 0);
+  EXPECT_EQ(pttl(*s), -2) << "the last renewal's 30 s ran out";
+}
+
+// #1966 (up to 3.10.4): the renewal outlives the unlock and keeps the key forever.
+TEST(UnlockCancelsRenewal, OnlyWhenAnsweredKeepsRenewingAfterAnUnlockThatTimedOut) {
+  auto s = unlock_times_out(UnlockCancelsRenewal::OnlyWhenAnswered);
+  const int64_t gave_up = outcome(s->world, "A", 1, "unlock").at_ms;
+  int64_t renewed_after = 0;
+  for (const auto& e : execs(s->world, "renew")) renewed_after += e.sent_ms > gave_up && e.reply == "1";
+  EXPECT_GE(renewed_after, 9);  // one every 10 s from 34.5 s to 114.5 s
+  EXPECT_GT(pttl(*s), 20000);
+  EXPECT_EQ(verdict(s->world, "watchdog"), Validity::No);
+}
+
+// A:1 locks, Redis restarts empty, A:1's unlock is answered nil, then A:2 locks the same name.
+std::unique_ptr<sim::Simulation> unlock_answered_nil(UnlockCancelsRenewal cancels) {
+  auto s = rlock_world(options([&](RedissonOptions& o) { o.unlock_cancels_renewal = cancels; }));
+  s->world.op(0, "A", 1, lock_op());
+  s->world.inject(2000, {.kind = FaultKind::RedisRestart});
+  s->world.op(3000, "A", 1, unlock_op());
+  s->world.op(4000, "A", 2, lock_op());
+  s->world.op(4000, "A", 2, work_op(60000));
+  s->world.run_until(60000);
+  EXPECT_EQ(outcome(s->world, "A", 1, "unlock").kind, EventKind::Fail);
+  EXPECT_EQ(outcome(s->world, "A", 2, "lock").kind, EventKind::Ok);
+  return s;
+}
+
+TEST(UnlockCancelsRenewal, AlwaysGivesTheNextLockItsOwnRenewal) {
+  auto s = unlock_answered_nil(UnlockCancelsRenewal::Always);
+  const auto renewals = execs(s->world, "renew");
+  ASSERT_GE(renewals.size(), 5u);
+  for (const auto& e : renewals) EXPECT_EQ(e.thread, 2) << e.at_ms;
+  // A:2's acquire ran at 4003 (after NOSCRIPT: the restart emptied the script cache); its own timer
+  // renews 10 s after the reply, again after a NOSCRIPT.
+  EXPECT_EQ(renewals[0].at_ms, 14007);
+  EXPECT_GT(pttl(*s), 20000);
+}
+
+// #2515 (3.12.0): the entry of A:1 stays with its timer; A:2's lock() joins it, the timer renews for
+// A:1 (its first thread), is told 0 and stops, and A:2's hold expires 30 s after it was taken.
+TEST(UnlockCancelsRenewal, NotOnNilLeavesTheNextLockWithoutRenewal) {
+  auto s = unlock_answered_nil(UnlockCancelsRenewal::NotOnNil);
+  const auto renewals = execs(s->world, "renew");
+  ASSERT_EQ(renewals.size(), 1u);
+  EXPECT_EQ(renewals[0].thread, 1);
+  EXPECT_EQ(renewals[0].reply, "0");
+  EXPECT_EQ(renewals[0].at_ms, 10007);
+  EXPECT_EQ(pttl(*s), -2);
+  EXPECT_EQ(verdict(s->world, "watchdog"), Validity::No);
+}
+
+// --- watchdog_on_error ----------------------------------------------------------------------------
+
+// lockWatchdogTimeout 90 s (renewal every 30 s): A:1 holds; every message of A is lost from 29 s to
+// 49 s, so the renewal of 30 s fails with all its resends; A:2 waits in lock() meanwhile.
+std::unique_ptr<sim::Simulation> renewal_fails(WatchdogOnError on_error) {
+  auto s = rlock_world(options([&](RedissonOptions& o) {
+    o.watchdog_timeout_ms = 90000;
+    o.watchdog_on_error = on_error;
+  }));
+  s->world.op(0, "A", 1, lock_op());
+  s->world.op(0, "A", 1, work_op(200000));
+  s->world.op(0, "A", 1, unlock_op());
+  s->world.op(5000, "A", 2, lock_op());
+  s->world.op(5000, "A", 2, work_op(120000));
+  s->world.op(5000, "A", 2, unlock_op());
+  s->world.inject(29000, {.kind = FaultKind::Loss, .client = "A", .for_ms = 20000});
+  s->world.run_until(400000);
+  return s;
+}
+
+// 3.44.0 on: the next period's renewal gets through; A:2 waits for A:1's unlock.
+TEST(WatchdogOnError, KeepRenewingRetriesAtTheNextPeriod) {
+  auto s = renewal_fails(WatchdogOnError::KeepRenewing);
+  // A:1's unlock publishes, A:2 wakes and takes the lock.
+  EXPECT_EQ(outcome(s->world, "A", 2, "lock").at_ms, 200010);
+  EXPECT_EQ(verdict(s->world, "mutual_exclusion"), Validity::Yes);
+  EXPECT_EQ(verdict(s->world, "watchdog"), Validity::Yes);
+}
+
+// 3.14.0 to 3.43.x: A:1's hold lapses at 90 s (the loss explains it) and A:2 gets in; its own
+// lock() starts a new timer, which renews it.
+TEST(WatchdogOnError, StopForGoodLetsTheNextLockRenewAgain) {
+  auto s = renewal_fails(WatchdogOnError::StopForGood);
+  EXPECT_EQ(outcome(s->world, "A", 2, "lock").at_ms, 90006);
+  int64_t renewed_a2 = 0;
+  for (const auto& e : execs(s->world, "renew")) renewed_a2 += e.thread == 2 && e.reply == "1";
+  EXPECT_EQ(renewed_a2, 3);  // 120 s of work: at 30, 60 and 90 s into it
+  EXPECT_EQ(verdict(s->world, "mutual_exclusion"), Validity::No);
+  EXPECT_EQ(verdict(s->world, "watchdog"), Validity::Yes);
+}
+
+// Up to 3.13.x (#3194): the entry of A:1 stays, A:2's lock() joins it and no timer renews A:2, whose
+// hold expires 90 s after it was taken with no fault to explain it.
+TEST(WatchdogOnError, StopKeepEntryLeavesTheNextLockWithoutRenewal) {
+  auto s = renewal_fails(WatchdogOnError::StopKeepEntry);
+  EXPECT_EQ(outcome(s->world, "A", 2, "lock").at_ms, 90006);
+  int64_t renewed_a2 = 0;
+  for (const auto& e : execs(s->world, "renew")) renewed_a2 += e.thread == 2;
+  EXPECT_EQ(renewed_a2, 0);
+  EXPECT_EQ(verdict(s->world, "watchdog"), Validity::No);
+}
+
+// --- renewal_ignores_not_held ---------------------------------------------------------------------
+
+// A holds with the watchdog; Redis restarts empty at 2 s and A never unlocks.
+std::vector<model::Event> renewals_after_restart(bool ignores_not_held) {
+  auto s = rlock_world(options([&](RedissonOptions& o) { o.renewal_ignores_not_held = ignores_not_held; }));
+  s->world.op(0, "A", 1, lock_op());
+  s->world.inject(2000, {.kind = FaultKind::RedisRestart});
+  s->world.run_until(45000);
+  return execs(s->world, "renew");
+}
+
+TEST(RenewalIgnoresNotHeld, OffStopsAtTheFirstZero) {
+  const auto renewals = renewals_after_restart(false);
+  ASSERT_EQ(renewals.size(), 1u);
+  EXPECT_EQ(renewals[0].reply, "0");
+}
+
+// #2037 (3.10.5, 3.10.6): one renewal every 10 s, each told 0, for as long as the entry lives.
+TEST(RenewalIgnoresNotHeld, OnRenewsEveryPeriodThoughToldZero) {
+  const auto renewals = renewals_after_restart(true);
+  ASSERT_EQ(renewals.size(), 4u);
+  for (size_t i = 0; i < renewals.size(); ++i) {
+    EXPECT_EQ(renewals[i].reply, "0");
+    if (i > 0) {
+      EXPECT_EQ(renewals[i].at_ms - renewals[i - 1].at_ms, 10002);
+    }
+  }
+}
+
+// --- wakeup_lost_between_check_and_listen ---------------------------------------------------------
+
+// A holds with a 30 s lease and unlocks at about 200 ms. B's lock() runs its second attempt at
+// about 105 ms; that reply is slowed by 300 ms, and (messages may overtake) A's unlock message
+// reaches B while the reply is still on its way.
+model::Event wakeup_in_the_window(bool lost) {
+  auto s = rlock_world(options([&](RedissonOptions& o) { o.wakeup_lost_between_check_and_listen = lost; }),
+                       /*reorder=*/true);
+  s->world.op(0, "A", 1, lock_op(30000));
+  s->world.op(0, "A", 1, work_op(200));
+  s->world.op(0, "A", 1, unlock_op());
+  s->world.op(100, "B", 1, lock_op());
+  s->world.op(100, "B", 1, unlock_op());
+  s->world.inject(105, {.kind = FaultKind::Delay, .client = "B", .for_ms = 2, .extra_ms = 300});
+  s->world.run_until(60000);
+  const auto b_acquires = [&] {
+    std::vector<model::Event> out;
+    for (const auto& e : execs(s->world, "acquire"))
+      if (e.client == "B") out.push_back(e);
+    return out;
+  }();
+  EXPECT_EQ(b_acquires.size(), 3u);
+  EXPECT_EQ(verdict(s->world, "liveness"), lost ? Validity::No : Validity::Yes);
+  return outcome(s->world, "B", 1, "lock");
+}
+
+TEST(WakeupLost, OffTheMessageWaitsAsAPermitAndBRetriesAtOnce) {
+  const model::Event b = wakeup_in_the_window(false);
+  EXPECT_EQ(b.kind, EventKind::Ok);
+  EXPECT_LT(b.at_ms, 500);
+}
+
+// #5761 (up to 3.27.x): B listens after the message came and sleeps its ~29.9 s ttl.
+TEST(WakeupLost, OnTheMessageIsLostAndBSleepsItsTtl) {
+  const model::Event b = wakeup_in_the_window(true);
+  EXPECT_EQ(b.kind, EventKind::Ok);
+  EXPECT_GT(b.at_ms, 30000);
+}
+
+// --- retry_delay_max_ms ---------------------------------------------------------------------------
+
+// Redis stops for a minute while A sends its acquire: the server later runs every send, each with
+// the time A sent it. Returns the pauses between sends beyond the 3 s timeout.
+std::vector<int64_t> resend_pauses(client::CommandPolicy policy) {
+  auto s = rlock_world(options([&](RedissonOptions& o) { o.commands = policy; }));
+  s->world.inject(50, {.kind = FaultKind::RedisPause, .for_ms = 60000});
+  s->world.op(100, "A", 1, lock_op());
+  s->world.run_until(70000);
+  std::vector<int64_t> pauses;
+  const auto sends = execs(s->world, "acquire", /*noscript=*/true);
+  for (size_t i = 1; i < sends.size(); ++i)
+    pauses.push_back(sends[i].sent_ms - sends[i - 1].sent_ms - policy.timeout_ms);
+  return pauses;
+}
+
+TEST(RetryDelay, UpTo347EveryResendWaitsTheFixedInterval) {
+  EXPECT_EQ(resend_pauses({}), (std::vector<int64_t>{1500, 1500, 1500}));
+}
+
+// 3.48.0: EqualJitterDelay(1000, 2000): attempt 0 waits [500, 1000], the later ones [1000, 2000],
+// drawn from the client's seeded stream (the same run gives the same pauses).
+TEST(RetryDelay, From348ResendsWaitAnEqualJitterDelay) {
+  const client::CommandPolicy policy{.retry_attempts = 4, .retry_interval_ms = 1000, .retry_delay_max_ms = 2000};
+  const std::vector<int64_t> pauses = resend_pauses(policy);
+  ASSERT_EQ(pauses.size(), 4u);
+  EXPECT_GE(pauses[0], 500);
+  EXPECT_LE(pauses[0], 1000);
+  for (size_t i = 1; i < pauses.size(); ++i) {
+    EXPECT_GE(pauses[i], 1000) << i;
+    EXPECT_LE(pauses[i], 2000) << i;
+  }
+  EXPECT_NE(pauses[1], pauses[2]);
+  EXPECT_EQ(resend_pauses(policy), pauses);
+}
+
+// The unlock latch lives (timeout + retryDelay(attempts)) x attempts: 13 500 ms up to 3.47.x; from
+// 3.48.0 one draw of retryDelay(4) in [1000, 2000] gives 16 000 to 20 000 ms.
+int64_t latch_ms(client::CommandPolicy policy) {
+  auto s = rlock_world(options([&](RedissonOptions& o) {
+    o.unlock_latch = true;
+    o.commands = policy;
+  }));
+  s->world.op(0, "A", 1, lock_op());
+  s->world.op(0, "A", 1, unlock_op());
+  s->world.run_until(1000);
+  const auto unlocks = execs(s->world, "unlock");
+  EXPECT_EQ(unlocks.size(), 1u);
+  if (unlocks.empty()) return -1;
+  // The command's last word is ARGV[4], the latch's PX.
+  const std::string& text = unlocks[0].text;
+  return std::stoll(text.substr(text.find_last_of(' ') + 1));
+}
+
+TEST(RetryDelay, TheUnlockLatchOutlivesEveryResend) {
+  EXPECT_EQ(latch_ms({}), 13500);
+  const int64_t jittered = latch_ms({.retry_attempts = 4, .retry_interval_ms = 1000, .retry_delay_max_ms = 2000});
+  EXPECT_GE(jittered, 16000);
+  EXPECT_LE(jittered, 20000);
+}
+
+// --- the stories of scenarios/redisson/ -----------------------------------------------------------
+// Each file states its verdicts at the default version (3.52.0 once the version table is merged);
+// here each also runs as its last affected version and as its first fixed one. The options a
+// version sets are written out below for the versions the stories need, as redisson-versions.md
+// gives them (scripts, latch, retries, and this file's options).
+
+void as_version(client::LockSpec& spec, const std::string& version) {
+  client::RedissonOptions& r = spec.redisson;
+  client::CommandPolicy& commands = r.commands;
+  const std::map<std::string, int> era{{"3.10.4", 0}, {"3.10.5", 1}, {"3.12.0", 2}, {"3.12.1", 3},
+                                       {"3.13.2", 4}, {"3.14.0", 5}, {"3.19.1", 6}, {"3.19.2", 7},
+                                       {"3.27.1", 8}, {"3.28.0", 9}, {"3.52.0", 10}};
+  ASSERT_TRUE(era.count(version)) << version;
+  const int v = era.at(version);
+  spec.rlock_scripts.acquire = v <= era.at("3.12.1") ? "rlock_acquire_hset" : "rlock_acquire_hincrby";
+  spec.rlock_scripts.unlock = v <= era.at("3.10.5") ? "rlock_unlock_silent_missing" : "rlock_unlock";
+  r.unlock_latch = v >= era.at("3.27.1");
+  r.watchdog_on_error = v <= era.at("3.13.2")   ? WatchdogOnError::StopKeepEntry
+                        : v <= era.at("3.28.0") ? WatchdogOnError::StopForGood
+                                                : WatchdogOnError::KeepRenewing;
+  r.unlock_cancels_renewal = v == era.at("3.10.4")   ? UnlockCancelsRenewal::OnlyWhenAnswered
+                             : v == era.at("3.12.0") ? UnlockCancelsRenewal::NotOnNil
+                                                     : UnlockCancelsRenewal::Always;
+  r.lease_memory = v == era.at("3.19.1")                            ? LeaseMemory::StaleExplicit
+                   : v == era.at("3.19.2") || v == era.at("3.27.1") ? LeaseMemory::ResetOnUnlock
+                                                                    : LeaseMemory::PerAcquire;
+  r.wakeup_lost_between_check_and_listen = v <= era.at("3.27.1");
+  r.renewal_ignores_not_held = v == era.at("3.10.5");
+  if (v == era.at("3.52.0")) commands = {.retry_attempts = 4, .retry_interval_ms = 1000, .retry_delay_max_ms = 2000};
+}
+
+// The story's verdicts, by property, run as `version` ("" for the options the file gives).
+std::map<std::string, Validity> story(const std::string& file, const std::string& version) {
+  scenario::Scenario s = scenario::load_scenario(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/redisson/" + file);
+  if (!version.empty()) as_version(s.lock, version);
+  const scenario::ScenarioResult r = scenario::run_scenario(s);
+  EXPECT_FALSE(r.error) << *r.error;
+  std::map<std::string, Validity> out;
+  for (const auto& p : r.properties) {
+    out[p.property] = p.verdict.valid;
+    if (version.empty()) {
+      EXPECT_TRUE(p.passed) << file << " " << p.property << ": " << p.verdict.explanation;
+    }
+  }
+  if (version.empty()) {
+    for (const auto& pin : r.pins) EXPECT_TRUE(pin.passed) << file << " " << pin.pin.op << ": " << pin.observed;
+  }
+  return out;
+}
+
+using Verdicts = std::map<std::string, Validity>;
+constexpr Validity kHolds = Validity::Yes;
+constexpr Validity kViolated = Validity::No;
+
+TEST(RedissonStories, UnlockTimeoutKeepsRenewing1966) {
+  const std::string file = "1966-unlock-timeout-keeps-renewing.yaml";
+  const Verdicts fixed{{"watchdog", kHolds}, {"liveness", kHolds}, {"mutual_exclusion", kHolds}};
+  EXPECT_EQ(story(file, ""), fixed);
+  EXPECT_EQ(story(file, "3.52.0"), fixed);
+  EXPECT_EQ(story(file, "3.10.5"), fixed);
+  EXPECT_EQ(story(file, "3.10.4"),
+            (Verdicts{{"watchdog", kViolated}, {"liveness", kViolated}, {"mutual_exclusion", kHolds}}));
+}
+
+TEST(RedissonStories, UnlockNilKeepsRenewalEntry2515) {
+  const std::string file = "2515-unlock-nil-keeps-renewal-entry.yaml";
+  const Verdicts fixed{{"watchdog", kHolds}, {"mutual_exclusion", kHolds}};
+  EXPECT_EQ(story(file, ""), fixed);
+  EXPECT_EQ(story(file, "3.52.0"), fixed);
+  EXPECT_EQ(story(file, "3.12.1"), fixed);
+  EXPECT_EQ(story(file, "3.12.0"), (Verdicts{{"watchdog", kViolated}, {"mutual_exclusion", kViolated}}));
+}
+
+TEST(RedissonStories, FailedRenewalKeepsEntry3194) {
+  const std::string file = "3194-failed-renewal-keeps-entry.yaml";
+  EXPECT_EQ(story(file, ""), (Verdicts{{"watchdog", kHolds}}));
+  EXPECT_EQ(story(file, "3.52.0"), (Verdicts{{"watchdog", kHolds}}));
+  EXPECT_EQ(story(file, "3.14.0"), (Verdicts{{"watchdog", kHolds}}));
+  EXPECT_EQ(story(file, "3.13.2"), (Verdicts{{"watchdog", kViolated}}));
+}
+
+TEST(RedissonStories, StaleExplicitLease4818) {
+  const std::string file = "4818-stale-explicit-lease.yaml";
+  const Verdicts fixed{{"watchdog", kHolds}, {"mutual_exclusion", kHolds}};
+  EXPECT_EQ(story(file, ""), fixed);
+  EXPECT_EQ(story(file, "3.52.0"), fixed);
+  EXPECT_EQ(story(file, "3.19.2"), fixed);
+  EXPECT_EQ(story(file, "3.19.1"), (Verdicts{{"watchdog", kViolated}, {"mutual_exclusion", kViolated}}));
+}
+
+TEST(RedissonStories, WakeupLostBeforeListen5761) {
+  const std::string file = "5761-wakeup-lost-before-listen.yaml";
+  const Verdicts fixed{{"liveness", kHolds}, {"mutual_exclusion", kHolds}};
+  EXPECT_EQ(story(file, ""), fixed);
+  EXPECT_EQ(story(file, "3.52.0"), fixed);
+  EXPECT_EQ(story(file, "3.28.0"), fixed);
+  EXPECT_EQ(story(file, "3.27.1"), (Verdicts{{"liveness", kViolated}, {"mutual_exclusion", kHolds}}));
+}
+
+}  // namespace
+}  // namespace locksim::world

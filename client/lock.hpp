@@ -11,6 +11,13 @@ namespace locksim::client {
 struct AcquireOptions {
   int64_t wait_ms = -1;   // < 0: lock(), wait as long as it takes; >= 0: tryLock(wait)
   int64_t lease_ms = -1;  // < 0: no lease (Redisson's watchdog renews; other locks use their default)
+  // tryLock(-1, lease): Redisson's "no wait" written -1 rather than 0 (wait_ms is then 0). Only
+  // MultiLock and RedLock read it apart from tryLock(0, lease): up to 3.11.0 (#2172) -1 was their
+  // marker for "no wait" and 0 was a wait.
+  bool wait_minus_one = false;
+  // The unit the caller gave the lease in, in ms: 1000 for lock(5, SECONDS) (lease_ms is then 5000).
+  // Only MultiLock's lock(lease, unit) of 3.17.0 to 3.25.0 (#5484) reads it, as its own mistake.
+  int64_t lease_unit_ms = 1;
 };
 
 struct OpResult {

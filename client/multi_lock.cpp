@@ -22,40 +22,75 @@ int64_t MultiLock::lock_wait_time(int64_t remain_ms) const {
   return redlock_ ? std::max<int64_t>(remain_ms / static_cast<int64_t>(locks_.size()), 1) : remain_ms;
 }
 
-// lock(): tryLock(waitTime, lease) until it succeeds; waitTime is n x 1500 ms, or with a lease a
-// random time in [lease/2, lease) (lease <= base) or [base, lease).
+// lock(lease, unit): tryLock(waitTime, lease) until it succeeds. From 3.17.0 the wait is drawn again
+// for every round; up to 3.16.x (#4050) once, before the first.
 Task<OpResult> MultiLock::acquire(int64_t thread, int64_t op, AcquireOptions options) {
+  LS_ASSERT(options.lease_unit_ms >= 1);
   if (options.wait_ms >= 0) {
-    const bool ok = co_await try_lock(thread, op, options.wait_ms, options.lease_ms);
-    co_return ok ? OpResult::ok() : OpResult::fail("not acquired within " + std::to_string(options.wait_ms) + " ms");
+    const int64_t wait = options.wait_minus_one ? -1 : options.wait_ms;
+    const bool ok = co_await try_lock(thread, op, wait, options.lease_ms);
+    if (ok) co_return OpResult::ok();
+    co_return OpResult::fail(wait < 0 ? "not acquired (no wait)"
+                                      : "not acquired within " + std::to_string(wait) + " ms");
   }
-  const int64_t base = static_cast<int64_t>(locks_.size()) * 1500;
+  // 3.17.0 to 3.25.0 (#5484) hand tryLock the lease as the caller wrote it, labelled milliseconds.
+  const int64_t lease =
+      options_.lease_unit_ignored && options.lease_ms > 0 ? options.lease_ms / options.lease_unit_ms : options.lease_ms;
+  const int64_t first_wait = round_wait(options.lease_ms);
   for (int64_t round = 0;; ++round) {
     LS_ASSERT(round < 10'000'000);
-    int64_t wait = base;
-    if (options.lease_ms > 0) {
-      const uint64_t r = std::strtoull(backend_.random_token().substr(0, 12).c_str(), nullptr, 16);
-      const int64_t lo = options.lease_ms <= base ? options.lease_ms / 2 : base;
-      const int64_t span = std::max<int64_t>(options.lease_ms - lo, 1);
-      wait = lo + static_cast<int64_t>(r % static_cast<uint64_t>(span));
-    }
-    if (co_await try_lock(thread, op, wait, options.lease_ms)) co_return OpResult::ok();
+    const int64_t wait = round == 0 || options_.fixed_retry_wait ? first_wait : round_wait(options.lease_ms);
+    if (co_await try_lock(thread, op, wait, lease)) co_return OpResult::ok();
   }
+}
+
+// n x 1500 ms with no lease; with a lease, a random time in [lease/2, lease) when lease <= n x 1500,
+// else in [n x 1500, lease). Up to 3.16.x a lease of 2000 ms or less (0 included) waits 2000 ms.
+int64_t MultiLock::round_wait(int64_t lease_ms) {
+  const int64_t base = static_cast<int64_t>(locks_.size()) * 1500;
+  if (options_.fixed_retry_wait ? lease_ms < 0 : lease_ms <= 0) return base;
+  if (options_.fixed_retry_wait && lease_ms <= 2000) return 2000;
+  const uint64_t r = std::strtoull(backend_.random_token().substr(0, 12).c_str(), nullptr, 16);
+  const int64_t lo = lease_ms <= base ? lease_ms / 2 : base;
+  const int64_t span = std::max<int64_t>(lease_ms - lo, 1);
+  return lo + static_cast<int64_t>(r % static_cast<uint64_t>(span));
+}
+
+// Whether tryLock was given a lease: up to 3.11.0 (#2172) any lease but -1, later (3.17.0) only a
+// positive one, as Redisson's `leaseTime != -1` and `leaseTime > 0` checks read.
+bool MultiLock::has_lease(int64_t lease_ms) const { return options_.negative_sub_lease ? lease_ms >= 0 : lease_ms > 0; }
+
+// newLeaseTime: twice the wait, so that the first sub-locks outlast the wait for the last (#624);
+// the lease itself when there is no wait; -1 (the watchdog) with no lease. Up to 3.11.0 (#2172) it
+// is 2 x wait whenever a lease is given: -2 ms for tryLock(-1, lease).
+int64_t MultiLock::sub_lease(int64_t wait_ms, int64_t lease_ms) const {
+  if (!has_lease(lease_ms)) return -1;
+  return wait_ms > 0 || options_.negative_sub_lease ? 2 * wait_ms : lease_ms;
 }
 
 // RedissonMultiLock.tryLock(waitTime, leaseTime), lock by lock in list order.
 Task<bool> MultiLock::try_lock(int64_t thread, int64_t op, int64_t wait_ms, int64_t lease_ms) {
-  int64_t new_lease = -1;
-  if (lease_ms > 0) new_lease = wait_ms > 0 ? 2 * wait_ms : lease_ms;
+  LS_ASSERT(wait_ms >= -1);
+  int64_t new_lease = sub_lease(wait_ms, lease_ms);
+  // A lease below -1 is a PEXPIRE into the past: Redis deletes the key at once. RLock reads every
+  // negative lease as "none" (its watchdog), so such a lease is passed as 0, which PEXPIRE treats
+  // the same (expiry <= now: the key is deleted and the reply is 1).
+  if (new_lease < -1) new_lease = 0;
+  // With neither a wait nor a lease each sub-lock is tried once (tryLock()). A busy sub-lock ends a
+  // tryLock with no wait; up to 3.11.0 only one with no lease either, so that tryLock(-1, lease)
+  // starts again from the first lock.
+  const bool plain_try = wait_ms <= 0 && !has_lease(lease_ms);
+  const bool give_up_at_once = options_.negative_sub_lease ? plain_try : wait_ms <= 0;
   int64_t time = backend_.now_ms();
   int64_t remain = wait_ms > 0 ? wait_ms : -1;
   const int64_t per_lock = lock_wait_time(remain);
   int limit = failed_locks_limit();
   std::vector<RedissonLock*> acquired;
+  int64_t restarts = 0;
   for (size_t i = 0; i < locks_.size(); ++i) {
     RedissonLock& lock = *locks_[i];
-    AcquireOptions sub{0, -1};
-    if (!(wait_ms <= 0 && lease_ms <= 0)) sub = {remain < 0 ? per_lock : std::min(per_lock, remain), new_lease};
+    AcquireOptions sub{.wait_ms = 0, .lease_ms = -1};
+    if (!plain_try) sub = {.wait_ms = remain < 0 ? per_lock : std::min(per_lock, remain), .lease_ms = new_lease};
     if (sub.wait_ms < 0) sub.wait_ms = 0;
     const OpResult result = co_await lock.acquire(thread, op, sub);
     if (result.outcome == OpResult::Outcome::Unknown) {
@@ -68,7 +103,9 @@ Task<bool> MultiLock::try_lock(int64_t thread, int64_t op, int64_t wait_ms, int6
       if (static_cast<int>(locks_.size() - acquired.size()) == failed_locks_limit()) break;
       if (limit == 0) {
         co_await unlock_all(acquired, thread, op);
-        if (wait_ms <= 0) co_return false;
+        if (give_up_at_once) co_return false;
+        ++restarts;
+        LS_ASSERT(restarts < 10'000'000);
         limit = failed_locks_limit();
         acquired.clear();
         i = static_cast<size_t>(-1);  // start again from the first lock
@@ -85,7 +122,7 @@ Task<bool> MultiLock::try_lock(int64_t thread, int64_t op, int64_t wait_ms, int6
       }
     }
   }
-  if (lease_ms > 0) {
+  if (has_lease(lease_ms)) {
     for (RedissonLock* lock : acquired) co_await lock->expire(lease_ms, thread, op);
   }
   co_return true;

@@ -11,12 +11,16 @@ namespace locksim::client {
 
 // MultiLock/RedLock client logic that changed across Redisson versions (redisson-versions.md).
 struct MultiOptions {
-  // Up to 3.11.0 (#2172): tryLock(-1, lease) gives each sub-lock the lease 2 x waitTime = -2 ms, a
-  // PEXPIRE that deletes the key as soon as it is taken.
+  // Up to 3.11.0 (#2172): tryLock's sub-lease is 2 x waitTime whenever a lease is given, so
+  // tryLock(-1, lease) gives each sub-lock -2 ms, a PEXPIRE that deletes the key as soon as it is
+  // taken, and every caller "holds"; a tryLock(-1, lease) that meets a held sub-lock starts again
+  // instead of giving up. 3.11.1 gives the sub-locks the lease itself when waitTime is -1.
   bool negative_sub_lease = false;
-  // 3.17.0 to 3.25.0 (#5484): lock(lease, unit) reads the number as milliseconds whatever the unit.
+  // 3.17.0 to 3.25.0 (#5484): lock(lease, unit) passes the number to tryLock as milliseconds whatever
+  // the unit, so lock(5, SECONDS) ends with every sub-lock PEXPIREd to 5 ms.
   bool lease_unit_ignored = false;
-  // Up to 3.16.x (#4050): lock() draws its random wait once and uses it for every retry.
+  // Up to 3.16.x (#4050): lock() draws its random wait once and uses it for every retry, and a lease
+  // of 2000 ms or less waits 2000 ms; 3.17.0 draws it again for each round.
   bool fixed_retry_wait = false;
 };
 
@@ -35,7 +39,13 @@ class MultiLock : public Lock {
   Task<OpResult> is_held(int64_t thread, int64_t op) override;
 
  private:
+  // tryLock(wait, lease), where wait -1 is Redisson's "no wait" (tryLock(-1, lease)).
   Task<bool> try_lock(int64_t thread, int64_t op, int64_t wait_ms, int64_t lease_ms);
+  // lock()'s wait for one round of tryLock (lease_ms converted to ms, as Redisson does for it).
+  int64_t round_wait(int64_t lease_ms);
+  bool has_lease(int64_t lease_ms) const;
+  // The lease each sub-lock takes while tryLock is under way.
+  int64_t sub_lease(int64_t wait_ms, int64_t lease_ms) const;
   Task<void> unlock_all(const std::vector<RedissonLock*>& locks, int64_t thread, int64_t op);
   int failed_locks_limit() const;
   int64_t lock_wait_time(int64_t remain_ms) const;

@@ -318,11 +318,28 @@ void read_op(const Reader& r, const YAML::Node& item, const std::string& name, c
     r.fail(item, "missing 'side' (read or write) in a '" + name + "' step on an rwlock");
   }
   op.lease_ms = item["lease_ms"] ? r.non_negative(item["lease_ms"], "lease_ms") : s.default_lease_ms;
+  // lease_s: the caller gave the lease in seconds (lock(5, SECONDS)); MultiLock's lock() of 3.17.0
+  // to 3.25.0 reads the number as milliseconds (#5484).
+  if (const YAML::Node seconds = item["lease_s"]) {
+    if (name != "lock" && name != "try_lock") r.fail(seconds, "lease_s applies to lock and try_lock");
+    if (item["lease_ms"]) r.fail(seconds, "a step names its lease once: lease_ms or lease_s");
+    const int64_t n = r.non_negative(seconds, "lease_s");
+    if (n > 1'000'000'000) r.fail(seconds, "lease_s is at most 1000000000");
+    op.lease_ms = n * 1000;
+    op.lease_unit_ms = 1000;
+  }
   if (name == "lock") {
     op.kind = world::OpSpec::Kind::Lock;
   } else if (name == "try_lock") {
     op.kind = world::OpSpec::Kind::TryLock;
-    op.wait_ms = item["wait_ms"] ? r.non_negative(item["wait_ms"], "wait_ms") : 0;
+    op.wait_ms = item["wait_ms"] ? r.integer(item["wait_ms"], "wait_ms") : 0;
+    // tryLock(-1, lease): Redisson's "no wait", which only MultiLock and RedLock read apart from 0.
+    if (op.wait_ms == -1 && s.lock.type != "multi" && s.lock.type != "red")
+      r.fail(item["wait_ms"], "wait_ms -1 (tryLock(-1, lease)) applies to lock types multi and red (this lock is " +
+                                  s.lock.type + "; wait_ms 0 does what -1 would)");
+    if (op.wait_ms < -1)
+      r.fail(item["wait_ms"], "expected -1 (tryLock(-1, lease)) or a non-negative integer for wait_ms, got " +
+                                  std::to_string(op.wait_ms));
   } else if (name == "unlock") {
     op.kind = world::OpSpec::Kind::Unlock;
   } else if (name == "force_unlock") {
@@ -401,7 +418,8 @@ world::Fault read_fault(const Reader& r, const YAML::Node& item, const world::Fa
 
 // The keys a timeline step may have: an op's and every fault parameter.
 std::vector<std::string> step_keys() {
-  std::vector<std::string> keys = {"at", "client", "thread", "op", "side", "fault", "wait_ms", "lease_ms", "for_ms"};
+  std::vector<std::string> keys = {"at",    "client",  "thread",   "op",      "side",
+                                   "fault", "wait_ms", "lease_ms", "lease_s", "for_ms"};
   for (const world::FaultParamInfo& p : world::fault_params())
     if (std::find(keys.begin(), keys.end(), p.key) == keys.end()) keys.emplace_back(p.key);
   return keys;

@@ -46,6 +46,8 @@ Scenario scale_times(const Scenario& in, double factor) {
     if (e.op) {
       scale(e.op->wait_ms);
       scale(e.op->lease_ms);
+      // A lease given in seconds stays so only while it is a whole number of them.
+      if (e.op->lease_unit_ms > 1 && e.op->lease_ms % e.op->lease_unit_ms != 0) e.op->lease_unit_ms = 1;
       scale(e.op->duration_ms);
     }
   }

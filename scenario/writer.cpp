@@ -137,7 +137,9 @@ void write_step(std::ostream& out, const Scenario& s, const TimelineEntry& e, bo
     if (s.lock.type == "rwlock" && op.kind != world::OpSpec::Kind::Work)
       out << ", side: " << op.lock.substr(op.lock.rfind(':') + 1);
     if (op.kind == world::OpSpec::Kind::TryLock) out << ", wait_ms: " << op.wait_ms;
-    if (is_acquire(op) && op.lease_ms >= 0 && !(write_default_lease && op.lease_ms == s.default_lease_ms))
+    if (is_acquire(op) && op.lease_unit_ms == 1000)
+      out << ", lease_s: " << op.lease_ms / 1000;
+    else if (is_acquire(op) && op.lease_ms >= 0 && !(write_default_lease && op.lease_ms == s.default_lease_ms))
       out << ", lease_ms: " << op.lease_ms;
     if (op.kind == world::OpSpec::Kind::Work) out << ", for_ms: " << op.duration_ms;
     out << "}\n";

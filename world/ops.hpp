@@ -11,8 +11,9 @@ struct OpSpec {
   enum class Kind { Lock, TryLock, Unlock, ForceUnlock, Work, Write, IsLocked, IsHeld };
   Kind kind = Kind::Lock;
   std::string lock{};
-  int64_t wait_ms = -1;     // TryLock
+  int64_t wait_ms = -1;     // TryLock: -1 is tryLock(-1, lease), Redisson's "no wait" (MultiLock, RedLock)
   int64_t lease_ms = -1;    // Lock, TryLock: -1 = no lease
+  int64_t lease_unit_ms = 1;  // Lock, TryLock: the unit the lease was given in (1000: lock(5, SECONDS))
   int64_t duration_ms = 0;  // Work
 
   static OpSpec lock_op(std::string lock, int64_t lease_ms = -1) {

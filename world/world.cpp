@@ -153,10 +153,14 @@ client::Task<void> World::run_op(ClientProcess& process, int64_t thread, OpSpec 
   client::LockUser& user = *process.user;
   switch (spec.kind) {
     case OpSpec::Kind::Lock:
-      co_await user.acquire(thread, spec.lock, {-1, spec.lease_ms});
+      co_await user.acquire(thread, spec.lock, {.lease_ms = spec.lease_ms, .lease_unit_ms = spec.lease_unit_ms});
       break;
     case OpSpec::Kind::TryLock:
-      co_await user.acquire(thread, spec.lock, {std::max<int64_t>(spec.wait_ms, 0), spec.lease_ms});
+      co_await user.acquire(thread, spec.lock,
+                            {.wait_ms = std::max<int64_t>(spec.wait_ms, 0),
+                             .lease_ms = spec.lease_ms,
+                             .wait_minus_one = spec.wait_ms == -1,
+                             .lease_unit_ms = spec.lease_unit_ms});
       break;
     case OpSpec::Kind::Unlock:
       co_await user.release(thread, spec.lock);

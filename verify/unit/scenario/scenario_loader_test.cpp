@@ -110,6 +110,34 @@ TEST(ScenarioLoader, AnRwlockOpNamesItsSideAndOnlyAnRwlockOpMay) {
   EXPECT_EQ(s.timeline[3].op->lock, "orders:read");
 }
 
+TEST(ScenarioLoader, TryLockMinusOneIsForMultiAndRedOnly) {
+  EXPECT_EQ(error_of("wait-minus-one-on-rlock.yaml"),
+            "wait-minus-one-on-rlock.yaml:5:47: wait_ms -1 (tryLock(-1, lease)) applies to lock types multi and red "
+            "(this lock is rlock; wait_ms 0 does what -1 would)");
+  EXPECT_EQ(error_of("wait-minus-two.yaml"),
+            "wait-minus-two.yaml:5:47: expected -1 (tryLock(-1, lease)) or a non-negative integer for wait_ms, got -2");
+  const Scenario s =
+      load_scenario(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/redisson/2172-multilock-trylock-minus-one.yaml");
+  ASSERT_TRUE(s.timeline[0].op.has_value());
+  EXPECT_EQ(s.timeline[0].op->kind, world::OpSpec::Kind::TryLock);
+  EXPECT_EQ(s.timeline[0].op->wait_ms, -1);
+  EXPECT_EQ(s.timeline[0].op->lease_ms, 10000);
+}
+
+TEST(ScenarioLoader, ALeaseInSecondsIsNamedOnceOnAnAcquire) {
+  EXPECT_EQ(error_of("lease-s-and-lease-ms.yaml"),
+            "lease-s-and-lease-ms.yaml:5:59: a step names its lease once: lease_ms or lease_s");
+  EXPECT_EQ(error_of("lease-s-on-unlock.yaml"), "lease-s-on-unlock.yaml:5:45: lease_s applies to lock and try_lock");
+  EXPECT_EQ(error_of("lease-s-negative.yaml"),
+            "lease-s-negative.yaml:5:43: expected a non-negative integer for lease_s, got -5");
+  const Scenario s =
+      load_scenario(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/redisson/5484-multilock-lease-unit-ignored.yaml");
+  ASSERT_TRUE(s.timeline[0].op.has_value());
+  EXPECT_EQ(s.timeline[0].op->lease_ms, 5000);
+  EXPECT_EQ(s.timeline[0].op->lease_unit_ms, 1000);
+  EXPECT_EQ(s.timeline[3].op->lease_unit_ms, 1) << "B's lock() names no lease";
+}
+
 TEST(ScenarioLoader, FairLockKeysAreCheckedAndReachTheCheckerOptions) {
   EXPECT_EQ(error_of("bad-fair-variant.yaml"),
             "bad-fair-variant.yaml:2:34: unknown fair_variant 'middle' (expected head, tail, tail-3.31, tail-3.32)");

@@ -43,6 +43,8 @@ class InertBackend final : public Backend {
   const std::string& client_id() const override { return name_; }
   const std::string& name() const override { return name_; }
   std::string random_token() override { return "0"; }
+  void forget_messages(const std::string&, int) override {}
+  int64_t random_range(int64_t lo, int64_t) override { return lo; }
 
  private:
   std::string name_ = "inert";

@@ -11,14 +11,21 @@ const char* acquire_script(FairVariant v) {
     case FairVariant::Tail: return "fair_acquire_tail";
     case FairVariant::Tail3_31: return "fair_acquire_tail_3_31";
     case FairVariant::Tail3_32: return "fair_acquire_tail_3_32";
+    case FairVariant::Tail3_45: return "fair_acquire_tail_3_45";
   }
   return "fair_acquire_tail";
+}
+
+// tryLock() with no wait: the stale loop became nil-safe in 3.31.0, as acquire's did.
+const char* tryacquire_script(FairVariant v) {
+  return v == FairVariant::Head || v == FairVariant::Tail ? "fair_tryacquire_tail" : "fair_tryacquire_tail_3_31";
 }
 
 }  // namespace
 
 bool parse_fair_variant(const std::string& name, FairVariant& out) {
-  for (FairVariant v : {FairVariant::Head, FairVariant::Tail, FairVariant::Tail3_31, FairVariant::Tail3_32}) {
+  for (FairVariant v : {FairVariant::Head, FairVariant::Tail, FairVariant::Tail3_31, FairVariant::Tail3_32,
+                        FairVariant::Tail3_45}) {
     if (to_string(v) == name) {
       out = v;
       return true;
@@ -33,6 +40,7 @@ std::string to_string(FairVariant variant) {
     case FairVariant::Tail: return "tail";
     case FairVariant::Tail3_31: return "tail-3.31";
     case FairVariant::Tail3_32: return "tail-3.32";
+    case FairVariant::Tail3_45: return "tail-3.45";
   }
   return "?";
 }
@@ -44,7 +52,7 @@ FairLock::FairLock(Backend& backend, ScriptCatalog& scripts, std::string name, R
       acquire_(scripts.get(acquire_script(fair.variant))),
       acquire_failed_(scripts.get(fair.variant == FairVariant::Head ? "fair_acquire_failed_head"
                                                                      : "fair_acquire_failed_tail")),
-      tryacquire_(scripts.get("fair_tryacquire_tail")),
+      tryacquire_(scripts.get(tryacquire_script(fair.variant))),
       unlock_(scripts.get("fair_unlock")),
       renew_(scripts.get("rlock_renew")),
       force_unlock_(scripts.get("fair_force_unlock")) {
@@ -88,8 +96,9 @@ Task<OpResult> FairLock::try_acquire_no_wait(int64_t thread, int64_t op, int64_t
                   .lock = name_,
                   .script = &tryacquire_,
                   .keys = {name_, queue_key(), timeout_key()},
-                  .argv = {std::to_string(acquire_lease_ms(lease_ms)), holder_id(thread),
-                           std::to_string(fair_.thread_wait_ms), std::to_string(now)},
+                  // now, then the wait: the reverse of acquire's order, as Redisson sends them
+                  .argv = {std::to_string(acquire_lease_ms(lease_ms)), holder_id(thread), std::to_string(now),
+                           std::to_string(fair_.thread_wait_ms)},
                   .thread = thread,
                   .op = op};
   command.queue = queue_key();

@@ -22,9 +22,10 @@ enum class FairVariant {
              // drops by threadWaitTime on each acquire, a queued retry is told score - wait - now
   Tail3_31,  // "tail-3.31": 3.31.x, the stale loop is nil-safe
   Tail3_32,  // "tail-3.32": 3.32.0 to 3.44.x, a queued retry is told max(0, pttl)
+  Tail3_45,  // "tail-3.45": 3.45.0 on, a newcomer chains from the last waiter only when it has a score
 };
 
-// "head", "tail", "tail-3.31", "tail-3.32" -> the variant; false for anything else.
+// "head", "tail", "tail-3.31", "tail-3.32", "tail-3.45" -> the variant; false for anything else.
 bool parse_fair_variant(const std::string& name, FairVariant& out);
 std::string to_string(FairVariant variant);
 

@@ -3,6 +3,12 @@
 #include <algorithm>
 
 namespace locksim::client {
+namespace {
+
+// The publish command 3.22.0 on passes as an ARGV (#5047); "spublish" needs sharded pub/sub.
+const char* const kPublish = "publish";
+
+}  // namespace
 
 RLock::RLock(Backend& backend, ScriptCatalog& scripts, std::string name, RedissonOptions options,
              RLockScripts script_names)
@@ -10,7 +16,8 @@ RLock::RLock(Backend& backend, ScriptCatalog& scripts, std::string name, Redisso
       acquire_(scripts.get(script_names.acquire)),
       unlock_(scripts.get(options.unlock_latch ? script_names.unlock_latch : script_names.unlock)),
       renew_(scripts.get(script_names.renew)),
-      force_unlock_(scripts.get(script_names.force_unlock)) {}
+      force_unlock_(scripts.get(script_names.force_unlock)),
+      publish_as_argv_(script_names.publish_as_argv) {}
 
 Task<RedissonLock::Attempt> RLock::try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t) {
   Command command{.role = "acquire",
@@ -26,13 +33,15 @@ Task<RedissonLock::Attempt> RLock::try_acquire_once(int64_t thread, int64_t op, 
 
 Command RLock::unlock_command(int64_t thread, int64_t op) {
   if (!options_.unlock_latch) {
-    return Command{.role = "unlock",
-                   .lock = name_,
-                   .script = &unlock_,
-                   .keys = {name_, channel()},
-                   .argv = {"0", std::to_string(internal_lease_ms_), holder_id(thread)},
-                   .thread = thread,
-                   .op = op};
+    Command command{.role = "unlock",
+                    .lock = name_,
+                    .script = &unlock_,
+                    .keys = {name_, channel()},
+                    .argv = {"0", std::to_string(internal_lease_ms_), holder_id(thread)},
+                    .thread = thread,
+                    .op = op};
+    if (publish_as_argv_) command.argv.push_back(kPublish);
+    return command;
   }
   // One request id per unlock, kept across resends: that is what makes the latch work. The latch
   // outlives every resend: (timeout + retryInterval) x retryAttempts; from 3.48.0 the interval is
@@ -44,7 +53,8 @@ Command RLock::unlock_command(int64_t thread, int64_t op) {
                  .lock = name_,
                  .script = &unlock_,
                  .keys = {name_, channel(), "redisson_unlock_latch:{" + name_ + "}:" + backend_.random_token()},
-                 .argv = {"0", std::to_string(internal_lease_ms_), holder_id(thread), std::to_string(latch_ms)},
+                 .argv = {"0", std::to_string(internal_lease_ms_), holder_id(thread), kPublish,
+                          std::to_string(latch_ms)},
                  .thread = thread,
                  .op = op};
 }
@@ -59,6 +69,7 @@ Task<OpResult> RLock::force_release(int64_t op) {
                   .argv = {"0"},
                   .thread = 0,
                   .op = op};
+  if (publish_as_argv_) command.argv.push_back(kPublish);
   co_return integer_result(co_await send(std::move(command)));
 }
 

@@ -6,13 +6,22 @@
 
 namespace locksim::client {
 
+// Which of scripts/ the lock runs; each is Redisson's text of a range of versions (its header).
 struct RLockScripts {
-  std::string acquire = "rlock_acquire_hincrby";  // or rlock_acquire_hset (2.2.4 to 3.12.2)
-  std::string unlock = "rlock_unlock";            // or rlock_unlock_silent_missing (up to 3.10.5)
-  std::string unlock_latch = "rlock_unlock_latch";  // with RedissonOptions::unlock_latch (3.24.0+)
+  // rlock_acquire_hset (2.2.4 to 3.12.2), rlock_acquire_hincrby (3.12.3 to 3.18.x),
+  // rlock_acquire_one_condition (3.19.0 on)
+  std::string acquire = "rlock_acquire_hincrby";
+  // rlock_unlock_silent_missing (up to 3.10.5), rlock_unlock (3.10.6 to 3.21.x), rlock_unlock_3_22
+  // (3.22.0 to 3.23.x, with publish_as_argv)
+  std::string unlock = "rlock_unlock";
+  // With RedissonOptions::unlock_latch (3.24.0 on). Its ARGV[4] is the publish command, whatever
+  // publish_as_argv says (the latch came after #5047).
+  std::string unlock_latch = "rlock_unlock_latch";
   std::string renew = "rlock_renew";
+  // rlock_force_unlock (up to 3.21.x), rlock_force_unlock_3_22 (3.22.0 on, with publish_as_argv)
   std::string force_unlock = "rlock_force_unlock";
-  // 3.22.0 on (#5047): the publish command ("publish" or "spublish") is passed as an ARGV.
+  // 3.22.0 on (#5047): the publish command ("publish" or "spublish") is passed as an ARGV: unlock's
+  // ARGV[4], forceUnlock's ARGV[2]. locksim has no sharded pub/sub, so it is always "publish".
   bool publish_as_argv = false;
 };
 
@@ -34,6 +43,7 @@ class RLock : public RedissonLock {
   const Script& unlock_;
   const Script& renew_;
   const Script& force_unlock_;
+  bool publish_as_argv_;
 };
 
 }  // namespace locksim::client

@@ -25,7 +25,15 @@ RwSide::RwSide(Backend& backend, ScriptCatalog& scripts, const std::string& key,
                RedissonOptions options)
     : RedissonLock(backend, key + ":" + side, key, without_latch(options)),
       mode_(side),
-      force_unlock_(scripts.get("rwlock_force_unlock")) {}
+      force_unlock_(scripts.get("rwlock_" + side + "_force_unlock")) {}
+
+void RwSide::add_latch(Command& command) {
+  const CommandPolicy& p = options_.commands;
+  const int64_t latch_ms = (p.timeout_ms + p.retry_interval_ms) * p.retry_attempts;
+  command.keys.push_back("redisson_unlock_latch:" + braced() + ":" + backend_.random_token());
+  command.argv.push_back("publish");
+  command.argv.push_back(std::to_string(latch_ms));
+}
 
 std::string RwSide::braced() const { return key_.find('{') != std::string::npos ? key_ : "{" + key_ + "}"; }
 
@@ -49,7 +57,7 @@ Task<OpResult> RwSide::force_release(int64_t op) {
                   .lock = key_,
                   .script = &force_unlock_,
                   .keys = {key_, channel()},
-                  .argv = {mode_ == "write" ? "1" : "0", mode_},
+                  .argv = {mode_ == "write" ? "1" : "0"},
                   .thread = 0,
                   .op = op};
   co_return integer_result(co_await send(std::move(command)));
@@ -60,7 +68,8 @@ ReadLock::ReadLock(Backend& backend, ScriptCatalog& scripts, const std::string& 
     : RwSide(backend, scripts, key, "read", options),
       acquire_(scripts.get("rwlock_read_acquire")),
       unlock_(scripts.get(rw.variant == RwVariant::Nil3_44 ? "rwlock_read_unlock_3_44" : "rwlock_read_unlock")),
-      renew_(scripts.get("rwlock_read_renew")) {}
+      renew_(scripts.get("rwlock_read_renew")),
+      latched_unlock_(rw.variant == RwVariant::Nil3_44) {}
 
 Task<RedissonLock::Attempt> ReadLock::try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t) {
   const std::string id = holder_id(thread);
@@ -75,13 +84,15 @@ Task<RedissonLock::Attempt> ReadLock::try_acquire_once(int64_t thread, int64_t o
 }
 
 Command ReadLock::unlock_command(int64_t thread, int64_t op) {
-  return Command{.role = "unlock",
-                 .lock = key_,
-                 .script = &unlock_,
-                 .keys = {key_, channel(), timeout_prefix(thread), braced()},
-                 .argv = {"0", holder_id(thread)},
-                 .thread = thread,
-                 .op = op};
+  Command command{.role = "unlock",
+                  .lock = key_,
+                  .script = &unlock_,
+                  .keys = {key_, channel(), timeout_prefix(thread), braced()},
+                  .argv = {"0", holder_id(thread)},
+                  .thread = thread,
+                  .op = op};
+  if (latched_unlock_) add_latch(command);
+  return command;
 }
 
 Command ReadLock::renew_command(int64_t thread) {
@@ -93,7 +104,8 @@ WriteLock::WriteLock(Backend& backend, ScriptCatalog& scripts, const std::string
     : RwSide(backend, scripts, key, "write", options),
       acquire_(scripts.get("rwlock_write_acquire")),
       unlock_(scripts.get(rw.variant == RwVariant::Nil3_44 ? "rwlock_write_unlock_3_44" : "rwlock_write_unlock")),
-      renew_(scripts.get("rlock_renew")) {}
+      renew_(scripts.get("rlock_renew")),
+      latched_unlock_(rw.variant == RwVariant::Nil3_44) {}
 
 Task<RedissonLock::Attempt> WriteLock::try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t) {
   Command command{.role = "acquire",
@@ -107,13 +119,15 @@ Task<RedissonLock::Attempt> WriteLock::try_acquire_once(int64_t thread, int64_t 
 }
 
 Command WriteLock::unlock_command(int64_t thread, int64_t op) {
-  return Command{.role = "unlock",
-                 .lock = key_,
-                 .script = &unlock_,
-                 .keys = {key_, channel()},
-                 .argv = {"1", std::to_string(internal_lease_ms_), writer_id(thread)},
-                 .thread = thread,
-                 .op = op};
+  Command command{.role = "unlock",
+                  .lock = key_,
+                  .script = &unlock_,
+                  .keys = {key_, channel()},
+                  .argv = {"1", std::to_string(internal_lease_ms_), writer_id(thread)},
+                  .thread = thread,
+                  .op = op};
+  if (latched_unlock_) add_latch(command);
+  return command;
 }
 
 Command WriteLock::renew_command(int64_t thread) { return renewal(renew_, {key_}, writer_id(thread), thread); }

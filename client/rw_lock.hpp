@@ -28,7 +28,9 @@ namespace locksim::client {
 // Which era of the ReadWriteLock scripts.
 enum class RwVariant {
   Silent,   // "3.11": 3.11.1 to 3.43.x: the max(pttl, lease) reader TTL; unlocking a missing lock answers 1
-  Nil3_44,  // "3.44": 3.44.0 on: unlocking a missing lock answers nil (IllegalMonitorStateException)
+            // (the unlock scripts are 3.21.x's: 3.22.0's publish ARGV and 3.24.0's latch are not sent)
+  Nil3_44,  // "3.44": 3.44.0 on: unlocking a missing lock answers nil (IllegalMonitorStateException);
+            // the unlock carries 3.24.0's latch and 3.22.0's publish command
 };
 
 // "3.11", "3.44" -> the variant; false for anything else.
@@ -52,9 +54,13 @@ class RwSide : public RedissonLock {
   RwSide(Backend& backend, ScriptCatalog& scripts, const std::string& key, const std::string& side,
          RedissonOptions options);
   std::string wake_channel(int64_t) const override { return channel(); }
+  // The unlock of 3.44.0 on: appends the latch key "redisson_unlock_latch:{<key>}:<request id>" to
+  // the KEYS, the publish command and the latch's lifetime to the ARGV. (Redisson deletes the latch
+  // once the reply came; here it expires: RedissonLock deletes only an RLock's.)
+  void add_latch(Command& command);
 
   const std::string mode_;  // "read" or "write"
-  const Script& force_unlock_;
+  const Script& force_unlock_;  // rwlock_read_force_unlock or rwlock_write_force_unlock
 };
 
 class ReadLock : public RwSide {
@@ -73,6 +79,7 @@ class ReadLock : public RwSide {
   const Script& acquire_;
   const Script& unlock_;
   const Script& renew_;
+  const bool latched_unlock_;
 };
 
 class WriteLock : public RwSide {
@@ -92,6 +99,7 @@ class WriteLock : public RwSide {
   const Script& acquire_;
   const Script& unlock_;
   const Script& renew_;
+  const bool latched_unlock_;
 };
 
 }  // namespace locksim::client

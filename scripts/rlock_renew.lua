@@ -1,11 +1,11 @@
--- RLock watchdog renewal: Redisson 2.4.0/3.0.0 onward (seed 002, renewExpiration). Before 2.4.0
--- the watchdog sent a plain PEXPIRE whoever held the key.
+-- RLock watchdog renewal: Redisson 2.4.0/3.0.0 to 3.43.x (seed 002). Before 2.4.0 the watchdog sent
+-- a plain PEXPIRE whoever held the key. The text of Redisson 3.43.0,
+-- RedissonBaseLock.renewExpirationAsync, byte-identical at every tag from 3.8.1 to 3.43.0 (in
+-- RedissonLock until 3.14.x; the same text inline in scheduleExpirationRenewal from 3.0.0). 3.44.0's
+-- batched watchdog (renewal/LockTask.java) does the same to
+-- each lock inside one script for up to 100 locks: pexpire when the field exists, 1 or 0.
 -- KEYS[1] = lock name
 -- ARGV[1] = lease in ms (lockWatchdogTimeout), ARGV[2] = holder id
 -- Returns 1 when the holder still holds the lock and its lease restarted, else 0 (the client
 -- then cancels renewal).
-if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then
-  redis.call('pexpire', KEYS[1], ARGV[1]);
-  return 1;
-end;
-return 0;
+if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then redis.call('pexpire', KEYS[1], ARGV[1]); return 1; end; return 0;

@@ -1,6 +1,7 @@
--- ReadWriteLock, read acquire: Redisson 3.11.1 to 3.43.x (RedissonReadLock.tryLockInnerAsync;
+-- ReadWriteLock, read acquire: Redisson 3.11.1 onward (RedissonReadLock.tryLockInnerAsync;
 -- redisson-reference.md 1.4). 3.11.1 (25914b000) made a re-entry keep the longer of the hash's
--- remaining TTL and the lease; before it the re-entry set the lease outright.
+-- remaining TTL and the lease; before it the re-entry set the lease outright. The text of Redisson
+-- 3.11.1, byte-identical at every tag from 3.11.1 to 4.7.0.
 -- KEYS[1] = the lock hash `<name>`
 -- KEYS[2] = this reader's timeout-key prefix "{<name>}:<uuid>:<tid>:rwlock_timeout"
 -- ARGV[1] = lease in ms, ARGV[2] = reader id "<uuid>:<tid>", ARGV[3] = writer id "<uuid>:<tid>:write"
@@ -9,22 +10,4 @@
 -- still owed to a reader.
 -- Returns nil when acquired (a free lock, a lock in read mode, or the caller's own write lock),
 -- else the hash's remaining PTTL.
-local mode = redis.call('hget', KEYS[1], 'mode');
-if (mode == false) then
-  redis.call('hset', KEYS[1], 'mode', 'read');
-  redis.call('hset', KEYS[1], ARGV[2], 1);
-  redis.call('set', KEYS[2] .. ':1', 1);
-  redis.call('pexpire', KEYS[2] .. ':1', ARGV[1]);
-  redis.call('pexpire', KEYS[1], ARGV[1]);
-  return nil;
-end;
-if (mode == 'read') or (mode == 'write' and redis.call('hexists', KEYS[1], ARGV[3]) == 1) then
-  local n = redis.call('hincrby', KEYS[1], ARGV[2], 1);
-  local timeout = KEYS[2] .. ':' .. n;
-  redis.call('set', timeout, 1);
-  redis.call('pexpire', timeout, ARGV[1]);
-  local remain = redis.call('pttl', KEYS[1]);
-  redis.call('pexpire', KEYS[1], math.max(remain, ARGV[1]));
-  return nil;
-end;
-return redis.call('pttl', KEYS[1]);
+local mode = redis.call('hget', KEYS[1], 'mode'); if (mode == false) then redis.call('hset', KEYS[1], 'mode', 'read'); redis.call('hset', KEYS[1], ARGV[2], 1); redis.call('set', KEYS[2] .. ':1', 1); redis.call('pexpire', KEYS[2] .. ':1', ARGV[1]); redis.call('pexpire', KEYS[1], ARGV[1]); return nil; end; if (mode == 'read') or (mode == 'write' and redis.call('hexists', KEYS[1], ARGV[3]) == 1) then local ind = redis.call('hincrby', KEYS[1], ARGV[2], 1); local key = KEYS[2] .. ':' .. ind;redis.call('set', key, 1); redis.call('pexpire', key, ARGV[1]); local remainTime = redis.call('pttl', KEYS[1]); redis.call('pexpire', KEYS[1], math.max(remainTime, ARGV[1])); return nil; end;return redis.call('pttl', KEYS[1]);

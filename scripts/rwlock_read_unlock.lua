@@ -1,6 +1,8 @@
--- ReadWriteLock, read unlock: Redisson 3.11.1 to 3.43.x (RedissonReadLock.unlockInnerAsync;
--- redisson-reference.md 1.4). A missing lock is a silent success here; 3.44.0 answers nil
--- instead (rwlock_read_unlock_3_44.lua).
+-- ReadWriteLock, read unlock: Redisson 3.8.1 to 3.21.x (RedissonReadLock.unlockInnerAsync;
+-- redisson-reference.md 1.4). A missing lock is a silent success (publishes, 1). The text of
+-- Redisson 3.21.3, byte-identical at every tag from 3.8.1 to 3.21.3 (and 3.5.5 to 3.5.7). Locksim
+-- also sends it for 3.22.0 to 3.43.x, whose texts differ only in taking the publish command as an
+-- ARGV (3.22.0) and the unlock latch (3.24.0). 3.44.0: rwlock_read_unlock_3_44.
 -- KEYS[1] = the lock hash `<name>`, KEYS[2] = channel "redisson_rwlock:{<name>}"
 -- KEYS[3] = the caller's timeout-key prefix "{<name>}:<uuid>:<tid>:rwlock_timeout"
 -- KEYS[4] = the prefix of every reader's timeout keys "{<name>}"
@@ -9,39 +11,4 @@
 -- longest PTTL among all readers' timeout keys (0 returned); a lock in write mode (the caller's
 -- own writer remains) also answers 0. Otherwise the hash goes, waiters are told and 1 returned.
 -- Returns nil when the caller holds no read lock.
-local mode = redis.call('hget', KEYS[1], 'mode');
-if (mode == false) then
-  redis.call('publish', KEYS[2], ARGV[1]);
-  return 1;
-end;
-if (redis.call('hexists', KEYS[1], ARGV[2]) == 0) then
-  return nil;
-end;
-local counter = redis.call('hincrby', KEYS[1], ARGV[2], -1);
-if (counter == 0) then
-  redis.call('hdel', KEYS[1], ARGV[2]);
-end;
-redis.call('del', KEYS[3] .. ':' .. (counter + 1));
-if (redis.call('hlen', KEYS[1]) > 1) then
-  local max_remain = -3;
-  local fields = redis.call('hkeys', KEYS[1]);
-  for _, field in ipairs(fields) do
-    local holds = tonumber(redis.call('hget', KEYS[1], field));
-    if type(holds) == 'number' then
-      for i = holds, 1, -1 do
-        local remain = redis.call('pttl', KEYS[4] .. ':' .. field .. ':rwlock_timeout:' .. i);
-        max_remain = math.max(remain, max_remain);
-      end;
-    end;
-  end;
-  if max_remain > 0 then
-    redis.call('pexpire', KEYS[1], max_remain);
-    return 0;
-  end;
-  if mode == 'write' then
-    return 0;
-  end;
-end;
-redis.call('del', KEYS[1]);
-redis.call('publish', KEYS[2], ARGV[1]);
-return 1;
+local mode = redis.call('hget', KEYS[1], 'mode'); if (mode == false) then redis.call('publish', KEYS[2], ARGV[1]); return 1; end; local lockExists = redis.call('hexists', KEYS[1], ARGV[2]); if (lockExists == 0) then return nil;end; local counter = redis.call('hincrby', KEYS[1], ARGV[2], -1); if (counter == 0) then redis.call('hdel', KEYS[1], ARGV[2]); end;redis.call('del', KEYS[3] .. ':' .. (counter+1)); if (redis.call('hlen', KEYS[1]) > 1) then local maxRemainTime = -3; local keys = redis.call('hkeys', KEYS[1]); for n, key in ipairs(keys) do counter = tonumber(redis.call('hget', KEYS[1], key)); if type(counter) == 'number' then for i=counter, 1, -1 do local remainTime = redis.call('pttl', KEYS[4] .. ':' .. key .. ':rwlock_timeout:' .. i); maxRemainTime = math.max(remainTime, maxRemainTime);end; end; end; if maxRemainTime > 0 then redis.call('pexpire', KEYS[1], maxRemainTime); return 0; end;if mode == 'write' then return 0;end; end; redis.call('del', KEYS[1]); redis.call('publish', KEYS[2], ARGV[1]); return 1; 

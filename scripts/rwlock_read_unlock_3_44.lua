@@ -1,46 +1,17 @@
 -- ReadWriteLock, read unlock: Redisson 3.44.0 onward (1ce49b7a2) (RedissonReadLock.unlockInnerAsync;
--- redisson-reference.md 1.4). A missing lock answers nil (IllegalMonitorStateException); up to
--- 3.43.x it was a silent success (rwlock_read_unlock.lua). The rest is unchanged.
+-- redisson-reference.md 1.4). A missing lock still publishes and sets the latch, but answers nil
+-- (IllegalMonitorStateException); up to 3.43.x it answered 1. With the unlock latch of 3.24.0 and
+-- the publish command as an ARGV (3.22.0). The text of Redisson 3.44.0, byte-identical at every
+-- tag from 3.44.0 to 4.7.0.
 -- KEYS[1] = the lock hash `<name>`, KEYS[2] = channel "redisson_rwlock:{<name>}"
 -- KEYS[3] = the caller's timeout-key prefix "{<name>}:<uuid>:<tid>:rwlock_timeout"
 -- KEYS[4] = the prefix of every reader's timeout keys "{<name>}"
--- ARGV[1] = unlock message (0: wakes one waiter), ARGV[2] = reader id "<uuid>:<tid>"
+-- KEYS[5] = latch "redisson_unlock_latch:{<name>}:<request id>"
+-- ARGV[1] = unlock message (0: wakes one waiter), ARGV[2] = reader id "<uuid>:<tid>",
+-- ARGV[3] = publish command ("publish"), ARGV[4] = latch lifetime in ms
 -- Deletes the caller's newest timeout key. While other holders remain the hash lives on for the
 -- longest PTTL among all readers' timeout keys (0 returned); a lock in write mode (the caller's
 -- own writer remains) also answers 0. Otherwise the hash goes, waiters are told and 1 returned.
 -- Returns nil when the caller holds no read lock.
-local mode = redis.call('hget', KEYS[1], 'mode');
-if (mode == false) then
-  return nil;
-end;
-if (redis.call('hexists', KEYS[1], ARGV[2]) == 0) then
-  return nil;
-end;
-local counter = redis.call('hincrby', KEYS[1], ARGV[2], -1);
-if (counter == 0) then
-  redis.call('hdel', KEYS[1], ARGV[2]);
-end;
-redis.call('del', KEYS[3] .. ':' .. (counter + 1));
-if (redis.call('hlen', KEYS[1]) > 1) then
-  local max_remain = -3;
-  local fields = redis.call('hkeys', KEYS[1]);
-  for _, field in ipairs(fields) do
-    local holds = tonumber(redis.call('hget', KEYS[1], field));
-    if type(holds) == 'number' then
-      for i = holds, 1, -1 do
-        local remain = redis.call('pttl', KEYS[4] .. ':' .. field .. ':rwlock_timeout:' .. i);
-        max_remain = math.max(remain, max_remain);
-      end;
-    end;
-  end;
-  if max_remain > 0 then
-    redis.call('pexpire', KEYS[1], max_remain);
-    return 0;
-  end;
-  if mode == 'write' then
-    return 0;
-  end;
-end;
-redis.call('del', KEYS[1]);
-redis.call('publish', KEYS[2], ARGV[1]);
-return 1;
+-- A resend (the latch set) answers what the first one did.
+local val = redis.call('get', KEYS[5]); if val ~= false then return tonumber(val);end; local mode = redis.call('hget', KEYS[1], 'mode'); if (mode == false) then redis.call(ARGV[3], KEYS[2], ARGV[1]); redis.call('set', KEYS[5], 1, 'px', ARGV[4]); return nil; end; local lockExists = redis.call('hexists', KEYS[1], ARGV[2]); if (lockExists == 0) then return nil;end; local counter = redis.call('hincrby', KEYS[1], ARGV[2], -1); if (counter == 0) then redis.call('hdel', KEYS[1], ARGV[2]); end;redis.call('del', KEYS[3] .. ':' .. (counter+1)); if (redis.call('hlen', KEYS[1]) > 1) then local maxRemainTime = -3; local keys = redis.call('hkeys', KEYS[1]); for n, key in ipairs(keys) do counter = tonumber(redis.call('hget', KEYS[1], key)); if type(counter) == 'number' then for i=counter, 1, -1 do local remainTime = redis.call('pttl', KEYS[4] .. ':' .. key .. ':rwlock_timeout:' .. i); maxRemainTime = math.max(remainTime, maxRemainTime);end; end; end; if maxRemainTime > 0 then redis.call('pexpire', KEYS[1], maxRemainTime); redis.call('set', KEYS[5], 0, 'px', ARGV[4]); return 0; end;if mode == 'write' then redis.call('set', KEYS[5], 0, 'px', ARGV[4]); return 0;end; end; redis.call('del', KEYS[1]); redis.call(ARGV[3], KEYS[2], ARGV[1]); redis.call('set', KEYS[5], 1, 'px', ARGV[4]); return 1; 

@@ -1,34 +1,12 @@
--- ReadWriteLock, write unlock: Redisson 3.5.5 to 3.43.x (RedissonWriteLock.unlockInnerAsync;
--- redisson-reference.md 1.4). A missing lock is a silent success here; 3.44.0 answers nil
--- instead (rwlock_write_unlock_3_44.lua).
+-- ReadWriteLock, write unlock: Redisson 3.3.2 to 3.21.x (RedissonWriteLock.unlockInnerAsync;
+-- redisson-reference.md 1.4). A missing lock is a silent success (publishes, 1). The text of
+-- Redisson 3.21.3, byte-identical at every tag from 3.3.2 to 3.21.3. Locksim also sends it for
+-- 3.22.0 to 3.43.x, whose texts differ only in taking the publish command as an ARGV (3.22.0) and
+-- the unlock latch (3.24.0). 3.44.0: rwlock_write_unlock_3_44.
 -- KEYS[1] = the lock hash `<name>`, KEYS[2] = channel "redisson_rwlock:{<name>}"
 -- ARGV[1] = unlock message (1, READ_UNLOCK_MESSAGE: wakes every waiter), ARGV[2] = lease in ms
 -- (internalLockLeaseTime), ARGV[3] = writer id "<uuid>:<tid>:write"
 -- Returns nil when the caller does not hold the write lock, 0 when a re-entrant hold remains (its
 -- lease restarts), 1 when the write hold ended: the hash goes and waiters are told, or, when the
 -- writer also took read locks, the hash stays in read mode.
-local mode = redis.call('hget', KEYS[1], 'mode');
-if (mode == false) then
-  redis.call('publish', KEYS[2], ARGV[1]);
-  return 1;
-end;
-if (mode == 'write') then
-  if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then
-    return nil;
-  end;
-  local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1);
-  if (counter > 0) then
-    redis.call('pexpire', KEYS[1], ARGV[2]);
-    return 0;
-  end;
-  redis.call('hdel', KEYS[1], ARGV[3]);
-  if (redis.call('hlen', KEYS[1]) == 1) then
-    redis.call('del', KEYS[1]);
-    redis.call('publish', KEYS[2], ARGV[1]);
-  else
-    -- the writer's own read holds remain
-    redis.call('hset', KEYS[1], 'mode', 'read');
-  end;
-  return 1;
-end;
-return nil;
+local mode = redis.call('hget', KEYS[1], 'mode'); if (mode == false) then redis.call('publish', KEYS[2], ARGV[1]); return 1; end;if (mode == 'write') then local lockExists = redis.call('hexists', KEYS[1], ARGV[3]); if (lockExists == 0) then return nil;else local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1); if (counter > 0) then redis.call('pexpire', KEYS[1], ARGV[2]); return 0; else redis.call('hdel', KEYS[1], ARGV[3]); if (redis.call('hlen', KEYS[1]) == 1) then redis.call('del', KEYS[1]); redis.call('publish', KEYS[2], ARGV[1]); else redis.call('hset', KEYS[1], 'mode', 'read'); end; return 1; end; end; end; return nil;

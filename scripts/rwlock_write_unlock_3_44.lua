@@ -1,33 +1,15 @@
 -- ReadWriteLock, write unlock: Redisson 3.44.0 onward (1ce49b7a2) (RedissonWriteLock.unlockInnerAsync;
--- redisson-reference.md 1.4). A missing lock answers nil (IllegalMonitorStateException); up to
--- 3.43.x it was a silent success (rwlock_write_unlock.lua). The rest is unchanged.
--- KEYS[1] = the lock hash `<name>`, KEYS[2] = channel "redisson_rwlock:{<name>}"
+-- redisson-reference.md 1.4). A missing lock still publishes and sets the latch, but answers nil
+-- (IllegalMonitorStateException); up to 3.43.x it answered 1. With the unlock latch of 3.24.0 and
+-- the publish command as an ARGV (3.22.0). The text of Redisson 3.44.0, byte-identical at every
+-- tag from 3.44.0 to 4.7.0.
+-- KEYS[1] = the lock hash `<name>`, KEYS[2] = channel "redisson_rwlock:{<name>}",
+-- KEYS[3] = latch "redisson_unlock_latch:{<name>}:<request id>"
 -- ARGV[1] = unlock message (1, READ_UNLOCK_MESSAGE: wakes every waiter), ARGV[2] = lease in ms
--- (internalLockLeaseTime), ARGV[3] = writer id "<uuid>:<tid>:write"
+-- (internalLockLeaseTime), ARGV[3] = writer id "<uuid>:<tid>:write",
+-- ARGV[4] = publish command ("publish"), ARGV[5] = latch lifetime in ms
 -- Returns nil when the caller does not hold the write lock, 0 when a re-entrant hold remains (its
 -- lease restarts), 1 when the write hold ended: the hash goes and waiters are told, or, when the
 -- writer also took read locks, the hash stays in read mode.
-local mode = redis.call('hget', KEYS[1], 'mode');
-if (mode == false) then
-  return nil;
-end;
-if (mode == 'write') then
-  if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then
-    return nil;
-  end;
-  local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1);
-  if (counter > 0) then
-    redis.call('pexpire', KEYS[1], ARGV[2]);
-    return 0;
-  end;
-  redis.call('hdel', KEYS[1], ARGV[3]);
-  if (redis.call('hlen', KEYS[1]) == 1) then
-    redis.call('del', KEYS[1]);
-    redis.call('publish', KEYS[2], ARGV[1]);
-  else
-    -- the writer's own read holds remain
-    redis.call('hset', KEYS[1], 'mode', 'read');
-  end;
-  return 1;
-end;
-return nil;
+-- A resend (the latch set) answers what the first one did.
+local val = redis.call('get', KEYS[3]); if val ~= false then return tonumber(val);end; local mode = redis.call('hget', KEYS[1], 'mode'); if (mode == false) then redis.call(ARGV[4], KEYS[2], ARGV[1]); redis.call('set', KEYS[3], 1, 'px', ARGV[5]); return nil; end;if (mode == 'write') then local lockExists = redis.call('hexists', KEYS[1], ARGV[3]); if (lockExists == 0) then return nil;else local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1); if (counter > 0) then redis.call('pexpire', KEYS[1], ARGV[2]); redis.call('set', KEYS[3], 0, 'px', ARGV[5]); return 0; else redis.call('hdel', KEYS[1], ARGV[3]); if (redis.call('hlen', KEYS[1]) == 1) then redis.call('del', KEYS[1]); redis.call(ARGV[4], KEYS[2], ARGV[1]); else redis.call('hset', KEYS[1], 'mode', 'read'); end; redis.call('set', KEYS[3], 1, 'px', ARGV[5]); return 1; end; end; end; return nil;

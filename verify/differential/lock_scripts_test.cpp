@@ -115,8 +115,40 @@ TEST_P(RLockAcquire, AcquireAfterTheLeaseRunsOut) {
   expect_same({"HGETALL", kLock});
 }
 
-INSTANTIATE_TEST_SUITE_P(BothVariants, RLockAcquire,
-                         ::testing::Values("rlock_acquire_hset", "rlock_acquire_hincrby"));
+INSTANTIATE_TEST_SUITE_P(EveryEra, RLockAcquire,
+                         ::testing::Values("rlock_acquire_hset", "rlock_acquire_hincrby",
+                                           "rlock_acquire_one_condition"));
+
+// 3.22.0 to 3.23.x: the publish command is ARGV[4]; the sequence of rlock_unlock, with the same
+// replies and messages.
+TEST_F(LockScripts, UnlockWithThePublishCommandAsAnArgv) {
+  auto [live_sub, fake_sub] = subscriber(kChannel);
+  const std::vector<std::string> keys{kLock, kChannel};
+  same("rlock_acquire_one_condition", {kLock}, {"30000", kA});
+  same("rlock_acquire_one_condition", {kLock}, {"30000", kA});
+  same("rlock_unlock_3_22", keys, {"0", "30000", kB, "publish"});  // not the holder: nil
+  same("rlock_unlock_3_22", keys, {"0", "30000", kA, "publish"});  // one hold left: 0
+  expect_same({"HGET", kLock, kA});
+  expect_close({"PTTL", kLock}, kTolerance);
+  EXPECT_TRUE(recording_.delivered.empty());
+  same("rlock_unlock_3_22", keys, {"0", "30000", kA, "publish"});  // released: 1, waiters told
+  expect_same({"EXISTS", kLock});
+  EXPECT_EQ(live_sub->read_reply(), message(kChannel, "0"));
+  EXPECT_EQ(recording_.delivered, (std::vector<Delivery>{{fake_sub, kChannel, "0"}}));
+  same("rlock_unlock_3_22", keys, {"0", "30000", kA, "publish"});  // gone: nil
+  // Without the fourth ARGV the script fails at the publish, after the DEL: the lock is gone and
+  // nobody is told.
+  same("rlock_acquire_one_condition", {kLock}, {"30000", kA});
+  same("rlock_unlock_3_22", keys, {"0", "30000", kA});
+  expect_same({"EXISTS", kLock});
+  // forceUnlock of the same era: ARGV[2] is the command.
+  same("rlock_acquire_one_condition", {kLock}, {"30000", kB});
+  same("rlock_force_unlock_3_22", keys, {"0", "publish"});
+  expect_same({"EXISTS", kLock});
+  EXPECT_EQ(live_sub->read_reply(), message(kChannel, "0"));
+  same("rlock_force_unlock_3_22", keys, {"0", "publish"});  // nothing to delete: 0
+  EXPECT_EQ(recording_.delivered.size(), 2u);
+}
 
 TEST_F(LockScripts, WrongTypeKeyFailsTheScript) {
   expect_same({"SET", kLock, "plain"});
@@ -124,6 +156,9 @@ TEST_F(LockScripts, WrongTypeKeyFailsTheScript) {
   same("rlock_acquire_hset", {kLock}, {"30000", kA});
   same("rlock_renew", {kLock}, {"30000", kA});
   same("rlock_unlock", {kLock, kChannel}, {"0", "30000", kA});
+  same("rlock_acquire_one_condition", {kLock}, {"30000", kA});
+  same("rlock_unlock_3_22", {kLock, kChannel}, {"0", "30000", kA, "publish"});
+  same("rlock_unlock_latch", {kLock, kChannel, "latch"}, {"0", "30000", kA, "publish", "13500"});
 }
 
 TEST_F(LockScripts, UnlockOfAMissingLockIsSilentInOldRedisson) {
@@ -143,25 +178,29 @@ TEST_F(LockScripts, UnlockOfAMissingLockIsSilentInOldRedisson) {
 }
 
 TEST_F(LockScripts, UnlockWithALatchAnswersAResendAsTheFirstTime) {
+  auto [live_sub, fake_sub] = subscriber(kChannel);
   const std::string latch = "redisson_unlock_latch:{" + kLock + "}:req-1";
   same("rlock_acquire_hincrby", {kLock}, {"30000", kA});
   same("rlock_acquire_hincrby", {kLock}, {"30000", kA});
-  same("rlock_unlock_latch", {kLock, kChannel, latch}, {"0", "30000", kA, "13500"});
+  same("rlock_unlock_latch", {kLock, kChannel, latch}, {"0", "30000", kA, "publish", "13500"});
   expect_same({"HGET", kLock, kA});
   expect_same({"GET", latch});
   expect_close({"PTTL", latch}, kTolerance);
   // The resend: the latch answers 0 again and the count stays at 1.
-  same("rlock_unlock_latch", {kLock, kChannel, latch}, {"0", "30000", kA, "13500"});
+  same("rlock_unlock_latch", {kLock, kChannel, latch}, {"0", "30000", kA, "publish", "13500"});
   expect_same({"HGET", kLock, kA});
   const std::string latch2 = "redisson_unlock_latch:{" + kLock + "}:req-2";
-  same("rlock_unlock_latch", {kLock, kChannel, latch2}, {"0", "30000", kA, "13500"});
+  same("rlock_unlock_latch", {kLock, kChannel, latch2}, {"0", "30000", kA, "publish", "13500"});
   expect_same({"EXISTS", kLock});
   expect_same({"GET", latch2});
-  same("rlock_unlock_latch", {kLock, kChannel, latch2}, {"0", "30000", kA, "13500"});
+  EXPECT_EQ(live_sub->read_reply(), message(kChannel, "0"));  // published once, by ARGV[4]
+  EXPECT_EQ(recording_.delivered, (std::vector<Delivery>{{fake_sub, kChannel, "0"}}));
+  same("rlock_unlock_latch", {kLock, kChannel, latch2}, {"0", "30000", kA, "publish", "13500"});
   // A non-holder with a fresh latch gets nil and no latch is written.
   const std::string latch3 = "redisson_unlock_latch:{" + kLock + "}:req-3";
-  same("rlock_unlock_latch", {kLock, kChannel, latch3}, {"0", "30000", kB, "13500"});
+  same("rlock_unlock_latch", {kLock, kChannel, latch3}, {"0", "30000", kB, "publish", "13500"});
   expect_same({"EXISTS", latch3});
+  EXPECT_EQ(recording_.delivered.size(), 1u);  // the resend published nothing
 }
 
 TEST_F(LockScripts, ForceUnlockDeletesWhoeverHolds) {
@@ -288,7 +327,7 @@ TEST_P(FairLock, UnlockOfAFreeLockWakesTheHeadAndAnswersOne) {
 
 INSTANTIATE_TEST_SUITE_P(EveryEra, FairLock,
                          ::testing::Values("fair_acquire_head", "fair_acquire_tail", "fair_acquire_tail_3_31",
-                                           "fair_acquire_tail_3_32"));
+                                           "fair_acquire_tail_3_32", "fair_acquire_tail_3_45"));
 
 // acquireFailed of each era, after the acquire script of the same era: a middle waiter leaves, then
 // the first one (the head era lowers everyone only when the first leaves; the tail era lowers the
@@ -336,7 +375,26 @@ TEST_F(LockScripts, AQueueHeadWithoutAScoreFailsTheOldStaleLoopOnly) {
   expect_same({"ZRANGE", kTimeouts, "0", "-1", "WITHSCORES"});
   same("fair_acquire_tail_3_31", keys, args);  // already queued: its score - wait - now
   same("fair_acquire_tail_3_32", keys, args);  // already queued: max(0, -1)
+  same("fair_acquire_tail_3_45", keys, args);  // the same
   expect_same({"ZRANGE", kTimeouts, "0", "-1", "WITHSCORES"});
+}
+
+// The LAST waiter without a score: up to 3.44.x a newcomer's arithmetic on its nil score fails the
+// script; 3.45.0 chains from the lock's pttl instead (here -1: no expiry).
+TEST_F(LockScripts, ALastWaiterWithoutAScoreFailsTheNewcomerUntil3_45) {
+  const std::vector<std::string> keys{kLock, kQueue, kTimeouts};
+  expect_same({"HSET", kLock, kH, "1"});
+  expect_same({"PEXPIRE", kLock, "30000"});
+  expect_same({"RPUSH", kQueue, kW2, "ghost:1"});
+  expect_same({"ZADD", kTimeouts, std::to_string(kNow + 10000), kW2});
+  const std::vector<std::string> args{"30000", kW1, std::to_string(kWait), std::to_string(kNow)};
+  same("fair_acquire_tail", keys, args);
+  same("fair_acquire_tail_3_31", keys, args);
+  same("fair_acquire_tail_3_32", keys, args);
+  expect_same({"LRANGE", kQueue, "0", "-1"});
+  close("fair_acquire_tail_3_45", keys, args);  // ~30000: the lock's pttl; W1 queued at the end
+  expect_same({"LRANGE", kQueue, "0", "-1"});
+  expect_scores_close(kTimeouts);
 }
 
 TEST_F(LockScripts, FairForceUnlockDeletesWhoeverHoldsAndWakesTheHead) {
@@ -355,21 +413,47 @@ TEST_F(LockScripts, FairForceUnlockDeletesWhoeverHoldsAndWakesTheHead) {
   EXPECT_EQ(recording_.delivered.size(), 1u);
 }
 
-TEST_F(LockScripts, FairTryAcquireNeverQueues) {
+// tryacquire takes ARGV[3] = now and ARGV[4] = the wait: the reverse of acquire's order.
+class FairTryAcquire : public LockScripts, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(FairTryAcquire, NeverQueues) {
+  const std::string tryacquire = GetParam();
   const std::vector<std::string> keys{kLock, kQueue, kTimeouts};
   auto args = [](const std::string& id, int64_t now) {
     return std::vector<std::string>{"30000", id, std::to_string(kWait), std::to_string(now)};
   };
-  same("fair_tryacquire_tail", keys, args(kH, kNow));       // free: taken
-  same("fair_tryacquire_tail", keys, args(kH, kNow));       // re-entered
-  same("fair_tryacquire_tail", keys, args(kW2, kNow));      // held: 1, not queued
+  auto try_args = [](const std::string& id, int64_t now) {
+    return std::vector<std::string>{"30000", id, std::to_string(now), std::to_string(kWait)};
+  };
+  same(tryacquire, keys, try_args(kH, kNow));             // free: taken
+  same(tryacquire, keys, try_args(kH, kNow));             // re-entered
+  same(tryacquire, keys, try_args(kW2, kNow));            // held: 1, not queued
   expect_same({"EXISTS", kQueue, kTimeouts});
-  close("fair_acquire_tail", keys, args(kW1, kNow + 1));    // w1 queues with acquire
+  close("fair_acquire_tail", keys, args(kW1, kNow + 1));  // w1 and w2 queue with acquire
+  close("fair_acquire_tail", keys, args(kW2, kNow + 1));
   expect_same({"DEL", kLock});
-  same("fair_tryacquire_tail", keys, args(kW2, kNow + 2));  // free, but w2 is not the head: 1
-  same("fair_tryacquire_tail", keys, args(kW1, kNow + 3));  // the head takes it
+  same(tryacquire, keys, try_args(kW2, kNow + 2));  // free, but w2 is not the head: 1
+  same(tryacquire, keys, try_args(kW1, kNow + 3));  // the head takes it; w2's timeout drops by the wait
   expect_same({"HGETALL", kLock});
+  expect_same({"LRANGE", kQueue, "0", "-1"});
+  expect_scores_close(kTimeouts);
+  expect_same({"DEL", kLock});
+  same(tryacquire, keys, try_args(kW3, kNow + 10 * 60 * 1000));  // w2 is stale: pruned, w3 takes it
   expect_same({"EXISTS", kQueue, kTimeouts});
+  expect_same({"HGETALL", kLock});
+}
+
+INSTANTIATE_TEST_SUITE_P(BothEras, FairTryAcquire,
+                         ::testing::Values("fair_tryacquire_tail", "fair_tryacquire_tail_3_31"));
+
+// A queue head without a score: 3.31.0's tryacquire stops its stale loop there, the older one fails.
+TEST_F(LockScripts, FairTryAcquireWithAHeadWithoutAScore) {
+  const std::vector<std::string> keys{kLock, kQueue, kTimeouts};
+  expect_same({"RPUSH", kQueue, "ghost:1"});
+  const std::vector<std::string> args{"30000", kW1, std::to_string(kNow), std::to_string(kWait)};
+  same("fair_tryacquire_tail", keys, args);
+  same("fair_tryacquire_tail_3_31", keys, args);  // not the head: 1
+  expect_same({"LRANGE", kQueue, "0", "-1"});
 }
 
 // ReadWriteLock: one hash "lock" with `mode` and a field per holder, reader timeout keys
@@ -386,11 +470,19 @@ class RwLockScripts : public LockScripts {
   void write_acquire(const std::string& id, const std::string& lease = "30000") {
     close("rwlock_write_acquire", {kLock}, {lease, id + ":write"});
   }
-  void read_unlock(const std::string& id, const std::string& script = "rwlock_read_unlock") {
-    same(script, {kLock, kRwChannel, timeouts(id), kRwPrefix}, {"0", id});
+  void read_unlock(const std::string& id) {
+    same("rwlock_read_unlock", {kLock, kRwChannel, timeouts(id), kRwPrefix}, {"0", id});
   }
-  void write_unlock(const std::string& id, const std::string& script = "rwlock_write_unlock") {
-    same(script, {kLock, kRwChannel}, {"1", "30000", id + ":write"});
+  void write_unlock(const std::string& id) {
+    same("rwlock_write_unlock", {kLock, kRwChannel}, {"1", "30000", id + ":write"});
+  }
+  // 3.44.0: the latch key (KEYS[5] / KEYS[3]), the publish command and the latch's lifetime.
+  void read_unlock_3_44(const std::string& id, const std::string& latch) {
+    same("rwlock_read_unlock_3_44", {kLock, kRwChannel, timeouts(id), kRwPrefix, latch},
+         {"0", id, "publish", "13500"});
+  }
+  void write_unlock_3_44(const std::string& id, const std::string& latch) {
+    same("rwlock_write_unlock_3_44", {kLock, kRwChannel, latch}, {"1", "30000", id + ":write", "publish", "13500"});
   }
   void pttl(const std::string& key) { expect_close({"PTTL", key}, kTolerance); }
 };
@@ -420,8 +512,34 @@ TEST_F(RwLockScripts, ReadersShareAndTheLastOneOutDeletesAndPublishesZero) {
   EXPECT_EQ(recording_.delivered, (std::vector<Delivery>{{fake_sub, kRwChannel, "0"}}));
   read_unlock(kA);    // a missing lock: silent 1 and another message (up to 3.43.x)
   EXPECT_EQ(live_sub->read_reply(), message(kRwChannel, "0"));
-  read_unlock(kA, "rwlock_read_unlock_3_44");  // 3.44.0: nil, no message
+  read_unlock_3_44(kA, "latch-1");  // 3.44.0: nil, but still a message, and the latch is set
+  EXPECT_EQ(live_sub->read_reply(), message(kRwChannel, "0"));
+  expect_same({"GET", "latch-1"});
+  read_unlock_3_44(kA, "latch-1");  // the resend: the latch's 1
+  EXPECT_EQ(recording_.delivered.size(), 3u);
+}
+
+TEST_F(RwLockScripts, TheLatchOf3_44AnswersAResendOfAReadUnlockAsTheFirstTime) {
+  auto [live_sub, fake_sub] = subscriber(kRwChannel);
+  read_acquire(kA);
+  read_acquire(kA);
+  read_acquire(kB);
+  read_unlock_3_44(kA, "latch-1");  // other holders: 0
+  read_unlock_3_44(kA, "latch-1");  // the resend: 0 again, A still holds once
+  expect_same({"HGETALL", kLock});
+  expect_same({"GET", "latch-1"});
+  expect_close({"PTTL", "latch-1"}, kTolerance);
+  read_unlock_3_44(kA, "latch-2");
+  read_unlock_3_44(kB, "latch-3");  // the last reader: 1, deleted, published
+  expect_same({"EXISTS", kLock});
+  EXPECT_EQ(live_sub->read_reply(), message(kRwChannel, "0"));
+  read_unlock_3_44(kB, "latch-3");  // resend: 1, no second message
+  read_unlock_3_44(kB, "latch-4");  // holds nothing, lock missing: nil (and a message)
+  EXPECT_EQ(live_sub->read_reply(), message(kRwChannel, "0"));
   EXPECT_EQ(recording_.delivered.size(), 2u);
+  read_acquire(kA);
+  read_unlock_3_44(kB, "latch-5");  // not a reader: nil, no latch
+  expect_same({"EXISTS", "latch-5"});
 }
 
 TEST_F(RwLockScripts, AWriterExcludesOthersReentersByAddingItsLeaseAndPublishesOne) {
@@ -443,11 +561,26 @@ TEST_F(RwLockScripts, AWriterExcludesOthersReentersByAddingItsLeaseAndPublishesO
   EXPECT_EQ(recording_.delivered, (std::vector<Delivery>{{fake_sub, kRwChannel, "1"}}));
   write_unlock(kA);            // missing: silent 1 (up to 3.43.x) ...
   EXPECT_EQ(live_sub->read_reply(), message(kRwChannel, "1"));
-  write_unlock(kA, "rwlock_write_unlock_3_44");  // ... nil from 3.44.0
+  write_unlock_3_44(kA, "latch-1");  // ... nil from 3.44.0 (still a message; the latch set)
+  EXPECT_EQ(live_sub->read_reply(), message(kRwChannel, "1"));
+  expect_same({"GET", "latch-1"});
   read_acquire(kB);
   write_unlock(kB);            // read mode: nil for a write unlock
-  write_unlock(kB, "rwlock_write_unlock_3_44");
+  write_unlock_3_44(kB, "latch-2");
+  expect_same({"EXISTS", "latch-2"});
   expect_same({"HGETALL", kLock});
+  same("rwlock_read_force_unlock", {kLock, kRwChannel}, {"0"});  // B's read lock, deleted
+  EXPECT_EQ(live_sub->read_reply(), message(kRwChannel, "0"));
+  write_acquire(kA);
+  write_acquire(kA);
+  write_unlock_3_44(kA, "latch-3");  // one hold left: 0, latched
+  write_unlock_3_44(kA, "latch-3");  // the resend: 0, still one hold
+  expect_same({"HGETALL", kLock});
+  write_unlock_3_44(kA, "latch-4");  // released: 1, READ_UNLOCK_MESSAGE
+  EXPECT_EQ(live_sub->read_reply(), message(kRwChannel, "1"));
+  write_unlock_3_44(kA, "latch-4");
+  expect_same({"EXISTS", kLock});
+  EXPECT_EQ(recording_.delivered.size(), 5u);
 }
 
 TEST_F(RwLockScripts, AWriterReadsToo_ItsWriteUnlockLeavesReadMode) {
@@ -464,8 +597,8 @@ TEST_F(RwLockScripts, AWriterReadsToo_ItsWriteUnlockLeavesReadMode) {
   EXPECT_TRUE(recording_.delivered.empty());
   read_acquire(kB);            // now B can read
   expect_same({"HGETALL", kLock});
-  same("rwlock_force_unlock", {kLock, kRwChannel}, {"1", "write"});  // wrong mode: 0
-  same("rwlock_force_unlock", {kLock, kRwChannel}, {"0", "read"});   // deleted: 1
+  same("rwlock_write_force_unlock", {kLock, kRwChannel}, {"1"});  // wrong mode: 0
+  same("rwlock_read_force_unlock", {kLock, kRwChannel}, {"0"});   // deleted: 1
   expect_same({"EXISTS", kLock});
 }
 

@@ -1,0 +1,11 @@
+-- FairLock acquire, Redisson 3.45.0 onward (2fe06b7a3): fair_acquire_tail_3_32, and a newcomer
+-- chains its timeout from the last waiter only when that waiter still has a score; otherwise from
+-- the lock's pttl (before, a last waiter without a score failed the script: "attempt to perform
+-- arithmetic on a nil value"). The text of Redisson 3.45.0, RedissonFairLock.tryLockInnerAsync
+-- (EVAL_LONG), byte-identical at every tag from 3.45.0 to 4.7.0.
+-- KEYS[1] = lock name, KEYS[2] = queue "redisson_lock_queue:{<name>}",
+-- KEYS[3] = timeouts "redisson_lock_timeout:{<name>}"
+-- ARGV[1] = lease in ms, ARGV[2] = holder id, ARGV[3] = threadWaitTime in ms,
+-- ARGV[4] = now (client clock, ms)
+-- Returns nil when acquired, else the ttl (ms) the caller should wait.
+while true do local firstThreadId2 = redis.call('lindex', KEYS[2], 0);if firstThreadId2 == false then break;end;local timeout = redis.call('zscore', KEYS[3], firstThreadId2);if timeout ~= false and tonumber(timeout) <= tonumber(ARGV[4]) then redis.call('zrem', KEYS[3], firstThreadId2);redis.call('lpop', KEYS[2]);else break;end;end;if (redis.call('exists', KEYS[1]) == 0) and ((redis.call('exists', KEYS[2]) == 0) or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then redis.call('lpop', KEYS[2]);redis.call('zrem', KEYS[3], ARGV[2]);local keys = redis.call('zrange', KEYS[3], 0, -1);for i = 1, #keys, 1 do redis.call('zincrby', KEYS[3], -tonumber(ARGV[3]), keys[i]);end;redis.call('hset', KEYS[1], ARGV[2], 1);redis.call('pexpire', KEYS[1], ARGV[1]);return nil;end;if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then redis.call('hincrby', KEYS[1], ARGV[2],1);redis.call('pexpire', KEYS[1], ARGV[1]);return nil;end;local timeout = redis.call('zscore', KEYS[3], ARGV[2]);if timeout ~= false then local ttl = redis.call('pttl', KEYS[1]);return math.max(0, ttl); end;local lastThreadId = redis.call('lindex', KEYS[2], -1);local ttl;if lastThreadId ~= false and lastThreadId ~= ARGV[2] and redis.call('zscore', KEYS[3], lastThreadId) ~= false then ttl = tonumber(redis.call('zscore', KEYS[3], lastThreadId)) - tonumber(ARGV[4]);else ttl = redis.call('pttl', KEYS[1]);end;local timeout = ttl + tonumber(ARGV[3]) + tonumber(ARGV[4]);if redis.call('zadd', KEYS[3], timeout, ARGV[2]) == 1 then redis.call('rpush', KEYS[2], ARGV[2]);end;return ttl;

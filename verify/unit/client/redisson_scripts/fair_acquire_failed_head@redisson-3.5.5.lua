@@ -1,0 +1,1 @@
+local firstThreadId = redis.call('lindex', KEYS[1], 0); if firstThreadId == ARGV[1] then local keys = redis.call('zrange', KEYS[2], 0, -1); for i = 1, #keys, 1 do redis.call('zincrby', KEYS[2], -tonumber(ARGV[2]), keys[i]);end;end;redis.call('zrem', KEYS[2], ARGV[1]); redis.call('lrem', KEYS[1], 0, ARGV[1]); 

@@ -44,6 +44,8 @@ std::vector<VersionedBehaviour> make_table() {
            {first, "hset when the key is missing", "", false, [](LockSpec& s) { s.rlock_scripts.acquire = "rlock_acquire_hset"; }},
            {{3, 12, 3}, "hincrby in both branches", "#2551", false,
             [](LockSpec& s) { s.rlock_scripts.acquire = "rlock_acquire_hincrby"; }},
+           {{3, 19, 0}, "one condition: exists == 0 or hexists == 1", "", false,
+            [](LockSpec& s) { s.rlock_scripts.acquire = "rlock_acquire_one_condition"; }},
        }},
       {"RLock unlock of a missing key",
        "rlock, multi, red",
@@ -52,6 +54,22 @@ std::vector<VersionedBehaviour> make_table() {
             [](LockSpec& s) { s.rlock_scripts.unlock = "rlock_unlock_silent_missing"; }},
            {{3, 10, 6}, "answers nil: IllegalMonitorStateException", "", false,
             [](LockSpec& s) { s.rlock_scripts.unlock = "rlock_unlock"; }},
+       }},
+      {"RLock publish command",
+       "rlock, multi, red",
+       {
+           {first, "publish written in the unlock and forceUnlock scripts", "", false,
+            [](LockSpec& s) {
+              s.rlock_scripts.publish_as_argv = false;
+              s.rlock_scripts.force_unlock = "rlock_force_unlock";
+              if (s.rlock_scripts.unlock == "rlock_unlock_3_22") s.rlock_scripts.unlock = "rlock_unlock";
+            }},
+           {{3, 22, 0}, "publish (or spublish) passed as an ARGV", "#5047", false,
+            [](LockSpec& s) {
+              s.rlock_scripts.publish_as_argv = true;
+              s.rlock_scripts.force_unlock = "rlock_force_unlock_3_22";
+              s.rlock_scripts.unlock = "rlock_unlock_3_22";
+            }},
        }},
       {"unlock latch",
        "rlock, multi, red",
@@ -83,7 +101,7 @@ std::vector<VersionedBehaviour> make_table() {
       {"a renewal that fails",
        "rlock, fair, multi, red, rwlock",
        {
-           {first, "ends the watchdog for good and leaves its entry", "#3194", true,
+           {first, "ends the watchdog for good and leaves its entry", "#3194 #3334", true,
             [](LockSpec& s) { s.redisson.watchdog_on_error = WatchdogOnError::StopKeepEntry; }},
            {{3, 14, 0}, "ends the watchdog for good; the next lock() renews again", "#3194", true,
             [](LockSpec& s) { s.redisson.watchdog_on_error = WatchdogOnError::StopForGood; }},
@@ -137,6 +155,8 @@ std::vector<VersionedBehaviour> make_table() {
             [](LockSpec& s) { s.fair.variant = FairVariant::Tail3_31; }},
            {{3, 32, 0}, "a queued waiter is told max(0, pttl)", "", false,
             [](LockSpec& s) { s.fair.variant = FairVariant::Tail3_32; }},
+           {{3, 45, 0}, "a newcomer chains from the last waiter only when it has a score", "", false,
+            [](LockSpec& s) { s.fair.variant = FairVariant::Tail3_45; }},
        }},
       {"FairLock threadWaitTime",
        "fair",
@@ -243,12 +263,22 @@ std::string VersionRange::str() const {
   return first + last_text;
 }
 
+bool names_issue(const VersionStep& step, std::string_view issue) {
+  std::string_view rest = step.issue;
+  while (!rest.empty()) {
+    const size_t space = rest.find(' ');
+    if (rest.substr(0, space) == issue) return true;
+    rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+  }
+  return false;
+}
+
 std::vector<VersionRange> affected_by(std::string_view issue) {
   std::vector<VersionRange> ranges;
   for (const VersionedBehaviour& behaviour : versioned_behaviours()) {
     for (size_t i = 0; i < behaviour.steps.size(); ++i) {
       const VersionStep& step = behaviour.steps[i];
-      if (!step.bug || step.issue != issue) continue;
+      if (!step.bug || !names_issue(step, issue)) continue;
       std::optional<Version> until;
       if (i + 1 < behaviour.steps.size()) until = behaviour.steps[i + 1].since;
       // Adjacent steps of one bug (a fix that was partial) read as one range.

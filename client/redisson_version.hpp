@@ -35,7 +35,7 @@ std::string modelled_range();
 struct VersionStep {
   Version since;
   std::string_view behaves;  // what the lock does from this version on, in a few words
-  std::string_view issue;    // "#4871", or empty
+  std::string_view issue;    // "#4871", several separated by spaces, or empty
   bool bug = false;
   void (*apply)(LockSpec&) = nullptr;
 };
@@ -68,6 +68,8 @@ struct VersionRange {
   std::string str() const;  // "3.11.1 - 3.31.x", "3.13.3+"
 };
 std::vector<VersionRange> affected_by(std::string_view issue);
+// Whether `step` names `issue` among its issues.
+bool names_issue(const VersionStep& step, std::string_view issue);
 bool affects(std::string_view issue, Version v);
 
 }  // namespace locksim::client

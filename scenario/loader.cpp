@@ -188,7 +188,7 @@ void read_fair(const Reader& r, const YAML::Node& node, Scenario& s) {
       r.fail(node[key], std::string(key) + " applies to lock type fair only (this lock is " + s.lock.type + ")");
   }
   if (const YAML::Node v = node["fair_variant"]) {
-    const std::string name = r.one_of(v, "fair_variant", {"head", "tail", "tail-3.31", "tail-3.32"});
+    const std::string name = r.one_of(v, "fair_variant", {"head", "tail", "tail-3.31", "tail-3.32", "tail-3.45"});
     client::parse_fair_variant(name, fair.variant);
   }
   if (const YAML::Node w = node["thread_wait_ms"]) fair.thread_wait_ms = r.non_negative(w, "thread_wait_ms");

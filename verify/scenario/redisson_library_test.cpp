@@ -36,7 +36,9 @@ TEST(RedissonLibrary, EveryBugTheVersionTableMarksHasARow) {
   for (const client::VersionedBehaviour& b : client::versioned_behaviours())
     for (const client::VersionStep& step : b.steps)
       if (step.bug) {
-        EXPECT_TRUE(rows.count(step.issue)) << step.issue << " (" << b.name << ") has no row";
+        bool found = false;
+        for (std::string_view issue : rows) found = found || client::names_issue(step, issue);
+        EXPECT_TRUE(found) << step.issue << " (" << b.name << ") has no row";
       }
 }
 

@@ -52,6 +52,15 @@ TEST(RedissonVersion, RLockScriptsByEra) {
   EXPECT_EQ(at("3.10.6").rlock_scripts.unlock, "rlock_unlock");
   EXPECT_EQ(at("3.12.2").rlock_scripts.acquire, "rlock_acquire_hset");  // #2551, 3.12.3
   EXPECT_EQ(at("3.12.3").rlock_scripts.acquire, "rlock_acquire_hincrby");
+  EXPECT_EQ(at("3.18.9").rlock_scripts.acquire, "rlock_acquire_hincrby");
+  EXPECT_EQ(at("3.19.0").rlock_scripts.acquire, "rlock_acquire_one_condition");
+  EXPECT_EQ(at("3.21.9").rlock_scripts.unlock, "rlock_unlock");
+  EXPECT_FALSE(at("3.21.9").rlock_scripts.publish_as_argv);
+  EXPECT_EQ(at("3.21.9").rlock_scripts.force_unlock, "rlock_force_unlock");
+  EXPECT_EQ(at("3.22.0").rlock_scripts.unlock, "rlock_unlock_3_22");  // #5047: publish as an ARGV
+  EXPECT_TRUE(at("3.22.0").rlock_scripts.publish_as_argv);
+  EXPECT_EQ(at("3.22.0").rlock_scripts.force_unlock, "rlock_force_unlock_3_22");
+  EXPECT_EQ(at("3.10.5").rlock_scripts.force_unlock, "rlock_force_unlock");
   EXPECT_FALSE(at("3.23.9").redisson.unlock_latch);  // #4871: the latch from 3.24.0
   EXPECT_TRUE(at("3.24.0").redisson.unlock_latch);
 }
@@ -99,6 +108,8 @@ TEST(RedissonVersion, FairLockByEra) {
   EXPECT_EQ(at("3.30.9", "fair").fair.variant, FairVariant::Tail);
   EXPECT_EQ(at("3.31.0", "fair").fair.variant, FairVariant::Tail3_31);
   EXPECT_EQ(at("3.32.0", "fair").fair.variant, FairVariant::Tail3_32);  // #5503
+  EXPECT_EQ(at("3.44.9", "fair").fair.variant, FairVariant::Tail3_32);
+  EXPECT_EQ(at("3.45.0", "fair").fair.variant, FairVariant::Tail3_45);
   EXPECT_EQ(at("3.13.2", "fair").fair.thread_wait_ms, 5000);
   EXPECT_FALSE(at("3.13.2", "fair").fair.try_wait_replaces_thread_wait);
   EXPECT_EQ(at("3.13.3", "fair").fair.thread_wait_ms, 300000);  // #2883
@@ -125,6 +136,7 @@ TEST(RedissonVersion, AffectedRangesAreReadFromTheSteps) {
     return out;
   };
   EXPECT_EQ(ranges("#3194"), "up to 3.43.x");  // two steps, one range
+  EXPECT_EQ(ranges("#3334"), "up to 3.13.x");  // the first of them names it too
   EXPECT_EQ(ranges("#2515"), "3.12.0");
   EXPECT_EQ(ranges("#2037"), "3.10.5 - 3.10.6");
   EXPECT_EQ(ranges("#5503"), "3.11.1 - 3.31.x");
@@ -142,7 +154,7 @@ TEST(RedissonVersion, AScenarioStartsAsTheDefaultVersionWhichIsTheNewest) {
   EXPECT_EQ(s.lock.redisson_version, "3.52.0");
   EXPECT_TRUE(s.lock.redisson.unlock_latch);
   EXPECT_EQ(s.lock.redisson.watchdog_on_error, WatchdogOnError::KeepRenewing);
-  EXPECT_EQ(s.lock.fair.variant, FairVariant::Tail3_32);
+  EXPECT_EQ(s.lock.fair.variant, FairVariant::Tail3_45);
   EXPECT_EQ(s.lock.fair.thread_wait_ms, 300000);
   EXPECT_EQ(s.lock.rw.variant, RwVariant::Nil3_44);
   EXPECT_EQ(s.lock.redisson.commands.retry_attempts, 4);

@@ -28,7 +28,10 @@ int64_t retry_delay_ms(Backend& backend, const CommandPolicy& policy, int attemp
 // and after the error replies it maps to retryable exceptions in CommandDecoder and resends in
 // checkAttemptPromise: LOADING, TRYAGAIN, CLUSTERDOWN and BUSY (RedisLoadingException,
 // RedisTryAgainException, RedisClusterDownException, RedisBusyException). Every other reply, an
-// error too, goes to the caller at once.
+// error too, goes to the caller at once. Not switched by version: BUSY is resent since PR #3339
+// (January 2021, after #3194 and PR #3334 showed a watchdog ending on one BUSY); before it a BUSY
+// reached the caller at once. PR #6970 (4.x) resends BUSY but no longer BUSYKEY or BUSYGROUP,
+// which a lock's commands never get.
 bool resends_after(const CallResult& result);
 
 // Sends `command`, resending after each result resends_after() names as the policy allows,

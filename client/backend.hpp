@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "client/task.hpp"
@@ -38,7 +39,14 @@ struct Command {
 struct CallResult {
   bool timed_out = false;
   Reply reply;  // error replies are replies too
+  // The connection closed while the request was in flight (a reset): no answer will come, and
+  // `reply` is an error that says so. The request may or may not have run on the server.
+  bool connection_lost = false;
 };
+
+// The error a request in flight gets when its connection closes (the `reset` fault). Not a Redis
+// reply: what the client library reports, as Redisson's RedisReconnectedException does.
+inline constexpr std::string_view kConnectionLost = "connection closed while the request was in flight";
 
 class Backend {
  public:

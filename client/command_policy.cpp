@@ -1,6 +1,7 @@
 #include "client/command_policy.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 namespace locksim::client {
 
@@ -17,12 +18,22 @@ int64_t retry_delay_ms(Backend& backend, const CommandPolicy& policy, int attemp
   return half_ms + (half_ms > 0 ? backend.random_range(0, half_ms) : 0);
 }
 
+bool resends_after(const CallResult& result) {
+  if (result.timed_out || result.connection_lost) return true;
+  if (!result.reply.is_error()) return false;
+  // CommandDecoder tells them by prefix (error.startsWith("BUSY")), and so does this.
+  const std::string_view text = result.reply.str;
+  for (const std::string_view prefix : {"LOADING", "TRYAGAIN", "CLUSTERDOWN", "BUSY"})
+    if (text.substr(0, prefix.size()) == prefix) return true;
+  return false;
+}
+
 Task<CallResult> call_with_retry(Backend& backend, Command command, CommandPolicy policy) {
   CallResult result;
   for (int attempt = 0; attempt <= policy.retry_attempts; ++attempt) {
     if (attempt > 0) co_await backend.sleep(retry_delay_ms(backend, policy, attempt - 1));
     result = co_await backend.call(command, policy.timeout_ms);
-    if (!result.timed_out) co_return result;
+    if (!resends_after(result)) co_return result;
   }
   co_return result;
 }

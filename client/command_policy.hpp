@@ -22,8 +22,21 @@ struct CommandPolicy {
 // the backend's seeded source.
 int64_t retry_delay_ms(Backend& backend, const CommandPolicy& policy, int attempt);
 
-// Sends `command`, resending after each timeout as the policy allows. A resent command may run
-// twice on the server when only its reply was lost: that is what Redisson does too.
+// Whether Redisson sends a command again after this result (while attempts remain), as its
+// RedisExecutor does: after a response timeout; after the connection closed under it (the
+// reconnected channel fails it with RedisReconnectedException, which checkAttemptPromise resends);
+// and after the error replies it maps to retryable exceptions in CommandDecoder and resends in
+// checkAttemptPromise: LOADING, TRYAGAIN, CLUSTERDOWN and BUSY (RedisLoadingException,
+// RedisTryAgainException, RedisClusterDownException, RedisBusyException). Every other reply, an
+// error too, goes to the caller at once. Not switched by version: BUSY is resent since PR #3339
+// (January 2021, after #3194 and PR #3334 showed a watchdog ending on one BUSY); before it a BUSY
+// reached the caller at once. PR #6970 (4.x) resends BUSY but no longer BUSYKEY or BUSYGROUP,
+// which a lock's commands never get.
+bool resends_after(const CallResult& result);
+
+// Sends `command`, resending after each result resends_after() names as the policy allows,
+// retry_delay_ms() later. A resent command may run twice on the server when only its reply was lost
+// (or its connection closed after it ran): that is what Redisson does too.
 Task<CallResult> call_with_retry(Backend& backend, Command command, CommandPolicy policy);
 
 }  // namespace locksim::client

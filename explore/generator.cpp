@@ -59,6 +59,7 @@ world::Fault to_fault(const FaultPlan& f, const world::FaultInfo& info) {
       case P::LagMs: fault.lag_ms = f.lag_ms; break;
       case P::Persistence: fault.persistence = f.aof ? world::Persistence::AofEverySec : world::Persistence::None; break;
       case P::Via: case P::DownMs: case P::Server: break;  // direct failovers of the first server
+      case P::Text: break;  // error_reply: Redis's BUSY, the default
     }
   }
   return fault;
@@ -111,7 +112,7 @@ rc::Gen<FaultPlan> fault_gen(const ExploreConfig& c) {
 }  // namespace
 
 const std::vector<std::string>& all_fault_kinds() {
-  static const std::vector<std::string> kinds = world::fault_names();
+  static const std::vector<std::string> kinds = world::drawn_fault_names();
   return kinds;
 }
 

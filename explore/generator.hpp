@@ -21,7 +21,8 @@
 
 namespace locksim::explore {
 
-// Every fault kind a plan may contain, in the scenario format's words.
+// The fault kinds `--faults all` draws, in the scenario format's words: every kind but the opt-in ones
+// (error_reply, reset), which a configuration names (world::FaultInfo::drawn_by_all).
 const std::vector<std::string>& all_fault_kinds();
 
 // What an `--against` configuration changes: lock options (later ones win) and scripts.
@@ -38,7 +39,7 @@ struct ExploreConfig {
   int threads_max = 1;              // each client's sessions run on 1..threads_max threads
   int ops_max = 20;                 // operations per client at most (sessions are cut there)
   int faults_max = 6;               // faults in one plan at most
-  std::vector<std::string> faults;  // the kinds allowed (subset of all_fault_kinds()); empty: none
+  std::vector<std::string> faults;  // the kinds allowed (names of world::fault_kinds()); empty: none
   std::vector<std::string> properties = {"mutual_exclusion"};  // checked, each expected to hold
   int64_t horizon_ms = 60000;       // sessions and faults start within [0, horizon)
   int64_t work_ms_max = 45000;      // a session's work lasts 0..work_ms_max

@@ -54,7 +54,8 @@ int64_t shortest_lease(const Plan& p, const ExploreConfig& c) {
 
 bool long_stop(const FaultPlan& f, world::FaultKind kind, const Plan& p, const ExploreConfig& c) {
   using K = world::FaultKind;
-  return (kind == K::Pause || kind == K::Partition || kind == K::RedisPause) &&
+  // A server answering every command with an error stalls renewals as a stopped one does.
+  return (kind == K::Pause || kind == K::Partition || kind == K::RedisPause || kind == K::ErrorReply) &&
          f.for_ms >= std::max<int64_t>(0, shortest_lease(p, c) - 1000);
 }
 

@@ -104,7 +104,10 @@ void LiveBackend::resubscribe(int server) {
 }
 
 void LiveBackend::send(SharedCommand command, bool as_eval, std::shared_ptr<world::Waiter> waiter, SharedReply reply) {
-  hop(true, [this, command, as_eval, waiter, reply] { execute(command, as_eval, waiter, reply); },
+  hop(true,
+      [this, command, as_eval, waiter, reply, epoch = connection_epoch_] {
+        if (epoch == connection_epoch_) execute(command, as_eval, waiter, reply);
+      },
       [command] { return "request " + client::command_summary(*command); });
 }
 
@@ -182,6 +185,11 @@ void LiveBackend::disconnect() {
     }
   }
   links_.clear();
+}
+
+void LiveBackend::reset() {
+  disconnect();
+  ClientBackend::reset();
 }
 
 void LiveBackend::moved(int server) {

@@ -24,6 +24,8 @@ class LiveBackend final : public world::ClientBackend, public MoveListener {
   ~LiveBackend() override;
 
   void disconnect() override;
+  // The client closes its connections (a reset): the server runs what it had read and sees them go.
+  void reset() override;
   // The server moved (a failover): connections reopen at its new address.
   void moved(int server) override;
 

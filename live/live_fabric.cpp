@@ -336,6 +336,13 @@ void LiveFabric::crash_master(int server, int64_t) {
   s.master_died = std::chrono::steady_clock::now();
 }
 
+// The runner skips a scenario with such a fault live (world::FaultInfo::not_live); this is the
+// backstop for a world driven some other way.
+void LiveFabric::error_reply(int server, int64_t, const std::string&) {
+  throw std::runtime_error("cannot act out error_reply on " + describe(server) + ": " +
+                           std::string(world::fault_info(world::FaultKind::ErrorReply).not_live));
+}
+
 void LiveFabric::switched(int server, int port) {
   Server& s = servers_.at(static_cast<size_t>(server));
   if (!s.replica || s.replica->port() != port) return;  // not the switch this run waits for

@@ -52,6 +52,7 @@ class LiveFabric final : public world::Fabric, public Endpoints {
   void resume(int server) override;
   void failover(int server, int64_t lag_ms) override;
   void crash_master(int server, int64_t down_ms) override;
+  void error_reply(int server, int64_t for_ms, const std::string& text) override;
 
   // Endpoints: what the backends use.
   const Address& address(int server) const override { return servers_.at(static_cast<size_t>(server)).address; }

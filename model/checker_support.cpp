@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/explain.hpp"
+#include "model/fault_events.hpp"
 
 namespace locksim::model::support {
 
@@ -97,6 +98,7 @@ Evidence fault_evidence(std::string role, const FaultSpan& fault) {
   e.who = fault.process;
   e.state = fault.kind;
   e.number = fault.value;
+  if (const FaultEventInfo* info = find_fault_event(fault.kind); info && info->shows_text) e.where = fault.text;
   return e;
 }
 

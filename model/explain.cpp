@@ -5,6 +5,7 @@
 
 #include "model/anomaly.hpp"
 #include "model/facts.hpp"
+#include "model/fault_events.hpp"
 
 namespace locksim::model {
 namespace {
@@ -38,6 +39,8 @@ std::string fault_text(const Evidence& f) {
   if (f.state == "delay") s += " (+" + ms(f.number) + " a message)";
   if (f.state == "loss") s += " (" + std::to_string(f.number) + " per thousand)";
   if (f.state == "failover" && f.number > 0) s += " (replica " + ms(f.number) + " behind)";
+  if (f.state == fault_name::kErrorReply && !f.where.empty()) s += " (answering every command \"" + f.where + "\")";
+  if (f.state == fault_name::kReset) s += " (its requests in flight failed; it reconnected)";
   return s;
 }
 

@@ -159,7 +159,7 @@ void Facts::build_faults() {
     if (e.kind != EventKind::Fault) continue;
     const FaultEventInfo* found = find_fault_event(e.f);
     const FaultEventInfo& info = found ? *found : kUnknown;
-    FaultSpan f{e.process, e.f, Span{e.at_ms, e.at_ms, e.index, -1}, e.value, is_server(e.process)};
+    FaultSpan f{e.process, e.f, Span{e.at_ms, e.at_ms, e.index, -1}, e.value, is_server(e.process), e.text};
     close(e.process, e.f, e);
     if (info.ends) continue;
     if (info.forever) f.span.to_ms = kForever;

@@ -85,6 +85,7 @@ struct FaultSpan {
   Span span;
   int64_t value = 0;  // delay: extra ms; loss: per thousand; clock_jump: ms; failover: lag ms
   bool server = false;
+  std::string text{};  // the event's text (error_reply: the error it answers)
 };
 
 // A hold as a lock key carries it: a field of the hash ("<client id>:<thread>[:write]" and its

@@ -21,6 +21,10 @@ const std::vector<FaultEventInfo>& fault_events() {
        .loses_keys = true, .marks_server = true},
       {.name = kDown, .about = "a master dies until its replica is promoted", .open = true, .ended_by = kFailover,
        .away = true, .disturbs_server = true, .marks_server = true},
+      {.name = kErrorReply, .about = "a server answers every command with an error (its text) and runs none",
+       .timed = true, .disturbs_server = true, .marks_server = true, .shows_text = true},
+      {.name = kReset, .about = "a client's connections close: its requests in flight fail, it reconnects",
+       .disturbs_client = true},
   };
   return table;
 }

@@ -25,6 +25,7 @@ struct FaultEventInfo {
   bool disturbs_server = false;
   bool loses_keys = false;    // the server's keys after it are unknown until seen again
   bool marks_server = false;  // only a server records it
+  bool shows_text = false;    // its text (the error an error_reply answers) belongs in explanations
 };
 
 const std::vector<FaultEventInfo>& fault_events();
@@ -44,6 +45,8 @@ inline constexpr std::string_view kClockJump = "clock_jump";
 inline constexpr std::string_view kRestart = "restart";
 inline constexpr std::string_view kFailover = "failover";
 inline constexpr std::string_view kDown = "down";
+inline constexpr std::string_view kErrorReply = "error_reply";
+inline constexpr std::string_view kReset = "reset";
 }  // namespace fault_name
 
 }  // namespace locksim::model

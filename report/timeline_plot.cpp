@@ -81,6 +81,9 @@ std::string client_fault(const Layout& L, const model::FaultSpan& f) {
   std::string text = f.kind;
   if (f.kind == model::fault_name::kDelay) text += " +" + std::to_string(f.value) + " ms";
   if (f.kind == model::fault_name::kLoss) text += " " + std::to_string(f.value) + "/1000";
+  // An error_reply names its error by its code (BUSY, LOADING); the tip has the whole line.
+  if (const model::FaultEventInfo* info = model::find_fault_event(f.kind); info && info->shows_text && !f.text.empty())
+    text += " " + f.text.substr(0, f.text.find(' '));
   if (f.span.to_ms != model::kForever) text += " " + std::to_string(f.span.to_ms - f.span.from_ms) + " ms";
   label.a("class", "fault-label").text(text);
   return r.str() + label.str();

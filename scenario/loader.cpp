@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -357,13 +358,26 @@ void read_op(const Reader& r, const YAML::Node& item, const std::string& name, c
   e.op = op;
 }
 
+// An error_reply's error line, as a server would send it: a code and a message on one line.
+std::string error_text(const Reader& r, const YAML::Node& node) {
+  if (!node.IsScalar())
+    r.fail(node, "expected a string for text (the error line, e.g. 'LOADING Redis is loading the dataset in memory')");
+  const std::string text = node.Scalar();
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text.front())))
+    r.fail(node, "text must start with the error's code (e.g. BUSY, LOADING, ERR), not '" + text + "'");
+  if (text.find_first_of("\r\n") != std::string::npos)
+    r.fail(node, "text must be one line: a Redis error reply cannot hold a line break");
+  return text;
+}
+
 // A fault step: its kind from the fault table, and each parameter that kind takes. A parameter of
 // another kind is a mistake, not something to ignore.
 world::Fault read_fault(const Reader& r, const YAML::Node& item, const world::FaultInfo& info, TimelineEntry& e) {
   using P = world::FaultParam;
   world::Fault f;
   f.kind = info.kind;
-  const std::string where = "a " + std::string(info.name) + " fault";
+  const std::string where = (std::string("aeiou").find(info.name.front()) == std::string::npos ? "a " : "an ") +
+                            std::string(info.name) + " fault";
   for (const world::FaultParamInfo& p : world::fault_params()) {
     const YAML::Node node = item[std::string(p.key)];
     if (node && !info.takes(p.param)) r.fail(node, std::string(p.key) + " applies to " + world::kinds_taking(p.param));
@@ -399,6 +413,9 @@ world::Fault read_fault(const Reader& r, const YAML::Node& item, const world::Fa
           f.server = static_cast<int>(r.non_negative(node, key));
           e.server_column = node.Mark().column + 1;
         }
+        break;
+      case P::Text:
+        if (node) f.text = error_text(r, node);
         break;
     }
   }

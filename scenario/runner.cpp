@@ -85,6 +85,14 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
   options.seed = s.seed;
   result.backend = backend.live ? "live" : "fake";
   result.time_scale = backend.time_scale;
+  // A fault a real server cannot act out: said, never run as if it had been.
+  if (backend.live)
+    for (const auto& f : faults_of(s))
+      if (const std::string_view why = world::fault_info(f.kind).not_live; !why.empty()) {
+        result.skipped =
+            "its " + std::string(world::fault_name(f)) + " fault cannot be acted out live: " + std::string(why);
+        return result;
+      }
   try {
     std::unique_ptr<world::Fabric> fabric;
     if (backend.live) {

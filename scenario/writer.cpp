@@ -171,6 +171,9 @@ void write_step(std::ostream& out, const Scenario& s, const TimelineEntry& e, bo
       case world::FaultParam::Server:
         if (f.server != 0) out << ", " << key << ": " << f.server;
         break;
+      case world::FaultParam::Text:
+        if (f.text != world::kBusyScriptError) out << ", " << key << ": " << scalar(f.text);
+        break;
     }
   }
   out << "}\n";

@@ -106,6 +106,26 @@ Reply RedisNode::execute(const std::string& client, const client::Command& comma
   return reply;
 }
 
+const std::string* RedisNode::error_now() const { return world_.now() < errors_until_ ? &error_text_ : nullptr; }
+
+// A request refused by an error window: the server answers with the error and runs nothing, so the
+// keys read the same before and after. Recorded like an execution, so that the history shows whom it
+// refused and when.
+Reply RedisNode::refuse(const std::string& client, const client::Command& command) {
+  const std::string* error = error_now();
+  LS_ASSERT(error != nullptr);
+  Reply reply = Reply::error(*error);
+  world::AroundRequest around;
+  if (!command.lock.empty()) around.before = around.after = render(command.lock);
+  around.ttl_ms = ttl(command.lock);
+  if (!command.queue.empty()) {
+    around.queue = render(command.queue);
+    if (around.queue.empty()) around.queue = model::render_list({});
+  }
+  world_.record(world::exec_event(index_, client, command, reply, std::move(around)));
+  return reply;
+}
+
 Reply RedisNode::pubsub(const std::string& client, const std::vector<std::string>& argv) {
   Connections& conn = connections(client);
   aof_stale_ = true;

@@ -32,6 +32,8 @@ class RedisNode : public engine::Host {
 
   // Runs a client's request; the reply Redis would send. `client` names the connection.
   Reply execute(const std::string& client, const client::Command& command, bool as_eval);
+  // Answers a request during an error window (error_now() is set): the error, recorded, nothing run.
+  Reply refuse(const std::string& client, const client::Command& command);
   // The pub/sub connection of `client`: SUBSCRIBE / UNSUBSCRIBE, replies as the engine gives them.
   Reply pubsub(const std::string& client, const std::vector<std::string>& argv);
   // A client's connections close (it crashed): its subscriptions go.
@@ -51,6 +53,15 @@ class RedisNode : public engine::Host {
   // Stopped (SIGSTOP) until `t`: it reads nothing, expires nothing, writes no AOF.
   void pause_until(int64_t t) { paused_until_ = std::max(paused_until_, t); }
   int64_t paused_until() const { return paused_until_; }
+  // Until `t`, every request is answered at once with the error `text` and runs nothing (a script
+  // running past busy-reply-threshold elsewhere, a replica loading its dataset). A later window
+  // replaces an earlier one.
+  void answer_errors_until(int64_t t, std::string text) {
+    errors_until_ = t;
+    error_text_ = std::move(text);
+  }
+  // The error every request gets now, or nullptr when requests run.
+  const std::string* error_now() const;
 
   void active_expire();
   void aof_fsync();
@@ -100,6 +111,8 @@ class RedisNode : public engine::Host {
   bool has_replica_ = false;  // a failover is planned: writes are remembered (even with no lag)
   int64_t replica_lag_ms_ = 0;
   int64_t paused_until_ = 0;
+  int64_t errors_until_ = 0;
+  std::string error_text_;
   std::vector<std::pair<int64_t, Snapshot>> replica_log_;  // (time, keyspace after a write)
 };
 

@@ -11,7 +11,10 @@ using world::Waiter;
 void SimBackend::round_trip(Describe what, RedisNode& node, AtServer at_server, std::shared_ptr<Waiter> waiter) {
   auto shared_what = std::make_shared<const Describe>(std::move(what));
   auto shared_at_server = std::make_shared<const AtServer>(std::move(at_server));
-  hop(true, [this, shared_what, &node, shared_at_server, waiter] { arrive(shared_what, node, shared_at_server, waiter); },
+  hop(true,
+      [this, shared_what, &node, shared_at_server, waiter, epoch = connection_epoch_] {
+        if (epoch == connection_epoch_) arrive(shared_what, node, shared_at_server, waiter);
+      },
       [shared_what] { return "request " + (*shared_what)(); });
 }
 
@@ -22,10 +25,11 @@ void SimBackend::arrive(std::shared_ptr<const Describe> what, RedisNode& node, s
     world_.queue().at(node.paused_until(), [this, what, &node, at_server, waiter] { arrive(what, node, at_server, waiter); });
     return;
   }
-  if (!(*at_server)()) return;
+  const std::optional<bool> answer = (*at_server)();
+  if (!answer) return;
   hop(false,
-      [this, waiter] {
-        if (!waiter->done) complete(waiter, true);
+      [this, waiter, value = *answer, epoch = connection_epoch_] {
+        if (epoch == connection_epoch_ && !waiter->done) complete(waiter, value);
       },
       [what] { return "reply to " + (*what)(); });
 }
@@ -33,9 +37,9 @@ void SimBackend::arrive(std::shared_ptr<const Describe> what, RedisNode& node, s
 void SimBackend::send(SharedCommand command, bool as_eval, std::shared_ptr<Waiter> waiter, SharedReply reply) {
   RedisNode& target = node(command->server);
   round_trip([command] { return client::command_summary(*command); }, target,
-             [&target, who = &client_.name, command, as_eval, reply] {
-               if (!target.up()) return false;
-               *reply = target.execute(*who, *command, as_eval);
+             [&target, who = &client_.name, command, as_eval, reply]() -> std::optional<bool> {
+               if (!target.up()) return std::nullopt;
+               *reply = target.error_now() ? target.refuse(*who, *command) : target.execute(*who, *command, as_eval);
                return true;
              },
              std::move(waiter));
@@ -44,8 +48,9 @@ void SimBackend::send(SharedCommand command, bool as_eval, std::shared_ptr<Waite
 void SimBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<Waiter> waiter) {
   RedisNode& target = node(server);
   round_trip([channel] { return "SUBSCRIBE " + channel; }, target,
-             [&target, who = client_.name, channel] {
-               if (!target.up()) return false;
+             [&target, who = client_.name, channel]() -> std::optional<bool> {
+               if (!target.up()) return std::nullopt;
+               if (target.error_now()) return false;  // refused: the client is not subscribed
                target.pubsub(who, {"SUBSCRIBE", channel});
                return true;
              },
@@ -55,15 +60,21 @@ void SimBackend::send_subscribe(const std::string& channel, int server, std::sha
 void SimBackend::send_unsubscribe(const std::string& channel, int server) {
   RedisNode& target = node(server);
   round_trip([channel] { return "UNSUBSCRIBE " + channel; }, target,
-             [&target, who = client_.name, channel] {
-               if (target.up()) target.pubsub(who, {"UNSUBSCRIBE", channel});
-               return false;  // nobody waits for this reply
+             [&target, who = client_.name, channel]() -> std::optional<bool> {
+               if (target.up() && !target.error_now()) target.pubsub(who, {"UNSUBSCRIBE", channel});
+               return std::nullopt;  // nobody waits for this reply
              },
              new_waiter());
 }
 
 void SimBackend::disconnect() {
   for (const auto& n : nodes_) n->disconnect(client_.name);
+}
+
+// The servers see the connections close (their subscriptions go with them); what they had read ran.
+void SimBackend::reset() {
+  for (const auto& n : nodes_) n->disconnect(client_.name);
+  ClientBackend::reset();
 }
 
 }  // namespace locksim::sim

@@ -5,6 +5,7 @@
 // crashed.
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "sim/redis_node.hpp"
@@ -19,6 +20,7 @@ class SimBackend : public world::ClientBackend {
       : ClientBackend(world, client), nodes_(nodes) {}
 
   void disconnect() override;
+  void reset() override;
 
  protected:
   void send(SharedCommand command, bool as_eval, std::shared_ptr<world::Waiter> waiter, SharedReply reply) override;
@@ -27,10 +29,12 @@ class SimBackend : public world::ClientBackend {
 
  private:
   // Sends `what` to `node`; `at_server` runs there when the request arrives (or, the node paused,
-  // when it takes it up), and when it gives an answer, that travels back and completes `waiter`.
-  // `what` describes the request, only when a message is lost.
+  // when it takes it up), and when it gives an answer, that travels back and completes `waiter` with
+  // it (true: done; false: refused, as a SUBSCRIBE during an error window). A request still on the
+  // link when the client's connection closes (reset) never arrives. `what` describes the request,
+  // only when a message is lost.
   using Describe = std::function<std::string()>;
-  using AtServer = std::function<bool()>;
+  using AtServer = std::function<std::optional<bool>()>;
   void round_trip(Describe what, RedisNode& node, AtServer at_server, std::shared_ptr<world::Waiter> waiter);
   void arrive(std::shared_ptr<const Describe> what, RedisNode& node, std::shared_ptr<const AtServer> at_server,
               std::shared_ptr<world::Waiter> waiter);

@@ -62,6 +62,10 @@ void SimFabric::pause(int server, int64_t for_ms) { node(server).pause_until(wor
 
 void SimFabric::failover(int server, int64_t lag_ms) { node(server).failover(lag_ms); }
 
+void SimFabric::error_reply(int server, int64_t for_ms, const std::string& text) {
+  node(server).answer_errors_until(world_->now() + for_ms, text);
+}
+
 void SimFabric::crash_master(int server, int64_t down_ms) {
   node(server).go_down();
   world_->queue().at(world_->now() + down_ms, [this, server, down_ms] {

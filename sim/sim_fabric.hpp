@@ -32,6 +32,7 @@ class SimFabric final : public world::Fabric {
   void resume(int) override {}  // a node knows when its pause ends
   void failover(int server, int64_t lag_ms) override;
   void crash_master(int server, int64_t down_ms) override;
+  void error_reply(int server, int64_t for_ms, const std::string& text) override;
 
  private:
   void housekeeping();

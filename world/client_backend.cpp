@@ -47,20 +47,47 @@ client::Task<client::CallResult> ClientBackend::call(client::Command command, in
     // Shared with the request in flight, which may outlive this coroutine (a reply after a timeout).
     command.sent_ms = world_.now();
     const auto shared = std::make_shared<const client::Command>(command);
-    auto waiter = new_waiter();
-    auto reply = std::make_shared<Reply>();
-    send(shared, as_eval, waiter, reply);
-    complete_at(world_.now() + timeout_ms, waiter, false);
-    const bool answered = co_await Park{waiter.get()};
+    auto call = std::make_shared<InFlight>(InFlight{new_waiter(), std::make_shared<Reply>()});
+    const uint64_t id = next_call_++;
+    in_flight_.emplace(id, call);
+    send(shared, as_eval, call->waiter, call->reply);
+    complete_at(world_.now() + timeout_ms, call->waiter, false);
+    const bool answered = co_await Park{call->waiter.get()};
+    in_flight_.erase(id);
     if (!answered) co_return client::CallResult{true, {}};
+    if (call->connection_lost) co_return client::CallResult{false, std::move(*call->reply), true};
+    Reply& reply = *call->reply;
     // A script the server does not know (a restart emptied its cache) is sent again in full.
-    if (shared->script && !as_eval && reply->is_error() && reply->str.rfind("NOSCRIPT", 0) == 0) {
+    if (shared->script && !as_eval && reply.is_error() && reply.str.rfind("NOSCRIPT", 0) == 0) {
       as_eval = true;
       continue;
     }
-    co_return client::CallResult{false, std::move(*reply)};
+    co_return client::CallResult{false, std::move(reply)};
   }
   co_return client::CallResult{true, {}};
+}
+
+void ClientBackend::reset() {
+  ++connection_epoch_;
+  // Failed first, completed after: a completed call resumes its coroutine, which may send again.
+  std::vector<std::shared_ptr<InFlight>> failed;
+  for (auto& [id, call] : in_flight_) {
+    if (call->waiter->done) continue;
+    *call->reply = Reply::error(client::kConnectionLost);
+    call->connection_lost = true;
+    failed.push_back(call);
+  }
+  in_flight_.clear();
+  // Redisson's ConnectionWatchdog reconnects a pub/sub connection and subscribes its channels again
+  // (reattachPubSub); a SUBSCRIBE that was awaiting its confirmation is confirmed by the new one.
+  for (auto& [key, state] : client_.channels) {
+    if (state.references <= 0) continue;
+    const size_t slash = key.find('/');
+    const int server = std::stoi(key.substr(0, slash));
+    auto waiter = state.subscribing && !state.subscribing->done ? state.subscribing : new_waiter();
+    send_subscribe(key.substr(slash + 1), server, waiter);
+  }
+  for (const auto& call : failed) complete(call->waiter, true);
 }
 
 client::Task<bool> ClientBackend::subscribe(std::string channel, int64_t timeout_ms, int server) {
@@ -69,6 +96,7 @@ client::Task<bool> ClientBackend::subscribe(std::string channel, int64_t timeout
   ++state.references;
   if (state.confirmed) co_return true;
   auto waiter = new_waiter();
+  state.subscribing = waiter;
   send_subscribe(channel, server, waiter);
   if (timeout_ms >= 0) complete_at(world_.now() + timeout_ms, waiter, false);
   const bool confirmed = co_await Park{waiter.get()};

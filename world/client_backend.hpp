@@ -4,6 +4,7 @@
 // carries the requests (sim::SimBackend over the simulated link to fake nodes; live::LiveBackend
 // over hiredis to a real redis-server) and completes the waiters it is handed when answers come.
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -40,6 +41,11 @@ class ClientBackend : public client::Backend {
   void on_message(const std::string& channel, int server);
   // The client crashed: its connections close (its subscriptions with them).
   virtual void disconnect() = 0;
+  // The client's connections close and it goes on (the `reset` fault): every request in flight fails
+  // at once (CallResult::connection_lost), requests and replies still on the link are dropped, and
+  // the client subscribes its channels again over a new connection. A subclass closes its own
+  // connections, then calls this.
+  virtual void reset();
 
   // How the client keeps a server's channel apart from another server's channel of the same name.
   static std::string channel_key(const std::string& channel, int server) {
@@ -68,6 +74,19 @@ class ClientBackend : public client::Backend {
 
   Harness& world_;
   ClientProcess& client_;
+  // Which connection a request went over: reset() opens a new one, and what was sent over an older
+  // one is dropped on the way.
+  uint64_t connection_epoch_ = 0;
+
+ private:
+  struct InFlight {
+    std::shared_ptr<Waiter> waiter;
+    SharedReply reply;
+    bool connection_lost = false;
+  };
+  // Every call awaiting its reply, by the order it was sent.
+  std::map<uint64_t, std::shared_ptr<InFlight>> in_flight_;
+  uint64_t next_call_ = 0;
 };
 
 // Suspends a coroutine until its waiter completes. It holds a plain pointer (the coroutine's own

@@ -29,6 +29,7 @@ struct ChannelState {
   bool confirmed = false;
   int64_t permits = 0;
   std::vector<std::shared_ptr<struct Waiter>> waiters;
+  std::shared_ptr<struct Waiter> subscribing;  // the SUBSCRIBE awaiting its confirmation, if any
 };
 
 // A coroutine parked until something happens (a reply, a message, a timer), whichever first.

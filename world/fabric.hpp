@@ -5,6 +5,7 @@
 // the pace of the clock and acts out server faults, which the world records.
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "world/fault.hpp"
 
@@ -49,6 +50,9 @@ class Fabric {
   // The master dies; Sentinel promotes its replica (simulated: `down_ms` later; live: when Sentinel
   // decides) and the fabric records that failover then.
   virtual void crash_master(int server, int64_t down_ms) = 0;
+  // For `for_ms` from now the server answers every request at once with the error `text` and runs
+  // none (error_reply). It ends by itself.
+  virtual void error_reply(int server, int64_t for_ms, const std::string& text) = 0;
 };
 
 }  // namespace locksim::world

@@ -34,6 +34,12 @@ const std::vector<FaultInfo>& fault_kinds() {
       {FaultKind::Failover, "failover", true, {P::LagMs, P::Via, P::DownMs, P::Server},
        "the server's replica, lag_ms behind, is promoted (via: sentinel: its master dies first)"},
       {FaultKind::RedisPause, "redis_pause", true, {P::ForMs, P::Server}, "the server stops (SIGSTOP) and then catches up"},
+      {FaultKind::ErrorReply, "error_reply", true, {P::ForMs, P::Text, P::Server},
+       "the server answers every command at once with the error `text` (default: BUSY) and runs none", false,
+       "a real redis-server cannot be made to answer every command with a chosen error"},
+      {FaultKind::Reset, "reset", false, {},
+       "the client's connections close: what it has in flight fails at once; it reconnects and resubscribes",
+       false},
   };
   return table;
 }
@@ -63,6 +69,13 @@ std::vector<std::string> fault_names() {
   return names;
 }
 
+std::vector<std::string> drawn_fault_names() {
+  std::vector<std::string> names;
+  for (const FaultInfo& info : fault_kinds())
+    if (info.drawn_by_all) names.emplace_back(info.name);
+  return names;
+}
+
 const std::vector<FaultParamInfo>& fault_params() {
   static const std::vector<FaultParamInfo> table = {
       {FaultParam::ForMs, "for_ms", Scaling::Duration},
@@ -75,6 +88,7 @@ const std::vector<FaultParamInfo>& fault_params() {
       {FaultParam::DownMs, "down_ms", Scaling::DurationAtLeast100},
       {FaultParam::Persistence, "persistence", Scaling::None},
       {FaultParam::Server, "server", Scaling::None},
+      {FaultParam::Text, "text", Scaling::None},
   };
   return table;
 }

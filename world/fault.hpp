@@ -13,10 +13,27 @@ namespace locksim::world {
 
 enum class Persistence { None, AofEverySec };
 
-enum class FaultKind : uint8_t { Crash, Pause, Partition, Delay, Loss, ClockJump, RedisRestart, Failover, RedisPause };
+enum class FaultKind : uint8_t {
+  Crash,
+  Pause,
+  Partition,
+  Delay,
+  Loss,
+  ClockJump,
+  RedisRestart,
+  Failover,
+  RedisPause,
+  ErrorReply,
+  Reset,
+};
 
 // A fault's parameters, each named in scenario files as FaultParamInfo::key says.
-enum class FaultParam : uint8_t { ForMs, ExtraMs, PerThousand, ByMs, LagMs, Via, DownMs, Persistence, Server };
+enum class FaultParam : uint8_t { ForMs, ExtraMs, PerThousand, ByMs, LagMs, Via, DownMs, Persistence, Server, Text };
+
+// What an error_reply answers when its scenario names no text: Redis 7.0's reply to every command while
+// a script runs past busy-reply-threshold (server.c, shared.slowevalerr).
+inline constexpr std::string_view kBusyScriptError =
+    "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
 
 struct Fault {
   FaultKind kind = FaultKind::Crash;
@@ -30,6 +47,7 @@ struct Fault {
   bool sentinel = false;         // failover via Sentinel: the master dies, and its (following)
   int64_t down_ms = 1000;        // replica is promoted this much later
   Persistence persistence = Persistence::None;  // redis_restart: what survives it
+  std::string text{kBusyScriptError};           // error_reply: the error line, code first
 };
 
 struct FaultInfo {
@@ -38,6 +56,11 @@ struct FaultInfo {
   bool on_server = false;            // a server's fault (else a client's)
   std::vector<FaultParam> params{};  // in the order scenario files write them
   std::string_view about{};
+  // Explore draws it when asked for `--faults all` (and the tests' every-kind configurations). Kinds
+  // added later are opt-in by name, so that the fault plans every seed drew before stay the same.
+  bool drawn_by_all = true;
+  // Why a live run cannot act it out ("" when it can): such a scenario is skipped live, with this.
+  std::string_view not_live{};
 
   bool takes(FaultParam p) const;
   // Ends by itself after for_ms.
@@ -61,6 +84,8 @@ const FaultInfo* find_fault(std::string_view name);
 std::string fault_list();
 // Every kind's name, in the table's order.
 std::vector<std::string> fault_names();
+// The names of the kinds `--faults all` draws (drawn_by_all), in the table's order.
+std::vector<std::string> drawn_fault_names();
 
 const std::vector<FaultParamInfo>& fault_params();
 const FaultParamInfo& param_info(FaultParam param);

@@ -247,6 +247,17 @@ void World::act(const Fault& f) {
         fault_event(server, fe::kResume, 0, -1);
       });
       return;
+    case FaultKind::ErrorReply:
+      fabric_.error_reply(f.server, f.for_ms, f.text);
+      fault_event(server, fe::kErrorReply, 0, f.for_ms, f.text);
+      return;
+    case FaultKind::Reset: {
+      ClientProcess& process = client(f.client);
+      if (process.crashed) return;
+      fault_event(f.client, fe::kReset, 0, -1);
+      process.backend->reset();
+      return;
+    }
   }
 }
 

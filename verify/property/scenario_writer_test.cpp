@@ -76,5 +76,49 @@ TEST(ScenarioWriter, QuotesNamesYamlWouldReadOtherwise) {
   std::filesystem::remove(path);
 }
 
+TEST(ScenarioWriter, ErrorRepliesAndResetsRoundTrip) {
+  Scenario s;
+  s.name = "fast faults";
+  s.lock.type = "rlock";
+  s.lock.name = "orders";
+  s.clients = {{"A", 0, 0}};
+  auto fault_at = [&](int64_t at, world::Fault f) {
+    TimelineEntry e;
+    e.at_ms = at;
+    e.fault = std::move(f);
+    s.timeline.push_back(e);
+  };
+  world::Fault busy;  // the default text: Redis's BUSY
+  busy.kind = world::FaultKind::ErrorReply;
+  busy.for_ms = 6000;
+  fault_at(100, busy);
+  world::Fault odd = busy;  // a text YAML would read otherwise unquoted
+  odd.text = "ERR a: \"quoted\" # not a comment";
+  odd.for_ms = 10;
+  fault_at(200, odd);
+  world::Fault reset;
+  reset.kind = world::FaultKind::Reset;
+  reset.client = "A";
+  fault_at(300, reset);
+  s.run_ms = 9000;
+  const std::string text = write_scenario(s);
+  // Redis's BUSY is the default, so a file need not spell it out.
+  EXPECT_EQ(text.find("BUSY"), std::string::npos) << text;
+  const auto path = (temp_dir() / "fast-faults.yaml").string();
+  write_scenario_file(s, path);
+  const Scenario r = load_scenario(path);
+  ASSERT_EQ(r.timeline.size(), 3u);
+  EXPECT_EQ(r.timeline[0].fault->kind, world::FaultKind::ErrorReply);
+  EXPECT_EQ(r.timeline[0].fault->for_ms, 6000);
+  EXPECT_EQ(r.timeline[0].fault->text,
+            "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.");
+  EXPECT_EQ(r.timeline[1].fault->text, "ERR a: \"quoted\" # not a comment");
+  EXPECT_EQ(r.timeline[1].fault->for_ms, 10);
+  EXPECT_EQ(r.timeline[2].fault->kind, world::FaultKind::Reset);
+  EXPECT_EQ(r.timeline[2].fault->client, "A");
+  EXPECT_EQ(write_scenario(r), text);
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace locksim::scenario

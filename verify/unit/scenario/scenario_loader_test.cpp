@@ -164,6 +164,34 @@ TEST(ScenarioLoader, ANegativeTimeIsAnError) {
   EXPECT_EQ(error_of("negative-time.yaml"), "negative-time.yaml:5:10: expected a non-negative integer for at, got -5");
 }
 
+TEST(ScenarioLoader, AnErrorReplysTextIsOneErrorLine) {
+  EXPECT_EQ(
+      error_of("error-reply-multiline-text.yaml"),
+      "error-reply-multiline-text.yaml:6:54: text must be one line: a Redis error reply cannot hold a line break");
+  EXPECT_EQ(
+      error_of("error-reply-text-not-a-string.yaml"),
+      "error-reply-text-not-a-string.yaml:6:54: expected a string for text (the error line, e.g. 'LOADING Redis is "
+      "loading the dataset in memory')");
+  EXPECT_EQ(
+      error_of("error-reply-empty-text.yaml"),
+      "error-reply-empty-text.yaml:6:54: text must start with the error's code (e.g. BUSY, LOADING, ERR), not ''");
+  EXPECT_EQ(error_of("text-on-pause.yaml"), "text-on-pause.yaml:6:59: text applies to error_reply");
+}
+
+TEST(ScenarioLoader, AnErrorReplyIsAServersFaultThatLasts) {
+  EXPECT_EQ(error_of("error-reply-without-for.yaml"),
+            "error-reply-without-for.yaml:6:5: missing 'for_ms' in an error_reply fault");
+  EXPECT_EQ(error_of("error-reply-with-client.yaml"),
+            "error-reply-with-client.yaml:6:23: a 'error_reply' fault concerns the server, not a client");
+}
+
+TEST(ScenarioLoader, AResetIsAClientsFaultOfAnInstant) {
+  EXPECT_EQ(error_of("reset-with-for.yaml"),
+            "reset-with-for.yaml:6:48: for_ms applies to pause, partition, delay, loss, redis_pause and error_reply");
+  EXPECT_EQ(error_of("reset-without-client.yaml"),
+            "reset-without-client.yaml:6:5: missing 'client' in a 'reset' fault");
+}
+
 TEST(ScenarioLoader, AMissingSectionIsNamed) {
   EXPECT_EQ(error_of("missing-lock.yaml"), "missing-lock.yaml:1:1: missing 'lock' in the scenario");
 }
@@ -175,7 +203,7 @@ TEST(ScenarioLoader, ANonIntegerSaysWhatItGot) {
 TEST(ScenarioLoader, UnknownFaultsPropertiesAndExpectationsAreErrors) {
   EXPECT_EQ(error_of("unknown-fault.yaml"),
             "unknown-fault.yaml:5:31: unknown fault 'meteor' (expected crash, pause, partition, delay, loss, "
-            "clock_jump, redis_restart, failover or redis_pause)");
+            "clock_jump, redis_restart, failover, redis_pause, error_reply or reset)");
   EXPECT_EQ(error_of("unknown-property.yaml"),
             "unknown-property.yaml:8:3: unknown property 'fairness' in expect (expected mutual_exclusion, fencing, "
             "reentrancy, watchdog, liveness, fair_queue, read_write or ops)");

@@ -44,21 +44,23 @@ const std::vector<LibraryRow>& redisson_library() {
       {"#6651", "the NoSyncedSlaves retry makes a new requestId, so the latch does not deduplicate", "rlock", "", "",
        false,
        "needs replica acknowledgements (WAIT) and NoSyncedSlavesException; the simulated servers have no WAIT yet "
-       "(issue 15 adds it)"},
+       "(issue 15 adds it)",
+       "3.24.0 - 3.51.x"},
       {"#7272", "renewal scheduled after an interrupted lockInterruptibly runs forever", "rlock, fair, rwlock", "", "",
        true,
        "needs an op that interrupts a waiting acquire while its reply is in flight; the world cannot interrupt an op "
-       "yet"},
+       "yet",
+       "open (seen on 3.51.0 and 4.4.0)"},
       {"#1104", "acquireFailed removes a FairLock waiter without compensating the others", "fair", "", "", false,
-       "2.7.4/3.2.4 - 2.10.4/3.5.4, before the modelled range (its acquireFailed script is not in scripts/)"},
+       "before the modelled range (its acquireFailed script is not in scripts/)", "2.7.4/3.2.4 - 2.10.4/3.5.4"},
       {"#624", "MultiLock sub-locks taken early expire before the last is taken", "multi, red", "", "", false,
-       "up to 2.3.x, before the modelled range"},
+       "before the modelled range", "up to 2.3.x"},
       {"#597", "the watchdog's plain PEXPIRE renews whoever holds the key", "rlock", "", "", false,
-       "up to 2.3.x, before the modelled range"},
+       "before the modelled range", "up to 2.3.x"},
       // Hazards of every version: the configuration, not a bug.
       {"#2665", "a pause longer than the lease: the lock is lost while its holder runs on", "rlock, fair, multi, rwlock",
        "pause-longer-than-lease-rlock.yaml", "mutual_exclusion", true},
-      {"#2669", "failover to a replica that lags loses the lock", "rlock, fair, multi, red, rwlock",
+      {"failover", "failover to a replica that lags loses the lock (WAIT, #2669, narrows it)", "rlock, fair, multi, red, rwlock",
        "failover-replication-lag.yaml", "mutual_exclusion", true},
   };
   return rows;
@@ -69,6 +71,7 @@ bool expected_violated(const LibraryRow& row, client::Version v) {
 }
 
 std::string affected_text(const LibraryRow& row) {
+  if (!row.versions.empty()) return std::string(row.versions);
   if (row.every_version) return "every version";
   std::string out;
   for (const client::VersionRange& r : client::affected_by(row.issue)) out += (out.empty() ? "" : "; ") + r.str();

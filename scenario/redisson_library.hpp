@@ -20,6 +20,7 @@ struct LibraryRow {
   std::string_view property;  // the property the story is judged by
   bool every_version = false; // a hazard (or an unfixed bug): violated whatever the version
   std::string_view not_modelled{};  // why there is no story
+  std::string_view versions{};      // a row outside the version table: the versions it concerns
 };
 
 const std::vector<LibraryRow>& redisson_library();

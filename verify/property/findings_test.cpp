@@ -199,7 +199,7 @@ TEST(Differential, ADifferenceThatNeedsChanceIsNotAFinding) {
 // violated under the user's script and holding under scripts/'s own.
 TEST(Differential, AUsersScriptAgainstTheStockOne) {
   ExploreConfig c;
-  c.lock_options = {{"redisson", "3.23.0"}};  // the last version that runs rlock_unlock (no latch)
+  c.lock_options = {{"redisson", "3.21.0"}};  // the last version that runs rlock_unlock
   c.script_files = {{"rlock_unlock", std::string(LOCKSIM_SOURCE_DIR) + "/verify/property/planted/unlock_ignores_owner.lua"}};
   c.against = Variation{.lock_options = {}, .script_files = {{"rlock_unlock", "stock"}}};
   const std::optional<CaseResult> found = find_counterexample(c, 1, 200);
@@ -251,7 +251,11 @@ TEST(LockOptions, AMistakeIsAnErrorThatSaysWhatWasExpected) {
   // A replacement script that does not compile is refused with Redis's own words.
   const auto bad = std::filesystem::temp_directory_path() / ("locksim-bad-" + std::to_string(::getpid()) + ".lua");
   std::ofstream(bad) << "return (";
-  EXPECT_NE(problem("rlock", "script:rlock_unlock=" + bad.string(), true).find("--against script:rlock_unlock="),
+  EXPECT_NE(problem("rlock", "script:rlock_unlock_latch=" + bad.string(), true).find("--against script:rlock_unlock_latch="),
+            std::string::npos);
+  // A replacement the configured version never runs would leave the user's code untested.
+  EXPECT_NE(problem("rlock", "script:rlock_unlock=" + bad.string(), true)
+                .find("--against script:rlock_unlock: the rlock lock of Redisson 3.52.0 never runs 'rlock_unlock'"),
             std::string::npos);
   std::filesystem::remove(bad);
 }

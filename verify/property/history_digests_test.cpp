@@ -80,7 +80,7 @@ std::vector<std::pair<std::string, ExploreConfig>> explore_configs() {
   fair.lock_type = "fair";
   fair.leases = false;
   fair.try_locks = false;
-  for (const std::string variant : {"head", "tail", "tail-3.31", "tail-3.32"}) {
+  for (const std::string variant : {"head", "tail", "tail-3.31", "tail-3.32", "tail-3.45"}) {
     fair.lock_options = {{"thread_wait_ms", "300000"}, {"fair_variant", variant}};
     fair.faults = {"crash", "pause"};
     configs.emplace_back("fair " + variant + " lock() only, crashes, pauses", fair);
@@ -89,7 +89,16 @@ std::vector<std::pair<std::string, ExploreConfig>> explore_configs() {
   latch.lock_options = {{"unlock_latch", "true"}, {"watchdog_on_error", "keep"}};
   latch.faults = all_fault_kinds();
   configs.emplace_back("rlock latch, watchdog keep, all faults", latch);
+  // Versions whose client logic differs most from the default's (no latch, the watchdog that stops,
+  // the lost wake-up, the stale lease).
+  for (const std::string version : {"3.10.4", "3.17.0", "3.23.0", "3.43.0"}) {
+    ExploreConfig old;
+    old.lock_options = {{"redisson", version}};
+    old.faults = all_fault_kinds();
+    configs.emplace_back("rlock " + version + ", all faults", old);
+  }
   ExploreConfig planted;
+  planted.lock_options = {{"redisson", "3.21.0"}};  // the last version that runs rlock_unlock
   planted.script_files = {{"rlock_unlock", kSource + "/verify/property/planted/unlock_ignores_owner.lua"}};
   configs.emplace_back("rlock planted unlock_ignores_owner", planted);
   return configs;

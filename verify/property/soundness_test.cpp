@@ -130,20 +130,21 @@ TEST(CaughtTokenSharedAfterTheCounterIsLost, RestartWithoutPersistence) {
 
 TEST(CaughtPlantedBug, AnAcquireThatIgnoresTheOwnerBreaksMutualExclusion) {
   ExploreConfig c = config("rlock", {}, {"mutual_exclusion"});
+  c.lock_options = {{"redisson", "3.18.0"}};  // the last version that runs rlock_acquire_hincrby
   c.script_files = {{"rlock_acquire_hincrby", kPlanted + "acquire_ignores_owner.lua"}};
   expect_caught(c, "mutual_exclusion", "mutex-overlap", 100);
 }
 
 TEST(CaughtPlantedBug, AnUnlockThatIgnoresTheCountBreaksReentrancy) {
   ExploreConfig c = config("rlock", {}, {"reentrancy"});
-  c.lock_options = {{"redisson", "3.23.0"}};  // the last version that runs rlock_unlock (no latch)
+  c.lock_options = {{"redisson", "3.21.0"}};  // the last version that runs rlock_unlock
   c.script_files = {{"rlock_unlock", kPlanted + "unlock_ignores_count.lua"}};
   expect_caught(c, "reentrancy", "reentry-count", 100);
 }
 
 TEST(CaughtPlantedBug, AnUnlockThatIgnoresTheCountBreaksMutualExclusion) {
   ExploreConfig c = config("rlock", {}, {"mutual_exclusion"});
-  c.lock_options = {{"redisson", "3.23.0"}};  // the last version that runs rlock_unlock (no latch)
+  c.lock_options = {{"redisson", "3.21.0"}};  // the last version that runs rlock_unlock
   c.script_files = {{"rlock_unlock", kPlanted + "unlock_ignores_count.lua"}};
   expect_caught(c, "mutual_exclusion", "mutex-overlap", 200);
 }

@@ -77,8 +77,8 @@ std::vector<LibraryRow> stories() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Redisson, LibraryRowStory, ::testing::ValuesIn(stories()), [](const auto& info) {
-  std::string name = "issue" + std::string(info.param.issue.substr(1));
-  return name;
+  const std::string_view issue = info.param.issue;
+  return issue.starts_with('#') ? "issue" + std::string(issue.substr(1)) : std::string(issue);
 });
 
 }  // namespace

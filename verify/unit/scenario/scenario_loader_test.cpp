@@ -140,7 +140,7 @@ TEST(ScenarioLoader, ALeaseInSecondsIsNamedOnceOnAnAcquire) {
 
 TEST(ScenarioLoader, FairLockKeysAreCheckedAndReachTheCheckerOptions) {
   EXPECT_EQ(error_of("bad-fair-variant.yaml"),
-            "bad-fair-variant.yaml:2:34: unknown fair_variant 'middle' (expected head, tail, tail-3.31, tail-3.32)");
+            "bad-fair-variant.yaml:2:34: unknown fair_variant 'middle' (expected head, tail, tail-3.31, tail-3.32, tail-3.45)");
   EXPECT_EQ(error_of("fair-key-on-rlock.yaml"),
             "fair-key-on-rlock.yaml:2:37: thread_wait_ms applies to lock type fair only (this lock is rlock)");
   const Scenario s = load_scenario(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/fair-fifo-head.yaml");

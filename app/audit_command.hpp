@@ -20,8 +20,9 @@ struct AuditOptions {
   bool progress = false;
 };
 
-// Exit code: 0 every verdict as the version table says, 1 one differs, 2 bad usage or a story that
-// does not load.
+// Exit code: 0 every verdict as the version table says, 1 one differs (without --set, a fault in
+// locksim's model or table; with it, the options in use bring a bug back or take it away), 2 bad
+// usage or a story that does not load.
 int run_audit(const AuditOptions& options, std::ostream& out, std::ostream& err);
 
 // The version matrix (markdown): every modelled row's verdict on each version where a behaviour

@@ -180,7 +180,8 @@ int main(int argc, char** argv) {
       "running its story from the library (scenarios/redisson/, scenarios/) as that version, in a table (row,\n"
       "versions affected, verdict on this version, replay command, timeline), with the hazards no version avoids\n"
       "and what is not modelled listed apart. Writes summary.md, results.json, junit.xml and timelines.\n"
-      "Exit code: 0 every verdict as locksim's version table says, 1 one differs, 2 bad usage.");
+      "Exit code: 0 every verdict as locksim's version table says, 1 one differs (with --set: your options\n"
+      "bring a bug back or take it away; without: a fault in locksim), 2 bad usage.");
   audit->add_option("--redisson", audit_options.redisson,
                     "X.Y.Z: the version to audit (modelled: " + locksim::client::modelled_range() + ")");
   audit->add_option("--lock", audit_locks, "The lock types in use, comma-separated (rlock, fair, multi, red, rwlock); default all");

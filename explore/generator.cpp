@@ -172,17 +172,17 @@ void check_variation(const ExploreConfig& c, const Variation& v, const std::stri
   scenario::apply_lock_options(v.lock_options, where, probe);
   const std::vector<std::string> runs = client::scripts_run_by(probe.lock, client::default_scripts_dir());
   for (const auto& [name, path] : v.script_files) {
-    if (path != "stock" && std::find(runs.begin(), runs.end(), name) == runs.end()) {
+    if (!std::filesystem::exists(client::default_scripts_dir() + "/" + name + ".lua"))
+      throw std::invalid_argument(where + " script:" + name + ": no script '" + name + "' in " +
+                                  client::default_scripts_dir() + " to replace");
+    if (path == "stock") continue;
+    if (std::find(runs.begin(), runs.end(), name) == runs.end()) {
       std::string list;
       for (const std::string& r : runs) list += (list.empty() ? "" : ", ") + r;
       throw std::invalid_argument(where + " script:" + name + ": the " + probe.lock.type + " lock of Redisson " +
                                   probe.lock.redisson_version + " never runs '" + name + "' (it runs " + list +
                                   "): replace one of those, or set the redisson= version whose era runs it");
     }
-    if (!std::filesystem::exists(client::default_scripts_dir() + "/" + name + ".lua"))
-      throw std::invalid_argument(where + " script:" + name + ": no script '" + name + "' in " +
-                                  client::default_scripts_dir() + " to replace");
-    if (path == "stock") continue;
     if (const std::string problem = scenario::user_script_problem(path); !problem.empty())
       throw std::invalid_argument(where + " script:" + name + "=" + path + ": " + problem);
   }

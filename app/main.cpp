@@ -138,11 +138,11 @@ int main(int argc, char** argv) {
   explore->add_flag("--watchdog-keep", watchdog_keep, "The same as --set watchdog_on_error=keep (Redisson 3.44.0 on)");
   explore->add_flag("--unlock-latch", unlock_latch, "The same as --set unlock_latch=true (Redisson 3.24.0 on)");
   explore->add_option("--fair-variant", fair_variant,
-                      "The same as --set fair_variant=V: head (2.7.0-3.11.0), tail (3.11.1-3.30.x, the default), tail-3.31,\n"
-                      "tail-3.32 (3.32.0-3.44.x)");
+                      "The same as --set fair_variant=V: head (2.7.0-3.11.0), tail (3.11.1-3.30.x), tail-3.31,\n"
+                      "tail-3.32 (3.32.0-3.44.x), tail-3.45 (3.45.0 on); --redisson sets it with everything else");
   explore->add_option("--thread-wait-ms", thread_wait_ms,
-                      "The same as --set thread_wait_ms=N: fair's threadWaitTime (5000, the default, up to 3.13.2; 300000\n"
-                      "from 3.13.3); fair_queue judges evictions by it");
+                      "The same as --set thread_wait_ms=N: fair's threadWaitTime (5000 up to 3.13.2; 300000 from 3.13.3,\n"
+                      "the default version's); fair_queue judges evictions by it");
   std::vector<std::string> explore_scripts;
   explore->add_option("--script", explore_scripts,
                       "NAME=FILE: run your Lua FILE wherever the lock would run scripts/NAME.lua (repeatable), to audit "

@@ -1,5 +1,6 @@
 #include "client/redisson_lock.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -215,6 +216,17 @@ bool RedissonLock::unlock_cancels_renewal(const CallResult& result) const {
       return result.timed_out || result.reply.kind != Reply::Kind::Nil;
   }
   return true;
+}
+
+void RedissonLock::add_unlock_latch(Command& command, const std::string& braced_name) {
+  // (timeout + retryInterval) x retryAttempts; from 3.48.0 the interval is one draw of
+  // retryDelay(retryAttempts).
+  const CommandPolicy& p = options_.commands;
+  const int64_t latch_ms =
+      std::max<int64_t>((p.timeout_ms + retry_delay_ms(backend_, p, p.retry_attempts)) * p.retry_attempts, 1);
+  command.keys.push_back("redisson_unlock_latch:" + braced_name + ":" + backend_.random_token());
+  command.argv.push_back("publish");
+  command.argv.push_back(std::to_string(latch_ms));
 }
 
 Task<void> RedissonLock::delete_latch(std::string latch) {

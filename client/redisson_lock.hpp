@@ -108,6 +108,12 @@ class RedissonLock : public Lock {
   // RedissonOptions::lease_memory says (the watchdog timeout, or a stale explicit lease).
   int64_t acquire_lease_ms(int64_t lease_ms) const;
 
+  // Adds Redisson's unlock latch (3.24.0 on) to an unlock command: KEYS += the latch
+  // "redisson_unlock_latch:<braced name>:<request id>", ARGV += the publish command and the latch's
+  // lifetime, which outlives every resend. The request id is made once per unlock, kept across
+  // resends: that is what makes a resent unlock answer what the first one did.
+  void add_unlock_latch(Command& command, const std::string& braced_name);
+
   // isLocked() and friends: a plain command on `key_` answering an integer, > 0 read as 1.
   Task<OpResult> query(std::string role, std::vector<std::string> argv, int64_t thread, int64_t op);
 

@@ -47,28 +47,26 @@ std::vector<VersionedBehaviour> make_table() {
            {{3, 19, 0}, "one condition: exists == 0 or hexists == 1", "", false,
             [](LockSpec& s) { s.rlock_scripts.acquire = "rlock_acquire_one_condition"; }},
        }},
-      {"RLock unlock of a missing key",
+      {"RLock unlock script",
        "rlock, multi, red",
        {
            {first, "publishes and answers 1 (silent)", "#2018", true,
-            [](LockSpec& s) { s.rlock_scripts.unlock = "rlock_unlock_silent_missing"; }},
-           {{3, 10, 6}, "answers nil: IllegalMonitorStateException", "", false,
-            [](LockSpec& s) { s.rlock_scripts.unlock = "rlock_unlock"; }},
-       }},
-      {"RLock publish command",
-       "rlock, multi, red",
-       {
-           {first, "publish written in the unlock and forceUnlock scripts", "", false,
             [](LockSpec& s) {
-              s.rlock_scripts.publish_as_argv = false;
+              s.rlock_scripts.unlock = "rlock_unlock_silent_missing";
               s.rlock_scripts.force_unlock = "rlock_force_unlock";
-              if (s.rlock_scripts.unlock == "rlock_unlock_3_22") s.rlock_scripts.unlock = "rlock_unlock";
+              s.rlock_scripts.publish_as_argv = false;
             }},
-           {{3, 22, 0}, "publish (or spublish) passed as an ARGV", "#5047", false,
+           {{3, 10, 6}, "answers nil: IllegalMonitorStateException", "", false,
             [](LockSpec& s) {
-              s.rlock_scripts.publish_as_argv = true;
-              s.rlock_scripts.force_unlock = "rlock_force_unlock_3_22";
+              s.rlock_scripts.unlock = "rlock_unlock";
+              s.rlock_scripts.force_unlock = "rlock_force_unlock";
+              s.rlock_scripts.publish_as_argv = false;
+            }},
+           {{3, 22, 0}, "publish (or spublish) passed as an ARGV, to forceUnlock too", "#5047", false,
+            [](LockSpec& s) {
               s.rlock_scripts.unlock = "rlock_unlock_3_22";
+              s.rlock_scripts.force_unlock = "rlock_force_unlock_3_22";
+              s.rlock_scripts.publish_as_argv = true;
             }},
        }},
       {"unlock latch",

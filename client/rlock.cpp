@@ -32,31 +32,19 @@ Task<RedissonLock::Attempt> RLock::try_acquire_once(int64_t thread, int64_t op, 
 }
 
 Command RLock::unlock_command(int64_t thread, int64_t op) {
-  if (!options_.unlock_latch) {
-    Command command{.role = "unlock",
-                    .lock = name_,
-                    .script = &unlock_,
-                    .keys = {name_, channel()},
-                    .argv = {"0", std::to_string(internal_lease_ms_), holder_id(thread)},
-                    .thread = thread,
-                    .op = op};
-    if (publish_as_argv_) command.argv.push_back(kPublish);
-    return command;
+  Command command{.role = "unlock",
+                  .lock = name_,
+                  .script = &unlock_,
+                  .keys = {name_, channel()},
+                  .argv = {"0", std::to_string(internal_lease_ms_), holder_id(thread)},
+                  .thread = thread,
+                  .op = op};
+  if (options_.unlock_latch) {
+    add_unlock_latch(command, "{" + name_ + "}");
+  } else if (publish_as_argv_) {
+    command.argv.push_back(kPublish);
   }
-  // One request id per unlock, kept across resends: that is what makes the latch work. The latch
-  // outlives every resend: (timeout + retryInterval) x retryAttempts; from 3.48.0 the interval is
-  // one draw of retryDelay(retryAttempts).
-  const CommandPolicy& p = options_.commands;
-  const int64_t latch_ms =
-      std::max<int64_t>((p.timeout_ms + retry_delay_ms(backend_, p, p.retry_attempts)) * p.retry_attempts, 1);
-  return Command{.role = "unlock",
-                 .lock = name_,
-                 .script = &unlock_,
-                 .keys = {name_, channel(), "redisson_unlock_latch:{" + name_ + "}:" + backend_.random_token()},
-                 .argv = {"0", std::to_string(internal_lease_ms_), holder_id(thread), kPublish,
-                          std::to_string(latch_ms)},
-                 .thread = thread,
-                 .op = op};
+  return command;
 }
 
 Command RLock::renew_command(int64_t thread) { return renewal(renew_, {name_}, holder_id(thread), thread); }

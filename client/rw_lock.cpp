@@ -27,14 +27,6 @@ RwSide::RwSide(Backend& backend, ScriptCatalog& scripts, const std::string& key,
       mode_(side),
       force_unlock_(scripts.get("rwlock_" + side + "_force_unlock")) {}
 
-void RwSide::add_latch(Command& command) {
-  const CommandPolicy& p = options_.commands;
-  const int64_t latch_ms = (p.timeout_ms + p.retry_interval_ms) * p.retry_attempts;
-  command.keys.push_back("redisson_unlock_latch:" + braced() + ":" + backend_.random_token());
-  command.argv.push_back("publish");
-  command.argv.push_back(std::to_string(latch_ms));
-}
-
 std::string RwSide::braced() const { return key_.find('{') != std::string::npos ? key_ : "{" + key_ + "}"; }
 
 // RedissonReadLock / RedissonWriteLock.isLocked(): the hash's mode is this side's.
@@ -91,7 +83,7 @@ Command ReadLock::unlock_command(int64_t thread, int64_t op) {
                   .argv = {"0", holder_id(thread)},
                   .thread = thread,
                   .op = op};
-  if (latched_unlock_) add_latch(command);
+  if (latched_unlock_) add_unlock_latch(command, braced());
   return command;
 }
 
@@ -126,7 +118,7 @@ Command WriteLock::unlock_command(int64_t thread, int64_t op) {
                   .argv = {"1", std::to_string(internal_lease_ms_), writer_id(thread)},
                   .thread = thread,
                   .op = op};
-  if (latched_unlock_) add_latch(command);
+  if (latched_unlock_) add_unlock_latch(command, braced());
   return command;
 }
 

@@ -57,7 +57,7 @@ class RwSide : public RedissonLock {
   // The unlock of 3.44.0 on: appends the latch key "redisson_unlock_latch:{<key>}:<request id>" to
   // the KEYS, the publish command and the latch's lifetime to the ARGV. (Redisson deletes the latch
   // once the reply came; here it expires: RedissonLock deletes only an RLock's.)
-  void add_latch(Command& command);
+
 
   const std::string mode_;  // "read" or "write"
   const Script& force_unlock_;  // rwlock_read_force_unlock or rwlock_write_force_unlock

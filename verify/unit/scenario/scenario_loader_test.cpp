@@ -55,6 +55,18 @@ TEST(ScenarioLoader, ARedissonVersionSetsTheLockAndExplicitOptionsOverrideIt) {
   EXPECT_THROW(load_scenario(kBad + "../redisson-3.23-with-latch.yaml", "9.9.9"), ScenarioError);
 }
 
+// Redisson 3.52.0 unlocks with rlock_unlock_latch: a replaced rlock_unlock would never run.
+TEST(ScenarioLoader, AReplacedScriptTheVersionNeverRunsIsAnError) {
+  const std::string error = error_of("replace-script-never-run.yaml");
+  EXPECT_EQ(error.rfind("replace-script-never-run.yaml:4:35: the rlock lock of Redisson 3.52.0 never runs the script "
+                        "'rlock_unlock'", 0),
+            0u)
+      << error;
+  EXPECT_NE(error.find("(it runs rlock_acquire_one_condition, rlock_force_unlock_3_22, rlock_renew, rlock_unlock_latch)"),
+            std::string::npos)
+      << error;
+}
+
 TEST(ScenarioLoader, AFailoverViaSentinelHasNoLag) {
   EXPECT_EQ(error_of("sentinel-with-lag.yaml"),
             "sentinel-with-lag.yaml:6:55: a failover via sentinel promotes a replica that follows its master: lag_ms must be 0");

@@ -10,6 +10,8 @@
 #include "app/explore_command.hpp"
 #include "shell/redis_shell.hpp"
 #include "app/run_command.hpp"
+#include "app/serve_command.hpp"
+#include "app/check_command.hpp"
 #include "scenario/loader.hpp"
 #include "client/redisson_version.hpp"
 #include "client/script_files.hpp"
@@ -191,6 +193,64 @@ int main(int argc, char** argv) {
   audit->add_flag("--matrix", audit_matrix,
                   "Print the version matrix instead (every row on every version where a behaviour changes), as markdown");
 
+  locksim::server::ServeOptions serve_options;
+  std::string serve_clock = "real";
+  std::string serve_requirepass;
+  CLI::App* serve = app.add_subcommand(
+      "serve",
+      "The fake Redis 7.0 over RESP, for real clients in any language (redis-cli, redis-py, ioredis, ...): one\n"
+      "event loop, each command atomic on the engine. Faults while clients run (LOCKSIM.FAULT on any connection,\n"
+      "or --faults FILE), a real or virtual clock, and a history of every command that `locksim check` judges.\n"
+      "Runs until SHUTDOWN, LOCKSIM.SHUTDOWN, Ctrl-C or SIGTERM, then writes the history. Guide: docs/serve.md.");
+  serve->add_option("--port", serve_options.port, "TCP port (0: a free one, printed and written to --port-file)")
+      ->capture_default_str();
+  serve->add_option("--bind", serve_options.bind, "Address to listen on (only loopback unless you say otherwise)")
+      ->capture_default_str();
+  serve->add_option("--port-file", serve_options.port_file, "Write the port here once listening");
+  serve->add_option("--requirepass", serve_requirepass, "Clients must AUTH with this password");
+  serve->add_option("--clock", serve_clock,
+                    "real: the machine's clock. virtual: starts at --start-ms and moves only with DEBUG SLEEP,\n"
+                    "LOCKSIM.CLOCK ADVANCE <ms> or a clock_jump fault, so a 30 s lease runs out when you say")
+      ->check(CLI::IsMember({"real", "virtual"}))
+      ->capture_default_str();
+  serve->add_option("--start-ms", serve_options.start_ms, "The virtual clock's first reading (ms since the epoch)")
+      ->capture_default_str();
+  serve->add_option("--history", serve_options.history,
+                    "Write the history (JSON lines) here when the server stops (default: none kept)");
+  serve->add_option("--history-limit", serve_options.history_limit, "Events kept at most; the history says where it was cut")
+      ->capture_default_str();
+  serve->add_option("--lock", serve_options.lock_keys,
+                    "A lock key: every command naming it is recorded with the key's content before and after");
+  serve->add_option("--resource", serve_options.resource,
+                    "The protected counter: clients GET it and SET it inside their critical section; the resource\n"
+                    "property then judges mutual exclusion from the server's log alone (lost updates)");
+  serve->add_option("--faults", serve_options.schedule,
+                    "A fault schedule: lines of `<at_ms> <fault> [<param> <value>]... [client <name>]`");
+  serve->add_option("--replica-lag-ms", serve_options.replica_lag_ms,
+                    "Keep an in-process replica up to this far behind, so a failover fault can promote it");
+  serve->add_option("--seed", serve_options.seed, "Seed of the loss fault's draws")->capture_default_str();
+  serve->add_option("--maxclients", serve_options.max_clients, "Connections at most")->capture_default_str();
+  serve->add_option("--proto-max-bulk-len", serve_options.limits.proto_max_bulk_len, "Longest bulk argument, bytes")
+      ->capture_default_str();
+  serve->add_option("--client-query-buffer-limit", serve_options.limits.client_query_buffer_limit,
+                    "A client's unparsed input past this closes it, bytes")
+      ->capture_default_str();
+  serve->add_flag("--quiet", serve_options.quiet, "No log lines on standard error");
+
+  locksim::app::CheckOptions check_options;
+  CLI::App* check = app.add_subcommand(
+      "check",
+      "Judges a recorded history (one `locksim serve` wrote, or a run's history.jsonl) with the checkers, prints\n"
+      "the verdicts and writes the usual reports and a timeline. By default it judges what the history has the\n"
+      "inputs for: mutual_exclusion (clients noted their holds with LOCKSIM.NOTE) and resource (serve --resource).\n"
+      "Exit code: 0 every verdict holds (or is as --expect says), 1 one does not, 2 bad input.");
+  check->add_option("history", check_options.history, "history.jsonl")->required();
+  check->add_option("--properties", check_options.properties, "Properties to judge (comma-separated)")->delimiter(',');
+  check->add_option("--expect", check_options.expect, "PROPERTY=holds|violated: what this history should show")
+      ->delimiter(',');
+  check->add_option("--out", check_options.out, "Where to write the reports")->capture_default_str();
+  check->add_option("--name", check_options.name, "The report's name (default: the file's)");
+
   std::vector<std::string> merge_inputs;
   std::string merge_out;
   CLI::App* merge = app.add_subcommand(
@@ -237,6 +297,12 @@ int main(int argc, char** argv) {
       return locksim::app::run_audit(audit_options, std::cout, std::cerr);
     }
     if (*merge) return locksim::app::run_merge(merge_inputs, merge_out, std::cerr);
+    if (*serve) {
+      serve_options.clock = serve_clock == "virtual" ? locksim::server::ClockMode::Virtual : locksim::server::ClockMode::Real;
+      if (serve->count("--requirepass")) serve_options.requirepass = serve_requirepass;
+      return locksim::app::run_serve(serve_options, std::cerr);
+    }
+    if (*check) return locksim::app::run_check(check_options, std::cout, std::cerr);
     if (*explore) {
       auto split = [](const std::string& text) {
         std::vector<std::string> items;

@@ -14,6 +14,7 @@ inline constexpr std::string_view kWatchdog = "watchdog";
 inline constexpr std::string_view kLiveness = "liveness";
 inline constexpr std::string_view kFairQueue = "fair_queue";
 inline constexpr std::string_view kReadWrite = "read_write";
+inline constexpr std::string_view kResource = "resource";
 }  // namespace property
 
 namespace anomaly {
@@ -51,6 +52,8 @@ inline constexpr std::string_view kBlockedByEvicted = "blocked-by-evicted";
 inline constexpr std::string_view kWriteOverlap = "write-overlap";
 // read_write: an owner believed it held the write side while another believed it held the read side.
 inline constexpr std::string_view kReadWriteOverlap = "read-write-overlap";
+// resource: a client wrote the protected resource from a value it read before another client's update.
+inline constexpr std::string_view kLostUpdate = "lost-update";
 }  // namespace anomaly
 
 }  // namespace locksim::model

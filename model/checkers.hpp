@@ -1,6 +1,6 @@
 #pragma once
 // Running checkers by name: "mutual_exclusion", "fencing", "reentrancy", "watchdog", "liveness",
-// "fair_queue", "read_write". The history's facts (facts.hpp) are worked out once and every checker
+// "fair_queue", "read_write", "resource". The history's facts (facts.hpp) are worked out once and every checker
 // reads them. Each checker says which lock types it judges (lock_types.hpp); naming one that does
 // not apply to the history's lock type is an error, never a silent "holds". A checker that throws
 // gives Validity::Unknown with the exception's message as explanation. Verdicts combine with merge
@@ -17,6 +17,7 @@
 #include "model/liveness.hpp"
 #include "model/lock_types.hpp"
 #include "model/mutual_exclusion.hpp"
+#include "model/protected_resource.hpp"
 #include "model/read_write.hpp"
 #include "model/reentrancy.hpp"
 #include "model/verdict.hpp"
@@ -33,6 +34,7 @@ struct CheckerOptions {
   LivenessOptions liveness;
   FairQueueOptions fair_queue;
   ReadWriteOptions read_write;
+  ProtectedResourceOptions resource;
 };
 
 struct NamedChecker {
@@ -42,7 +44,7 @@ struct NamedChecker {
   std::function<Verdict(const Facts&, const CheckerOptions&)> check;
 };
 
-// The seven checkers above, in that order.
+// The eight checkers above, in that order.
 const std::vector<NamedChecker>& standard_checkers();
 
 // Every property name, in table order, and "a, b, ... or g" for messages.

@@ -269,7 +269,20 @@ std::string holds(const Verdict& v) {
   if (p == property::kReadWrite)
     return figure(v, "write_intervals") + " write and " + figure(v, "read_intervals") + " read holding intervals on " +
            figure(v, "locks") + " read-write locks, no writer overlapping another holder";
+  if (p == property::kResource)
+    return figure(v, "judged_writes") + " writes of the protected resource, each from a value no other client had changed since";
   return "holds";
+}
+
+std::string lost_update(const Verdict& v) {
+  const Evidence* r = v.find("read");
+  const Evidence* o = v.find("other_update");
+  const Evidence* w = v.find("stale_write");
+  if (!r || !o || !w) return v.anomaly;
+  return "Let " + r->who + " read " + r->where + " at " + ms(r->from_ms) + " (" + r->state + "). Then " + o->who +
+         " updated it at " + ms(o->from_ms) + ", and " + w->who + " wrote it at " + ms(w->from_ms) +
+         " from the value it had read: " + o->who + "'s update is lost, so both were in the critical section at once." +
+         faults_meanwhile(v);
 }
 
 std::string fair_starved(const Verdict& v) {
@@ -303,7 +316,7 @@ std::string explain(const Verdict& v) {
       {anomaly::kRenewedExplicitLease, renewal}, {anomaly::kRevivedAfterUnlock, renewal},
       {anomaly::kRenewedWithoutHold, renewal},   {anomaly::kLeaseMismatch, lease},
       {anomaly::kStarved, starved},              {anomaly::kFifoInversion, fifo},
-      {anomaly::kBlockedByEvicted, fair_starved},
+      {anomaly::kBlockedByEvicted, fair_starved},  {anomaly::kLostUpdate, lost_update},
   };
   const auto it = kTemplates.find(v.anomaly);
   return it == kTemplates.end() ? v.anomaly : it->second(v);

@@ -6,6 +6,7 @@
 #include "client/command_words.hpp"
 #include "model/events.hpp"
 #include "model/rendered.hpp"
+#include "sim/rendered_key.hpp"
 #include "world/exec_event.hpp"
 
 namespace locksim::sim {
@@ -55,35 +56,10 @@ RedisNode::Connections& RedisNode::connections(const std::string& client) {
 }
 
 std::string RedisNode::render(const std::string& key) {
-  const auto& entries = engine_->keyspace().entries();
-  auto it = entries.find(key);
-  if (it == entries.end()) return "";
-  const engine::Entry& entry = it->second;
-  if (entry.expire_at_ms != engine::kNoExpire && world_.epoch_now() > entry.expire_at_ms) return "";
-  if (const auto* s = std::get_if<std::string>(&entry.value)) return *s;
-  if (const auto* h = std::get_if<engine::Hash>(&entry.value)) {
-    std::vector<std::string> fields;
-    for (const auto& [f, v] : h->fields()) fields.push_back(f + "=" + v);
-    return model::render_hash(std::move(fields));
-  }
-  if (const auto* l = std::get_if<engine::List>(&entry.value)) return model::render_list({l->begin(), l->end()});
-  if (const auto* z = std::get_if<engine::ZSet>(&entry.value)) {
-    std::vector<std::pair<std::string, int64_t>> members;
-    for (const auto& [score, member] : z->ordered()) members.emplace_back(member, static_cast<int64_t>(score));
-    return model::render_zset(members);
-  }
-  return "?";
+  return render_key(engine_->keyspace(), key, world_.epoch_now());
 }
 
-int64_t RedisNode::ttl(const std::string& key) {
-  const auto& entries = engine_->keyspace().entries();
-  const auto it = entries.find(key);
-  if (it == entries.end()) return -2;
-  const int64_t expire_at = it->second.expire_at_ms;
-  if (expire_at == engine::kNoExpire) return -1;
-  const int64_t left = expire_at - world_.epoch_now();
-  return left < 0 ? -2 : left;
-}
+int64_t RedisNode::ttl(const std::string& key) { return key_ttl(engine_->keyspace(), key, world_.epoch_now()); }
 
 Reply RedisNode::execute(const std::string& client, const client::Command& command, bool as_eval) {
   LS_ASSERT(up_);
@@ -153,11 +129,7 @@ void RedisNode::replace_engine(const Snapshot& snapshot) {
   quiet_ = true;
   aof_stale_ = true;
   engine_ = std::make_unique<engine::Engine>(*this);
-  engine::Keyspace& keyspace = engine_->keyspace();
-  for (const auto& [key, entry] : snapshot) {
-    engine::Entry& restored = keyspace.insert(key, entry.value);
-    if (entry.expire_at_ms != engine::kNoExpire) keyspace.set_expire(key, restored, entry.expire_at_ms);
-  }
+  engine::restore(engine_->keyspace(), snapshot);
   quiet_ = false;
   for (const auto& [client, channels] : subscriptions)
     for (const auto& channel : channels) pubsub(client, {"SUBSCRIBE", channel});
@@ -173,21 +145,13 @@ void RedisNode::restart(Persistence persistence) {
 
 void RedisNode::failover(int64_t lag_ms) {
   up_ = true;
-  const int64_t cutoff = world_.now() - lag_ms;
-  const Snapshot* newest = nullptr;
-  for (const auto& [at, snapshot] : replica_log_)
-    if (at <= cutoff) newest = &snapshot;
-  const Snapshot promoted = newest ? *newest : Snapshot{};
-  replace_engine(promoted);
+  replace_engine(replica_log_.promoted(world_.now(), lag_ms));
   replica_log_.clear();
   remember_for_replica();
 }
 
 void RedisNode::remember_for_replica() {
-  replica_log_.emplace_back(world_.now(), engine_->keyspace().entries());
-  const int64_t cutoff = world_.now() - replica_lag_ms_;
-  // Keep the newest snapshot the replica has surely applied, and everything after it.
-  while (replica_log_.size() > 1 && replica_log_[1].first <= cutoff) replica_log_.erase(replica_log_.begin());
+  replica_log_.remember(world_.now(), engine_->keyspace().entries());
 }
 
 void RedisNode::active_expire() {

@@ -14,6 +14,7 @@
 
 #include "client/backend.hpp"
 #include "engine/engine.hpp"
+#include "engine/snapshot.hpp"
 #include "world/fault.hpp"
 #include "world/harness.hpp"
 
@@ -48,7 +49,7 @@ class RedisNode : public engine::Host {
   // Keeps the snapshots a replica lagging `lag_ms` behind needs (call before writes happen).
   void keep_replica(int64_t lag_ms) {
     has_replica_ = true;
-    replica_lag_ms_ = std::max(replica_lag_ms_, lag_ms);
+    replica_log_.keep_lag(lag_ms);
   }
   // Stopped (SIGSTOP) until `t`: it reads nothing, expires nothing, writes no AOF.
   void pause_until(int64_t t) { paused_until_ = std::max(paused_until_, t); }
@@ -82,7 +83,7 @@ class RedisNode : public engine::Host {
   void key_event(engine::KeyEvent event, std::string_view key, int64_t expire_at_ms) override;
 
  private:
-  using Snapshot = std::map<std::string, engine::Entry, std::less<>>;
+  using Snapshot = engine::Snapshot;
   struct Connections {
     engine::SessionId commands = 0;
     engine::SessionId pubsub = 0;
@@ -109,11 +110,10 @@ class RedisNode : public engine::Host {
   // expiry, a new engine), cleared by aof_fsync. While it is false an fsync would copy nothing new.
   bool aof_stale_ = false;
   bool has_replica_ = false;  // a failover is planned: writes are remembered (even with no lag)
-  int64_t replica_lag_ms_ = 0;
   int64_t paused_until_ = 0;
   int64_t errors_until_ = 0;
   std::string error_text_;
-  std::vector<std::pair<int64_t, Snapshot>> replica_log_;  // (time, keyspace after a write)
+  engine::ReplicaLog replica_log_;
 };
 
 // A fabric's servers, redis0 first.

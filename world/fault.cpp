@@ -23,8 +23,12 @@ bool FaultInfo::takes(FaultParam p) const { return std::find(params.begin(), par
 const std::vector<FaultInfo>& fault_kinds() {
   using P = FaultParam;
   static const std::vector<FaultInfo> table = {
-      {FaultKind::Crash, "crash", false, {}, "the client process dies: its coroutines and connections go"},
-      {FaultKind::Pause, "pause", false, {P::ForMs}, "the client stops (a GC pause): nothing of it runs, then it catches up"},
+      {FaultKind::Crash, "crash", false, {}, "the client process dies: its coroutines and connections go", true, "",
+       "a real client's process is not the server's to kill: close its connections with reset, or kill it yourself"},
+      {FaultKind::Pause, "pause", false, {P::ForMs}, "the client stops (a GC pause): nothing of it runs, then it catches up",
+       true, "",
+       "a real client's process is not the server's to stop: stop it yourself (SIGSTOP), or let its lease run out "
+       "with clock_jump or LOCKSIM.CLOCK ADVANCE"},
       {FaultKind::Partition, "partition", false, {P::ForMs}, "the client's link drops every message"},
       {FaultKind::Delay, "delay", false, {P::ForMs, P::ExtraMs}, "every message on the client's link takes extra_ms longer"},
       {FaultKind::Loss, "loss", false, {P::ForMs, P::PerThousand}, "the client's link loses per_thousand messages in a thousand"},

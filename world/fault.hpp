@@ -61,6 +61,8 @@ struct FaultInfo {
   bool drawn_by_all = true;
   // Why a live run cannot act it out ("" when it can): such a scenario is skipped live, with this.
   std::string_view not_live{};
+  // Why `locksim serve` cannot act it out on a real client ("" when it can): LOCKSIM.FAULT says so.
+  std::string_view not_served{};
 
   bool takes(FaultParam p) const;
   // Ends by itself after for_ms.

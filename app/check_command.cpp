@@ -1,0 +1,116 @@
+#include "app/check_command.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+#include "model/anomaly.hpp"
+#include "model/checkers.hpp"
+#include "model/protected_resource.hpp"
+#include "report/report.hpp"
+
+namespace locksim::app {
+namespace {
+
+// The properties whose inputs the history has: beliefs (Hold events) for mutual exclusion, the
+// protected resource's reads and writes for resource.
+std::vector<std::string> judgeable(const model::History& history) {
+  bool beliefs = false, resource = false;
+  for (const model::Event& e : history.events()) {
+    beliefs = beliefs || e.kind == model::EventKind::Hold;
+    resource = resource || (e.kind == model::EventKind::Exec && (e.f == model::kResourceRead || e.f == model::kResourceWrite));
+  }
+  std::vector<std::string> names;
+  if (beliefs) names.emplace_back(model::property::kMutualExclusion);
+  if (resource) names.emplace_back(model::property::kResource);
+  return names;
+}
+
+}  // namespace
+
+int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
+  std::ifstream in(options.history, std::ios::binary);
+  if (!in) {
+    err << "locksim check: cannot read " << options.history << "\n";
+    return 2;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  model::History history;
+  try {
+    history = model::History::from_jsonl(text.str());
+  } catch (const std::exception& e) {
+    err << "locksim check: " << options.history << ": " << e.what() << "\n";
+    return 2;
+  }
+  std::map<std::string, std::string> expected;
+  for (const std::string& item : options.expect) {
+    const auto eq = item.find('=');
+    const std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (eq == std::string::npos || (value != "holds" && value != "violated")) {
+      err << "locksim check: --expect " << item << ": expected PROPERTY=holds or PROPERTY=violated\n";
+      return 2;
+    }
+    expected[item.substr(0, eq)] = value;
+  }
+  std::vector<std::string> names = options.properties;
+  if (names.empty()) names = judgeable(history);
+  for (const auto& [property, value] : expected)
+    if (std::find(names.begin(), names.end(), property) == names.end()) names.push_back(property);
+  if (names.empty()) {
+    err << "locksim check: " << options.history
+        << " has nothing to judge: no client noted a hold (LOCKSIM.NOTE acquired <lock>) and no protected\n"
+           "resource was read and written (serve --resource KEY); name --properties to judge anyway\n";
+    return 2;
+  }
+  std::vector<model::Verdict> verdicts;
+  try {
+    verdicts = model::run_checkers(history, names);
+  } catch (const std::invalid_argument& e) {
+    err << "locksim check: " << e.what() << " (expected " << model::property_list(model::property_names()) << ")\n";
+    return 2;
+  }
+
+  scenario::ScenarioResult result;
+  result.file = options.history;
+  result.name = options.name.empty() ? std::filesystem::path(options.history).stem().string() : options.name;
+  result.about = "a recorded history, judged by locksim check";
+  result.backend = "serve";
+  std::vector<std::string> clients;
+  for (const model::Event& e : history.events()) {
+    const std::string who = e.kind == model::EventKind::Exec ? e.client : e.process;
+    if (who.empty() || who == "world" || who.rfind("redis", 0) == 0) continue;
+    if (std::find(clients.begin(), clients.end(), who) == clients.end()) clients.push_back(who);
+  }
+  result.clients = clients;
+  for (model::Verdict& v : verdicts) {
+    scenario::PropertyResult p;
+    p.property = v.property;
+    const auto it = expected.find(v.property);
+    if (it != expected.end()) p.expected = it->second;
+    const bool holds = v.valid == model::Validity::Yes;
+    const bool violated = v.valid == model::Validity::No;
+    p.passed = p.expected.empty() ? holds : (p.expected == "holds" ? holds : violated);
+    p.verdict = std::move(v);
+    result.properties.push_back(std::move(p));
+  }
+  result.history = std::move(history);
+  report::print_table(out, {result});
+  try {
+    report::write_reports(options.out, {result});
+  } catch (const std::exception& e) {
+    err << "locksim check: " << e.what() << "\n";
+    return 2;
+  }
+  for (const auto& p : result.properties)
+    out << "\n" << p.property << ": " << p.verdict.explanation << "\n";
+  out << "\nreports: " << options.out << "/summary.md; timeline: " << options.out << "/" << report::slug(result.name)
+      << "/timeline.html\n";
+  return result.passed() ? 0 : 1;
+}
+
+}  // namespace locksim::app

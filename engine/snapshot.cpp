@@ -1,0 +1,27 @@
+#include "engine/snapshot.hpp"
+
+namespace locksim::engine {
+
+void restore(Keyspace& keyspace, const Snapshot& snapshot) {
+  for (const auto& [key, entry] : snapshot) {
+    Entry& restored = keyspace.insert(key, entry.value);
+    if (entry.expire_at_ms != kNoExpire) keyspace.set_expire(key, restored, entry.expire_at_ms);
+  }
+}
+
+void ReplicaLog::remember(int64_t now_ms, Snapshot snapshot) {
+  log_.emplace_back(now_ms, std::move(snapshot));
+  const int64_t cutoff = now_ms - lag_ms_;
+  // Keep the newest snapshot the replica has surely applied, and everything after it.
+  while (log_.size() > 1 && log_[1].first <= cutoff) log_.erase(log_.begin());
+}
+
+Snapshot ReplicaLog::promoted(int64_t now_ms, int64_t lag_ms) const {
+  const int64_t cutoff = now_ms - lag_ms;
+  const Snapshot* newest = nullptr;
+  for (const auto& [at, snapshot] : log_)
+    if (at <= cutoff) newest = &snapshot;
+  return newest ? *newest : Snapshot{};
+}
+
+}  // namespace locksim::engine

@@ -1,0 +1,37 @@
+#pragma once
+// Snapshots of a keyspace, for a server that restarts from its AOF or fails over to a replica that
+// lags behind. Both the simulated servers and `locksim serve` keep them the same way.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/keyspace.hpp"
+
+namespace locksim::engine {
+
+using Snapshot = std::map<std::string, Entry, std::less<>>;
+
+// Puts every entry of `snapshot`, with its expiry, into `keyspace` (which must not hold them).
+void restore(Keyspace& keyspace, const Snapshot& snapshot);
+
+// What a replica `lag_ms` behind its master has applied: the keyspace after each write, kept only
+// as far back as the lag needs.
+class ReplicaLog {
+ public:
+  // The master's keyspace after a write at `now_ms`.
+  void remember(int64_t now_ms, Snapshot snapshot);
+  // The replica can lag up to `lag_ms` behind (keeps what that needs from now on).
+  void keep_lag(int64_t lag_ms) { lag_ms_ = std::max(lag_ms_, lag_ms); }
+  // The newest keyspace a replica `lag_ms` behind had applied at `now_ms` (empty before any).
+  Snapshot promoted(int64_t now_ms, int64_t lag_ms) const;
+  void clear() { log_.clear(); }
+
+ private:
+  int64_t lag_ms_ = 0;
+  std::vector<std::pair<int64_t, Snapshot>> log_;  // (time, keyspace after a write), oldest first
+};
+
+}  // namespace locksim::engine

@@ -1,0 +1,56 @@
+#pragma once
+// One client connection of `locksim serve`: its socket, its query buffer, the state Redis keeps per
+// client (name, protocol, authentication, database) and its replies on their way out.
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include <asio.hpp>
+
+#include "engine/host.hpp"
+#include "server/request_parser.hpp"
+#include "server/resp_writer.hpp"
+
+namespace locksim::server {
+
+using SteadyTime = std::chrono::steady_clock::time_point;
+
+struct Connection : std::enable_shared_from_this<Connection> {
+  Connection(asio::ip::tcp::socket s, uint64_t id, ParserLimits limits)
+      : socket(std::move(s)), id(id), parser(limits), delay_timer(socket.get_executor()),
+        block_timer(socket.get_executor()) {}
+
+  asio::ip::tcp::socket socket;
+  uint64_t id;
+  RequestParser parser;
+  std::array<char, 16 * 1024> in{};
+  engine::SessionId session = 0;
+  std::string name;                 // CLIENT SETNAME
+  Protocol protocol = Protocol::Resp2;
+  bool authenticated = true;
+  std::string addr, laddr;
+  int64_t created_ms = 0;           // the run's time
+  int64_t last_ms = 0;
+  std::string last_command;
+  bool control = false;             // it sent LOCKSIM.* commands: restarts and resets spare it
+  bool closing = false;             // close once what is queued is written (QUIT, a protocol error)
+  bool closed = false;
+  bool black_holed = false;         // a loss fault ate a reply: nothing more in or out until it closes
+  bool blocked = false;             // WAIT: no command runs until it answers
+
+  // Replies leave in order: `out` is being written or about to be; `delayed` waits for its time.
+  std::string out;
+  bool writing = false;
+  std::deque<std::pair<SteadyTime, std::string>> delayed;
+  asio::steady_timer delay_timer;
+  asio::steady_timer block_timer;
+
+  // What histories and CLIENT LIST call it: its name, or "conn<id>" before it has one.
+  std::string who() const { return name.empty() ? "conn" + std::to_string(id) : name; }
+};
+
+}  // namespace locksim::server

@@ -1,0 +1,386 @@
+// The commands Redis answers in its networking and server layers rather than on the keyspace:
+// connection state (HELLO, AUTH, CLIENT, QUIT, RESET), introspection (INFO, CONFIG, COMMAND) and
+// WAIT and SHUTDOWN. Texts follow Redis 7.0.15's networking.c, server.c, config.c and acl.c.
+#include <algorithm>
+#include <charconv>
+
+#include "engine/command_context.hpp"
+#include "engine/command_table.hpp"
+#include "server/server.hpp"
+
+namespace locksim::server {
+namespace {
+
+using engine::equals_ignore_case;
+
+constexpr std::string_view kVersion = "7.0.15";
+
+bool parse_ll(std::string_view s, int64_t& out) {
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && end == s.data() + s.size() && !s.empty();
+}
+
+// Redis's stringmatchlen for CONFIG GET patterns: *, ?, [...] and \ escapes, case-insensitive.
+bool glob_match(std::string_view p, std::string_view s) {
+  if (p.empty()) return s.empty();
+  switch (p[0]) {
+    case '*':
+      for (size_t i = 0; i <= s.size(); ++i)
+        if (glob_match(p.substr(1), s.substr(i))) return true;
+      return false;
+    case '?':
+      return !s.empty() && glob_match(p.substr(1), s.substr(1));
+    case '[': {
+      if (s.empty()) return false;
+      size_t i = 1;
+      const bool negate = i < p.size() && p[i] == '^';
+      if (negate) ++i;
+      bool matched = false;
+      const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(s[0])));
+      for (; i < p.size() && p[i] != ']'; ++i) {
+        if (p[i] == '\\' && i + 1 < p.size()) {
+          ++i;
+          if (std::tolower(static_cast<unsigned char>(p[i])) == c) matched = true;
+        } else if (i + 2 < p.size() && p[i + 1] == '-' && p[i + 2] != ']') {
+          const char lo = static_cast<char>(std::tolower(static_cast<unsigned char>(p[i])));
+          const char hi = static_cast<char>(std::tolower(static_cast<unsigned char>(p[i + 2])));
+          if (std::min(lo, hi) <= c && c <= std::max(lo, hi)) matched = true;
+          i += 2;
+        } else if (std::tolower(static_cast<unsigned char>(p[i])) == c) {
+          matched = true;
+        }
+      }
+      if (negate) matched = !matched;
+      return matched && glob_match(i < p.size() ? p.substr(i + 1) : p.substr(i), s.substr(1));
+    }
+    case '\\':
+      if (p.size() >= 2) {
+        return !s.empty() && p[1] == s[0] && glob_match(p.substr(2), s.substr(1));
+      }
+      [[fallthrough]];
+    default:
+      return !s.empty() && std::tolower(static_cast<unsigned char>(p[0])) == std::tolower(static_cast<unsigned char>(s[0])) &&
+             glob_match(p.substr(1), s.substr(1));
+  }
+}
+
+Reply unknown_subcommand(std::string_view command, std::string_view sub) {
+  std::string upper(command);
+  for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return Reply::error("ERR unknown subcommand '" + std::string(sub) + "'. Try " + upper + " HELP.");
+}
+
+Reply wrong_arity(std::string_view command) {
+  return Reply::error("ERR wrong number of arguments for '" + std::string(command) + "' command");
+}
+
+// What CONFIG GET answers for the parameters clients ask about, as a default redis-server 7.0.
+std::vector<std::pair<std::string, std::string>> config_defaults(const ServeOptions& o, int port) {
+  return {
+      {"appendonly", "no"},
+      {"bind", o.bind},
+      {"busy-reply-threshold", "5000"},
+      {"client-query-buffer-limit", std::to_string(o.limits.client_query_buffer_limit)},
+      {"cluster-enabled", "no"},
+      {"databases", "16"},
+      {"hz", "10"},
+      {"lua-time-limit", "5000"},
+      {"maxclients", std::to_string(o.max_clients)},
+      {"maxmemory", "0"},
+      {"maxmemory-policy", "noeviction"},
+      {"notify-keyspace-events", ""},
+      {"port", std::to_string(port)},
+      {"proto-max-bulk-len", std::to_string(o.limits.proto_max_bulk_len)},
+      {"replica-read-only", "yes"},
+      {"requirepass", o.requirepass.value_or("")},
+      {"save", ""},
+      {"slave-read-only", "yes"},
+      {"timeout", "0"},
+  };
+}
+
+Reply command_info(const engine::CommandSpec& spec) {
+  std::vector<Reply> flags;
+  if (spec.flags & engine::kCmdWrite) flags.push_back(Reply::status("write"));
+  if (spec.flags & engine::kCmdReadOnly) flags.push_back(Reply::status("readonly"));
+  if (spec.flags & engine::kCmdNoScript) flags.push_back(Reply::status("noscript"));
+  if (spec.flags & engine::kCmdPubSubContext) flags.push_back(Reply::status("pubsub"));
+  return Reply::array({Reply::bulk(spec.name), Reply::integer_of(spec.arity), Reply::array(std::move(flags)),
+                       Reply::integer_of(0), Reply::integer_of(0), Reply::integer_of(0), Reply::array(),
+                       Reply::array(), Reply::array(), Reply::array()});
+}
+
+}  // namespace
+
+std::string Server::client_info(const Connection& c) const {
+  const int64_t now = clock_.run_ms();
+  return "id=" + std::to_string(c.id) + " addr=" + c.addr + " laddr=" + c.laddr + " fd=" + std::to_string(c.id + 7) +
+         " name=" + c.name + " age=" + std::to_string((now - c.created_ms) / 1000) +
+         " idle=" + std::to_string((now - c.last_ms) / 1000) + " flags=N db=0 sub=0 psub=0 ssub=0 multi=-1 qbuf=" +
+         std::to_string(c.parser.buffered()) + " qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=0 obl=0 oll=0 omem=" +
+         std::to_string(c.out.size()) + " tot-mem=0 events=r cmd=" + (c.last_command.empty() ? "NULL" : c.last_command) +
+         " user=default redir=-1 resp=" + std::to_string(static_cast<int>(c.protocol));
+}
+
+std::string Server::info(const std::string& section) const {
+  const bool all = section.empty() || section == "default" || section == "all" || section == "everything";
+  std::string out;
+  auto add = [&](std::string_view name, const std::string& body) {
+    if (!all && section != name) return;
+    if (!out.empty()) out += "\r\n";
+    std::string title(name);
+    title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));
+    out += "# " + title + "\r\n" + body;
+  };
+  const int64_t uptime_s = clock_.run_ms() / 1000;
+  add("server", "redis_version:" + std::string(kVersion) +
+                    "\r\nredis_mode:standalone\r\nos:locksim serve (fake Redis engine)\r\narch_bits:64\r\n"
+                    "multiplexing_api:epoll\r\nprocess_id:" + std::to_string(::getpid()) +
+                    "\r\ntcp_port:" + std::to_string(port_) + "\r\nuptime_in_seconds:" + std::to_string(uptime_s) +
+                    "\r\nhz:10\r\nexecutable:locksim\r\n");
+  add("clients", "connected_clients:" + std::to_string(connections_.size()) + "\r\nmaxclients:" +
+                     std::to_string(options_.max_clients) + "\r\nblocked_clients:0\r\n");
+  add("memory", "used_memory:0\r\nmaxmemory:0\r\nmaxmemory_policy:noeviction\r\n");
+  add("persistence", "loading:0\r\nasync_loading:0\r\nrdb_bgsave_in_progress:0\r\naof_enabled:0\r\n"
+                     "aof_rewrite_in_progress:0\r\n");
+  add("stats", "total_connections_received:" + std::to_string(next_id_ - 1) + "\r\n");
+  add("replication", "role:master\r\nconnected_slaves:0\r\nmaster_repl_offset:0\r\n");
+  add("cpu", "used_cpu_sys:0.000000\r\nused_cpu_user:0.000000\r\n");
+  const auto& entries = engine_->keyspace().entries();
+  const size_t expires = static_cast<size_t>(std::count_if(
+      entries.begin(), entries.end(), [](const auto& e) { return e.second.expire_at_ms != engine::kNoExpire; }));
+  add("keyspace", entries.empty() ? std::string()
+                                  : "db0:keys=" + std::to_string(entries.size()) + ",expires=" +
+                                        std::to_string(expires) + ",avg_ttl=0\r\n");
+  return out;
+}
+
+std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vector<std::string>& argv) {
+  const std::string_view cmd = argv[0];
+  const size_t argc = argv.size();
+  if (equals_ignore_case(cmd, "quit")) {
+    c->closing = true;
+    return Reply::ok();
+  }
+  if (equals_ignore_case(cmd, "auth") || equals_ignore_case(cmd, "hello")) {
+    const bool hello = equals_ignore_case(cmd, "hello");
+    std::optional<std::string> user, pass, setname;
+    int protocol = static_cast<int>(c->protocol);
+    if (hello) {
+      size_t i = 1;
+      if (argc >= 2) {
+        int64_t v = 0;
+        if (!parse_ll(argv[1], v) || v < INT32_MIN || v > INT32_MAX)
+          return Reply::error("ERR Protocol version is not an integer or out of range");
+        if (v < 2 || v > 3) return Reply::error("NOPROTO unsupported protocol version");
+        protocol = static_cast<int>(v);
+        i = 2;
+      }
+      for (; i < argc; ++i) {
+        const bool more = i + 1 < argc;
+        if (equals_ignore_case(argv[i], "auth") && i + 2 < argc) {
+          user = argv[i + 1];
+          pass = argv[i + 2];
+          i += 2;
+        } else if (equals_ignore_case(argv[i], "setname") && more) {
+          setname = argv[i + 1];
+          ++i;
+        } else {
+          return Reply::error("ERR Syntax error in HELLO option '" + argv[i] + "'");
+        }
+      }
+    } else {
+      if (argc < 2 || argc > 3) return wrong_arity("auth");
+      if (argc == 3) user = argv[1];
+      pass = argv.back();
+    }
+    if (pass) {
+      if (!options_.requirepass && !user)
+        return Reply::error(
+            "ERR AUTH <password> called without any password configured for the default user. Are you sure your "
+            "configuration is correct?");
+      const bool ok = (!user || *user == "default") && (!options_.requirepass || *pass == *options_.requirepass);
+      if (!ok) return Reply::error("WRONGPASS invalid username-password pair or user is disabled.");
+      c->authenticated = true;
+      c->parser.set_authenticated(true);
+    } else if (!c->authenticated) {
+      return Reply::error("NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO "
+                          "<proto> AUTH <user> <pass> option can be used to authenticate the client and select the "
+                          "RESP protocol version at the same time");
+    }
+    if (!hello) return Reply::ok();
+    if (setname) c->name = *setname;
+    c->protocol = protocol == 3 ? Protocol::Resp3 : Protocol::Resp2;
+    std::string bytes;
+    append_map(bytes,
+               {{"server", Reply::bulk("redis")},
+                {"version", Reply::bulk(kVersion)},
+                {"proto", Reply::integer_of(protocol)},
+                {"id", Reply::integer_of(static_cast<int64_t>(c->id))},
+                {"mode", Reply::bulk("standalone")},
+                {"role", Reply::bulk("master")},
+                {"modules", Reply::array()}},
+               c->protocol);
+    send(c, std::move(bytes));
+    return Reply::sequence({});  // already sent: a map is not a Reply
+  }
+  if (equals_ignore_case(cmd, "reset")) {
+    c->name.clear();
+    c->protocol = Protocol::Resp2;
+    engine_->close_session(c->session);
+    by_session_.erase(c->session);
+    c->session = engine_->open_session();
+    by_session_[c->session] = c;
+    if (options_.requirepass) {
+      c->authenticated = false;
+      c->parser.set_authenticated(false);
+    }
+    return Reply::status("RESET");
+  }
+  if (equals_ignore_case(cmd, "client")) {
+    if (argc < 2) return wrong_arity("client");
+    const std::string_view sub = argv[1];
+    if (equals_ignore_case(sub, "id") && argc == 2) return Reply::integer_of(static_cast<int64_t>(c->id));
+    if (equals_ignore_case(sub, "getname") && argc == 2) return c->name.empty() ? Reply::nil() : Reply::bulk(c->name);
+    if (equals_ignore_case(sub, "setname") && argc == 3) {
+      for (char ch : argv[2])
+        if (ch < '!' || ch > '~')
+          return Reply::error("ERR Client names cannot contain spaces, newlines or special characters.");
+      c->name = argv[2];
+      return Reply::ok();
+    }
+    if (equals_ignore_case(sub, "info") && argc == 2) return Reply::bulk(client_info(*c) + "\n");
+    if (equals_ignore_case(sub, "list")) {
+      std::string out;
+      for (const auto& [id, other] : connections_) out += client_info(*other) + "\n";
+      return Reply::bulk(out);
+    }
+    if (equals_ignore_case(sub, "kill") && argc >= 3) {
+      // CLIENT KILL addr (old form) or CLIENT KILL ID id / ADDR addr / SKIPME yes|no.
+      std::vector<ConnPtr> victims;
+      bool skipme = true;
+      if (argc == 3) {
+        for (const auto& [id, other] : connections_)
+          if (other->addr == argv[2]) victims.push_back(other);
+        if (victims.empty()) return Reply::error("ERR No such client");
+        for (const ConnPtr& v : victims) v->closing = true, flush(v);
+        return Reply::ok();
+      }
+      if (argc % 2 != 0) return Reply::error("ERR syntax error");
+      std::optional<int64_t> id;
+      std::optional<std::string> addr;
+      for (size_t i = 2; i + 1 < argc; i += 2) {
+        int64_t v = 0;
+        if (equals_ignore_case(argv[i], "id")) {
+          if (!parse_ll(argv[i + 1], v) || v <= 0) return Reply::error("ERR client-id should be greater than 0");
+          id = v;
+        } else if (equals_ignore_case(argv[i], "addr")) {
+          addr = argv[i + 1];
+        } else if (equals_ignore_case(argv[i], "skipme")) {
+          skipme = !equals_ignore_case(argv[i + 1], "no");
+        } else {
+          return Reply::error("ERR syntax error");
+        }
+      }
+      for (const auto& [cid, other] : connections_) {
+        if (id && static_cast<int64_t>(cid) != *id) continue;
+        if (addr && other->addr != *addr) continue;
+        if (skipme && other == c) continue;
+        victims.push_back(other);
+      }
+      for (const ConnPtr& v : victims) v->closing = true, flush(v);
+      return Reply::integer_of(static_cast<int64_t>(victims.size()));
+    }
+    if (equals_ignore_case(sub, "no-evict") || equals_ignore_case(sub, "no-touch")) return Reply::ok();
+    return unknown_subcommand("client", sub);
+  }
+  if (equals_ignore_case(cmd, "info")) {
+    std::string section = argc >= 2 ? argv[1] : "";
+    for (char& ch : section) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return Reply::bulk(info(section));
+  }
+  if (equals_ignore_case(cmd, "config")) {
+    if (argc < 2) return wrong_arity("config");
+    const std::string_view sub = argv[1];
+    if (equals_ignore_case(sub, "get")) {
+      if (argc < 3) return wrong_arity("config|get");
+      std::vector<Reply> out;
+      for (const auto& [name, value] : config_defaults(options_, port_)) {
+        bool match = false;
+        for (size_t i = 2; i < argc; ++i) match = match || glob_match(argv[i], name);
+        if (!match) continue;
+        const auto set = config_.find(name);
+        out.push_back(Reply::bulk(name));
+        out.push_back(Reply::bulk(set == config_.end() ? value : set->second));
+      }
+      return Reply::array(std::move(out));
+    }
+    if (equals_ignore_case(sub, "set")) {
+      if (argc < 4 || argc % 2 != 0) return wrong_arity("config|set");
+      const auto defaults = config_defaults(options_, port_);
+      for (size_t i = 2; i + 1 < argc; i += 2) {
+        std::string name = argv[i];
+        for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        const bool known = std::any_of(defaults.begin(), defaults.end(), [&](const auto& d) { return d.first == name; });
+        if (!known) return Reply::error("ERR Unknown option or number of arguments for CONFIG SET - '" + argv[i] + "'");
+      }
+      for (size_t i = 2; i + 1 < argc; i += 2) {
+        std::string name = argv[i];
+        for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        config_[name] = argv[i + 1];
+      }
+      return Reply::ok();
+    }
+    if (equals_ignore_case(sub, "resetstat") && argc == 2) return Reply::ok();
+    return unknown_subcommand("config", sub);
+  }
+  if (equals_ignore_case(cmd, "command")) {
+    if (argc == 1) {
+      std::vector<Reply> all;
+      for (const engine::CommandSpec& spec : engine::all_commands()) all.push_back(command_info(spec));
+      return Reply::array(std::move(all));
+    }
+    const std::string_view sub = argv[1];
+    if (equals_ignore_case(sub, "count") && argc == 2)
+      return Reply::integer_of(static_cast<int64_t>(engine::all_commands().size()));
+    if (equals_ignore_case(sub, "info")) {
+      std::vector<Reply> out;
+      for (size_t i = 2; i < argc; ++i) {
+        const engine::CommandSpec* spec = engine::lookup_command(argv[i]);
+        out.push_back(spec ? command_info(*spec) : Reply::nil());
+      }
+      return Reply::array(std::move(out));
+    }
+    // The fake keeps no command docs; an empty answer is a valid one (redis-cli then has no hints).
+    if (equals_ignore_case(sub, "docs")) return Reply::array();
+    return unknown_subcommand("command", sub);
+  }
+  if (equals_ignore_case(cmd, "wait")) {
+    if (argc != 3) return wrong_arity("wait");
+    int64_t replicas = 0, timeout = 0;
+    if (!parse_ll(argv[1], replicas)) return Reply::error("ERR value is not an integer or out of range");
+    if (!parse_ll(argv[2], timeout)) return Reply::error("ERR timeout is not an integer or out of range");
+    if (timeout < 0) return Reply::error("ERR timeout is negative");
+    // No replica ever acknowledges: WAIT for none answers 0 at once, WAIT for some blocks its timeout.
+    if (replicas <= 0) return Reply::integer_of(0);
+    c->blocked = true;
+    if (timeout > 0) {
+      c->block_timer.expires_after(std::chrono::milliseconds(timeout));
+      c->block_timer.async_wait([this, c](const asio::error_code& ec) {
+        if (ec || c->closed) return;
+        c->blocked = false;
+        reply(c, Reply::integer_of(0));
+        process(c);
+      });
+    }
+    return Reply::sequence({});
+  }
+  if (equals_ignore_case(cmd, "shutdown")) {
+    stop();
+    c->closing = true;
+    return Reply::sequence({});
+  }
+  return std::nullopt;
+}
+
+}  // namespace locksim::server

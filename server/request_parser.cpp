@@ -1,0 +1,186 @@
+#include "server/request_parser.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <climits>
+
+namespace locksim::server {
+namespace {
+
+// Redis's string2ll: an optional '-', digits, no leading zeros or '+', no spaces, in range.
+bool string_to_ll(std::string_view s, int64_t& out) {
+  if (s.empty() || s.size() > 20) return false;
+  if (s == "0") {
+    out = 0;
+    return true;
+  }
+  size_t i = s[0] == '-' ? 1 : 0;
+  if (i >= s.size() || s[i] < '1' || s[i] > '9') return false;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && end == s.data() + s.size();
+}
+
+bool is_hex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  return std::tolower(static_cast<unsigned char>(c)) - 'a' + 10;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> split_inline_args(std::string_view line) {
+  // The C string sdssplitargs sees: it stops at a NUL byte.
+  line = line.substr(0, line.find('\0'));
+  auto at = [&](size_t i) { return i < line.size() ? line[i] : '\0'; };
+  auto space = [](char c) { return c != '\0' && std::isspace(static_cast<unsigned char>(c)) != 0; };
+  std::vector<std::string> args;
+  size_t p = 0;
+  while (true) {
+    while (space(at(p))) ++p;
+    if (at(p) == '\0') return args;
+    bool inq = false, insq = false, done = false;
+    std::string current;
+    while (!done) {
+      const char c = at(p);
+      if (inq) {
+        if (c == '\\' && at(p + 1) == 'x' && is_hex(at(p + 2)) && is_hex(at(p + 3))) {
+          current += static_cast<char>(hex_value(at(p + 2)) * 16 + hex_value(at(p + 3)));
+          p += 3;
+        } else if (c == '\\' && at(p + 1) != '\0') {
+          ++p;
+          switch (at(p)) {
+            case 'n': current += '\n'; break;
+            case 'r': current += '\r'; break;
+            case 't': current += '\t'; break;
+            case 'b': current += '\b'; break;
+            case 'a': current += '\a'; break;
+            default: current += at(p); break;
+          }
+        } else if (c == '"') {
+          // A closing quote must be followed by a space or the end.
+          if (at(p + 1) != '\0' && !space(at(p + 1))) return std::nullopt;
+          done = true;
+        } else if (c == '\0') {
+          return std::nullopt;
+        } else {
+          current += c;
+        }
+      } else if (insq) {
+        if (c == '\\' && at(p + 1) == '\'') {
+          ++p;
+          current += '\'';
+        } else if (c == '\'') {
+          if (at(p + 1) != '\0' && !space(at(p + 1))) return std::nullopt;
+          done = true;
+        } else if (c == '\0') {
+          return std::nullopt;
+        } else {
+          current += c;
+        }
+      } else {
+        switch (c) {
+          case ' ': case '\n': case '\r': case '\t': case '\0': done = true; break;
+          case '"': inq = true; break;
+          case '\'': insq = true; break;
+          default: current += c; break;
+        }
+      }
+      if (at(p) != '\0') ++p;
+    }
+    args.push_back(std::move(current));
+  }
+}
+
+bool RequestParser::feed(std::string_view bytes) {
+  compact();
+  buffer_.append(bytes);
+  return buffer_.size() - pos_ <= limits_.client_query_buffer_limit;
+}
+
+// Drops consumed bytes once they dominate the buffer, so a long-lived connection does not grow it.
+void RequestParser::compact() {
+  if (pos_ > 0 && pos_ >= buffer_.size() / 2) {
+    buffer_.erase(0, pos_);
+    pos_ = 0;
+  }
+}
+
+RequestParser::Step RequestParser::fail(std::string text) {
+  error_ = "ERR Protocol error: " + std::move(text);
+  return Step::Failed;
+}
+
+std::optional<std::vector<std::string>> RequestParser::next() {
+  while (!error_ && pos_ < buffer_.size()) {
+    std::vector<std::string> argv;
+    const bool multibulk = multibulk_left_ > 0 || buffer_[pos_] == '*';
+    const Step step = multibulk ? parse_multibulk(argv) : parse_inline(argv);
+    if (step != Step::Done) return std::nullopt;
+    if (!argv.empty()) return argv;  // an empty line or "*0" is skipped, as Redis does
+  }
+  return std::nullopt;
+}
+
+RequestParser::Step RequestParser::parse_inline(std::vector<std::string>& argv) {
+  const size_t newline = buffer_.find('\n', pos_);
+  if (newline == std::string::npos) {
+    if (buffered() > limits_.inline_max_size) return fail("too big inline request");
+    return Step::NeedMore;
+  }
+  size_t end = newline;
+  if (end != pos_ && buffer_[end - 1] == '\r') --end;
+  auto args = split_inline_args(std::string_view(buffer_).substr(pos_, end - pos_));
+  if (!args) return fail("unbalanced quotes in request");
+  pos_ = newline + 1;
+  argv = std::move(*args);
+  return Step::Done;
+}
+
+RequestParser::Step RequestParser::parse_multibulk(std::vector<std::string>& argv) {
+  if (multibulk_left_ == 0) {
+    const size_t cr = buffer_.find('\r', pos_);
+    if (cr == std::string::npos) {
+      if (buffered() > limits_.inline_max_size) return fail("too big mbulk count string");
+      return Step::NeedMore;
+    }
+    if (cr + 1 >= buffer_.size()) return Step::NeedMore;  // the '\n' has not come yet
+    int64_t count = 0;
+    const bool ok = string_to_ll(std::string_view(buffer_).substr(pos_ + 1, cr - pos_ - 1), count);
+    if (!ok || count > INT_MAX) return fail("invalid multibulk length");
+    if (count > 10 && !authenticated_) return fail("unauthenticated multibulk length");
+    pos_ = cr + 2;
+    if (count <= 0) return Step::Done;
+    multibulk_left_ = count;
+    argv_.clear();
+    // Redis preallocates at most 1024 slots, so a huge count cannot make it hold anything.
+    argv_.reserve(static_cast<size_t>(std::min<int64_t>(count, 1024)));
+  }
+  while (multibulk_left_ > 0) {
+    if (bulk_len_ == -1) {
+      const size_t cr = buffer_.find('\r', pos_);
+      if (cr == std::string::npos) {
+        if (buffered() > limits_.inline_max_size) return fail("too big bulk count string");
+        return Step::NeedMore;
+      }
+      if (cr + 1 >= buffer_.size()) return Step::NeedMore;
+      if (buffer_[pos_] != '$') return fail(std::string("expected '$', got '") + buffer_[pos_] + "'");
+      int64_t len = 0;
+      const bool ok = string_to_ll(std::string_view(buffer_).substr(pos_ + 1, cr - pos_ - 1), len);
+      if (!ok || len < 0 || len > limits_.proto_max_bulk_len) return fail("invalid bulk length");
+      if (len > 16384 && !authenticated_) return fail("unauthenticated bulk length");
+      pos_ = cr + 2;
+      bulk_len_ = len;
+    }
+    // The argument and its "\r\n"; like Redis, the two bytes after it are skipped unread.
+    if (buffered() < static_cast<size_t>(bulk_len_) + 2) return Step::NeedMore;
+    argv_.emplace_back(buffer_, pos_, static_cast<size_t>(bulk_len_));
+    pos_ += static_cast<size_t>(bulk_len_) + 2;
+    bulk_len_ = -1;
+    --multibulk_left_;
+  }
+  argv = std::move(argv_);
+  argv_.clear();
+  return Step::Done;
+}
+
+}  // namespace locksim::server

@@ -1,0 +1,129 @@
+#pragma once
+// Server: the fake Redis engine behind a RESP socket, for real clients in any language. One event
+// loop (standalone Asio) serves every connection; each command runs atomically on the engine, as in
+// Redis. Around the engine it keeps what Redis's networking layer keeps (connections, names,
+// protocol, authentication), the clock (real or virtual), faults acted out while clients run, and
+// the history that `locksim check` judges.
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <asio.hpp>
+
+#include "engine/engine.hpp"
+#include "engine/snapshot.hpp"
+#include "server/connection.hpp"
+#include "server/recorder.hpp"
+#include "server/serve_clock.hpp"
+#include "server/serve_options.hpp"
+
+namespace locksim::server {
+
+// A fault in a schedule: at `at_ms` of the run, the control command `argv` (LOCKSIM.FAULT ...).
+struct ScheduledFault {
+  int64_t at_ms = 0;
+  std::vector<std::string> argv;
+  std::string where;  // "file:line", for messages
+};
+
+class Server final : public engine::Host {
+ public:
+  explicit Server(ServeOptions options);
+  ~Server() override;
+
+  // Binds and listens; throws std::runtime_error saying why it cannot.
+  void listen();
+  int port() const { return port_; }
+  // Serves until SHUTDOWN, LOCKSIM.SHUTDOWN, SIGINT/SIGTERM or stop(); then records the end and
+  // writes the history (options.history).
+  void run();
+  // Safe from another thread.
+  void stop();
+  const Recorder& recorder() const { return recorder_; }
+  // Faults to act out at their times (loaded from a schedule file by the caller).
+  void schedule(std::vector<ScheduledFault> faults) { schedule_ = std::move(faults); }
+
+  // engine::Host
+  int64_t now_ms() override { return clock_.now_ms(); }
+  void sleep_ms(int64_t ms) override;
+  void deliver(engine::SessionId subscriber, std::string_view channel, std::string_view message) override;
+  void key_event(engine::KeyEvent event, std::string_view key, int64_t expire_at_ms) override;
+
+ private:
+  using ConnPtr = std::shared_ptr<Connection>;
+  friend struct Commands;
+
+  void accept();
+  void read(const ConnPtr& c);
+  void process(const ConnPtr& c);
+  void process_all();
+  void execute(const ConnPtr& c, std::vector<std::string>& argv);
+  Reply run_engine(const ConnPtr& c, const std::vector<std::string>& argv);
+  void reply(const ConnPtr& c, const Reply& r, bool push = false);
+  void send(const ConnPtr& c, std::string bytes);
+  void flush(const ConnPtr& c);
+  void arm_delayed(const ConnPtr& c);
+  void close(const ConnPtr& c);
+  void housekeeping();
+  void after_clock_moved();
+  void replace_engine(const engine::Snapshot& snapshot);
+  void write_history();
+  void arm_schedule();
+
+  // Networking commands (networking_commands.cpp): nullopt when `argv` is not one of them.
+  std::optional<Reply> networking_command(const ConnPtr& c, const std::vector<std::string>& argv);
+  // LOCKSIM.* (control_commands.cpp).
+  Reply control_command(const ConnPtr& c, const std::vector<std::string>& argv);
+  Reply fault_command(const std::vector<std::string>& argv);
+  std::string client_info(const Connection& c) const;
+  std::string info(const std::string& section) const;
+
+  // Faults in effect.
+  struct ClientFault {
+    SteadyTime until{};
+    int64_t extra_ms = 0;       // delay
+    uint64_t per_thousand = 0;  // loss
+  };
+  bool paused() const;
+  bool held(const Connection& c) const;
+  SteadyTime held_until(const Connection& c) const;
+  const ClientFault* fault_on(const std::map<std::string, ClientFault>& faults, const Connection& c) const;
+  void timer_at(SteadyTime when, std::function<void()> then);
+
+  ServeOptions options_;
+  ServeClock clock_;
+  Recorder recorder_;
+  asio::io_context io_;
+  asio::ip::tcp::acceptor acceptor_;
+  asio::signal_set signals_;
+  asio::steady_timer housekeeping_timer_;
+  int port_ = 0;
+  std::unique_ptr<engine::Engine> engine_;
+  std::map<uint64_t, ConnPtr> connections_;  // by id, ascending
+  std::map<engine::SessionId, ConnPtr> by_session_;
+  uint64_t next_id_ = 1;
+  bool stopping_ = false;
+  int64_t started_epoch_ms_ = 0;
+
+  // Faults.
+  SteadyTime paused_until_{};
+  SteadyTime errors_until_{};
+  std::string error_text_;
+  std::map<std::string, ClientFault> partitions_, delays_, losses_;  // by client name ("*": every client)
+  std::mt19937_64 rng_;
+  engine::Snapshot aof_;
+  bool aof_stale_ = false;
+  int64_t last_fsync_ms_ = 0;
+  engine::ReplicaLog replica_;
+  std::vector<ScheduledFault> schedule_;
+
+  // CONFIG SET values clients asked for, by name.
+  std::map<std::string, std::string> config_;
+};
+
+}  // namespace locksim::server

@@ -187,6 +187,7 @@ Reply Server::fault_command(const std::vector<std::string>& argv) {
       break;
     case world::FaultKind::RedisRestart:
       replace_engine(f.persistence == world::Persistence::AofEverySec ? aof_ : engine::Snapshot{});
+      if (f.persistence == world::Persistence::None) aof_.clear();
       recorder_.fault(server, fe::kRestart, 0, -1,
                       f.persistence == world::Persistence::AofEverySec ? "aof everysec" : "no persistence");
       break;

@@ -359,12 +359,13 @@ void Server::housekeeping() {
     if (ec || stopping_) return;
     if (!paused()) {
       engine_->active_expire();
-      // appendfsync everysec: what a restart from the AOF finds.
-      const int64_t now = clock_.run_ms();
-      if (aof_stale_ && now - last_fsync_ms_ >= 1000) {
+      // appendfsync everysec, on the machine's clock even when the server's is virtual: what a
+      // restart from the AOF finds.
+      const SteadyTime now = std::chrono::steady_clock::now();
+      if (aof_stale_ && now - last_fsync_ >= std::chrono::seconds(1)) {
         aof_ = engine_->keyspace().entries();
         aof_stale_ = false;
-        last_fsync_ms_ = now;
+        last_fsync_ = now;
       }
     }
     housekeeping();

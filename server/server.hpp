@@ -118,7 +118,7 @@ class Server final : public engine::Host {
   std::mt19937_64 rng_;
   engine::Snapshot aof_;
   bool aof_stale_ = false;
-  int64_t last_fsync_ms_ = 0;
+  SteadyTime last_fsync_{};
   engine::ReplicaLog replica_;
   std::vector<ScheduledFault> schedule_;
 

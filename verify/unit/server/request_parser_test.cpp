@@ -28,7 +28,8 @@ TEST(RequestParser, MultibulkCommandsInOneRead) {
 }
 
 TEST(RequestParser, BytesArrivingOneByOneGiveTheSameCommands) {
-  const std::string input = "*3\r\n$3\r\nSET\r\n$5\r\nk\r\ney\r\n$4\r\nv\0lu\r\nPING\r\n";
+  using namespace std::string_literals;
+  const std::string input = "*3\r\n$3\r\nSET\r\n$5\r\nk\r\ney\r\n$4\r\nv\0lu\r\nPING\r\n"s;
   RequestParser p;
   std::vector<Argv> commands;
   for (char c : input) {

@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# locksim serve with redis-cli and raw sockets: what clients send on connect, the control commands,
+# each fault as a client sees it, the history and its verdict; and the protocol's edges sent as the
+# same bytes to a real redis-server and to serve, whose answers must be the same.
+# Usage: serve_test.sh <locksim binary>
+set -uo pipefail
+locksim=$1
+command -v redis-cli >/dev/null && command -v redis-server >/dev/null || { echo "SKIP: redis-cli/redis-server missing"; exit 77; }
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+  wait 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+expect_eq() {  # what, expected, got
+  if [[ "$2" != "$3" ]]; then fail "$1: expected [$2], got [$3]"; else echo "ok: $1"; fi
+}
+
+# Starts serve with the given options; sets PORT (and the pid in pids).
+start_serve() {
+  rm -f "$work/port"
+  "$locksim" serve --port 0 --port-file "$work/port" --quiet "$@" &
+  SERVE_PID=$!
+  pids+=("$SERVE_PID")
+  for _ in $(seq 100); do [[ -s "$work/port" ]] && break; sleep 0.05; done
+  PORT=$(cat "$work/port")
+}
+stop_serve() {  # [password]
+  redis-cli -p "$PORT" ${1:+-a "$1" --no-auth-warning} locksim.shutdown >/dev/null 2>&1
+  timeout 10 tail --pid="$SERVE_PID" -f /dev/null || { fail "serve did not stop on LOCKSIM.SHUTDOWN"; ps -o pid,stat,wchan:20,cmd -p "$SERVE_PID"; kill "$SERVE_PID"; }
+  wait "$SERVE_PID" 2>/dev/null
+}
+cli() { redis-cli -p "$PORT" "$@"; }
+# The raw bytes a server answers to `bytes` (sent as printf's format), within a second.
+raw() {  # port, bytes
+  exec 3<>"/dev/tcp/127.0.0.1/$1"
+  printf "$2" >&3
+  timeout 1 cat <&3 | od -c | sed 's/^[0-9]* *//' | tr -s ' '
+  exec 3<&-
+}
+
+# ---- connection commands, as clients send them on connect
+start_serve --history "$work/h1.jsonl" --resource counter --lock lk --requirepass secret
+expect_eq "NOAUTH before AUTH" "NOAUTH Authentication required." "$(cli ping 2>&1)"
+expect_eq "AUTH wrong" "WRONGPASS invalid username-password pair or user is disabled." "$(cli auth nope 2>&1)"
+expect_eq "AUTH" "PONG" "$(cli -a secret --no-auth-warning ping)"
+expect_eq "HELLO 3 AUTH" "proto 3" "$(cli hello 3 auth default secret | paste -sd' ' | grep -o 'proto 3')"
+expect_eq "CLIENT SETNAME/GETNAME" "A" "$(printf 'AUTH secret\nCLIENT SETNAME A\nCLIENT GETNAME\n' | cli | tail -1)"
+expect_eq "CLIENT LIST names itself" "name=me" \
+  "$(printf 'AUTH secret\nCLIENT SETNAME me\nCLIENT LIST\n' | cli | tail -1 | grep -o 'name=me')"
+expect_eq "INFO loading" "loading:0" "$(cli -a secret --no-auth-warning info persistence | tr -d '\r' | grep '^loading:')"
+expect_eq "CONFIG GET" "databases 16" "$(cli -a secret --no-auth-warning config get databases | paste -sd' ')"
+expect_eq "SELECT db out of range" "ERR DB index is out of range" "$(cli -a secret --no-auth-warning select 16 2>&1)"
+expect_eq "WAIT 0 replicas" "0" "$(cli -a secret --no-auth-warning wait 0 0)"
+start=$(date +%s%N)
+expect_eq "WAIT 1 replica blocks its timeout" "0" "$(cli -a secret --no-auth-warning wait 1 300)"
+elapsed=$((($(date +%s%N) - start) / 1000000))
+((elapsed >= 290)) || fail "WAIT 1 300 answered after ${elapsed} ms"
+
+# ---- a lost update, made by hand in a known order, found from the server's log alone
+# The last reply of a connection named A (or B); redis-cli follows an error with a blank line.
+a() { printf 'AUTH secret\nCLIENT SETNAME A\n%s\n' "$1" | cli | grep -v '^$' | tail -1; }
+b() { printf 'AUTH secret\nCLIENT SETNAME B\n%s\n' "$1" | cli | grep -v '^$' | tail -1; }
+a "SET lk a-token NX PX 10000" >/dev/null
+a "GET counter" >/dev/null
+b "GET counter" >/dev/null
+b "SET counter 1" >/dev/null
+a "SET counter 1" >/dev/null
+expect_eq "LOCKSIM.NOTE acquired" "OK" "$(a "LOCKSIM.NOTE acquired lk")"
+expect_eq "LOCKSIM.NOTE released without a hold" \
+  "ERR LOCKSIM.NOTE released: B thread 0 noted no hold of 'lk'" "$(b "LOCKSIM.NOTE released lk")"
+stop_serve
+grep -q '"f":"resource_write"' "$work/h1.jsonl" || fail "no resource_write in the history"
+grep -q '"text":"A SET lk a-token NX PX 10000".*"after":"a-token"' "$work/h1.jsonl" \
+  || fail "the lock key's content is not recorded around the SET"
+"$locksim" check "$work/h1.jsonl" --properties resource --expect resource=violated --out "$work/r1" >"$work/check1" 2>&1
+expect_eq "check finds the lost update (exit)" "0" "$?"
+grep -q "B's update is lost" "$work/check1" || fail "check's explanation: $(cat "$work/check1")"
+[[ -s "$work/r1/h1/timeline.html" ]] || fail "check wrote no timeline: $(ls -R "$work/r1")"
+"$locksim" check "$work/h1.jsonl" --properties resource --out "$work/r2" >/dev/null 2>&1
+expect_eq "check without --expect: a violation exits 1" "1" "$?"
+printf '{"i":0,"t":0,"type":"nonsense"}\n' >"$work/bad.jsonl"
+"$locksim" check "$work/bad.jsonl" >/dev/null 2>"$work/bad.err"
+expect_eq "check of a bad history exits 2" "2" "$?"
+grep -q "line 1" "$work/bad.err" || fail "bad history error names no line: $(cat "$work/bad.err")"
+
+# ---- faults as a client sees them
+start_serve --clock virtual --replica-lag-ms 5000
+cli set k v px 30000 >/dev/null
+expect_eq "virtual clock: PTTL does not move" "30000" "$(sleep 0.2; cli pttl k)"
+cli locksim.clock advance 29999 >/dev/null
+expect_eq "virtual clock: 1 ms left" "1" "$(cli pttl k)"
+cli locksim.clock advance 1 >/dev/null
+expect_eq "virtual clock: not yet expired at its ms" "v" "$(cli get k)"
+cli locksim.clock advance 1 >/dev/null
+expect_eq "virtual clock: expired" "" "$(cli get k)"
+expect_eq "DEBUG SLEEP (seconds) moves the virtual clock" "1700000060001" "$(cli debug sleep 30 >/dev/null; cli locksim.clock get)"
+cli locksim.fault error_reply for_ms 300 >/dev/null
+expect_eq "error_reply answers BUSY" \
+  "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE." "$(cli get k 2>&1)"
+sleep 0.35
+expect_eq "error_reply ends" "" "$(cli get k)"
+start=$(date +%s%N)
+cli locksim.fault redis_pause for_ms 400 >/dev/null
+cli ping >/dev/null
+elapsed=$((($(date +%s%N) - start) / 1000000))
+((elapsed >= 380)) || fail "redis_pause 400: PING answered after ${elapsed} ms"
+echo "ok: redis_pause held PING ${elapsed} ms"
+cli set before-restart 1 >/dev/null
+expect_eq "redis_restart empties" "0" "$(cli locksim.fault redis_restart >/dev/null; cli exists before-restart)"
+cli set survivor 1 >/dev/null
+sleep 1.2
+cli set too-late 1 >/dev/null
+expect_eq "redis_restart from the AOF keeps what was fsynced" "1 0" \
+  "$(cli locksim.fault redis_restart persistence aof >/dev/null; echo "$(cli exists survivor) $(cli exists too-late)")"
+expect_eq "unknown fault" "ERR unknown fault 'nap' (expected crash, pause, partition, delay, loss, clock_jump, redis_restart, failover, redis_pause, error_reply or reset)" \
+  "$(cli locksim.fault nap 2>&1)"
+expect_eq "a client's pause is not serve's" "ERR fault 'pause' cannot" "$(cli locksim.fault pause for_ms 10 2>&1 | cut -c1-25)"
+expect_eq "a lasting fault needs for_ms" "ERR LOCKSIM.FAULT delay: for_ms is required (how long it lasts)" \
+  "$(cli locksim.fault delay extra_ms 5 2>&1)"
+stop_serve
+
+# delay and partition hit one client name; reset closes its connections.
+start_serve
+cli locksim.fault delay client slow extra_ms 300 for_ms 2000 >/dev/null
+start=$(date +%s%N)
+printf 'CLIENT SETNAME slow\nPING\n' | cli >/dev/null
+elapsed=$((($(date +%s%N) - start) / 1000000))
+((elapsed >= 280)) || fail "delay 300 on 'slow': answered after ${elapsed} ms"
+start=$(date +%s%N)
+cli ping >/dev/null
+elapsed=$((($(date +%s%N) - start) / 1000000))
+((elapsed < 250)) || fail "delay on 'slow' slowed another client: ${elapsed} ms"
+echo "ok: delay hits only its client"
+stop_serve
+
+# A fault schedule: checked when it loads.
+printf '# at_ms fault params\n100 redis_pause for_ms 50\n200 delay client X extra_ms ten for_ms 5\n' >"$work/bad.faults"
+"$locksim" serve --port 0 --faults "$work/bad.faults" 2>"$work/sched.err" &
+wait $!
+expect_eq "a bad schedule exits 2" "2" "$?"
+expect_eq "a bad schedule names file and line" \
+  "locksim serve: $work/bad.faults:3: LOCKSIM.FAULT delay: extra_ms expects an integer >= 0" "$(cat "$work/sched.err")"
+
+# ---- the protocol's edges: the same bytes to redis-server and to serve
+redis_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --daemonize no --logfile "$work/redis.log" &
+pids+=($!)
+for _ in $(seq 100); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.05; done
+start_serve
+cases=(
+  '*1\r\n$4\r\nPING\r\n'
+  'PING\r\n'
+  'SET "a b" c\r\nGET "a b"\r\n'
+  "GET 'unbalanced\r\nPING\r\n"
+  'ECHO "x\\x41\\n"\r\n'
+  '*x\r\nPING\r\n'
+  '*1\r\n:1\r\n'
+  '*1\r\n$-5\r\n'
+  '*2\r\n$4\r\nECHO\r\n$3\r\nabc\r\n*0\r\n\r\n*1\r\n$4\r\nPING\r\n'
+  '*1\r\n$4\r\nNOPE\r\n'
+  '*2\r\n$3\r\nGET\r\n'
+  'HELLO 4\r\n'
+  'AUTH x\r\n'
+  'CLIENT SETNAME "a b"\r\n'
+  'CLIENT NOPE\r\n'
+  'CONFIG SET nope 1\r\n'
+  'QUIT\r\nPING\r\n'
+  'RESET\r\n'
+)
+for bytes in "${cases[@]}"; do
+  want=$(raw "$redis_port" "$bytes")
+  got=$(raw "$PORT" "$bytes")
+  expect_eq "same bytes as redis-server for $(printf '%q' "$bytes")" "$want" "$got"
+done
+got=$(raw "$PORT" 'HELLO 3\r\nGET missing\r\n' | tr -d ' \n')
+[[ "$got" == *'_\r\n' ]] || fail "RESP3 nil: $got"
+stop_serve
+
+((failures == 0)) || { echo "$failures failure(s)"; exit 1; }
+echo "all serve checks passed"

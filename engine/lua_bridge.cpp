@@ -11,6 +11,8 @@
 #include "base/assert.hpp"
 #include "base/sha1.hpp"
 #include "engine/errors.hpp"
+#include "engine/lua51.hpp"
+#include "engine/lua_libraries.hpp"
 #include "engine/numbers.hpp"
 #include "engine/script_run.hpp"
 
@@ -380,6 +382,25 @@ void push_readonly_proxy(lua_State* L, int index) {
   mark_protected(L, -1);
 }
 
+// Sets the global `name` (in the real globals table at `real`) to a read-only view of the library
+// table on top of the stack, which it pops.
+void set_readonly_library(lua_State* L, int real, const char* name) {
+  mark_protected(L, -1);
+  lua_pushstring(L, name);
+  push_readonly_proxy(L, -2);
+  lua_rawset(L, real);  // rawset: the globals may already refuse writes (reset_libraries)
+  lua_pop(L, 1);
+}
+
+// cjson keeps its configuration (encode_max_depth, encode_number_precision, ...) in the library:
+// a script's change lasts until the Lua state is made again, which Redis does at start and on
+// SCRIPT FLUSH. A fresh library stands for a fresh one of those.
+void install_cjson(lua_State* L, int real) {
+  lua_pushcfunction(L, lua_libraries::open_cjson);
+  lua_call(L, 0, 1);
+  set_readonly_library(L, real, "cjson");
+}
+
 void set_field_function(lua_State* L, const char* name, lua_CFunction f) {
   lua_pushcfunction(L, f);
   lua_setfield(L, -2, name);
@@ -429,7 +450,19 @@ void budget_hook(lua_State* L, lua_Debug*) {
 
 }  // namespace
 
-void attach(lua_State* L, ScriptRun& run) { *static_cast<ScriptRun**>(lua_getextraspace(L)) = &run; }
+void attach(lua_State* L, ScriptRun& run) {
+  *static_cast<ScriptRun**>(lua_getextraspace(L)) = &run;
+  // A new engine is a new server: its scripts start from cjson's defaults (lua_state_pool.hpp).
+  reset_libraries(L);
+}
+
+void reset_libraries(lua_State* L) {
+  // Most engines' scripts never touch cjson's settings; opening it again costs more than asking.
+  if (!lua_libraries::cjson_settings_touched(L)) return;
+  lua_getfield(L, LUA_REGISTRYINDEX, kRealGlobalsKey);
+  install_cjson(L, lua_gettop(L));
+  lua_pop(L, 1);
+}
 
 void detach(lua_State* L) { *static_cast<ScriptRun**>(lua_getextraspace(L)) = nullptr; }
 
@@ -496,11 +529,20 @@ void install(lua_State* L) {
   lua_setfield(L, real, "redis");
   for (const char* name : {"redis", LUA_TABLIBNAME, LUA_STRLIBNAME, LUA_MATHLIBNAME, LUA_COLIBNAME}) {
     lua_getfield(L, real, name);
-    mark_protected(L, -1);
-    push_readonly_proxy(L, -1);
-    lua_setfield(L, real, name);
-    lua_pop(L, 1);
+    set_readonly_library(L, real, name);
   }
+  // Redis's own additions (script_lua.c's luaLoadLibraries), read-only as the others.
+  const std::pair<const char*, lua_CFunction> redis_libraries[] = {
+      {"struct", lua_libraries::open_struct},
+      {"cmsgpack", lua_libraries::open_cmsgpack},
+      {"bit", lua_libraries::open_bit},
+  };
+  for (const auto& [name, open] : redis_libraries) {
+    lua_pushcfunction(L, open);
+    lua_call(L, 0, 1);
+    set_readonly_library(L, real, name);
+  }
+  install_cjson(L, real);
   // The string metatable would otherwise hand scripts the real string library.
   lua_pushliteral(L, "");
   lua_getmetatable(L, -1);

@@ -288,7 +288,9 @@ int lua51_error(lua_State* L) {
 // Lua 5.1's tostring for numbers: "%.14g", so 2^3 prints "8", not 5.4's "8.0".
 int lua51_tostring(lua_State* L) {
   luaL_checkany(L, 1);
-  if (lua_type(L, 1) == LUA_TNUMBER && !lua_isinteger(L, 1)) {
+  // An integer of 15 digits or more prints as 5.1's double does too ("1.2345678901234e+14").
+  if (lua_type(L, 1) == LUA_TNUMBER &&
+      (!lua_isinteger(L, 1) || std::fabs(static_cast<double>(lua_tointeger(L, 1))) >= lua51::kExactPrintLimit)) {
     char buf[64];
     const int n = std::snprintf(buf, sizeof buf, "%.14g", static_cast<double>(lua_tonumber(L, 1)));
     lua_pushlstring(L, buf, static_cast<size_t>(n));
@@ -296,6 +298,20 @@ int lua51_tostring(lua_State* L) {
   }
   luaL_tolstring(L, 1, nullptr);
   return 1;
+}
+
+// Lua 5.1's tonumber gives a double; 5.4's an exact integer for "9007199254740993". Beyond 10^14 the
+// result is the float 5.1 would hold (lua51.hpp), so it compares and prints as in Redis (upvalue 1:
+// Lua's tonumber, called in this frame so that its errors name 'tonumber').
+int lua51_tonumber(lua_State* L) {
+  auto original = reinterpret_cast<lua_CFunction>(lua_touserdata(L, lua_upvalueindex(1)));
+  const int results = original(L);
+  if (results == 1 && lua_isinteger(L, -1)) {
+    const double d = static_cast<double>(lua_tointeger(L, -1));
+    lua_pop(L, 1);
+    lua51::push_number(L, d);
+  }
+  return results;
 }
 
 int readonly_error(lua_State* L) { return luaL_error(L, "Attempt to modify a readonly table"); }
@@ -506,6 +522,11 @@ void install(lua_State* L) {
   lua_setfield(L, real, "error");
   lua_pushcfunction(L, lua51_tostring);
   lua_setfield(L, real, "tostring");
+  lua_getfield(L, real, "tonumber");
+  lua_pushlightuserdata(L, reinterpret_cast<void*>(lua_tocfunction(L, -1)));
+  lua_pushcclosure(L, lua51_tonumber, 1);
+  lua_setfield(L, real, "tonumber");
+  lua_pop(L, 1);
   // Lua 5.1's global unpack, which Redis scripts use.
   lua_getfield(L, real, LUA_TABLIBNAME);
   lua_getfield(L, -1, "unpack");
@@ -587,7 +608,9 @@ void push_reply(lua_State* L, const Reply& reply) {
       lua_pushboolean(L, 0);
       return;
     case Reply::Kind::Integer:
-      lua_pushinteger(L, reply.integer);
+      // Redis 7.0 pushes the reply as a Lua 5.1 number (a double): beyond 10^14 the fake does too,
+      // so 2^53 + 1 arrives rounded and prints as "%.14g", as in Redis.
+      lua51::push_number(L, static_cast<double>(reply.integer));
       return;
     case Reply::Kind::Bulk:
       lua_pushlstring(L, reply.str.data(), reply.str.size());

@@ -357,4 +357,29 @@ TEST_F(Differential, CmsgpackUnpackErrorsAndStreams) {
   expect_same(eval("local s = string.rep('\\145', 5000) .. '\\1' return type(cmsgpack.unpack(s))"));
 }
 
+TEST_F(Differential, RedisCallIntegersArriveAsLua51Numbers) {
+  for (const char* value : {"1", "-1", "99999999999999", "100000000000000", "123456789012345", "9007199254740992",
+                            "9007199254740993", "-9007199254740993", "9223372036854775807", "-9223372036854775808"}) {
+    expect_same({"SET", "n", value});
+    expect_same(eval("return redis.call('incrby', 'n', 0)"));
+    expect_same(eval("return tostring(redis.call('incrby', 'n', 0))"));
+    expect_same(eval("return 'x' .. redis.call('incrby', 'n', 0)"));
+    expect_same(eval("return redis.call('incrby', 'n', 0) + 1"));
+    expect_same(eval("return tostring(redis.call('incrby', 'n', 0) + 1)"));
+    expect_same(eval("return tostring(redis.call('incrby', 'n', 0) * 2)"));
+    expect_same(eval("return redis.call('incrby', 'n', 0) == tonumber(redis.call('get', 'n'))"));
+    expect_same(eval("redis.call('set', 'm', redis.call('incrby', 'n', 0)) return redis.call('get', 'm')"));
+    expect_same(eval("return cjson.encode({redis.call('incrby', 'n', 0)})"));
+    expect_same(eval("return cmsgpack.pack(redis.call('incrby', 'n', 0))"));
+  }
+  expect_same(eval("return tostring(123456789012345)"));
+  expect_same(eval("return tostring(tonumber('9007199254740993'))"));
+  expect_same(eval("return tonumber('9007199254740993') == 9007199254740992"));
+  expect_same(eval("return tonumber('123456789012345') + 0.5"));
+  expect_same(eval("return tonumber('ff', 16)"));
+  expect_same(eval("return tonumber('zz', 99)"));
+  expect_same(eval("return tostring(99999999999999)"));
+  expect_same(eval("return tostring(-123456789012345)"));
+}
+
 }  // namespace locksim::test

@@ -22,7 +22,7 @@ int64_t double_to_int64(double d) {
 uint64_t double_to_uint64(double d) {
   constexpr double k2p63 = 9223372036854775808.0;
   if (!(d >= k2p63)) return static_cast<uint64_t>(double_to_int64(d));  // NaN takes this path too
-  const int64_t low = double_to_int64(d - k2p63);                      // INT64_MIN from 2^64 up
+  const int64_t low = double_to_int64(d - k2p63);                       // INT64_MIN from 2^64 up
   return static_cast<uint64_t>(low) ^ (uint64_t{1} << 63);
 }
 
@@ -50,7 +50,9 @@ int64_t check_integer(lua_State* L, int arg) {
   return to_integer(L, arg);
 }
 
-int64_t opt_integer(lua_State* L, int arg, int64_t def) { return lua_isnoneornil(L, arg) ? def : check_integer(L, arg); }
+int64_t opt_integer(lua_State* L, int arg, int64_t def) {
+  return lua_isnoneornil(L, arg) ? def : check_integer(L, arg);
+}
 
 std::string_view check_string(lua_State* L, int arg) {
   if (lua_type(L, arg) == LUA_TNUMBER) {

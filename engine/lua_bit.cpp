@@ -63,9 +63,18 @@ int open_bit(lua_State* L) {
   lua_pushcfunction(L, luaopen_bit);
   lua_call(L, 0, 1);
   const std::pair<const char*, int> functions[] = {
-      {"tobit", 1},  {"bnot", 1},   {"band", kAllArguments}, {"bor", kAllArguments},
-      {"bxor", kAllArguments}, {"lshift", 2}, {"rshift", 2}, {"arshift", 2}, {"rol", 2}, {"ror", 2},
-      {"bswap", 1}, {"tohex", kOptionalSecond},
+      {"tobit", 1},
+      {"bnot", 1},
+      {"band", kAllArguments},
+      {"bor", kAllArguments},
+      {"bxor", kAllArguments},
+      {"lshift", 2},
+      {"rshift", 2},
+      {"arshift", 2},
+      {"rol", 2},
+      {"ror", 2},
+      {"bswap", 1},
+      {"tohex", kOptionalSecond},
   };
   for (const auto& [name, reads] : functions) {
     lua_getfield(L, -1, name);

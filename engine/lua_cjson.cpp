@@ -85,7 +85,133 @@ size_t sort_members(std::string_view json, size_t pos, std::string& out) {
   return pos + 1;
 }
 
+// Nesting. lua-cjson stops at encode_max_depth / decode_max_depth (1000 by default) or when
+// lua_checkstack fails, whichever comes first. Redis's Lua 5.1 lets a C function hold 8000 stack
+// slots; 5.4 a million, so a script that raises a limit past what 5.1's stack allows would have
+// lua-cjson recurse until the process's own stack overflows. Below kStackBoundDepth no path can
+// fill 5.1's stack first (an object level holds 2 slots, table and key, an array level 1); at or
+// above it the wrappers find where Redis would stop and stop there.
+constexpr int kLua51MaxCStack = 8000;
+constexpr int kDefaultMaxDepth = 1000;
+constexpr int kStackBoundDepth = 3999;
+constexpr int kEncodeDepth = 1;
+constexpr int kDecodeDepth = 2;
+constexpr const char* kLimitsKey = "locksim.cjson.limits";  // configuration -> {encode, decode}, weak keys
+
+// The encode or decode depth limit of the running wrapper's configuration (upvalue 1), as the
+// settings wrappers recorded it.
+int depth_limit(lua_State* L, int which) {
+  int limit = kDefaultMaxDepth;
+  const int top = lua_gettop(L);
+  lua_getfield(L, LUA_REGISTRYINDEX, kLimitsKey);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  if (lua_rawget(L, -2) == LUA_TTABLE && lua_rawgeti(L, -1, which) == LUA_TNUMBER) {
+    limit = static_cast<int>(lua_tointeger(L, -1));
+  }
+  lua_settop(L, top);
+  return limit;
+}
+
+void record_depth_limit(lua_State* L, int which, int limit) {
+  lua_getfield(L, LUA_REGISTRYINDEX, kLimitsKey);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  if (lua_rawget(L, -2) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_createtable(L, 2, 0);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4);
+  }
+  lua_pushinteger(L, limit);
+  lua_rawseti(L, -2, which);
+  lua_pop(L, 2);
+}
+
+// The depth at which Redis's encoder stops on 5.1's stack in the table at `index` (whose depth is
+// `depth`, checked with `slots` in use), or 0. Children are visited in next() order.
+int encode_stack_depth(lua_State* L, int index, int depth, int slots, int max_depth) {
+  if (depth > max_depth) return 0;  // lua-cjson's own limit comes first; it raises it
+  if (slots + 3 > kLua51MaxCStack) return depth;
+  luaL_checkstack(L, 3, "cjson.encode: nested too deeply");
+  bool array = true;
+  lua_pushnil(L);
+  while (lua_next(L, index)) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TNUMBER || !(lua_tonumber(L, -1) >= 1) ||
+        lua_tonumber(L, -1) != std::floor(lua_tonumber(L, -1))) {
+      array = false;
+    }
+  }
+  lua_pushnil(L);
+  while (lua_next(L, index)) {
+    if (lua_istable(L, -1)) {
+      const int found = encode_stack_depth(L, lua_gettop(L), depth + 1, slots + (array ? 1 : 2), max_depth);
+      if (found > 0) {
+        lua_pop(L, 2);
+        return found;
+      }
+    }
+    lua_pop(L, 1);
+  }
+  return 0;
+}
+
+// Where Redis's decoder stops, by depth or by 5.1's stack: the offset after the '[' or '{' and
+// the depth it opens; {0, 0} when it never does.
+std::pair<size_t, int> decode_stop(std::string_view json, int max_depth) {
+  std::vector<char> open;
+  int slots = 1;  // the argument
+  for (size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (c == '"') {
+      i = skip_string(json, i) - 1;
+    } else if (c == '[' || c == '{') {
+      const int depth = static_cast<int>(open.size()) + 1;
+      if (depth > max_depth || slots + (c == '[' ? 2 : 3) > kLua51MaxCStack) return {i + 1, depth};
+      slots += c == '[' ? 1 : 2;
+      open.push_back(c);
+    } else if ((c == ']' || c == '}') && !open.empty()) {
+      slots -= open.back() == '[' ? 1 : 2;
+      open.pop_back();
+    }
+  }
+  return {0, 0};
+}
+
+// lua-cjson's decode of `prefix` (upvalues as the wrappers'), for decode_within_lua51_stack.
+int decode_prefix(lua_State* L) { return original_of(L)(L); }
+
+// Raises what Redis raises for a text it stops reading at `stop`: an error lua-cjson finds before
+// it, else the nesting error. Only the text before `stop` is parsed, so lua-cjson's recursion
+// stays within what 5.1's stack allows.
+void raise_decode_stop(lua_State* L, std::string_view json, std::pair<size_t, int> stop) {
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_pushvalue(L, lua_upvalueindex(2));
+  lua_pushcclosure(L, decode_prefix, 2);
+  lua_pushlstring(L, json.data(), stop.first);
+  if (lua_pcall(L, 1, 1, 0) == LUA_OK) lua_pushliteral(L, "");  // cannot be: the prefix is cut open
+  const std::string end = "found T_END at character " + std::to_string(stop.first + 1);
+  if (lua_type(L, -1) != LUA_TSTRING) lua_error(L);  // out of memory: as it came
+  size_t len = 0;
+  const char* message = lua_tolstring(L, -1, &len);
+  if (!std::string_view(message, len).ends_with(end)) {
+    luaL_where(L, 1);
+    lua_insert(L, -2);
+    lua_concat(L, 2);
+    lua_error(L);
+  }
+  luaL_error(L, "Found too many nested data structures (%d) at character %d", stop.second,
+             static_cast<int>(stop.first));
+}
+
 int encode(lua_State* L) {
+  if (lua_gettop(L) == 1 && lua_istable(L, 1)) {
+    const int max_depth = depth_limit(L, kEncodeDepth);
+    if (max_depth >= kStackBoundDepth) {
+      const int stop = encode_stack_depth(L, 1, 1, 1, max_depth);
+      if (stop > 0) luaL_error(L, "Cannot serialise, excessive nesting (%d)", stop);
+    }
+  }
   const int results = original_of(L)(L);
   LS_ASSERT(results == 1 && lua_type(L, -1) == LUA_TSTRING);
   size_t len = 0;
@@ -120,6 +246,15 @@ void as_lua51_numbers(lua_State* L, int index) {
 
 int decode(lua_State* L) {
   if (lua_gettop(L) == 1 && !lua_isstring(L, 1)) lua51::type_error(L, 1, "string");  // after the count check
+  if (lua_gettop(L) == 1 && lua_type(L, 1) == LUA_TSTRING) {
+    const int max_depth = depth_limit(L, kDecodeDepth);
+    if (max_depth >= kStackBoundDepth) {
+      size_t len = 0;
+      const char* text = lua_tolstring(L, 1, &len);
+      const std::pair<size_t, int> stop = decode_stop(std::string_view(text, len), max_depth);
+      if (stop.second > 0) raise_decode_stop(L, std::string_view(text, len), stop);
+    }
+  }
   const int results = original_of(L)(L);
   LS_ASSERT(results == 1);
   if (lua_type(L, -1) == LUA_TNUMBER) {
@@ -143,7 +278,8 @@ int new_instance(lua_State* L) {
 
 constexpr const char* kTouchedKey = "locksim.cjson.touched";
 
-// A settings function (upvalue 3: the first argument that is an integer, 0 when none).
+// A settings function (upvalue 3: the first argument that is an integer, 0 when none; upvalue 4:
+// kEncodeDepth or kDecodeDepth for the depth limits, whose value it records, else 0).
 int settings(lua_State* L) {
   lua_pushboolean(L, 1);
   lua_setfield(L, LUA_REGISTRYINDEX, kTouchedKey);
@@ -154,7 +290,12 @@ int settings(lua_State* L) {
       lua_replace(L, arg);
     }
   }
-  return original_of(L)(L);
+  const int results = original_of(L)(L);
+  const auto which = static_cast<int>(lua_tointeger(L, lua_upvalueindex(4)));
+  if (which != 0 && results == 1 && lua_isinteger(L, -1)) {
+    record_depth_limit(L, which, static_cast<int>(lua_tointeger(L, -1)));
+  }
+  return results;
 }
 
 // Points the instance table on top of the stack at the wrappers, with its configuration.
@@ -162,19 +303,20 @@ void wrap_instance(lua_State* L) {
   struct Wrapped {
     const char* name;
     lua_CFunction wrapper;
-    int first_integer;  // settings only: upvalue 3
+    int first_integer;  // settings only: upvalues 3 and 4
+    int depth_limit;
   };
   static constexpr Wrapped kWrapped[] = {
-      {"encode", encode, -1},
-      {"decode", decode, -1},
-      {"new", new_instance, -1},
-      {"encode_sparse_array", settings, 2},
-      {"encode_max_depth", settings, 1},
-      {"decode_max_depth", settings, 1},
-      {"encode_number_precision", settings, 1},
-      {"encode_keep_buffer", settings, 0},
-      {"encode_invalid_numbers", settings, 0},
-      {"decode_invalid_numbers", settings, 0},
+      {"encode", encode, -1, 0},
+      {"decode", decode, -1, 0},
+      {"new", new_instance, -1, 0},
+      {"encode_sparse_array", settings, 2, 0},
+      {"encode_max_depth", settings, 1, kEncodeDepth},
+      {"decode_max_depth", settings, 1, kDecodeDepth},
+      {"encode_number_precision", settings, 1, 0},
+      {"encode_keep_buffer", settings, 0, 0},
+      {"encode_invalid_numbers", settings, 0, 0},
+      {"decode_invalid_numbers", settings, 0, 0},
   };
   const int table = lua_gettop(L);
   for (const Wrapped& w : kWrapped) {
@@ -187,7 +329,8 @@ void wrap_instance(lua_State* L) {
     int upvalues = 2;
     if (w.first_integer >= 0) {
       lua_pushinteger(L, w.first_integer);
-      ++upvalues;
+      lua_pushinteger(L, w.depth_limit);
+      upvalues += 2;
     }
     lua_pushcclosure(L, w.wrapper, upvalues);
     lua_setfield(L, table, w.name);
@@ -203,6 +346,17 @@ int open_cjson(lua_State* L) {
   wrap_instance(L);
   lua_pushboolean(L, 0);
   lua_setfield(L, LUA_REGISTRYINDEX, kTouchedKey);
+  if (lua_getfield(L, LUA_REGISTRYINDEX, kLimitsKey) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");  // an instance's limits go with it
+    lua_setmetatable(L, -2);
+    lua_setfield(L, LUA_REGISTRYINDEX, kLimitsKey);
+  } else {
+    lua_pop(L, 1);
+  }
   return 1;
 }
 

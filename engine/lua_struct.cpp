@@ -203,7 +203,8 @@ int struct_unpack(lua_State* L) {
     if (lua_gettop(L) + 2 > 8000) luaL_error(L, "stack overflow (%s)", "too many results");
     luaL_checkstack(L, 2, "too many results");
     if (is_integer_option(opt)) {
-      lua51::push_number(L, get_integer(data.data() + pos, h.little, std::islower(static_cast<unsigned char>(opt)), size));
+      lua51::push_number(L,
+                         get_integer(data.data() + pos, h.little, std::islower(static_cast<unsigned char>(opt)), size));
       ++n;
     } else if (opt == 'x') {
     } else if (opt == 'f' || opt == 'd') {
@@ -269,7 +270,8 @@ int struct_size(lua_State* L) {
 }  // namespace
 
 int open_struct(lua_State* L) {
-  const luaL_Reg functions[] = {{"pack", struct_pack}, {"unpack", struct_unpack}, {"size", struct_size}, {nullptr, nullptr}};
+  const luaL_Reg functions[] = {
+      {"pack", struct_pack}, {"unpack", struct_unpack}, {"size", struct_size}, {nullptr, nullptr}};
   luaL_newlib(L, functions);
   return 1;
 }

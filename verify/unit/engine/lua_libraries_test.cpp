@@ -40,13 +40,17 @@ TEST(LuaLibraries, CjsonWritesObjectMembersInKeyOrder) {
 }
 
 TEST(LuaLibraries, CmsgpackWritesMapPairsInKeyOrder) {
-  const std::string body = "local t = {} for i = 1, 40 do t['k' .. i] = i end t[true] = 0 t[2.5] = 1 return cmsgpack.pack(t)";
+  const std::string body =
+      "local t = {} for i = 1, 40 do t['k' .. i] = i end t[true] = 0 t[2.5] = 1 return cmsgpack.pack(t)";
   const Reply first = on_a_fresh_state(body);
   ASSERT_EQ(first.kind, Reply::Kind::Bulk) << describe(first);
   for (int i = 0; i < 5; ++i) EXPECT_EQ(on_a_fresh_state(body), first);
   // Pairs sorted by their packed keys' bytes: strings (0xa1 ...), then true (0xc3), then 2.5 (0xca ...).
   EXPECT_EQ(on_a_fresh_state("return cmsgpack.pack({b = 1, a = 2, [true] = 3, [2.5] = 4})"),
-            Reply::bulk(std::string("\x84\xa1" "a\x02\xa1" "b\x01\xc3\x03\xca\x40\x20\x00\x00\x04", 15)));
+            Reply::bulk(std::string("\x84\xa1"
+                                    "a\x02\xa1"
+                                    "b\x01\xc3\x03\xca\x40\x20\x00\x00\x04",
+                                    15)));
 }
 
 TEST(LuaLibraries, TohexOfMinusTwoToTheThirtyOneAnswersAsRedisFixedIt) {

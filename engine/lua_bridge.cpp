@@ -11,6 +11,8 @@
 #include "base/assert.hpp"
 #include "base/sha1.hpp"
 #include "engine/errors.hpp"
+#include "engine/lua51.hpp"
+#include "engine/lua_libraries.hpp"
 #include "engine/numbers.hpp"
 #include "engine/script_run.hpp"
 
@@ -286,7 +288,9 @@ int lua51_error(lua_State* L) {
 // Lua 5.1's tostring for numbers: "%.14g", so 2^3 prints "8", not 5.4's "8.0".
 int lua51_tostring(lua_State* L) {
   luaL_checkany(L, 1);
-  if (lua_type(L, 1) == LUA_TNUMBER && !lua_isinteger(L, 1)) {
+  // An integer of 15 digits or more prints as 5.1's double does too ("1.2345678901234e+14").
+  if (lua_type(L, 1) == LUA_TNUMBER &&
+      (!lua_isinteger(L, 1) || std::fabs(static_cast<double>(lua_tointeger(L, 1))) >= lua51::kExactPrintLimit)) {
     char buf[64];
     const int n = std::snprintf(buf, sizeof buf, "%.14g", static_cast<double>(lua_tonumber(L, 1)));
     lua_pushlstring(L, buf, static_cast<size_t>(n));
@@ -294,6 +298,20 @@ int lua51_tostring(lua_State* L) {
   }
   luaL_tolstring(L, 1, nullptr);
   return 1;
+}
+
+// Lua 5.1's tonumber gives a double; 5.4's an exact integer for "9007199254740993". Beyond 10^14 the
+// result is the float 5.1 would hold (lua51.hpp), so it compares and prints as in Redis (upvalue 1:
+// Lua's tonumber, called in this frame so that its errors name 'tonumber').
+int lua51_tonumber(lua_State* L) {
+  auto original = reinterpret_cast<lua_CFunction>(lua_touserdata(L, lua_upvalueindex(1)));
+  const int results = original(L);
+  if (results == 1 && lua_isinteger(L, -1)) {
+    const double d = static_cast<double>(lua_tointeger(L, -1));
+    lua_pop(L, 1);
+    lua51::push_number(L, d);
+  }
+  return results;
 }
 
 int readonly_error(lua_State* L) { return luaL_error(L, "Attempt to modify a readonly table"); }
@@ -380,6 +398,25 @@ void push_readonly_proxy(lua_State* L, int index) {
   mark_protected(L, -1);
 }
 
+// Sets the global `name` (in the real globals table at `real`) to a read-only view of the library
+// table on top of the stack, which it pops.
+void set_readonly_library(lua_State* L, int real, const char* name) {
+  mark_protected(L, -1);
+  lua_pushstring(L, name);
+  push_readonly_proxy(L, -2);
+  lua_rawset(L, real);  // rawset: the globals may already refuse writes (reset_libraries)
+  lua_pop(L, 1);
+}
+
+// cjson keeps its configuration (encode_max_depth, encode_number_precision, ...) in the library:
+// a script's change lasts until the Lua state is made again, which Redis does at start and on
+// SCRIPT FLUSH. A fresh library stands for a fresh one of those.
+void install_cjson(lua_State* L, int real) {
+  lua_pushcfunction(L, lua_libraries::open_cjson);
+  lua_call(L, 0, 1);
+  set_readonly_library(L, real, "cjson");
+}
+
 void set_field_function(lua_State* L, const char* name, lua_CFunction f) {
   lua_pushcfunction(L, f);
   lua_setfield(L, -2, name);
@@ -429,7 +466,19 @@ void budget_hook(lua_State* L, lua_Debug*) {
 
 }  // namespace
 
-void attach(lua_State* L, ScriptRun& run) { *static_cast<ScriptRun**>(lua_getextraspace(L)) = &run; }
+void attach(lua_State* L, ScriptRun& run) {
+  *static_cast<ScriptRun**>(lua_getextraspace(L)) = &run;
+  // A new engine is a new server: its scripts start from cjson's defaults (lua_state_pool.hpp).
+  reset_libraries(L);
+}
+
+void reset_libraries(lua_State* L) {
+  // Most engines' scripts never touch cjson's settings; opening it again costs more than asking.
+  if (!lua_libraries::cjson_settings_touched(L)) return;
+  lua_getfield(L, LUA_REGISTRYINDEX, kRealGlobalsKey);
+  install_cjson(L, lua_gettop(L));
+  lua_pop(L, 1);
+}
 
 void detach(lua_State* L) { *static_cast<ScriptRun**>(lua_getextraspace(L)) = nullptr; }
 
@@ -473,6 +522,11 @@ void install(lua_State* L) {
   lua_setfield(L, real, "error");
   lua_pushcfunction(L, lua51_tostring);
   lua_setfield(L, real, "tostring");
+  lua_getfield(L, real, "tonumber");
+  lua_pushlightuserdata(L, reinterpret_cast<void*>(lua_tocfunction(L, -1)));
+  lua_pushcclosure(L, lua51_tonumber, 1);
+  lua_setfield(L, real, "tonumber");
+  lua_pop(L, 1);
   // Lua 5.1's global unpack, which Redis scripts use.
   lua_getfield(L, real, LUA_TABLIBNAME);
   lua_getfield(L, -1, "unpack");
@@ -496,11 +550,20 @@ void install(lua_State* L) {
   lua_setfield(L, real, "redis");
   for (const char* name : {"redis", LUA_TABLIBNAME, LUA_STRLIBNAME, LUA_MATHLIBNAME, LUA_COLIBNAME}) {
     lua_getfield(L, real, name);
-    mark_protected(L, -1);
-    push_readonly_proxy(L, -1);
-    lua_setfield(L, real, name);
-    lua_pop(L, 1);
+    set_readonly_library(L, real, name);
   }
+  // Redis's own additions (script_lua.c's luaLoadLibraries), read-only as the others.
+  const std::pair<const char*, lua_CFunction> redis_libraries[] = {
+      {"struct", lua_libraries::open_struct},
+      {"cmsgpack", lua_libraries::open_cmsgpack},
+      {"bit", lua_libraries::open_bit},
+  };
+  for (const auto& [name, open] : redis_libraries) {
+    lua_pushcfunction(L, open);
+    lua_call(L, 0, 1);
+    set_readonly_library(L, real, name);
+  }
+  install_cjson(L, real);
   // The string metatable would otherwise hand scripts the real string library.
   lua_pushliteral(L, "");
   lua_getmetatable(L, -1);
@@ -545,7 +608,9 @@ void push_reply(lua_State* L, const Reply& reply) {
       lua_pushboolean(L, 0);
       return;
     case Reply::Kind::Integer:
-      lua_pushinteger(L, reply.integer);
+      // Redis 7.0 pushes the reply as a Lua 5.1 number (a double): beyond 10^14 the fake does too,
+      // so 2^53 + 1 arrives rounded and prints as "%.14g", as in Redis.
+      lua51::push_number(L, static_cast<double>(reply.integer));
       return;
     case Reply::Kind::Bulk:
       lua_pushlstring(L, reply.str.data(), reply.str.size());

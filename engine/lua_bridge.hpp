@@ -14,14 +14,20 @@ struct ScriptRun;
 
 namespace lua_bridge {
 
-// Opens Redis's libraries (base, table, string, math, coroutine; no io, os, package, debug),
-// installs `redis.*`, replaces math.random, and makes the globals and libraries read-only.
+// Opens Redis's libraries (base, table, string, math, coroutine, and Redis's cjson, struct,
+// cmsgpack and bit; no io, os, package, debug), installs `redis.*`, replaces math.random, and makes
+// the globals and libraries read-only.
 void install(lua_State* L);
 
-// Points the state's scripts at `run` (the server they call, their random generator and budget);
-// detach points them at none (a state between engines: lua_state_pool.hpp).
+// Points the state's scripts at `run` (the server they call, their random generator and budget)
+// and resets the libraries' settings, as a new server has them; detach points them at none (a
+// state between engines: lua_state_pool.hpp).
 void attach(lua_State* L, ScriptRun& run);
 void detach(lua_State* L);
+
+// What SCRIPT FLUSH resets of the libraries, which Redis 7.0 does by making a new Lua state:
+// cjson's settings (encode_max_depth, encode_number_precision, encode_keep_buffer, ...).
+void reset_libraries(lua_State* L);
 
 // Sets the read-only global `name` (KEYS or ARGV) to a fresh array of strings.
 void set_global_array(lua_State* L, const char* name, const std::string_view* items, size_t count);

@@ -7,16 +7,17 @@
 // A state handed back when its engine ends is kept, with the functions it compiled, and the next
 // engine takes it instead of building one.
 //
-// Why the next engine cannot tell: what a script can change in a state is closed off by the
-// sandbox (globals and libraries are read-only, the registry is unreachable), KEYS and ARGV are set
-// afresh before every run, the random generator and instruction count live in the engine's
-// ScriptRun (lua_bridge::attach points the state at the new one), and the script cache the engine
-// answers EVALSHA, SCRIPT EXISTS and NOSCRIPT from starts empty: a compiled function kept here is
-// only reused when that engine itself compiles the same body (EVAL or SCRIPT LOAD), and a
-// compiled chunk is a pure function of its text (its one upvalue is the read-only _ENV). A state
-// is garbage-collected in full when handed back, so no finalizer of one engine's garbage runs
-// during another engine's scripts. Not reset: Lua's own memory figures (collectgarbage("count"))
-// and GC pacing, which no script of scripts/ reads and which never matched Redis's anyway.
+// Why the next engine cannot tell: what a script can change in a state is closed off by the sandbox
+// (globals and libraries are read-only, the registry is unreachable), KEYS and ARGV are set afresh
+// before every run, the random generator and instruction count live in the engine's ScriptRun
+// (lua_bridge::attach points the state at the new one, and gives it a fresh cjson if a script
+// changed cjson's settings, the one library state scripts can change), and the script cache the
+// engine answers EVALSHA, SCRIPT EXISTS and NOSCRIPT from starts empty: a compiled function kept
+// here is only reused when that engine itself compiles the same body (EVAL or SCRIPT LOAD), and a
+// compiled chunk is a pure function of its text (its one upvalue is the read-only _ENV). A state is
+// garbage-collected in full when handed back, so no finalizer of one engine's garbage runs during
+// another engine's scripts. Not reset: Lua's own memory figures (collectgarbage("count")) and GC
+// pacing, which no script of scripts/ reads and which never matched Redis's anyway.
 #include <cstddef>
 #include <map>
 #include <memory>

@@ -102,7 +102,9 @@ bool Scripting::exists(std::string_view sha) const {
 void Scripting::flush() {
   // The compiled functions stay with the state (lua_state_pool.hpp), unreachable from scripts;
   // this engine's cache forgets them, so EVALSHA answers NOSCRIPT as Redis does after a flush.
+  // Redis 7.0 makes a new Lua state on a flush, so cjson's settings go back to their defaults.
   functions_.clear();
+  lua_bridge::reset_libraries(lua_);
   lua_gc(lua_, LUA_GCCOLLECT);
 }
 

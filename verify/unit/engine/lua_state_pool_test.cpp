@@ -30,6 +30,7 @@ std::vector<Reply> probe(Engine& engine, SessionId session) {
   run({"EVAL", "return redis.call('get', 'k')", "0"});  // a new engine's keyspace is empty
   run({"EVAL", "return (", "0"});                         // a compile error, word for word
   run({"EVAL", "error('boom')", "0"});                    // a runtime error, word for word
+  run({"EVAL", "return cjson.encode({1/3, {{1}}})", "0"});  // cjson's settings are the defaults
   return seen;
 }
 
@@ -46,6 +47,7 @@ void dirty(Engine& engine, SessionId session) {
            {"EVAL", "local co = coroutine.create(function() coroutine.yield(1) end); coroutine.resume(co); return 1", "0"},
            {"EVAL", "while true do end", "0"},  // stopped by the instruction budget mid-run
            {"EVAL", "return redis.call('nosuchcommand')", "0"},
+           {"EVAL", "cjson.encode_number_precision(3) cjson.encode_max_depth(1) return 1", "0"},
        }) {
     engine.execute(session, std::span<const std::string_view>(argv));
   }

@@ -83,7 +83,7 @@ start_redis() {
     started+=("$pid")
     for _ in $(seq 1 100); do
       # Any answer (PONG, or NOAUTH under requirepass) says it is up.
-      [[ -n $(redis-cli -p "$port" ping 2>/dev/null) ]] && { REDIS_PORT=$port; return 0; }
+      [[ -n $(timeout 5 redis-cli -p "$port" ping 2>/dev/null) ]] && { REDIS_PORT=$port; return 0; }
       kill -0 "$pid" 2>/dev/null || break
       sleep 0.05
     done
@@ -118,18 +118,11 @@ start_serve() {
 # the way out).
 stop_serve() {
   local port=$1 pid=$2
-  REDISCLI_AUTH=${3:-} redis-cli -p "$port" LOCKSIM.SHUTDOWN >/dev/null 2>&1
+  REDISCLI_AUTH=${3:-} timeout 10 redis-cli -p "$port" LOCKSIM.SHUTDOWN >/dev/null 2>&1
   for _ in $(seq 1 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
   kill -0 "$pid" 2>/dev/null && fail "locksim serve did not stop after LOCKSIM.SHUTDOWN"
   wait "$pid" 2>/dev/null
   return 0
-}
-
-# ctl PORT ARGS...: a control command to serve, printed as redis-cli prints it.
-ctl() {
-  local port=$1
-  shift
-  redis-cli -p "$port" "$@"
 }
 
 # run_both [SERVER_OPTION...]: the test's `session PORT` (what one client prints against one server)

@@ -30,8 +30,9 @@ start_serve() {
   PORT=$(cat "$work/port")
 }
 stop_serve() {  # [password]
-  redis-cli -p "$PORT" ${1:+-a "$1" --no-auth-warning} locksim.shutdown >/dev/null 2>&1
-  timeout 10 tail --pid="$SERVE_PID" -f /dev/null || { fail "serve did not stop on LOCKSIM.SHUTDOWN"; ps -o pid,stat,wchan:20,cmd -p "$SERVE_PID"; kill "$SERVE_PID"; }
+  local said
+  said=$(redis-cli -p "$PORT" ${1:+-a "$1" --no-auth-warning} locksim.shutdown 2>&1)
+  timeout 10 tail --pid="$SERVE_PID" -f /dev/null || { fail "serve did not stop on LOCKSIM.SHUTDOWN (it said: $said)"; kill "$SERVE_PID"; }
   wait "$SERVE_PID" 2>/dev/null
 }
 cli() { redis-cli -p "$PORT" "$@"; }
@@ -73,7 +74,7 @@ a "SET counter 1" >/dev/null
 expect_eq "LOCKSIM.NOTE acquired" "OK" "$(a "LOCKSIM.NOTE acquired lk")"
 expect_eq "LOCKSIM.NOTE released without a hold" \
   "ERR LOCKSIM.NOTE released: B thread 0 noted no hold of 'lk'" "$(b "LOCKSIM.NOTE released lk")"
-stop_serve
+stop_serve secret
 grep -q '"f":"resource_write"' "$work/h1.jsonl" || fail "no resource_write in the history"
 grep -q '"text":"A SET lk a-token NX PX 10000".*"after":"a-token"' "$work/h1.jsonl" \
   || fail "the lock key's content is not recorded around the SET"
@@ -119,7 +120,7 @@ expect_eq "redis_restart from the AOF keeps what was fsynced" "1 0" \
   "$(cli locksim.fault redis_restart persistence aof >/dev/null; echo "$(cli exists survivor) $(cli exists too-late)")"
 expect_eq "unknown fault" "ERR unknown fault 'nap' (expected crash, pause, partition, delay, loss, clock_jump, redis_restart, failover, redis_pause, error_reply or reset)" \
   "$(cli locksim.fault nap 2>&1)"
-expect_eq "a client's pause is not serve's" "ERR fault 'pause' cannot" "$(cli locksim.fault pause for_ms 10 2>&1 | cut -c1-25)"
+expect_eq "a client's pause is not serve's" "ERR fault 'pause' cannot" "$(cli locksim.fault pause for_ms 10 2>&1 | cut -c1-25 | sed 's/ *$//')"
 expect_eq "a lasting fault needs for_ms" "ERR LOCKSIM.FAULT delay: for_ms is required (how long it lasts)" \
   "$(cli locksim.fault delay extra_ms 5 2>&1)"
 stop_serve

@@ -77,7 +77,11 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
 
   scenario::ScenarioResult result;
   result.file = options.history;
-  result.name = options.name.empty() ? std::filesystem::path(options.history).stem().string() : options.name;
+  // A history.jsonl is named for its folder (reports/serve/history.jsonl: "serve").
+  const std::filesystem::path path(options.history);
+  result.name = !options.name.empty()                                      ? options.name
+                : path.stem() == "history" && path.has_parent_path() ? path.parent_path().filename().string()
+                                                                          : path.stem().string();
   result.about = "a recorded history, judged by locksim check";
   result.backend = "serve";
   std::vector<std::string> clients;
@@ -106,8 +110,6 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     err << "locksim check: " << e.what() << "\n";
     return 2;
   }
-  for (const auto& p : result.properties)
-    out << "\n" << p.property << ": " << p.verdict.explanation << "\n";
   out << "\nreports: " << options.out << "/summary.md; timeline: " << options.out << "/" << report::slug(result.name)
       << "/timeline.html\n";
   return result.passed() ? 0 : 1;

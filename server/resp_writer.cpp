@@ -1,7 +1,27 @@
 #include "server/resp_writer.hpp"
 
+#include <cctype>
+
 namespace locksim::server {
 namespace {
+
+bool same(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  return true;
+}
+
+// A score as RESP3's double: Redis prints it with %.17g, and inf as "inf".
+void append_double(std::string& out, const Reply& r) {
+  if (r.kind != Reply::Kind::Bulk) {
+    append_reply(out, r, Protocol::Resp3);
+    return;
+  }
+  out += ',';
+  out += r.str;
+  out += "\r\n";
+}
 
 void append_line(std::string& out, char type, std::string_view text) {
   out += type;
@@ -42,6 +62,50 @@ void append_reply(std::string& out, const Reply& reply, Protocol protocol) {
       for (const Reply& element : reply.elements) append_reply(out, element, protocol);
       return;
   }
+}
+
+Resp3Shape resp3_shape(const std::vector<std::string>& argv) {
+  if (argv.empty()) return Resp3Shape::Plain;
+  const std::string& cmd = argv[0];
+  if (same(cmd, "hgetall")) return Resp3Shape::Map;
+  if (same(cmd, "config") && argv.size() >= 2 && same(argv[1], "get")) return Resp3Shape::Map;
+  if (same(cmd, "zscore") || same(cmd, "zincrby")) return Resp3Shape::Double;
+  if (same(cmd, "zadd"))
+    for (const std::string& a : argv)
+      if (same(a, "incr")) return Resp3Shape::Double;
+  if (same(cmd, "zrange") || same(cmd, "zrangebyscore") || same(cmd, "zrevrange") || same(cmd, "zrevrangebyscore"))
+    for (const std::string& a : argv)
+      if (same(a, "withscores")) return Resp3Shape::ScorePairs;
+  return Resp3Shape::Plain;
+}
+
+void append_shaped(std::string& out, const Reply& reply, Protocol protocol, Resp3Shape shape) {
+  if (protocol != Protocol::Resp3 || shape == Resp3Shape::Plain || reply.is_error()) {
+    append_reply(out, reply, protocol);
+    return;
+  }
+  switch (shape) {
+    case Resp3Shape::Plain:
+      break;
+    case Resp3Shape::Double:
+      append_double(out, reply);
+      return;
+    case Resp3Shape::Map:
+      if (reply.kind != Reply::Kind::Array) break;
+      append_line(out, '%', std::to_string(reply.elements.size() / 2));
+      for (const Reply& e : reply.elements) append_reply(out, e, protocol);
+      return;
+    case Resp3Shape::ScorePairs:
+      if (reply.kind != Reply::Kind::Array) break;
+      append_line(out, '*', std::to_string(reply.elements.size() / 2));
+      for (size_t i = 0; i + 1 < reply.elements.size(); i += 2) {
+        out += "*2\r\n";
+        append_reply(out, reply.elements[i], protocol);
+        append_double(out, reply.elements[i + 1]);
+      }
+      return;
+  }
+  append_reply(out, reply, protocol);
 }
 
 void append_push(std::string& out, const std::vector<std::string_view>& items, Protocol protocol) {

@@ -16,6 +16,14 @@ enum class Protocol { Resp2 = 2, Resp3 = 3 };
 // Appends `reply` to `out` (a Sequence as its replies one after another).
 void append_reply(std::string& out, const Reply& reply, Protocol protocol);
 
+// How RESP3 types a command's reply where RESP2 cannot: Redis 7.0 answers HGETALL and CONFIG GET
+// with a map, scores with doubles, and ZRANGE ... WITHSCORES with [member, score] pairs.
+enum class Resp3Shape { Plain, Map, Double, ScorePairs };
+// The shape of `argv`'s reply under RESP3.
+Resp3Shape resp3_shape(const std::vector<std::string>& argv);
+// Appends `reply` in the shape (RESP3), or as append_reply does (RESP2, or a reply that is an error).
+void append_shaped(std::string& out, const Reply& reply, Protocol protocol, Resp3Shape shape);
+
 // A pub/sub message as the connection's protocol sends it: a RESP2 array or a RESP3 push.
 void append_push(std::string& out, const std::vector<std::string_view>& items, Protocol protocol);
 

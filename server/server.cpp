@@ -228,7 +228,7 @@ void Server::execute(const ConnPtr& c, std::vector<std::string>& argv) {
     return;
   }
   if (std::optional<Reply> r = networking_command(c, argv)) {
-    if (!c->closed) reply(c, *r);
+    if (!c->closed) reply(c, *r, false, resp3_shape(argv));
     return;
   }
   const Reply r = run_engine(c, argv);
@@ -242,7 +242,7 @@ void Server::execute(const ConnPtr& c, std::vector<std::string>& argv) {
       return;
     }
   }
-  reply(c, r, is_subscription(name));
+  reply(c, r, is_subscription(name), resp3_shape(argv));
 }
 
 Reply Server::run_engine(const ConnPtr& c, const std::vector<std::string>& argv) {
@@ -259,7 +259,7 @@ Reply Server::run_engine(const ConnPtr& c, const std::vector<std::string>& argv)
   return r;
 }
 
-void Server::reply(const ConnPtr& c, const Reply& r, bool push) {
+void Server::reply(const ConnPtr& c, const Reply& r, bool push, Resp3Shape shape) {
   std::string bytes;
   if (push && c->protocol == Protocol::Resp3) {
     // RESP3 sends subscription confirmations as pushes, like the messages themselves.
@@ -273,7 +273,7 @@ void Server::reply(const ConnPtr& c, const Reply& r, bool push) {
       for (const Reply& e : item.elements) append_reply(bytes, e, c->protocol);
     }
   } else {
-    append_reply(bytes, r, c->protocol);
+    append_shaped(bytes, r, c->protocol, shape);
   }
   send(c, std::move(bytes));
 }

@@ -64,7 +64,7 @@ class Server final : public engine::Host {
   void process_all();
   void execute(const ConnPtr& c, std::vector<std::string>& argv);
   Reply run_engine(const ConnPtr& c, const std::vector<std::string>& argv);
-  void reply(const ConnPtr& c, const Reply& r, bool push = false);
+  void reply(const ConnPtr& c, const Reply& r, bool push = false, Resp3Shape shape = Resp3Shape::Plain);
   void send(const ConnPtr& c, std::string bytes);
   void flush(const ConnPtr& c);
   void arm_delayed(const ConnPtr& c);

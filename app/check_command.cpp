@@ -110,6 +110,9 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     err << "locksim check: " << e.what() << "\n";
     return 2;
   }
+  // The table explains what failed or was only observed; a verdict as expected is explained here.
+  for (const auto& p : result.properties)
+    if (p.passed && !p.expected.empty()) out << "\n" << p.property << ": " << p.verdict.explanation << "\n";
   out << "\nreports: " << options.out << "/summary.md; timeline: " << options.out << "/" << report::slug(result.name)
       << "/timeline.html\n";
   return result.passed() ? 0 : 1;

@@ -36,11 +36,11 @@ stop_serve() {  # [password]
   wait "$SERVE_PID" 2>/dev/null
 }
 cli() { redis-cli -p "$PORT" "$@"; }
-# The raw bytes a server answers to `bytes` (sent as printf's format), within a second.
+# The raw bytes a server answers to `bytes` (sent as printf's format), within half a second.
 raw() {  # port, bytes
   exec 3<>"/dev/tcp/127.0.0.1/$1"
   printf "$2" >&3
-  timeout 1 cat <&3 | od -c | sed 's/^[0-9]* *//' | tr -s ' '
+  timeout 0.5 cat <&3 | od -c | sed 's/^[0-9]* *//' | tr -s ' '
   exec 3<&-
 }
 

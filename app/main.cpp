@@ -216,7 +216,8 @@ int main(int argc, char** argv) {
   serve->add_option("--start-ms", serve_options.start_ms, "The virtual clock's first reading (ms since the epoch)")
       ->capture_default_str();
   serve->add_option("--history", serve_options.history,
-                    "Write the history (JSON lines) here when the server stops (default: none kept)");
+                    "Record every command, fault and note, and write the history (JSON lines) here when the server\n"
+                    "stops (default: nothing is recorded)");
   serve->add_option("--history-limit", serve_options.history_limit, "Events kept at most; the history says where it was cut")
       ->capture_default_str();
   serve->add_option("--lock", serve_options.lock_keys,
@@ -300,6 +301,10 @@ int main(int argc, char** argv) {
     if (*serve) {
       serve_options.clock = serve_clock == "virtual" ? locksim::server::ClockMode::Virtual : locksim::server::ClockMode::Real;
       if (serve->count("--requirepass")) serve_options.requirepass = serve_requirepass;
+      if (serve_options.history.empty() && (!serve_options.lock_keys.empty() || !serve_options.resource.empty())) {
+        std::cerr << "locksim serve: --lock and --resource say what the history records: they need --history FILE\n";
+        return 2;
+      }
       return locksim::app::run_serve(serve_options, std::cerr);
     }
     if (*check) return locksim::app::run_check(check_options, std::cout, std::cerr);

@@ -652,9 +652,22 @@ int64_t truncate_number(double d) {
 
 }  // namespace
 
-Reply to_reply(lua_State* L, int index) {
+namespace {
+
+// How deep a script's reply may nest. Redis 7.0 stops near Lua 5.1's 8000-slot C stack with an
+// element "ERR reached lua stack limit"; the fake stops sooner, so that its own recursion (and a
+// reply that contains itself) cannot exhaust the process's stack.
+constexpr int kReplyDepthLimit = 1000;
+
+// Redis reads a table's err, ok and double fields with lua_rawget: no metamethod runs.
+int raw_field(lua_State* L, int index, const char* name) {
+  lua_pushstring(L, name);
+  return lua_rawget(L, index);
+}
+
+Reply to_reply_at(lua_State* L, int index, int depth) {
   index = lua_absindex(L, index);
-  luaL_checkstack(L, 4, "reply nested too deeply");
+  if (depth > kReplyDepthLimit || !lua_checkstack(L, 4)) return Reply::error("ERR reached lua stack limit");
   switch (lua_type(L, index)) {
     case LUA_TSTRING: {
       size_t len = 0;
@@ -668,21 +681,21 @@ Reply to_reply(lua_State* L, int index) {
       return Reply::integer_of(truncate_number(lua_tonumber(L, index)));
     case LUA_TTABLE: {
       size_t len = 0;
-      if (lua_getfield(L, index, "err") == LUA_TSTRING) {
+      if (raw_field(L, index, "err") == LUA_TSTRING) {
         const char* s = lua_tolstring(L, -1, &len);
         Reply r = Reply::error(one_line(s, len));
         lua_pop(L, 1);
         return r;
       }
       lua_pop(L, 1);
-      if (lua_getfield(L, index, "ok") == LUA_TSTRING) {
+      if (raw_field(L, index, "ok") == LUA_TSTRING) {
         const char* s = lua_tolstring(L, -1, &len);
         Reply r = Reply::status(one_line(s, len));
         lua_pop(L, 1);
         return r;
       }
       lua_pop(L, 1);
-      if (lua_getfield(L, index, "double") == LUA_TNUMBER) {
+      if (raw_field(L, index, "double") == LUA_TNUMBER) {
         Reply r = Reply::bulk(format_double(lua_tonumber(L, -1)));
         lua_pop(L, 1);
         return r;
@@ -694,7 +707,7 @@ Reply to_reply(lua_State* L, int index) {
           lua_pop(L, 1);
           break;
         }
-        array.elements.push_back(to_reply(L, -1));
+        array.elements.push_back(to_reply_at(L, -1, depth + 1));
         lua_pop(L, 1);
       }
       return array;
@@ -703,6 +716,10 @@ Reply to_reply(lua_State* L, int index) {
       return Reply::nil();
   }
 }
+
+}  // namespace
+
+Reply to_reply(lua_State* L, int index) { return to_reply_at(L, index, 0); }
 
 std::string as_lua51_compile_message(std::string_view message) {
   // Lua 5.4 leaves these pseudo-tokens unquoted; Lua 5.1 quotes them (and has no <integer>).

@@ -41,6 +41,7 @@ struct Connection : std::enable_shared_from_this<Connection> {
   bool closed = false;
   bool black_holed = false;         // a loss fault ate a reply: nothing more in or out until it closes
   bool blocked = false;             // WAIT: no command runs until it answers
+  bool batching = false;            // running what one read brought: replies wait to leave together
 
   // Replies leave in order: `out` is being written or about to be; `delayed` waits for its time.
   std::string out;

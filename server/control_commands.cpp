@@ -66,11 +66,11 @@ Reply Server::control_command(const ConnPtr& c, const std::vector<std::string>& 
     return Reply::ok();
   }
   if (equals_ignore_case(cmd, "locksim.history")) {
+    if (!recorder_.enabled()) return Reply::error("ERR serve keeps no history: start it with --history FILE");
     if (argc == 2 && equals_ignore_case(argv[1], "len"))
       return Reply::integer_of(static_cast<int64_t>(recorder_.history().size()));
     if ((argc == 2 || argc == 3) && equals_ignore_case(argv[1], "save")) {
       const std::string path = argc == 3 ? argv[2] : options_.history;
-      if (path.empty()) return Reply::error("ERR LOCKSIM.HISTORY SAVE: no path (serve has no --history)");
       std::ofstream f(path, std::ios::binary);
       f << recorder_.to_jsonl();
       if (!f) return Reply::error("ERR LOCKSIM.HISTORY SAVE: cannot write " + path);

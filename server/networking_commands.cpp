@@ -83,7 +83,14 @@ std::vector<std::pair<std::string, std::string>> config_defaults(const ServeOpti
       {"client-query-buffer-limit", std::to_string(o.limits.client_query_buffer_limit)},
       {"cluster-enabled", "no"},
       {"databases", "16"},
+      {"hash-max-listpack-entries", "128"},
+      {"hash-max-listpack-value", "64"},
+      {"hash-max-ziplist-entries", "128"},
+      {"hash-max-ziplist-value", "64"},
       {"hz", "10"},
+      {"list-compress-depth", "0"},
+      {"list-max-listpack-size", "-2"},
+      {"list-max-ziplist-size", "-2"},
       {"lua-time-limit", "5000"},
       {"maxclients", std::to_string(o.max_clients)},
       {"maxmemory", "0"},
@@ -94,8 +101,13 @@ std::vector<std::pair<std::string, std::string>> config_defaults(const ServeOpti
       {"replica-read-only", "yes"},
       {"requirepass", o.requirepass.value_or("")},
       {"save", ""},
+      {"set-max-intset-entries", "512"},
       {"slave-read-only", "yes"},
       {"timeout", "0"},
+      {"zset-max-listpack-entries", "128"},
+      {"zset-max-listpack-value", "64"},
+      {"zset-max-ziplist-entries", "128"},
+      {"zset-max-ziplist-value", "64"},
   };
 }
 

@@ -43,11 +43,13 @@ std::string command_text(const std::vector<std::string>& argv) {
   return out;
 }
 
-Recorder::Recorder(std::function<int64_t()> now, std::vector<std::string> lock_keys, std::string resource, size_t limit)
-    : now_(std::move(now)), lock_keys_(std::move(lock_keys)), resource_(std::move(resource)), limit_(limit) {}
+Recorder::Recorder(bool enabled, std::function<int64_t()> now, std::vector<std::string> lock_keys, std::string resource,
+                   size_t limit)
+    : enabled_(enabled),
+      now_(std::move(now)), lock_keys_(std::move(lock_keys)), resource_(std::move(resource)), limit_(limit) {}
 
 void Recorder::add(model::Event event) {
-  if (cut_) return;
+  if (!enabled_ || cut_) return;
   // The virtual clock never goes back, but a history must be in time order whatever feeds it.
   last_ms_ = std::max(last_ms_, now_());
   event.at_ms = last_ms_;
@@ -65,6 +67,7 @@ void Recorder::add(model::Event event) {
 Recorder::Before Recorder::before(const engine::Keyspace& keyspace, int64_t epoch_ms,
                                   const std::vector<std::string>& argv) const {
   Before b;
+  if (!enabled_) return b;
   for (const std::string& key : lock_keys_)
     if (names_key(argv, key)) {
       b.lock = key;
@@ -99,6 +102,7 @@ void Recorder::exec(const std::string& client, const std::vector<std::string>& a
 }
 
 void Recorder::key_event(std::string_view key, std::string_view f, int64_t expire_at_ms) {
+  if (!enabled_) return;
   add(model::key_event(std::string(kServerName), std::string(key), std::string(f), expire_at_ms));
 }
 

@@ -22,8 +22,11 @@ inline constexpr std::string_view kServerName = "redis0";
 
 class Recorder {
  public:
-  // `now` reads the run's time (ms since serve started) for each event.
-  Recorder(std::function<int64_t()> now, std::vector<std::string> lock_keys, std::string resource, size_t limit);
+  // `now` reads the run's time (ms since serve started) for each event. A disabled recorder keeps
+  // nothing (serve without --history), so that it costs nothing.
+  Recorder(bool enabled, std::function<int64_t()> now, std::vector<std::string> lock_keys, std::string resource,
+           size_t limit);
+  bool enabled() const { return enabled_; }
 
   // What a command will be recorded with, taken before it runs (the lock key's content).
   struct Before {
@@ -50,6 +53,7 @@ class Recorder {
  private:
   void add(model::Event event);
 
+  bool enabled_;
   std::function<int64_t()> now_;
   std::vector<std::string> lock_keys_;
   std::string resource_;

@@ -47,7 +47,7 @@ std::string endpoint_text(const tcp::endpoint& e) { return e.address().to_string
 Server::Server(ServeOptions options)
     : options_(std::move(options)),
       clock_(options_.clock, options_.start_ms),
-      recorder_([this] { return clock_.run_ms(); }, options_.lock_keys, options_.resource, options_.history_limit),
+      recorder_(!options_.history.empty(), [this] { return clock_.run_ms(); }, options_.lock_keys, options_.resource, options_.history_limit),
       acceptor_(io_),
       signals_(io_, SIGINT, SIGTERM),
       housekeeping_timer_(io_),
@@ -166,10 +166,13 @@ void Server::read(const ConnPtr& c) {
   });
 }
 
-bool Server::paused() const { return std::chrono::steady_clock::now() < paused_until_; }
+bool Server::paused() const {
+  return paused_until_ != SteadyTime{} && std::chrono::steady_clock::now() < paused_until_;
+}
 
 const Server::ClientFault* Server::fault_on(const std::map<std::string, ClientFault>& faults,
                                              const Connection& c) const {
+  if (faults.empty()) return nullptr;  // the common case: no fault was ever set
   const auto now = std::chrono::steady_clock::now();
   for (const std::string& name : {c.who(), std::string("*")}) {
     const auto it = faults.find(name);
@@ -186,6 +189,15 @@ SteadyTime Server::held_until(const Connection& c) const {
 bool Server::held(const Connection& c) const { return fault_on(partitions_, c) != nullptr; }
 
 void Server::process(const ConnPtr& c) {
+  // Replies to what one read brought leave together, as Redis writes a client's replies once per
+  // event loop turn.
+  c->batching = true;
+  process_commands(c);
+  c->batching = false;
+  flush(c);
+}
+
+void Server::process_commands(const ConnPtr& c) {
   while (!c->closed && !c->closing && !c->blocked && !c->black_holed && !paused() && !held(*c) && !stopping_) {
     std::optional<std::vector<std::string>> argv = c->parser.next();
     if (!argv) {
@@ -219,7 +231,7 @@ void Server::execute(const ConnPtr& c, std::vector<std::string>& argv) {
     reply(c, control_command(c, argv));
     return;
   }
-  if (std::chrono::steady_clock::now() < errors_until_) {
+  if (errors_until_ != SteadyTime{} && std::chrono::steady_clock::now() < errors_until_) {
     // An error window answers every command with its error, runs nothing, and records whom it refused.
     const Reply r = Reply::error(error_text_);
     const Recorder::Before before = recorder_.before(engine_->keyspace(), clock_.now_ms(), argv);
@@ -296,7 +308,7 @@ void Server::send(const ConnPtr& c, std::string bytes) {
     close(c);
     return;
   }
-  flush(c);
+  if (!c->batching) flush(c);
 }
 
 void Server::arm_delayed(const ConnPtr& c) {

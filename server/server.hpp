@@ -61,6 +61,7 @@ class Server final : public engine::Host {
   void accept();
   void read(const ConnPtr& c);
   void process(const ConnPtr& c);
+  void process_commands(const ConnPtr& c);
   void process_all();
   void execute(const ConnPtr& c, std::vector<std::string>& argv);
   Reply run_engine(const ConnPtr& c, const std::vector<std::string>& argv);

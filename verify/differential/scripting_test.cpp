@@ -369,3 +369,20 @@ TEST_F(Differential, RawsetAndMetatablesRespectReadOnlyTables) {
 }
 
 }  // namespace locksim::test
+
+namespace locksim::test {
+namespace {
+
+// A returned table's err, ok and double fields are read raw, as Redis reads them: a metamethod that
+// raises or writes never runs (a raising one used to abort the process).
+TEST_F(Differential, ReturnedTablesAreReadWithoutMetamethods) {
+  expect_same(eval("return _G"));
+  expect_same(eval("local a = {}; setmetatable(a, {__index=function() foo() end}) return a"));
+  expect_same(eval("local a = {}; setmetatable(a, {__index=function() redis.call('set','x','1') end}) return a",
+                   {"1", "x"}));
+  expect_same({"GET", "x"});
+  expect_same(eval("local a = {1, 2}; setmetatable(a, {__index=function() return 'x' end}) return a"));
+}
+
+}  // namespace
+}  // namespace locksim::test

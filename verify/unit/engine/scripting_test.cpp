@@ -159,3 +159,26 @@ TEST(LuaBridge, MessagesAreReworded51Style) {
 
 }  // namespace
 }  // namespace locksim::engine
+
+namespace locksim::engine {
+namespace {
+
+// A reply that contains itself ends in an error element at the depth limit instead of exhausting the
+// stack (Redis ends near Lua 5.1's 8000 slots with the same error; docs/fidelity.md).
+TEST(ScriptReplies, ATableThatContainsItselfEndsInAStackLimitError) {
+  ManualHost host;
+  Engine engine(host);
+  const SessionId s = engine.open_session();
+  Reply r = engine.execute(s, {"EVAL", "local a = {}; local b = {a}; a[1] = b; return a", "0"});
+  int depth = 0;
+  while (r.kind == Reply::Kind::Array && r.elements.size() == 1) {
+    Reply inner = std::move(r.elements[0]);
+    r = std::move(inner);
+    ++depth;
+  }
+  EXPECT_EQ(r, Reply::error("ERR reached lua stack limit"));
+  EXPECT_EQ(depth, 1001);
+}
+
+}  // namespace
+}  // namespace locksim::engine

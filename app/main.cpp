@@ -227,6 +227,9 @@ int main(int argc, char** argv) {
                     "property then judges mutual exclusion from the server's log alone (lost updates)");
   serve->add_option("--faults", serve_options.schedule,
                     "A fault schedule: lines of `<at_ms> <fault> [<param> <value>]... [client <name>]`");
+  serve->add_flag("--appendonly", serve_options.appendonly,
+                  "Keep what an AOF fsynced every second would hold (a copy of the keyspace each second), so that\n"
+                  "a redis_restart with persistence aof can restart from it");
   serve->add_option("--replica-lag-ms", serve_options.replica_lag_ms,
                     "Keep an in-process replica up to this far behind, so a failover fault can promote it");
   serve->add_option("--seed", serve_options.seed, "Seed of the loss fault's draws")->capture_default_str();

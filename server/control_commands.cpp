@@ -186,6 +186,8 @@ Reply Server::fault_command(const std::vector<std::string>& argv) {
       after_clock_moved();
       break;
     case world::FaultKind::RedisRestart:
+      if (f.persistence == world::Persistence::AofEverySec && !options_.appendonly)
+        return Reply::error("ERR LOCKSIM.FAULT redis_restart persistence aof needs serve --appendonly (as Redis needs appendonly yes)");
       replace_engine(f.persistence == world::Persistence::AofEverySec ? aof_ : engine::Snapshot{});
       if (f.persistence == world::Persistence::None) aof_.clear();
       recorder_.fault(server, fe::kRestart, 0, -1,

@@ -77,7 +77,7 @@ Reply wrong_arity(std::string_view command) {
 // What CONFIG GET answers for the parameters clients ask about, as a default redis-server 7.0.
 std::vector<std::pair<std::string, std::string>> config_defaults(const ServeOptions& o, int port) {
   return {
-      {"appendonly", "no"},
+      {"appendonly", o.appendonly ? "yes" : "no"},
       {"bind", o.bind},
       {"busy-reply-threshold", "5000"},
       {"client-query-buffer-limit", std::to_string(o.limits.client_query_buffer_limit)},

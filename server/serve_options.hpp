@@ -23,6 +23,7 @@ struct ServeOptions {
   std::vector<std::string> lock_keys{};   // keys whose content each command's Exec event records
   std::string resource{};                 // the protected counter, judged by the resource checker
   std::string schedule{};                 // a fault schedule file ("": none)
+  bool appendonly = false;                // keep what an AOF fsynced every second would hold, for redis_restart persistence aof
   int64_t replica_lag_ms = -1;            // keep a replica this far behind, for failover (-1: none)
   uint64_t seed = 1;                      // for loss faults' draws
   ParserLimits limits{};

@@ -374,7 +374,7 @@ void Server::housekeeping() {
       // appendfsync everysec, on the machine's clock even when the server's is virtual: what a
       // restart from the AOF finds.
       const SteadyTime now = std::chrono::steady_clock::now();
-      if (aof_stale_ && now - last_fsync_ >= std::chrono::seconds(1)) {
+      if (options_.appendonly && aof_stale_ && now - last_fsync_ >= std::chrono::seconds(1)) {
         aof_ = engine_->keyspace().entries();
         aof_stale_ = false;
         last_fsync_ = now;

@@ -69,10 +69,16 @@ Reply unsubscribe_command(CommandContext& ctx);
 // cmd_server.cpp
 Reply ping_command(CommandContext& ctx);
 Reply echo_command(CommandContext& ctx);
-Reply flushall_command(CommandContext& ctx);
-Reply dbsize_command(CommandContext& ctx);
 Reply time_command(CommandContext& ctx);
 Reply debug_command(CommandContext& ctx);
+
+// cmd_db.cpp
+Reply select_command(CommandContext& ctx);
+Reply swapdb_command(CommandContext& ctx);
+Reply move_command(CommandContext& ctx);
+Reply flushdb_command(CommandContext& ctx);
+Reply flushall_command(CommandContext& ctx);
+Reply dbsize_command(CommandContext& ctx);
 
 // cmd_scripting.cpp
 Reply eval_command(CommandContext& ctx);

@@ -33,22 +33,28 @@ std::string unknown_command(std::span<const std::string_view> argv) {
 }  // namespace
 
 Engine::Engine(Host& host, EngineOptions options)
-    : host_(host), keyspace_(host), scripting_(std::make_unique<Scripting>(*this, options.script_instruction_budget)) {}
+    : host_(host), dbs_(host), scripting_(std::make_unique<Scripting>(*this, options.script_instruction_budget)) {}
 
 Engine::~Engine() = default;
 
 SessionId Engine::open_session() {
   const SessionId id = next_session_++;
   LS_ASSERT(id != kScriptCaller);
-  sessions_.push_back(id);
+  clients_.emplace(id, Client{});
   return id;
 }
 
 void Engine::close_session(SessionId session) {
-  auto it = std::find(sessions_.begin(), sessions_.end(), session);
-  LS_ASSERT(it != sessions_.end());
-  sessions_.erase(it);
+  auto it = clients_.find(session);
+  LS_ASSERT(it != clients_.end());
   pubsub_.drop_session(session);
+  clients_.erase(it);
+}
+
+Engine::Client& Engine::client(SessionId session) {
+  auto it = clients_.find(session);
+  LS_ASSERT(it != clients_.end());
+  return it->second;
 }
 
 Reply Engine::execute(SessionId session, std::initializer_list<std::string_view> argv) {
@@ -62,7 +68,7 @@ Reply Engine::execute(SessionId session, const std::vector<std::string>& argv) {
 
 Reply Engine::execute(SessionId session, std::span<const std::string_view> argv) {
   LS_ASSERT(!in_script());
-  LS_ASSERT(std::binary_search(sessions_.begin(), sessions_.end(), session));
+  client(session);  // an open session
   if (argv.empty()) return Reply::error(errors::kEmptyCommand);
   const CommandSpec* spec = lookup_command(argv[0]);
   if (spec == nullptr) return Reply::error(unknown_command(argv));
@@ -70,8 +76,9 @@ Reply Engine::execute(SessionId session, std::span<const std::string_view> argv)
   if (pubsub_.count_of(session) > 0 && !(spec->flags & kCmdPubSubContext)) {
     return Reply::error(errors::not_in_pubsub_context(spec->name));
   }
-  keyspace_.set_now(host_.now_ms());
-  CommandContext ctx{*this, keyspace_, argv, session};
+  dbs_.set_now(host_.now_ms());
+  current_ = session;
+  CommandContext ctx{*this, db_of(session), argv, session};
   return spec->handler(ctx);
 }
 
@@ -83,14 +90,33 @@ Reply Engine::call_from_script(std::span<const std::string_view> argv) {
   if (!arity_ok(*spec, argv.size()))
     return Reply::error(errors::kScriptCommandArity);
   if (spec->flags & kCmdNoScript) return Reply::error(errors::kNotAllowedFromScript);
-  CommandContext ctx{*this, keyspace_, argv, kScriptCaller};
+  CommandContext ctx{*this, db_of(kScriptCaller), argv, kScriptCaller};
   return spec->handler(ctx);
+}
+
+void Engine::enter_script() {
+  // prepareLuaClient: the script starts in its caller's db.
+  if (script_depth_++ == 0) script_db_ = client(current_).db;
 }
 
 size_t Engine::active_expire() {
   LS_ASSERT(!in_script());
-  keyspace_.set_now(host_.now_ms());
-  return keyspace_.active_expire();
+  dbs_.set_now(host_.now_ms());
+  return dbs_.active_expire();
+}
+
+Keyspace& Engine::db_of(SessionId session) {
+  return dbs_.db(session == kScriptCaller ? script_db_ : client(session).db);
+}
+
+void Engine::select(SessionId session, int id) {
+  LS_ASSERT(Databases::valid(id));
+  if (session == kScriptCaller) {
+    LS_ASSERT(in_script());
+    script_db_ = id;
+  } else {
+    client(session).db = id;
+  }
 }
 
 }  // namespace locksim::engine

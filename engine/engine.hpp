@@ -1,9 +1,10 @@
 #pragma once
 // Engine: a deterministic, in-process Redis 7.0 for the commands Redis locks use. It owns the
-// keyspace, the subscriptions and the Lua scripting state; time, sleeping and message delivery
+// databases, the subscriptions and the Lua scripting state; time, sleeping and message delivery
 // belong to its Host. One command runs at a time, atomically, as in Redis.
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -33,7 +34,7 @@ class Engine final : public ScriptServer {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
-  // A client connection. Subscriptions belong to it and end with it.
+  // A client connection. It starts in db 0; its subscriptions belong to it and end with it.
   SessionId open_session();
   void close_session(SessionId session);
 
@@ -45,27 +46,41 @@ class Engine final : public ScriptServer {
   // redis.call/redis.pcall: the same command table, with the checks Redis applies inside scripts.
   Reply call_from_script(std::span<const std::string_view> argv) override;
   void script_log(int level, std::string_view message) override { host_.script_log(level, message); }
-  void enter_script() override { ++script_depth_; }
+  void enter_script() override;
   void leave_script() override { --script_depth_; }
 
-  // Redis's active expiry, made deterministic: every key whose time has passed, in key order.
+  // Redis's active expiry, made deterministic: every key whose time has passed, db by db, in key
+  // order.
   size_t active_expire();
 
   Host& host() { return host_; }
-  Keyspace& keyspace() { return keyspace_; }
+  // Db 0: the database every connection starts in, and the only one lock clients use.
+  Keyspace& keyspace() { return dbs_.db(0); }
+  Databases& databases() { return dbs_; }
   PubSub& pubsub() { return pubsub_; }
   Scripting& scripting() { return *scripting_; }
   bool in_script() const { return script_depth_ > 0; }
 
+  // The database `session` works in (kScriptCaller: the running script's).
+  Keyspace& db_of(SessionId session);
+  // SELECT: `session` works in db `id` from now on; a script's SELECT lasts until the script ends.
+  void select(SessionId session, int id);
+
  private:
-  Reply dispatch(SessionId session, std::span<const std::string_view> argv);
+  struct Client {
+    int db = 0;
+  };
+
+  Client& client(SessionId session);
 
   Host& host_;
-  Keyspace keyspace_;
+  Databases dbs_;
   PubSub pubsub_;
   std::unique_ptr<Scripting> scripting_;
-  std::vector<SessionId> sessions_;  // open sessions, ascending
+  std::map<SessionId, Client> clients_;  // open sessions
   SessionId next_session_ = 1;
+  SessionId current_ = 0;  // the session whose command is running (Redis's server.current_client)
+  int script_db_ = 0;      // the running script's db: its caller's, until it SELECTs another
   int script_depth_ = 0;
 };
 

@@ -65,6 +65,14 @@ inline constexpr std::string_view kUnknownScriptCommand = "ERR Unknown Redis com
 inline constexpr std::string_view kScriptCommandArity = "ERR Wrong number of args calling Redis command from script";
 inline constexpr std::string_view kNotAllowedFromScript = "ERR This Redis command is not allowed from script";
 
+// Databases (db.c, object.c's getIntFromObjectOrReply).
+inline constexpr std::string_view kDbIndexOutOfRange = "ERR DB index is out of range";
+inline constexpr std::string_view kInvalidFirstDbIndex = "ERR invalid first DB index";
+inline constexpr std::string_view kInvalidSecondDbIndex = "ERR invalid second DB index";
+inline constexpr std::string_view kSameObject = "ERR source and destination objects are the same";
+inline constexpr std::string_view kIntOutOfRange =
+    "ERR value is out of range, value must between -2147483648 and 2147483647";
+
 // The Lua redis library.
 inline constexpr std::string_view kCallWithoutArguments =
     "ERR Please specify at least one argument for this redis lib call";

@@ -80,6 +80,13 @@ Reply flushdb_command(CommandContext& ctx);
 Reply flushall_command(CommandContext& ctx);
 Reply dbsize_command(CommandContext& ctx);
 
+// cmd_multi.cpp
+Reply multi_command(CommandContext& ctx);
+Reply exec_command(CommandContext& ctx);
+Reply discard_command(CommandContext& ctx);
+Reply watch_command(CommandContext& ctx);
+Reply unwatch_command(CommandContext& ctx);
+
 // cmd_scripting.cpp
 Reply eval_command(CommandContext& ctx);
 Reply evalsha_command(CommandContext& ctx);

@@ -130,5 +130,17 @@ TEST_F(Differential, ScriptsRunInTheirCallersDb) {
   expect_same({"DBSIZE"});
 }
 
+TEST_F(Differential, SelectInsideATransaction) {
+  Connection other = connect();
+  expect_same({"MULTI"});
+  expect_same({"SELECT", "3"});
+  expect_same({"SET", "k", "three"});
+  expect_same({"EVAL", "return redis.call('get', 'k')", "0"});
+  expect_same({"DBSIZE"});
+  expect_same({"EXEC"});
+  expect_same({"DBSIZE"});
+  expect_same(other, {"DBSIZE"});
+}
+
 }  // namespace
 }  // namespace locksim::test

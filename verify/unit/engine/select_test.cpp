@@ -127,6 +127,16 @@ TEST_F(SelectTest, SelectInAScriptRefusesWhatIsNotADbIndex) {
             error("ERR value is not an integer or out of range"));
 }
 
+TEST_F(SelectTest, ASelectInsideMultiMovesTheCommandsAfterItAndStays) {
+  EXPECT_EQ(run({"MULTI"}), Reply::ok());
+  EXPECT_EQ(run({"SELECT", "3"}), Reply::status("QUEUED"));
+  EXPECT_EQ(run({"SET", "k", "three"}), Reply::status("QUEUED"));
+  EXPECT_EQ(run({"EVAL", "return redis.call('get', 'k')", "0"}), Reply::status("QUEUED"));
+  EXPECT_EQ(run({"EXEC"}), Reply::array({Reply::ok(), Reply::ok(), bulk("three")}));
+  EXPECT_EQ(run({"DBSIZE"}), integer(1));
+  EXPECT_EQ(other({"DBSIZE"}), integer(0));
+}
+
 TEST_F(SelectTest, ActiveExpiryCoversEveryDb) {
   run({"SET", "a", "v", "PX", "10"});
   run({"SELECT", "9"});

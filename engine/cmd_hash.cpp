@@ -31,6 +31,7 @@ Reply hset_command(CommandContext& ctx) {
   if (found.wrong_type) return Reply::error(errors::kWrongType);
   int64_t created = 0;
   for (size_t j = 2; j < ctx.argc(); j += 2) created += found.value->set(ctx.arg(j), ctx.arg(j + 1));
+  ctx.db.signal_modified(ctx.arg(1));  // even with the values it held: a WATCH breaks (keyspace.hpp)
   return Reply::integer_of(created);
 }
 
@@ -75,6 +76,7 @@ Reply hincrby_command(CommandContext& ctx) {
     return Reply::error(errors::kOverflow);
   value += *by;
   found.value->set(ctx.arg(2), format_int64(value));
+  ctx.db.signal_modified(ctx.arg(1));  // HINCRBY h f 0 breaks a WATCH too (keyspace.hpp)
   return Reply::integer_of(value);
 }
 

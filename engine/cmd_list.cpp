@@ -133,6 +133,7 @@ Reply lset_command(CommandContext& ctx) {
   const int64_t at = *index < 0 ? size + *index : *index;
   if (at < 0 || at >= size) return Reply::error(errors::kIndexOutOfRange);
   (*found.value)[static_cast<size_t>(at)] = std::string(ctx.arg(3));
+  ctx.db.signal_modified(ctx.arg(1));  // even with the element it held: a WATCH breaks (keyspace.hpp)
   return Reply::ok();
 }
 

@@ -1,4 +1,4 @@
-// Server: PING, ECHO, FLUSHALL, DBSIZE, TIME, DEBUG SLEEP (Redis server.c, debug.c).
+// Server: PING, ECHO, TIME, DEBUG SLEEP (Redis server.c, debug.c).
 #include "engine/commands.hpp"
 #include "engine/engine.hpp"
 #include "engine/errors.hpp"
@@ -17,18 +17,6 @@ Reply ping_command(CommandContext& ctx) {
 
 // ECHO message
 Reply echo_command(CommandContext& ctx) { return Reply::bulk(ctx.arg(1)); }
-
-// FLUSHALL [ASYNC | SYNC]
-Reply flushall_command(CommandContext& ctx) {
-  if (ctx.argc() > 2 ||
-      (ctx.argc() == 2 && !equals_ignore_case(ctx.arg(1), "async") && !equals_ignore_case(ctx.arg(1), "sync")))
-    return Reply::error(errors::kSyntax);
-  ctx.db.clear();
-  return Reply::ok();
-}
-
-// DBSIZE
-Reply dbsize_command(CommandContext& ctx) { return Reply::integer_of(static_cast<int64_t>(ctx.db.size())); }
 
 // TIME: [unix seconds, microseconds] from the host's clock.
 Reply time_command(CommandContext& ctx) {

@@ -24,6 +24,7 @@ void store_string(Keyspace& db, std::string_view key, std::string_view value, bo
     return;
   }
   entry->value = std::string(value);
+  db.signal_modified(key);  // even with the bytes it held: a WATCH breaks (keyspace.hpp)
   if (!keep_ttl && entry->expire_at_ms != kNoExpire) db.persist(key, *entry);
 }
 
@@ -40,10 +41,12 @@ Reply incr_generic(CommandContext& ctx, int64_t by) {
       (by > 0 && value > 0 && by > std::numeric_limits<int64_t>::max() - value))
     return Reply::error(errors::kOverflow);
   value += by;
-  if (found.value != nullptr)
+  if (found.value != nullptr) {
     *found.value = format_int64(value);
-  else
+    ctx.db.signal_modified(ctx.arg(1));  // INCRBY k 0 breaks a WATCH too (keyspace.hpp)
+  } else {
     ctx.db.insert(ctx.arg(1), Value{format_int64(value)});
+  }
   return Reply::integer_of(value);
 }
 
@@ -132,6 +135,7 @@ Reply append_command(CommandContext& ctx) {
     return Reply::integer_of(static_cast<int64_t>(ctx.arg(2).size()));
   }
   found.value->append(ctx.arg(2));
+  ctx.db.signal_modified(ctx.arg(1));  // APPEND k "" breaks a WATCH too (keyspace.hpp)
   return Reply::integer_of(static_cast<int64_t>(found.value->size()));
 }
 

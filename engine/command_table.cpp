@@ -10,6 +10,16 @@ namespace {
 
 constexpr uint32_t W = kCmdWrite, R = kCmdReadOnly, NS = kCmdNoScript, PS = kCmdPubSubContext;
 
+// SCRIPT's subcommands in Redis 7.0 (the handler implements LOAD, EXISTS and FLUSH), sorted by name.
+constexpr std::array kScriptSubcommands = std::to_array<SubcommandSpec>({
+    {"debug", 3},
+    {"exists", -3},
+    {"flush", -2},
+    {"help", 2},
+    {"kill", 2},
+    {"load", 3},
+});
+
 // Sorted by name: lookup is a binary search, and listing is deterministic.
 constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"append", 3, W, append_command},
@@ -18,14 +28,17 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"decr", 2, W, decr_command},
     {"decrby", 3, W, decrby_command},
     {"del", -2, W, del_command},
+    {"discard", 1, NS, discard_command},
     {"echo", 2, 0, echo_command},
     {"eval", -3, NS, eval_command},
     {"evalsha", -3, NS, evalsha_command},
+    {"exec", 1, NS, exec_command},
     {"exists", -2, R, exists_command},
     {"expire", -3, W, expire_command},
     {"expireat", -3, W, expireat_command},
     {"expiretime", 2, R, expiretime_command},
     {"flushall", -1, W, flushall_command},
+    {"flushdb", -1, W, flushdb_command},
     {"get", 2, R, get_command},
     {"hdel", -3, W, hdel_command},
     {"hexists", 3, R, hexists_command},
@@ -46,6 +59,8 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"lrange", 4, R, lrange_command},
     {"lrem", 4, W, lrem_command},
     {"lset", 4, W, lset_command},
+    {"move", 3, W, move_command},
+    {"multi", 1, NS, multi_command},
     {"persist", 2, W, persist_command},
     {"pexpire", -3, W, pexpire_command},
     {"pexpireat", -3, W, pexpireat_command},
@@ -55,14 +70,18 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"publish", 3, 0, publish_command},
     {"rpop", -2, W, rpop_command},
     {"rpush", -3, W, rpush_command},
-    {"script", -2, NS, script_command},
+    {"script", -2, NS, script_command, kScriptSubcommands},
+    {"select", 2, 0, select_command},
     {"set", -3, W, set_command},
     {"setnx", 3, W, setnx_command},
     {"subscribe", -2, NS | PS, subscribe_command},
+    {"swapdb", 3, W, swapdb_command},
     {"time", 1, 0, time_command},
     {"ttl", 2, R, ttl_command},
     {"type", 2, R, type_command},
     {"unsubscribe", -1, NS | PS, unsubscribe_command},
+    {"unwatch", 1, NS, unwatch_command},
+    {"watch", -2, NS, watch_command},
     {"zadd", -4, W, zadd_command},
     {"zcard", 2, R, zcard_command},
     {"zincrby", 4, W, zincrby_command},
@@ -95,6 +114,12 @@ const CommandSpec* lookup_command(std::string_view name) {
                              [](const CommandSpec& spec, std::string_view k) { return spec.name < k; });
   if (it == kCommands.end() || it->name != key) return nullptr;
   return &*it;
+}
+
+const SubcommandSpec* lookup_subcommand(const CommandSpec& spec, std::string_view name) {
+  for (const SubcommandSpec& sub : spec.subcommands)
+    if (equals_ignore_case(sub.name, name)) return &sub;
+  return nullptr;
 }
 
 std::span<const CommandSpec> all_commands() { return kCommands; }

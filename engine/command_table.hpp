@@ -19,20 +19,32 @@ enum CommandFlag : uint32_t {
   kCmdPubSubContext = 1u << 3,  // allowed on a connection in subscriber mode
 };
 
+// A subcommand of a container command (SCRIPT LOAD): Redis resolves it by argv[1] before running
+// anything, so an unknown one or a wrong argument count is refused as an unknown command or a wrong
+// arity is (and flags a transaction in progress). Its arity counts the command's name too.
+struct SubcommandSpec {
+  std::string_view name;  // lower case
+  int arity;
+};
+
 struct CommandSpec {
   std::string_view name;  // lower case, as Redis reports it in errors
   int arity;
   uint32_t flags;
   CommandHandler handler;
+  std::span<const SubcommandSpec> subcommands = {};  // non-empty for a container command
 };
 
 // Case-insensitive lookup; null for an unknown command.
 const CommandSpec* lookup_command(std::string_view name);
+// Case-insensitive lookup of a container command's subcommand; null for an unknown one.
+const SubcommandSpec* lookup_subcommand(const CommandSpec& spec, std::string_view name);
 std::span<const CommandSpec> all_commands();
 
-inline bool arity_ok(const CommandSpec& spec, size_t argc) {
+inline bool arity_ok(int arity, size_t argc) {
   const auto n = static_cast<int64_t>(argc);
-  return spec.arity > 0 ? n == spec.arity : n >= -spec.arity;
+  return arity > 0 ? n == arity : n >= -arity;
 }
+inline bool arity_ok(const CommandSpec& spec, size_t argc) { return arity_ok(spec.arity, argc); }
 
 }  // namespace locksim::engine

@@ -69,10 +69,23 @@ Reply unsubscribe_command(CommandContext& ctx);
 // cmd_server.cpp
 Reply ping_command(CommandContext& ctx);
 Reply echo_command(CommandContext& ctx);
-Reply flushall_command(CommandContext& ctx);
-Reply dbsize_command(CommandContext& ctx);
 Reply time_command(CommandContext& ctx);
 Reply debug_command(CommandContext& ctx);
+
+// cmd_db.cpp
+Reply select_command(CommandContext& ctx);
+Reply swapdb_command(CommandContext& ctx);
+Reply move_command(CommandContext& ctx);
+Reply flushdb_command(CommandContext& ctx);
+Reply flushall_command(CommandContext& ctx);
+Reply dbsize_command(CommandContext& ctx);
+
+// cmd_multi.cpp
+Reply multi_command(CommandContext& ctx);
+Reply exec_command(CommandContext& ctx);
+Reply discard_command(CommandContext& ctx);
+Reply watch_command(CommandContext& ctx);
+Reply unwatch_command(CommandContext& ctx);
 
 // cmd_scripting.cpp
 Reply eval_command(CommandContext& ctx);

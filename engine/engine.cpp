@@ -5,6 +5,7 @@
 #include "base/assert.hpp"
 #include "engine/command_context.hpp"
 #include "engine/command_table.hpp"
+#include "engine/commands.hpp"
 #include "engine/errors.hpp"
 #include "engine/scripting.hpp"
 
@@ -30,25 +31,65 @@ std::string unknown_command(std::span<const std::string_view> argv) {
   return one_line(errors::unknown_command(as_c_string(argv[0]).substr(0, 128), args));
 }
 
+// commandCheckExistence for a container command whose subcommand is unknown: the command as the
+// client spelled it, upper-cased.
+std::string unknown_subcommand(std::span<const std::string_view> argv) {
+  std::string command(as_c_string(argv[0]));
+  std::transform(command.begin(), command.end(), command.begin(),
+                 [](char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - ('a' - 'A')) : c; });
+  return one_line(errors::unknown_subcommand(as_c_string(argv[1]), command));
+}
+
+enum class Shape { Ok, UnknownSubcommand, WrongArity };
+
+// What Redis's lookupCommand and commandCheckArity make of a command found by name: a container
+// command (SCRIPT) given a subcommand stands for that subcommand, whose arity counts and whose
+// name errors use ("script|load"). `fullname` is set in every case.
+Shape check_shape(const CommandSpec& spec, std::span<const std::string_view> argv, std::string& fullname) {
+  fullname = spec.name;
+  if (spec.subcommands.empty() || argv.size() < 2)
+    return arity_ok(spec.arity, argv.size()) ? Shape::Ok : Shape::WrongArity;
+  const SubcommandSpec* sub = lookup_subcommand(spec, argv[1]);
+  if (sub == nullptr) return Shape::UnknownSubcommand;
+  fullname += "|";
+  fullname += sub->name;
+  return arity_ok(sub->arity, argv.size()) ? Shape::Ok : Shape::WrongArity;
+}
+
+// The commands a session in MULTI runs at once instead of queuing (processCommand's list; QUIT and
+// RESET are not implemented).
+bool runs_inside_multi(const CommandSpec& spec) {
+  return spec.handler == exec_command || spec.handler == discard_command || spec.handler == multi_command ||
+         spec.handler == watch_command;
+}
+
 }  // namespace
 
 Engine::Engine(Host& host, EngineOptions options)
-    : host_(host), keyspace_(host), scripting_(std::make_unique<Scripting>(*this, options.script_instruction_budget)) {}
+    : host_(host), dbs_(host), scripting_(std::make_unique<Scripting>(*this, options.script_instruction_budget)) {}
 
 Engine::~Engine() = default;
 
 SessionId Engine::open_session() {
   const SessionId id = next_session_++;
   LS_ASSERT(id != kScriptCaller);
-  sessions_.push_back(id);
+  clients_.emplace(id, Client{});
   return id;
 }
 
 void Engine::close_session(SessionId session) {
-  auto it = std::find(sessions_.begin(), sessions_.end(), session);
-  LS_ASSERT(it != sessions_.end());
-  sessions_.erase(it);
+  auto it = clients_.find(session);
+  LS_ASSERT(it != clients_.end());
+  // freeClient: the transaction and the WATCHes go with the connection.
+  discard_transaction(session);
   pubsub_.drop_session(session);
+  clients_.erase(it);
+}
+
+Engine::Client& Engine::client(SessionId session) {
+  auto it = clients_.find(session);
+  LS_ASSERT(it != clients_.end());
+  return it->second;
 }
 
 Reply Engine::execute(SessionId session, std::initializer_list<std::string_view> argv) {
@@ -60,19 +101,52 @@ Reply Engine::execute(SessionId session, const std::vector<std::string>& argv) {
   return execute(session, std::span<const std::string_view>(views));
 }
 
+// Redis's processCommand: the checks, then queuing inside MULTI, else call().
 Reply Engine::execute(SessionId session, std::span<const std::string_view> argv) {
   LS_ASSERT(!in_script());
-  LS_ASSERT(std::binary_search(sessions_.begin(), sessions_.end(), session));
+  Client& c = client(session);
   if (argv.empty()) return Reply::error(errors::kEmptyCommand);
   const CommandSpec* spec = lookup_command(argv[0]);
-  if (spec == nullptr) return Reply::error(unknown_command(argv));
-  if (!arity_ok(*spec, argv.size())) return Reply::error(errors::wrong_arity(spec->name));
-  if (pubsub_.count_of(session) > 0 && !(spec->flags & kCmdPubSubContext)) {
-    return Reply::error(errors::not_in_pubsub_context(spec->name));
+  if (spec == nullptr) return reject(session, nullptr, unknown_command(argv));
+  std::string fullname;
+  switch (check_shape(*spec, argv, fullname)) {
+    case Shape::UnknownSubcommand: return reject(session, spec, unknown_subcommand(argv));
+    case Shape::WrongArity: return reject(session, spec, errors::wrong_arity(fullname));
+    case Shape::Ok: break;
   }
-  keyspace_.set_now(host_.now_ms());
-  CommandContext ctx{*this, keyspace_, argv, session};
-  return spec->handler(ctx);
+  if (pubsub_.count_of(session) > 0 && !(spec->flags & kCmdPubSubContext))
+    return reject(session, spec, errors::not_in_pubsub_context(fullname));
+
+  if (c.multi.open && !runs_inside_multi(*spec)) {
+    // queueMultiCommand keeps nothing for a transaction that cannot run anyway.
+    if (!c.multi.dirty_exec && !dbs_.watches().dirty(session))
+      c.multi.queued.push_back(QueuedCommand{spec, std::vector<std::string>(argv.begin(), argv.end())});
+    return Reply::status("QUEUED");
+  }
+  // The clock is read once: a command, and an EXEC with all it runs, happen at one instant.
+  dbs_.set_now(host_.now_ms());
+  current_ = session;
+  CommandContext ctx{*this, db_of(session), argv, session};
+  return call(*spec, ctx);
+}
+
+Reply Engine::reject(SessionId session, const CommandSpec* spec, std::string error) {
+  Client& c = client(session);
+  if (c.multi.open) c.multi.dirty_exec = true;  // flagTransaction
+  if (spec != nullptr && spec->handler == exec_command) {
+    // execCommandAbort, whether or not a transaction was open: its WATCHes go too.
+    discard_transaction(session);
+    return Reply::error(errors::exec_abort(error));
+  }
+  return Reply::error(error);
+}
+
+Reply Engine::call(const CommandSpec& spec, CommandContext& ctx) {
+  if (!(spec.flags & kCmdWrite)) return spec.handler(ctx);
+  WatchedWrite watched(ctx.db);
+  Reply reply = spec.handler(ctx);
+  watched.finish();
+  return reply;
 }
 
 Reply Engine::call_from_script(std::span<const std::string_view> argv) {
@@ -80,17 +154,51 @@ Reply Engine::call_from_script(std::span<const std::string_view> argv) {
   LS_ASSERT(!argv.empty());
   const CommandSpec* spec = lookup_command(argv[0]);
   if (spec == nullptr) return Reply::error(errors::kUnknownScriptCommand);
-  if (!arity_ok(*spec, argv.size()))
-    return Reply::error(errors::kScriptCommandArity);
+  std::string fullname;
+  switch (check_shape(*spec, argv, fullname)) {
+    case Shape::UnknownSubcommand: return Reply::error(errors::kUnknownScriptCommand);
+    case Shape::WrongArity: return Reply::error(errors::kScriptCommandArity);
+    case Shape::Ok: break;
+  }
   if (spec->flags & kCmdNoScript) return Reply::error(errors::kNotAllowedFromScript);
-  CommandContext ctx{*this, keyspace_, argv, kScriptCaller};
-  return spec->handler(ctx);
+  CommandContext ctx{*this, db_of(kScriptCaller), argv, kScriptCaller};
+  return call(*spec, ctx);
+}
+
+void Engine::enter_script() {
+  // prepareLuaClient: the script starts in its caller's db.
+  if (script_depth_++ == 0) script_db_ = client(current_).db;
 }
 
 size_t Engine::active_expire() {
   LS_ASSERT(!in_script());
-  keyspace_.set_now(host_.now_ms());
-  return keyspace_.active_expire();
+  dbs_.set_now(host_.now_ms());
+  return dbs_.active_expire();
+}
+
+Keyspace& Engine::db_of(SessionId session) {
+  return dbs_.db(session == kScriptCaller ? script_db_ : client(session).db);
+}
+
+void Engine::select(SessionId session, int id) {
+  LS_ASSERT(Databases::valid(id));
+  if (session == kScriptCaller) {
+    LS_ASSERT(in_script());
+    script_db_ = id;
+  } else {
+    client(session).db = id;
+  }
+}
+
+Transaction& Engine::transaction(SessionId session) {
+  LS_ASSERT(session != kScriptCaller);
+  return client(session).multi;
+}
+
+void Engine::discard_transaction(SessionId session) {
+  client(session).multi = Transaction{};
+  dbs_.watches().clear_dirty(session);
+  dbs_.watches().unwatch_all(session);
 }
 
 }  // namespace locksim::engine

@@ -1,9 +1,11 @@
 #pragma once
 // Engine: a deterministic, in-process Redis 7.0 for the commands Redis locks use. It owns the
-// keyspace, the subscriptions and the Lua scripting state; time, sleeping and message delivery
-// belong to its Host. One command runs at a time, atomically, as in Redis.
+// databases, the subscriptions, the sessions' transactions and the Lua scripting state; time,
+// sleeping and message delivery belong to its Host. One command runs at a time, atomically, as in
+// Redis; so does a whole EXEC.
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -19,11 +21,27 @@
 namespace locksim::engine {
 
 class Scripting;
+struct CommandContext;
+struct CommandSpec;
 
 struct EngineOptions {
   // A script that executes more Lua instructions than this is stopped with an error. It stands in
   // for Redis's busy-script time limit, counted instead of timed so that it is deterministic.
   int64_t script_instruction_budget = 100'000'000;
+};
+
+// One command queued by MULTI: the command it resolved to and its words.
+struct QueuedCommand {
+  const CommandSpec* spec;
+  std::vector<std::string> argv;
+};
+
+// A session's MULTI state (Redis's multiState with the CLIENT_MULTI and CLIENT_DIRTY_EXEC flags).
+// Whether a WATCH broke (CLIENT_DIRTY_CAS) is the Watches registry's to say.
+struct Transaction {
+  bool open = false;        // between MULTI and EXEC / DISCARD
+  bool dirty_exec = false;  // a command was refused while queuing: EXEC answers EXECABORT
+  std::vector<QueuedCommand> queued;
 };
 
 class Engine final : public ScriptServer {
@@ -33,7 +51,8 @@ class Engine final : public ScriptServer {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
-  // A client connection. Subscriptions belong to it and end with it.
+  // A client connection. It starts in db 0; its subscriptions, transaction and WATCHes belong to
+  // it and end with it.
   SessionId open_session();
   void close_session(SessionId session);
 
@@ -45,27 +64,51 @@ class Engine final : public ScriptServer {
   // redis.call/redis.pcall: the same command table, with the checks Redis applies inside scripts.
   Reply call_from_script(std::span<const std::string_view> argv) override;
   void script_log(int level, std::string_view message) override { host_.script_log(level, message); }
-  void enter_script() override { ++script_depth_; }
+  void enter_script() override;
   void leave_script() override { --script_depth_; }
 
-  // Redis's active expiry, made deterministic: every key whose time has passed, in key order.
+  // Redis's call(): runs a resolved command (checked, not queued) in `ctx`. Every command runs
+  // through here: from a client, from EXEC and from a script.
+  Reply call(const CommandSpec& spec, CommandContext& ctx);
+
+  // Redis's active expiry, made deterministic: every key whose time has passed, db by db, in key
+  // order.
   size_t active_expire();
 
   Host& host() { return host_; }
-  Keyspace& keyspace() { return keyspace_; }
+  // Db 0: the database every connection starts in, and the only one lock clients use.
+  Keyspace& keyspace() { return dbs_.db(0); }
+  Databases& databases() { return dbs_; }
   PubSub& pubsub() { return pubsub_; }
   Scripting& scripting() { return *scripting_; }
   bool in_script() const { return script_depth_ > 0; }
 
+  // The database `session` works in (kScriptCaller: the running script's).
+  Keyspace& db_of(SessionId session);
+  // SELECT: `session` works in db `id` from now on; a script's SELECT lasts until the script ends.
+  void select(SessionId session, int id);
+  Transaction& transaction(SessionId session);
+  // Redis's discardTransaction: the queue, the transaction's flags and the session's WATCHes go.
+  void discard_transaction(SessionId session);
+
  private:
-  Reply dispatch(SessionId session, std::span<const std::string_view> argv);
+  struct Client {
+    int db = 0;
+    Transaction multi;
+  };
+
+  Client& client(SessionId session);
+  // Redis's rejectCommand: the error, and a transaction in progress is flagged; EXEC itself aborts.
+  Reply reject(SessionId session, const CommandSpec* spec, std::string error);
 
   Host& host_;
-  Keyspace keyspace_;
+  Databases dbs_;
   PubSub pubsub_;
   std::unique_ptr<Scripting> scripting_;
-  std::vector<SessionId> sessions_;  // open sessions, ascending
+  std::map<SessionId, Client> clients_;  // open sessions
   SessionId next_session_ = 1;
+  SessionId current_ = 0;  // the session whose command is running (Redis's server.current_client)
+  int script_db_ = 0;      // the running script's db: its caller's, until it SELECTs another
   int script_depth_ = 0;
 };
 

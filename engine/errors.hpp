@@ -65,6 +65,28 @@ inline constexpr std::string_view kUnknownScriptCommand = "ERR Unknown Redis com
 inline constexpr std::string_view kScriptCommandArity = "ERR Wrong number of args calling Redis command from script";
 inline constexpr std::string_view kNotAllowedFromScript = "ERR This Redis command is not allowed from script";
 
+// Transactions (multi.c).
+inline constexpr std::string_view kMultiNested = "ERR MULTI calls can not be nested";
+inline constexpr std::string_view kExecWithoutMulti = "ERR EXEC without MULTI";
+inline constexpr std::string_view kDiscardWithoutMulti = "ERR DISCARD without MULTI";
+inline constexpr std::string_view kWatchInsideMulti = "ERR WATCH inside MULTI is not allowed";
+inline constexpr std::string_view kExecAbort = "EXECABORT Transaction discarded because of previous errors.";
+
+// execCommandAbort: EXEC itself refused (its arity, say) ends the transaction, and the reply tells
+// why. Redis formats the refusal's bare text, so its ERR code is not repeated.
+inline std::string exec_abort(std::string_view refusal) {
+  if (refusal.starts_with("ERR ")) refusal.remove_prefix(4);
+  return "EXECABORT Transaction discarded because of: " + std::string(refusal);
+}
+
+// Databases (db.c, object.c's getIntFromObjectOrReply).
+inline constexpr std::string_view kDbIndexOutOfRange = "ERR DB index is out of range";
+inline constexpr std::string_view kInvalidFirstDbIndex = "ERR invalid first DB index";
+inline constexpr std::string_view kInvalidSecondDbIndex = "ERR invalid second DB index";
+inline constexpr std::string_view kSameObject = "ERR source and destination objects are the same";
+inline constexpr std::string_view kIntOutOfRange =
+    "ERR value is out of range, value must between -2147483648 and 2147483647";
+
 // The Lua redis library.
 inline constexpr std::string_view kCallWithoutArguments =
     "ERR Please specify at least one argument for this redis lib call";

@@ -9,10 +9,10 @@ namespace locksim::engine {
 using SessionId = uint64_t;
 
 enum class KeyEvent : uint8_t {
-  Created,    // a key came into existence
+  Created,    // a key came into existence (also moved or swapped into db 0)
   ExpireSet,  // its expiry was set or moved (expire_at_ms is the new absolute time)
   Persisted,  // its expiry was removed
-  Deleted,    // removed by a command (DEL, an emptied container, an expiry in the past, FLUSHALL)
+  Deleted,    // removed by a command (DEL, an emptied container, an expiry in the past, a flush, MOVE, SWAPDB)
   Expired,    // removed because its time passed (lazily on access, or by the active cycle)
 };
 
@@ -25,6 +25,7 @@ class Host {
   virtual void sleep_ms(int64_t ms) = 0;
   // PUBLISH reached `subscriber`; the host carries the message (over a network, if it has one).
   virtual void deliver(SessionId subscriber, std::string_view channel, std::string_view message) = 0;
+  // A key of db 0 changed. Other databases are not reported: keyspace.hpp says why.
   virtual void key_event(KeyEvent /*event*/, std::string_view /*key*/, int64_t /*expire_at_ms*/) {}
   // redis.log from a script. Recorded by hosts that care, never printed by the engine.
   virtual void script_log(int /*level*/, std::string_view /*message*/) {}

@@ -27,9 +27,19 @@ void Differential::SetUp() {
   session_ = fake_->open_session();
 }
 
+Connection Differential::connect() {
+  return Connection{fake_->open_session(), std::make_unique<RedisClient>(shared_redis_server().port())};
+}
+
 std::pair<Reply, Reply> Differential::both(const std::vector<std::string>& argv) {
   Reply fake = fake_->execute(session_, argv);
   Reply live = live_->command(argv);
+  return {std::move(fake), std::move(live)};
+}
+
+std::pair<Reply, Reply> Differential::both(Connection& connection, const std::vector<std::string>& argv) {
+  Reply fake = fake_->execute(connection.fake, argv);
+  Reply live = connection.live->command(argv);
   return {std::move(fake), std::move(live)};
 }
 
@@ -57,6 +67,12 @@ bool close(const Reply& a, const Reply& b, int64_t tolerance) {
 
 void Differential::expect_same(const std::vector<std::string>& argv) {
   auto [fake, live] = both(argv);
+  EXPECT_EQ(locksim::describe(fake), locksim::describe(live)) << "command: " << show(argv);
+  EXPECT_EQ(fake, live) << "command: " << show(argv);
+}
+
+void Differential::expect_same(Connection& connection, const std::vector<std::string>& argv) {
+  auto [fake, live] = both(connection, argv);
   EXPECT_EQ(locksim::describe(fake), locksim::describe(live)) << "command: " << show(argv);
   EXPECT_EQ(fake, live) << "command: " << show(argv);
 }

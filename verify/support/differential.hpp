@@ -25,17 +25,29 @@ class WallClockHost : public engine::Host {
   void deliver(engine::SessionId, std::string_view, std::string_view) override {}
 };
 
+// One client's connection to both: a session of the fake and a connection to the live server.
+// Tests that need a second client (WATCH, SELECT) open more with Differential::connect().
+struct Connection {
+  engine::SessionId fake = 0;
+  std::unique_ptr<RedisClient> live;
+};
+
 // Each test starts from an empty server (FLUSHALL, SCRIPT FLUSH) and a fresh fake.
 class Differential : public ::testing::Test {
  protected:
   void SetUp() override;
 
+  // Another client's connection: a new session of the fake, a new connection to the live server.
+  Connection connect();
   // Sends argv to both and expects identical replies.
   void expect_same(const std::vector<std::string>& argv);
+  // The same on another client's connection.
+  void expect_same(Connection& connection, const std::vector<std::string>& argv);
   // As expect_same, but integer replies may differ by `tolerance` (TTL, PTTL: real time passes).
   void expect_close(const std::vector<std::string>& argv, int64_t tolerance);
   // Sends argv to both and returns {fake, live} without comparing.
   std::pair<Reply, Reply> both(const std::vector<std::string>& argv);
+  std::pair<Reply, Reply> both(Connection& connection, const std::vector<std::string>& argv);
 
   WallClockHost host_;
   std::unique_ptr<engine::Engine> fake_;

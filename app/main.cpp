@@ -151,7 +151,7 @@ int main(int argc, char** argv) {
                       "your own script");
   explore->add_option("--properties", explore_properties,
                       "Properties expected to hold, comma-separated, among those that apply to the lock: " +
-                          locksim::model::property_list(locksim::model::property_names()) +
+                          locksim::model::property_list(locksim::model::scenario_property_names()) +
                           " (fencing: token locks; reentrancy: hash locks and client-reentrant; watchdog: Redisson's locks; "
                           "fair_queue: fair; read_write: rwlock, which mutual_exclusion does not judge, and its default)")
       ->capture_default_str();

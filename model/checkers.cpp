@@ -46,6 +46,17 @@ std::vector<std::string> property_names() {
   return names;
 }
 
+std::vector<std::string> scenario_property_names() {
+  std::vector<std::string> names;
+  for (const NamedChecker& c : standard_checkers())
+    for (const LockType& t : lock_types())
+      if (c.applies(t)) {
+        names.push_back(c.name);
+        break;
+      }
+  return names;
+}
+
 std::string property_list(const std::vector<std::string>& names) {
   std::string out;
   for (size_t i = 0; i < names.size(); ++i) {

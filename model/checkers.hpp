@@ -49,6 +49,9 @@ const std::vector<NamedChecker>& standard_checkers();
 
 // Every property name, in table order, and "a, b, ... or g" for messages.
 std::vector<std::string> property_names();
+// The properties a scenario file or exploration can judge: those that apply to some modelled lock
+// type (resource is judged only on histories `locksim serve` records).
+std::vector<std::string> scenario_property_names();
 std::string property_list(const std::vector<std::string>& names);
 
 // The properties that apply to `lock_type` (every one for a type the table does not know).

@@ -511,7 +511,7 @@ void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
       }
       continue;
     }
-    const auto names = model::property_names();
+    const auto names = model::scenario_property_names();
     if (std::find(names.begin(), names.end(), key) == names.end())
       r.fail(it->first, "unknown property '" + key + "' in expect (expected " + [&] {
         auto words = names;
@@ -533,7 +533,7 @@ void read_live(const Reader& r, const YAML::Node& node, Scenario& s) {
     if (!differs.IsSequence()) r.fail(differs, "expected a list of properties for live.differs");
     for (const YAML::Node& item : differs) {
       const std::string property = r.text(item, "a property");
-      const auto names = model::property_names();
+      const auto names = model::scenario_property_names();
       if (std::find(names.begin(), names.end(), property) == names.end())
         r.fail(item, "unknown property '" + property + "' in live.differs (expected " + model::property_list(names) + ")");
       if (std::find(s.live.differs.begin(), s.live.differs.end(), property) != s.live.differs.end())

@@ -26,7 +26,7 @@ TEST(CheckerCompose, RunsTheNamedCheckersInOrder) {
     EXPECT_EQ(verdicts[i].valid, Validity::Yes) << kAll[i] << ": " << verdicts[i].explanation;
   }
   EXPECT_EQ(overall(verdicts), Validity::Yes);
-  EXPECT_EQ(standard_checkers().size(), 7u);
+  EXPECT_EQ(standard_checkers().size(), 8u);
 }
 
 TEST(CheckerCompose, AViolationMakesTheWholeVerdictFalse) {
@@ -93,8 +93,10 @@ TEST(CheckerCompose, ApplicabilityTableCoversEveryTypeAndProperty) {
   EXPECT_EQ(applicable_properties("setnx"), (std::vector<std::string>{"mutual_exclusion", "liveness"}));
   EXPECT_EQ(applicable_properties("client-reentrant"),
             (std::vector<std::string>{"mutual_exclusion", "fencing", "reentrancy", "liveness"}));
-  EXPECT_EQ(applicable_properties("no-such-type").size(), 7u);  // unknown: nothing is refused
-  for (const std::string& p : property_names()) {
+  EXPECT_EQ(applicable_properties("no-such-type").size(), 8u);  // unknown: nothing is refused
+  // Every property but resource (serve's histories only) applies to some modelled lock type.
+  EXPECT_EQ(scenario_property_names().size(), property_names().size() - 1);
+  for (const std::string& p : scenario_property_names()) {
     bool somewhere = false;
     for (const LockType& t : lock_types()) somewhere = somewhere || applicability_problem(p, t.name).empty();
     EXPECT_TRUE(somewhere) << p;

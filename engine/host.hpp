@@ -16,6 +16,18 @@ enum class KeyEvent : uint8_t {
   Expired,    // removed because its time passed (lazily on access, or by the active cycle)
 };
 
+// The name histories give a key event: created, expire_set, persisted, deleted, expired.
+inline std::string_view key_event_name(KeyEvent event) {
+  switch (event) {
+    case KeyEvent::Created: return "created";
+    case KeyEvent::ExpireSet: return "expire_set";
+    case KeyEvent::Persisted: return "persisted";
+    case KeyEvent::Deleted: return "deleted";
+    case KeyEvent::Expired: return "expired";
+  }
+  return "?";
+}
+
 class Host {
  public:
   virtual ~Host() = default;

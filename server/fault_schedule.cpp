@@ -4,6 +4,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "base/split_args.hpp"
 #include "server/fault_command.hpp"
 
 namespace locksim::server {
@@ -17,7 +18,7 @@ std::vector<ScheduledFault> load_fault_schedule(const std::string& path) {
     const std::string where = path + ":" + std::to_string(number);
     const size_t hash = line.find('#');
     if (hash != std::string::npos) line.erase(hash);
-    auto words = split_inline_args(line);
+    auto words = split_args(line);
     if (!words) throw std::runtime_error(where + ": unbalanced quotes");
     if (words->empty()) continue;
     ScheduledFault f;

@@ -60,8 +60,5 @@ class RequestParser {
   std::optional<std::string> error_;
 };
 
-// sdssplitargs: splits an inline command line into arguments ("..." with \xHH, \n, \t ... escapes,
-// '...' with \' only); nullopt on unbalanced quotes.
-std::optional<std::vector<std::string>> split_inline_args(std::string_view line);
 
 }  // namespace locksim::server

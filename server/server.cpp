@@ -29,17 +29,6 @@ bool is_subscription(const std::string& name) {
   return name == "subscribe" || name == "unsubscribe" || name == "psubscribe" || name == "punsubscribe";
 }
 
-std::string_view key_event_name(engine::KeyEvent event) {
-  switch (event) {
-    case engine::KeyEvent::Created: return "created";
-    case engine::KeyEvent::ExpireSet: return "expire_set";
-    case engine::KeyEvent::Persisted: return "persisted";
-    case engine::KeyEvent::Deleted: return "deleted";
-    case engine::KeyEvent::Expired: return "expired";
-  }
-  return "?";
-}
-
 std::string endpoint_text(const tcp::endpoint& e) { return e.address().to_string() + ":" + std::to_string(e.port()); }
 
 }  // namespace
@@ -407,7 +396,7 @@ void Server::deliver(engine::SessionId subscriber, std::string_view channel, std
 }
 
 void Server::key_event(engine::KeyEvent event, std::string_view key, int64_t expire_at_ms) {
-  recorder_.key_event(key, key_event_name(event), expire_at_ms == engine::kNoExpire ? 0 : expire_at_ms);
+  recorder_.key_event(key, engine::key_event_name(event), expire_at_ms == engine::kNoExpire ? 0 : expire_at_ms);
 }
 
 void Server::replace_engine(const engine::Snapshot& snapshot) {

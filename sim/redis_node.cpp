@@ -10,20 +10,6 @@
 #include "world/exec_event.hpp"
 
 namespace locksim::sim {
-namespace {
-
-std::string_view key_event_name(engine::KeyEvent event) {
-  switch (event) {
-    case engine::KeyEvent::Created: return "created";
-    case engine::KeyEvent::ExpireSet: return "expire_set";
-    case engine::KeyEvent::Persisted: return "persisted";
-    case engine::KeyEvent::Deleted: return "deleted";
-    case engine::KeyEvent::Expired: return "expired";
-  }
-  return "?";
-}
-
-}  // namespace
 
 RedisNode::RedisNode(world::Harness& world, std::string name, int index)
     : world_(world), name_(std::move(name)), index_(index), engine_(std::make_unique<engine::Engine>(*this)) {}
@@ -41,7 +27,7 @@ void RedisNode::deliver(engine::SessionId subscriber, std::string_view channel, 
 
 void RedisNode::key_event(engine::KeyEvent event, std::string_view key, int64_t expire_at_ms) {
   if (quiet_) return;
-  world_.record(model::key_event(name_, std::string(key), std::string(key_event_name(event)),
+  world_.record(model::key_event(name_, std::string(key), std::string(engine::key_event_name(event)),
                                  expire_at_ms == engine::kNoExpire ? 0 : expire_at_ms));
 }
 

@@ -388,6 +388,12 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
     return Reply::sequence({});
   }
   if (equals_ignore_case(cmd, "shutdown")) {
+    engine::Transaction& multi = engine_->transaction(c->session);
+    if (multi.open) {
+      // SHUTDOWN is no-multi in Redis: refused while queuing, which spoils the transaction.
+      multi.dirty_exec = true;
+      return Reply::error("ERR Command not allowed inside a transaction");
+    }
     stop();
     c->closing = true;
     return Reply::sequence({});

@@ -204,6 +204,8 @@ cases=(
   'CONFIG SET nope 1\r\n'
   'QUIT\r\nPING\r\n'
   'RESET\r\n'
+  'MULTI\r\nSET k v\r\nSHUTDOWN\r\nEXEC\r\nPING\r\n'
+  'MULTI\r\nINCR n\r\nEXEC\r\nSELECT 3\r\nGET n\r\n'
 )
 for bytes in "${cases[@]}"; do
   want=$(raw "$redis_port" "$bytes")

@@ -4,6 +4,7 @@
 #include "engine/commands.hpp"
 #include "engine/errors.hpp"
 #include "engine/numbers.hpp"
+#include "engine/set_key.hpp"
 
 namespace locksim::engine {
 namespace {
@@ -16,16 +17,6 @@ constexpr unsigned kAnyExpire = kSetEx | kSetPx | kSetExAt | kSetPxAt;
 // Redis reads SET's options as C strings: "NX\0junk" is NX.
 std::string_view c_string(std::string_view arg) { return arg.substr(0, arg.find('\0')); }
 
-// Writes a string value; without KEEPTTL an existing expiry is dropped, as Redis's setKey does.
-void store_string(Keyspace& db, std::string_view key, std::string_view value, bool keep_ttl) {
-  Entry* entry = db.find(key);
-  if (entry == nullptr) {
-    db.insert(key, Value{std::string(value)});
-    return;
-  }
-  entry->value = std::string(value);
-  if (!keep_ttl && entry->expire_at_ms != kNoExpire) db.persist(key, *entry);
-}
 
 Reply incr_generic(CommandContext& ctx, int64_t by) {
   Found<std::string> found = find_as<std::string>(ctx.db, ctx.arg(1));
@@ -111,7 +102,7 @@ Reply set_command(CommandContext& ctx) {
   const bool found = ctx.db.find(ctx.arg(1)) != nullptr;
   if (((flags & kSetNx) && found) || ((flags & kSetXx) && !found))
     return (flags & kSetGet) ? old : Reply::nil();
-  store_string(ctx.db, ctx.arg(1), ctx.arg(2), flags & kSetKeepTtl);
+  set_key(ctx.db, ctx.arg(1), Value{std::string(ctx.arg(2))}, flags & kSetKeepTtl);
   if (expire_at != kNoExpire) ctx.db.set_expire(ctx.arg(1), *ctx.db.find(ctx.arg(1)), expire_at);
   return (flags & kSetGet) ? old : Reply::ok();
 }

@@ -61,6 +61,24 @@ Reply zrangebyscore_command(CommandContext& ctx);
 Reply zcard_command(CommandContext& ctx);
 Reply zrank_command(CommandContext& ctx);
 
+// cmd_set.cpp
+Reply sadd_command(CommandContext& ctx);
+Reply srem_command(CommandContext& ctx);
+Reply smove_command(CommandContext& ctx);
+Reply sismember_command(CommandContext& ctx);
+Reply smismember_command(CommandContext& ctx);
+Reply scard_command(CommandContext& ctx);
+Reply smembers_command(CommandContext& ctx);
+Reply spop_command(CommandContext& ctx);
+Reply srandmember_command(CommandContext& ctx);
+Reply sinter_command(CommandContext& ctx);
+Reply sintercard_command(CommandContext& ctx);
+Reply sinterstore_command(CommandContext& ctx);
+Reply sunion_command(CommandContext& ctx);
+Reply sunionstore_command(CommandContext& ctx);
+Reply sdiff_command(CommandContext& ctx);
+Reply sdiffstore_command(CommandContext& ctx);
+
 // cmd_pubsub.cpp
 Reply publish_command(CommandContext& ctx);
 Reply subscribe_command(CommandContext& ctx);

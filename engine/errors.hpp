@@ -38,6 +38,11 @@ inline std::string wrong_arity(std::string_view command) {
   return "ERR wrong number of arguments for '" + std::string(command) + "' command";
 }
 
+// getRangeLongFromObjectOrReply's own message (Redis's typo "must between" included).
+inline std::string value_out_of_range(long long min, long long max) {
+  return "ERR value is out of range, value must between " + std::to_string(min) + " and " + std::to_string(max);
+}
+
 inline std::string invalid_expire(std::string_view command) {
   return "ERR invalid expire time in '" + std::string(command) + "' command";
 }
@@ -57,6 +62,8 @@ inline constexpr std::string_view kZrangeWithScoresByLex =
 inline constexpr std::string_view kLexRange = "ERR min or max not valid string range item";
 inline constexpr std::string_view kCountNotPositive = "ERR value is out of range, must be positive";
 inline constexpr std::string_view kDecrementOverflow = "ERR decrement would overflow";
+inline constexpr std::string_view kNumkeysNotPositive = "ERR numkeys should be greater than 0";
+inline constexpr std::string_view kLimitNegative = "ERR LIMIT can't be negative";
 inline constexpr std::string_view kScriptFlushOption = "ERR SCRIPT FLUSH only support SYNC|ASYNC option";
 
 // Dispatch.

@@ -72,6 +72,8 @@ std::string RedisNode::render(const std::string& key) {
     for (const auto& [score, member] : z->ordered()) members.emplace_back(member, static_cast<int64_t>(score));
     return model::render_zset(members);
   }
+  // A set renders as the list of its members in the fake's order (numeric for an intset).
+  if (const auto* set = std::get_if<engine::Set>(&entry.value)) return model::render_list(set->members());
   return "?";
 }
 

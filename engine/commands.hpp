@@ -8,6 +8,15 @@ namespace locksim::engine {
 Reply get_command(CommandContext& ctx);
 Reply set_command(CommandContext& ctx);
 Reply setnx_command(CommandContext& ctx);
+Reply setex_command(CommandContext& ctx);
+Reply psetex_command(CommandContext& ctx);
+Reply getset_command(CommandContext& ctx);
+Reply getdel_command(CommandContext& ctx);
+Reply getex_command(CommandContext& ctx);
+Reply mget_command(CommandContext& ctx);
+Reply mset_command(CommandContext& ctx);
+Reply msetnx_command(CommandContext& ctx);
+Reply strlen_command(CommandContext& ctx);
 Reply append_command(CommandContext& ctx);
 Reply incr_command(CommandContext& ctx);
 Reply decr_command(CommandContext& ctx);

@@ -36,6 +36,13 @@ Reply expiretime_command(CommandContext& ctx);
 Reply pexpiretime_command(CommandContext& ctx);
 Reply persist_command(CommandContext& ctx);
 Reply type_command(CommandContext& ctx);
+Reply unlink_command(CommandContext& ctx);
+Reply touch_command(CommandContext& ctx);
+Reply keys_command(CommandContext& ctx);
+Reply scan_command(CommandContext& ctx);
+Reply randomkey_command(CommandContext& ctx);
+Reply rename_command(CommandContext& ctx);
+Reply renamenx_command(CommandContext& ctx);
 
 // cmd_hash.cpp
 Reply hset_command(CommandContext& ctx);

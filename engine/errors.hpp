@@ -13,6 +13,7 @@ inline constexpr std::string_view kMinMaxNotFloat = "ERR min or max is not a flo
 inline constexpr std::string_view kSyntax = "ERR syntax error";
 inline constexpr std::string_view kOverflow = "ERR increment or decrement would overflow";
 inline constexpr std::string_view kNoSuchKey = "ERR no such key";
+inline constexpr std::string_view kInvalidCursor = "ERR invalid cursor";
 inline constexpr std::string_view kIndexOutOfRange = "ERR index out of range";
 inline constexpr std::string_view kNoScript = "NOSCRIPT No matching script. Please use EVAL.";
 inline constexpr std::string_view kHashValueNotInteger = "ERR hash value is not an integer";

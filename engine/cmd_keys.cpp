@@ -138,10 +138,11 @@ Reply rename_generic(CommandContext& ctx, bool nx) {
     if (nx) return Reply::integer_of(0);
     ctx.db.remove(to);
   }
-  // The value moves with its expiry; the old name goes last, as in
+  // The value moves with its expiry (and how Redis encodes it); the old name goes last, as in
   // renameGenericCommand. Map nodes stay put, so `source` is still valid after the insert.
   const int64_t expire_at = source->expire_at_ms;
   Entry& target = ctx.db.insert(to, std::move(source->value));
+  target.raw_string = source->raw_string;
   if (expire_at != kNoExpire) ctx.db.set_expire(to, target, expire_at);
   ctx.db.remove(from);
   return nx ? Reply::integer_of(1) : Reply::ok();

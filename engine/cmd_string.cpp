@@ -120,9 +120,10 @@ Reply incr_generic(CommandContext& ctx, int64_t by) {
       (by > 0 && value > 0 && by > std::numeric_limits<int64_t>::max() - value))
     return Reply::error(errors::kOverflow);
   value += by;
-  if (found.value != nullptr)
+  if (found.value != nullptr) {
     *found.value = format_int64(value);
-  else
+    found.entry->raw_string = false;  // Redis stores the result as a new integer object
+  } else
     ctx.db.insert(ctx.arg(1), Value{format_int64(value)});
   return Reply::integer_of(value);
 }
@@ -240,6 +241,7 @@ Reply append_command(CommandContext& ctx) {
     return Reply::integer_of(static_cast<int64_t>(ctx.arg(2).size()));
   }
   found.value->append(ctx.arg(2));
+  found.entry->raw_string = true;
   return Reply::integer_of(static_cast<int64_t>(found.value->size()));
 }
 

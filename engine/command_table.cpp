@@ -53,6 +53,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"mget", -2, R, mget_command},
     {"mset", -3, W, mset_command},
     {"msetnx", -3, W, msetnx_command},
+    {"object", -2, R, object_command},
     {"persist", 2, W, persist_command},
     {"pexpire", -3, W, pexpire_command},
     {"pexpireat", -3, W, pexpireat_command},

@@ -44,6 +44,9 @@ Reply randomkey_command(CommandContext& ctx);
 Reply rename_command(CommandContext& ctx);
 Reply renamenx_command(CommandContext& ctx);
 
+// cmd_object.cpp
+Reply object_command(CommandContext& ctx);
+
 // cmd_hash.cpp
 Reply hset_command(CommandContext& ctx);
 Reply hsetnx_command(CommandContext& ctx);

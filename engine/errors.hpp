@@ -65,6 +65,9 @@ inline constexpr std::string_view kCountNotPositive = "ERR value is out of range
 inline constexpr std::string_view kDecrementOverflow = "ERR decrement would overflow";
 inline constexpr std::string_view kNumkeysNotPositive = "ERR numkeys should be greater than 0";
 inline constexpr std::string_view kLimitNegative = "ERR LIMIT can't be negative";
+inline constexpr std::string_view kLfuNotSelected =
+    "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching "
+    "between policies at runtime LRU and LFU data will take some time to adjust.";
 inline constexpr std::string_view kScriptFlushOption = "ERR SCRIPT FLUSH only support SYNC|ASYNC option";
 
 // Dispatch.
@@ -98,10 +101,14 @@ inline std::string not_in_pubsub_context(std::string_view command) {
          "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context";
 }
 
-// `subcommand` is cut to 128 bytes, as Redis's %.128s does.
+// `subcommand` as Redis's '%.128s' prints it (cut at a NUL byte, then to 128 bytes), and the line
+// kept whole: commandCheckExistence turns CR and LF into spaces.
 inline std::string unknown_subcommand(std::string_view subcommand, std::string_view command) {
-  return "ERR unknown subcommand '" + std::string(subcommand.substr(0, 128)) + "'. Try " + std::string(command) +
-         " HELP.";
+  std::string text = "ERR unknown subcommand '" + std::string(subcommand.substr(0, subcommand.find('\0')).substr(0, 128)) +
+                     "'. Try " + std::string(command) + " HELP.";
+  for (char& c : text)
+    if (c == '\r' || c == '\n') c = ' ';
+  return text;
 }
 
 inline std::string unknown_subcommand_or_arity(std::string_view subcommand, std::string_view command) {

@@ -6,6 +6,7 @@ Entry& set_key(Keyspace& db, std::string_view key, Value value, bool keep_ttl) {
   Entry* entry = db.find(key);
   if (entry == nullptr) return db.insert(key, std::move(value));
   entry->value = std::move(value);
+  entry->raw_string = false;
   if (!keep_ttl && entry->expire_at_ms != kNoExpire) db.persist(key, *entry);
   return *entry;
 }

@@ -16,12 +16,14 @@
 
 namespace locksim::engine {
 
-// A hash in insertion order, as Redis's listpack encoding keeps it (up to 128 fields; beyond that
-// real Redis switches to a hashtable whose order is unspecified; docs/fidelity.md says so).
+// A hash in insertion order, as Redis's listpack encoding keeps it (up to 512 fields of at most 64
+// bytes; beyond that real Redis switches to a hashtable whose order is unspecified; docs/fidelity.md
+// says so).
 class Hash {
  public:
-  // hash-max-listpack-entries and hash-max-listpack-value, Redis 7.0's defaults.
-  static constexpr size_t kListpackEntries = 128, kListpackValue = 64;
+  // hash-max-listpack-entries and hash-max-listpack-value: Redis 7.0's compiled-in defaults (512, not
+  // the 128 of sorted sets), which Debian's redis.conf keeps.
+  static constexpr size_t kListpackEntries = 512, kListpackValue = 64;
   using Field = std::pair<std::string, std::string>;
   const std::string* get(std::string_view field) const;
   std::string* get(std::string_view field);
@@ -113,6 +115,9 @@ inline constexpr int64_t kNoExpire = -1;
 struct Entry {
   Value value;
   int64_t expire_at_ms = kNoExpire;  // absolute, on the engine's clock
+  // A string APPEND grew in place: Redis keeps it as a raw sds whatever its length or digits
+  // (dbUnshareStringValue), so OBJECT ENCODING says "raw". Any other write of a string clears it.
+  bool raw_string = false;
 };
 
 // TYPE's name for a value: string, hash, list, zset, set.

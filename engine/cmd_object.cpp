@@ -78,7 +78,7 @@ Reply object_command(CommandContext& ctx) {
   const std::string_view sub = ctx.arg(1);
   const bool from_script = ctx.session == kScriptCaller;
   const bool help = equals_ignore_case(sub, "help");
-  const char* name = help                                 ? "object|help"
+  const char* name = help                                  ? "object|help"
                      : equals_ignore_case(sub, "encoding") ? "object|encoding"
                      : equals_ignore_case(sub, "refcount") ? "object|refcount"
                      : equals_ignore_case(sub, "freq")     ? "object|freq"

@@ -121,7 +121,8 @@ Set sunion_diff(const std::vector<const Set*>& sets, SetOp op) {
   if (algo_one_work <= algo_two_work) {
     for (const auto& member : head->members()) {
       bool elsewhere = false;
-      for (size_t j = 1; j < sets.size() && !elsewhere; ++j) elsewhere = sets[j] != nullptr && sets[j]->contains(member);
+      for (size_t j = 1; j < sets.size() && !elsewhere; ++j)
+        elsewhere = sets[j] != nullptr && sets[j]->contains(member);
       if (!elsewhere) result.add(member);
     }
     return result;

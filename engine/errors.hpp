@@ -104,8 +104,9 @@ inline std::string not_in_pubsub_context(std::string_view command) {
 // `subcommand` as Redis's '%.128s' prints it (cut at a NUL byte, then to 128 bytes), and the line
 // kept whole: commandCheckExistence turns CR and LF into spaces.
 inline std::string unknown_subcommand(std::string_view subcommand, std::string_view command) {
-  std::string text = "ERR unknown subcommand '" + std::string(subcommand.substr(0, subcommand.find('\0')).substr(0, 128)) +
-                     "'. Try " + std::string(command) + " HELP.";
+  std::string text = "ERR unknown subcommand '" +
+                     std::string(subcommand.substr(0, subcommand.find('\0')).substr(0, 128)) + "'. Try " +
+                     std::string(command) + " HELP.";
   for (char& c : text)
     if (c == '\r' || c == '\n') c = ' ';
   return text;

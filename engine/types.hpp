@@ -104,7 +104,7 @@ class Set {
   void convert_to_hashtable();
 
   Encoding encoding_ = Encoding::IntSet;
-  std::set<int64_t> ints_;                        // while an intset
+  std::set<int64_t> ints_;                      // while an intset
   std::set<std::string, std::less<>> strings_;  // once a hashtable
 };
 

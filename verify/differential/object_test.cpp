@@ -36,8 +36,8 @@ TEST_F(Differential, ObjectFromAScript) {
   expect_same({"EVAL", "return redis.pcall('OBJECT', 'ENCODING')", "0"});
   expect_same({"EVAL", "return redis.pcall('OBJECT')", "0"});
   expect_same({"EVAL", "return redis.pcall('OBJECT', 'HELP')", "0"});
-  expect_same({"EVAL", "return redis.call('SET', KEYS[1], 'x' .. 'y') and redis.call('OBJECT', 'ENCODING', KEYS[1])", "1",
-               "k"});
+  expect_same({"EVAL", "return redis.call('SET', KEYS[1], 'x' .. 'y') and redis.call('OBJECT', 'ENCODING', KEYS[1])",
+               "1", "k"});
 }
 
 TEST_F(Differential, StringEncodingsAndRefcounts) {

@@ -190,12 +190,14 @@ Argv random_command() {
     case 52: {
       Argv argv = some_keys("SINTERCARD");
       argv.insert(argv.begin() + 1, std::to_string(argv.size() - 1));
-      if (*rc::gen::arbitrary<bool>()) argv.insert(argv.end(), {"LIMIT", *rc::gen::element<std::string>("0", "1", "-1")});
+      if (*rc::gen::arbitrary<bool>())
+        argv.insert(argv.end(), {"LIMIT", *rc::gen::element<std::string>("0", "1", "-1")});
       return argv;
     }
     case 53: {
       // Counts that leave nothing to chance: none, all of a set (at most 4 members), or an error.
-      return {*rc::gen::element<std::string>("SPOP", "SRANDMEMBER"), *key(), *rc::gen::element<std::string>("0", "5", "x")};
+      return {*rc::gen::element<std::string>("SPOP", "SRANDMEMBER"), *key(),
+              *rc::gen::element<std::string>("0", "5", "x")};
     }
     // more strings
     case 54: return {"STRLEN", *key()};

@@ -237,7 +237,8 @@ TEST_F(Sets, IntersectionUnionAndDifference) {
 
 TEST_F(Sets, SintercardArguments) {
   expect_same({"SADD", "a", "1"});
-  for (const char* numkeys : {"0", "-1", "x", "", "9223372036854775808", "3"}) expect_same({"SINTERCARD", numkeys, "a"});
+  for (const char* numkeys : {"0", "-1", "x", "", "9223372036854775808", "3"})
+    expect_same({"SINTERCARD", numkeys, "a"});
   expect_same({"SINTERCARD", "1", "a", "LIMIT"});
   expect_same({"SINTERCARD", "1", "a", "LIMIT", "-1"});
   expect_same({"SINTERCARD", "1", "a", "LIMIT", "x"});

@@ -171,7 +171,8 @@ TEST_F(Scan, VisitsCountKeysPerCallInByteOrder) {
 }
 
 TEST_F(Scan, KeysSharingTheirFirstEightBytesComeTogether) {
-  for (const char* key : {"prefix00a", "prefix00b", "prefix00c", "prefix01"}) ASSERT_EQ(run({"SET", key, "v"}), Reply::ok());
+  for (const char* key : {"prefix00a", "prefix00b", "prefix00c", "prefix01"})
+    ASSERT_EQ(run({"SET", key, "v"}), Reply::ok());
   const Reply first = run({"SCAN", "0", "COUNT", "1"});
   EXPECT_EQ(first.elements[1], bulks({"prefix00a", "prefix00b", "prefix00c"}));
   EXPECT_EQ(scan({"COUNT", "1"}), (std::vector<std::string>{"prefix00a", "prefix00b", "prefix00c", "prefix01"}));
@@ -213,7 +214,8 @@ TEST_F(Scan, ExpiredKeysAreDeletedWhenVisitedExceptUnderTypeNone) {
   ASSERT_EQ(run({"SET", "c", "v"}), Reply::ok());
   host_.advance_ms(10);
   take_events();
-  EXPECT_EQ(run({"SCAN", "0", "COUNT", "1"}), Reply::array({bulk(std::to_string(uint64_t{'b'} << 56)), Reply::array()}));
+  EXPECT_EQ(run({"SCAN", "0", "COUNT", "1"}),
+            Reply::array({bulk(std::to_string(uint64_t{'b'} << 56)), Reply::array()}));
   EXPECT_EQ(take_events(), (std::vector<RecordedEvent>{{KeyEvent::Expired, "a", kStartMs + 5}}));
   EXPECT_EQ(run({"SCAN", "0", "TYPE", "none"}), Reply::array({bulk("0"), bulks({"b"})}));
   EXPECT_FALSE(stored("b"));

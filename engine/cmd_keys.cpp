@@ -1,9 +1,16 @@
-// Keys and expiry: DEL, EXISTS, (P)EXPIRE(AT), (P)TTL, (P)EXPIRETIME, PERSIST, TYPE (Redis db.c,
-// expire.c).
+// Keys and expiry: DEL, UNLINK, EXISTS, TOUCH, (P)EXPIRE(AT), (P)TTL, (P)EXPIRETIME, PERSIST, TYPE,
+// KEYS, SCAN, RANDOMKEY, RENAME, RENAMENX (Redis db.c, expire.c).
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <limits>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "engine/commands.hpp"
 #include "engine/errors.hpp"
+#include "engine/glob.hpp"
 #include "engine/numbers.hpp"
 
 namespace locksim::engine {
@@ -83,6 +90,64 @@ Reply ttl_generic(CommandContext& ctx, bool in_ms, bool absolute) {
   return Reply::integer_of(static_cast<int64_t>((static_cast<uint64_t>(ttl) + 500) / 1000));
 }
 
+// Whether a key's time has passed, as Keyspace decides it, without deleting it: KEYS only hides
+// expired keys (keyIsExpired), where every other read deletes them.
+bool logically_expired(const Keyspace& db, const Entry& entry) {
+  return entry.expire_at_ms != kNoExpire && db.now() > entry.expire_at_ms;
+}
+
+// Redis reads option names (and SCAN's TYPE) as C strings: they end at a NUL byte.
+std::string_view c_string(std::string_view arg) { return arg.substr(0, arg.find('\0')); }
+
+// parseScanCursorOrReply: strtoul, so "" is 0, "+5" is 5 and "-1" wraps to 2^64-1; a leading space,
+// trailing junk or a number past 2^64-1 is an invalid cursor.
+std::optional<uint64_t> parse_scan_cursor(std::string_view arg) {
+  const std::string text(arg);  // strtoul stops at a NUL byte, as it does on Redis's sds
+  if (!text.empty() && std::isspace(static_cast<unsigned char>(text[0]))) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long cursor = std::strtoull(text.c_str(), &end, 10);
+  if (*end != '\0' || errno == ERANGE) return std::nullopt;
+  return static_cast<uint64_t>(cursor);
+}
+
+// The fake's SCAN cursor: the first 8 bytes of the next key to visit, big-endian, shorter keys
+// padded with zero bytes. It never decreases as keys increase in byte order, so a scan that resumes
+// from it misses no key that was there all along (Redis's guarantee), whatever was added or deleted
+// in between; see scan_command.
+uint64_t scan_cursor_of(std::string_view key) {
+  uint64_t cursor = 0;
+  for (size_t i = 0; i < 8; ++i) cursor = (cursor << 8) | (i < key.size() ? static_cast<unsigned char>(key[i]) : 0u);
+  return cursor;
+}
+
+// The smallest key whose cursor is at least `cursor`: its 8 bytes without the trailing zero bytes.
+std::string first_key_at(uint64_t cursor) {
+  std::string key(8, '\0');
+  for (size_t i = 0; i < 8; ++i) key[i] = static_cast<char>((cursor >> (8 * (7 - i))) & 0xff);
+  while (!key.empty() && key.back() == '\0') key.pop_back();
+  return key;
+}
+
+Reply rename_generic(CommandContext& ctx, bool nx) {
+  const std::string_view from = ctx.arg(1), to = ctx.arg(2);
+  Entry* source = ctx.db.find(from);
+  if (source == nullptr) return Reply::error(errors::kNoSuchKey);
+  if (from == to) return nx ? Reply::integer_of(0) : Reply::ok();
+  if (ctx.db.find(to) != nullptr) {
+    if (nx) return Reply::integer_of(0);
+    ctx.db.remove(to);
+  }
+  // The value moves with its expiry (and how Redis encodes it); the old name goes last, as in
+  // renameGenericCommand. Map nodes stay put, so `source` is still valid after the insert.
+  const int64_t expire_at = source->expire_at_ms;
+  Entry& target = ctx.db.insert(to, std::move(source->value));
+  target.raw_string = source->raw_string;
+  if (expire_at != kNoExpire) ctx.db.set_expire(to, target, expire_at);
+  ctx.db.remove(from);
+  return nx ? Reply::integer_of(1) : Reply::ok();
+}
+
 }  // namespace
 
 // DEL key [key ...]
@@ -133,5 +198,98 @@ Reply type_command(CommandContext& ctx) {
   Entry* entry = ctx.db.find(ctx.arg(1));
   return Reply::status(entry ? type_name(entry->value) : "none");
 }
+
+// UNLINK key [key ...]: DEL whose memory Redis frees in the background; the same to a client.
+Reply unlink_command(CommandContext& ctx) { return del_command(ctx); }
+
+// TOUCH key [key ...]: how many exist (Redis also refreshes their access time, which the fake does
+// not keep).
+Reply touch_command(CommandContext& ctx) { return exists_command(ctx); }
+
+// KEYS pattern: the live keys that match, in the fake's byte order (Redis: its dict's order).
+// Expired keys are left out but not deleted.
+Reply keys_command(CommandContext& ctx) {
+  const std::string_view pattern = ctx.arg(1);
+  const bool all = pattern == "*";
+  Reply reply = Reply::array();
+  for (const auto& [key, entry] : ctx.db.entries()) {
+    if ((all || glob_match(pattern, key)) && !logically_expired(ctx.db, entry))
+      reply.elements.push_back(Reply::bulk(key));
+  }
+  return reply;
+}
+
+// SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]
+//
+// Redis walks its dict's buckets in reverse-binary order; the fake walks keys in byte order from the
+// cursor (scan_cursor_of), COUNT keys per call (expired ones included, as Redis's buckets hold them),
+// and then any more that share the last one's 8-byte cursor, so that the next cursor is always past
+// what was returned. The cursor numbers therefore differ from Redis's, what a full iteration
+// returns does not. Filters apply after the walk, in Redis's order: MATCH, TYPE, expiry.
+Reply scan_command(CommandContext& ctx) {
+  auto cursor = parse_scan_cursor(ctx.arg(1));
+  if (!cursor) return Reply::error(errors::kInvalidCursor);
+  int64_t count = 10;
+  std::optional<std::string_view> pattern, type;
+  for (size_t i = 2; i < ctx.argc(); i += 2) {
+    const std::string_view opt = c_string(ctx.arg(i));
+    const bool has_value = i + 1 < ctx.argc();
+    if (equals_ignore_case(opt, "count") && has_value) {
+      auto parsed = parse_int64(ctx.arg(i + 1));
+      if (!parsed) return Reply::error(errors::kNotInteger);
+      if (*parsed < 1) return Reply::error(errors::kSyntax);
+      count = *parsed;
+    } else if (equals_ignore_case(opt, "match") && has_value) {
+      pattern = ctx.arg(i + 1);
+    } else if (equals_ignore_case(opt, "type") && has_value) {
+      type = c_string(ctx.arg(i + 1));
+    } else {
+      return Reply::error(errors::kSyntax);
+    }
+  }
+  if (pattern && *pattern == "*") pattern.reset();  // matches everything, as Redis notes
+
+  const auto& entries = ctx.db.entries();
+  std::vector<std::string> visited;
+  auto it = entries.lower_bound(first_key_at(*cursor));
+  for (; it != entries.end(); ++it) {
+    if (static_cast<int64_t>(visited.size()) >= count && scan_cursor_of(it->first) != scan_cursor_of(visited.back()))
+      break;
+    visited.push_back(it->first);
+  }
+  const uint64_t next = it == entries.end() ? 0 : scan_cursor_of(it->first);
+
+  Reply keys = Reply::array();
+  for (const std::string& key : visited) {
+    if (pattern && !glob_match(*pattern, key)) continue;
+    if (type) {
+      // Redis reads the type through a lookup that deletes an expired key and calls it "none", so
+      // TYPE none returns expired keys' names; its expiry check that follows finds nothing left.
+      Entry* entry = ctx.db.find(key);
+      if (!equals_ignore_case(*type, entry ? type_name(entry->value) : "none")) continue;
+    } else if (ctx.db.find(key) == nullptr) {
+      continue;
+    }
+    keys.elements.push_back(Reply::bulk(key));
+  }
+  // Redis sends the cursor as a long long (addReplyBulkLongLong): past 2^63 it reads negative, and
+  // strtoul takes the negative text back to the same cursor.
+  return Reply::array({Reply::bulk(format_int64(static_cast<int64_t>(next))), std::move(keys)});
+}
+
+// RANDOMKEY: Redis draws a key at random, deleting expired ones it draws; the fake takes the first
+// key in byte order that is still live (docs/fidelity.md), deleting the expired ones before it.
+Reply randomkey_command(CommandContext& ctx) {
+  while (!ctx.db.entries().empty()) {
+    const std::string key = ctx.db.entries().begin()->first;
+    if (ctx.db.find(key) != nullptr) return Reply::bulk(key);
+  }
+  return Reply::nil();
+}
+
+// RENAME key newkey
+Reply rename_command(CommandContext& ctx) { return rename_generic(ctx, false); }
+// RENAMENX key newkey
+Reply renamenx_command(CommandContext& ctx) { return rename_generic(ctx, true); }
 
 }  // namespace locksim::engine

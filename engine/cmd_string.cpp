@@ -1,31 +1,110 @@
-// Strings: GET, SET, SETNX, APPEND, INCR/INCRBY/DECR/DECRBY (Redis t_string.c).
+// Strings: GET, SET, SETNX, SETEX, PSETEX, GETSET, GETDEL, GETEX, MGET, MSET, MSETNX, STRLEN,
+// APPEND, INCR/INCRBY/DECR/DECRBY (Redis t_string.c).
 #include <limits>
 
 #include "engine/commands.hpp"
 #include "engine/errors.hpp"
 #include "engine/numbers.hpp"
+#include "engine/set_key.hpp"
 
 namespace locksim::engine {
 namespace {
 
 enum SetFlag : unsigned {
   kSetNx = 1, kSetXx = 2, kSetGet = 4, kSetKeepTtl = 8, kSetEx = 16, kSetPx = 32, kSetExAt = 64, kSetPxAt = 128,
+  kSetPersist = 256,
 };
 constexpr unsigned kAnyExpire = kSetEx | kSetPx | kSetExAt | kSetPxAt;
 
 // Redis reads SET's options as C strings: "NX\0junk" is NX.
 std::string_view c_string(std::string_view arg) { return arg.substr(0, arg.find('\0')); }
 
-// Writes a string value; without KEEPTTL an existing expiry is dropped, as Redis's setKey does.
-void store_string(Keyspace& db, std::string_view key, std::string_view value, bool keep_ttl) {
-  Entry* entry = db.find(key);
-  if (entry == nullptr) {
-    db.insert(key, Value{std::string(value)});
-    return;
+// Which command's options parse_extended_string_args reads: SET's or GETEX's.
+enum class StringCommand { Set, Get };
+
+// Redis's parseExtendedStringArgumentsOrReply: SET takes NX, XX, GET, KEEPTTL and one expiry; GETEX
+// takes one expiry or PERSIST. An option repeated is fine, two that conflict are a syntax error.
+// False on a syntax error.
+bool parse_extended_string_args(CommandContext& ctx, StringCommand command, unsigned& flags,
+                                std::string_view& expire_arg) {
+  const bool set = command == StringCommand::Set;
+  for (size_t j = set ? 3 : 2; j < ctx.argc(); ++j) {
+    const std::string_view opt = c_string(ctx.arg(j));
+    const bool has_next = j + 1 < ctx.argc();
+    if (set && equals_ignore_case(opt, "nx") && !(flags & kSetXx)) {
+      flags |= kSetNx;
+    } else if (set && equals_ignore_case(opt, "xx") && !(flags & kSetNx)) {
+      flags |= kSetXx;
+    } else if (set && equals_ignore_case(opt, "get")) {
+      flags |= kSetGet;
+    } else if (set && equals_ignore_case(opt, "keepttl") && !(flags & kAnyExpire)) {
+      flags |= kSetKeepTtl;
+    } else if (!set && equals_ignore_case(opt, "persist") && !(flags & kAnyExpire)) {
+      flags |= kSetPersist;
+    } else if (has_next && !(flags & (kSetKeepTtl | kSetPersist)) &&
+               ((equals_ignore_case(opt, "ex") && !(flags & (kSetExAt | kSetPx | kSetPxAt))) ||
+                (equals_ignore_case(opt, "px") && !(flags & (kSetEx | kSetExAt | kSetPxAt))) ||
+                (equals_ignore_case(opt, "exat") && !(flags & (kSetEx | kSetPx | kSetPxAt))) ||
+                (equals_ignore_case(opt, "pxat") && !(flags & (kSetEx | kSetExAt | kSetPx))))) {
+      flags |= equals_ignore_case(opt, "ex")     ? kSetEx
+               : equals_ignore_case(opt, "px")   ? kSetPx
+               : equals_ignore_case(opt, "exat") ? kSetExAt
+                                                 : kSetPxAt;
+      expire_arg = ctx.arg(++j);
+    } else {
+      return false;
+    }
   }
-  entry->value = std::string(value);
-  db.signal_modified(key);  // even with the bytes it held: a WATCH breaks (keyspace.hpp)
-  if (!keep_ttl && entry->expire_at_ms != kNoExpire) db.persist(key, *entry);
+  return true;
+}
+
+// Redis's getExpireMillisecondsOrReply: the absolute expiry an EX/PX/EXAT/PXAT argument names, or
+// the error `command` answers (a time that is not positive, or that overflows once in ms).
+bool expire_at_or_error(CommandContext& ctx, unsigned flags, std::string_view arg, std::string_view command,
+                        int64_t& expire_at, Reply& error) {
+  auto parsed = parse_int64(arg);
+  if (!parsed) {
+    error = Reply::error(errors::kNotInteger);
+    return false;
+  }
+  int64_t ms = *parsed;
+  const bool seconds = flags & (kSetEx | kSetExAt);
+  if (ms <= 0 || (seconds && ms > std::numeric_limits<int64_t>::max() / 1000)) {
+    error = Reply::error(errors::invalid_expire(command));
+    return false;
+  }
+  if (seconds) ms *= 1000;
+  if (flags & (kSetEx | kSetPx)) {
+    // Redis adds the time and rejects a result that wrapped negative.
+    if (ms > std::numeric_limits<int64_t>::max() - ctx.db.now()) {
+      error = Reply::error(errors::invalid_expire(command));
+      return false;
+    }
+    ms += ctx.db.now();
+  }
+  expire_at = ms;
+  return true;
+}
+
+// Redis's setGenericCommand for SETEX and PSETEX: the expiry is checked before anything is written.
+Reply setex_generic(CommandContext& ctx, unsigned unit_flag, std::string_view command) {
+  int64_t expire_at = 0;
+  Reply error;
+  if (!expire_at_or_error(ctx, unit_flag, ctx.arg(2), command, expire_at, error)) return error;
+  Entry& entry = set_key(ctx.db, ctx.arg(1), Value{std::string(ctx.arg(3))});
+  ctx.db.set_expire(ctx.arg(1), entry, expire_at);
+  return Reply::ok();
+}
+
+// MSET and MSETNX (msetGenericCommand): with `nx`, nothing is written if any key exists.
+Reply mset_generic(CommandContext& ctx, bool nx, std::string_view command) {
+  if (ctx.argc() % 2 == 0) return Reply::error(errors::wrong_arity(command));
+  if (nx) {
+    for (size_t j = 1; j < ctx.argc(); j += 2)
+      if (ctx.db.find(ctx.arg(j)) != nullptr) return Reply::integer_of(0);
+  }
+  for (size_t j = 1; j < ctx.argc(); j += 2) set_key(ctx.db, ctx.arg(j), Value{std::string(ctx.arg(j + 1))});
+  return nx ? Reply::integer_of(1) : Reply::ok();
 }
 
 Reply incr_generic(CommandContext& ctx, int64_t by) {
@@ -43,6 +122,7 @@ Reply incr_generic(CommandContext& ctx, int64_t by) {
   value += by;
   if (found.value != nullptr) {
     *found.value = format_int64(value);
+    found.entry->raw_string = false;  // Redis stores the result as a new integer object
     ctx.db.signal_modified(ctx.arg(1));  // INCRBY k 0 breaks a WATCH too (keyspace.hpp)
   } else {
     ctx.db.insert(ctx.arg(1), Value{format_int64(value)});
@@ -63,48 +143,10 @@ Reply get_command(CommandContext& ctx) {
 Reply set_command(CommandContext& ctx) {
   unsigned flags = 0;
   std::string_view expire_arg;
-  for (size_t j = 3; j < ctx.argc(); ++j) {
-    const std::string_view opt = c_string(ctx.arg(j));
-    const bool has_next = j + 1 < ctx.argc();
-    if (equals_ignore_case(opt, "nx") && !(flags & kSetXx)) {
-      flags |= kSetNx;
-    } else if (equals_ignore_case(opt, "xx") && !(flags & kSetNx)) {
-      flags |= kSetXx;
-    } else if (equals_ignore_case(opt, "get")) {
-      flags |= kSetGet;
-    } else if (equals_ignore_case(opt, "keepttl") && !(flags & kAnyExpire)) {
-      flags |= kSetKeepTtl;
-    } else if (has_next && !(flags & kSetKeepTtl) &&
-               ((equals_ignore_case(opt, "ex") && !(flags & (kSetExAt | kSetPx | kSetPxAt))) ||
-                (equals_ignore_case(opt, "px") && !(flags & (kSetEx | kSetExAt | kSetPxAt))) ||
-                (equals_ignore_case(opt, "exat") && !(flags & (kSetEx | kSetPx | kSetPxAt))) ||
-                (equals_ignore_case(opt, "pxat") && !(flags & (kSetEx | kSetExAt | kSetPx))))) {
-      flags |= equals_ignore_case(opt, "ex")     ? kSetEx
-               : equals_ignore_case(opt, "px")   ? kSetPx
-               : equals_ignore_case(opt, "exat") ? kSetExAt
-                                                 : kSetPxAt;
-      expire_arg = ctx.arg(++j);
-    } else {
-      return Reply::error(errors::kSyntax);
-    }
-  }
-
+  if (!parse_extended_string_args(ctx, StringCommand::Set, flags, expire_arg)) return Reply::error(errors::kSyntax);
   int64_t expire_at = kNoExpire;
-  if (flags & kAnyExpire) {
-    auto parsed = parse_int64(expire_arg);
-    if (!parsed) return Reply::error(errors::kNotInteger);
-    int64_t ms = *parsed;
-    const bool seconds = flags & (kSetEx | kSetExAt);
-    if (ms <= 0 || (seconds && ms > std::numeric_limits<int64_t>::max() / 1000))
-      return Reply::error(errors::invalid_expire("set"));
-    if (seconds) ms *= 1000;
-    if (flags & (kSetEx | kSetPx)) {
-      // Redis adds the time and rejects a result that wrapped negative.
-      if (ms > std::numeric_limits<int64_t>::max() - ctx.db.now()) return Reply::error(errors::invalid_expire("set"));
-      ms += ctx.db.now();
-    }
-    expire_at = ms;
-  }
+  Reply error;
+  if ((flags & kAnyExpire) && !expire_at_or_error(ctx, flags, expire_arg, "set", expire_at, error)) return error;
 
   Reply old = Reply::nil();
   if (flags & kSetGet) {
@@ -114,7 +156,7 @@ Reply set_command(CommandContext& ctx) {
   const bool found = ctx.db.find(ctx.arg(1)) != nullptr;
   if (((flags & kSetNx) && found) || ((flags & kSetXx) && !found))
     return (flags & kSetGet) ? old : Reply::nil();
-  store_string(ctx.db, ctx.arg(1), ctx.arg(2), flags & kSetKeepTtl);
+  set_key(ctx.db, ctx.arg(1), Value{std::string(ctx.arg(2))}, flags & kSetKeepTtl);
   if (expire_at != kNoExpire) ctx.db.set_expire(ctx.arg(1), *ctx.db.find(ctx.arg(1)), expire_at);
   return (flags & kSetGet) ? old : Reply::ok();
 }
@@ -124,6 +166,72 @@ Reply setnx_command(CommandContext& ctx) {
   if (ctx.db.find(ctx.arg(1)) != nullptr) return Reply::integer_of(0);
   ctx.db.insert(ctx.arg(1), Value{std::string(ctx.arg(2))});
   return Reply::integer_of(1);
+}
+
+// SETEX key seconds value
+Reply setex_command(CommandContext& ctx) { return setex_generic(ctx, kSetEx, "setex"); }
+// PSETEX key milliseconds value
+Reply psetex_command(CommandContext& ctx) { return setex_generic(ctx, kSetPx, "psetex"); }
+
+// GETSET key value: the old value (or nil), and the key is a plain string again (no expiry).
+Reply getset_command(CommandContext& ctx) {
+  Reply old = get_command(ctx);
+  if (old.is_error()) return old;
+  set_key(ctx.db, ctx.arg(1), Value{std::string(ctx.arg(2))});
+  return old;
+}
+
+// GETDEL key
+Reply getdel_command(CommandContext& ctx) {
+  Reply value = get_command(ctx);
+  if (value.kind == Reply::Kind::Bulk) ctx.db.remove(ctx.arg(1));
+  return value;
+}
+
+// GETEX key [EX seconds | PX milliseconds | EXAT unix-s | PXAT unix-ms | PERSIST]: options are
+// checked before the key is read, the expiry's value only once it is known to be a string.
+Reply getex_command(CommandContext& ctx) {
+  unsigned flags = 0;
+  std::string_view expire_arg;
+  if (!parse_extended_string_args(ctx, StringCommand::Get, flags, expire_arg)) return Reply::error(errors::kSyntax);
+  Found<std::string> found = find_as<std::string>(ctx.db, ctx.arg(1));
+  if (found.wrong_type) return Reply::error(errors::kWrongType);
+  if (found.value == nullptr) return Reply::nil();
+  int64_t expire_at = kNoExpire;
+  Reply error;
+  if ((flags & kAnyExpire) && !expire_at_or_error(ctx, flags, expire_arg, "getex", expire_at, error)) return error;
+  Reply reply = Reply::bulk(*found.value);
+  // An absolute time already passed deletes the key at once (checkAlreadyExpired).
+  if ((flags & (kSetExAt | kSetPxAt)) && expire_at <= ctx.db.now()) {
+    ctx.db.remove(ctx.arg(1));
+  } else if (flags & kAnyExpire) {
+    ctx.db.set_expire(ctx.arg(1), *found.entry, expire_at);
+  } else if ((flags & kSetPersist) && found.entry->expire_at_ms != kNoExpire) {
+    ctx.db.persist(ctx.arg(1), *found.entry);
+  }
+  return reply;
+}
+
+// MGET key [key ...]: nil for a key that is missing or holds another type.
+Reply mget_command(CommandContext& ctx) {
+  Reply reply = Reply::array();
+  for (size_t j = 1; j < ctx.argc(); ++j) {
+    Found<std::string> found = find_as<std::string>(ctx.db, ctx.arg(j));
+    reply.elements.push_back(found.value ? Reply::bulk(*found.value) : Reply::nil());
+  }
+  return reply;
+}
+
+// MSET key value [key value ...]
+Reply mset_command(CommandContext& ctx) { return mset_generic(ctx, false, "mset"); }
+// MSETNX key value [key value ...]
+Reply msetnx_command(CommandContext& ctx) { return mset_generic(ctx, true, "msetnx"); }
+
+// STRLEN key
+Reply strlen_command(CommandContext& ctx) {
+  Found<std::string> found = find_as<std::string>(ctx.db, ctx.arg(1));
+  if (found.wrong_type) return Reply::error(errors::kWrongType);
+  return Reply::integer_of(found.value ? static_cast<int64_t>(found.value->size()) : 0);
 }
 
 // APPEND key value
@@ -136,6 +244,7 @@ Reply append_command(CommandContext& ctx) {
   }
   found.value->append(ctx.arg(2));
   ctx.db.signal_modified(ctx.arg(1));  // APPEND k "" breaks a WATCH too (keyspace.hpp)
+  found.entry->raw_string = true;
   return Reply::integer_of(static_cast<int64_t>(found.value->size()));
 }
 

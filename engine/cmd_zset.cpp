@@ -13,16 +13,12 @@ namespace {
 
 enum ZaddFlag : unsigned { kZNx = 1, kZXx = 2, kZGt = 4, kZLt = 8, kZIncr = 16, kZCh = 32 };
 
-// The score Redis keeps. A small sorted set lives in a listpack (at most 128 members of at most 64
-// bytes), which stores scores as text and loses the sign of zero; a skiplist keeps it. A set that
-// grew past those limits and shrank again stays a skiplist in Redis but looks small here
-// (docs/fidelity.md). Only -0 pays for the scan.
+// The score Redis keeps. A small sorted set lives in a listpack, which stores scores as text and
+// loses the sign of zero; a skiplist keeps it. A set that grew past the listpack's limits stays a
+// skiplist when it shrinks again (ZSet::is_listpack), and adding a member can convert it first.
 double stored_score(const ZSet& zset, std::string_view member, double score, bool is_new) {
-  constexpr size_t kListpackEntries = 128, kListpackValue = 64;
   if (score != 0 || !std::signbit(score)) return score;
-  if (member.size() > kListpackValue || zset.size() + (is_new ? 1 : 0) > kListpackEntries) return score;
-  for (const auto& item : zset.ordered())
-    if (item.second.size() > kListpackValue) return score;
+  if (!zset.is_listpack() || (is_new && zset.add_converts(member))) return score;
   return 0.0;
 }
 

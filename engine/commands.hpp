@@ -8,6 +8,15 @@ namespace locksim::engine {
 Reply get_command(CommandContext& ctx);
 Reply set_command(CommandContext& ctx);
 Reply setnx_command(CommandContext& ctx);
+Reply setex_command(CommandContext& ctx);
+Reply psetex_command(CommandContext& ctx);
+Reply getset_command(CommandContext& ctx);
+Reply getdel_command(CommandContext& ctx);
+Reply getex_command(CommandContext& ctx);
+Reply mget_command(CommandContext& ctx);
+Reply mset_command(CommandContext& ctx);
+Reply msetnx_command(CommandContext& ctx);
+Reply strlen_command(CommandContext& ctx);
 Reply append_command(CommandContext& ctx);
 Reply incr_command(CommandContext& ctx);
 Reply decr_command(CommandContext& ctx);
@@ -27,6 +36,16 @@ Reply expiretime_command(CommandContext& ctx);
 Reply pexpiretime_command(CommandContext& ctx);
 Reply persist_command(CommandContext& ctx);
 Reply type_command(CommandContext& ctx);
+Reply unlink_command(CommandContext& ctx);
+Reply touch_command(CommandContext& ctx);
+Reply keys_command(CommandContext& ctx);
+Reply scan_command(CommandContext& ctx);
+Reply randomkey_command(CommandContext& ctx);
+Reply rename_command(CommandContext& ctx);
+Reply renamenx_command(CommandContext& ctx);
+
+// cmd_object.cpp
+Reply object_command(CommandContext& ctx);
 
 // cmd_hash.cpp
 Reply hset_command(CommandContext& ctx);
@@ -60,6 +79,24 @@ Reply zrange_command(CommandContext& ctx);
 Reply zrangebyscore_command(CommandContext& ctx);
 Reply zcard_command(CommandContext& ctx);
 Reply zrank_command(CommandContext& ctx);
+
+// cmd_set.cpp
+Reply sadd_command(CommandContext& ctx);
+Reply srem_command(CommandContext& ctx);
+Reply smove_command(CommandContext& ctx);
+Reply sismember_command(CommandContext& ctx);
+Reply smismember_command(CommandContext& ctx);
+Reply scard_command(CommandContext& ctx);
+Reply smembers_command(CommandContext& ctx);
+Reply spop_command(CommandContext& ctx);
+Reply srandmember_command(CommandContext& ctx);
+Reply sinter_command(CommandContext& ctx);
+Reply sintercard_command(CommandContext& ctx);
+Reply sinterstore_command(CommandContext& ctx);
+Reply sunion_command(CommandContext& ctx);
+Reply sunionstore_command(CommandContext& ctx);
+Reply sdiff_command(CommandContext& ctx);
+Reply sdiffstore_command(CommandContext& ctx);
 
 // cmd_pubsub.cpp
 Reply publish_command(CommandContext& ctx);

@@ -13,6 +13,7 @@ inline constexpr std::string_view kMinMaxNotFloat = "ERR min or max is not a flo
 inline constexpr std::string_view kSyntax = "ERR syntax error";
 inline constexpr std::string_view kOverflow = "ERR increment or decrement would overflow";
 inline constexpr std::string_view kNoSuchKey = "ERR no such key";
+inline constexpr std::string_view kInvalidCursor = "ERR invalid cursor";
 inline constexpr std::string_view kIndexOutOfRange = "ERR index out of range";
 inline constexpr std::string_view kNoScript = "NOSCRIPT No matching script. Please use EVAL.";
 inline constexpr std::string_view kHashValueNotInteger = "ERR hash value is not an integer";
@@ -38,6 +39,11 @@ inline std::string wrong_arity(std::string_view command) {
   return "ERR wrong number of arguments for '" + std::string(command) + "' command";
 }
 
+// getRangeLongFromObjectOrReply's own message (Redis's typo "must between" included).
+inline std::string value_out_of_range(long long min, long long max) {
+  return "ERR value is out of range, value must between " + std::to_string(min) + " and " + std::to_string(max);
+}
+
 inline std::string invalid_expire(std::string_view command) {
   return "ERR invalid expire time in '" + std::string(command) + "' command";
 }
@@ -57,6 +63,11 @@ inline constexpr std::string_view kZrangeWithScoresByLex =
 inline constexpr std::string_view kLexRange = "ERR min or max not valid string range item";
 inline constexpr std::string_view kCountNotPositive = "ERR value is out of range, must be positive";
 inline constexpr std::string_view kDecrementOverflow = "ERR decrement would overflow";
+inline constexpr std::string_view kNumkeysNotPositive = "ERR numkeys should be greater than 0";
+inline constexpr std::string_view kLimitNegative = "ERR LIMIT can't be negative";
+inline constexpr std::string_view kLfuNotSelected =
+    "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching "
+    "between policies at runtime LRU and LFU data will take some time to adjust.";
 inline constexpr std::string_view kScriptFlushOption = "ERR SCRIPT FLUSH only support SYNC|ASYNC option";
 
 // Dispatch.
@@ -112,10 +123,15 @@ inline std::string not_in_pubsub_context(std::string_view command) {
          "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context";
 }
 
-// `subcommand` is cut to 128 bytes, as Redis's %.128s does.
+// `subcommand` as Redis's '%.128s' prints it (cut at a NUL byte, then to 128 bytes), and the line
+// kept whole: commandCheckExistence turns CR and LF into spaces.
 inline std::string unknown_subcommand(std::string_view subcommand, std::string_view command) {
-  return "ERR unknown subcommand '" + std::string(subcommand.substr(0, 128)) + "'. Try " + std::string(command) +
-         " HELP.";
+  std::string text = "ERR unknown subcommand '" +
+                     std::string(subcommand.substr(0, subcommand.find('\0')).substr(0, 128)) + "'. Try " +
+                     std::string(command) + " HELP.";
+  for (char& c : text)
+    if (c == '\r' || c == '\n') c = ' ';
+  return text;
 }
 
 inline std::string unknown_subcommand_or_arity(std::string_view subcommand, std::string_view command) {

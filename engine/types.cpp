@@ -1,6 +1,7 @@
 #include "engine/types.hpp"
 
 #include "base/assert.hpp"
+#include "engine/numbers.hpp"
 
 namespace locksim::engine {
 
@@ -17,11 +18,13 @@ std::string* Hash::get(std::string_view field) {
 }
 
 bool Hash::set(std::string_view field, std::string_view value) {
+  if (field.size() > kListpackValue || value.size() > kListpackValue) listpack_ = false;
   if (std::string* existing = get(field)) {
     existing->assign(value);
     return false;
   }
   fields_.emplace_back(std::string(field), std::string(value));
+  if (fields_.size() > kListpackEntries) listpack_ = false;
   return true;
 }
 
@@ -50,6 +53,7 @@ bool ZSet::set(std::string_view member, double score) {
     ordered_.emplace(score, it->first);
     return false;
   }
+  if (add_converts(member)) listpack_ = false;
   auto [inserted, ok] = scores_.emplace(std::string(member), score);
   LS_ASSERT(ok);
   ordered_.emplace(score, inserted->first);
@@ -74,12 +78,69 @@ size_t ZSet::rank(std::string_view member) const {
   return static_cast<size_t>(std::distance(ordered_.begin(), it));
 }
 
+Set Set::for_member(std::string_view first) {
+  Set set;
+  if (!parse_int64(first)) set.encoding_ = Encoding::HashTable;
+  return set;
+}
+
+bool Set::add(std::string_view member) {
+  if (encoding_ == Encoding::IntSet) {
+    if (auto value = parse_int64(member)) {
+      if (!ints_.insert(*value).second) return false;
+      if (ints_.size() > kIntsetEntries) convert_to_hashtable();
+      return true;
+    }
+    // A member that is not an integer: the intset cannot hold it, so it becomes a hashtable.
+    convert_to_hashtable();
+  }
+  return strings_.emplace(member).second;
+}
+
+bool Set::remove(std::string_view member) {
+  if (encoding_ == Encoding::IntSet) {
+    auto value = parse_int64(member);
+    return value && ints_.erase(*value) == 1;
+  }
+  auto it = strings_.find(member);
+  if (it == strings_.end()) return false;
+  strings_.erase(it);
+  return true;
+}
+
+bool Set::contains(std::string_view member) const {
+  if (encoding_ == Encoding::IntSet) {
+    auto value = parse_int64(member);
+    return value && ints_.contains(*value);
+  }
+  return strings_.find(member) != strings_.end();
+}
+
+std::vector<std::string> Set::members() const {
+  std::vector<std::string> out;
+  out.reserve(size());
+  if (encoding_ == Encoding::IntSet) {
+    for (int64_t v : ints_) out.push_back(format_int64(v));
+  } else {
+    out.assign(strings_.begin(), strings_.end());
+  }
+  return out;
+}
+
+void Set::convert_to_hashtable() {
+  LS_ASSERT(encoding_ == Encoding::IntSet);
+  for (int64_t v : ints_) strings_.insert(format_int64(v));
+  ints_.clear();
+  encoding_ = Encoding::HashTable;
+}
+
 std::string_view type_name(const Value& value) {
   switch (value.index()) {
     case 0: return "string";
     case 1: return "hash";
     case 2: return "list";
     case 3: return "zset";
+    case 4: return "set";
   }
   return "none";
 }

@@ -25,6 +25,8 @@ std::string render_key(const engine::Keyspace& keyspace, const std::string& key,
     for (const auto& [score, member] : z->ordered()) members.emplace_back(member, static_cast<int64_t>(score));
     return model::render_zset(members);
   }
+  // A set renders as the list of its members in the fake's order (numeric for an intset).
+  if (const auto* set = std::get_if<engine::Set>(&entry.value)) return model::render_list(set->members());
   return "?";
 }
 

@@ -283,4 +283,56 @@ TEST_F(Differential, KeyCommandsCheckTheirArity) {
   expect_same({"TYPE", "a", "b"});
 }
 
+TEST_F(Differential, UnlinkAndTouchCountKeysThatExist) {
+  expect_same({"SET", "a", "1"});
+  expect_same({"SADD", "s", "m"});
+  expect_same({"SET", "e", "v", "PX", "1"});
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  expect_same({"TOUCH", "a", "s", "a", "e", "missing"});
+  expect_same({"UNLINK", "a", "s", "e", "missing", "a"});
+  expect_same({"EXISTS", "a", "s"});
+  expect_same({"UNLINK"});
+  expect_same({"TOUCH"});
+}
+
+TEST_F(Differential, RenameMovesValueAndExpiry) {
+  expect_same({"RENAME", "missing", "x"});
+  expect_same({"RENAMENX", "missing", "x"});
+  expect_same({"RENAME", "missing", "missing"});
+  expect_same({"SET", "a", "v", "EX", "100"});
+  expect_same({"RENAME", "a", "a"});
+  expect_same({"RENAMENX", "a", "a"});
+  expect_same({"RENAME", "a", "b"});
+  expect_same({"EXISTS", "a"});
+  expect_same({"GET", "b"});
+  expect_close({"TTL", "b"}, 1);
+  expect_same({"SADD", "s", "1", "2"});
+  expect_same({"RENAMENX", "b", "s"});
+  expect_same({"RENAME", "b", "s"});
+  expect_same({"TYPE", "s"});
+  expect_close({"TTL", "s"}, 1);
+  expect_same({"HSET", "h", "f", "v"});
+  expect_same({"RENAMENX", "h", "s2"});
+  expect_same({"HGETALL", "s2"});
+  expect_same({"TTL", "s2"});
+  expect_same({"SET", "gone", "v", "PX", "1"});
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  expect_same({"RENAME", "gone", "x"});
+  expect_same({"RENAME", "s2", "gone"});
+  expect_same({"RENAME", "a"});
+  expect_same({"RENAMENX", "a", "b", "c"});
+}
+
+TEST_F(Differential, RandomkeyWithNothingToChooseFrom) {
+  expect_same({"RANDOMKEY"});
+  expect_same({"SET", "only", "v"});
+  expect_same({"RANDOMKEY"});
+  expect_same({"SET", "e", "v", "PX", "1"});
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  expect_same({"RANDOMKEY"});
+  expect_same({"DEL", "only"});
+  expect_same({"RANDOMKEY"});
+  expect_same({"RANDOMKEY", "x"});
+}
+
 }  // namespace locksim::test

@@ -1,6 +1,8 @@
-// Differential property: random command sequences over strings, keys/expiry, hashes, lists and
-// sorted sets, on a tiny key space so that overwrites, WRONGTYPE and emptied containers happen
-// often. Every reply of the fake must equal the live server's.
+// Differential property: random command sequences over strings, keys/expiry, hashes, lists, sorted
+// sets and sets, on a tiny key space so that overwrites, WRONGTYPE and emptied containers happen
+// often. Every reply of the fake must equal the live server's. Set members are integers, so that
+// every set is an intset and its order is Redis's own (a hashtable's would be unspecified), and
+// SPOP/SRANDMEMBER take counts that cover a whole set (Redis's draws are random).
 //
 // Time: relative expiries are at least 100 s away, so nothing expires during a case; TTL, PTTL,
 // EXPIRETIME and PEXPIRETIME are compared with a tolerance. Relative EXPIRE/PEXPIRE never take GT
@@ -34,6 +36,7 @@ rc::Gen<std::string> integer() {
 }
 rc::Gen<std::string> index() { return rc::gen::element<std::string>("0", "1", "-1", "-2", "2", "5", "-9", "x"); }
 rc::Gen<std::string> member() { return rc::gen::element<std::string>("m", "n", "o"); }
+rc::Gen<std::string> set_member() { return rc::gen::element<std::string>("1", "2", "-1", "10"); }
 rc::Gen<std::string> score() {
   return rc::gen::element<std::string>("1", "2", "-1", "0", "1.5", "inf", "-inf", "x");
 }
@@ -91,7 +94,9 @@ Argv some_keys(const std::string& name) {
 }
 
 Argv random_command() {
-  switch (*rc::gen::inRange(0, 44)) {
+  // Every command as likely at any size: inRange alone scales with RapidCheck's size, which would
+  // leave the last cases of this switch to the last few runs.
+  switch (*rc::gen::resize(100, rc::gen::inRange(0, 65))) {
     // strings
     case 0: return {"GET", *key()};
     case 1: case 2: return set_command();
@@ -164,7 +169,64 @@ Argv random_command() {
     }
     case 41: return {"ZINCRBY", *key(), *score(), *member()};
     case 42: return {"ZCARD", *key()};
-    default: return {"ZRANK", *key(), *member()};
+    case 43: return {"ZRANK", *key(), *member()};
+    // sets
+    case 44: case 45: {
+      Argv argv = {"SADD", *key()};
+      const int n = *rc::gen::inRange(1, 4);
+      for (int i = 0; i < n; ++i) argv.push_back(*set_member());
+      return argv;
+    }
+    case 46: return {"SREM", *key(), *set_member(), *set_member()};
+    case 47: return {*rc::gen::element<std::string>("SISMEMBER", "SMISMEMBER"), *key(), *set_member()};
+    case 48: return {*rc::gen::element<std::string>("SCARD", "SMEMBERS"), *key()};
+    case 49: return {"SMOVE", *key(), *key(), *set_member()};
+    case 50: return some_keys(*rc::gen::element<std::string>("SINTER", "SUNION", "SDIFF"));
+    case 51: {
+      Argv argv = some_keys(*rc::gen::element<std::string>("SINTERSTORE", "SUNIONSTORE", "SDIFFSTORE"));
+      argv.insert(argv.begin() + 1, *key());
+      return argv;
+    }
+    case 52: {
+      Argv argv = some_keys("SINTERCARD");
+      argv.insert(argv.begin() + 1, std::to_string(argv.size() - 1));
+      if (*rc::gen::arbitrary<bool>())
+        argv.insert(argv.end(), {"LIMIT", *rc::gen::element<std::string>("0", "1", "-1")});
+      return argv;
+    }
+    case 53: {
+      // Counts that leave nothing to chance: none, all of a set (at most 4 members), or an error.
+      return {*rc::gen::element<std::string>("SPOP", "SRANDMEMBER"), *key(),
+              *rc::gen::element<std::string>("0", "5", "x")};
+    }
+    // more strings
+    case 54: return {"STRLEN", *key()};
+    case 55: return some_keys("MGET");
+    case 56: {
+      Argv argv = {*rc::gen::element<std::string>("MSET", "MSETNX")};
+      const int n = *rc::gen::inRange(1, 3);
+      for (int i = 0; i < n; ++i) argv.insert(argv.end(), {*key(), *value()});
+      return argv;
+    }
+    case 57: return {*rc::gen::element<std::string>("GETDEL", "GETEX"), *key()};
+    case 58: {
+      Argv argv = {"GETEX", *key()};
+      switch (*rc::gen::inRange(0, 5)) {
+        case 0: argv.insert(argv.end(), {"EX", *relative_seconds()}); break;
+        case 1: argv.insert(argv.end(), {"PX", *relative_ms()}); break;
+        case 2: argv.insert(argv.end(), {"EXAT", *absolute_seconds()}); break;
+        case 3: argv.insert(argv.end(), {"PXAT", *absolute_ms()}); break;
+        default: argv.push_back("PERSIST"); break;
+      }
+      return argv;
+    }
+    case 59: return {"GETSET", *key(), *value()};
+    case 60: return {"SETEX", *key(), *relative_seconds(), *value()};
+    case 61: return {"PSETEX", *key(), *relative_ms(), *value()};
+    // more keys
+    case 62: return {*rc::gen::element<std::string>("RENAME", "RENAMENX"), *key(), *key()};
+    case 63: return some_keys(*rc::gen::element<std::string>("TOUCH", "UNLINK"));
+    default: return {"OBJECT", *rc::gen::element<std::string>("ENCODING", "REFCOUNT"), *key()};
   }
 }
 

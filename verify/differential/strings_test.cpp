@@ -317,4 +317,138 @@ TEST_F(Differential, StringCommandsCheckTheirArity) {
   expect_same({"DECRBY", "k"});
 }
 
+TEST_F(Differential, SetexAndPsetex) {
+  expect_same({"SETEX", "k", "100", "v"});
+  expect_close({"TTL", "k"}, 1);
+  expect_same({"GET", "k"});
+  expect_same({"PSETEX", "p", "100000", "v"});
+  expect_close({"PTTL", "p"}, 100);
+  expect_same({"HSET", "h", "f", "v"});
+  expect_same({"SETEX", "h", "100", "now-a-string"});
+  expect_same({"GET", "h"});
+  for (const char* time : {"0", "-1", "x", "1.5", "", "9223372036854775807", "9223372036854775", "9223372036854776"}) {
+    expect_same({"SETEX", "k", time, "w"});
+    expect_same({"PSETEX", "k", time, "w"});
+  }
+  expect_same({"GET", "k"});
+  expect_same({"SETEX", "k", "100"});
+  expect_same({"PSETEX", "k", "100", "v", "x"});
+}
+
+TEST_F(Differential, GetdelReadsAndDeletesAString) {
+  expect_same({"GETDEL", "k"});
+  expect_same({"SET", "k", "v", "EX", "100"});
+  expect_same({"GETDEL", "k"});
+  expect_same({"EXISTS", "k"});
+  expect_same({"GETDEL", "k"});
+  expect_same({"SADD", "s", "m"});
+  expect_same({"GETDEL", "s"});
+  expect_same({"EXISTS", "s"});
+  expect_same({"GETDEL"});
+  expect_same({"GETDEL", "k", "x"});
+}
+
+TEST_F(Differential, GetexSetsMovesAndRemovesTheExpiry) {
+  expect_same({"SET", "k", "v"});
+  expect_same({"GETEX", "k"});
+  expect_same({"TTL", "k"});
+  expect_same({"GETEX", "k", "EX", "100"});
+  expect_close({"TTL", "k"}, 1);
+  expect_same({"GETEX", "k", "px", "200000"});
+  expect_close({"PTTL", "k"}, 100);
+  expect_same({"GETEX", "k", "EXAT", "4102444800"});
+  expect_same({"EXPIRETIME", "k"});
+  expect_same({"GETEX", "k", "PXAT", "4102444800123"});
+  expect_same({"PEXPIRETIME", "k"});
+  expect_same({"GETEX", "k", "PERSIST"});
+  expect_same({"TTL", "k"});
+  expect_same({"GETEX", "k", "PERSIST", "PERSIST"});
+  expect_same({"GETEX", "k", "EX", "10", "EX", "100"});
+  expect_close({"TTL", "k"}, 1);
+  // An absolute time in the past answers the value and deletes the key.
+  expect_same({"GETEX", "k", "PXAT", "1"});
+  expect_same({"EXISTS", "k"});
+  expect_same({"SET", "k", "v"});
+  expect_same({"GETEX", "k", "EXAT", "1"});
+  expect_same({"EXISTS", "k"});
+}
+
+TEST_F(Differential, GetexOptionsAndErrors) {
+  expect_same({"SET", "k", "v"});
+  expect_same({"SADD", "s", "m"});
+  for (const char* key : {"k", "s", "missing"}) {
+    for (const std::vector<std::string>& options : std::vector<std::vector<std::string>>{
+             {"EX", "0"},
+             {"EX", "-1"},
+             {"PX", "x"},
+             {"EXAT", "9223372036854775807"},
+             {"PXAT", ""},
+             {"EX"},
+             {"KEEPTTL"},
+             {"NX"},
+             {"GET"},
+             {"PERSIST", "EX", "10"},
+             {"EX", "10", "PERSIST"},
+             {"EX", "10", "PX", "100"},
+             {"PXAT", "1", "EXAT", "1"},
+             {"FOO"},
+             {std::string("PERSIST\0x", 9)},
+             {std::string("EX\0", 3), "100"}}) {
+      std::vector<std::string> argv = {"GETEX", key};
+      argv.insert(argv.end(), options.begin(), options.end());
+      expect_same(argv);
+    }
+  }
+  expect_same({"TTL", "k"});
+  expect_same({"GETEX"});
+}
+
+TEST_F(Differential, MgetMsetAndMsetnx) {
+  expect_same({"MSET", "a", "1", "b", "2", "a", "3"});
+  expect_same({"MGET", "a", "b", "c", "a"});
+  expect_same({"SADD", "s", "m"});
+  expect_same({"SET", "e", "v", "EX", "100"});
+  expect_same({"MGET", "s", "e", "missing"});
+  expect_same({"MSET", "s", "now-a-string", "e", "w"});
+  expect_same({"TYPE", "s"});
+  expect_same({"TTL", "e"});
+  expect_same({"MSETNX", "new1", "x", "a", "y"});
+  expect_same({"EXISTS", "new1"});
+  expect_same({"MSETNX", "new1", "x", "new2", "y", "new1", "z"});
+  expect_same({"MGET", "new1", "new2"});
+  expect_same({"MSET", "a"});
+  expect_same({"MSET", "a", "1", "b"});
+  expect_same({"MSETNX", "a"});
+  expect_same({"MSETNX", "q", "1", "r"});
+  expect_same({"EXISTS", "q"});
+  expect_same({"MGET"});
+}
+
+TEST_F(Differential, StrlenAndGetset) {
+  expect_same({"STRLEN", "missing"});
+  expect_same({"SET", "k", std::string("a\0b\r\n", 5)});
+  expect_same({"STRLEN", "k"});
+  expect_same({"SET", "n", "12345"});
+  expect_same({"STRLEN", "n"});
+  expect_same({"INCR", "n"});
+  expect_same({"STRLEN", "n"});
+  expect_same({"SADD", "s", "m"});
+  expect_same({"STRLEN", "s"});
+  expect_same({"STRLEN"});
+  expect_same({"GETSET", "g", "v"});
+  expect_same({"EXPIRE", "g", "100"});
+  expect_same({"GETSET", "g", "w"});
+  expect_same({"TTL", "g"});
+  expect_same({"GETSET", "s", "w"});
+  expect_same({"GETSET", "g"});
+}
+
+TEST_F(Differential, ScriptsReadMgetAsAnArrayWithFalseForNil) {
+  expect_same({"MSET", "a", "1", "b", "2"});
+  expect_same({"EVAL", "return redis.call('MGET', KEYS[1], KEYS[2], KEYS[3])", "3", "a", "missing", "b"});
+  expect_same({"EVAL", "local r = redis.call('MGET', 'missing') return tostring(r[1])", "0"});
+  expect_same({"EVAL", "return redis.call('GETEX', KEYS[1], 'PX', 100000)", "1", "a"});
+  expect_same({"EVAL", "return redis.call('GETDEL', KEYS[1])", "1", "b"});
+}
+
 }  // namespace locksim::test

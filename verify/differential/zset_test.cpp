@@ -112,6 +112,25 @@ TEST_F(Differential, LargeSortedSetBecomesSkiplistAndKeepsNegativeZero) {
   expect_same({"ZCARD", "z"});
 }
 
+TEST_F(Differential, ASortedSetThatShrinksStaysASkiplistAndKeepsNegativeZero) {
+  const std::string long_member(70, 'x');
+  expect_same({"ZADD", "z", "1", long_member});
+  expect_same({"ZREM", "z", long_member, "m1", "m2"});
+  expect_same({"ZADD", "z", "1", "a"});
+  expect_same({"ZREM", "z", long_member});
+  expect_same({"ZADD", "z", "-0", "b"});
+  expect_same({"ZINCRBY", "z", "-0", "c"});
+  expect_same({"ZRANGE", "z", "0", "-1", "WITHSCORES"});
+  for (int i = 0; i < 129; ++i) expect_same({"ZADD", "big", std::to_string(i), "m" + std::to_string(i)});
+  for (int i = 0; i < 120; ++i) expect_same({"ZREM", "big", "m" + std::to_string(i)});
+  expect_same({"ZADD", "big", "-0", "negz"});
+  expect_same({"ZSCORE", "big", "negz"});
+  // Once the key is gone a new one starts small again.
+  expect_same({"DEL", "big"});
+  expect_same({"ZADD", "big", "-0", "negz"});
+  expect_same({"ZSCORE", "big", "negz"});
+}
+
 TEST_F(Differential, ZremAndEmptyKeyDeletion) {
   expect_same({"ZADD", "z", "1", "a", "2", "b", "3", "c"});
   expect_same({"ZREM", "z", "a", "nope", "a"});

@@ -1,5 +1,8 @@
 // Keys and expiry (cmd_keys.cpp) on a manual clock: exact expiry times, rounding, and the GT/LT
 // comparisons that a live server's running clock makes racy.
+#include <functional>
+#include <set>
+
 #include "verify/unit/engine/engine_harness.hpp"
 
 namespace locksim::engine {
@@ -132,6 +135,140 @@ TEST_F(Keys, UnknownCommandsAndWrongArityAreRefusedAtDispatch) {
   EXPECT_EQ(run({"NOPE", "a", "b"}), error("ERR unknown command 'NOPE', with args beginning with: 'a' 'b' "));
   EXPECT_EQ(run({"TTL"}), error("ERR wrong number of arguments for 'ttl' command"));
   EXPECT_EQ(run({"eXpIrE", "k"}), error("ERR wrong number of arguments for 'expire' command"));
+  EXPECT_EQ(engine_.keyspace().size(), 0u);
+}
+
+class Scan : public EngineTest {
+ protected:
+  // Runs SCAN from cursor 0 to the end and returns every key it returned; `between` runs after each
+  // call that has more to come (to change the keyspace mid-iteration).
+  std::vector<std::string> scan(const std::vector<std::string>& options, const std::function<void()>& between = {}) {
+    std::vector<std::string> seen;
+    std::string cursor = "0";
+    for (int calls = 0; calls < 1000; ++calls) {
+      std::vector<std::string> argv = {"SCAN", cursor};
+      argv.insert(argv.end(), options.begin(), options.end());
+      const Reply reply = engine_.execute(session_, argv);
+      EXPECT_EQ(reply.kind, Reply::Kind::Array) << describe(reply);
+      if (reply.kind != Reply::Kind::Array) break;
+      for (const auto& key : reply.elements[1].elements) seen.push_back(key.str);
+      cursor = reply.elements[0].str;
+      if (cursor == "0") break;
+      if (between) between();
+    }
+    return seen;
+  }
+};
+
+TEST_F(Scan, VisitsCountKeysPerCallInByteOrder) {
+  for (const char* key : {"d", "a", "c", "b", "e"}) ASSERT_EQ(run({"SET", key, "v"}), Reply::ok());
+  const Reply first = run({"SCAN", "0", "COUNT", "2"});
+  ASSERT_EQ(first.elements.size(), 2u);
+  EXPECT_EQ(first.elements[1], bulks({"a", "b"}));
+  EXPECT_EQ(first.elements[0], bulk(std::to_string(uint64_t{'c'} << 56)));
+  EXPECT_EQ(scan({"COUNT", "2"}), (std::vector<std::string>{"a", "b", "c", "d", "e"}));
+  EXPECT_EQ(run({"SCAN", "0"}), Reply::array({bulk("0"), bulks({"a", "b", "c", "d", "e"})}));
+}
+
+TEST_F(Scan, KeysSharingTheirFirstEightBytesComeTogether) {
+  for (const char* key : {"prefix00a", "prefix00b", "prefix00c", "prefix01"})
+    ASSERT_EQ(run({"SET", key, "v"}), Reply::ok());
+  const Reply first = run({"SCAN", "0", "COUNT", "1"});
+  EXPECT_EQ(first.elements[1], bulks({"prefix00a", "prefix00b", "prefix00c"}));
+  EXPECT_EQ(scan({"COUNT", "1"}), (std::vector<std::string>{"prefix00a", "prefix00b", "prefix00c", "prefix01"}));
+}
+
+TEST_F(Scan, KeysPresentThroughoutAreReturnedWhateverChangesInBetween) {
+  for (int i = 0; i < 50; ++i) ASSERT_EQ(run({"SET", "k" + std::to_string(100 + i), "v"}), Reply::ok());
+  int step = 0;
+  const std::vector<std::string> seen = scan({"COUNT", "3"}, [&] {
+    // Delete keys already returned and keys not yet reached, add some on both sides.
+    engine_.execute(session_, {"DEL", "k" + std::to_string(100 + step), "k" + std::to_string(149 - step)});
+    engine_.execute(session_, {"SET", "a" + std::to_string(step), "v"});
+    engine_.execute(session_, {"SET", "z" + std::to_string(step), "v"});
+    ++step;
+  });
+  const std::set<std::string> unique(seen.begin(), seen.end());
+  EXPECT_EQ(unique.size(), seen.size()) << "nothing twice when keys differ in their first 8 bytes";
+  for (int i = 0; i < 50; ++i) {
+    const std::string key = "k" + std::to_string(100 + i);
+    if (engine_.keyspace().entries().contains(key)) {
+      EXPECT_TRUE(unique.contains(key)) << key;
+    }
+  }
+}
+
+TEST_F(Scan, AnyCursorResumesFromItsKeyPosition) {
+  for (const char* key : {"a", "b", "\xff"}) ASSERT_EQ(run({"SET", key, "v"}), Reply::ok());
+  EXPECT_EQ(run({"SCAN", std::to_string(uint64_t{'b'} << 56)}), Reply::array({bulk("0"), bulks({"b", "\xff"})}));
+  // Past 2^63 the cursor is sent as a negative long long, as Redis's addReplyBulkLongLong does.
+  const Reply reply = run({"SCAN", "0", "COUNT", "2"});
+  EXPECT_EQ(reply.elements[0], bulk(std::to_string(static_cast<int64_t>(uint64_t{0xff} << 56))));
+  EXPECT_EQ(run({"SCAN", reply.elements[0].str}), Reply::array({bulk("0"), bulks({"\xff"})}));
+  EXPECT_EQ(run({"SCAN", "18446744073709551615"}), Reply::array({bulk("0"), Reply::array()}));
+}
+
+TEST_F(Scan, ExpiredKeysAreDeletedWhenVisitedExceptUnderTypeNone) {
+  ASSERT_EQ(run({"SET", "a", "v", "PX", "5"}), Reply::ok());
+  ASSERT_EQ(run({"SET", "b", "v", "PX", "5"}), Reply::ok());
+  ASSERT_EQ(run({"SET", "c", "v"}), Reply::ok());
+  host_.advance_ms(10);
+  take_events();
+  EXPECT_EQ(run({"SCAN", "0", "COUNT", "1"}),
+            Reply::array({bulk(std::to_string(uint64_t{'b'} << 56)), Reply::array()}));
+  EXPECT_EQ(take_events(), (std::vector<RecordedEvent>{{KeyEvent::Expired, "a", kStartMs + 5}}));
+  EXPECT_EQ(run({"SCAN", "0", "TYPE", "none"}), Reply::array({bulk("0"), bulks({"b"})}));
+  EXPECT_FALSE(stored("b"));
+}
+
+TEST_F(Keys, KeysHidesExpiredKeysWithoutDeletingThem) {
+  ASSERT_EQ(run({"SET", "a1", "v", "PX", "5"}), Reply::ok());
+  ASSERT_EQ(run({"SET", "a2", "v"}), Reply::ok());
+  ASSERT_EQ(run({"SET", "b", "v"}), Reply::ok());
+  host_.advance_ms(10);
+  take_events();
+  EXPECT_EQ(run({"KEYS", "a*"}), bulks({"a2"}));
+  EXPECT_EQ(run({"KEYS", "*"}), bulks({"a2", "b"}));
+  EXPECT_TRUE(take_events().empty());
+  EXPECT_TRUE(stored("a1"));
+}
+
+TEST_F(Keys, RenameMovesTheValueAndTheExactExpiry) {
+  ASSERT_EQ(run({"SET", "a", "v", "PX", "5000"}), Reply::ok());
+  ASSERT_EQ(run({"SET", "b", "old"}), Reply::ok());
+  take_events();
+  EXPECT_EQ(run({"RENAME", "a", "b"}), Reply::ok());
+  EXPECT_EQ(take_events(), (std::vector<RecordedEvent>{{KeyEvent::Deleted, "b", kNoExpire},
+                                                       {KeyEvent::Created, "b", kNoExpire},
+                                                       {KeyEvent::ExpireSet, "b", kStartMs + 5000},
+                                                       {KeyEvent::Deleted, "a", kStartMs + 5000}}));
+  EXPECT_EQ(run({"GET", "b"}), bulk("v"));
+  EXPECT_EQ(run({"PEXPIRETIME", "b"}), integer(kStartMs + 5000));
+  EXPECT_EQ(run({"RENAME", "a", "c"}), error("ERR no such key"));
+  EXPECT_EQ(run({"RENAME", "b", "b"}), Reply::ok());
+  EXPECT_EQ(run({"RENAMENX", "b", "b"}), integer(0));
+  ASSERT_EQ(run({"SADD", "s", "m"}), integer(1));
+  EXPECT_EQ(run({"RENAMENX", "b", "s"}), integer(0));
+  EXPECT_EQ(run({"RENAMENX", "s", "t"}), integer(1));
+  EXPECT_EQ(run({"SMEMBERS", "t"}), bulks({"m"}));
+}
+
+TEST_F(Keys, RandomkeyIsTheFirstLiveKeyInByteOrder) {
+  EXPECT_EQ(run({"RANDOMKEY"}), Reply::nil());
+  ASSERT_EQ(run({"SET", "b", "v"}), Reply::ok());
+  ASSERT_EQ(run({"SET", "a", "v", "PX", "5"}), Reply::ok());
+  EXPECT_EQ(run({"RANDOMKEY"}), bulk("a"));
+  host_.advance_ms(10);
+  take_events();
+  EXPECT_EQ(run({"RANDOMKEY"}), bulk("b"));
+  EXPECT_EQ(take_events(), (std::vector<RecordedEvent>{{KeyEvent::Expired, "a", kStartMs + 5}}));
+}
+
+TEST_F(Keys, UnlinkAndTouch) {
+  ASSERT_EQ(run({"SET", "a", "v"}), Reply::ok());
+  ASSERT_EQ(run({"SADD", "s", "m"}), integer(1));
+  EXPECT_EQ(run({"TOUCH", "a", "s", "missing", "a"}), integer(3));
+  EXPECT_EQ(run({"UNLINK", "a", "s", "missing"}), integer(2));
   EXPECT_EQ(engine_.keyspace().size(), 0u);
 }
 

@@ -155,5 +155,96 @@ TEST_F(Strings, IncrOnAListIsWrongType) {
   EXPECT_EQ(run({"INCRBY", "k", "x"}), error("ERR value is not an integer or out of range"));
 }
 
+TEST_F(Strings, SetexAndPsetexStoreExactTimesAndReplaceAnyType) {
+  ASSERT_EQ(run({"HSET", "k", "f", "v"}), integer(1));
+  EXPECT_EQ(run({"SETEX", "k", "7", "v"}), Reply::ok());
+  EXPECT_EQ(run({"PEXPIRETIME", "k"}), integer(kStartMs + 7000));
+  EXPECT_EQ(run({"GET", "k"}), bulk("v"));
+  EXPECT_EQ(run({"PSETEX", "p", "7", "w"}), Reply::ok());
+  EXPECT_EQ(run({"PEXPIRETIME", "p"}), integer(kStartMs + 7));
+  EXPECT_EQ(run({"SETEX", "k", "0", "x"}), error("ERR invalid expire time in 'setex' command"));
+  EXPECT_EQ(run({"PSETEX", "k", "-5", "x"}), error("ERR invalid expire time in 'psetex' command"));
+  EXPECT_EQ(run({"SETEX", "k", "9223372036854775", "x"}), error("ERR invalid expire time in 'setex' command"));
+  EXPECT_EQ(run({"GET", "k"}), bulk("v"));
+}
+
+TEST_F(Strings, GetdelDeletesOnlyAString) {
+  ASSERT_EQ(run({"SET", "k", "v", "PX", "100"}), Reply::ok());
+  take_events();
+  EXPECT_EQ(run({"GETDEL", "k"}), bulk("v"));
+  EXPECT_EQ(take_events(), (std::vector<RecordedEvent>{{KeyEvent::Deleted, "k", kStartMs + 100}}));
+  EXPECT_EQ(run({"GETDEL", "k"}), Reply::nil());
+  ASSERT_EQ(run({"RPUSH", "l", "x"}), integer(1));
+  EXPECT_EQ(run({"GETDEL", "l"}), error(kWrongType));
+  EXPECT_TRUE(stored("l"));
+}
+
+TEST_F(Strings, GetexMovesRemovesOrLeavesTheExpiry) {
+  ASSERT_EQ(run({"SET", "k", "v"}), Reply::ok());
+  take_events();
+  EXPECT_EQ(run({"GETEX", "k"}), bulk("v"));
+  EXPECT_TRUE(take_events().empty());
+  EXPECT_EQ(run({"GETEX", "k", "PX", "250"}), bulk("v"));
+  EXPECT_EQ(take_events(), (std::vector<RecordedEvent>{{KeyEvent::ExpireSet, "k", kStartMs + 250}}));
+  EXPECT_EQ(run({"GETEX", "k", "EXAT", "1800000000"}), bulk("v"));
+  EXPECT_EQ(run({"PEXPIRETIME", "k"}), integer(1800000000000));
+  take_events();
+  EXPECT_EQ(run({"GETEX", "k", "PERSIST"}), bulk("v"));
+  EXPECT_EQ(take_events(), (std::vector<RecordedEvent>{{KeyEvent::Persisted, "k", kNoExpire}}));
+  EXPECT_EQ(run({"GETEX", "k", "PERSIST"}), bulk("v"));
+  EXPECT_TRUE(take_events().empty());
+}
+
+TEST_F(Strings, GetexWithAPastAbsoluteTimeDeletesTheKeyAfterReadingIt) {
+  ASSERT_EQ(run({"SET", "k", "v"}), Reply::ok());
+  take_events();
+  EXPECT_EQ(run({"GETEX", "k", "PXAT", std::to_string(kStartMs)}), bulk("v"));
+  EXPECT_EQ(take_events(), (std::vector<RecordedEvent>{{KeyEvent::Deleted, "k", kNoExpire}}));
+  EXPECT_FALSE(stored("k"));
+}
+
+TEST_F(Strings, GetexChecksItsOptionsFirstAndTheTimeOnlyForAString) {
+  EXPECT_EQ(run({"GETEX", "missing", "EX", "-1"}), Reply::nil());
+  EXPECT_EQ(run({"GETEX", "missing", "KEEPTTL"}), error("ERR syntax error"));
+  EXPECT_EQ(run({"GETEX", "missing", "EX", "1", "PERSIST"}), error("ERR syntax error"));
+  ASSERT_EQ(run({"SET", "k", "v"}), Reply::ok());
+  EXPECT_EQ(run({"GETEX", "k", "EX", "-1"}), error("ERR invalid expire time in 'getex' command"));
+  EXPECT_EQ(run({"GETEX", "k", "PX", "x"}), error("ERR value is not an integer or out of range"));
+  EXPECT_EQ(run({"PTTL", "k"}), integer(-1));
+}
+
+TEST_F(Strings, MsetDropsExpiriesAndMsetnxWritesAllOrNothing) {
+  ASSERT_EQ(run({"SET", "a", "1", "PX", "100"}), Reply::ok());
+  take_events();
+  EXPECT_EQ(run({"MSET", "a", "2", "b", "3", "a", "4"}), Reply::ok());
+  EXPECT_EQ(take_events(), (std::vector<RecordedEvent>{{KeyEvent::Persisted, "a", kNoExpire},
+                                                       {KeyEvent::Created, "b", kNoExpire}}));
+  EXPECT_EQ(run({"MGET", "a", "b", "c"}), (Reply::array({bulk("4"), bulk("3"), Reply::nil()})));
+  EXPECT_EQ(run({"MSETNX", "c", "1", "b", "2"}), integer(0));
+  EXPECT_FALSE(stored("c"));
+  EXPECT_EQ(run({"MSETNX", "c", "1", "d", "2"}), integer(1));
+  EXPECT_EQ(run({"MSET", "a", "1", "b"}), error("ERR wrong number of arguments for 'mset' command"));
+  EXPECT_EQ(run({"MSETNX", "x", "1", "y"}), error("ERR wrong number of arguments for 'msetnx' command"));
+  EXPECT_FALSE(stored("x"));
+}
+
+TEST_F(Strings, StrlenAndMgetOnOtherTypes) {
+  ASSERT_EQ(run({"SADD", "s", "m"}), integer(1));
+  ASSERT_EQ(run({"SET", "k", std::string("a\0b", 3)}), Reply::ok());
+  EXPECT_EQ(run({"STRLEN", "k"}), integer(3));
+  EXPECT_EQ(run({"STRLEN", "missing"}), integer(0));
+  EXPECT_EQ(run({"STRLEN", "s"}), error(kWrongType));
+  EXPECT_EQ(run({"MGET", "s", "k"}), (Reply::array({Reply::nil(), bulk(std::string("a\0b", 3))})));
+}
+
+TEST_F(Strings, GetsetReturnsTheOldValueAndDropsTheExpiry) {
+  EXPECT_EQ(run({"GETSET", "k", "v"}), Reply::nil());
+  ASSERT_EQ(run({"PEXPIRE", "k", "100"}), integer(1));
+  EXPECT_EQ(run({"GETSET", "k", "w"}), bulk("v"));
+  EXPECT_EQ(run({"PTTL", "k"}), integer(-1));
+  ASSERT_EQ(run({"SADD", "s", "m"}), integer(1));
+  EXPECT_EQ(run({"GETSET", "s", "w"}), error(kWrongType));
+}
+
 }  // namespace
 }  // namespace locksim::engine

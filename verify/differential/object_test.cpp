@@ -1,0 +1,164 @@
+// Differential: OBJECT (cmd_object.cpp). ENCODING shows which representation Redis chose for a
+// value, which depends on the value and on its history (APPEND, one-way conversions), so these tests
+// walk each type across its limits.
+#include "verify/support/differential.hpp"
+
+namespace locksim::test {
+
+TEST_F(Differential, ObjectSubcommandsAndTheirErrors) {
+  expect_same({"SET", "k", "v"});
+  expect_same({"OBJECT", "HELP"});
+  expect_same({"object", "help"});
+  expect_same({"OBJECT", "HELP", "x"});
+  expect_same({"OBJECT"});
+  expect_same({"OBJECT", "ENCODING"});
+  expect_same({"OBJECT", "ENCODING", "k", "x"});
+  expect_same({"OBJECT", "REFCOUNT"});
+  expect_same({"OBJECT", "FREQ"});
+  expect_same({"OBJECT", "NOPE", "k"});
+  expect_same({"OBJECT", std::string("enc\0oding", 9), "k"});
+  expect_same({"OBJECT", "a\r\nb", "k"});
+  expect_same({"OBJECT", std::string(200, 'x'), "k"});
+  expect_same({"OBJECT", "ENCODING", "missing"});
+  expect_same({"OBJECT", "REFCOUNT", "missing"});
+  expect_same({"OBJECT", "FREQ", "missing"});
+  expect_same({"OBJECT", "FREQ", "k"});
+  expect_same({"OBJECT", "REFCOUNT", "k"});
+  expect_same({"SCRIPT", "a\nb"});
+  expect_same({"SCRIPT", std::string("fl\0ush", 6)});
+}
+
+TEST_F(Differential, ObjectFromAScript) {
+  expect_same({"SET", "k", "12"});
+  expect_same({"EVAL", "return redis.call('OBJECT', 'ENCODING', KEYS[1])", "1", "k"});
+  expect_same({"EVAL", "return redis.call('object', 'refcount', KEYS[1])", "1", "k"});
+  expect_same({"EVAL", "return redis.pcall('OBJECT', 'NOPE', KEYS[1])", "1", "k"});
+  expect_same({"EVAL", "return redis.pcall('OBJECT', 'ENCODING')", "0"});
+  expect_same({"EVAL", "return redis.pcall('OBJECT')", "0"});
+  expect_same({"EVAL", "return redis.pcall('OBJECT', 'HELP')", "0"});
+  expect_same({"EVAL", "return redis.call('SET', KEYS[1], 'x' .. 'y') and redis.call('OBJECT', 'ENCODING', KEYS[1])",
+               "1", "k"});
+}
+
+TEST_F(Differential, StringEncodingsAndRefcounts) {
+  const std::vector<std::string> values = {"0", "1", "-1", "9999", "10000", "-9223372036854775808",
+                                           "9223372036854775807", "9223372036854775808", "12345678901234567890",
+                                           "01", "+1", "-0", " 1", "1.5", "", "abc",
+                                           std::string(44, 'x'), std::string(45, 'x'), std::string(100, 'y')};
+  for (const auto& value : values) {
+    expect_same({"SET", "k", value});
+    expect_same({"OBJECT", "ENCODING", "k"});
+    expect_same({"OBJECT", "REFCOUNT", "k"});
+  }
+  // Every way of writing a string goes through Redis's tryObjectEncoding except APPEND to a string
+  // that exists, which leaves it raw.
+  expect_same({"SETNX", "n", "5"});
+  expect_same({"SETEX", "x", "100", "5"});
+  expect_same({"PSETEX", "p", "100000", "hello"});
+  expect_same({"MSET", "m1", "7", "m2", "hello"});
+  expect_same({"GETSET", "g", "70000"});
+  expect_same({"SET", "s", "1", "GET", "KEEPTTL"});
+  expect_same({"APPEND", "fresh", "123"});
+  for (const char* key : {"n", "x", "p", "m1", "m2", "g", "s", "fresh"}) {
+    expect_same({"OBJECT", "ENCODING", key});
+    expect_same({"OBJECT", "REFCOUNT", key});
+  }
+  expect_same({"APPEND", "n", "1"});
+  expect_same({"OBJECT", "ENCODING", "n"});
+  expect_same({"APPEND", "fresh", ""});
+  expect_same({"OBJECT", "ENCODING", "fresh"});
+  expect_same({"OBJECT", "REFCOUNT", "fresh"});
+  expect_same({"INCR", "fresh"});
+  expect_same({"OBJECT", "ENCODING", "fresh"});
+  expect_same({"OBJECT", "REFCOUNT", "fresh"});
+  expect_same({"INCRBY", "fresh", "100000"});
+  expect_same({"OBJECT", "ENCODING", "fresh"});
+  expect_same({"OBJECT", "REFCOUNT", "fresh"});
+  expect_same({"APPEND", "fresh", "x"});
+  expect_same({"RENAME", "fresh", "moved"});
+  expect_same({"OBJECT", "ENCODING", "moved"});
+  expect_same({"GETEX", "moved", "EX", "100"});
+  expect_same({"OBJECT", "ENCODING", "moved"});
+  expect_same({"SET", "moved", "short"});
+  expect_same({"OBJECT", "ENCODING", "moved"});
+}
+
+TEST_F(Differential, ContainerEncodingsAndTheirOneWayConversions) {
+  expect_same({"RPUSH", "l", "a"});
+  expect_same({"OBJECT", "ENCODING", "l"});
+  expect_same({"OBJECT", "REFCOUNT", "l"});
+  // Hashes: 512 fields (not 128, as for sorted sets) and 64-byte values fit a listpack; more
+  // converts, and fewer does not go back.
+  for (int i = 0; i < 512; ++i) expect_same({"HSET", "h", "f" + std::to_string(i), "v"});
+  expect_same({"OBJECT", "ENCODING", "h"});
+  expect_same({"HSET", "h", "f0", "w", "f512", "v"});
+  expect_same({"OBJECT", "ENCODING", "h"});
+  expect_same({"HDEL", "h", "f512", "f511", "f510"});
+  expect_same({"OBJECT", "ENCODING", "h"});
+  expect_same({"HSET", "h64", "f", std::string(64, 'v'), std::string(64, 'f'), "v"});
+  expect_same({"OBJECT", "ENCODING", "h64"});
+  expect_same({"HSETNX", "h64", "f", std::string(65, 'v')});
+  expect_same({"OBJECT", "ENCODING", "h64"});
+  expect_same({"HINCRBY", "h64", std::string(65, 'g'), "1"});
+  expect_same({"OBJECT", "ENCODING", "h64"});
+  expect_same({"HSET", "hv", "f", std::string(65, 'v')});
+  expect_same({"OBJECT", "ENCODING", "hv"});
+  expect_same({"HSET", "hv", "f", "short"});
+  expect_same({"OBJECT", "ENCODING", "hv"});
+  // Sorted sets: the same limits, for new members.
+  for (int i = 0; i < 128; ++i) expect_same({"ZADD", "z", std::to_string(i), "m" + std::to_string(i)});
+  expect_same({"OBJECT", "ENCODING", "z"});
+  expect_same({"ZADD", "z", "1", "m128"});
+  expect_same({"OBJECT", "ENCODING", "z"});
+  expect_same({"ZREM", "z", "m128", "m127"});
+  expect_same({"OBJECT", "ENCODING", "z"});
+  expect_same({"ZADD", "z2", "1", std::string(64, 'm')});
+  expect_same({"OBJECT", "ENCODING", "z2"});
+  expect_same({"ZADD", "z2", "XX", "1", std::string(65, 'm')});
+  expect_same({"OBJECT", "ENCODING", "z2"});
+  expect_same({"ZADD", "z2", "1", std::string(65, 'm')});
+  expect_same({"OBJECT", "ENCODING", "z2"});
+  expect_same({"ZADD", "z3", "1", std::string(65, 'm')});
+  expect_same({"OBJECT", "ENCODING", "z3"});
+  // Sets: integers up to 512 are an intset; a non-integer or a 513th member converts for good.
+  for (int i = 0; i < 512; ++i) expect_same({"SADD", "s", std::to_string(i * 7 - 1000)});
+  expect_same({"OBJECT", "ENCODING", "s"});
+  expect_same({"SMEMBERS", "s"});
+  expect_same({"SADD", "s", "5000"});
+  expect_same({"OBJECT", "ENCODING", "s"});
+  expect_same({"SREM", "s", "5000", "-1000"});
+  expect_same({"OBJECT", "ENCODING", "s"});
+  expect_same({"SADD", "t", "x"});
+  expect_same({"OBJECT", "ENCODING", "t"});
+  expect_same({"SADD", "u", "1", "01"});
+  expect_same({"OBJECT", "ENCODING", "u"});
+  expect_same({"SREM", "u", "01"});
+  expect_same({"OBJECT", "ENCODING", "u"});
+  // A set operation's result starts as an intset; SMOVE creates its destination from the member.
+  expect_same({"SADD", "a", "1", "2", "x"});
+  expect_same({"SADD", "b", "x"});
+  expect_same({"SDIFFSTORE", "d1", "a", "b"});
+  expect_same({"OBJECT", "ENCODING", "d1"});
+  expect_same({"SDIFFSTORE", "d2", "a", "b", "b", "b", "b"});
+  expect_same({"OBJECT", "ENCODING", "d2"});
+  expect_same({"SINTERSTORE", "d3", "a", "u"});
+  expect_same({"OBJECT", "ENCODING", "d3"});
+  expect_same({"SUNIONSTORE", "d4", "u", "b"});
+  expect_same({"OBJECT", "ENCODING", "d4"});
+  expect_same({"SMOVE", "a", "d5", "x"});
+  expect_same({"OBJECT", "ENCODING", "d5"});
+  expect_same({"SMOVE", "a", "d6", "1"});
+  expect_same({"OBJECT", "ENCODING", "d6"});
+  expect_same({"OBJECT", "ENCODING", "a"});
+  // SPOP that leaves few members rebuilds the set: integers left make an intset again.
+  // Which members go is drawn at random by Redis; how many, and the encoding after, are not.
+  expect_same({"SADD", "p", "1", "2", "3", "4", "5", "6", "x"});
+  expect_same({"SREM", "p", "x"});
+  expect_same({"OBJECT", "ENCODING", "p"});
+  auto [fake, live] = both({"SPOP", "p", "5"});
+  EXPECT_EQ(fake.elements.size(), live.elements.size());
+  expect_same({"OBJECT", "ENCODING", "p"});
+  expect_same({"SCARD", "p"});
+}
+
+}  // namespace locksim::test

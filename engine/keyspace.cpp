@@ -18,6 +18,7 @@ bool same(const T& a, const T& b) {
 }
 bool same(const Hash& a, const Hash& b) { return a.fields() == b.fields(); }
 bool same(const ZSet& a, const ZSet& b) { return a.ordered() == b.ordered(); }
+bool same(const Set& a, const Set& b) { return a.members() == b.members(); }
 
 bool same_value(const Value& a, const Value& b) {
   if (a.index() != b.index()) return false;

@@ -158,6 +158,7 @@ void RedisNode::replace_engine(const Snapshot& snapshot) {
   engine::Keyspace& keyspace = engine_->keyspace();
   for (const auto& [key, entry] : snapshot) {
     engine::Entry& restored = keyspace.insert(key, entry.value);
+    restored.raw_string = entry.raw_string;  // as an AOF replay of its APPENDs would leave it
     if (entry.expire_at_ms != engine::kNoExpire) keyspace.set_expire(key, restored, entry.expire_at_ms);
   }
   quiet_ = false;

@@ -193,9 +193,9 @@ Reply srandmember_with_count(CommandContext& ctx) {
   if (found.value == nullptr || count == 0) return Reply::array();
   const std::vector<std::string> members = found.value->members();
   if (!unique) {
-    // With repetitions: the members in order, again and again, until there are `count`.
+    // With repetitions: the members in order, again and again, until there are `count`. (No
+    // reserve: like Redis, which writes the reply as it goes, a huge count costs memory as it grows.)
     std::vector<std::string> picked;
-    picked.reserve(count);
     for (uint64_t i = 0; i < count; ++i) picked.push_back(members[i % members.size()]);
     return bulks(picked);
   }

@@ -5,6 +5,7 @@ namespace locksim::engine {
 void restore(Keyspace& keyspace, const Snapshot& snapshot) {
   for (const auto& [key, entry] : snapshot) {
     Entry& restored = keyspace.insert(key, entry.value);
+    restored.raw_string = entry.raw_string;  // as an AOF replay of its APPENDs would leave it
     if (entry.expire_at_ms != kNoExpire) keyspace.set_expire(key, restored, entry.expire_at_ms);
   }
 }

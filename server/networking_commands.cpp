@@ -6,6 +6,7 @@
 
 #include "engine/command_context.hpp"
 #include "engine/command_table.hpp"
+#include "engine/glob.hpp"
 #include "server/server.hpp"
 
 namespace locksim::server {
@@ -18,50 +19,6 @@ constexpr std::string_view kVersion = "7.0.15";
 bool parse_ll(std::string_view s, int64_t& out) {
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
   return ec == std::errc() && end == s.data() + s.size() && !s.empty();
-}
-
-// Redis's stringmatchlen for CONFIG GET patterns: *, ?, [...] and \ escapes, case-insensitive.
-bool glob_match(std::string_view p, std::string_view s) {
-  if (p.empty()) return s.empty();
-  switch (p[0]) {
-    case '*':
-      for (size_t i = 0; i <= s.size(); ++i)
-        if (glob_match(p.substr(1), s.substr(i))) return true;
-      return false;
-    case '?':
-      return !s.empty() && glob_match(p.substr(1), s.substr(1));
-    case '[': {
-      if (s.empty()) return false;
-      size_t i = 1;
-      const bool negate = i < p.size() && p[i] == '^';
-      if (negate) ++i;
-      bool matched = false;
-      const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(s[0])));
-      for (; i < p.size() && p[i] != ']'; ++i) {
-        if (p[i] == '\\' && i + 1 < p.size()) {
-          ++i;
-          if (std::tolower(static_cast<unsigned char>(p[i])) == c) matched = true;
-        } else if (i + 2 < p.size() && p[i + 1] == '-' && p[i + 2] != ']') {
-          const char lo = static_cast<char>(std::tolower(static_cast<unsigned char>(p[i])));
-          const char hi = static_cast<char>(std::tolower(static_cast<unsigned char>(p[i + 2])));
-          if (std::min(lo, hi) <= c && c <= std::max(lo, hi)) matched = true;
-          i += 2;
-        } else if (std::tolower(static_cast<unsigned char>(p[i])) == c) {
-          matched = true;
-        }
-      }
-      if (negate) matched = !matched;
-      return matched && glob_match(i < p.size() ? p.substr(i + 1) : p.substr(i), s.substr(1));
-    }
-    case '\\':
-      if (p.size() >= 2) {
-        return !s.empty() && p[1] == s[0] && glob_match(p.substr(2), s.substr(1));
-      }
-      [[fallthrough]];
-    default:
-      return !s.empty() && std::tolower(static_cast<unsigned char>(p[0])) == std::tolower(static_cast<unsigned char>(s[0])) &&
-             glob_match(p.substr(1), s.substr(1));
-  }
 }
 
 Reply unknown_subcommand(std::string_view command, std::string_view sub) {
@@ -319,7 +276,12 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
       std::vector<Reply> out;
       for (const auto& [name, value] : config_defaults(options_, port_)) {
         bool match = false;
-        for (size_t i = 2; i < argc; ++i) match = match || glob_match(argv[i], name);
+        // CONFIG GET matches without case (stringmatch's nocase): the names are lower case.
+        for (size_t i = 2; i < argc; ++i) {
+          std::string pattern = argv[i];
+          for (char& ch : pattern) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+          match = match || engine::glob_match(pattern, name);
+        }
         if (!match) continue;
         const auto set = config_.find(name);
         out.push_back(Reply::bulk(name));

@@ -88,6 +88,13 @@ printf '{"i":0,"t":0,"type":"nonsense"}\n' >"$work/bad.jsonl"
 "$locksim" check "$work/bad.jsonl" >/dev/null 2>"$work/bad.err"
 expect_eq "check of a bad history exits 2" "2" "$?"
 grep -q "line 1" "$work/bad.err" || fail "bad history error names no line: $(cat "$work/bad.err")"
+"$locksim" check "$work/h1.jsonl" --expect resource=maybe --out "$work/r3" >/dev/null 2>"$work/expect.err"
+expect_eq "check --expect with a bad verdict exits 2" "2" "$?"
+expect_eq "check --expect's error" "locksim check: --expect resource=maybe: expected PROPERTY=holds or PROPERTY=violated" \
+  "$(cat "$work/expect.err")"
+"$locksim" serve --port 0 --resource counter 2>"$work/nohistory.err"
+expect_eq "serve --resource without --history exits 2" "2" "$?"
+grep -q "need --history FILE" "$work/nohistory.err" || fail "serve --resource without --history: $(cat "$work/nohistory.err")"
 
 # ---- faults as a client sees them
 start_serve --clock virtual --replica-lag-ms 5000 --appendonly

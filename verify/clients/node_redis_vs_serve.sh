@@ -13,21 +13,15 @@ run_both --requirepass "$password"
 
 # Known differences: what serve lacks (see README.md). Each is left out of the verdict, its diff printed.
 known=(
-  # No SELECT: select(), and the SELECT a client made with `database: 1` sends as it connects.
-  "connection: select"
-  # No INCRBYFLOAT, MSET, MGET.
+  # No INCRBYFLOAT.
   "strings: more commands"
-  # No MULTI/EXEC: multi().exec() and a defined script inside multi.
-  "multi/exec"
-  # No WATCH (nor MULTI/EXEC): executeIsolated() with watch.
-  "watch"
   # No PSUBSCRIBE/PUNSUBSCRIBE.
   "pubsub: patterns"
   # No PUBSUB NUMSUB.
   "pubsub: introspection"
-  # No SCAN: scanIterator().
+  # The fake's SCAN cursor is the next key's first 8 bytes, a number above 2^53; node-redis reads the
+  # cursor into a JavaScript number, which rounds it, so scanIterator resumes past keys it never saw.
+  # Redis's cursors are bucket indexes, far below 2^53. (A fidelity bug of the fake: docs/fidelity.md.)
   "scan"
-  # No FLUSHDB.
-  "flush: flushDb"
 )
 compare_outputs "$work/redis.out" "$work/serve.out" "${known[@]}"

@@ -89,10 +89,6 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);  // none: the usage and the list of commands, not just an error
   app.set_version_flag("-V,--version", version_text, "Print locksim's version (and the fake Redis's) and exit");
 
-  std::string help_topic;
-  CLI::App* help = app.add_subcommand("help", "Prints the help of locksim, or of one command: locksim help run.");
-  help->add_option("command", help_topic, "The command to explain");
-
   locksim::app::RunOptions run_options;
   CLI::App* run = app.add_subcommand(
       "run",
@@ -177,9 +173,9 @@ int main(int argc, char** argv) {
   redis->add_option("--start-ms", shell_options.start_ms, "The simulated clock's first instant, in ms since the epoch")
       ->capture_default_str();
   std::string refused;
+  // A group's name is one line (CLI11 refuses a newline in it).
   auto* connection = redis->add_option_group(
-      "redis-cli's connection options, refused: the fake runs in this process (redis-cli against `locksim serve`\n"
-      "has them all: docs/serve.md)");
+      "redis-cli's connection options, refused: the fake runs in this process (docs/serve.md: redis-cli on locksim serve)");
   for (const auto& [name, what] : {std::pair{"-h", "host"}, {"-p", "port"}, {"-s", "socket"}, {"-a", "password"},
                                    {"-u", "URI"}, {"--user", "ACL user"}, {"--pass", "password"}})
     connection->add_option(name, refused, std::string("redis-cli's ") + what)->expected(0, 1)->type_name("");
@@ -375,6 +371,9 @@ int main(int argc, char** argv) {
   merge->add_option("inputs", merge_inputs, "results.jsonl files")->required();
   merge->add_option("--out", merge_out, "The merged file")->required();
 
+  std::string help_topic;
+  CLI::App* help = app.add_subcommand("help", "Prints the help of locksim, or of one command: locksim help run.");
+  help->add_option("command", help_topic, "The command to explain");
   // Set last, so that the commands' own help does not inherit it.
   app.footer("`locksim help COMMAND` (or `locksim COMMAND --help`) explains a command.");
   try {

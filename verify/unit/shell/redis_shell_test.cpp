@@ -28,12 +28,12 @@ class ScriptedLines : public LineSource {
   size_t next_ = 0;
 };
 
-struct Run {
+struct Outcome {
   int code;
   std::string out, err;
 };
 
-Run lines(const std::string& input, const RedisShellOptions& options = {}) {
+Outcome lines(const std::string& input, const RedisShellOptions& options = {}) {
   std::istringstream in(input);
   StreamLines source(in);
   std::ostringstream out, err;
@@ -41,7 +41,7 @@ Run lines(const std::string& input, const RedisShellOptions& options = {}) {
   return {code, out.str(), err.str()};
 }
 
-Run command(const RedisShellOptions& options, const std::string& stdin_text = "") {
+Outcome command(const RedisShellOptions& options, const std::string& stdin_text = "") {
   std::istringstream in(stdin_text);
   std::ostringstream out, err;
   const int code = run_redis_command(in, out, err, options);
@@ -56,7 +56,7 @@ RedisShellOptions one_shot(std::vector<std::string> words, CliOutput output = Cl
 }
 
 TEST(RedisShellLines, EachLineIsACommandAndEachReplyPrintsAsNoRaw) {
-  const Run run = lines("SET a 1\nGET a\nGET missing\n\nQUIT\nGET a\n");
+  const Outcome run = lines("SET a 1\nGET a\nGET missing\n\nQUIT\nGET a\n");
   EXPECT_EQ(run.code, 0);
   EXPECT_EQ(run.out, "OK\n\"1\"\n(nil)\n");
 }
@@ -83,14 +83,14 @@ TEST(RedisShellLines, DashNSelectsTheDatabaseFirst) {
 TEST(RedisShellLines, ADatabaseTheFakeHasNotIsAnErrorNotDatabaseZero) {
   RedisShellOptions options;
   options.db = 99;
-  const Run run = lines("SET a 1\n", options);
+  const Outcome run = lines("SET a 1\n", options);
   EXPECT_EQ(run.code, 2);
   EXPECT_EQ(run.out, "");
   EXPECT_EQ(run.err, "SELECT 99 failed: ERR DB index is out of range\n");
 }
 
 TEST(RedisShellLines, ALeadingCountRepeatsAndANonPositiveOneIsRefused) {
-  const Run run = lines("3 INCR c\n0 PING\n-1 PING\n1 ECHO x\n\"\" ECHO\n5\n");
+  const Outcome run = lines("3 INCR c\n0 PING\n-1 PING\n1 ECHO x\n\"\" ECHO\n5\n");
   EXPECT_EQ(run.out,
             "(integer) 1\n(integer) 2\n(integer) 3\n"
             "Invalid redis-cli repeat command option value.\n"
@@ -103,7 +103,7 @@ TEST(RedisShellLines, ALeadingCountRepeatsAndANonPositiveOneIsRefused) {
 TEST(RedisShellLines, AnIntervalMovesTheClockAfterEachCommand) {
   RedisShellOptions options;
   options.interval_ms = 1500;
-  const Run run = lines("SET k v PX 10000\nPTTL k\n2 PTTL k\n", options);
+  const Outcome run = lines("SET k v PX 10000\nPTTL k\n2 PTTL k\n", options);
   EXPECT_EQ(run.out, "OK\n(integer) 8500\n(integer) 7000\n(integer) 5500\n");
 }
 
@@ -129,7 +129,7 @@ TEST(RedisShellCommand, DashNRunsItInThatDatabase) {
   options.db = 2;
   EXPECT_EQ(command(options).out, "OK\n");
   options.db = 16;
-  const Run run = command(options);
+  const Outcome run = command(options);
   EXPECT_EQ(run.code, 2);
   EXPECT_EQ(run.err, "SELECT 16 failed: ERR DB index is out of range\n");
 }
@@ -143,7 +143,7 @@ TEST(RedisShellCommand, DashXAppendsAllOfStandardInputNewlineIncluded) {
 TEST(RedisShellCommand, AnErrorReplyPrintsOnStdoutUnlessDashE) {
   RedisShellOptions options = one_shot({"NOSUCH"});
   options.repeat = 2;
-  Run run = command(options);
+  Outcome run = command(options);
   EXPECT_EQ(run.code, 0);
   EXPECT_EQ(run.out, "ERR unknown command 'NOSUCH', with args beginning with: \n\n"
                      "ERR unknown command 'NOSUCH', with args beginning with: \n\n");
@@ -162,7 +162,7 @@ TEST(RedisShellCommand, EvalReadsTheScriptFileAndSplitsKeysFromArguments) {
   options.eval_file = path;
   EXPECT_EQ(command(options).out, "1) \"k1\"\n2) \"a1\"\n3) (integer) 2\n4) (integer) 3\n");
   std::remove(path.c_str());
-  const Run missing = command(options);
+  const Outcome missing = command(options);
   EXPECT_EQ(missing.code, 2);
   EXPECT_EQ(missing.err, "locksim redis: can't open file '" + path + "': No such file or directory\n");
 }

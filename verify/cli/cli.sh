@@ -137,6 +137,13 @@ compare "" --no-raw --eval "$work/script.lua"
 compare "" -r 2 --eval "$work/error.lua"
 compare "" -e --eval "$work/error.lua"
 
+# Lines from a pipe with --raw: as redis-cli prints them into a pipe (its default there).
+lines=$'SET a 1\nGET a\nGET missing\nRPUSH l x "" y\nLRANGE l 0 -1\nNOSUCH\n2 INCR n\n0 PING\nECHO "unbalanced\nSELECT 3\nGET a\n'
+redis-cli -p "$REDIS_PORT" flushall >/dev/null
+expect "locksim redis --raw on lines, as redis-cli into a pipe" \
+  "$(printf '%s' "$lines" | timeout 20 redis-cli -p "$REDIS_PORT"; echo "exit $?")" \
+  "$(printf '%s' "$lines" | "$locksim" redis --raw; echo "exit $?")"
+
 # What differs from redis-cli, by design: a database the fake has not is an error, not database 0;
 # -i moves the simulated clock instead of sleeping.
 run_locksim redis -n 16 GET a

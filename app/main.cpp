@@ -1,13 +1,17 @@
 // locksim: a simulation and verification testbed for Redis-based distributed locks.
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <unistd.h>
 
 #include "shell/demo.hpp"
 #include "app/audit_command.hpp"
 #include "app/explore_command.hpp"
+#include "shell/line_editor.hpp"
 #include "shell/redis_shell.hpp"
 #include "app/run_command.hpp"
 #include "app/serve_command.hpp"
@@ -18,11 +22,72 @@
 #include "model/checkers.hpp"
 #include "model/lock_types.hpp"
 
+namespace {
+
+// The list of commands names each by the first phrase of its description, so that it fits a
+// terminal; `locksim help COMMAND` (or COMMAND --help) prints the whole description.
+class CommandListFormatter : public CLI::Formatter {
+ public:
+  std::string make_subcommand(const CLI::App* sub) const override {
+    const std::string description = sub->get_description();
+    size_t end = description.size();
+    for (const char* stop : {":", " (", ". ", ".\n", "\n"}) end = std::min(end, description.find(stop));
+    std::string summary = description.substr(0, end);
+    if (!summary.empty() && summary.back() == '.') summary.pop_back();
+    std::stringstream out;
+    CLI::detail::format_help(out, sub->get_name(), summary, get_column_width());
+    return out.str();
+  }
+};
+
+// Optimal string alignment distance: an edit is an insertion, a deletion, a substitution or the
+// swap of two neighbours (the typing slips `locksim runn` and `locksim exlpore`).
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    for (size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+// `locksim: unknown command 'runn'; did you mean 'run'?`: the closest command, when it is close (at
+// most two edits, and fewer than half its letters); exit code 2, as for any bad usage.
+int unknown_command(const CLI::App& app, const std::string& word) {
+  std::string closest;
+  size_t best = 3;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    const size_t distance = edit_distance(word, sub->get_name());
+    if (distance < best && distance * 2 <= sub->get_name().size()) {
+      best = distance;
+      closest = sub->get_name();
+    }
+  }
+  std::cerr << "locksim: unknown command '" << word << "'";
+  if (!closest.empty()) std::cerr << "; did you mean '" << closest << "'?";
+  std::cerr << "\n`locksim help` lists the commands.\n";
+  return 2;
+}
+
+std::string version_text() {
+  return std::string("locksim ") + LOCKSIM_VERSION + "\nfake Redis " + locksim::shell::fake_redis_version() +
+         ", Redisson " + locksim::client::default_version().str() + " by default";
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{
       "locksim: runs real Redis lock scripts (Redisson's RLock, FairLock, SET NX PX tokens, ...) in a\n"
-      "deterministic in-process fake Redis 7.0 on a simulated clock."};
-  app.require_subcommand(1);
+      "deterministic in-process fake Redis 7.0 on a simulated clock.",
+      "locksim"};
+  app.formatter(std::make_shared<CommandListFormatter>());
+  app.require_subcommand(0, 1);  // none: the usage and the list of commands, not just an error
+  app.set_version_flag("-V,--version", version_text, "Print locksim's version (and the fake Redis's) and exit");
 
   locksim::app::RunOptions run_options;
   CLI::App* run = app.add_subcommand(
@@ -63,13 +128,57 @@ int main(int argc, char** argv) {
       ->capture_default_str();
 
   locksim::shell::RedisShellOptions shell_options;
+  double redis_interval_s = 0;
   CLI::App* redis = app.add_subcommand(
       "redis",
-      "A redis-cli-like shell over the fake Redis: one command per line on standard input (redis-cli's\n"
-      "quoting), each reply printed as `redis-cli --no-raw` prints it. The clock moves only with DEBUG SLEEP.");
+      "redis-cli over the fake Redis, in this process: no server to connect to, and a simulated clock.\n"
+      "  locksim redis                     reads commands, one a line in redis-cli's syntax (a leading count\n"
+      "                                    repeats one: 3 INCR k); on a terminal with a prompt, line editing\n"
+      "                                    and history, from a pipe or a file without a prompt\n"
+      "  locksim redis SET k v PX 100      runs that one command: the words after the options are the command\n"
+      "  locksim redis --eval f.lua k1 k2 , a1 a2\n"
+      "                                    runs a Lua script file with keys k1 k2 and arguments a1 a2\n"
+      "Replies print as redis-cli prints them. A command given as arguments prints as --no-raw when\n"
+      "standard output is a terminal and as --raw otherwise, as redis-cli's does. Commands read from lines\n"
+      "print as --no-raw unless --raw is given (redis-cli prints raw into a pipe; locksim keeps its output\n"
+      "byte for byte `redis-cli --no-raw`'s). The clock starts at --start-ms and moves only with DEBUG SLEEP\n"
+      "and -i. redis-cli's connection options (-h host, -p port, -s socket, -a password, -u URI) are refused:\n"
+      "to use them, run `locksim serve` and point redis-cli at it (docs/serve.md). Help is --help only.\n"
+      "Exit code: 0; 1 when -e met an error reply; 2 bad usage, an --eval file that cannot be read, or a\n"
+      "database (-n) the fake does not have.");
+  redis->set_help_flag("--help", "Print this help message and exit (-h is redis-cli's host, refused here)");
+  redis->positionals_at_end();  // `locksim redis SET k -1`: after the command name every word is the command's
+  redis->add_option("command", shell_options.command,
+                    "A command and its arguments, run once (or -r times); none: commands are read from standard input");
+  redis->add_option("-n", shell_options.db, "Database number: SELECT it first (0..15)")->type_name("DB");
+  auto* redis_repeat =
+      redis->add_option("-r", shell_options.repeat, "Run the command N times (negative: until killed)")->type_name("N");
+  redis->add_option("-i", redis_interval_s,
+                    "After each command, move the simulated clock on by this many seconds (to the ms, e.g.\n"
+                    "-i 0.1) instead of sleeping as redis-cli does")
+      ->check(CLI::NonNegativeNumber)
+      ->type_name("SECONDS");
+  auto* redis_stdin = redis->add_flag("-x", shell_options.last_arg_from_stdin,
+                                      "Read the command's last argument from standard input, all of it (echo v | locksim redis -x SET k)");
+  auto* redis_errors = redis->add_flag("-e", shell_options.exit_on_error,
+                                       "Exit code 1 when the command's reply is an error (printed alone on standard error)");
+  bool redis_raw = false, redis_no_raw = false;
+  redis->add_flag("--raw", redis_raw, "Print replies raw (redis-cli's default when standard output is not a terminal)")
+      ->excludes(redis->add_flag("--no-raw", redis_no_raw, "Print replies formatted, even when standard output is not a terminal"));
+  auto* redis_eval = redis->add_option("--eval", shell_options.eval_file,
+                                       "Run the Lua script in FILE: the words after the options are its keys, then\n"
+                                       "a lone comma, then its arguments (--eval f.lua k1 k2 , a1 a2)")
+                        ->type_name("FILE");
+  redis_stdin->excludes(redis_eval);
   redis->add_option("--start-ms", shell_options.start_ms, "The simulated clock's first instant, in ms since the epoch")
       ->capture_default_str();
-
+  std::string refused;
+  // A group's name is one line (CLI11 refuses a newline in it).
+  auto* connection = redis->add_option_group(
+      "redis-cli's connection options, refused: the fake runs in this process (docs/serve.md: redis-cli on locksim serve)");
+  for (const auto& [name, what] : {std::pair{"-h", "host"}, {"-p", "port"}, {"-s", "socket"}, {"-a", "password"},
+                                   {"-u", "URI"}, {"--user", "ACL user"}, {"--pass", "password"}})
+    connection->add_option(name, refused, std::string("redis-cli's ") + what)->expected(0, 1)->type_name("");
   std::string scripts_dir = locksim::client::default_scripts_dir();
   CLI::App* demo = app.add_subcommand(
       "demo", "Walks through the seed articles' lock scripts on the fake Redis, step by step, on a simulated clock.");
@@ -262,21 +371,75 @@ int main(int argc, char** argv) {
   merge->add_option("inputs", merge_inputs, "results.jsonl files")->required();
   merge->add_option("--out", merge_out, "The merged file")->required();
 
+  std::string help_topic;
+  CLI::App* help = app.add_subcommand("help", "Prints the help of locksim, or of one command: locksim help run.");
+  help->add_option("command", help_topic, "The command to explain");
+  // Set last, so that the commands' own help does not inherit it.
+  app.footer("`locksim help COMMAND` (or `locksim COMMAND --help`) explains a command.");
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
+  } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    const std::vector<std::string> extra = app.remaining();
+    if (app.get_subcommands().empty() && !extra.empty() && !extra[0].starts_with("-")) return unknown_command(app, extra[0]);
+    app.exit(e);
+    return 2;
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return 2;
+  }
+  if (app.get_subcommands().empty()) {
+    std::cerr << app.get_formatter()->make_help(&app, "locksim", CLI::AppFormatMode::Normal);
+    return 2;
+  }
+  if (*help) {
+    if (help_topic.empty()) {
+      std::cout << app.get_formatter()->make_help(&app, "locksim", CLI::AppFormatMode::Normal);
+      return 0;
+    }
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+      if (sub->get_name() != help_topic) continue;
+      std::cout << sub->get_formatter()->make_help(sub, "locksim " + help_topic, CLI::AppFormatMode::Normal);
+      return 0;
+    }
+    return unknown_command(app, help_topic);
   }
 
   try {
     run_options.progress = ::isatty(2) != 0;
     if (*run) return locksim::app::run_scenarios(run_options, std::cout, std::cerr);
-    if (*redis) return locksim::shell::run_redis_shell(std::cin, std::cout, shell_options);
+    if (*redis) {
+      for (const CLI::Option* option : connection->get_options()) {
+        if (option->count() == 0) continue;
+        std::cerr << "locksim redis: " << option->get_name()
+                  << " is one of redis-cli's connection options, and there is nothing to connect to: the fake Redis\n"
+                     "runs inside this process. To use redis-cli's -h/-p, serve the fake over TCP and point redis-cli\n"
+                     "at it: `locksim serve --port 6390 &` then `redis-cli -h 127.0.0.1 -p 6390 ...` (docs/serve.md).\n"
+                     "Help is --help.\n";
+        return 2;
+      }
+      const bool one_shot = !shell_options.command.empty() || !shell_options.eval_file.empty();
+      for (const auto& [option, example] : {std::pair{redis_repeat, "locksim redis -r 3 INCR k"},
+                                            {redis_stdin, "echo v | locksim redis -x SET k"},
+                                            {redis_errors, "locksim redis -e GET k"}}) {
+        if (one_shot || option->count() == 0) continue;
+        std::cerr << "locksim redis: " << option->get_name() << " applies to a command given as arguments (" << example
+                  << "), not to commands read from standard input"
+                  << (option == redis_repeat ? "; there a leading count repeats a line (3 INCR k)\n" : "\n");
+        return 2;
+      }
+      shell_options.interval_ms = std::llround(redis_interval_s * 1000);
+      const bool raw = redis_raw || (one_shot && !redis_no_raw && ::isatty(1) == 0);
+      shell_options.output = raw ? locksim::shell::CliOutput::Raw : locksim::shell::CliOutput::Standard;
+      if (one_shot) return locksim::shell::run_redis_command(std::cin, std::cout, std::cerr, shell_options);
+      if (::isatty(0) != 0) {
+        locksim::shell::LineEditor editor;
+        return locksim::shell::run_redis_shell(editor, std::cout, std::cerr, shell_options);
+      }
+      locksim::shell::StreamLines lines(std::cin);
+      return locksim::shell::run_redis_shell(lines, std::cout, std::cerr, shell_options);
+    }
     if (*demo) return locksim::shell::run_demo(std::cout, scripts_dir);
     if (*audit) {
       if (audit_matrix) return locksim::app::print_matrix("", std::cout, std::cerr);

@@ -39,11 +39,38 @@ std::string format_tty(const Reply& reply, const std::string& prefix) {
   return "\n";
 }
 
+// cliFormatReplyRaw: an error keeps its own newline, array elements are joined by one.
+std::string format_raw(const Reply& reply) {
+  using Kind = Reply::Kind;
+  switch (reply.kind) {
+    case Kind::Error: return reply.str + "\n";
+    case Kind::Status:
+    case Kind::Bulk: return reply.str;
+    case Kind::Integer: return std::to_string(reply.integer);
+    case Kind::Nil: return "";
+    case Kind::Array: {
+      std::string out;
+      for (size_t i = 0; i < reply.elements.size(); ++i) out += (i == 0 ? "" : "\n") + format_raw(reply.elements[i]);
+      return out;
+    }
+    case Kind::Sequence: break;  // top-level only: format_cli_reply splits it
+  }
+  return "";
+}
+
 }  // namespace
 
 std::optional<std::vector<std::string>> split_cli_args(std::string_view line) { return split_args(line); }
 
-std::string format_cli_reply(const Reply& reply) { return format_tty(reply, ""); }
+std::string format_cli_reply(const Reply& reply, CliOutput output) {
+  if (output == CliOutput::Standard) return format_tty(reply, "");
+  if (reply.kind == Reply::Kind::Sequence) {
+    std::string out;
+    for (const Reply& r : reply.elements) out += format_cli_reply(r, output);
+    return out;
+  }
+  return format_raw(reply) + "\n";  // cliFormatReply's delimiter between replies
+}
 
 std::string quote_bytes(std::string_view bytes) {
   std::string out = "\"";

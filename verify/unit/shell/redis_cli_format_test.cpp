@@ -1,4 +1,4 @@
-// Unit: redis-cli's argument splitting and --no-raw printing (app/redis_cli_format.cpp).
+// Unit: redis-cli's argument splitting and its --no-raw and --raw printing (shell/redis_cli_format.cpp).
 #include <gtest/gtest.h>
 
 #include "shell/redis_cli_format.hpp"
@@ -66,6 +66,33 @@ TEST(FormatCliReply, SequencePrintsEachReply) {
   const Reply seq = Reply::sequence({Reply::array({Reply::bulk("subscribe"), Reply::bulk("a"), Reply::integer_of(1)}),
                                      Reply::integer_of(2)});
   EXPECT_EQ(format_cli_reply(seq), "1) \"subscribe\"\n2) \"a\"\n3) (integer) 1\n(integer) 2\n");
+}
+
+// The expected bytes are redis-cli 7.0.15's (`redis-cli --raw ... | od -c` against redis-server).
+TEST(FormatCliReplyRaw, ScalarsPrintBareOneALine) {
+  EXPECT_EQ(format_cli_reply(Reply::ok(), CliOutput::Raw), "OK\n");
+  EXPECT_EQ(format_cli_reply(Reply::integer_of(-3), CliOutput::Raw), "-3\n");
+  EXPECT_EQ(format_cli_reply(Reply::nil(), CliOutput::Raw), "\n");
+  EXPECT_EQ(format_cli_reply(Reply::bulk("a\"b\n\x01"), CliOutput::Raw), "a\"b\n\x01\n");
+  EXPECT_EQ(format_cli_reply(Reply::array(), CliOutput::Raw), "\n");
+}
+
+TEST(FormatCliReplyRaw, AnErrorKeepsItsOwnNewlineSoItEndsInABlankLine) {
+  EXPECT_EQ(format_cli_reply(Reply::error("ERR boom"), CliOutput::Raw), "ERR boom\n\n");
+}
+
+TEST(FormatCliReplyRaw, ArrayElementsFlattenOneALineWithNilsEmpty) {
+  // redis-cli --raw --eval with `return {KEYS[1], ARGV[1], #KEYS, #ARGV, {1, false, "x"}}`.
+  const Reply nested = Reply::array({Reply::bulk("k1"), Reply::bulk("a1"), Reply::integer_of(2), Reply::integer_of(3),
+                                     Reply::array({Reply::integer_of(1), Reply::nil(), Reply::bulk("x")})});
+  EXPECT_EQ(format_cli_reply(nested, CliOutput::Raw), "k1\na1\n2\n3\n1\n\nx\n");
+  EXPECT_EQ(format_cli_reply(Reply::array({Reply::integer_of(1), Reply::error("ERR x")}), CliOutput::Raw), "1\nERR x\n\n");
+}
+
+TEST(FormatCliReplyRaw, SequencePrintsEachReplyOnItsOwn) {
+  const Reply seq = Reply::sequence({Reply::array({Reply::bulk("subscribe"), Reply::bulk("a"), Reply::integer_of(1)}),
+                                     Reply::integer_of(2)});
+  EXPECT_EQ(format_cli_reply(seq, CliOutput::Raw), "subscribe\na\n1\n2\n");
 }
 
 }  // namespace

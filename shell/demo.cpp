@@ -65,7 +65,7 @@ class Demo {
     show("LRANGE", queue, {"0", "-1"});
     show("ZRANGE", timeouts, {"0", "-1", "WITHSCORES"});
 
-    section("Token lock (seed 001): SET NX PX, then compare-and-delete");
+    section("Token lock (article 001): SET NX PX, then compare-and-delete");
     say("A", fake_.execute(a_, {"SET", "job", "token-a", "NX", "PX", "10000"}), "SET job token-a NX PX 10000");
     say("B", fake_.execute(b_, {"SET", "job", "token-b", "NX", "PX", "10000"}), "SET job token-b NX PX 10000");
     script(b_, "B", "token_release", {"job"}, {"token-b"}, "0 = not B's lock, nothing deleted");

@@ -79,7 +79,9 @@ TEST(ScenarioLoader, FailoverViaAndDownMsAreChecked) {
             "sentinel-down-too-short.yaml:6:56: down_ms is at least 100 (Sentinel's own clock)");
   EXPECT_EQ(error_of("down-ms-on-direct-failover.yaml"),
             "down-ms-on-direct-failover.yaml:6:53: down_ms applies to a failover via sentinel");
-  EXPECT_EQ(error_of("via-on-restart.yaml"), "via-on-restart.yaml:6:42: via applies to failover");
+  EXPECT_EQ(error_of("via-on-restart.yaml"),
+            "via-on-restart.yaml:6:37: via does not apply to a redis_restart fault, which happens at an instant: a "
+            "redis_restart fault takes at, fault, persistence, server (via applies to failover)");
 }
 
 TEST(ScenarioLoader, ARedisPauseASentinelWouldTakeForADeadMasterIsRefused) {
@@ -139,7 +141,9 @@ TEST(ScenarioLoader, TryLockMinusOneIsForMultiAndRedOnly) {
 TEST(ScenarioLoader, ALeaseInSecondsIsNamedOnceOnAnAcquire) {
   EXPECT_EQ(error_of("lease-s-and-lease-ms.yaml"),
             "lease-s-and-lease-ms.yaml:5:59: a step names its lease once: lease_ms or lease_s");
-  EXPECT_EQ(error_of("lease-s-on-unlock.yaml"), "lease-s-on-unlock.yaml:5:45: lease_s applies to lock and try_lock");
+  EXPECT_EQ(error_of("lease-s-on-unlock.yaml"),
+            "lease-s-on-unlock.yaml:5:36: lease_s does not apply to an unlock step: an unlock step takes at, client, "
+            "thread, op (lease_s applies to lock and try_lock)");
   EXPECT_EQ(error_of("lease-s-negative.yaml"),
             "lease-s-negative.yaml:5:43: expected a non-negative integer for lease_s, got -5");
   const Scenario s =
@@ -187,7 +191,9 @@ TEST(ScenarioLoader, AnErrorReplysTextIsOneErrorLine) {
   EXPECT_EQ(
       error_of("error-reply-empty-text.yaml"),
       "error-reply-empty-text.yaml:6:54: text must start with the error's code (e.g. BUSY, LOADING, ERR), not ''");
-  EXPECT_EQ(error_of("text-on-pause.yaml"), "text-on-pause.yaml:6:59: text applies to error_reply");
+  EXPECT_EQ(error_of("text-on-pause.yaml"),
+            "text-on-pause.yaml:6:53: text does not apply to a pause fault: a pause fault takes at, fault, client, "
+            "for_ms (text applies to error_reply)");
 }
 
 TEST(ScenarioLoader, AnErrorReplyIsAServersFaultThatLasts) {
@@ -199,9 +205,43 @@ TEST(ScenarioLoader, AnErrorReplyIsAServersFaultThatLasts) {
 
 TEST(ScenarioLoader, AResetIsAClientsFaultOfAnInstant) {
   EXPECT_EQ(error_of("reset-with-for.yaml"),
-            "reset-with-for.yaml:6:48: for_ms applies to pause, partition, delay, loss, redis_pause and error_reply");
+            "reset-with-for.yaml:6:40: for_ms does not apply to a reset fault, which happens at an instant: a reset "
+            "fault takes at, fault, client (for_ms applies to work and to pause, partition, delay, loss, redis_pause "
+            "and error_reply)");
   EXPECT_EQ(error_of("reset-without-client.yaml"),
             "reset-without-client.yaml:6:5: missing 'client' in a 'reset' fault");
+}
+
+// --- A step has the keys its op or fault reads (op_vocabulary.hpp, world/fault.hpp) and no other.
+
+TEST(ScenarioLoader, AKeyTheOpIgnoresIsAnErrorListingTheKeysItTakes) {
+  EXPECT_EQ(error_of("lease-ms-on-write.yaml"),
+            "lease-ms-on-write.yaml:6:36: lease_ms does not apply to a write step: a write step takes at, client, "
+            "thread, op (lease_ms applies to lock and try_lock)");
+  EXPECT_EQ(error_of("misspelt-key-in-step.yaml"),
+            "misspelt-key-in-step.yaml:5:38: unknown key 'wait' in a try_lock step: a try_lock step takes at, client, "
+            "thread, op, wait_ms, lease_ms, lease_s");
+  EXPECT_EQ(error_of("misspelt-op-key.yaml"),
+            "misspelt-op-key.yaml:5:24: unknown key 'opp' in a timeline step (a step has 'op' or 'fault')");
+}
+
+TEST(ScenarioLoader, SideIsAKeyOfAnRwlocksOpsButWork) {
+  EXPECT_EQ(error_of("side-on-work.yaml"),
+            "side-on-work.yaml:6:48: side does not apply to a work step: a work step takes at, client, thread, op, "
+            "for_ms (side applies to lock, try_lock, unlock, force_unlock, write, is_locked and is_held)");
+}
+
+TEST(ScenarioLoader, AKeyTheFaultIgnoresIsAnErrorListingTheKeysItTakes) {
+  EXPECT_EQ(error_of("for-ms-on-crash.yaml"),
+            "for-ms-on-crash.yaml:6:39: for_ms does not apply to a crash fault, which happens at an instant: a crash "
+            "fault takes at, fault, client (for_ms applies to work and to pause, partition, delay, loss, redis_pause "
+            "and error_reply)");
+  EXPECT_EQ(error_of("wait-ms-on-pause.yaml"),
+            "wait-ms-on-pause.yaml:6:53: wait_ms does not apply to a pause fault: a pause fault takes at, fault, "
+            "client, for_ms (wait_ms applies to try_lock)");
+  EXPECT_EQ(error_of("thread-on-fault.yaml"),
+            "thread-on-fault.yaml:6:25: thread does not apply to a pause fault: a pause fault takes at, fault, "
+            "client, for_ms (thread applies to op steps)");
 }
 
 TEST(ScenarioLoader, AMissingSectionIsNamed) {

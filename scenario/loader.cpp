@@ -527,6 +527,46 @@ void read_timeline(const Reader& r, const YAML::Node& node, Scenario& s) {
   }
 }
 
+std::string ordinal(int n) {
+  const int tens = n % 100, ones = n % 10;
+  const char* suffix = tens >= 11 && tens <= 13 ? "th" : ones == 1 ? "st" : ones == 2 ? "nd" : ones == 3 ? "rd" : "th";
+  return std::to_string(n) + suffix;
+}
+
+// A pin names the nth op of a client thread. The world runs exactly the ops the timeline schedules
+// on that thread, one per step: no op of a scenario's client is generated at run time (retries,
+// renewals and MultiLock's parts happen inside an op), so a pin past their count can never match and
+// is a mistake in the file, not a verdict. Fewer may finish (a crash ends a thread): the run shows
+// that as "missing", so it is not refused here.
+void check_pin_can_match(const Reader& r, const YAML::Node& item, const OpExpectation& pin, const Scenario& s) {
+  std::vector<std::string> lines;  // of the steps doing the pinned op on the pinned thread
+  std::vector<std::string> threads, others;
+  for (const TimelineEntry& e : s.timeline) {
+    if (!e.op || e.client != pin.client) continue;
+    const std::string thread = std::to_string(e.thread), op(world::op_name(e.op->kind));
+    if (std::find(threads.begin(), threads.end(), thread) == threads.end()) threads.push_back(thread);
+    if (e.thread != pin.thread) continue;
+    if (op == pin.op) lines.push_back(std::to_string(e.line));
+    else if (std::find(others.begin(), others.end(), op) == others.end()) others.push_back(op);
+  }
+  if (static_cast<size_t>(pin.nth) <= lines.size()) return;
+  const bool one_thread = pin.thread == 1 && threads.size() <= 1;
+  const std::string who = one_thread ? pin.client : pin.client + " thread " + std::to_string(pin.thread);
+  std::string why;
+  if (threads.empty()) {
+    why = "the timeline has no op step of " + pin.client;
+  } else if (std::find(threads.begin(), threads.end(), std::to_string(pin.thread)) == threads.end()) {
+    why = "the timeline has no step of " + pin.client + " on thread " + std::to_string(pin.thread) + " (" + pin.client +
+          "'s steps run on thread" + (threads.size() == 1 ? " " : "s ") + join(threads) + ")";
+  } else if (lines.empty()) {
+    why = "the timeline has no " + pin.op + " step of " + who + " (" + who + " does " + join(others) + ")";
+  } else {
+    why = "the timeline has " + std::to_string(lines.size()) + " " + pin.op + " step" + (lines.size() == 1 ? "" : "s") +
+          " of " + who + " (line" + (lines.size() == 1 ? " " : "s ") + join(lines) + ")";
+  }
+  r.fail(item, who + "'s " + ordinal(pin.nth) + " " + pin.op + " cannot happen: " + why);
+}
+
 void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
   r.expect_map(node, "expect");
   for (auto it = node.begin(); it != node.end(); ++it) {
@@ -542,7 +582,10 @@ void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
         pin.client = r.text(r.require(item, "client", "an expected op"), "client");
         if (std::none_of(s.clients.begin(), s.clients.end(), [&](const ClientDecl& c) { return c.name == pin.client; }))
           r.fail(item["client"], "client '" + pin.client + "' is not declared in clients");
-        if (item["thread"]) pin.thread = r.non_negative(item["thread"], "thread");
+        if (item["thread"]) {
+          pin.thread = r.non_negative(item["thread"], "thread");
+          if (pin.thread == 0) r.fail(item["thread"], "threads are numbered from 1");
+        }
         pin.op = r.text(r.require(item, "op", "an expected op"), "op");
         if (!find_op(pin.op)) r.fail(item["op"], "unknown op '" + pin.op + "' (expected " + op_list() + ")");
         if (item["nth"]) {
@@ -551,6 +594,7 @@ void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
         }
         pin.result = r.one_of(r.require(item, "result", "an expected op"), "result", {"ok", "fail", "unknown"});
         if (item["value"]) pin.value = r.integer(item["value"], "value");
+        check_pin_can_match(r, item, pin, s);
         s.expect_ops.push_back(pin);
       }
       continue;

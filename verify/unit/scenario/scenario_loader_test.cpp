@@ -244,6 +244,37 @@ TEST(ScenarioLoader, AKeyTheFaultIgnoresIsAnErrorListingTheKeysItTakes) {
             "client, for_ms (thread applies to op steps)");
 }
 
+// --- expect.ops pins an op the timeline schedules, or the file is wrong.
+
+TEST(ScenarioLoader, APinPastTheTimelinesOpsSaysHowManyThereAre) {
+  EXPECT_EQ(error_of("pin-past-timeline.yaml"),
+            "pin-past-timeline.yaml:13:7: B's 2nd try_lock cannot happen: the timeline has 1 try_lock step of B (line "
+            "6)");
+  EXPECT_EQ(error_of("pin-repeated-ops.yaml"),
+            "pin-repeated-ops.yaml:14:7: A's 3rd lock cannot happen: the timeline has 2 lock steps of A (lines 5, 6)");
+}
+
+TEST(ScenarioLoader, APinOfAnOpTheClientNeverDoesIsAnError) {
+  EXPECT_EQ(error_of("pin-op-never-done.yaml"),
+            "pin-op-never-done.yaml:10:7: B's 1st unlock cannot happen: the timeline has no unlock step of B (B does "
+            "try_lock, write)");
+  EXPECT_EQ(error_of("pin-client-without-ops.yaml"),
+            "pin-client-without-ops.yaml:9:7: B's 1st lock cannot happen: the timeline has no op step of B");
+}
+
+TEST(ScenarioLoader, APinOfAThreadWithoutStepsIsAnError) {
+  EXPECT_EQ(error_of("pin-thread-missing.yaml"),
+            "pin-thread-missing.yaml:9:7: A thread 2's 1st try_lock cannot happen: the timeline has no step of A on "
+            "thread 2 (A's steps run on threads 1, 3)");
+}
+
+// Every pin of the library names an op its timeline schedules; a crash may still leave it unrun,
+// which the run reports as "missing" rather than the loader refusing it.
+TEST(ScenarioLoader, APinWithinTheTimelineLoads) {
+  const Scenario s = load_scenario(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/pause-longer-than-lease-token.yaml");
+  EXPECT_EQ(s.expect_ops.size(), 2u);
+}
+
 TEST(ScenarioLoader, AMissingSectionIsNamed) {
   EXPECT_EQ(error_of("missing-lock.yaml"), "missing-lock.yaml:1:1: missing 'lock' in the scenario");
 }

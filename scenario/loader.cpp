@@ -20,6 +20,7 @@
 #include "model/checkers.hpp"
 #include "model/lock_types.hpp"
 #include "scenario/op_vocabulary.hpp"
+#include "scenario/yaml_diagnosis.hpp"
 
 namespace locksim::scenario {
 namespace {
@@ -50,7 +51,18 @@ class Reader {
     if (!node.IsMap()) fail(node, "expected a mapping for " + what);
   }
 
+  // yaml-cpp keeps both of two equal keys and answers the first: the second would be ignored unseen.
+  void check_unique_keys(const YAML::Node& map, const std::string& where) const {
+    std::map<std::string, int> first_line;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      const std::string key = it->first.as<std::string>();
+      const auto [seen, fresh] = first_line.emplace(key, it->first.Mark().line + 1);
+      if (!fresh) fail(it->first, "'" + key + "' appears twice in " + where + " (first on line " + std::to_string(seen->second) + ")");
+    }
+  }
+
   void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed, const std::string& where) const {
+    check_unique_keys(map, where);
     for (auto it = map.begin(); it != map.end(); ++it) {
       const std::string key = it->first.as<std::string>();
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
@@ -450,6 +462,7 @@ std::string where_key_applies(const std::string& key) {
 // otherwise be ignored without a word. The message lists the keys this step takes.
 void check_step_keys(const Reader& r, const YAML::Node& item, const std::vector<std::string>& allowed,
                      const std::string& what, const std::string& note = "") {
+  r.check_unique_keys(item, "a timeline step");
   // side is listed where the step has it: an rwlock's op needs it, and read_op refuses it elsewhere.
   std::vector<std::string> listed;
   for (const std::string& key : allowed)
@@ -569,6 +582,7 @@ void check_pin_can_match(const Reader& r, const YAML::Node& item, const OpExpect
 
 void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
   r.expect_map(node, "expect");
+  r.check_unique_keys(node, "expect");
   for (auto it = node.begin(); it != node.end(); ++it) {
     const std::string key = it->first.as<std::string>();
     const YAML::Node value = it->second;  // the iterator's proxy dies with the expression
@@ -673,14 +687,19 @@ void apply_lock_options(const std::vector<LockOption>& options, const std::strin
 }
 
 Scenario load_scenario(const std::string& path, const std::string& redisson) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file || std::filesystem::is_directory(path)) throw ScenarioError(path, 1, 1, "cannot read the file");
+  std::ostringstream body;
+  body << file.rdbuf();
+  const std::string text = body.str();
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw ScenarioError(path, 1, 1, "cannot read the file");
+    root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
-    throw ScenarioError(path, e.mark.line + 1, e.mark.column + 1, "not valid YAML: " + e.msg);
+    const YamlProblem p = explain_yaml_error(text, std::max(e.mark.line, 0) + 1, std::max(e.mark.column, 0) + 1, e.msg);
+    throw ScenarioError(path, p.line, p.column, p.message);
   }
+  if (const auto p = unclosed_quote(text)) throw ScenarioError(path, p->line, p->column, p->message);
   const Reader r(path);
   if (!root.IsMap()) r.fail(root, "expected a mapping with name, lock, clients, timeline and expect");
   r.check_keys(root, {"name", "about", "seed", "world", "lock", "clients", "timeline", "run_ms", "expect", "live"},

@@ -226,30 +226,21 @@ std::optional<YamlProblem> keyless(const Line& line, int number) {
   return YamlProblem{number, line.indent + 1, "'" + text + "' is no 'key: value' line: a key needs ': ' after it"};
 }
 
-// What the line at `number` (1-based) does wrong in its indentation, judged against the lines above
-// it that it could belong to; nullopt when it lines up.
-std::optional<YamlProblem> misindented(const Scan& s, int number, const std::string& parser_message) {
-  const Line& line = s.lines[number - 1];
-  if (!line.structural) return std::nullopt;
-  const std::vector<Entry> own = entries(line, number);
-  const int indent = line.indent;
-  const bool is_item = !own.empty() && own.front().item;
-  const std::string what = own.empty() ? "this line" : is_item ? "this list item" : "'" + own.front().key + "'";
-  // "about: this: that": a second ': ' in a plain value starts a key where none can be.
-  if (parser_message == "illegal map value" && !own.empty() && !own.back().item) {
-    const Entry& key = own.back();
-    const size_t inside = key.value.find(": ");
-    if (inside != std::string::npos && std::string_view("{[\"'").find(key.value.front()) == std::string_view::npos)
-      return YamlProblem{number, static_cast<int>(line.text.rfind(key.value)) + static_cast<int>(inside) + 1,
-                         "the value of '" + key.key + "' holds ': ', which would start a key: put the value in quotes (" +
-                             key.key + ": \"" + key.value + "\")"};
-  }
-  // The levels this line can belong to: the entries of the nearest line above, then of each shallower one.
-  int previous = number - 1;
-  while (previous >= 1 && !s.lines[previous - 1].structural) --previous;
-  if (previous < 1) return std::nullopt;
-  if (entries(s.lines[previous - 1], previous).empty())
-    return s.lines[previous - 1].indent <= indent ? keyless(s.lines[previous - 1], previous) : std::nullopt;
+// "about: this: that": a second ': ' in a plain value starts a key where none can be.
+std::optional<YamlProblem> colon_in_value(const Line& line, int number, const std::vector<Entry>& own) {
+  if (own.empty() || own.back().item) return std::nullopt;
+  const Entry& key = own.back();
+  const size_t inside = key.value.find(": ");
+  if (inside == std::string::npos || std::string_view("{[\"'").find(key.value.front()) != std::string_view::npos)
+    return std::nullopt;
+  return YamlProblem{number, static_cast<int>(line.text.rfind(key.value)) + static_cast<int>(inside) + 1,
+                     "the value of '" + key.key + "' holds ': ', which would start a key: put the value in quotes (" +
+                         key.key + ": \"" + key.value + "\")"};
+}
+
+// The levels a line below `previous` (1-based, structural, with entries) can belong to: the entries
+// of that line, deepest first, then of each shallower line above it.
+std::vector<Entry> levels_above(const Scan& s, int previous) {
   std::vector<Entry> chain;
   int shallowest = 1 << 30;
   for (int n = previous; n >= 1 && shallowest > 0; --n) {
@@ -260,38 +251,43 @@ std::optional<YamlProblem> misindented(const Scan& s, int number, const std::str
       if (e->column < shallowest) chain.push_back(*e);
     shallowest = std::min(shallowest, es.front().column);
   }
-  const Entry& nearest = chain.front();
-  if (indent > nearest.column && !complete(nearest)) return std::nullopt;  // it belongs there
-  if (indent > nearest.column) {
-    std::string message = what + " is indented " + spaces(indent) + ", more than " + describe(nearest) + " (" +
-                          spaces(nearest.column) + "), which ";
-    if (nearest.item) return YamlProblem{number, indent + 1, message + "is complete: indent it like that item"};
-    return YamlProblem{number, indent + 1,
-                       message + "already has its value '" + shown(nearest.value) + "': indent it like '" + nearest.key +
-                           "', or remove that value to nest it under '" + nearest.key + "'"};
-  }
-  const auto same_column = std::find_if(chain.begin(), chain.end(), [&](const Entry& e) { return e.column == indent; });
-  if (same_column == chain.end()) {
-    // In line with nothing above: name the levels of its own kind it could mean, nearest first.
-    std::vector<Entry> options;
-    for (const Entry& e : chain)
-      if (own.empty() || e.item == is_item) options.push_back(e);
-    if (options.empty()) options = chain;
-    std::stable_sort(options.begin(), options.end(), [&](const Entry& a, const Entry& b) {
-      return std::abs(a.column - indent) < std::abs(b.column - indent);
-    });
-    std::string message =
-        what + " is indented " + spaces(indent) + ", in line with nothing above it: indent it " + like(options[0]);
-    if (options.size() > 1) message += " or " + like(options[1]);
-    return YamlProblem{number, indent + 1, message};
-  }
-  if (own.empty() || same_column->item == is_item) return std::nullopt;
-  const auto owner = std::find_if(same_column + 1, chain.end(), [](const Entry& e) { return !e.item; });
+  return chain;
+}
+
+// A line deeper than the nearest level, which already has its value.
+YamlProblem deeper_than_complete(int number, int indent, const std::string& what, const Entry& nearest) {
+  std::string message = what + " is indented " + spaces(indent) + ", more than " + describe(nearest) + " (" +
+                        spaces(nearest.column) + "), which ";
+  if (nearest.item) return YamlProblem{number, indent + 1, message + "is complete: indent it like that item"};
+  return YamlProblem{number, indent + 1,
+                     message + "already has its value '" + shown(nearest.value) + "': indent it like '" + nearest.key +
+                         "', or remove that value to nest it under '" + nearest.key + "'"};
+}
+
+// A line in line with no level above: the levels of its own kind it could mean, nearest first.
+YamlProblem between_levels(int number, int indent, const std::string& what, bool is_item, bool has_kind,
+                           const std::vector<Entry>& chain) {
+  std::vector<Entry> options;
+  for (const Entry& e : chain)
+    if (!has_kind || e.item == is_item) options.push_back(e);
+  if (options.empty()) options = chain;
+  std::stable_sort(options.begin(), options.end(), [&](const Entry& a, const Entry& b) {
+    return std::abs(a.column - indent) < std::abs(b.column - indent);
+  });
+  std::string message = what + " is indented " + spaces(indent) + ", in line with nothing above it: indent it " + like(options[0]);
+  if (options.size() > 1) message += " or " + like(options[1]);
+  return YamlProblem{number, indent + 1, message};
+}
+
+// A list item where keys stand, or a key where list items stand (`same` is the level it lines up with).
+YamlProblem wrong_kind(int number, int indent, const std::string& what, bool is_item, const std::vector<Entry>& chain,
+                       std::vector<Entry>::const_iterator same) {
+  const auto owner = std::find_if(same + 1, chain.end(), [](const Entry& e) { return !e.item; });
   const std::string of_owner = owner != chain.end() ? "of '" + owner->key + "' (line " + std::to_string(owner->line) + ")" : "";
   if (is_item) {
-    // An item where keys stand: its list's other items stand elsewhere, or this mapping holds no list.
-    const auto sibling = std::find_if(chain.begin(), same_column, [](const Entry& e) { return e.item; });
-    if (sibling != same_column)
+    // Its list's other items stand elsewhere, or this mapping holds no list.
+    const auto sibling = std::find_if(chain.begin(), same, [](const Entry& e) { return e.item; });
+    if (sibling != same)
       return YamlProblem{number, indent + 1,
                          "this list item is indented " + spaces(indent) + ", the item before it on line " +
                              std::to_string(sibling->line) + " is indented " + spaces(sibling->column) +
@@ -301,12 +297,38 @@ std::optional<YamlProblem> misindented(const Scan& s, int number, const std::str
                            (of_owner.empty() ? std::string("of the file") : of_owner) +
                            ", where no list can start: give it a key of its own, or indent it under the key it belongs to"};
   }
-  // A key where list items stand: it belongs to the item above (indented as its keys) or ends the list.
+  // The key belongs to the item above (indented as its keys) or ends the list.
   std::string message = what + " stands where the '- ' items " + (of_owner.empty() ? "of a list" : of_owner) + " stand: ";
-  const auto item_key = std::find_if(chain.begin(), same_column, [](const Entry& e) { return !e.item; });
-  if (item_key != same_column) message += "indent it " + like(*item_key) + " to add it to that item, or ";
+  const auto item_key = std::find_if(chain.begin(), same, [](const Entry& e) { return !e.item; });
+  if (item_key != same) message += "indent it " + like(*item_key) + " to add it to that item, or ";
   message += owner != chain.end() ? "indent it " + like(*owner) + " to end the list" : "start it with '- ' to make it an item";
   return YamlProblem{number, indent + 1, message};
+}
+
+// What the line at `number` (1-based) does wrong in its indentation, judged against the lines above
+// it that it could belong to; nullopt when it lines up.
+std::optional<YamlProblem> misindented(const Scan& s, int number, const std::string& parser_message) {
+  const Line& line = s.lines[number - 1];
+  if (!line.structural) return std::nullopt;
+  const std::vector<Entry> own = entries(line, number);
+  if (parser_message == "illegal map value")
+    if (auto problem = colon_in_value(line, number, own)) return problem;
+  int previous = number - 1;
+  while (previous >= 1 && !s.lines[previous - 1].structural) --previous;
+  if (previous < 1) return std::nullopt;
+  const int indent = line.indent;
+  if (entries(s.lines[previous - 1], previous).empty())
+    return s.lines[previous - 1].indent <= indent ? keyless(s.lines[previous - 1], previous) : std::nullopt;
+  const std::vector<Entry> chain = levels_above(s, previous);
+  const bool is_item = !own.empty() && own.front().item;
+  const std::string what = own.empty() ? "this line" : is_item ? "this list item" : "'" + own.front().key + "'";
+  const Entry& nearest = chain.front();
+  if (indent > nearest.column)
+    return complete(nearest) ? std::optional(deeper_than_complete(number, indent, what, nearest)) : std::nullopt;
+  const auto same = std::find_if(chain.begin(), chain.end(), [&](const Entry& e) { return e.column == indent; });
+  if (same == chain.end()) return between_levels(number, indent, what, is_item, !own.empty(), chain);
+  if (own.empty() || same->item == is_item) return std::nullopt;  // lined up: the mistake is elsewhere
+  return wrong_kind(number, indent, what, is_item, chain, same);
 }
 
 }  // namespace

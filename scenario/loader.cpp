@@ -19,6 +19,8 @@
 #include "engine/numbers.hpp"
 #include "model/checkers.hpp"
 #include "model/lock_types.hpp"
+#include "scenario/op_vocabulary.hpp"
+#include "scenario/yaml_diagnosis.hpp"
 
 namespace locksim::scenario {
 namespace {
@@ -28,6 +30,11 @@ std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
   return out;
+}
+
+// "a write step", "an error_reply fault".
+std::string step_name(std::string_view name, const char* what) {
+  return (std::string("aeiou").find(name.front()) == std::string::npos ? "a " : "an ") + std::string(name) + " " + what;
 }
 
 // Reads one file's YAML, turning every mistake into a ScenarioError at the right place.
@@ -44,7 +51,18 @@ class Reader {
     if (!node.IsMap()) fail(node, "expected a mapping for " + what);
   }
 
+  // yaml-cpp keeps both of two equal keys and answers the first: the second would be ignored unseen.
+  void check_unique_keys(const YAML::Node& map, const std::string& where) const {
+    std::map<std::string, int> first_line;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      const std::string key = it->first.as<std::string>();
+      const auto [seen, fresh] = first_line.emplace(key, it->first.Mark().line + 1);
+      if (!fresh) fail(it->first, "'" + key + "' appears twice in " + where + " (first on line " + std::to_string(seen->second) + ")");
+    }
+  }
+
   void check_keys(const YAML::Node& map, const std::vector<std::string>& allowed, const std::string& where) const {
+    check_unique_keys(map, where);
     for (auto it = map.begin(); it != map.end(); ++it) {
       const std::string key = it->first.as<std::string>();
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
@@ -304,35 +322,29 @@ void read_clients(const Reader& r, const YAML::Node& node, Scenario& s) {
   }
 }
 
-const std::set<std::string> kOps = {"lock", "try_lock", "unlock", "force_unlock", "work", "write", "is_locked", "is_held"};
-constexpr const char* kOpList = "lock, try_lock, unlock, force_unlock, work, write, is_locked or is_held";
-
-void read_op(const Reader& r, const YAML::Node& item, const std::string& name, const Scenario& s, TimelineEntry& e) {
+void read_op(const Reader& r, const YAML::Node& item, const OpInfo& info, const Scenario& s, TimelineEntry& e) {
+  const std::string name(info.name());
   world::OpSpec op;
   op.lock = s.lock.name;
   // A ReadWriteLock's op names its side; the op then concerns the lock "<name>:read" or "<name>:write".
   if (const YAML::Node side = item["side"]) {
     if (s.lock.type != "rwlock") r.fail(side, "side applies to lock type rwlock only (this lock is " + s.lock.type + ")");
-    if (name == "work") r.fail(side, "a work step names no side");
     op.lock.append(":").append(r.one_of(side, "side", {"read", "write"}));
-  } else if (s.lock.type == "rwlock" && name != "work") {
+  } else if (s.lock.type == "rwlock" && info.names_side) {
     r.fail(item, "missing 'side' (read or write) in a '" + name + "' step on an rwlock");
   }
   op.lease_ms = item["lease_ms"] ? r.non_negative(item["lease_ms"], "lease_ms") : s.default_lease_ms;
   // lease_s: the caller gave the lease in seconds (lock(5, SECONDS)); MultiLock's lock() of 3.17.0
   // to 3.25.0 reads the number as milliseconds (#5484).
   if (const YAML::Node seconds = item["lease_s"]) {
-    if (name != "lock" && name != "try_lock") r.fail(seconds, "lease_s applies to lock and try_lock");
     if (item["lease_ms"]) r.fail(seconds, "a step names its lease once: lease_ms or lease_s");
     const int64_t n = r.non_negative(seconds, "lease_s");
     if (n > 1'000'000'000) r.fail(seconds, "lease_s is at most 1000000000");
     op.lease_ms = n * 1000;
     op.lease_unit_ms = 1000;
   }
-  if (name == "lock") {
-    op.kind = world::OpSpec::Kind::Lock;
-  } else if (name == "try_lock") {
-    op.kind = world::OpSpec::Kind::TryLock;
+  op.kind = info.kind;
+  if (op.kind == world::OpSpec::Kind::TryLock) {
     op.wait_ms = item["wait_ms"] ? r.integer(item["wait_ms"], "wait_ms") : 0;
     // tryLock(-1, lease): Redisson's "no wait", which only MultiLock and RedLock read apart from 0.
     if (op.wait_ms == -1 && s.lock.type != "multi" && s.lock.type != "red")
@@ -341,19 +353,8 @@ void read_op(const Reader& r, const YAML::Node& item, const std::string& name, c
     if (op.wait_ms < -1)
       r.fail(item["wait_ms"], "expected -1 (tryLock(-1, lease)) or a non-negative integer for wait_ms, got " +
                                   std::to_string(op.wait_ms));
-  } else if (name == "unlock") {
-    op.kind = world::OpSpec::Kind::Unlock;
-  } else if (name == "force_unlock") {
-    op.kind = world::OpSpec::Kind::ForceUnlock;
-  } else if (name == "work") {
-    op.kind = world::OpSpec::Kind::Work;
+  } else if (op.kind == world::OpSpec::Kind::Work) {
     op.duration_ms = r.non_negative(r.require(item, "for_ms", "a work step"), "for_ms");
-  } else if (name == "is_locked") {
-    op.kind = world::OpSpec::Kind::IsLocked;
-  } else if (name == "is_held") {
-    op.kind = world::OpSpec::Kind::IsHeld;
-  } else {
-    op.kind = world::OpSpec::Kind::Write;
   }
   e.op = op;
 }
@@ -370,18 +371,13 @@ std::string error_text(const Reader& r, const YAML::Node& node) {
   return text;
 }
 
-// A fault step: its kind from the fault table, and each parameter that kind takes. A parameter of
-// another kind is a mistake, not something to ignore.
+// A fault step: its kind from the fault table, and each parameter that kind takes (check_step_keys
+// has refused the parameters of other kinds).
 world::Fault read_fault(const Reader& r, const YAML::Node& item, const world::FaultInfo& info, TimelineEntry& e) {
   using P = world::FaultParam;
   world::Fault f;
   f.kind = info.kind;
-  const std::string where = (std::string("aeiou").find(info.name.front()) == std::string::npos ? "a " : "an ") +
-                            std::string(info.name) + " fault";
-  for (const world::FaultParamInfo& p : world::fault_params()) {
-    const YAML::Node node = item[std::string(p.key)];
-    if (node && !info.takes(p.param)) r.fail(node, std::string(p.key) + " applies to " + world::kinds_taking(p.param));
-  }
+  const std::string where = step_name(info.name, "fault");
   for (const P param : info.params) {
     const std::string key(world::param_info(param).key);
     const YAML::Node node = item[key];
@@ -433,13 +429,61 @@ world::Fault read_fault(const Reader& r, const YAML::Node& item, const world::Fa
   return f;
 }
 
-// The keys a timeline step may have: an op's and every fault parameter.
-std::vector<std::string> step_keys() {
-  std::vector<std::string> keys = {"at",    "client",  "thread",   "op",      "side",
-                                   "fault", "wait_ms", "lease_ms", "lease_s", "for_ms"};
-  for (const world::FaultParamInfo& p : world::fault_params())
-    if (std::find(keys.begin(), keys.end(), p.key) == keys.end()) keys.emplace_back(p.key);
+// The keys a step with this op may have: the op table's, and side on an rwlock (read_op says why it
+// is refused on other locks).
+std::vector<std::string> op_step_keys(const OpInfo& op) {
+  std::vector<std::string> keys(std::begin(kOpStepKeys), std::end(kOpStepKeys));
+  if (op.names_side) keys.emplace_back("side");
+  keys.insert(keys.end(), op.keys.begin(), op.keys.end());
   return keys;
+}
+
+// The keys a step with this fault may have: the fault table's.
+std::vector<std::string> fault_step_keys(const world::FaultInfo& fault) {
+  std::vector<std::string> keys = {"at", "fault"};
+  if (!fault.on_server) keys.emplace_back("client");
+  for (const world::FaultParam p : fault.params) keys.emplace_back(world::param_info(p).key);
+  return keys;
+}
+
+// Where a key that some op or fault takes does apply ("lock and try_lock", "work and to pause, ...");
+// empty for a key no step takes.
+std::string where_key_applies(const std::string& key) {
+  if (key == "thread") return "op steps";
+  std::string faults;
+  for (const world::FaultParamInfo& p : world::fault_params())
+    if (p.key == key) faults = world::kinds_taking(p.param);
+  const std::string ops = ops_taking(key);
+  if (!ops.empty() && !faults.empty()) return ops + " and to " + faults;
+  return ops.empty() ? faults : ops;
+}
+
+// A step has the keys its op or fault reads and no other: a key meant for another op or fault would
+// otherwise be ignored without a word. The message lists the keys this step takes.
+void check_step_keys(const Reader& r, const YAML::Node& item, const std::vector<std::string>& allowed,
+                     const std::string& what, const std::string& note = "") {
+  r.check_unique_keys(item, "a timeline step");
+  // side is listed where the step has it: an rwlock's op needs it, and read_op refuses it elsewhere.
+  std::vector<std::string> listed;
+  for (const std::string& key : allowed)
+    if (key != "side" || item["side"]) listed.push_back(key);
+  for (auto it = item.begin(); it != item.end(); ++it) {
+    const std::string key = it->first.as<std::string>();
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    const std::string takes = what + " takes " + join(listed);
+    const std::string applies = where_key_applies(key);
+    if (!applies.empty())
+      r.fail(it->first, key + " does not apply to " + what + note + ": " + takes + " (" + key + " applies to " + applies + ")");
+    r.fail(it->first, "unknown key '" + key + "' in " + what + ": " + takes +
+                          (key.find(':') != std::string::npos ? " (a ':' needs a space after it)" : ""));
+  }
+}
+
+// Every key some step may have: an op's or a fault's.
+bool any_step_takes(const std::string& key) {
+  for (const char* k : {"at", "client", "op", "fault"})
+    if (key == k) return true;
+  return !where_key_applies(key).empty();
 }
 
 void read_timeline(const Reader& r, const YAML::Node& node, Scenario& s) {
@@ -448,12 +492,33 @@ void read_timeline(const Reader& r, const YAML::Node& node, Scenario& s) {
   for (const auto& c : s.clients) clients.insert(c.name);
   for (const YAML::Node& item : node) {
     r.expect_map(item, "a timeline step");
-    r.check_keys(item, step_keys(), "a timeline step");
     TimelineEntry e;
     e.line = item.Mark().line + 1;
-    e.at_ms = r.non_negative(r.require(item, "at", "a timeline step"), "at");
     const bool has_op = item["op"].IsDefined(), has_fault = item["fault"].IsDefined();
-    if (has_op == has_fault) r.fail(item, "a timeline step needs exactly one of 'op' or 'fault'");
+    if (has_op == has_fault) {
+      // A misspelt op or fault is the likelier mistake: name it rather than its absence.
+      for (auto it = item.begin(); it != item.end(); ++it)
+        if (const std::string key = it->first.as<std::string>(); !any_step_takes(key))
+          r.fail(it->first, "unknown key '" + key + "' in a timeline step (a step has 'op' or 'fault')");
+      r.fail(item, "a timeline step needs exactly one of 'op' or 'fault'");
+    }
+    const OpInfo* op = nullptr;
+    const world::FaultInfo* fault = nullptr;
+    if (has_op) {
+      const std::string name = r.text(item["op"], "op");
+      op = find_op(name);
+      if (!op) r.fail(item["op"], "unknown op '" + name + "' (expected " + op_list() + ")");
+      check_step_keys(r, item, op_step_keys(*op), step_name(name, "step"));
+    } else {
+      const std::string name = r.text(item["fault"], "fault");
+      fault = world::find_fault(name);
+      if (!fault) r.fail(item["fault"], "unknown fault '" + name + "' (expected " + world::fault_list() + ")");
+      if (fault->on_server && item["client"])
+        r.fail(item["client"], "a '" + name + "' fault concerns the server, not a client");
+      check_step_keys(r, item, fault_step_keys(*fault), step_name(name, "fault"),
+                      fault->lasts() ? "" : ", which happens at an instant");
+    }
+    e.at_ms = r.non_negative(r.require(item, "at", "a timeline step"), "at");
     if (item["client"]) {
       e.client = r.text(item["client"], "client");
       if (!clients.count(e.client)) r.fail(item["client"], "client '" + e.client + "' is not declared in clients");
@@ -462,20 +527,12 @@ void read_timeline(const Reader& r, const YAML::Node& node, Scenario& s) {
       e.thread = r.non_negative(item["thread"], "thread");
       if (e.thread == 0) r.fail(item["thread"], "threads are numbered from 1");
     }
-    if (has_op) {
-      const std::string name = r.text(item["op"], "op");
-      if (!kOps.count(name))
-        r.fail(item["op"], "unknown op '" + name + "' (expected " + kOpList + ")");
-      if (e.client.empty()) r.fail(item, "missing 'client' in a timeline step with op '" + name + "'");
-      read_op(r, item, name, s, e);
+    if (op) {
+      if (e.client.empty()) r.fail(item, "missing 'client' in a timeline step with op '" + std::string(op->name()) + "'");
+      read_op(r, item, *op, s, e);
     } else {
-      const std::string name = r.text(item["fault"], "fault");
-      const world::FaultInfo* info = world::find_fault(name);
-      if (!info) r.fail(item["fault"], "unknown fault '" + name + "' (expected " + world::fault_list() + ")");
-      if (!info->on_server && e.client.empty()) r.fail(item, "missing 'client' in a '" + name + "' fault");
-      if (info->on_server && !e.client.empty())
-        r.fail(item["client"], "a '" + name + "' fault concerns the server, not a client");
-      e.fault = read_fault(r, item, *info, e);
+      if (e.client.empty() && !fault->on_server) r.fail(item, "missing 'client' in a '" + std::string(fault->name) + "' fault");
+      e.fault = read_fault(r, item, *fault, e);
       e.fault->client = std::move(e.client);
       e.client.clear();
     }
@@ -483,8 +540,49 @@ void read_timeline(const Reader& r, const YAML::Node& node, Scenario& s) {
   }
 }
 
+std::string ordinal(int n) {
+  const int tens = n % 100, ones = n % 10;
+  const char* suffix = tens >= 11 && tens <= 13 ? "th" : ones == 1 ? "st" : ones == 2 ? "nd" : ones == 3 ? "rd" : "th";
+  return std::to_string(n) + suffix;
+}
+
+// A pin names the nth op of a client thread. The world runs exactly the ops the timeline schedules
+// on that thread, one per step: no op of a scenario's client is generated at run time (retries,
+// renewals and MultiLock's parts happen inside an op), so a pin past their count can never match and
+// is a mistake in the file, not a verdict. Fewer may finish (a crash ends a thread): the run shows
+// that as "missing", so it is not refused here.
+void check_pin_can_match(const Reader& r, const YAML::Node& item, const OpExpectation& pin, const Scenario& s) {
+  std::vector<std::string> lines;  // of the steps doing the pinned op on the pinned thread
+  std::vector<std::string> threads, others;
+  for (const TimelineEntry& e : s.timeline) {
+    if (!e.op || e.client != pin.client) continue;
+    const std::string thread = std::to_string(e.thread), op(world::op_name(e.op->kind));
+    if (std::find(threads.begin(), threads.end(), thread) == threads.end()) threads.push_back(thread);
+    if (e.thread != pin.thread) continue;
+    if (op == pin.op) lines.push_back(std::to_string(e.line));
+    else if (std::find(others.begin(), others.end(), op) == others.end()) others.push_back(op);
+  }
+  if (static_cast<size_t>(pin.nth) <= lines.size()) return;
+  const bool one_thread = pin.thread == 1 && threads.size() <= 1;
+  const std::string who = one_thread ? pin.client : pin.client + " thread " + std::to_string(pin.thread);
+  std::string why;
+  if (threads.empty()) {
+    why = "the timeline has no op step of " + pin.client;
+  } else if (std::find(threads.begin(), threads.end(), std::to_string(pin.thread)) == threads.end()) {
+    why = "the timeline has no step of " + pin.client + " on thread " + std::to_string(pin.thread) + " (" + pin.client +
+          "'s steps run on thread" + (threads.size() == 1 ? " " : "s ") + join(threads) + ")";
+  } else if (lines.empty()) {
+    why = "the timeline has no " + pin.op + " step of " + who + " (" + who + " does " + join(others) + ")";
+  } else {
+    why = "the timeline has " + std::to_string(lines.size()) + " " + pin.op + " step" + (lines.size() == 1 ? "" : "s") +
+          " of " + who + " (line" + (lines.size() == 1 ? " " : "s ") + join(lines) + ")";
+  }
+  r.fail(item, who + "'s " + ordinal(pin.nth) + " " + pin.op + " cannot happen: " + why);
+}
+
 void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
   r.expect_map(node, "expect");
+  r.check_unique_keys(node, "expect");
   for (auto it = node.begin(); it != node.end(); ++it) {
     const std::string key = it->first.as<std::string>();
     const YAML::Node value = it->second;  // the iterator's proxy dies with the expression
@@ -498,15 +596,19 @@ void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
         pin.client = r.text(r.require(item, "client", "an expected op"), "client");
         if (std::none_of(s.clients.begin(), s.clients.end(), [&](const ClientDecl& c) { return c.name == pin.client; }))
           r.fail(item["client"], "client '" + pin.client + "' is not declared in clients");
-        if (item["thread"]) pin.thread = r.non_negative(item["thread"], "thread");
+        if (item["thread"]) {
+          pin.thread = r.non_negative(item["thread"], "thread");
+          if (pin.thread == 0) r.fail(item["thread"], "threads are numbered from 1");
+        }
         pin.op = r.text(r.require(item, "op", "an expected op"), "op");
-        if (!kOps.count(pin.op)) r.fail(item["op"], "unknown op '" + pin.op + "'");
+        if (!find_op(pin.op)) r.fail(item["op"], "unknown op '" + pin.op + "' (expected " + op_list() + ")");
         if (item["nth"]) {
           pin.nth = static_cast<int>(r.non_negative(item["nth"], "nth"));
           if (pin.nth == 0) r.fail(item["nth"], "nth counts from 1");
         }
         pin.result = r.one_of(r.require(item, "result", "an expected op"), "result", {"ok", "fail", "unknown"});
         if (item["value"]) pin.value = r.integer(item["value"], "value");
+        check_pin_can_match(r, item, pin, s);
         s.expect_ops.push_back(pin);
       }
       continue;
@@ -585,14 +687,19 @@ void apply_lock_options(const std::vector<LockOption>& options, const std::strin
 }
 
 Scenario load_scenario(const std::string& path, const std::string& redisson) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file || std::filesystem::is_directory(path)) throw ScenarioError(path, 1, 1, "cannot read the file");
+  std::ostringstream body;
+  body << file.rdbuf();
+  const std::string text = body.str();
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw ScenarioError(path, 1, 1, "cannot read the file");
+    root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
-    throw ScenarioError(path, e.mark.line + 1, e.mark.column + 1, "not valid YAML: " + e.msg);
+    const YamlProblem p = explain_yaml_error(text, std::max(e.mark.line, 0) + 1, std::max(e.mark.column, 0) + 1, e.msg);
+    throw ScenarioError(path, p.line, p.column, p.message);
   }
+  if (const auto p = unclosed_quote(text)) throw ScenarioError(path, p->line, p->column, p->message);
   const Reader r(path);
   if (!root.IsMap()) r.fail(root, "expected a mapping with name, lock, clients, timeline and expect");
   r.check_keys(root, {"name", "about", "seed", "world", "lock", "clients", "timeline", "run_ms", "expect", "live"},

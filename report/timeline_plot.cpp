@@ -331,7 +331,7 @@ std::string queue_scores(const Layout& L, const QueueStay& stay, double y) {
     tip += "\nonce the clock passes its score, the next script prunes it from the queue"
            "\n(from Redisson 3.11.1 every grant also lowers each waiter's score by threadWaitTime)";
     if (!latest) tip += "\n(superseded by a later reply)";
-    out += g.tip(tip).child(El("path").a("d", "M0,-8 L0,8 M0,-8 L6,-5 L0,-2").str()).str();
+    out += g.tip(tip).child(El("path").a("d", "M0,-9 L0,9 M0,-9 L6,-6 L0,-3").str()).str();
   }
   return out;
 }
@@ -372,7 +372,8 @@ std::string queue_lane(const Layout& L, const Lane& lane) {
     const double y = lane.row_y(stay.owner);
     const int color = L.client_color(stay.owner.substr(0, stay.owner.find(':')));
     bars += queue_places(L, q, stay, y, color);
-    marks += queue_scores(L, stay, y) + queue_end(L, stay, y) + queue_wakeups(L, stay, y);
+    // A score is drawn over the mark of how the waiter left: a prune falls right after it.
+    marks += queue_end(L, stay, y) + queue_scores(L, stay, y) + queue_wakeups(L, stay, y);
   }
   for (int64_t i : q.changes) {
     const Event& e = L.h[static_cast<size_t>(i)];

@@ -21,7 +21,8 @@
 // 1), "redis0" or "queue orders". Supported widths: 800 px and up; the page's script checks that no
 // label, axis label or box is cut off and lists what is in the body's data-overflow (empty: nothing).
 //
-// render_timeline_text: a header (verdicts first), then one line per event: time, index (a '!' marks
+// render_timeline_text: a header (verdicts first, each with whether it met the scenario's expectation
+// when there is one), then one line per event: time, index (a '!' marks
 // a witness of a violation), a fixed-width column per client and per server with a short summary in
 // the column of the event's process, and the event's long details (commands, replies, reasons) after
 // the last column.

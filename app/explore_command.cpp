@@ -112,7 +112,11 @@ void write_case(const Scenario& s, const scenario::ScenarioResult& run, const st
   t.redisson = run.redisson;
   t.clients = run.clients;
   t.history = &run.history;
-  for (const auto& p : run.properties) t.verdicts.push_back(p.verdict);
+  if (s.lock.type == "fair") t.thread_wait_ms = s.lock.fair.thread_wait_ms;
+  for (const auto& p : run.properties) {
+    t.verdicts.push_back(p.verdict);
+    t.expected.push_back(p.expected);
+  }
   write_text(timeline_path, render_timeline_html(t));
 }
 

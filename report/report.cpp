@@ -274,7 +274,10 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
     input.clients = r.clients;
     input.history = &r.history;
     input.real_time = r.backend == "live";
-    for (const auto& p : r.properties) input.verdicts.push_back(p.verdict);
+    for (const auto& p : r.properties) {
+      input.verdicts.push_back(p.verdict);
+      input.expected.push_back(p.expected);
+    }
     write_file(folder / "timeline.txt", render_timeline_text(input));
     write_file(folder / "timeline.html", render_timeline_html(input));
   }

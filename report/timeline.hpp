@@ -2,22 +2,31 @@
 // Timelines of a run, for people: what every client believed and waited for, what the server's lock
 // key did, the faults, and the checkers' violations, on one virtual-time axis.
 //
-// render_timeline_html: one self-contained HTML file (inline CSS, JS and SVG; no network). A lane per
-// client thread (believed-holding bars per lock, acquire waits hatched, other operations thin, outcome
+// render_timeline_html: one self-contained HTML file (inline CSS, JS and SVG; no network). At the top,
+// whether each verdict met the scenario's expectation (an expected violation reads calm, a regression
+// red). A lane per client thread (believed-holding bars per lock, acquire waits hatched, other operations thin, outcome
 // markers, renewals as ticks, writes, lost messages as red crosses), a lane per server (each key's
 // life as a bar coloured by the client whose hold it carries, grey where a restart or failover left
-// it unknown, every Exec as a tick),
+// it unknown, every Exec as a tick), for a FairLock a lane for its waiter queue (a row per waiter:
+// its place in the queue over time, its timeout score, how it left: granted, pruned, gave up; the
+// wake-ups it got), a world lane only when the world has events of its own,
 // faults shaded (client faults on the client's lanes, restart/failover as a band across every lane),
 // violations in red: the explanation in a box at the top with "jump to first violation", the witness
 // events ringed and marked by dashed lines. What it draws of beliefs, faults and keys comes from
-// model/facts.hpp, the same facts the checkers judged. Hovering a mark shows its event's details; the plot
-// zooms (buttons, ctrl+wheel) and scrolls sideways. Lane groups carry class="lane" and
-// data-lane="A:1" (client A, thread 1) or data-lane="redis0".
+// model/facts.hpp, the same facts the checkers judged; a bar still open when its client crashed ends at
+// the crash. The page opens fitted to the span where something happens (a button shows the whole run);
+// the plot zooms (buttons, ctrl+wheel) and scrolls sideways. Hovering a mark shows its event's details,
+// clicking it pins them in a side panel (so does the URL hash #select=<event index>, and the witness
+// numbers in the violation box). Lane groups carry class="lane" and data-lane="A:1" (client A, thread
+// 1), "redis0" or "queue orders". Supported widths: 800 px and up; the page's script checks that no
+// label, axis label or box is cut off and lists what is in the body's data-overflow (empty: nothing).
 //
-// render_timeline_text: a header (verdicts first), then one line per event: time, index (a '!' marks
+// render_timeline_text: a header (verdicts first, each with whether it met the scenario's expectation
+// when there is one), then one line per event: time, index (a '!' marks
 // a witness of a violation), a fixed-width column per client and per server with a short summary in
 // the column of the event's process, and the event's long details (commands, replies, reasons) after
 // the last column.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -35,6 +44,12 @@ struct TimelineInput {
   std::vector<std::string> clients;   // lane order; clients found only in the history come after
   const model::History* history = nullptr;
   std::vector<model::Verdict> verdicts;
+  // What the scenario expects of each verdict, in the same order: "holds", "violated", or "" (or
+  // missing) when it expects nothing of it and the verdict is only observed.
+  std::vector<std::string> expected;
+  // A FairLock's threadWaitTime: with it each waiter's timeout score is drawn where its script put it
+  // (the wait its acquire was told + this); -1 when not known: the told wait alone is drawn.
+  int64_t thread_wait_ms = -1;
   bool real_time = false;  // a live run: its ms are real, not virtual
 };
 

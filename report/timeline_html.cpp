@@ -12,31 +12,63 @@ using model::Verdict;
 using timeline::Layout;
 using timeline::violations;
 
-std::string verdict_chips(const TimelineInput& in) {
+const char* const kStandingClass[] = {"observed", "met", "missed"};
+
+// Each verdict against what the scenario expected of it, and a line on them all.
+std::string standings(const TimelineInput& in) {
   if (in.verdicts.empty()) return {};
-  std::string out = "<div class=\"verdicts\">";
-  for (const Verdict& v : in.verdicts) {
-    const std::string valid(to_string(v.valid));
-    El chip("span");
-    chip.a("class", "chip " + valid).a("title", v.explanation.empty() ? v.anomaly : v.anomaly + ": " + v.explanation);
-    out += chip.text(v.property + ": " + valid + (v.anomaly.empty() ? "" : " (" + v.anomaly + ")")).str();
+  size_t missed = 0, expected = 0;
+  std::string items;
+  for (size_t i = 0; i < in.verdicts.size(); ++i) {
+    const timeline::Standing st = timeline::standing_of(in, i);
+    missed += st == timeline::Standing::Missed;
+    expected += st != timeline::Standing::Observed;
+    const Verdict& v = in.verdicts[i];
+    El li("li");
+    li.a("class", std::string("standing ") + kStandingClass[static_cast<int>(st)] + " " + std::string(to_string(v.valid)));
+    if (!v.explanation.empty()) li.a("title", v.explanation);
+    items += li.text(timeline::standing_text(in, i)).str();
   }
-  return out + "</div>";
+  std::string head = missed ? std::to_string(missed) + " of " + std::to_string(expected) +
+                                  (expected == 1 ? " verdict" : " verdicts") + " did not meet the scenario's expectations"
+                     : expected ? std::string("The verdicts met the scenario's expectations")
+                                : std::string("Observed: the run expects no verdict");
+  const char* cls = missed ? "standings missed" : expected ? "standings met" : "standings observed";
+  return "<section class=\"" + std::string(cls) + "\" id=\"standings\"><p class=\"standing-head\">" + escape_markup(head) +
+         "</p><ul>" + items + "</ul></section>";
+}
+
+// The witness numbers, each a link that selects its event on the plot.
+std::string witness_links(const Verdict& v) {
+  std::string out;
+  for (int64_t i : v.witness) {
+    const std::string n = std::to_string(i);
+    out += " <a href=\"#select=" + n + "\" data-select=\"" + n + "\">#" + n + "</a>";
+  }
+  return out;
 }
 
 std::string violation_box(const TimelineInput& in) {
   const auto bad = violations(in);
   if (bad.empty()) return {};
-  std::string out = "<section class=\"violations\" id=\"violations\"><h2>";
+  // Calm when every violation is one the scenario expected (it shows a bug), red when any is not.
+  bool regression = false, all_expected = true;
+  for (size_t i = 0; i < in.verdicts.size(); ++i) {
+    if (in.verdicts[i].valid != model::Validity::No) continue;
+    const timeline::Standing st = timeline::standing_of(in, i);
+    regression |= st == timeline::Standing::Missed;
+    all_expected &= st == timeline::Standing::Met;
+  }
+  const char* cls = regression ? "violations regression" : all_expected ? "violations expected" : "violations observed";
+  std::string out = "<section class=\"" + std::string(cls) + "\" id=\"violations\"><h2>";
   out += std::to_string(bad.size()) + (bad.size() == 1 ? " violation" : " violations");
+  out += regression ? " \u2014 a regression" : all_expected ? " \u2014 expected (the scenario shows this bug)" : " (observed)";
   out += " <a href=\"#\" id=\"jump-first\" data-jump=\"0\">jump to first violation</a></h2><ol>";
   for (size_t k = 0; k < bad.size(); ++k) {
     const Verdict& v = *bad[k];
-    std::string witness;
-    for (int64_t i : v.witness) witness += (witness.empty() ? "#" : " #") + std::to_string(i);
     out += "<li><b>" + escape_markup(v.property) + "</b> <span class=\"anomaly\">" + escape_markup(v.anomaly) + "</span> " +
-           "<span class=\"explanation\">" + escape_markup(v.explanation) + "</span> <span class=\"witness-list\">witness: " +
-           escape_markup(witness) + "</span> <a href=\"#\" data-jump=\"" + std::to_string(k) + "\">show</a></li>";
+           "<span class=\"explanation\">" + escape_markup(v.explanation) + "</span> <span class=\"witness-list\">witness:" +
+           witness_links(v) + "</span> <a href=\"#\" data-jump=\"" + std::to_string(k) + "\">show</a></li>";
   }
   return out + "</ol></section>";
 }
@@ -45,7 +77,7 @@ std::string swatch(const std::string& shape, const std::string& label) {
   return "<span class=\"key-item\"><svg width=\"26\" height=\"14\">" + shape + "</svg>" + escape_markup(label) + "</span>";
 }
 
-std::string legend() {
+std::string legend(bool queues) {
   std::string out = "<div class=\"legend\">";
   out += swatch("<rect x=\"1\" y=\"2\" width=\"24\" height=\"10\" fill=\"#3467c8\"/>", "believes it holds");
   out += swatch("<rect x=\"1\" y=\"2.5\" width=\"24\" height=\"9\" fill=\"url(#wait-hatch)\" stroke=\"#3467c8\"/>", "waits to acquire");
@@ -59,6 +91,14 @@ std::string legend() {
   out += swatch("<rect x=\"11\" y=\"0\" width=\"4\" height=\"14\" fill=\"#e4572e\" opacity=\"0.6\"/>", "restart / failover");
   out += swatch("<path d=\"M9.5,3.5 L16.5,10.5 M9.5,10.5 L16.5,3.5\" stroke=\"#d62728\" stroke-width=\"2\"/>", "lost message");
   out += swatch("<circle cx=\"13\" cy=\"7\" r=\"5.5\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\"/>", "violation witness");
+  if (queues) {
+    out += swatch("<rect x=\"1\" y=\"1\" width=\"24\" height=\"12\" fill=\"#3467c8\" opacity=\"0.35\"/>"
+                  "<text x=\"4\" y=\"11\" font-size=\"9\">2nd</text>", "place in the queue");
+    out += swatch("<path d=\"M13,0 L13,14 M13,0 L19,3 L13,6\" stroke=\"#c2410c\" stroke-width=\"1.6\" fill=\"none\"/>", "timeout score");
+    out += swatch("<path d=\"M8,2 L18,12 M8,12 L18,2\" stroke=\"#d62728\" stroke-width=\"2.2\"/>", "pruned");
+    out += swatch("<circle cx=\"13\" cy=\"7\" r=\"4\" fill=\"#1f9a4a\"/>", "granted");
+    out += swatch("<path d=\"M9,4 L17,4 L13,10 Z\" fill=\"#0f7c8c\"/>", "wake-up");
+  }
   return out + "</div>";
 }
 
@@ -76,14 +116,21 @@ std::string header(const Layout& L) {
   out += "clients " + (clients.empty() ? std::string("none") : clients) + " · servers " +
          (servers.empty() ? std::string("none") : servers) + " · " + std::to_string(L.h.size()) + " events · 0 to " +
          std::to_string(L.h.end_ms()) + (in.real_time ? " ms of real time (live)</p>" : " ms of virtual time</p>");
-  return out + verdict_chips(in) + "</header>";
+  return out + standings(in) + "</header>";
 }
 
-std::string toolbar() {
+std::string toolbar(const Layout& L) {
   return "<div class=\"toolbar\"><button id=\"zoom-out\" title=\"zoom out\">&#8722;</button>"
-         "<button id=\"zoom-in\" title=\"zoom in\">+</button><button id=\"zoom-fit\" title=\"fit the run\">fit</button>"
-         "<span class=\"hint\">ctrl+wheel zooms, hover a mark for its event</span>" +
-         legend() + "</div>";
+         "<button id=\"zoom-in\" title=\"zoom in\">+</button>"
+         "<button id=\"zoom-fit\" title=\"fit the span where something happens\">fit the action</button>"
+         "<button id=\"zoom-all\" title=\"show the whole run, 0 to " + std::to_string(L.end_ms) + " ms\">whole run</button>"
+         "<span class=\"hint\">ctrl+wheel zooms; hover a mark for its event, click it to pin the details</span>" +
+         legend(!L.queues.empty()) + "</div>";
+}
+
+std::string panel() {
+  return "<aside class=\"panel\" id=\"panel\"><h3>Details</h3><div id=\"panel-body\" class=\"panel-empty\">"
+         "Click a mark to pin its event here.</div></aside>";
 }
 
 }  // namespace
@@ -95,10 +142,11 @@ std::string render_timeline_html(const TimelineInput& in) {
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">";
   out += "<title>" + escape_markup("locksim timeline: " + (in.title.empty() ? std::string("run") : in.title)) + "</title>";
   out += "<style>" + std::string(kTimelineCss) + "</style></head>\n<body>";
-  out += header(L) + violation_box(in) + toolbar();
+  out += header(L) + violation_box(in) + toolbar(L);
   // The legend's swatches use the plot's patterns; an empty SVG carries a copy of them.
   out += "<svg width=\"0\" height=\"0\" style=\"position:absolute\">" + timeline::defs() + "</svg>";
-  out += "<div class=\"chart\">" + timeline::labels_svg(L) + "<div class=\"scroll\" id=\"scroll\">" + timeline::plot_svg(L) + "</div></div>";
+  out += "<div class=\"main\"><div class=\"chart\">" + timeline::labels_svg(L) + "<div class=\"scroll\" id=\"scroll\">" +
+         timeline::plot_svg(L) + "</div></div>" + panel() + "</div>";
   out += "<div id=\"tip\"></div>\n<script>" + std::string(kTimelineJs) + "</script>\n</body></html>\n";
   return out;
 }

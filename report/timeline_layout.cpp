@@ -3,6 +3,7 @@
 #include <iterator>
 #include <set>
 
+#include "model/fault_events.hpp"
 #include "model/lock_types.hpp"
 
 namespace locksim::report::timeline {
@@ -48,23 +49,50 @@ std::vector<std::string> key_rows_of(const model::Facts& facts, const std::strin
   return rows;
 }
 
-std::vector<Lane> make_lanes(const TimelineInput& in, const Cast& cast, const model::Facts& facts) {
+// Whether the world has events of its own to draw (its End is drawn as the run's end, across the plot).
+bool world_has_events(const History& h, const std::string& name) {
+  for (const Event& e : h.events())
+    if (e.process == name && e.kind != EventKind::End) return true;
+  return false;
+}
+
+std::vector<Lane> make_lanes(const TimelineInput& in, const Cast& cast, const model::Facts& facts,
+                             const std::vector<QueueTrack>& queues) {
   const History& h = *in.history;
   std::vector<Lane> lanes;
+  const auto add = [&](std::string id, const std::string& process, int64_t thread, Lane::Kind kind, int color,
+                       std::vector<std::string> rows) {
+    Lane lane;
+    lane.id = std::move(id);
+    lane.process = process;
+    lane.thread = thread;
+    lane.kind = kind;
+    lane.color = color;
+    lane.rows = std::move(rows);
+    lanes.push_back(std::move(lane));
+  };
   for (size_t c = 0; c < cast.clients.size(); ++c) {
     const std::string& name = cast.clients[c];
     std::set<int64_t> threads;
     for (const Event& e : h.events())
       if (e.process == name && e.thread > 0) threads.insert(e.thread);
     if (threads.empty()) {
-      lanes.push_back({name, name, 0, false, static_cast<int>(c), rows_of(h, name, 0, in.lock)});
+      add(name, name, 0, Lane::Kind::Client, static_cast<int>(c), rows_of(h, name, 0, in.lock));
       continue;
     }
     for (int64_t t : threads)
-      lanes.push_back({name + ":" + std::to_string(t), name, t, false, static_cast<int>(c), rows_of(h, name, t, in.lock)});
+      add(name + ":" + std::to_string(t), name, t, Lane::Kind::Client, static_cast<int>(c), rows_of(h, name, t, in.lock));
   }
-  for (const auto& name : cast.others) lanes.push_back({name, name, 0, false, -1, {""}});
-  for (const auto& name : cast.servers) lanes.push_back({name, name, 0, true, -1, key_rows_of(facts, name, in.lock)});
+  for (const auto& name : cast.others)
+    if (world_has_events(h, name)) add(name, name, 0, Lane::Kind::World, -1, {""});
+  for (const auto& name : cast.servers) add(name, name, 0, Lane::Kind::Server, -1, key_rows_of(facts, name, in.lock));
+  for (size_t q = 0; q < queues.size(); ++q) {
+    const QueueTrack& track = queues[q];
+    const bool several_servers = cast.servers.size() > 1;
+    add("queue " + track.lock + (several_servers ? " @" + track.server : ""), track.server, 0, Lane::Kind::Queue, -1,
+        track.waiters);
+    lanes.back().queue = q;
+  }
   double top = kAxisH;
   for (Lane& lane : lanes) {
     lane.top = top;
@@ -115,13 +143,38 @@ Cast find_cast(const TimelineInput& in, const model::Facts& facts) {
   return cast;
 }
 
+std::pair<int64_t, int64_t> action_span(const History& h) {
+  const int64_t end = std::max<int64_t>(h.end_ms(), 1);
+  int64_t first = -1, last = -1;
+  for (const Event& e : h.events()) {
+    if (e.kind == EventKind::End) continue;
+    if (first < 0) first = e.at_ms;
+    last = std::max(last, e.at_ms);
+  }
+  if (first < 0) return {0, end};
+  // A little margin, so the first and last marks are not on the edge.
+  const int64_t margin = std::max<int64_t>(1, (last - first) / 25);
+  const int64_t from = std::max<int64_t>(0, first - margin), to = std::min(end, last + margin);
+  if ((to - from) * 10 >= end * 9) return {0, end};  // most of the run: just the run
+  return {from, std::max(to, from + 1)};
+}
+
 Layout::Layout(const TimelineInput& input)
     : in(input), h(*input.history), facts(*input.history, model::find_lock_type(input.lock_type)) {
   cast = find_cast(in, facts);
-  lanes = make_lanes(in, cast, facts);
+  queues = queue_tracks(facts, in.thread_wait_ms);
+  lanes = make_lanes(in, cast, facts, queues);
   end_ms = std::max<int64_t>(h.end_ms(), 1);
-  scale.px_per_ms = (kStaticWidth - 2 * kPad) / static_cast<double>(end_ms);
+  view = action_span(h);
+  scale.px_per_ms = (kStaticWidth - kPad - kPadRight) / static_cast<double>(end_ms);
   height = (lanes.empty() ? kAxisH : lanes.back().bottom()) + 8;
+}
+
+int64_t Layout::open_end(const std::string& process, int64_t from_ms) const {
+  for (const model::FaultSpan& f : facts.faults())
+    if (f.process == process && f.kind == model::fault_name::kCrash && f.span.from_ms >= from_ms)
+      return std::min(end_ms, f.span.from_ms);
+  return end_ms;
 }
 
 const Lane* Layout::lane_of(const std::string& process, int64_t thread) const {

@@ -1,11 +1,13 @@
 #pragma once
-// The timeline's layout: who is in the run (clients, servers, the world), a lane per client thread
-// and per server with its rows, the time scale, and where each event sits. The plot and the text
-// timeline both read it; what it knows of beliefs, faults and keys comes from model/facts.hpp.
+// The timeline's layout: who is in the run (clients, servers, the world), a lane per client thread,
+// per server and per FairLock queue with its rows, the time scale, the span where something happens,
+// and where each event sits. The plot and the text timeline both read it; what it knows of beliefs,
+// faults, keys and queues comes from model/facts.hpp.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -24,24 +26,29 @@ inline std::string ms(int64_t t) { return std::to_string(t) + " ms"; }
 
 // --- geometry
 
-inline constexpr double kPad = 14;          // left and right margin of the plot
+inline constexpr double kPad = 14;          // left margin of the plot
+inline constexpr double kPadRight = 40;     // right margin: room for the last axis label
 inline constexpr double kAxisH = 34;        // the time axis above the lanes
 inline constexpr double kRowH = 18;         // a holding row (client) or key row (server)
 inline constexpr double kOpRowH = 15;       // the operations row (client) or exec row (server)
 inline constexpr double kTopPad = 13;       // above a lane's rows: room for fault labels
 inline constexpr double kBottomPad = 5;
-inline constexpr double kLabelW = 190;      // the fixed column of lane names
+inline constexpr double kLabelW = 230;      // the fixed column of lane names (longer ones are cut with "…")
 inline constexpr double kStaticWidth = 1200;  // the plot's width before the page's script fits it
 inline constexpr const char* kRed = "#d62728";
 
 struct Lane {
-  std::string id;            // "A:1", "A" (a client without threads) or "redis0"
-  std::string process;
+  enum class Kind : uint8_t { Client, World, Server, Queue };
+  std::string id;            // "A:1", "A" (a client without threads), "world", "redis0" or "queue orders"
+  std::string process;       // the client, "world", or the server (a queue's too)
   int64_t thread = 0;
-  bool server = false;
-  int color = -1;            // index into the palette, -1 for servers and the world
-  std::vector<std::string> rows;  // locks (client) or keys (server), a row each
+  Kind kind = Kind::Client;
+  int color = -1;            // index into the palette, -1 for servers, queues and the world
+  std::vector<std::string> rows;  // locks (client), keys (server) or waiters (queue), a row each
   double top = 0;
+  size_t queue = 0;          // a queue lane's index into Layout::queues
+
+  bool server() const { return kind == Kind::Server; }
 
   double height() const { return kTopPad + kBottomPad + static_cast<double>(rows.size()) * kRowH + kOpRowH; }
   double bottom() const { return top + height(); }
@@ -57,6 +64,52 @@ struct Scale {
   double px_per_ms = 1;
   double x(int64_t t) const { return kPad + static_cast<double>(t) * px_per_ms; }
 };
+
+// --- verdicts against the scenario's expectations
+
+enum class Standing : uint8_t { Observed, Met, Missed };
+// What the scenario expected of verdict i ("holds", "violated", "" for nothing).
+std::string expected_of(const TimelineInput& in, size_t i);
+Standing standing_of(const TimelineInput& in, size_t i);
+// One line on verdict i: "1 violation of mutual_exclusion — expected (the scenario shows this bug)",
+// "mutual_exclusion violated, expected to hold — a regression", "liveness holds (observed)", ...
+std::string standing_text(const TimelineInput& in, size_t i);
+
+// --- a FairLock's waiter queue, as the facts' queue states (model::KeyState::queue) show it
+
+struct QueueStay {
+  enum class End : uint8_t { Open, Granted, GaveUp, Pruned, Unknown };
+  struct Score {
+    int64_t event = -1;     // the acquire Exec that answered "wait told_ms"
+    int64_t at_ms = 0;
+    int64_t told_ms = 0;
+    int64_t score_ms = -1;  // at_ms + told_ms + threadWaitTime: where its timeout lies; -1 when not known
+  };
+  std::string entry;       // the queue's entry (a holder id)
+  std::string owner;       // "B:1"; the entry when no client is known for it
+  int64_t from_ms = 0;
+  int64_t to_ms = 0;       // the run's end while Open
+  int64_t begin = -1;      // the event that queued it
+  int64_t end = -1;        // the event that took it out (-1: Open)
+  End how = End::Open;     // Pruned: another's script removed it, its timeout having passed
+  std::vector<std::pair<int64_t, int64_t>> places;  // (from ms, 1-based place), at every change
+  std::vector<Score> scores;
+  std::vector<int64_t> wakeups;  // Message events to its client about the lock while it queued
+};
+std::string_view to_string(QueueStay::End how);
+
+struct QueueTrack {
+  std::string server;
+  std::string lock;                  // the lock key whose queue it is
+  std::vector<std::string> waiters;  // owners, in order of first enqueue: the lane's rows
+  std::vector<QueueStay> stays;      // in order of enqueue
+  std::vector<int64_t> changes;      // the events after which the queue read differently
+};
+
+// Every lock key's queue that ever had a waiter.
+std::vector<QueueTrack> queue_tracks(const model::Facts& facts, int64_t thread_wait_ms);
+// The queue as it read after event `index` (owners, head first).
+std::vector<std::string> queue_after(const model::Facts& facts, const QueueTrack& q, int64_t index);
 
 // A client's colour (grey for -1: servers and the world).
 std::string color_of(int index);
@@ -81,19 +134,27 @@ Cast find_cast(const TimelineInput& in, const model::Facts& facts);
 
 // --- the layout
 
+// The span where something happens: from the first to the last event that is not the run's End, with
+// a margin; the whole run when that is most of it.
+std::pair<int64_t, int64_t> action_span(const History& h);
+
 struct Layout {
   const TimelineInput& in;
   const History& h;
   model::Facts facts;
   Cast cast;
+  std::vector<QueueTrack> queues;
   std::vector<Lane> lanes;
   Scale scale;
   int64_t end_ms = 1;
+  std::pair<int64_t, int64_t> view;  // the span the page opens on
   double height = 0;
 
   explicit Layout(const TimelineInput& input);
 
-  double width() const { return scale.x(end_ms) + kPad; }
+  double width() const { return scale.x(end_ms) + kPadRight; }
+  // Where a bar that no event closed ends: its process's crash after `from_ms`, else the run's end.
+  int64_t open_end(const std::string& process, int64_t from_ms) const;
   const Lane* lane_of(const std::string& process, int64_t thread) const;
   const Lane* lane_of(const Event& e) const { return lane_of(e.process, e.thread); }
   // The vertical extent of all of a process's lanes.

@@ -45,7 +45,8 @@ std::string lane_backgrounds(const Layout& L) {
   std::string out = "<g class=\"backgrounds\">";
   for (size_t i = 0; i < L.lanes.size(); ++i) {
     const Lane& lane = L.lanes[i];
-    std::string cls = lane.server ? "lane-bg server" : (lane.color % 2 ? "lane-bg odd" : "lane-bg");
+    const bool shaded = lane.kind == Lane::Kind::Server || lane.kind == Lane::Kind::World;
+    std::string cls = lane.kind == Lane::Kind::Queue ? "lane-bg queue" : shaded ? "lane-bg server" : (lane.color % 2 ? "lane-bg odd" : "lane-bg");
     out += El("rect").a("x", 0).a("y", lane.top).a("width", "100%").a("height", lane.height()).a("class", cls).str();
     const bool last_of_process = i + 1 == L.lanes.size() || L.lanes[i + 1].process != lane.process;
     if (last_of_process) out += El("line").a("x1", 0).a("x2", "100%").a("y1", lane.bottom()).a("y2", lane.bottom()).a("class", "sep").str();
@@ -118,7 +119,7 @@ std::string hold_bars(const Layout& L, const Lane& lane) {
     if (b.process != lane.process || b.thread != lane.thread) continue;
     const Event& hold = L.h[static_cast<size_t>(b.span.begin)];
     const Event* release = b.span.end >= 0 ? &L.h[static_cast<size_t>(b.span.end)] : nullptr;
-    const int64_t end = release ? release->at_ms : L.end_ms;
+    const int64_t end = release ? release->at_ms : L.open_end(lane.process, hold.at_ms);
     El bar = span_rect(L.scale, hold.at_ms, end, lane.row_y(b.lock) - 5, 10, 2);
     bar.a("class", std::string("hold") + (release ? "" : " open")).a("fill", color_of(lane.color));
     bar.a("data-ev", std::to_string(hold.index) + (release ? " " + std::to_string(release->index) : ""));
@@ -126,7 +127,7 @@ std::string hold_bars(const Layout& L, const Lane& lane) {
                       std::to_string(hold.index) + ", " + hold.f + ", " +
                       (hold.lease_ms >= 0 ? "lease " + ms(hold.lease_ms) : std::string("watchdog")) + ")\n";
     tip += release ? "until " + ms(release->at_ms) + " (#" + std::to_string(release->index) + ", " + release->f + ")"
-                   : std::string("still at the run's end");
+                   : end < L.end_ms ? "until its client crashed at " + ms(end) : std::string("still at the run's end");
     tip += "\nfor " + ms(end - hold.at_ms);
     out += bar.tip(tip).str();
     // Re-entries and partial releases.
@@ -159,7 +160,7 @@ std::string op_bars(const Layout& L, const Lane& lane) {
   std::map<int64_t, const Event*> open;  // by op id
   const double y = lane.op_y();
   const auto draw = [&](const Event& invoke, const Event* outcome) {
-    const int64_t end = outcome ? outcome->at_ms : L.end_ms;
+    const int64_t end = outcome ? outcome->at_ms : L.open_end(lane.process, invoke.at_ms);
     const bool acquire = is_acquire(invoke.f);
     El bar = span_rect(L.scale, invoke.at_ms, end, acquire ? y - 4.5 : y - 2, acquire ? 9 : 4, 2);
     bar.a("class", std::string(acquire ? "op wait" : "op") + (outcome ? "" : " open"));
@@ -168,7 +169,8 @@ std::string op_bars(const Layout& L, const Lane& lane) {
     std::string tip = describe(invoke) + "\n";
     tip += outcome ? "-> " + std::string(to_string(outcome->kind)) + " at " + ms(outcome->at_ms) + " after " +
                          ms(outcome->at_ms - invoke.at_ms) + (outcome->text.empty() ? "" : ": " + outcome->text)
-                   : std::string("-> no outcome by the run's end");
+                   : end < L.end_ms ? "-> no outcome: its client crashed at " + ms(end)
+                                    : std::string("-> no outcome by the run's end");
     bars += bar.tip(tip).str();
     if (outcome && !(outcome->kind == EventKind::Ok && invoke.f == "work")) markers += outcome_marker(L, *outcome, y);
   };
@@ -277,14 +279,148 @@ std::string exec_ticks(const Layout& L, const Lane& lane) {
   return out;
 }
 
+// --- a FairLock's queue: a row per waiter
+
+std::string ordinal(int64_t n) {
+  const int64_t tens = n % 100;
+  const char* suffix = tens >= 11 && tens <= 13 ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+  return std::to_string(n) + suffix;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out = "[";
+  for (const auto& n : names) out += (out.size() > 1 ? ", " : "") + n;
+  return out + "]";
+}
+
+// Its place in the queue over time: a bar per stretch at one place, labelled 1st, 2nd, ...
+std::string queue_places(const Layout& L, const QueueTrack& q, const QueueStay& stay, double y, int color) {
+  std::string bars, labels;
+  for (size_t k = 0; k < stay.places.size(); ++k) {
+    const auto [from, place] = stay.places[k];
+    const int64_t to = k + 1 < stay.places.size() ? stay.places[k + 1].first : stay.to_ms;
+    El bar = span_rect(L.scale, from, to, y - 6, 12, 2);
+    bar.a("class", std::string("qplace") + (place == 1 ? " head" : "")).a("fill", color_of(color));
+    bar.a("data-ev", std::to_string(stay.begin) + (stay.end >= 0 ? " " + std::to_string(stay.end) : ""));
+    std::string tip = stay.owner + " " + ordinal(place) + " in the queue of " + q.lock + " from " + ms(from) + " to " + ms(to);
+    tip += "\nqueued at " + ms(stay.from_ms) + " (#" + std::to_string(stay.begin) + ") as " + stay.entry;
+    tip += "\n" + std::string(to_string(stay.how)) + (stay.end >= 0 ? " at " + ms(stay.to_ms) + " (#" + std::to_string(stay.end) + ")" : "");
+    bars += bar.tip(tip).str();
+    El label("text");
+    label.a("x", L.scale.x(from) + 3).a("y", y + 3.5).a("data-t0", std::to_string(from)).a("data-t1", std::to_string(to));
+    label.a("data-dx", 3).a("data-minw", 24).a("class", "qplace-label");
+    labels += label.text(ordinal(place)).str();
+  }
+  return bars + labels;
+}
+
+// Each reply's timeout score (or, without threadWaitTime, the wait it was told), the latest bold.
+std::string queue_scores(const Layout& L, const QueueStay& stay, double y) {
+  std::string out;
+  for (size_t k = 0; k < stay.scores.size(); ++k) {
+    const QueueStay::Score& sc = stay.scores[k];
+    const bool known = sc.score_ms >= 0;
+    const int64_t at = known ? sc.score_ms : sc.at_ms + sc.told_ms;
+    const bool latest = k + 1 == stay.scores.size();
+    El g = point(L.scale, at, y);
+    g.a("class", std::string("mark score") + (known ? "" : " told") + (latest ? "" : " old")).a("data-ev", std::to_string(sc.event));
+    std::string tip = known ? stay.owner + "'s timeout score: " + ms(sc.score_ms) : stay.owner + " told to wait until " + ms(at);
+    tip += "\nfrom its acquire at " + ms(sc.at_ms) + " (#" + std::to_string(sc.event) + "), answered wait " + ms(sc.told_ms);
+    tip += known ? " + threadWaitTime " + ms(L.in.thread_wait_ms)
+                 : "\n(its score in the timeout set is this + threadWaitTime, not known to this page)";
+    tip += "\nonce the clock passes its score, the next script prunes it from the queue"
+           "\n(from Redisson 3.11.1 every grant also lowers each waiter's score by threadWaitTime)";
+    if (!latest) tip += "\n(superseded by a later reply)";
+    out += g.tip(tip).child(El("path").a("d", "M0,-9 L0,9 M0,-9 L6,-6 L0,-3").str()).str();
+  }
+  return out;
+}
+
+std::string queue_end(const Layout& L, const QueueStay& stay, double y) {
+  if (stay.how == QueueStay::End::Open) return {};
+  El g = point(L.scale, stay.to_ms, y);
+  const std::string tip = (stay.end >= 0 ? describe(L.h[static_cast<size_t>(stay.end)]) + "\n" : std::string()) + "(" +
+                          stay.owner + " left the queue: " + std::string(to_string(stay.how)) + ")";
+  g.a("data-ev", std::to_string(stay.end)).tip(tip);
+  switch (stay.how) {
+    case QueueStay::End::Granted: return g.a("class", "mark qgranted").child(El("circle").a("r", 4).str()).str();
+    case QueueStay::End::Pruned:
+      return g.a("class", "mark qpruned").child(El("path").a("d", "M-5,-5 L5,5 M-5,5 L5,-5").str()).str();
+    case QueueStay::End::GaveUp:
+      return g.a("class", "mark qgaveup").child(El("rect").a("x", -3.5).a("y", -3.5).a("width", 7).a("height", 7).str()).str();
+    default: return g.a("class", "mark qunknown").child(El("path").a("d", "M0,-5 L5,0 L0,5 L-5,0 Z").str()).str();
+  }
+}
+
+std::string queue_wakeups(const Layout& L, const QueueStay& stay, double y) {
+  std::string out;
+  for (int64_t i : stay.wakeups) {
+    const Event& e = L.h[static_cast<size_t>(i)];
+    El g = point(L.scale, e.at_ms, y - 9);
+    const bool lost = e.f == "lost";
+    g.a("class", std::string("mark wake") + (lost ? " lost" : "")).a("data-ev", std::to_string(i));
+    g.tip(describe(e) + "\n(" + (lost ? "a wake-up lost on its way to " : "a wake-up for ") + stay.owner + ")");
+    out += g.child(El("path").a("d", "M-4,-3 L4,-3 L0,3 Z").str()).str();
+  }
+  return out;
+}
+
+std::string queue_lane(const Layout& L, const Lane& lane) {
+  const QueueTrack& q = L.queues[lane.queue];
+  std::string bars, marks;
+  for (const QueueStay& stay : q.stays) {
+    const double y = lane.row_y(stay.owner);
+    const int color = L.client_color(stay.owner.substr(0, stay.owner.find(':')));
+    bars += queue_places(L, q, stay, y, color);
+    // A score is drawn over the mark of how the waiter left: a prune falls right after it.
+    marks += queue_end(L, stay, y) + queue_scores(L, stay, y) + queue_wakeups(L, stay, y);
+  }
+  for (int64_t i : q.changes) {
+    const Event& e = L.h[static_cast<size_t>(i)];
+    El g = point(L.scale, e.at_ms, lane.op_y());
+    g.a("class", "mark qchange").a("data-ev", std::to_string(i));
+    g.tip(describe(e) + "\n(the queue after it: " + joined(queue_after(L.facts, q, i)) + ")");
+    marks += g.child(El("rect").a("x", -1).a("y", -5).a("width", 2).a("height", 10).str()).str();
+  }
+  return bars + marks;
+}
+
+// The world's own events (not its End: the run's end is a line across the plot).
+std::string world_lane(const Layout& L, const Lane& lane) {
+  std::string out;
+  for (const Event& e : L.h.events()) {
+    if (e.process != lane.process || e.kind == EventKind::End) continue;
+    El g = point(L.scale, e.at_ms, lane.op_y());
+    g.a("class", "mark world-event").a("data-ev", std::to_string(e.index)).tip(describe(e));
+    out += g.child(El("path").a("d", "M0,-5 L5,0 L0,5 L-5,0 Z").str()).str();
+  }
+  return out;
+}
+
+std::string run_end(const Layout& L) {
+  for (const Event& e : L.h.events())
+    if (e.kind == EventKind::End) {
+      El line = vline(L.scale, e.at_ms, kAxisH, L.height);
+      return line.a("class", "run-end").a("data-ev", std::to_string(e.index)).tip(describe(e) + "\n(the run stops here)").str();
+    }
+  return {};
+}
+
+const char* const kLaneClass[] = {"lane", "lane world", "lane server", "lane queue"};
+
 std::string lanes_layer(const Layout& L) {
   std::string out;
   for (const Lane& lane : L.lanes) {
-    out += "<g class=\"lane" + std::string(lane.server ? " server" : "") + "\" data-lane=\"" + escape_markup(lane.id) + "\">";
-    out += lane.server ? key_rows(L, lane) + exec_ticks(L, lane) : client_lane(L, lane);
+    out += "<g class=\"" + std::string(kLaneClass[static_cast<int>(lane.kind)]) + "\" data-lane=\"" + escape_markup(lane.id) + "\">";
+    switch (lane.kind) {
+      case Lane::Kind::Client: out += client_lane(L, lane); break;
+      case Lane::Kind::World: out += world_lane(L, lane); break;
+      case Lane::Kind::Server: out += key_rows(L, lane) + exec_ticks(L, lane); break;
+      case Lane::Kind::Queue: out += queue_lane(L, lane); break;
+    }
     out += "</g>";
   }
-  return out;
+  return out + run_end(L);
 }
 
 // --- violations
@@ -360,16 +496,17 @@ std::string labels_svg(const Layout& L) {
   std::string out = "<svg class=\"labels\" width=\"" + num(kLabelW) +
                     "\" height=\"" + num(L.height) + "\">";
   out += El("text").a("x", 8).a("y", kAxisH - 14).a("class", "axis-caption").text(L.in.real_time ? "real time (ms)" : "virtual time (ms)").str();
+  static const char* const kOpRow[] = {"ops", "events", "exec", "changes"};
   for (const Lane& lane : L.lanes) {
     std::string g = "<g class=\"lane-label\" data-label=\"" + escape_markup(lane.id) + "\">";
     g += El("rect").a("x", 0).a("y", lane.top).a("width", 5).a("height", lane.height()).a("fill", color_of(lane.color)).str();
     g += El("text").a("x", 12).a("y", lane.top + 15).a("class", "lane-name").text(lane.id).str();
+    // Server rows are keys; a key's name can be long: the page's script shortens what does not fit.
     for (const auto& row : lane.rows)
-      if (!row.empty() || lane.server)
-        g += El("text").a("x", kLabelW - 6).a("y", lane.row_y(row) + 4).a("class", "row-name")
-                 .text(lane.server ? "key " + row : row).str();
+      if (!row.empty() || lane.server())
+        g += El("text").a("x", kLabelW - 6).a("y", lane.row_y(row) + 4).a("class", "row-name").text(row).str();
     g += El("text").a("x", kLabelW - 6).a("y", lane.op_y() + 4).a("class", "row-name")
-             .text(lane.server ? "exec" : lane.color < 0 ? "events" : "ops").str();
+             .text(kOpRow[static_cast<int>(lane.kind)]).str();
     out += g + "</g>";
   }
   return out + "</svg>";
@@ -378,9 +515,10 @@ std::string labels_svg(const Layout& L) {
 std::string plot_svg(const Layout& L) {
   std::string out = "<svg id=\"plot\" width=\"" + num(L.width()) + "\" height=\"" +
                     num(L.height) + "\" data-end=\"" + std::to_string(L.end_ms) + "\" data-pad=\"" + num(kPad) +
-                    "\" data-axis=\"" + num(kAxisH) + "\">";
+                    "\" data-pad-right=\"" + num(kPadRight) + "\" data-axis=\"" + num(kAxisH) + "\" data-view0=\"" +
+                    std::to_string(L.view.first) + "\" data-view1=\"" + std::to_string(L.view.second) + "\">";
   out += defs() + lane_backgrounds(L) + axis_and_grid(L) + faults_layer(L) + lanes_layer(L) + witness_layer(L);
-  return out + "</svg>";
+  return out + "<g id=\"rings\"></g></svg>";
 }
 
 }  // namespace locksim::report::timeline

@@ -86,7 +86,8 @@ std::string render_timeline_text(const TimelineInput& in) {
   if (!in.lock.empty()) out += "lock: " + in.lock + "\n";
   if (!in.redisson.empty()) out += "Redisson " + in.redisson + "\n";
   out += std::to_string(h.size()) + " events, 0 to " + ms(h.end_ms()) + (in.real_time ? " of real time (live)\n" : " of virtual time\n");
-  for (const Verdict& v : in.verdicts) {
+  for (size_t k = 0; k < in.verdicts.size(); ++k) {
+    const Verdict& v = in.verdicts[k];
     out += (v.valid == Validity::No ? "VIOLATION " : "verdict ") + v.property + ": " + std::string(to_string(v.valid));
     if (!v.anomaly.empty()) out += " (" + v.anomaly + ")";
     if (!v.explanation.empty()) out += " - " + v.explanation;
@@ -96,6 +97,7 @@ std::string render_timeline_text(const TimelineInput& in) {
       out += "]";
     }
     out += "\n";
+    if (!timeline::expected_of(in, k).empty()) out += "  -> " + timeline::standing_text(in, k) + "\n";
   }
   constexpr size_t kClientW = 30, kServerW = 36;
   const auto width = [&](const std::string& col) { return timeline::contains(cast.servers, col) ? kServerW : kClientW; };

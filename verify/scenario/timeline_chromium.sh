@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# The HTML timeline in a real browser: the unit tests write the showcase run's timeline
-# (Timeline.WritesTheShowcaseWhereLocksimTimelineOutSays, via LOCKSIM_TIMELINE_OUT), headless
-# Chromium renders it offline, and we check the DOM after the page's script ran (every lane there,
-# tooltips wired, the axis redrawn) and that the screenshot is not blank.
+# The HTML timeline in a real browser: the unit tests write the showcase run's timeline and a
+# FairLock scenario's (Timeline.Writes*, via LOCKSIM_TIMELINE_OUT), headless Chromium renders them
+# offline at two widths (1000 and 1600 px), and we check the DOM after the page's script ran: every
+# lane there, tooltips wired, the axis redrawn, the view fitted to the action, the side panel pinned
+# by #select=<n>, the fair queue's lane, and nothing cut off (the script lists what is in the body's
+# data-overflow); and that the screenshots are not blank.
 #
-# usage: timeline_chromium.sh <locksim_unit_tests binary> [screenshot.png to keep]
+# usage: timeline_chromium.sh <locksim_unit_tests binary> [directory to keep the screenshots in]
 # Without Chromium the test is skipped (exit 77), unless CI=true: then it fails.
 set -euo pipefail
 
-unit_tests=${1:?usage: timeline_chromium.sh <locksim_unit_tests binary> [screenshot.png]}
-keep_png=${2:-}
+unit_tests=${1:?usage: timeline_chromium.sh <locksim_unit_tests binary> [screenshot directory]}
+keep_dir=${2:-}
 
 browser=""
 for candidate in chromium chromium-browser; do
@@ -30,37 +32,22 @@ html="$work/timeline.html"
 
 LOCKSIM_TIMELINE_OUT="$html" "$unit_tests" --gtest_filter='Timeline*Writes*' >"$work/gtest.log" 2>&1 ||
   { cat "$work/gtest.log" >&2; echo "FAIL: the unit test did not write the timeline" >&2; exit 1; }
-[[ -s $html ]] || { cat "$work/gtest.log" >&2; echo "FAIL: $html was not written" >&2; exit 1; }
+fair="$html.fair.html"
+for f in "$html" "$fair"; do
+  [[ -s $f ]] || { cat "$work/gtest.log" >&2; echo "FAIL: $f was not written" >&2; exit 1; }
+done
 
 # No network: the flags keep Chromium from phoning home; the page itself must need nothing.
-chrome() {
+chrome() {  # chrome <width> <page url> <chromium args...>
+  local width=$1 url=$2
+  shift 2
   timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync --disable-extensions \
-    --user-data-dir="$(mktemp -d -p "$work")" --window-size=1400,900 "$@" "file://$html" 2>>"$work/chromium.log"
+    --hide-scrollbars --user-data-dir="$(mktemp -d -p "$work")" --window-size="$width,1000" "$@" "$url" 2>>"$work/chromium.log"
 }
 
-chrome --dump-dom >"$work/dom.html" || { tail -20 "$work/chromium.log" >&2; echo "FAIL: chromium --dump-dom" >&2; exit 1; }
-failures=0
-expect() {  # expect <what> <fixed string>
-  if ! grep -qF -- "$2" "$work/dom.html"; then
-    echo "FAIL: the rendered DOM lacks $1 ($2)" >&2
-    failures=$((failures + 1))
-  fi
-}
-for lane in A:1 B:1 C:1 redis0; do expect "lane $lane" "data-lane=\"$lane\""; done
-expect "the violation box" 'class="violations"'
-expect "the jump link" 'jump to first violation'
-expect "tooltips (the script turns <title>s into data-tip)" 'data-tip="'
-expect "the redrawn axis" 'class="tick-label"'
-if grep -q '<title>[^<]' <(sed -n '/<body/,$p' "$work/dom.html"); then
-  echo "FAIL: SVG <title>s left in the DOM: the page's script did not run" >&2
-  failures=$((failures + 1))
-fi
-
-chrome --screenshot="$work/shot.png" >/dev/null || { tail -20 "$work/chromium.log" >&2; echo "FAIL: chromium --screenshot" >&2; exit 1; }
-
-# Not blank: decode the PNG (zlib only, no imaging package) and count its colours.
-python3 - "$work/shot.png" <<'PY' || failures=$((failures + 1))
+# Not blank: decode a PNG (zlib only, no imaging package) and count its colours.
+cat >"$work/not_blank.py" <<'PY'
 import struct, sys, zlib
 
 data = open(sys.argv[1], "rb").read()
@@ -104,7 +91,82 @@ if len(colours) < 20:
     sys.exit("FAIL: the screenshot looks blank")
 PY
 
-if [[ -n $keep_png ]]; then cp "$work/shot.png" "$keep_png"; fi
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+# A witness of the showcase's violation: the event #select= pins.
+selected=$(grep -o 'data-select="[0-9]*"' "$html" | head -1 | grep -o '[0-9]*') || true
+[[ -n $selected ]] || fail "the showcase has no witness link (data-select)"
+
+for width in 1000 1600; do
+  for page in showcase fair; do
+    file=$html
+    [[ $page == fair ]] && file=$fair
+    url="file://$file"
+    [[ $page == showcase && -n $selected ]] && url="$url#select=$selected"
+    dom="$work/$page-$width.html"
+    chrome "$width" "$url" --dump-dom >"$dom" || { tail -20 "$work/chromium.log" >&2; fail "chromium --dump-dom $page at $width px"; continue; }
+    # The DOM after the page's script ran, checked by what the page must show.
+    python3 - "$dom" "$page" "$width" "$selected" <<'PY' || failures=$((failures + 1))
+import re, sys
+
+dom, page, width, selected = open(sys.argv[1], encoding="utf-8").read(), sys.argv[2], sys.argv[3], sys.argv[4]
+problems = []
+def expect(what, pattern):
+    if not re.search(pattern, dom, re.S):
+        problems.append(f"the DOM lacks {what} ({pattern})")
+
+body = dom[dom.find("<body"):]
+if re.search(r"<title>[^<]", body):
+    problems.append("SVG <title>s left in the DOM: the page's script did not run")
+expect("tooltips (the script turns <title>s into data-tip)", r'data-tip="')
+expect("the redrawn axis", r'class="tick-label"')
+expect("the side panel", r'id="panel"')
+overflow = re.search(r'<body[^>]*data-overflow="([^"]*)"', dom)
+if not overflow:
+    problems.append("no data-overflow on the body: the overflow check did not run")
+elif overflow.group(1):
+    problems.append(f"cut off at {width} px: {overflow.group(1)}")
+plot = re.search(r'<svg id="plot"[^>]*>', dom).group(0)
+attr = lambda name: re.search(name + r'="([^"]*)"', plot).group(1)
+end, view0, view1 = int(attr("data-end")), int(attr("data-view0")), int(attr("data-view1"))
+shown = re.fullmatch(r"(\d+)\.\.(\d+)", attr("data-shown"))
+if not shown:
+    problems.append("no data-shown on the plot")
+else:
+    s0, s1 = int(shown.group(1)), int(shown.group(2))
+    slack = max(2, end // 100)
+    if page == "fair" and (abs(s0 - view0) > slack or abs(s1 - view1) > slack):
+        problems.append(f"the page opened on {s0}..{s1}, not the action's {view0}..{view1}")
+if page == "showcase":
+    for lane in ["A:1", "B:1", "C:1", "redis0"]:
+        expect(f"lane {lane}", f'data-lane="{lane}"')
+    expect("the violation box, calm: the story expects it", r'class="violations expected"')
+    expect("the expectations at the top", r'class="standings met"')
+    expect("the jump link", "jump to first violation")
+    expect(f"event #{selected} pinned (body data-selected)", rf'<body[^>]*data-selected="{selected}"')
+    expect(f"the panel naming #{selected}", rf'id="panel-body"[^>]*>.*?data-select="{selected}"')
+    expect("the selection's ring", r'<g id="rings"><rect [^>]*class="ring"')
+else:
+    if view1 >= end:
+        problems.append(f"the fair run's action ({view0}..{view1}) should end before the run does ({end})")
+    expect("the queue lane", r'class="lane queue" data-lane="queue orders"')
+    expect("a pruned waiter", r'class="mark qpruned"')
+    expect("a timeout score", r'class="mark score')
+    expect("queue places", r">1st</text>")
+    expect("the expectations at the top", r'class="standings met"')
+for p in problems:
+    print(f"FAIL [{page} at {width} px]: {p}", file=sys.stderr)
+sys.exit(1 if problems else 0)
+PY
+    chrome "$width" "$url" --screenshot="$work/$page-$width.png" >/dev/null ||
+      { tail -20 "$work/chromium.log" >&2; fail "chromium --screenshot $page at $width px"; continue; }
+    python3 "$work/not_blank.py" "$work/$page-$width.png" || failures=$((failures + 1))
+  done
+done
+
+
+if [[ -n $keep_dir ]]; then mkdir -p "$keep_dir" && cp "$work"/*.png "$keep_dir"/; fi
 if ((failures)); then
   echo "timeline_chromium: $failures check(s) failed" >&2
   exit 1

@@ -1,23 +1,28 @@
 // The timelines of a run: the HTML has a lane per client thread and per server, the violation in a
 // red box with the checker's words, nothing fetched from the network, every name escaped; the text
-// has a line per event. With LOCKSIM_TIMELINE_OUT set, one test writes its HTML there (for the
-// Chromium check, verify/scenario/timeline_chromium.sh).
+// has a line per event. The page opens on the span where something happens, bars end at a crash, a
+// FairLock's queue has a lane of its own, and the top says whether the verdicts met the scenario's
+// expectations. With LOCKSIM_TIMELINE_OUT set, two tests write their HTML there (the showcase, and
+// a FairLock scenario beside it as <out>.fair.html) for the Chromium check,
+// verify/scenario/timeline_chromium.sh.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <vector>
 
+#include "model/checkers.hpp"
 #include "report/markup.hpp"
 #include "report/timeline.hpp"
-#include "model/checkers.hpp"
+#include "report/timeline_layout.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/runner.hpp"
 #include "sim/simulation.hpp"
 
 namespace locksim::report {
 namespace {
-
-
 
 using client::LockSpec;
 using world::OpSpec;
@@ -98,6 +103,8 @@ StoryRun showcase_story() {
       "A holds orders with the watchdog and is paused for 40 s; its key expires, B and then C take the lock, "
       "and A wakes up believing it still holds it. C is partitioned for 6 s; the server restarts without persistence.";
   judge(run);
+  // The story shows the bug of a paused watchdog holder; the rest holds (as judge's checkers order them).
+  run.input.expected = {"violated", "holds", "holds"};
   return run;
 }
 
@@ -158,7 +165,7 @@ TEST(Timeline, AViolationIsARedBoxWithTheCheckersExplanationAndRingedWitnesses) 
     if (v.valid == model::Validity::No) broken = &v;
   ASSERT_NE(broken, nullptr) << "the story should break mutual exclusion";
   const std::string html = render_timeline_html(run.input);
-  const size_t box = html.find("<section class=\"violations\"");
+  const size_t box = html.find("<section class=\"violations");
   ASSERT_NE(box, std::string::npos);
   const size_t box_end = html.find("</section>", box);
   const std::string in_box = html.substr(box, box_end - box);
@@ -258,6 +265,232 @@ TEST(Timeline, TheTextHasALinePerEventInFixedColumns) {
   for (int64_t i : broken->witness) EXPECT_NE(text.find(" " + std::to_string(i) + "!"), std::string::npos) << i;
 }
 
+// A scenario of the library, run as `locksim run` runs it, with its TimelineInput filled as
+// report/report.cpp fills it (and threadWaitTime, as app/explore_command.cpp does).
+struct ScenarioRun {
+  scenario::ScenarioResult result;
+  TimelineInput input;
+};
+
+ScenarioRun run_library_scenario(const std::string& file) {
+  const scenario::Scenario s = scenario::load_scenario(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/" + file);
+  ScenarioRun run{scenario::run_scenario(s), {}};
+  EXPECT_FALSE(run.result.error) << *run.result.error;
+  TimelineInput& in = run.input;
+  in.title = run.result.name;
+  in.about = run.result.about;
+  in.lock = run.result.lock_name;
+  in.lock_type = run.result.lock_type;
+  in.redisson = run.result.redisson;
+  in.clients = run.result.clients;
+  in.history = &run.result.history;
+  if (s.lock.type == "fair") in.thread_wait_ms = s.lock.fair.thread_wait_ms;
+  for (const auto& p : run.result.properties) {
+    in.verdicts.push_back(p.verdict);
+    in.expected.push_back(p.expected);
+  }
+  return run;
+}
+
+// The markup of one lane's group.
+std::string lane_markup(const std::string& html, const std::string& lane) {
+  const size_t at = html.find("data-lane=\"" + lane + "\"");
+  if (at == std::string::npos) return "";
+  return html.substr(at, html.find("<g class=\"lane", at) - at);
+}
+
+// The value of `attribute` in the first element of `markup` whose start tag contains `part`.
+std::string attribute_of(const std::string& markup, const std::string& part, const std::string& attribute) {
+  const size_t found = markup.find(part);
+  if (found == std::string::npos) return "(no " + part + ")";
+  const size_t at = markup.rfind('<', found), end = markup.find('>', found);
+  const size_t a = markup.find(" " + attribute + "=\"", at);
+  if (a == std::string::npos || a > end) return "(no " + attribute + ")";
+  const size_t from = a + attribute.size() + 3;
+  return markup.substr(from, markup.find('"', from) - from);
+}
+
+TEST(Timeline, ThePageOpensOnTheSpanWhereSomethingHappens) {
+  // Everything happens between 1 s and 2 s; the run goes on to 60 s.
+  model::History h;
+  for (int64_t t : {1000, 1500, 2000}) {
+    model::Event e;
+    e.at_ms = t;
+    e.kind = t == 1000 ? model::EventKind::Invoke : model::EventKind::Ok;
+    e.process = "A";
+    e.thread = 1;
+    e.op = 1;
+    e.f = "work";
+    h.add(e);
+  }
+  model::Event end;
+  end.at_ms = 60000;
+  end.kind = model::EventKind::End;
+  end.process = "world";
+  h.add(end);
+  TimelineInput in;
+  in.history = &h;
+  const timeline::Layout L(in);
+  EXPECT_LT(L.view.first, 1000);
+  EXPECT_GE(L.view.first, 900) << "a little margin, not the run from 0";
+  EXPECT_GT(L.view.second, 2000);
+  EXPECT_LE(L.view.second, 2100) << "the span ends near the last event, not at the run's end";
+  EXPECT_EQ(L.end_ms, 60000) << "the whole run is still there, a click away";
+  const std::string html = render_timeline_html(in);
+  EXPECT_NE(html.find("data-view0=\"" + std::to_string(L.view.first) + "\" data-view1=\"" + std::to_string(L.view.second) + "\""),
+            std::string::npos);
+  EXPECT_NE(html.find("id=\"zoom-all\""), std::string::npos) << "no button for the whole run";
+  EXPECT_EQ(html.find("data-lane=\"world\""), std::string::npos) << "the world has only its End: no empty lane";
+  EXPECT_NE(html.find("class=\"run-end\""), std::string::npos) << "the run's end is drawn";
+
+  // A run whose events fill most of it opens on all of it.
+  StoryRun busy = showcase_story();
+  const timeline::Layout whole(busy.input);
+  EXPECT_EQ(whole.view, (std::pair<int64_t, int64_t>(0, whole.end_ms)));
+}
+
+TEST(Timeline, TheTokenScenarioOpensOnItsFirstSeconds) {
+  // The issue's example: everything in the first 2 s of a 64.5 s run.
+  ScenarioRun run = run_library_scenario("token-compare-and-delete.yaml");
+  const timeline::Layout L(run.input);
+  int64_t last = 0;
+  for (const model::Event& e : run.result.history.events())
+    if (e.kind != model::EventKind::End) last = std::max(last, e.at_ms);
+  EXPECT_GE(L.view.second, last);
+  EXPECT_LT(L.view.second - L.view.first, L.end_ms / 4) << L.view.first << ".." << L.view.second << " of " << L.end_ms;
+}
+
+TEST(Timeline, BarsOfACrashedClientEndAtTheCrash) {
+  StoryRun run = make_run("orders", {"A", "B"});
+  World& w = run.sim->world;
+  w.op(0, "A", 1, lock_op("orders"));
+  w.op(0, "A", 1, work_op(3000));
+  w.op(0, "A", 1, unlock_op("orders"));
+  w.op(100, "B", 1, lock_op("orders"));  // waits behind A's hold
+  w.inject(500, {.kind = world::FaultKind::Crash, .client = "B"});
+  w.inject(1000, {.kind = world::FaultKind::Crash, .client = "A"});  // while it holds
+  w.run_until(20000);
+  judge(run);
+  const std::string html = render_timeline_html(run.input);
+  const std::string b = lane_markup(html, "B:1");
+  ASSERT_NE(b, "");
+  EXPECT_EQ(attribute_of(b, "class=\"op wait", "data-t1"), "500") << "B's wait should end at its crash";
+  const std::string a = lane_markup(html, "A:1");
+  EXPECT_EQ(attribute_of(a, "class=\"hold", "data-t1"), "1000") << "A's hold should end at its crash";
+  EXPECT_NE(b.find("its client crashed at 500 ms"), std::string::npos);
+}
+
+TEST(Timeline, AFairLocksQueueHasALaneWithPlacesScoresAndPrunes) {
+  // scenarios/fair-crashed-waiter-head.yaml: B queues behind A's 30 s watchdog lease and crashes; C
+  // (queued behind B) and D after it. C prunes B once B's score (enqueue + ~29.9 s + 5 s) has passed,
+  // at ~35 s, and takes the lock; D gets it after C.
+  ScenarioRun run = run_library_scenario("fair-crashed-waiter-head.yaml");
+  ASSERT_EQ(run.input.thread_wait_ms, 5000);
+  const timeline::Layout L(run.input);
+  ASSERT_EQ(L.queues.size(), 1u);
+  const timeline::QueueTrack& q = L.queues[0];
+  EXPECT_EQ(q.lock, "orders");
+  EXPECT_EQ(q.waiters, (std::vector<std::string>{"B:1", "C:1", "D:1"})) << "rows in order of enqueue";
+  const auto stay_of = [&](const std::string& owner) -> const timeline::QueueStay* {
+    for (const auto& s : q.stays)
+      if (s.owner == owner) return &s;
+    return nullptr;
+  };
+  const timeline::QueueStay* b = stay_of("B:1");
+  const timeline::QueueStay* c = stay_of("C:1");
+  const timeline::QueueStay* d = stay_of("D:1");
+  ASSERT_TRUE(b && c && d);
+  EXPECT_NEAR(static_cast<double>(b->from_ms), 100, 10);
+  EXPECT_EQ(b->places.front().second, 1) << "B queued first";
+  EXPECT_EQ(c->places.front().second, 2);
+  EXPECT_EQ(d->places.front().second, 3);
+
+  // B's score: its acquire was told to wait for A's lease (~29.9 s); + threadWaitTime.
+  ASSERT_FALSE(b->scores.empty());
+  EXPECT_NEAR(static_cast<double>(b->scores.back().score_ms), 35100, 200);
+  EXPECT_EQ(b->how, timeline::QueueStay::End::Pruned);
+  EXPECT_GE(b->to_ms, b->scores.back().score_ms) << "pruned only once its score had passed";
+  EXPECT_NEAR(static_cast<double>(b->to_ms), 35100, 1000);
+  ASSERT_GE(b->end, 0);
+  EXPECT_EQ(run.result.history[static_cast<size_t>(b->end)].owner(), "C:1") << "C's script pruned B";
+
+  // C's script prunes B and takes the lock in one run; D moves up to 1st, and is granted after C.
+  EXPECT_EQ(c->how, timeline::QueueStay::End::Granted);
+  EXPECT_EQ(c->end, b->end);
+  EXPECT_EQ(d->places.back().second, 1);
+  EXPECT_EQ(d->how, timeline::QueueStay::End::Granted);
+  EXPECT_GE(d->to_ms, c->to_ms);
+  EXPECT_FALSE(c->wakeups.empty() && d->wakeups.empty()) << "no wake-up for C or D";
+
+  const std::string html = render_timeline_html(run.input);
+  const std::string lane = lane_markup(html, "queue orders");
+  ASSERT_NE(lane, "") << "no queue lane";
+  EXPECT_EQ(attribute_of(lane, "class=\"mark qpruned\"", "data-ev"), std::to_string(b->end));
+  EXPECT_NE(lane.find("1st</text>"), std::string::npos);
+  EXPECT_NE(lane.find("2nd</text>"), std::string::npos);
+  EXPECT_NE(lane.find("class=\"mark score"), std::string::npos);
+  EXPECT_EQ(nesting_problem(html, 0), "");
+
+  // Without threadWaitTime the page marks the wait each waiter was told, and says so.
+  run.input.thread_wait_ms = -1;
+  const std::string told = render_timeline_html(run.input);
+  EXPECT_NE(told.find("class=\"mark score told"), std::string::npos);
+  EXPECT_NE(told.find("threadWaitTime, not known to this page"), std::string::npos);
+}
+
+TEST(Timeline, TheTopSaysWhetherTheVerdictsMetTheScenariosExpectations) {
+  // fair-crashed-waiter-head expects fair_queue violated (the bug it shows), the rest to hold.
+  ScenarioRun run = run_library_scenario("fair-crashed-waiter-head.yaml");
+  size_t fair = run.input.verdicts.size();
+  for (size_t i = 0; i < run.input.verdicts.size(); ++i)
+    if (run.input.verdicts[i].property == "fair_queue") fair = i;
+  ASSERT_LT(fair, run.input.verdicts.size());
+  ASSERT_EQ(run.input.verdicts[fair].valid, model::Validity::No);
+  // The page without its stylesheet and script.
+  const auto page = [&] {
+    const std::string all = render_timeline_html(run.input);
+    const size_t body = all.find("<body>");
+    return all.substr(body, all.find("<script>") - body);
+  };
+  std::string html = page();
+  EXPECT_NE(html.find("1 violation of fair_queue (blocked-by-evicted) \u2014 expected (the scenario shows this bug)"),
+            std::string::npos);
+  EXPECT_NE(html.find("The verdicts met the scenario&#39;s expectations"), std::string::npos);
+  EXPECT_NE(html.find("<section class=\"violations expected\""), std::string::npos) << "an expected violation reads calm";
+  EXPECT_NE(html.find("mutual_exclusion holds, as expected"), std::string::npos);
+  EXPECT_EQ(html.find("regression"), std::string::npos);
+
+  // Had the scenario expected fair_queue to hold, the same run is a regression, in red.
+  run.input.expected[fair] = "holds";
+  html = page();
+  EXPECT_NE(html.find("fair_queue violated (blocked-by-evicted), expected to hold \u2014 a regression"), std::string::npos);
+  EXPECT_NE(html.find("<section class=\"violations regression\""), std::string::npos);
+  const size_t expecting = run.input.verdicts.size() - static_cast<size_t>(std::count(run.input.expected.begin(), run.input.expected.end(), ""));
+  EXPECT_NE(html.find("1 of " + std::to_string(expecting) + " verdicts did not meet the scenario&#39;s expectations"), std::string::npos);
+  EXPECT_NE(render_timeline_text(run.input).find("expected to hold \u2014 a regression"), std::string::npos);
+
+  // A run that expects nothing only observes.
+  run.input.expected.clear();
+  html = page();
+  EXPECT_NE(html.find("Observed: the run expects no verdict"), std::string::npos);
+  EXPECT_NE(html.find("<section class=\"violations observed\""), std::string::npos);
+  EXPECT_EQ(html.find("regression"), std::string::npos);
+}
+
+TEST(Timeline, WitnessNumbersLinkToTheirEvents) {
+  StoryRun run = explicit_lease_story();
+  const std::string html = render_timeline_html(run.input);
+  const model::Verdict* broken = nullptr;
+  for (const auto& v : run.input.verdicts)
+    if (v.valid == model::Validity::No) broken = &v;
+  ASSERT_NE(broken, nullptr);
+  for (int64_t i : broken->witness) {
+    const std::string n = std::to_string(i);
+    EXPECT_NE(html.find("<a href=\"#select=" + n + "\" data-select=\"" + n + "\">#" + n + "</a>"), std::string::npos) << n;
+  }
+  EXPECT_NE(html.find("id=\"panel\""), std::string::npos) << "no side panel";
+}
+
 // verify/scenario/timeline_chromium.sh sets LOCKSIM_TIMELINE_OUT and opens the file in Chromium.
 TEST(Timeline, WritesTheShowcaseWhereLocksimTimelineOutSays) {
   const char* out = std::getenv("LOCKSIM_TIMELINE_OUT");
@@ -270,6 +503,18 @@ TEST(Timeline, WritesTheShowcaseWhereLocksimTimelineOutSays) {
   const std::string text_path = std::string(out) + ".txt";
   std::ofstream text(text_path, std::ios::binary);
   text << render_timeline_text(run.input);
+}
+
+// ... and a FairLock scenario's beside it, for the queue lane.
+TEST(Timeline, WritesAFairLockScenarioBesideTheShowcase) {
+  const char* out = std::getenv("LOCKSIM_TIMELINE_OUT");
+  if (!out || !*out) GTEST_SKIP() << "LOCKSIM_TIMELINE_OUT is not set";
+  ScenarioRun run = run_library_scenario("fair-crashed-waiter-head.yaml");
+  const std::string path = std::string(out) + ".fair.html";
+  std::ofstream file(path, std::ios::binary);
+  ASSERT_TRUE(file) << path;
+  file << render_timeline_html(run.input);
+  ASSERT_TRUE(file.good()) << path;
 }
 
 }  // namespace

@@ -446,7 +446,9 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
     for (auto& row : error_rows) page.rows.push_back(std::move(row));
     try {
       std::filesystem::create_directories(o.cases_dir);
-      const std::string index = (std::filesystem::path(o.cases_dir) / "index.html").string();
+      // Shards often share one cases folder: each writes its own page rather than racing for one.
+      const std::string name = o.shard_count > 1 ? "index-shard-" + std::to_string(o.shard_index) + ".html" : "index.html";
+      const std::string index = (std::filesystem::path(o.cases_dir) / name).string();
       write_text(index, report::render_run_index(page));
       out << "index: " << index << "\n";
     } catch (const std::exception& e) {

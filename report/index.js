@@ -20,7 +20,7 @@
       row.hidden = hide;
       if (!hide) count++;
     });
-    // A scenario's heading goes with its last visible row.
+    // A scenario's heading is hidden when all its rows are.
     groups.forEach(function (group) {
       group.hidden = group.querySelector('tr.row:not([hidden])') === null;
     });

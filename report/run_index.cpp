@@ -11,6 +11,7 @@
 namespace locksim::report {
 namespace {
 
+// The header's counts, failures first.
 constexpr std::array<Outcome, 8> kChipOrder{Outcome::UnexpectedViolation, Outcome::MissedViolation, Outcome::Fail,
                                             Outcome::Error,  Outcome::Pass,  Outcome::ExpectedViolation,
                                             Outcome::Seen,   Outcome::Skipped};
@@ -28,7 +29,6 @@ std::string header(const IndexPage& page) {
     if (!counts[o]) continue;
     chips.child(El("span")
                     .a("class", "chip " + std::string(outcome_class(o)))
-                    .a("data-count", std::string(outcome_class(o)))
                     .text(std::to_string(counts[o]) + " " + std::string(outcome_label(o)))
                     .str());
   }

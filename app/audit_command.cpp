@@ -1,6 +1,7 @@
 #include "app/audit_command.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -27,6 +28,7 @@ struct RowRun {
   const LibraryRow* row;
   bool expected_violated;
   ScenarioResult result;
+  double seconds = 0;  // wall clock, for junit.xml and index.html
   model::Validity verdict() const {
     for (const auto& p : result.properties)
       if (p.property == row->property) return p.verdict.valid;
@@ -49,7 +51,9 @@ RowRun run_row(const LibraryRow& row, Version v, const std::string& root, const 
     s.name = std::filesystem::path(path).stem().string();
     s.expect = {{std::string(row.property), run.expected_violated ? "violated" : "holds"}};
     s.expect_ops.clear();
+    const auto started = std::chrono::steady_clock::now();
     run.result = scenario::run_scenario(s);
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   } catch (const std::exception& e) {  // a story that does not load, or a --set the loader refuses
     run.result.file = path;
     run.result.name = std::string(row.story);
@@ -102,6 +106,7 @@ void write_audit(std::ostream& out, const std::vector<RowRun>& runs, const Audit
     for (const auto& opt : o.lock_options) out << " " << opt.key << "=" << opt.value;
   }
   out << "; the versions affected come from locksim's version table.\n\n";
+  if (links) out << "`index.html` beside this file has every story's verdict with the checker's explanation.\n\n";
   out << "## Bugs that affect " << o.redisson << " (" << affected.size() << ")\n\n";
   if (affected.empty()) out << "None of the modelled bugs.\n";
   else table(out, affected, o, links);
@@ -150,9 +155,21 @@ int run_audit(const AuditOptions& o, std::ostream& out, std::ostream& err) {
   }
   write_audit(out, runs, o, false);
   std::vector<ScenarioResult> results;
-  for (const RowRun& r : runs) results.push_back(r.result);
+  report::RunInfo info;
+  info.title = "locksim audit --redisson " + o.redisson;
+  for (const RowRun& r : runs) {
+    results.push_back(r.result);
+    info.seconds.push_back(r.seconds);
+    info.labels.push_back(label(*r.row) + " (" + std::string(r.row->locks) + "; affects " + scenario::affected_text(*r.row) + ")");
+  }
+  if (!o.locks.empty()) {
+    std::string locks;
+    for (const std::string& type : o.locks) locks += (locks.empty() ? "" : ", ") + type;
+    info.facts.emplace_back("--lock", locks);
+  }
+  for (const auto& opt : o.lock_options) info.facts.emplace_back("--set", opt.key + "=" + opt.value);
   try {
-    report::write_reports(o.out, results);
+    report::write_reports(o.out, results, info);
     std::ofstream summary(std::filesystem::path(o.out) / "summary.md");
     write_audit(summary, runs, o, true);
     if (!summary) throw std::runtime_error(o.out + "/summary.md: cannot write");

@@ -105,7 +105,9 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   result.history = std::move(history);
   report::print_table(out, {result});
   try {
-    report::write_reports(options.out, {result});
+    report::RunInfo info;
+    info.title = "locksim check " + options.history;
+    report::write_reports(options.out, {result}, info);
   } catch (const std::exception& e) {
     err << "locksim check: " << e.what() << "\n";
     return 2;

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "report/markup.hpp"
+#include "report/run_index.hpp"
 #include "report/timeline.hpp"
 #include "scenario/writer.hpp"
 
@@ -146,6 +147,41 @@ nlohmann::ordered_json finding_json(const Group& g, bool as_hazard) {
 
 std::string plural(size_t n, const std::string& word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
+std::string joined(const std::vector<std::string>& words) {
+  std::string text;
+  for (const std::string& w : words) text += (text.empty() ? "" : ", ") + w;
+  return text.empty() ? "none" : text;
+}
+
+// A file the index links to, relative to the cases folder where index.html is written.
+report::IndexLink case_link(const std::string& label, const std::string& path) {
+  return {label, std::filesystem::path(path).filename().string()};
+}
+
+// A finding's (or a hazard's) row of index.html: the property violated, how many seeds, its replay
+// files. A hazard's violation is one the configuration makes expected.
+report::IndexRow finding_row(const Group& g, bool as_hazard, const ExploreOptions& o) {
+  const CaseResult& r = g.first;
+  report::IndexRow row;
+  row.scenario = as_hazard ? "hazard " + std::string(r.hazard->name) : "finding " + r.signature.id;
+  row.about = finding_title(r, o.config) + (r.signature.shape.empty() ? "" : "; steps: " + r.signature.shape);
+  row.lock = o.config.lock_type;
+  row.lock_label = r.shrunk_run.redisson.empty() ? row.lock : row.lock + ", Redisson " + r.shrunk_run.redisson;
+  row.property = r.violated + " (" + r.anomaly + ")";
+  row.expected = as_hazard ? "violated" : "holds";
+  row.observed = "violated";
+  row.outcome = as_hazard ? report::Outcome::ExpectedViolation : report::Outcome::UnexpectedViolation;
+  row.explanation = r.explanation;
+  if (r.hazard) row.explanation = "hazard " + std::string(r.hazard->name) + ": " + std::string(r.hazard->reason) + ". " + row.explanation;
+  if (!g.files.scenario.empty()) row.links.push_back(case_link("scenario", g.files.scenario));
+  if (!g.files.timeline.empty()) row.links.push_back(case_link("timeline", g.files.timeline));
+  if (!g.files.scenario_against.empty()) row.links.push_back(case_link("--against scenario", g.files.scenario_against));
+  if (!g.files.timeline_against.empty()) row.links.push_back(case_link("--against timeline", g.files.timeline_against));
+  row.note = plural(g.seeds, "seed") + " (first " + std::to_string(r.seed) + ")";
+  if (!as_hazard) row.note += ", shrunk from " + std::to_string(r.steps) + " to " + std::to_string(r.shrunk_steps) + " steps";
+  return row;
+}
+
 }  // namespace
 
 int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
@@ -196,6 +232,7 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
   std::vector<std::string> finding_order, hazard_order;
   std::map<std::string, Group> hazard_groups;  // by hazard name
   std::ostringstream junit_errors;
+  std::vector<report::IndexRow> error_rows;  // cases that could not run, for index.html
   bool interrupted = false;
   for (const uint64_t seed : seeds) {
     if (explore_stop_flag().load()) {
@@ -223,6 +260,15 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
       out << "ERROR seed=" << seed << ": " << *r.error << "\n  regenerate: " << regenerate_command(o.config, seed) << "\n";
       junit_errors << "  <testcase classname=\"explore." << escape_markup(o.config.lock_type) << "\" name=\"seed-" << seed
                    << "\"><error message=\"" << escape_markup(*r.error) << "\"/></testcase>\n";
+      report::IndexRow row;
+      row.scenario = "seed " + std::to_string(seed);
+      row.lock = o.config.lock_type;
+      row.property = "(run)";
+      row.expected = "-";
+      row.observed = "error";
+      row.outcome = report::Outcome::Error;
+      row.explanation = *r.error + " (regenerate: " + regenerate_command(o.config, seed) + ")";
+      error_rows.push_back(std::move(row));
     } else if (r.by_chance) {
       ++chance;
     } else if (r.hazard && !o.show_hazards) {
@@ -370,6 +416,45 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
         << cases.str() << junit_errors.str() << "</testsuite>\n";
     try {
       write_text(o.junit, xml.str());
+    } catch (const std::exception& e) {
+      err << "locksim explore: " << e.what() << "\n";
+    }
+  }
+  // index.html beside the counterexamples, when there is a finding or an error to show (hazards alone
+  // are no reason to write into the working directory; with a finding, they are listed too).
+  if (o.write_cases && (!finding_order.empty() || !error_rows.empty())) {
+    report::IndexPage page;
+    page.title = "locksim explore --lock " + o.config.lock_type;
+    page.facts = {{"lock", o.config.lock_type},
+                  {"properties", joined(o.config.properties)},
+                  {"faults", joined(o.config.faults)},
+                  {"seeds", std::to_string(o.seed_first) + ".." + std::to_string(o.seed_last) +
+                                (o.shard_count > 1 ? ", shard " + std::to_string(o.shard_index) + "/" +
+                                                         std::to_string(o.shard_count)
+                                                   : "")},
+                  {"cases run", std::to_string(done) + (interrupted ? " (interrupted)" : "")}};
+    if (!o.config.lock_options.empty()) {
+      std::vector<std::string> set;
+      for (const auto& opt : o.config.lock_options) set.push_back(opt.key + "=" + opt.value);
+      page.facts.emplace_back("--set", joined(set));
+    }
+    if (o.config.against) page.facts.emplace_back("--against", explore::variation_text(*o.config.against));
+    std::ostringstream took;
+    took << std::fixed << std::setprecision(1) << elapsed << " s";
+    page.facts.emplace_back("took", took.str());
+    page.summary = plural(findings.size(), "distinct finding") + " in " + plural(found, "seed") + ", " +
+                   plural(hazardous, "seed") + " violated through a hazard of the configuration, " +
+                   plural(chance, "seed") + " differing by chance, " + plural(errors, "error");
+    for (const std::string& id : finding_order) page.rows.push_back(finding_row(findings[id], false, o));
+    for (const std::string& name : hazard_order) page.rows.push_back(finding_row(hazard_groups[name], true, o));
+    for (auto& row : error_rows) page.rows.push_back(std::move(row));
+    try {
+      std::filesystem::create_directories(o.cases_dir);
+      // Shards often share one cases folder: each writes its own page rather than racing for one.
+      const std::string name = o.shard_count > 1 ? "index-shard-" + std::to_string(o.shard_index) + ".html" : "index.html";
+      const std::string index = (std::filesystem::path(o.cases_dir) / name).string();
+      write_text(index, report::render_run_index(page));
+      out << "index: " << index << "\n";
     } catch (const std::exception& e) {
       err << "locksim explore: " << e.what() << "\n";
     }

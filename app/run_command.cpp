@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <optional>
@@ -116,6 +117,7 @@ int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& er
   const auto old_term = std::signal(SIGTERM, on_run_interrupt);
   std::vector<ScenarioResult> results;
   results.reserve(files.size());
+  report::RunInfo info;  // the wall-clock seconds of each scenario (for junit.xml and index.html)
   for (size_t i = 0; i < files.size() && !live::interrupt_requested(); ++i) {
     if (options.progress) err << "\r[" << i + 1 << "/" << files.size() << "] " << files[i] << "\x1b[K" << std::flush;
     // A live run takes real time: say which scenario it is on even without a terminal.
@@ -125,7 +127,9 @@ int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& er
         err << "\r[" << i + 1 << "/" << files.size() << "] " << files[i] << " (live) " << now_ms / 1000 << " s of "
             << (end_ms + 999) / 1000 << " s\x1b[K" << std::flush;
       };
+    const auto started = std::chrono::steady_clock::now();
     results.push_back(run_scenario_file(files[i], backend));
+    info.seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   }
   // What an interruption left unrun is listed too, so the reports say what is missing.
   for (size_t i = results.size(); i < files.size(); ++i) {
@@ -135,6 +139,7 @@ int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& er
     r.backend = backend.live ? "live" : "fake";
     r.skipped = "not run: the run was interrupted";
     results.push_back(std::move(r));
+    info.seconds.push_back(0);
   }
   std::signal(SIGINT, old_int);
   std::signal(SIGTERM, old_term);
@@ -143,8 +148,9 @@ int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& er
   if (interrupted) err << "locksim run: interrupted; the reports list the scenarios it did not run as skipped\n";
   print_table(out, results);
   try {
-    write_reports(options.out, results);
-    out << "reports: " << options.out << "/summary.md, results.json, junit.xml, <scenario>/timeline.html\n";
+    write_reports(options.out, results, info);
+    out << "reports: " << options.out << "/index.html (open this), summary.md, results.json, junit.xml, "
+        << "<scenario>/timeline.html\n";
   } catch (const std::exception& e) {
     err << "locksim run: " << e.what() << "\n";
     return 2;

@@ -6,9 +6,12 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 #include "report/markup.hpp"
+#include "report/outcome.hpp"
+#include "report/run_index.hpp"
 #include "report/timeline.hpp"
 #include "report/verdict_json.hpp"
 
@@ -19,10 +22,8 @@ namespace {
 
 struct Row {
   std::string scenario, lock, check, expected, observed;
-  bool passed;
+  Outcome outcome;
   std::string detail;
-  bool observe = false;  // a verdict the file expected nothing of (observe mode)
-  std::string result() const { return observe ? "seen" : passed ? "pass" : "FAIL"; }
 };
 
 // "rlock, Redisson 3.52.0": the lock type, and the version a Redisson lock ran as.
@@ -34,29 +35,33 @@ std::string lock_label(const ScenarioResult& r) {
 std::vector<Row> rows_of(const ScenarioResult& r) {
   std::vector<Row> rows;
   if (r.skipped) {
-    rows.push_back({r.name, lock_label(r), "(skipped)", "-", "skipped", true, *r.skipped});
+    rows.push_back({r.name, lock_label(r), "(skipped)", "-", "-", Outcome::Skipped, *r.skipped});
     return rows;
   }
   if (r.error) {
     const char* what = r.bad_input ? "(bad file)" : r.interrupted ? "(interrupted)" : r.setup_error ? "(setup)" : "(run)";
-    rows.push_back({r.name, lock_label(r), what, "-", "error", false, *r.error});
+    rows.push_back({r.name, lock_label(r), what, "-", "error", Outcome::Error, *r.error});
     return rows;
   }
   for (const auto& p : r.properties) {
     std::string detail = p.verdict.explanation;
     if (!p.may_differ.empty()) detail = "may differ live, so not held to the expectation: " + p.may_differ + " " + detail;
-    rows.push_back({r.name, lock_label(r), p.property, p.expected.empty() ? "-" : p.expected,
-                    std::string(model::to_string(p.verdict.valid)), p.passed, detail, p.expected.empty()});
+    const std::string observed(model::to_string(p.verdict.valid));
+    rows.push_back({r.name, lock_label(r), p.property, p.expected.empty() ? "-" : p.expected, observed,
+                    outcome_of(p.expected, observed, p.passed), detail});
   }
   for (const auto& pin : r.pins) {
     const std::string what = "op " + pin.pin.client + ":" + std::to_string(pin.pin.thread) + " " + pin.pin.op + " #" +
                              std::to_string(pin.pin.nth);
     const std::string expected = pin.pin.value && pin.pin.result == "ok" ? "ok " + std::to_string(*pin.pin.value) : pin.pin.result;
-    rows.push_back({r.name, lock_label(r), what, expected, pin.observed, pin.passed, ""});
+    rows.push_back({r.name, lock_label(r), what, expected, pin.observed, pin.passed ? Outcome::Pass : Outcome::Fail, ""});
   }
-  if (rows.empty()) rows.push_back({r.name, lock_label(r), "(no expectations)", "-", "-", true, ""});
+  if (rows.empty()) rows.push_back({r.name, lock_label(r), "(no expectations)", "-", "-", Outcome::Seen, ""});
   return rows;
 }
+
+// Whether the scenario got a folder of its own (history and timelines): it ran, at least in part.
+bool has_folder(const ScenarioResult& r) { return !(r.bad_input || r.skipped || (r.setup_error && r.history.size() == 0)); }
 
 std::string md_cell(const std::string& s) {
   std::string out;
@@ -71,6 +76,8 @@ void write_file(const std::filesystem::path& path, const std::string& content) {
   if (!file) throw std::runtime_error(path.string() + ": write failed");
 }
 
+// Scenarios, and rows by outcome. A check is a row with an expectation; a skipped one is neither
+// passed nor failed (JUnit counts it among the tests, as skipped).
 struct Counts {
   int scenarios = 0, checks = 0, passed = 0, failed = 0, bad = 0, skipped = 0, setup = 0, observed = 0;
 };
@@ -83,12 +90,13 @@ Counts count(const std::vector<ScenarioResult>& results) {
     if (r.skipped) ++c.skipped;
     if (r.setup_error) ++c.setup;
     for (const auto& row : rows_of(r)) {
-      if (row.observe) {
+      if (row.outcome == Outcome::Seen) {
         ++c.observed;
         continue;
       }
       ++c.checks;
-      (row.passed ? c.passed : c.failed)++;
+      if (is_failure(row.outcome)) ++c.failed;
+      else if (row.outcome != Outcome::Skipped) ++c.passed;
     }
   }
   return c;
@@ -113,6 +121,147 @@ std::map<const ScenarioResult*, std::string> folders(const std::vector<ScenarioR
     names[&r] = name;
   }
   return names;
+}
+
+// "under 1 ms", "12 ms", "3.25 s", "61.3 s"
+std::string seconds_text(double seconds) {
+  std::ostringstream out;
+  if (seconds < 0.0005) out << "under 1 ms";
+  else if (seconds < 1) out << static_cast<int>(seconds * 1000 + 0.5) << " ms";
+  else out << std::fixed << std::setprecision(seconds < 10 ? 2 : 1) << seconds << " s";
+  return out.str();
+}
+
+// "fake", or "live, --time-scale 0.1"; the Redisson versions the locks ran as.
+std::vector<std::pair<std::string, std::string>> facts_of(const std::vector<ScenarioResult>& results, const RunInfo& info) {
+  std::vector<std::pair<std::string, std::string>> facts;
+  std::set<std::string> backends, versions;
+  double seconds = 0;
+  for (const auto& r : results) {
+    std::ostringstream backend;
+    backend << r.backend;
+    if (r.time_scale != 1.0) backend << ", --time-scale " << r.time_scale;
+    backends.insert(backend.str());
+    if (!r.redisson.empty()) versions.insert(r.redisson);
+  }
+  auto joined = [](const std::set<std::string>& words) {
+    std::string text;
+    for (const auto& w : words) text += (text.empty() ? "" : ", ") + w;
+    return text;
+  };
+  if (!backends.empty()) facts.emplace_back("backend", joined(backends));
+  if (!versions.empty()) facts.emplace_back("Redisson", joined(versions));
+  facts.emplace_back("scenarios", std::to_string(results.size()));
+  for (const double s : info.seconds) seconds += s;
+  if (!info.seconds.empty()) facts.emplace_back("took", seconds_text(seconds));
+  for (const auto& fact : info.facts) facts.push_back(fact);
+  return facts;
+}
+
+IndexPage index_of(const std::vector<ScenarioResult>& results, const RunInfo& info,
+                   const std::map<const ScenarioResult*, std::string>& folder_of) {
+  IndexPage page;
+  page.title = info.title;
+  page.facts = facts_of(results, info);
+  page.summary = summary_line(count(results));
+  for (size_t i = 0; i < results.size(); ++i) {
+    const ScenarioResult& r = results[i];
+    std::vector<IndexLink> links;
+    if (has_folder(r)) {
+      const std::string folder = folder_of.at(&r);
+      links = {{"timeline", folder + "/timeline.html"}, {"history", folder + "/history.jsonl"}};
+    }
+    std::string note = has_folder(r) ? "seed " + std::to_string(r.seed) : "";  // what did not run has no seed
+    if (i < info.seconds.size() && has_folder(r)) note += ", " + seconds_text(info.seconds[i]);
+    if (!r.faults.empty()) note += (note.empty() ? "faults: " : "; faults: ") + r.faults;
+    const std::string label = i < info.labels.size() ? info.labels[i] : "";
+    // Two scenarios of one name are told apart by their folders (the page groups rows by name).
+    const std::string& folder = folder_of.at(&r);
+    const std::string name = folder == slug(r.name) ? r.name : r.name + " (" + folder + ")";
+    for (Row& row : rows_of(r))
+      page.rows.push_back({name, label.empty() ? r.about : label, r.lock_type, row.lock, row.check, row.expected,
+                           row.observed, row.outcome, row.detail, links, note});
+  }
+  return page;
+}
+
+std::string markdown_summary(const std::vector<ScenarioResult>& results, const RunInfo& info,
+                             const std::map<const ScenarioResult*, std::string>& folder_of) {
+  std::ostringstream md;
+  md << "# " << info.title << "\n\n" << summary_line(count(results)) << "\n\n";
+  md << "`index.html` beside this file is the same table as a page, with filters.\n\n";
+  md << "| scenario | lock | faults | property | expected | observed | result | seed | explanation | files |\n";
+  md << "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+  for (const auto& r : results) {
+    const std::string files = has_folder(r) ? "[timeline](" + folder_of.at(&r) + "/timeline.html) [history](" +
+                                                  folder_of.at(&r) + "/history.jsonl)"
+                                            : "-";
+    for (const auto& row : rows_of(r)) {
+      const std::string result(outcome_label(row.outcome));
+      md << "| " << md_cell(row.scenario) << " | " << md_cell(row.lock) << " | " << md_cell(r.faults.empty() ? "-" : r.faults)
+         << " | " << md_cell(row.check) << " | " << md_cell(row.expected) << " | " << md_cell(row.observed) << " | "
+         << (is_failure(row.outcome) ? "**" + result + "**" : result) << " | " << r.seed << " | "
+         << (row.detail.empty() ? "-" : md_cell(row.detail)) << " | " << files << " |\n";
+    }
+  }
+  if (!results.empty())
+    md << "\nBackend: " << results.front().backend
+       << (results.front().time_scale != 1.0 ? ", --time-scale " + std::to_string(results.front().time_scale) : "")
+       << ".\n";
+  md << "\nPer scenario: `<name>/history.jsonl`, `<name>/timeline.txt`, `<name>/timeline.html`.\n";
+  return md.str();
+}
+
+std::string junit_xml(const std::vector<ScenarioResult>& results, const RunInfo& info) {
+  const Counts counts = count(results);
+  auto time_attr = [](double seconds) {
+    std::ostringstream t;
+    t << " time=\"" << std::fixed << std::setprecision(3) << seconds << "\"";
+    return t.str();
+  };
+  double total = 0;
+  for (const double s : info.seconds) total += s;
+  std::ostringstream xml;
+  xml << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  xml << "<testsuites name=\"locksim\" tests=\"" << counts.checks << "\" failures=\""
+      << counts.failed - counts.bad - counts.setup << "\" errors=\"" << counts.bad + counts.setup << "\" skipped=\""
+      << counts.skipped << "\"" << (info.seconds.empty() ? "" : time_attr(total)) << ">\n";
+  for (size_t i = 0; i < results.size(); ++i) {
+    const ScenarioResult& r = results[i];
+    auto rows = rows_of(r);
+    std::erase_if(rows, [](const Row& row) { return row.outcome == Outcome::Seen; });  // nothing expected: no test
+    int failures = 0;
+    for (const auto& row : rows) failures += is_failure(row.outcome) ? 1 : 0;
+    const bool error = r.bad_input || r.setup_error;
+    // The scenario's seconds on its suite; its checks share that one run, so each case gets an even
+    // share (the cases add up to the suite, as CI tools sum them).
+    const bool timed = i < info.seconds.size();
+    const double seconds = timed ? info.seconds[i] : 0;
+    const std::string case_time = timed ? time_attr(rows.empty() ? 0 : seconds / static_cast<double>(rows.size())) : "";
+    xml << "  <testsuite name=\"" << escape_markup(r.name) << "\" tests=\"" << rows.size() << "\" failures=\""
+        << (error ? 0 : failures) << "\" errors=\"" << (error ? 1 : 0) << "\" skipped=\"" << (r.skipped ? 1 : 0) << "\""
+        << (timed ? time_attr(seconds) : "") << ">\n";
+    for (const auto& row : rows) {
+      xml << "    <testcase classname=\"" << escape_markup(r.name) << "\" name=\"" << escape_markup(row.check) << "\""
+          << case_time;
+      if (row.outcome == Outcome::Skipped) {
+        xml << "><skipped message=\"" << escape_markup(row.detail) << "\"/></testcase>\n";
+        continue;
+      }
+      if (!is_failure(row.outcome)) {
+        xml << "/>\n";
+        continue;
+      }
+      xml << ">\n";
+      const char* tag = error ? "error" : "failure";
+      xml << "      <" << tag << " message=\"expected " << escape_markup(row.expected) << ", observed "
+          << escape_markup(row.observed) << "\">" << escape_markup(row.detail) << "</" << tag << ">\n";
+      xml << "    </testcase>\n";
+    }
+    xml << "  </testsuite>\n";
+  }
+  xml << "</testsuites>\n";
+  return xml.str();
 }
 
 }  // namespace
@@ -143,14 +292,15 @@ void print_table(std::ostream& out, const std::vector<ScenarioResult>& results) 
   out << std::string(w[0] + w[1] + w[2] + w[3] + w[4] + 16, '-') << "\n";
   for (const auto& row : rows) {
     out << cell(row.scenario, w[0]) << "  " << cell(row.lock, w[1]) << "  " << cell(row.check, w[2]) << "  "
-        << cell(row.expected, w[3]) << "  " << cell(row.observed, w[4]) << "  " << row.result() << "\n";
-    const bool tell = !row.passed || (row.observe && row.observed != "holds");
+        << cell(row.expected, w[3]) << "  " << cell(row.observed, w[4]) << "  " << outcome_word(row.outcome) << "\n";
+    const bool tell = is_failure(row.outcome) || row.outcome == Outcome::Skipped ||
+                      (row.outcome == Outcome::Seen && row.observed != "holds");
     if (tell && !row.detail.empty()) out << "    " << row.detail << "\n";
   }
   out << summary_line(count(results)) << "\n";
 }
 
-void write_reports(const std::string& dir, const std::vector<ScenarioResult>& results) {
+void write_reports(const std::string& dir, const std::vector<ScenarioResult>& results, const RunInfo& info) {
   const std::filesystem::path root(dir);
   std::error_code ec;
   std::filesystem::create_directories(root, ec);
@@ -158,29 +308,8 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
   const auto folder_of = folders(results);
   const Counts counts = count(results);
 
-  std::ostringstream md;
-  md << "# locksim run\n\n" << summary_line(counts) << "\n\n";
-  md << "| scenario | lock | faults | property | expected | observed | result | seed |\n";
-  md << "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
-  for (const auto& r : results)
-    for (const auto& row : rows_of(r))
-      md << "| " << md_cell(row.scenario) << " | " << md_cell(row.lock) << " | " << md_cell(r.faults.empty() ? "-" : r.faults)
-         << " | " << md_cell(row.check) << " | " << row.expected << " | " << row.observed << " | "
-         << (row.observe ? "seen" : row.passed ? "pass" : "**FAIL**") << " | " << r.seed << " |\n";
-  bool notes = false;
-  for (const auto& r : results) {
-    const std::optional<std::string>& why = r.skipped ? r.skipped : r.error;
-    if (!why) continue;
-    if (!notes) md << "\n## Errors and skipped scenarios\n\n";
-    notes = true;
-    md << "- " << md_cell(r.name) << ": " << (r.skipped ? "skipped: " : "") << md_cell(*why) << "\n";
-  }
-  if (!results.empty())
-    md << "\nBackend: " << results.front().backend
-       << (results.front().time_scale != 1.0 ? ", --time-scale " + std::to_string(results.front().time_scale) : "")
-       << ".\n";
-  md << "\nPer scenario: `<name>/history.jsonl`, `<name>/timeline.txt`, `<name>/timeline.html`.\n";
-  write_file(root / "summary.md", md.str());
+  write_file(root / "index.html", render_run_index(index_of(results, info, folder_of)));
+  write_file(root / "summary.md", markdown_summary(results, info, folder_of));
 
   nlohmann::ordered_json json;
   json["scenarios"] = counts.scenarios;
@@ -211,7 +340,7 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
     for (const auto& row : rows_of(r)) {
       if (r.error || r.skipped) break;
       s["checks"].push_back({{"property", row.check}, {"expected", row.expected}, {"observed", row.observed},
-                             {"passed", row.passed}, {"explanation", row.detail}});
+                             {"passed", !is_failure(row.outcome)}, {"explanation", row.detail}});
     }
     for (size_t i = 0; i < r.properties.size(); ++i) {
       s["checks"][i]["anomaly"] = r.properties[i].verdict.anomaly;
@@ -224,43 +353,10 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
   }
   write_file(root / "results.json", json.dump(2) + "\n");
 
-  std::ostringstream xml;
-  xml << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  xml << "<testsuites name=\"locksim\" tests=\"" << counts.checks << "\" failures=\""
-      << counts.failed - counts.bad - counts.setup << "\" errors=\"" << counts.bad + counts.setup << "\" skipped=\""
-      << counts.skipped << "\">\n";
-  for (const auto& r : results) {
-    auto rows = rows_of(r);
-    std::erase_if(rows, [](const Row& row) { return row.observe; });
-    int failures = 0;
-    for (const auto& row : rows) failures += row.passed ? 0 : 1;
-    const bool error = r.bad_input || r.setup_error;
-    xml << "  <testsuite name=\"" << escape_markup(r.name) << "\" tests=\"" << rows.size() << "\" failures=\""
-        << (error ? 0 : failures) << "\" errors=\"" << (error ? 1 : 0) << "\" skipped=\"" << (r.skipped ? 1 : 0) << "\">\n";
-    for (const auto& row : rows) {
-      if (row.observe) continue;  // a verdict nothing was expected of is no test
-      xml << "    <testcase classname=\"" << escape_markup(r.name) << "\" name=\"" << escape_markup(row.check) << "\"";
-      if (r.skipped) {
-        xml << "><skipped message=\"" << escape_markup(*r.skipped) << "\"/></testcase>\n";
-        continue;
-      }
-      if (row.passed) {
-        xml << "/>\n";
-        continue;
-      }
-      xml << ">\n";
-      const char* tag = error ? "error" : "failure";
-      xml << "      <" << tag << " message=\"expected " << escape_markup(row.expected) << ", observed "
-          << escape_markup(row.observed) << "\">" << escape_markup(row.detail) << "</" << tag << ">\n";
-      xml << "    </testcase>\n";
-    }
-    xml << "  </testsuite>\n";
-  }
-  xml << "</testsuites>\n";
-  write_file(root / "junit.xml", xml.str());
+  write_file(root / "junit.xml", junit_xml(results, info));
 
   for (const auto& r : results) {
-    if (r.bad_input || r.skipped || (r.setup_error && r.history.size() == 0)) continue;
+    if (!has_folder(r)) continue;
     const std::filesystem::path folder = root / folder_of.at(&r);
     std::filesystem::create_directories(folder, ec);
     if (ec) throw std::runtime_error(folder.string() + ": cannot create (" + ec.message() + ")");

@@ -1,21 +1,35 @@
 #pragma once
-// Reports of a `locksim run`: a verdict table for the terminal, and in the output directory
-// summary.md, results.json, junit.xml (a test case per scenario and property) and, per scenario, its
-// history and timelines.
+// Reports of a `locksim run` (and of audit and check, which run scenarios too): a verdict table for
+// the terminal, and in the output directory index.html (the page to open), summary.md, results.json,
+// junit.xml (a test case per scenario and property) and, per scenario, its history and timelines.
 #include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "scenario/runner.hpp"
 
 namespace locksim::report {
 
+// What the results alone do not say about a run.
+struct RunInfo {
+  std::string title = "locksim run";  // index.html's and summary.md's heading
+  // The wall-clock seconds each result took, by position (empty: not measured). They go to junit.xml
+  // and index.html only: results.json and summary.md stay the same from run to run.
+  std::vector<double> seconds;
+  // By position, a heading that replaces the scenario's `about` in index.html (audit: the bug's
+  // issue and title); empty, or "" for one result: its `about`.
+  std::vector<std::string> labels;
+  std::vector<std::pair<std::string, std::string>> facts;  // more of what ran, for index.html's header
+};
+
 // The verdict table and the one-line summary.
 void print_table(std::ostream& out, const std::vector<scenario::ScenarioResult>& results);
 
 // Writes every report file into `dir` (created if needed); throws std::runtime_error naming a path
 // it cannot write.
-void write_reports(const std::string& dir, const std::vector<scenario::ScenarioResult>& results);
+void write_reports(const std::string& dir, const std::vector<scenario::ScenarioResult>& results,
+                   const RunInfo& info = {});
 
 // A file-system-safe name for a scenario's own folder.
 std::string slug(const std::string& name);

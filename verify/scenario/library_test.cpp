@@ -153,7 +153,19 @@ TEST(LocksimRun, TheReportsAgreeWithTheTable) {
     EXPECT_TRUE(std::filesystem::exists(folder + "/timeline.txt")) << folder;
   }
   EXPECT_GT(violations, 20u);
-  EXPECT_TRUE(std::filesystem::exists(out + "/summary.md"));
+  // index.html and summary.md have the table's rows: one per check and per observed verdict.
+  size_t table_rows = 0;
+  for (const auto& result : json["results"]) table_rows += result["checks"].size();
+  const std::string index = read(out + "/index.html");
+  const std::regex index_row("<tr class=\"row ");
+  EXPECT_EQ(static_cast<size_t>(std::distance(std::sregex_iterator(index.begin(), index.end(), index_row), std::sregex_iterator())),
+            table_rows);
+  const std::regex failed_row("data-failed=\"1\"");
+  EXPECT_EQ(std::distance(std::sregex_iterator(index.begin(), index.end(), failed_row), std::sregex_iterator()), 0);
+  const std::string summary = read(out + "/summary.md");
+  const std::regex summary_row("\\| \\[timeline\\]\\([^)]+/timeline.html\\) \\[history\\]\\([^)]+/history.jsonl\\) \\|\n");
+  EXPECT_EQ(static_cast<size_t>(std::distance(std::sregex_iterator(summary.begin(), summary.end(), summary_row), std::sregex_iterator())),
+            table_rows);
   std::filesystem::remove_all(out);
 }
 
@@ -206,6 +218,7 @@ TEST(LocksimRun, AScenarioThatRefusesTheTimeScaleIsSkippedNotFailed) {
   EXPECT_EQ(run_scenarios(options, table, err), 0) << table.str() << err.str();
   EXPECT_NE(table.str().find("(skipped)"), std::string::npos) << table.str();
   EXPECT_NE(table.str().find("(1 skipped)"), std::string::npos) << table.str();
+  EXPECT_EQ(table.str().find("skipped  pass"), std::string::npos) << table.str();
   const auto json = nlohmann::json::parse(read(out + "/results.json"));
   EXPECT_EQ(json["skipped"].get<int>(), 1);
   EXPECT_EQ(json["failed"].get<int>(), 0);

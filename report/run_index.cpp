@@ -1,0 +1,129 @@
+#include "report/run_index.hpp"
+
+#include <array>
+#include <map>
+#include <set>
+
+#include "report/element.hpp"
+#include "report/index_assets.hpp"
+#include "report/markup.hpp"
+
+namespace locksim::report {
+namespace {
+
+// The header's counts, failures first.
+constexpr std::array<Outcome, 8> kChipOrder{Outcome::UnexpectedViolation, Outcome::MissedViolation, Outcome::Fail,
+                                            Outcome::Error,  Outcome::Pass,  Outcome::ExpectedViolation,
+                                            Outcome::Seen,   Outcome::Skipped};
+
+std::string header(const IndexPage& page) {
+  El facts("p");
+  facts.a("class", "facts");
+  for (const auto& [key, value] : page.facts)
+    facts.child(El("span").a("class", "fact").text(key + ": ").child(El("b").text(value.empty() ? "-" : value).str()).str());
+  std::map<Outcome, int> counts;
+  for (const IndexRow& row : page.rows) ++counts[row.outcome];
+  El chips("p");
+  chips.a("class", "counts");
+  for (const Outcome o : kChipOrder) {
+    if (!counts[o]) continue;
+    chips.child(El("span")
+                    .a("class", "chip " + std::string(outcome_class(o)))
+                    .text(std::to_string(counts[o]) + " " + std::string(outcome_label(o)))
+                    .str());
+  }
+  El h("header");
+  h.child(El("h1").text(page.title).str()).child(facts.str());
+  if (!page.summary.empty()) h.child(El("p").a("class", "summary").text(page.summary).str());
+  return h.child(chips.str()).str();
+}
+
+std::string filters(const IndexPage& page) {
+  std::set<std::string> locks;
+  for (const IndexRow& row : page.rows)
+    if (!row.lock.empty()) locks.insert(row.lock);
+  El select("select");
+  select.a("id", "f-lock").child(El("option").a("value", "").text("all").str());
+  for (const std::string& lock : locks) select.child(El("option").a("value", lock).text(lock).str());
+  auto box = [](const char* id, const char* label) {
+    return El("label").child(El("input").a("type", "checkbox").a("id", id).str()).text(label).str();
+  };
+  return El("form")
+      .a("class", "filters")
+      .a("id", "filters")
+      .child(box("f-failed", " failed only"))
+      .child(box("f-violated", " violations only"))
+      .child(El("label").text("lock type ").child(select.str()).str())
+      .child(El("span").a("id", "shown").text(std::to_string(page.rows.size()) + " rows").str())  // the script counts
+      .str();
+}
+
+// A table cell, never self-closed (El writes an empty element as <x/>, which HTML reads as an open tag).
+std::string td(const std::string& css, const std::string& inner_markup) {
+  return "<td class=\"" + escape_markup(css) + "\">" + inner_markup + "</td>";
+}
+
+// A row of one check: its verdict, the outcome and the checker's words.
+std::string row_html(const IndexRow& row) {
+  const std::string css(outcome_class(row.outcome));
+  return El("tr")
+      .a("class", "row is-" + css)
+      .a("data-outcome", css)
+      .a("data-failed", is_failure(row.outcome) ? "1" : "0")
+      .a("data-violated", row.observed == "violated" ? "1" : "0")
+      .a("data-lock", row.lock)
+      .child(td("property", escape_markup(row.property)))
+      .child(td("verdict", escape_markup(row.expected)))
+      // Only "violated" is marked: other observed words (fail, error) are also outcome classes.
+      .child(td(row.observed == "violated" ? "verdict violated" : "verdict", escape_markup(row.observed)))
+      .child(td("result", El("span").a("class", "badge " + css).text(outcome_label(row.outcome)).str()))
+      .child(td("explanation", escape_markup(row.explanation)))
+      .str();
+}
+
+// The heading row of a scenario's rows (those of `first`, which share its name): the name, the lock,
+// the links to its files, the note and what the scenario is about.
+std::string head_html(const IndexRow& first) {
+  El th("th");
+  th.a("colspan", 5).a("scope", "rowgroup");
+  th.child(El("span").a("class", "name").text(first.scenario).str());
+  th.child(El("span").a("class", "lock").text(first.lock_label.empty() ? first.lock : first.lock_label).str());
+  for (const IndexLink& link : first.links) th.child(El("a").a("href", link.href).text(link.label).str());
+  if (!first.note.empty()) th.child(El("span").a("class", "note").text(first.note).str());
+  if (!first.about.empty()) th.child(El("div").a("class", "about").text(first.about).str());
+  return El("tr").a("class", "head").child(th.str()).str();
+}
+
+std::string table(const IndexPage& page) {
+  El head("tr");
+  for (const char* column : {"property", "expected", "observed", "result", "explanation"})
+    head.child(El("th").text(column).str());
+  std::string groups;
+  for (size_t i = 0; i < page.rows.size();) {
+    // A scenario's rows come together; each group is a <tbody> the filters hide when all its rows are.
+    size_t end = i + 1;
+    while (end < page.rows.size() && page.rows[end].scenario == page.rows[i].scenario) ++end;
+    El body("tbody");
+    body.a("class", "scenario").child(head_html(page.rows[i]));
+    for (size_t k = i; k < end; ++k) body.child(row_html(page.rows[k]));
+    groups += body.str();
+    i = end;
+  }
+  return El("table").a("class", "runs").child(El("thead").child(head.str()).str()).child(groups).str();
+}
+
+}  // namespace
+
+std::string render_run_index(const IndexPage& page) {
+  std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
+  html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">";
+  html += El("title").text(page.title).str();
+  html += "<style>" + std::string(kIndexCss) + "</style></head>\n<body>\n";
+  html += header(page) + "\n" + filters(page) + "\n";
+  html += page.rows.empty() ? El("p").a("class", "empty").text("Nothing ran.").str() : table(page);
+  html += "\n" + El("p").a("class", "empty").a("id", "empty").a("hidden", "").text("No row matches the filters.").str();
+  html += "\n<script>" + std::string(kIndexJs) + "</script>\n</body></html>\n";
+  return html;
+}
+
+}  // namespace locksim::report

@@ -1,0 +1,47 @@
+#pragma once
+// index.html: the page to open after a run, explore or audit. A row per scenario and property (or
+// per finding) with what was expected, what was observed, the outcome (an expected violation reads
+// apart from a regression; skipped is skipped) and the checker's explanation, under a heading per
+// scenario with relative links to its files; a header with the counts and what ran; filters (failed
+// only, violations only, lock type) that the URL's hash can also set (#failed&violated&lock=rlock).
+// Self-contained: the CSS and script are inline (report/index.css, report/index.js), nothing is
+// fetched.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/outcome.hpp"
+
+namespace locksim::report {
+
+struct IndexLink {
+  std::string label;  // "timeline"
+  std::string href;   // relative to index.html: "pubsub-wakeup/timeline.html"
+};
+
+// Consecutive rows with the same scenario share one heading, which shows the first one's name,
+// lock, links, note and about.
+struct IndexRow {
+  std::string scenario;  // its name (explore: the finding's id)
+  std::string about;     // a line under the name ("" none)
+  std::string lock;      // the lock type, what the lock filter matches ("" none)
+  std::string lock_label;  // as shown: "rlock, Redisson 3.52.0" ("" shows `lock`)
+  std::string property;
+  std::string expected;  // holds | violated | ok | ... ("-" none)
+  std::string observed;
+  Outcome outcome = Outcome::Pass;
+  std::string explanation;  // the verdict's prose, the error or why it was skipped
+  std::vector<IndexLink> links;
+  std::string note;  // small print after the links: "0.12 s", "12 seeds (first 410)"
+};
+
+struct IndexPage {
+  std::string title;  // "locksim run"
+  std::vector<std::pair<std::string, std::string>> facts;  // what ran: {"backend", "fake"}, ...
+  std::string summary;  // the one-line count the terminal printed
+  std::vector<IndexRow> rows;
+};
+
+std::string render_run_index(const IndexPage& page);
+
+}  // namespace locksim::report

@@ -7,7 +7,9 @@
 #include <optional>
 #include <ostream>
 
+#include "base/share_dir.hpp"
 #include "client/redisson_version.hpp"
+#include "client/script_files.hpp"
 #include "report/report.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/runner.hpp"
@@ -58,13 +60,26 @@ std::optional<live::Address> parse_address(const std::string& text) {
 
 std::string scenarios_dir() {
   if (std::filesystem::is_directory("scenarios")) return "scenarios";
-  return std::string(LOCKSIM_SOURCE_DIR) + "/scenarios";
+  if (const auto installed = base::find_share_folder("scenarios")) return *installed;
+  return "scenarios";
 }
 
 int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> paths = options.paths;
+  if (paths.empty()) {
+    if (!std::filesystem::is_directory("scenarios")) {
+      const auto installed = base::find_share_folder("scenarios");
+      err << "locksim run: no scenarios/ here: name scenario files or folders, e.g. locksim run "
+          << (installed ? *installed : std::string("PREFIX/share/locksim/scenarios")) << "\n";
+      return 2;
+    }
+    paths = {"scenarios"};
+  }
   std::vector<std::string> files;
   try {
-    files = find_scenario_files(options.paths.empty() ? default_paths() : options.paths);
+    // Every scenario needs the lock scripts: a missing folder is said once, here, not per file.
+    client::default_scripts_dir();
+    files = find_scenario_files(paths);
   } catch (const std::exception& e) {
     err << "locksim run: " << e.what() << "\n";
     return 2;

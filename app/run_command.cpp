@@ -26,7 +26,8 @@ using scenario::run_scenario_file;
 using scenario::ScenarioResult;
 namespace {
 
-std::vector<std::string> default_paths() { return {scenarios_dir()}; }
+// Without a terminal, a live run says how far it is every this many seconds.
+constexpr int64_t kProgressEveryS = 10;
 
 volatile std::sig_atomic_t g_interrupts = 0;
 volatile std::sig_atomic_t g_signal = 0;
@@ -132,15 +133,23 @@ int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& er
   std::vector<ScenarioResult> results;
   results.reserve(files.size());
   for (size_t i = 0; i < files.size() && !live::interrupt_requested(); ++i) {
-    if (options.progress) err << "\r[" << i + 1 << "/" << files.size() << "] " << files[i] << "\x1b[K" << std::flush;
-    // A live run takes real time: say which scenario it is on even without a terminal.
-    if (backend.live && !options.progress) err << "[" << i + 1 << "/" << files.size() << "] " << files[i] << " (live)\n";
-    if (backend.live && options.progress)
-      backend.progress = [&err, i, &files](int64_t now_ms, int64_t end_ms) {
-        err << "\r[" << i + 1 << "/" << files.size() << "] " << files[i] << " (live) " << now_ms / 1000 << " s of "
-            << (end_ms + 999) / 1000 << " s\x1b[K" << std::flush;
+    const std::string which = "[" + std::to_string(i + 1) + "/" + std::to_string(files.size()) + "] " + files[i];
+    if (options.progress) err << "\r" << which << "\x1b[K" << std::flush;
+    // A live run takes real time: say which scenario it is on and how far it is, even without a
+    // terminal (then a line every kProgressEveryS seconds, for a log).
+    if (backend.live && !options.progress) err << which << " (live)\n";
+    if (backend.live)
+      backend.progress = [&err, which, terminal = options.progress](int64_t now_ms, int64_t end_ms) {
+        const int64_t end_s = (end_ms + 999) / 1000;
+        if (terminal)
+          err << "\r" << which << " (live) " << now_ms / 1000 << " s of " << end_s << " s\x1b[K" << std::flush;
+        else if (now_ms % (kProgressEveryS * 1000) == 0 && now_ms < end_ms)
+          err << which << " (live) " << now_ms / 1000 << " s of " << end_s << " s\n";
       };
     results.push_back(run_scenario_file(files[i], backend));
+    if (const auto early = results.back().ended_early_ms)
+      err << (options.progress ? "\r" : "") << which << " (live) ended at " << *early / 1000
+          << " s: every client idle, nothing scheduled (the file gives no run_ms)" << (options.progress ? "\x1b[K\n" : "\n");
   }
   // What an interruption left unrun is listed too, so the reports say what is missing.
   for (size_t i = results.size(); i < files.size(); ++i) {

@@ -99,8 +99,11 @@ int main(int argc, char** argv) {
       "Exit code: 0 every expectation met, 1 one was not, 2 a bad file, bad usage or live servers that could\n"
       "not be set up, 130 (143) interrupted by Ctrl-C (SIGTERM): the reports then cover what ran.\n"
       "The format: docs/scenario-format.md; live runs: docs/live.md.");
-  run->add_option("paths", run_options.paths, "Scenario files or folders (default: scenarios/)");
-  run->add_option("--out", run_options.out, "Where to write the reports")->capture_default_str();
+  run->add_option("paths", run_options.paths,
+                  "Scenario files or folders (default: ./scenarios, which must then exist; the installed library\n"
+                  "is PREFIX/share/locksim/scenarios)");
+  run->add_option("--out", run_options.out, "Where to write the reports, relative to the current folder")
+      ->capture_default_str();
   run->add_option("--backend", run_options.backend,
                   "fake: the simulated world (deterministic, virtual time). live: the same clients against real\n"
                   "redis-servers on the real clock (a scenario's virtual ms become real ms); locksim starts its own\n"
@@ -179,10 +182,13 @@ int main(int argc, char** argv) {
   for (const auto& [name, what] : {std::pair{"-h", "host"}, {"-p", "port"}, {"-s", "socket"}, {"-a", "password"},
                                    {"-u", "URI"}, {"--user", "ACL user"}, {"--pass", "password"}})
     connection->add_option(name, refused, std::string("redis-cli's ") + what)->expected(0, 1)->type_name("");
-  std::string scripts_dir = locksim::client::default_scripts_dir();
+
+  std::string scripts_dir;  // empty: locksim's own, looked up when the demo runs (it may be missing)
   CLI::App* demo = app.add_subcommand(
       "demo", "Walks through the seed articles' lock scripts on the fake Redis, step by step, on a simulated clock.");
-  demo->add_option("--scripts", scripts_dir, "Directory of the lock scripts (*.lua)")->capture_default_str();
+  demo->add_option("--scripts", scripts_dir,
+                   "Directory of the lock scripts (*.lua; default: $LOCKSIM_SCRIPTS, else share/locksim/scripts beside\n"
+                   "the executable)");
 
   locksim::app::ExploreOptions explore_options;
   std::string explore_faults = "none", explore_properties = "mutual_exclusion", explore_seeds, explore_shard;
@@ -440,7 +446,8 @@ int main(int argc, char** argv) {
       locksim::shell::StreamLines lines(std::cin);
       return locksim::shell::run_redis_shell(lines, std::cout, std::cerr, shell_options);
     }
-    if (*demo) return locksim::shell::run_demo(std::cout, scripts_dir);
+    if (*demo)
+      return locksim::shell::run_demo(std::cout, scripts_dir.empty() ? locksim::client::default_scripts_dir() : scripts_dir);
     if (*audit) {
       if (audit_matrix) return locksim::app::print_matrix("", std::cout, std::cerr);
       if (audit_options.redisson.empty()) {

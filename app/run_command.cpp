@@ -8,7 +8,9 @@
 #include <optional>
 #include <ostream>
 
+#include "base/share_dir.hpp"
 #include "client/redisson_version.hpp"
+#include "client/script_files.hpp"
 #include "report/report.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/runner.hpp"
@@ -25,7 +27,8 @@ using scenario::run_scenario_file;
 using scenario::ScenarioResult;
 namespace {
 
-std::vector<std::string> default_paths() { return {scenarios_dir()}; }
+// Without a terminal, a live run says how far it is every this many seconds.
+constexpr int64_t kProgressEveryS = 10;
 
 volatile std::sig_atomic_t g_interrupts = 0;
 volatile std::sig_atomic_t g_signal = 0;
@@ -59,13 +62,26 @@ std::optional<live::Address> parse_address(const std::string& text) {
 
 std::string scenarios_dir() {
   if (std::filesystem::is_directory("scenarios")) return "scenarios";
-  return std::string(LOCKSIM_SOURCE_DIR) + "/scenarios";
+  if (const auto installed = base::find_share_folder("scenarios")) return *installed;
+  return "scenarios";
 }
 
 int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> paths = options.paths;
+  if (paths.empty()) {
+    if (!std::filesystem::is_directory("scenarios")) {
+      const auto installed = base::find_share_folder("scenarios");
+      err << "locksim run: no scenarios/ here: name scenario files or folders, e.g. locksim run "
+          << (installed ? *installed : std::string("PREFIX/share/locksim/scenarios")) << "\n";
+      return 2;
+    }
+    paths = {"scenarios"};
+  }
   std::vector<std::string> files;
   try {
-    files = find_scenario_files(options.paths.empty() ? default_paths() : options.paths);
+    // Every scenario needs the lock scripts: a missing folder is said once, here, not per file.
+    client::default_scripts_dir();
+    files = find_scenario_files(paths);
   } catch (const std::exception& e) {
     err << "locksim run: " << e.what() << "\n";
     return 2;
@@ -119,17 +135,25 @@ int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& er
   results.reserve(files.size());
   report::RunInfo info;  // the wall-clock seconds of each scenario (for junit.xml and index.html)
   for (size_t i = 0; i < files.size() && !live::interrupt_requested(); ++i) {
-    if (options.progress) err << "\r[" << i + 1 << "/" << files.size() << "] " << files[i] << "\x1b[K" << std::flush;
-    // A live run takes real time: say which scenario it is on even without a terminal.
-    if (backend.live && !options.progress) err << "[" << i + 1 << "/" << files.size() << "] " << files[i] << " (live)\n";
-    if (backend.live && options.progress)
-      backend.progress = [&err, i, &files](int64_t now_ms, int64_t end_ms) {
-        err << "\r[" << i + 1 << "/" << files.size() << "] " << files[i] << " (live) " << now_ms / 1000 << " s of "
-            << (end_ms + 999) / 1000 << " s\x1b[K" << std::flush;
+    const std::string which = "[" + std::to_string(i + 1) + "/" + std::to_string(files.size()) + "] " + files[i];
+    if (options.progress) err << "\r" << which << "\x1b[K" << std::flush;
+    // A live run takes real time: say which scenario it is on and how far it is, even without a
+    // terminal (then a line every kProgressEveryS seconds, for a log).
+    if (backend.live && !options.progress) err << which << " (live)\n";
+    if (backend.live)
+      backend.progress = [&err, which, terminal = options.progress](int64_t now_ms, int64_t end_ms) {
+        const int64_t end_s = (end_ms + 999) / 1000;
+        if (terminal)
+          err << "\r" << which << " (live) " << now_ms / 1000 << " s of " << end_s << " s\x1b[K" << std::flush;
+        else if (now_ms % (kProgressEveryS * 1000) == 0 && now_ms < end_ms)
+          err << which << " (live) " << now_ms / 1000 << " s of " << end_s << " s\n";
       };
     const auto started = std::chrono::steady_clock::now();
     results.push_back(run_scenario_file(files[i], backend));
     info.seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    if (const auto early = results.back().ended_early_ms)
+      err << (options.progress ? "\r" : "") << which << " (live) ended at " << *early / 1000
+          << " s: every client idle, nothing scheduled (the file gives no run_ms)" << (options.progress ? "\x1b[K\n" : "\n");
   }
   // What an interruption left unrun is listed too, so the reports say what is missing.
   for (size_t i = results.size(); i < files.size(); ++i) {

@@ -7,8 +7,8 @@
 namespace locksim::app {
 
 struct RunOptions {
-  std::vector<std::string> paths;  // files or folders; empty: scenarios/
-  std::string out = "reports/latest";
+  std::vector<std::string> paths;  // files or folders; empty: ./scenarios (there must be one)
+  std::string out = "reports/latest";  // relative to where locksim runs
   bool progress = false;  // a "[3/23] file" line (for a terminal)
   std::string backend = "fake";        // fake: the simulated world; live: real redis-servers, real time
   std::vector<std::string> redis;      // live: HOST:PORT of servers to use (none: locksim starts its own)
@@ -18,11 +18,12 @@ struct RunOptions {
   std::string redisson;                // run every Redisson lock as this version ("": each file's own)
 };
 
-// scenarios/ here, or else the checkout's own library.
+// The scenario library `locksim audit` reads: ./scenarios if there is one, else the installed one
+// (share/locksim/scenarios beside the executable, base/share_dir.hpp), else "scenarios".
 std::string scenarios_dir();
 
 // Exit code: 0 every expectation met, 1 one was not, 2 bad input (a file that does not load, a
-// path that does not exist, a report folder that cannot be written, a bad --redis, live servers
+// path that does not exist, no path and no ./scenarios, no lock scripts (client/script_files.hpp), a report folder that cannot be written, a bad --redis, live servers
 // that could not be set up), 130 or 143 interrupted by SIGINT or SIGTERM (the reports then cover
 // what ran).
 int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& err);

@@ -5,7 +5,10 @@
 
 namespace locksim::client {
 
-// The directory locksim was built with (the checkout's scripts/), unless LOCKSIM_SCRIPTS is set.
+// The folder of locksim's own lock scripts: $LOCKSIM_SCRIPTS when set, else share/locksim/scripts
+// beside the executable (base/share_dir.hpp). Throws std::runtime_error when LOCKSIM_SCRIPTS names
+// a folder without the scripts, or when none is found: the message says where it looked and how to
+// set LOCKSIM_SCRIPTS.
 std::string default_scripts_dir();
 
 // The text of `dir/name.lua`; throws std::runtime_error naming the path when it cannot be read.

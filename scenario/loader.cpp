@@ -714,7 +714,8 @@ Scenario load_scenario(const std::string& path, const std::string& redisson) {
   read_lock(r, r.require(root, "lock", "the scenario"), s, redisson);
   read_clients(r, r.require(root, "clients", "the scenario"), s);
   read_timeline(r, r.require(root, "timeline", "the scenario"), s);
-  s.run_ms = root["run_ms"] ? r.non_negative(root["run_ms"], "run_ms") : default_run_ms(s.timeline);
+  s.run_ms_given = static_cast<bool>(root["run_ms"]);
+  s.run_ms = s.run_ms_given ? r.non_negative(root["run_ms"], "run_ms") : default_run_ms(s.timeline);
   if (root["expect"]) read_expect(r, root["expect"], s);
   if (root["live"]) read_live(r, root["live"], s);
   // A RedLock needs a server per part; a fault needs its server to exist.

@@ -120,17 +120,27 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
         process.clock.drift_ppm = c.drift_ppm;
       }
       for (const auto& e : s.timeline) schedule(w, e);
-      if (backend.live && backend.progress) {
-        // The same run in one-second steps (run_until(t) then run_until(u) is run_until(u)).
+      std::string note;
+      if (backend.live) {
+        // The same run in one-second steps (run_until(t) then run_until(u) is run_until(u)), each
+        // reported, and ended at the first step where the world has settled unless the file asked
+        // for its run_ms: a default minute of real time with nothing left to happen tells nothing.
         for (int64_t t = std::min<int64_t>(1000, s.run_ms);; t = std::min(t + 1000, s.run_ms)) {
           w.run_until(t);
-          backend.progress(t, s.run_ms);
+          if (backend.progress) backend.progress(t, s.run_ms);
           if (t == s.run_ms) break;
+          if (!s.run_ms_given && w.settled()) {
+            result.ended_early_ms = t;
+            note = "ended early, " + std::to_string(s.run_ms - t) +
+                   " ms before the default run_ms: every client idle, nothing scheduled";
+            break;
+          }
         }
       } else {
+        // Virtual time is free: the simulated run always lasts run_ms, so its history stays the same.
         w.run_until(s.run_ms);
       }
-      w.finish();
+      w.finish(note);
     } catch (const std::exception& ex) {
       // What was observed until then is kept.
       result.error = ex.what();

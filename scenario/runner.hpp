@@ -43,6 +43,9 @@ struct ScenarioResult {
   bool bad_input = false;
   bool setup_error = false;  // live: the servers could not be started or used (not a finding)
   bool interrupted = false;
+  // live: the run ended here (ms), before run_ms, because the world had settled (World::settled)
+  // and the file gave no run_ms. The history's end event says so too.
+  std::optional<int64_t> ended_early_ms;
   std::optional<std::string> skipped;  // not run, and why (a refused --time-scale)
   std::vector<PropertyResult> properties;
   std::vector<OpPinResult> pins;
@@ -55,7 +58,9 @@ struct Backend {
   std::optional<live::LiveOptions> live;
   double time_scale = 1.0;  // see app/time_scale.hpp
   std::string redisson;     // run every scenario as this Redisson version ("": each file's own)
-  // Live runs take real time: called about once a second with the run's time and its end (ms).
+  // Live runs take real time: called once a second with the run's time and its planned end (ms).
+  // A live run of a file without run_ms ends at the first second the world has settled
+  // (ScenarioResult::ended_early_ms); a simulated run always lasts its run_ms.
   std::function<void(int64_t now_ms, int64_t end_ms)> progress;
 };
 

@@ -62,6 +62,9 @@ struct Scenario {
   std::vector<ClientDecl> clients;
   std::vector<TimelineEntry> timeline;
   int64_t run_ms = 0;
+  // Whether the file gave run_ms: a live run then lasts that long; one whose run_ms is the default
+  // ends as soon as the world has settled (scenario/runner.hpp).
+  bool run_ms_given = false;
   std::vector<std::pair<std::string, std::string>> expect;  // property -> holds | violated, in file order
   std::vector<OpExpectation> expect_ops;
   model::CheckerOptions checker_options;

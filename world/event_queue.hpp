@@ -38,6 +38,8 @@ class EventQueue {
   }
 
   bool empty() const { return heap_.empty() && !ticker_.armed; }
+  // Whether anything but the ticker is due: with none, only housekeeping is left to run.
+  bool events_pending() const { return !heap_.empty(); }
   int64_t next_time() const { return ticker_next() ? ticker_.at_ms : heap_.front().at_ms; }
 
   // Runs the next event with the clock at `t`: its own time, or later (a paced world runs an event

@@ -5,6 +5,7 @@
 
 #include "base/assert.hpp"
 #include "client/lock_factory.hpp"
+#include "client/script_files.hpp"
 #include "model/events.hpp"
 #include "model/fault_events.hpp"
 
@@ -29,7 +30,7 @@ World::World(WorldOptions options, Fabric& fabric)
       fabric_(fabric),
       root_rng_(options_.seed),
       network_rng_(root_rng_.split("network")),
-      scripts_(options_.scripts_dir.empty() ? std::string(LOCKSIM_SCRIPTS_DIR) : options_.scripts_dir) {
+      scripts_(options_.scripts_dir.empty() ? client::default_scripts_dir() : options_.scripts_dir) {
   LS_ASSERT(options_.active_expire_every_ms > 0);
   // Simulated, a message takes at least a millisecond: with zero latency a waiter told "0 ms left"
   // would retry at the same virtual instant forever (found by exploration). A real network has a
@@ -84,6 +85,7 @@ void World::at(int64_t t, std::function<void()> action) { queue_.at(std::max(t, 
 
 void World::record(model::Event event) {
   event.at_ms = now();
+  if (event.kind == model::EventKind::Fault && event.f == fe::kFailover && failovers_awaited_ > 0) --failovers_awaited_;
   history_.add(std::move(event));
 }
 
@@ -201,6 +203,7 @@ void World::inject(int64_t t, const Fault& fault) {
 
 void World::act(const Fault& f) {
   const std::string server = model::server_name(f.server);
+  if (fault_info(f.kind).lasts()) faults_until_ = std::max(faults_until_, now() + f.for_ms);
   switch (f.kind) {
     case FaultKind::Crash:
       crash(client(f.client));
@@ -232,6 +235,7 @@ void World::act(const Fault& f) {
       return;
     case FaultKind::Failover:
       if (f.sentinel) {
+        ++failovers_awaited_;
         fabric_.crash_master(f.server, f.down_ms);
         fault_event(server, fe::kDown, 0, -1, "the master dies; Sentinel to promote its replica");
       } else {
@@ -330,7 +334,25 @@ void World::run_until(int64_t t) {
   }
 }
 
-void World::finish() { record(model::end_event()); }
+bool World::settled() const {
+  if (queue_.events_pending() || now() < faults_until_ || failovers_awaited_ > 0) return false;
+  for (const auto& [name, process] : clients_) {
+    if (!process->user->believed().empty()) return false;
+    if (process->crashed) continue;
+    if (now() < process->paused_until) return false;
+    for (const auto& task : process->tasks)
+      if (!task.done()) return false;
+    for (const auto& [id, thread] : process->threads)
+      if (thread.busy || !thread.pending.empty()) return false;
+  }
+  return true;
+}
+
+void World::finish(std::string note) {
+  model::Event end = model::end_event();
+  end.text = std::move(note);
+  record(std::move(end));
+}
 
 void World::sweep_finished_tasks() {
   for (auto& [name, process] : clients_) {

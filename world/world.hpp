@@ -53,8 +53,15 @@ class World final : public Harness {
   // --- running
   // Runs every event up to and including time t; the clock ends at t.
   void run_until(int64_t t);
-  // Records that the run stops now: checkers judge what never finished against this end.
-  void finish();
+  // Whether nothing more would happen unless something new were scheduled: every client that is
+  // alive idle (no operation running or queued, no coroutine left, not paused), no client, alive
+  // or crashed, believing it holds a lock (its key may still be on a server, its expiry to come),
+  // nothing on the agenda but the servers' housekeeping, no fault still lasting and no Sentinel
+  // failover awaited. A live run without an explicit run_ms ends here (scenario/runner.hpp).
+  bool settled() const;
+  // Records that the run stops now: checkers judge what never finished against this end. `note`
+  // says why it stops before the time planned, if it does.
+  void finish(std::string note = {});
   uint64_t events_executed() const { return queue_.executed(); }
   model::History& history() { return history_; }
   FencedResource& resource(const std::string& lock) { return resources_[lock]; }
@@ -97,6 +104,10 @@ class World final : public Harness {
   std::vector<client::LockSpec> locks_;
   std::map<std::string, FencedResource> resources_;
   int64_t last_op_id_ = 0;
+  // For settled(): when the last lasting fault acted so far ends, and the Sentinel failovers acted
+  // out whose promotion the fabric has not recorded yet.
+  int64_t faults_until_ = 0;
+  int failovers_awaited_ = 0;
 };
 
 }  // namespace locksim::world

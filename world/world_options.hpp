@@ -12,7 +12,7 @@ struct WorldOptions {
   LinkOptions link{};                     // every client's link, unless changed per client
   int64_t epoch_ms = 1700000000000;       // what the servers' and clients' clocks read at time 0
   int64_t active_expire_every_ms = 100;   // Redis's active expiry cycle (simulated servers)
-  std::string scripts_dir{};              // where the lock scripts are (default: the checkout's)
+  std::string scripts_dir{};              // where the lock scripts are (default: client::default_scripts_dir())
   int64_t max_events = 50'000'000;        // a run that needs more is a bug (or an unbounded scenario)
   int servers = 1;                        // independent Redis servers, redis0 .. redis<N-1> (RedLock)
 };

@@ -370,6 +370,7 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
     input.clients = r.clients;
     input.history = &r.history;
     input.real_time = r.backend == "live";
+    input.thread_wait_ms = r.thread_wait_ms;
     for (const auto& p : r.properties) {
       input.verdicts.push_back(p.verdict);
       input.expected.push_back(p.expected);

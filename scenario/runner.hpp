@@ -46,6 +46,7 @@ struct ScenarioResult {
   // live: the run ended here (ms), before run_ms, because the world had settled (World::settled)
   // and the file gave no run_ms. The history's end event says so too.
   std::optional<int64_t> ended_early_ms;
+  int64_t thread_wait_ms = -1;  // fair: threadWaitTime, for the timeline's timeout scores; -1 otherwise
   std::optional<std::string> skipped;  // not run, and why (a refused --time-scale)
   std::vector<PropertyResult> properties;
   std::vector<OpPinResult> pins;

@@ -97,6 +97,21 @@ std::string read(const std::string& path) {
   return text.str();
 }
 
+// A FairLock run's timeline knows threadWaitTime, so its queue lane draws each waiter's timeout score
+// (reply time + told wait + threadWaitTime), not only the wait it was told.
+TEST(LocksimRun, AFairRunsTimelineDrawsTimeoutScores) {
+  const ScenarioResult r = run_scenario_file(kSource + "/scenarios/fair-crashed-waiter-head.yaml");
+  ASSERT_FALSE(r.error) << *r.error;
+  EXPECT_EQ(r.thread_wait_ms, 5000);  // Redisson 3.11.0's threadWaitTime
+  const std::string dir = temp_dir("fair-scores");
+  write_reports(dir, {r});
+  const std::string html = read(dir + "/" + slug(r.name) + "/timeline.html");
+  std::filesystem::remove_all(dir);
+  EXPECT_NE(html.find("&#39;s timeout score: "), std::string::npos) << "no timeout score on the fair run's page";
+  EXPECT_EQ(html.find(" told to wait until "), std::string::npos) << "a score drawn as a told wait: threadWaitTime missing";
+  EXPECT_EQ(run_scenario_file(kSource + "/scenarios/watchdog-long-job.yaml").thread_wait_ms, -1);
+}
+
 TEST(LocksimRun, TheReportsAgreeWithTheTable) {
   const std::string out = temp_dir("reports");
   std::ostringstream table, err;

@@ -15,18 +15,7 @@ keep=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
 library="$here/../../scenarios"
 
-browser=""
-for candidate in chromium chromium-browser; do
-  if command -v "$candidate" >/dev/null 2>&1; then browser=$(command -v "$candidate"); break; fi
-done
-if [[ -z $browser ]]; then
-  if [[ ${CI:-} == true ]]; then
-    echo "FAIL: chromium is not installed (tools/install-deps installs it) and CI=true" >&2
-    exit 1
-  fi
-  echo "SKIP: chromium is not installed; run tools/install-deps (or apt-get install chromium)" >&2
-  exit 77
-fi
+source "$here/chromium.sh"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -50,14 +39,11 @@ fi
 if grep -q 'skipped *pass' "$work/run.log"; then echo "FAIL: the table says 'skipped pass'" >&2; exit 1; fi
 [[ -s $out/index.html ]] || { echo "FAIL: $out/index.html was not written" >&2; exit 1; }
 
-# No network: the flags keep Chromium from phoning home; the page itself must need nothing.
-chrome() {  # chrome <width> <url> <flags...>
+chrome() {  # chrome <width> <url> <chromium args...>
   local width=$1 url=$2
   shift 2
-  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync --disable-extensions \
-    --allow-file-access-from-files --user-data-dir="$(mktemp -d -p "$work")" --window-size="$width,1000" \
-    --virtual-time-budget=3000 --run-all-compositor-stages-before-draw "$@" "$url" 2>>"$work/chromium.log"
+  chromium_offline "$width" "$url" --allow-file-access-from-files --virtual-time-budget=3000 \
+    --run-all-compositor-stages-before-draw "$@"
 }
 dump() {  # dump <name> <url suffix>
   chrome 1400 "file://$out/index.html$2" --dump-dom >"$work/$1.html" ||

@@ -13,18 +13,8 @@ set -euo pipefail
 unit_tests=${1:?usage: timeline_chromium.sh <locksim_unit_tests binary> [screenshot directory]}
 keep_dir=${2:-}
 
-browser=""
-for candidate in chromium chromium-browser; do
-  if command -v "$candidate" >/dev/null 2>&1; then browser=$(command -v "$candidate"); break; fi
-done
-if [[ -z $browser ]]; then
-  if [[ ${CI:-} == true ]]; then
-    echo "FAIL: chromium is not installed (tools/install-deps installs it) and CI=true" >&2
-    exit 1
-  fi
-  echo "SKIP: chromium is not installed; run tools/install-deps (or apt-get install chromium)" >&2
-  exit 77
-fi
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/chromium.sh"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -37,59 +27,11 @@ for f in "$html" "$fair"; do
   [[ -s $f ]] || { cat "$work/gtest.log" >&2; echo "FAIL: $f was not written" >&2; exit 1; }
 done
 
-# No network: the flags keep Chromium from phoning home; the page itself must need nothing.
 chrome() {  # chrome <width> <page url> <chromium args...>
   local width=$1 url=$2
   shift 2
-  timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync --disable-extensions \
-    --hide-scrollbars --user-data-dir="$(mktemp -d -p "$work")" --window-size="$width,1000" "$@" "$url" 2>>"$work/chromium.log"
+  chromium_offline "$width" "$url" --hide-scrollbars "$@"
 }
-
-# Not blank: decode a PNG (zlib only, no imaging package) and count its colours.
-cat >"$work/not_blank.py" <<'PY'
-import struct, sys, zlib
-
-data = open(sys.argv[1], "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-pos, idat, header = 8, b"", None
-while pos < len(data):
-    length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + length]
-    if kind == b"IHDR":
-        header = struct.unpack(">IIBBBBB", body)
-    elif kind == b"IDAT":
-        idat += body
-    pos += 12 + length
-width, height, depth, colour, _, _, interlace = header
-channels = {2: 3, 6: 4}.get(colour)
-if depth != 8 or channels is None or interlace:
-    sys.exit(f"unexpected PNG format: depth {depth}, colour type {colour}, interlace {interlace}")
-raw = zlib.decompress(idat)
-stride = width * channels
-prev = bytearray(stride)
-colours = set()
-for y in range(height):
-    f = raw[y * (stride + 1)]
-    line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    for i in range(stride):
-        a = line[i - channels] if i >= channels else 0
-        b = prev[i]
-        if f == 1: line[i] = (line[i] + a) & 255
-        elif f == 2: line[i] = (line[i] + b) & 255
-        elif f == 3: line[i] = (line[i] + ((a + b) >> 1)) & 255
-        elif f == 4:
-            c = prev[i - channels] if i >= channels else 0
-            p = a + b - c
-            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    if y % 4 == 0:
-        colours.update(bytes(line[i:i + 3]) for i in range(0, stride, channels * 2))
-    prev = line
-print(f"screenshot {width}x{height}: {len(colours)} distinct colours (sampled)")
-if len(colours) < 20:
-    sys.exit("FAIL: the screenshot looks blank")
-PY
 
 failures=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
@@ -161,7 +103,7 @@ sys.exit(1 if problems else 0)
 PY
     chrome "$width" "$url" --screenshot="$work/$page-$width.png" >/dev/null ||
       { tail -20 "$work/chromium.log" >&2; fail "chromium --screenshot $page at $width px"; continue; }
-    python3 "$work/not_blank.py" "$work/$page-$width.png" || failures=$((failures + 1))
+    python3 "$here/screenshot_check.py" "$work/$page-$width.png" || failures=$((failures + 1))
   done
 done
 

@@ -117,6 +117,7 @@ void write_case(const Scenario& s, const scenario::ScenarioResult& run, const st
   for (const auto& p : run.properties) {
     t.verdicts.push_back(p.verdict);
     t.expected.push_back(p.expected);
+    t.met.push_back(p.passed);
   }
   write_text(timeline_path, render_timeline_html(t));
 }

@@ -374,6 +374,7 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
     for (const auto& p : r.properties) {
       input.verdicts.push_back(p.verdict);
       input.expected.push_back(p.expected);
+      input.met.push_back(p.passed);
     }
     write_file(folder / "timeline.txt", render_timeline_text(input));
     write_file(folder / "timeline.html", render_timeline_html(input));

@@ -47,6 +47,9 @@ struct TimelineInput {
   // What the scenario expects of each verdict, in the same order: "holds", "violated", or "" (or
   // missing) when it expects nothing of it and the verdict is only observed.
   std::vector<std::string> expected;
+  // Whether each verdict is what was expected, as the run judged it (scenario::PropertyResult::passed):
+  // the page shows that judgement (report/outcome.hpp), it does not make its own.
+  std::vector<bool> met;
   // A FairLock's threadWaitTime: with it each waiter's timeout score is drawn where its script put it
   // (the wait its acquire was told + this); -1 when not known: the told wait alone is drawn.
   int64_t thread_wait_ms = -1;

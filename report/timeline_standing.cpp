@@ -2,6 +2,8 @@
 // bug) is no regression, and the page says which is which.
 #include "report/timeline_layout.hpp"
 
+#include "report/outcome.hpp"
+
 namespace locksim::report::timeline {
 
 using model::Validity;
@@ -10,10 +12,11 @@ std::string expected_of(const TimelineInput& in, size_t i) { return i < in.expec
 
 Standing standing_of(const TimelineInput& in, size_t i) {
   const std::string expected = expected_of(in, i);
-  if (expected.empty() || i >= in.verdicts.size()) return Standing::Observed;
-  const Validity valid = in.verdicts[i].valid;
-  const bool met = (expected == "holds" && valid == Validity::Yes) || (expected == "violated" && valid == Validity::No);
-  return met ? Standing::Met : Standing::Missed;
+  if (i >= in.verdicts.size()) return Standing::Observed;
+  const bool met = i < in.met.size() && in.met[i];
+  const Outcome outcome = outcome_of(expected, to_string(in.verdicts[i].valid), met);
+  if (outcome == Outcome::Seen) return Standing::Observed;
+  return is_failure(outcome) ? Standing::Missed : Standing::Met;
 }
 
 std::string standing_text(const TimelineInput& in, size_t i) {

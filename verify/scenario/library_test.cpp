@@ -99,7 +99,7 @@ std::string read(const std::string& path) {
 
 // A FairLock run's timeline knows threadWaitTime, so its queue lane draws each waiter's timeout score
 // (reply time + told wait + threadWaitTime), not only the wait it was told.
-TEST(LocksimRun, AFairRunsTimelineDrawsTimeoutScores) {
+TEST(LocksimRun, AFairRunsTimelineDrawsTimeoutScoresAndTheRunsJudgement) {
   const ScenarioResult r = run_scenario_file(kSource + "/scenarios/fair-crashed-waiter-head.yaml");
   ASSERT_FALSE(r.error) << *r.error;
   EXPECT_EQ(r.thread_wait_ms, 5000);  // Redisson 3.11.0's threadWaitTime
@@ -109,6 +109,8 @@ TEST(LocksimRun, AFairRunsTimelineDrawsTimeoutScores) {
   std::filesystem::remove_all(dir);
   EXPECT_NE(html.find("&#39;s timeout score: "), std::string::npos) << "no timeout score on the fair run's page";
   EXPECT_EQ(html.find(" told to wait until "), std::string::npos) << "a score drawn as a told wait: threadWaitTime missing";
+  // The page shows the run's own judgement of its expectations (fair_queue violated, as expected).
+  EXPECT_NE(html.find("The verdicts met the scenario&#39;s expectations"), std::string::npos);
   EXPECT_EQ(run_scenario_file(kSource + "/scenarios/watchdog-long-job.yaml").thread_wait_ms, -1);
 }
 

@@ -105,6 +105,7 @@ StoryRun showcase_story() {
   judge(run);
   // The story shows the bug of a paused watchdog holder; the rest holds (as judge's checkers order them).
   run.input.expected = {"violated", "holds", "holds"};
+  run.input.met = {true, true, true};  // as the checkers find it (judge)
   return run;
 }
 
@@ -288,6 +289,7 @@ ScenarioRun run_library_scenario(const std::string& file) {
   for (const auto& p : run.result.properties) {
     in.verdicts.push_back(p.verdict);
     in.expected.push_back(p.expected);
+    in.met.push_back(p.passed);
   }
   return run;
 }
@@ -462,6 +464,7 @@ TEST(Timeline, TheTopSaysWhetherTheVerdictsMetTheScenariosExpectations) {
 
   // Had the scenario expected fair_queue to hold, the same run is a regression, in red.
   run.input.expected[fair] = "holds";
+  run.input.met[fair] = false;  // what the runner judges of a violation expected to hold
   html = page();
   EXPECT_NE(html.find("fair_queue violated (blocked-by-evicted), expected to hold \u2014 a regression"), std::string::npos);
   EXPECT_NE(html.find("<section class=\"violations regression\""), std::string::npos);

@@ -174,6 +174,7 @@ IndexPage index_of(const std::vector<ScenarioResult>& results, const RunInfo& in
     std::string note = has_folder(r) ? "seed " + std::to_string(r.seed) : "";  // what did not run has no seed
     if (i < info.seconds.size() && has_folder(r)) note += ", " + seconds_text(info.seconds[i]);
     if (!r.faults.empty()) note += (note.empty() ? "faults: " : "; faults: ") + r.faults;
+    if (r.ended_early_ms) note += "; ended at " + std::to_string(*r.ended_early_ms / 1000) + " s: every client idle";
     const std::string label = i < info.labels.size() ? info.labels[i] : "";
     // Two scenarios of one name are told apart by their folders (the page groups rows by name).
     const std::string& folder = folder_of.at(&r);
@@ -335,6 +336,7 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
     if (r.setup_error) s["setup_error"] = true;
     if (r.interrupted) s["interrupted"] = true;
     if (r.skipped) s["skipped"] = *r.skipped;
+    if (r.ended_early_ms) s["ended_early_ms"] = *r.ended_early_ms;  // live: the world settled before run_ms
     s["folder"] = folder_of.at(&r);
     s["checks"] = nlohmann::ordered_json::array();
     for (const auto& row : rows_of(r)) {

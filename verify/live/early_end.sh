@@ -48,6 +48,9 @@ end=$(end_of "$history")
 grep '"type":"end"' "$history" | grep -q "ended early" || fail "the end event does not say the run ended early: $(tail -1 "$history")"
 grep -q "ended at [0-9]* s: every client idle, nothing scheduled" "$work/quiet.err" ||
   fail "stderr does not say the run ended early: $(cat "$work/quiet.err")"
+grep -q "\"ended_early_ms\": *$end" "$work/quiet/results.json" ||
+  fail "results.json does not say the run ended early at $end ms"
+grep -q "ended at [0-9]* s: every client idle" "$work/quiet/index.html" || fail "index.html does not say the run ended early"
 
 # --- an explicit run_ms: it runs that long, and without a terminal says how far it is every 10 s
 write_scenario "$work/timed.yaml" "run_ms: 12000"
@@ -58,6 +61,7 @@ took=$(($(date +%s) - start))
 ((took >= 11)) || fail "a run with run_ms 12000 took only $took s"
 end=$(end_of "$work/timed/timed/history.jsonl")
 [[ $end == 12000 ]] || fail "the history ends at $end ms, not at run_ms 12000"
+grep -q ended_early_ms "$work/timed/results.json" && fail "results.json says a run with an explicit run_ms ended early"
 grep '"type":"end"' "$work/timed/timed/history.jsonl" | grep -q "ended early" && fail "an explicit run_ms run says it ended early"
 grep -q "ended at" "$work/timed.err" && fail "an explicit run_ms run says it ended early: $(cat "$work/timed.err")"
 grep -q "timed.yaml (live) 10 s of 12 s" "$work/timed.err" || fail "no progress line at 10 s: $(cat "$work/timed.err")"

@@ -76,4 +76,10 @@ cd "$work/mine"
 grep -q "^1 scenarios" "$work/mine.out" || fail "expected the one scenario of ./scenarios: $(cat "$work/mine.out")"
 [[ -s $work/mine/reports/latest/summary.md ]] || fail "no reports in ./reports/latest"
 
+# tools/install-deps knows two sets, `run` and all; anything else is a usage error before any apt-get.
+deps=$(cd "$(dirname "$0")/../.." && pwd)/tools/install-deps
+code=0
+usage=$("$deps" tests 2>&1) || code=$?
+[[ $code == 2 && $usage == *"usage: tools/install-deps [run]"* ]] || fail "install-deps tests: exit $code, $usage"
+
 echo "install_prefix: ok"

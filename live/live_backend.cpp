@@ -104,7 +104,7 @@ void LiveBackend::resubscribe(int server) {
 }
 
 void LiveBackend::send(SharedCommand command, bool as_eval, std::shared_ptr<world::Waiter> waiter, SharedReply reply) {
-  hop(true,
+  hop(world::Actor::server(command->server),
       [this, command, as_eval, waiter, reply, epoch = connection_epoch_] {
         if (epoch == connection_epoch_) execute(command, as_eval, waiter, reply);
       },
@@ -118,7 +118,7 @@ void LiveBackend::execute(const SharedCommand& command, bool as_eval, std::share
     world_.record(world::exec_event(command->server, client_.name, *command, answer,
                                     {.before = std::move(before), .after = std::move(after), .ttl_ms = ttl_ms,
                                      .queue = std::move(queue)}));
-    hop(false,
+    hop(world::Actor::client(client_.index),
         [this, waiter, reply, answer] {
           if (waiter->done) return;
           *reply = answer;
@@ -161,17 +161,17 @@ void LiveBackend::execute(const SharedCommand& command, bool as_eval, std::share
 }
 
 void LiveBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<world::Waiter> waiter) {
-  hop(true,
+  hop(world::Actor::server(server),
       [this, channel, server, waiter] {
         links(server).pubsub->send({"SUBSCRIBE", channel}, [this, channel, waiter](Reply) {
-          hop(false, [this, waiter] { complete(waiter, true); }, [channel] { return "reply to SUBSCRIBE " + channel; });
+          hop(world::Actor::client(client_.index), [this, waiter] { complete(waiter, true); }, [channel] { return "reply to SUBSCRIBE " + channel; });
         });
       },
       [channel] { return "request SUBSCRIBE " + channel; });
 }
 
 void LiveBackend::send_unsubscribe(const std::string& channel, int server) {
-  hop(true, [this, channel, server] { links(server).pubsub->send({"UNSUBSCRIBE", channel}, nullptr); },
+  hop(world::Actor::server(server), [this, channel, server] { links(server).pubsub->send({"UNSUBSCRIBE", channel}, nullptr); },
       [channel] { return "request UNSUBSCRIBE " + channel; });
 }
 

@@ -27,6 +27,7 @@ inline constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
 class RedisNode : public engine::Host {
  public:
   RedisNode(world::Harness& world, std::string name, int index);
+  int index() const { return index_; }
 
   const std::string& name() const { return name_; }
   bool up() const { return up_; }

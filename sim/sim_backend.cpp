@@ -11,7 +11,7 @@ using world::Waiter;
 void SimBackend::round_trip(Describe what, RedisNode& node, AtServer at_server, std::shared_ptr<Waiter> waiter) {
   auto shared_what = std::make_shared<const Describe>(std::move(what));
   auto shared_at_server = std::make_shared<const AtServer>(std::move(at_server));
-  hop(true,
+  hop(world::Actor::server(node.index()),
       [this, shared_what, &node, shared_at_server, waiter, epoch = connection_epoch_] {
         if (epoch == connection_epoch_) arrive(shared_what, node, shared_at_server, waiter);
       },
@@ -22,12 +22,13 @@ void SimBackend::arrive(std::shared_ptr<const Describe> what, RedisNode& node, s
                         std::shared_ptr<Waiter> waiter) {
   // A stopped (SIGSTOP) server reads nothing; what arrived waits in its socket, in order.
   if (node.paused_until() > world_.now()) {
-    world_.queue().at(node.paused_until(), [this, what, &node, at_server, waiter] { arrive(what, node, at_server, waiter); });
+    world_.queue().at(node.paused_until(), [this, what, &node, at_server, waiter] { arrive(what, node, at_server, waiter); },
+                      world::Actor::server(node.index()));
     return;
   }
   const std::optional<bool> answer = (*at_server)();
   if (!answer) return;
-  hop(false,
+  hop(world::Actor::client(client_.index),
       [this, waiter, value = *answer, epoch = connection_epoch_] {
         if (epoch == connection_epoch_ && !waiter->done) complete(waiter, value);
       },

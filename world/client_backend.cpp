@@ -32,7 +32,8 @@ void ClientBackend::complete(const std::shared_ptr<Waiter>& waiter, bool value) 
 }
 
 void ClientBackend::complete_at(int64_t at_ms, const std::shared_ptr<Waiter>& waiter, bool value) {
-  world_.queue().at(std::max(at_ms, world_.now()), [this, waiter, value] { complete(waiter, value); });
+  world_.queue().at(std::max(at_ms, world_.now()), [this, waiter, value] { complete(waiter, value); },
+                    Actor::client(client_.index));
 }
 
 client::Task<void> ClientBackend::sleep(int64_t ms) {
@@ -146,22 +147,23 @@ void ClientBackend::on_message(const std::string& channel, int server) {
 
 void ClientBackend::lost(std::string text) { record(model::lost_message(std::move(text))); }
 
-void ClientBackend::hop(bool to_server, std::function<void()> then, const std::function<std::string()>& what) {
-  const auto arrival = client_.link.arrival(world_.now(), to_server, world_.network_rng());
+void ClientBackend::hop(Actor to, std::function<void()> then, const std::function<std::string()>& what) {
+  const bool to_server = to != Actor::client(client_.index);
+  const auto arrival = client_.link.arrival(world_.now(), to_server, client_.index, world_.scheduler());
   if (!arrival) {
     lost(what());
     return;
   }
-  world_.queue().at(*arrival, std::move(then));
+  world_.queue().at(*arrival, std::move(then), to);
 }
 
 client::Task<int> ClientBackend::write_fenced(std::string resource, int64_t token, int64_t thread, int64_t timeout_ms) {
   auto waiter = new_waiter();
   auto accepted = std::make_shared<bool>(false);
-  hop(true,
+  hop(Actor::world(),
       [this, resource, token, thread, waiter, accepted] {
         *accepted = world_.fenced_write(client_.name, thread, resource, token);
-        hop(false,
+        hop(Actor::client(client_.index),
             [this, waiter] {
               if (!waiter->done) complete(waiter, true);
             },

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "client/backend.hpp"
+#include "world/scheduler.hpp"
 
 namespace locksim::world {
 
@@ -64,7 +65,9 @@ class ClientBackend : public client::Backend {
 
   // Crosses the client's link (latency, loss, partition, delay): `then` runs when the message
   // arrives, or never when it is lost (recorded with the text `what` gives).
-  void hop(bool to_server, std::function<void()> then, const std::function<std::string()>& what);
+  // `to` is what acts when it arrives: a server (or the world, for the fenced resource) on the way
+  // there, this client on the way back.
+  void hop(Actor to, std::function<void()> then, const std::function<std::string()>& what);
   void lost(std::string text);
 
   std::shared_ptr<Waiter> new_waiter() const;

@@ -41,10 +41,11 @@ struct Waiter {
 };
 
 struct ClientProcess {
-  ClientProcess(std::string name, std::string uuid, LinkOptions link, Rng rng)
-      : name(std::move(name)), uuid(std::move(uuid)), link(link), rng(rng) {}
+  ClientProcess(std::string name, int index, std::string uuid, LinkOptions link, Rng rng)
+      : name(std::move(name)), index(index), uuid(std::move(uuid)), link(link), rng(rng) {}
 
   std::string name;
+  int index = 0;  // its place in the order the world's clients were added (its Actor)
   std::string uuid;
   ClientClock clock;
   Link link;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/assert.hpp"
+#include "world/scheduler.hpp"
 
 namespace locksim::world {
 
@@ -22,9 +23,10 @@ class EventQueue {
 
   int64_t now() const { return now_; }
 
-  void at(int64_t at_ms, Action action) {
+  // `actor`: what the event acts on (scheduler.hpp), for a scheduler that orders same-time events.
+  void at(int64_t at_ms, Action action, Actor actor = Actor::world()) {
     LS_ASSERT(at_ms >= now_);
-    heap_.push_back(Item{at_ms, next_seq_++, std::move(action)});
+    heap_.push_back(Item{at_ms, next_seq_++, std::move(action), actor});
     std::push_heap(heap_.begin(), heap_.end(), std::greater<Item>());
   }
 
@@ -59,6 +61,40 @@ class EventQueue {
     item.action();
   }
 
+  // The events due at next_time(), in the order they were scheduled: what a scheduler chooses among.
+  struct Due {
+    uint64_t seq;
+    Actor actor;
+  };
+  std::vector<Due> due() const {
+    std::vector<Due> out;
+    const int64_t t = next_time();
+    if (ticker_.armed && ticker_.at_ms == t) out.push_back({ticker_.seq, Actor::housekeeping()});
+    for (const Item& item : heap_)
+      if (item.at_ms == t) out.push_back({item.seq, item.actor});
+    std::sort(out.begin(), out.end(), [](const Due& a, const Due& b) { return a.seq < b.seq; });
+    return out;
+  }
+
+  // Runs the event `seq` of due() now, whichever of them the scheduler chose.
+  void step_chosen(uint64_t seq) {
+    LS_ASSERT(!empty());
+    now_ = next_time();
+    ++executed_;
+    if (ticker_.armed && ticker_.seq == seq && ticker_.at_ms == now_) {
+      ticker_.tick();
+      rearm_ticker();
+      return;
+    }
+    auto it = std::find_if(heap_.begin(), heap_.end(), [&](const Item& item) { return item.seq == seq; });
+    LS_ASSERT(it != heap_.end() && it->at_ms == now_);
+    Item item = std::move(*it);
+    *it = std::move(heap_.back());
+    heap_.pop_back();
+    std::make_heap(heap_.begin(), heap_.end(), std::greater<Item>());
+    item.action();
+  }
+
   // Passes over the ticks that come next, up to time `until`, that the ticker's owner says are
   // idle: each as if it ran (the clock at its time, counted as executed, re-armed), while fewer
   // than `executed_max` events have been executed. Returns how many.
@@ -88,6 +124,7 @@ class EventQueue {
     int64_t at_ms;
     uint64_t seq;
     Action action;
+    Actor actor;
     bool operator>(const Item& other) const {
       return at_ms != other.at_ms ? at_ms > other.at_ms : seq > other.seq;
     }

@@ -10,6 +10,7 @@
 #include "model/history.hpp"
 #include "world/event_queue.hpp"
 #include "world/rng.hpp"
+#include "world/scheduler.hpp"
 #include "world/world_options.hpp"
 
 namespace locksim::world {
@@ -26,8 +27,8 @@ class Harness {
   virtual int64_t now() const = 0;
   virtual int64_t epoch_now() const = 0;
   virtual EventQueue& queue() = 0;
-  // The seeded source of every link's latencies and losses.
-  virtual Rng& network_rng() = 0;
+  // What decides every link's latencies and losses (the seeded RNG, unless a search set another).
+  virtual Scheduler& scheduler() = 0;
   // Appends `event` to the history at the current time.
   virtual void record(model::Event event) = 0;
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "world/rng.hpp"
+#include "world/scheduler.hpp"
 
 namespace locksim::world {
 
@@ -22,13 +22,22 @@ class Link {
  public:
   explicit Link(LinkOptions options) : options_(options) {}
 
-  // When a message sent at `now` arrives, or nullopt when it is lost. `to_server` picks the direction.
-  std::optional<int64_t> arrival(int64_t now, bool to_server, Rng& rng) {
-    const int64_t latency = rng.range(options_.latency_min_ms, options_.latency_max_ms);
-    const bool lost_by_chance = rng.chance(current_loss_numerator(now), options_.loss_denominator);
-    if (now < partitioned_until_ || lost_by_chance) return std::nullopt;
-    int64_t at = now + latency + (now < delayed_until_ ? extra_delay_ms_ : 0);
+  // When a message sent at `now` arrives, or nullopt when it is lost: its latency and loss are the
+  // scheduler's to decide. `to_server` picks the direction; `client` is the link's owner.
+  std::optional<int64_t> arrival(int64_t now, bool to_server, int client, Scheduler& scheduler) {
     int64_t& last = to_server ? last_to_server_ : last_to_client_;
+    const MessageAsk ask{client,
+                         to_server,
+                         options_.latency_min_ms,
+                         options_.latency_max_ms,
+                         now + (now < delayed_until_ ? extra_delay_ms_ : 0),
+                         options_.reorder ? -1 : last,
+                         current_loss_numerator(now),
+                         options_.loss_denominator};
+    const int64_t latency = scheduler.latency(ask);
+    const bool lost_by_chance = scheduler.lost(ask);
+    if (now < partitioned_until_ || lost_by_chance) return std::nullopt;
+    int64_t at = ask.earliest_ms + latency;
     if (!options_.reorder) at = std::max(at, last);
     last = std::max(last, at);
     return at;

@@ -53,7 +53,9 @@ World::~World() {
 ClientProcess& World::add_client(const std::string& name) {
   if (clients_.count(name)) throw std::invalid_argument("client '" + name + "' is declared twice");
   const Rng rng = root_rng_.split("client:" + name);
-  auto process = std::make_unique<ClientProcess>(name, uuid_from(rng), options_.link, rng.split("tokens"));
+  auto process = std::make_unique<ClientProcess>(name, static_cast<int>(client_names_.size()), uuid_from(rng),
+                                                 options_.link, rng.split("tokens"));
+  client_names_.push_back(name);
   backends_.push_back(fabric_.connect(*process));
   process->backend = backends_.back().get();
   process->user = std::make_unique<client::LockUser>(*process->backend);
@@ -118,7 +120,7 @@ void World::wake(ClientProcess& process, const std::shared_ptr<Waiter>& waiter) 
 void World::carry_message(const std::string& client_name, const std::string& channel, int server) {
   ClientProcess& process = client(client_name);
   if (process.crashed) return;
-  const auto arrival = process.link.arrival(now(), false, network_rng_);
+  const auto arrival = process.link.arrival(now(), false, process.index, *scheduler_);
   if (!arrival) {
     record(model::message_event(client_name, channel, "lost"));
     return;
@@ -127,19 +129,19 @@ void World::carry_message(const std::string& client_name, const std::string& cha
     if (process.crashed || process.generation != generation) return;
     record(model::message_event(client_name, channel, "delivered"));
     process.backend->on_message(channel, server);
-  });
+  }, actor_of(process));
 }
 
 // --- operations
 
 void World::op(int64_t t, const std::string& client_name, int64_t thread, OpSpec spec) {
-  at(t, [this, client_name, thread, spec] {
-    ClientProcess& process = client(client_name);
+  ClientProcess& process = client(client_name);
+  queue_.at(std::max(t, now()), [this, &process, thread, spec] {
     if (process.crashed) return;
     ClientThread& th = process.threads[thread];
     th.pending.push_back(spec);
     if (!th.busy && now() >= process.paused_until) start_next_op(process, thread);
-  });
+  }, actor_of(process));
 }
 
 void World::start_next_op(ClientProcess& process, int64_t thread) {
@@ -188,7 +190,7 @@ client::Task<void> World::run_op(ClientProcess& process, int64_t thread, OpSpec 
     if (process.crashed || process.generation != generation) return;
     process.threads[thread].busy = false;
     if (now() >= process.paused_until) start_next_op(process, thread);
-  });
+  }, actor_of(process));
 }
 
 // --- faults
@@ -214,7 +216,8 @@ void World::act(const Fault& f) {
     case FaultKind::Partition:
       client(f.client).link.partition_until(now() + f.for_ms);
       fault_event(f.client, fe::kPartition, 0, f.for_ms);
-      queue_.at(now() + f.for_ms, [this, name = f.client] { fault_event(name, fe::kHeal, 0, -1); });
+      queue_.at(now() + f.for_ms, [this, name = f.client] { fault_event(name, fe::kHeal, 0, -1); },
+                actor_of(client(f.client)));
       return;
     case FaultKind::Delay:
       client(f.client).link.delay_until(now() + f.for_ms, f.extra_ms);
@@ -249,7 +252,7 @@ void World::act(const Fault& f) {
       queue_.at(now() + f.for_ms, [this, index = f.server, server] {
         fabric_.resume(index);
         fault_event(server, fe::kResume, 0, -1);
-      });
+      }, Actor::server(f.server));
       return;
     case FaultKind::ErrorReply:
       fabric_.error_reply(f.server, f.for_ms, f.text);
@@ -295,7 +298,7 @@ void World::pause(ClientProcess& process, int64_t for_ms) {
     }
     for (auto& [thread, th] : process.threads)
       if (!th.busy) start_next_op(process, thread);
-  });
+  }, actor_of(process));
 }
 
 // --- running
@@ -319,7 +322,15 @@ void World::run_until(int64_t t) {
       if (queue_.empty() || queue_.next_time() > reached) break;
       if (queue_.executed() >= max_events)
         throw std::runtime_error("the run needed more than " + std::to_string(options_.max_events) + " events");
-      queue_.step_at(fabric_.run_at(queue_.next_time(), reached));
+      if (scheduler_->decides_order()) {
+        step_scheduled();
+        if (stop_when_settled_ && settled()) {
+          sweep_finished_tasks();
+          return;
+        }
+      } else {
+        queue_.step_at(fabric_.run_at(queue_.next_time(), reached));
+      }
       if (++since_sweep == 4096) {
         sweep_finished_tasks();
         since_sweep = 0;
@@ -332,6 +343,19 @@ void World::run_until(int64_t t) {
     if (reached >= t) break;
     fabric_.wait(queue_.empty() ? t : std::min(queue_.next_time(), t));
   }
+}
+
+void World::step_scheduled() {
+  const std::vector<EventQueue::Due> due = queue_.due();
+  std::vector<Actor> actors;
+  for (const auto& d : due) actors.push_back(d.actor);
+  const size_t pick = due.size() > 1 ? scheduler_->next_event(actors) : 0;
+  LS_ASSERT(pick < due.size());
+  if (const auto fault = scheduler_->fault_before(due[pick].actor, client_names_)) {
+    queue_.advance_to(queue_.next_time());
+    act(*fault);
+  }
+  queue_.step_chosen(due[pick].seq);
 }
 
 bool World::settled() const {

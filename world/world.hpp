@@ -51,6 +51,11 @@ class World final : public Harness {
   void inject(int64_t t, const Fault& fault);
 
   // --- running
+  // Hands the world's chances to `scheduler` (it outlives the world) instead of the seeded RNG;
+  // before anything is scheduled.
+  void set_scheduler(Scheduler& scheduler) { scheduler_ = &scheduler; }
+  // run_until() stops early once the world has settled (a bounded search's runs end there).
+  void stop_when_settled() { stop_when_settled_ = true; }
   // Runs every event up to and including time t; the clock ends at t.
   void run_until(int64_t t);
   // Whether nothing more would happen unless something new were scheduled: every client that is
@@ -71,7 +76,7 @@ class World final : public Harness {
   int64_t now() const override { return queue_.now(); }
   int64_t epoch_now() const override { return options_.epoch_ms + queue_.now(); }
   EventQueue& queue() override { return queue_; }
-  Rng& network_rng() override { return network_rng_; }
+  Scheduler& scheduler() override { return *scheduler_; }
   void record(model::Event event) override;
   void wake(ClientProcess& client, const std::shared_ptr<Waiter>& waiter) override;
   void spawn(ClientProcess& client, client::Task<void> task) override;
@@ -89,6 +94,9 @@ class World final : public Harness {
   void pause(ClientProcess& client, int64_t for_ms);
   void fault_event(const std::string& process, std::string_view f, int64_t value, int64_t for_ms, std::string text = {});
   void sweep_finished_tasks();
+  // Runs the event of those due now that the scheduler picks, after the fault it places there.
+  void step_scheduled();
+  Actor actor_of(const ClientProcess& client) const { return Actor::client(client.index); }
   void check_server(int server) const;
 
   WorldOptions options_;
@@ -96,11 +104,15 @@ class World final : public Harness {
   EventQueue queue_;
   Rng root_rng_;
   Rng network_rng_;
+  RandomScheduler random_scheduler_{network_rng_};
+  Scheduler* scheduler_ = &random_scheduler_;
+  bool stop_when_settled_ = false;
   model::History history_;
   client::ScriptCatalog scripts_;
   // Before the clients: their locks and coroutines use their backends to the last.
   std::vector<std::unique_ptr<ClientBackend>> backends_;
   std::map<std::string, std::unique_ptr<ClientProcess>> clients_;
+  std::vector<std::string> client_names_;  // by index
   std::vector<client::LockSpec> locks_;
   std::map<std::string, FencedResource> resources_;
   int64_t last_op_id_ = 0;

@@ -440,8 +440,16 @@ std::vector<Claim> Facts::claims_of(const KeyTrack& track, const std::string& va
 bool Facts::sent_rightfully(const Event& exec, const KeyTrack& track) const {
   if (exec.client.empty() || exec.sent_ms < 0) return true;
   const std::string owner = exec.client + ":" + std::to_string(exec.thread);
-  for (const std::string& lock : track.locks)
+  for (const std::string& lock : track.locks) {
     if (rightful(owner, lock, exec.sent_ms)) return true;
+    // Sent in the millisecond its right ended: a client sends nothing once it has crashed or its
+    // operation has ended, so the request left before that end (an acquire sent just before a
+    // crash, run after it, holds the lock for the lease it asked for).
+    const auto it = rightful_.find(pair_key(owner, lock));
+    if (it != rightful_.end())
+      for (const Span& s : it->second)
+        if (s.to_ms == exec.sent_ms && s.from_ms <= exec.sent_ms) return true;
+  }
   return false;
 }
 

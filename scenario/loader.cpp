@@ -652,6 +652,69 @@ void read_live(const Reader& r, const YAML::Node& node, Scenario& s) {
   }
 }
 
+// `bounded:`: what `check --exhaustive` may vary (docs/exhaustive.md), and a schedule's choices.
+void read_bounded(const Reader& r, const YAML::Node& node, Scenario& s) {
+  r.expect_map(node, "bounded");
+  r.check_keys(node, {"latencies_ms", "slow_max", "lost_max", "faults", "reduce", "depth", "choices"}, "bounded");
+  world::ScheduleBounds b;
+  if (const YAML::Node l = node["latencies_ms"]) {
+    b.latencies.clear();
+    const auto add = [&](const YAML::Node& item) {
+      const int64_t v = r.non_negative(item, "latencies_ms");
+      if (v < 1) r.fail(item, "a latency is at least 1 ms (a message always takes time)");
+      if (std::find(b.latencies.begin(), b.latencies.end(), v) != b.latencies.end())
+        r.fail(item, "latencies_ms names " + std::to_string(v) + " twice");
+      b.latencies.push_back(v);
+    };
+    if (l.IsSequence()) {
+      if (l.size() == 0) r.fail(l, "latencies_ms needs at least one latency");
+      for (const YAML::Node& item : l) add(item);
+    } else {
+      add(l);
+    }
+  }
+  if (node["slow_max"]) b.slow_max = static_cast<int>(r.non_negative(node["slow_max"], "slow_max"));
+  if (node["lost_max"]) b.lost_max = static_cast<int>(r.non_negative(node["lost_max"], "lost_max"));
+  if (node["reduce"]) b.reduce = r.boolean(node["reduce"], "reduce");
+  if (node["depth"]) {
+    b.depth = static_cast<int>(r.non_negative(node["depth"], "depth"));
+    if (b.depth < 1) r.fail(node["depth"], "depth is at least 1");
+  }
+  if (const YAML::Node faults = node["faults"]) {
+    if (!faults.IsSequence()) r.fail(faults, "expected a list of faults for bounded.faults, e.g. [{fault: crash, count: 1}]");
+    for (const YAML::Node& item : faults) {
+      r.expect_map(item, "a bounded fault");
+      const std::string name = r.text(r.require(item, "fault", "a bounded fault"), "fault");
+      const world::FaultInfo* info = world::find_fault(name);
+      if (!info) r.fail(item["fault"], "unknown fault '" + name + "' (expected " + world::fault_list() + ")");
+      std::vector<std::string> keys = fault_step_keys(*info);
+      keys.erase(keys.begin());  // no `at`: the search places it
+      keys.emplace_back("count");
+      r.check_keys(item, keys, "a bounded " + name + " fault");
+      TimelineEntry where;
+      world::ScheduleBounds::FaultBudget budget{read_fault(r, item, *info, where), 1};
+      if (item["client"]) {
+        budget.fault.client = r.text(item["client"], "client");
+        if (std::none_of(s.clients.begin(), s.clients.end(), [&](const ClientDecl& c) { return c.name == budget.fault.client; }))
+          r.fail(item["client"], "no client named '" + budget.fault.client + "'");
+      }
+      if (info->on_server && budget.fault.server >= s.world.servers)
+        r.fail(item["server"], "server " + std::to_string(budget.fault.server) + " does not exist");
+      if (item["count"]) {
+        budget.count = static_cast<int>(r.non_negative(item["count"], "count"));
+        if (budget.count < 1) r.fail(item["count"], "count is at least 1");
+      }
+      b.faults.push_back(budget);
+    }
+  }
+  if (const YAML::Node choices = node["choices"]) {
+    if (!choices.IsSequence()) r.fail(choices, "expected a list of choices (0 the default, 1.. the others)");
+    for (const YAML::Node& item : choices)
+      s.choices.push_back(static_cast<uint32_t>(r.non_negative(item, "a choice")));
+  }
+  s.bounded = b;
+}
+
 }  // namespace
 
 std::string user_script_problem(const std::string& path) {
@@ -702,7 +765,7 @@ Scenario load_scenario(const std::string& path, const std::string& redisson) {
   if (const auto p = unclosed_quote(text)) throw ScenarioError(path, p->line, p->column, p->message);
   const Reader r(path);
   if (!root.IsMap()) r.fail(root, "expected a mapping with name, lock, clients, timeline and expect");
-  r.check_keys(root, {"name", "about", "seed", "world", "lock", "clients", "timeline", "run_ms", "expect", "live"},
+  r.check_keys(root, {"name", "about", "seed", "world", "lock", "clients", "timeline", "run_ms", "expect", "live", "bounded"},
                "the scenario");
   Scenario s;
   s.file = path;
@@ -718,6 +781,7 @@ Scenario load_scenario(const std::string& path, const std::string& redisson) {
   s.run_ms = s.run_ms_given ? r.non_negative(root["run_ms"], "run_ms") : default_run_ms(s.timeline);
   if (root["expect"]) read_expect(r, root["expect"], s);
   if (root["live"]) read_live(r, root["live"], s);
+  if (root["bounded"]) read_bounded(r, root["bounded"], s);
   // A RedLock needs a server per part; a fault needs its server to exist.
   if (s.lock.type == "red" && s.world.servers < s.lock.parts) {
     if (root["world"] && root["world"]["servers"])

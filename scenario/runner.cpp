@@ -86,6 +86,10 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
   options.seed = s.seed;
   result.backend = backend.live ? "live" : "fake";
   result.time_scale = backend.time_scale;
+  if (backend.live && s.bounded) {
+    result.skipped = "its bounded schedule (choices of latency, order and faults) replays on the simulated servers only";
+    return result;
+  }
   // A fault a real server cannot act out: said, never run as if it had been.
   if (backend.live)
     for (const auto& f : faults_of(s))
@@ -111,7 +115,21 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
     } else {
       fabric = std::make_unique<sim::SimFabric>();
     }
+    // A bounded run: the search's scheduler, or the file's own choices replayed (their deviations
+    // are the schedule's cost, the bound it was found under).
+    std::optional<world::ChoiceScheduler> replay;
+    world::ChoiceScheduler* scheduler = backend.live ? nullptr : backend.scheduler;
+    if (!scheduler && !backend.live && s.bounded) {
+      world::ScheduleBounds bounds = *s.bounded;
+      bounds.cost_max = static_cast<int>(std::count_if(s.choices.begin(), s.choices.end(), [](uint32_t c) { return c != 0; }));
+      replay.emplace(bounds, s.choices);
+      scheduler = &*replay;
+    }
     world::World w(options, *fabric);
+    if (scheduler) {
+      w.set_scheduler(*scheduler);
+      w.stop_when_settled();
+    }
     for (const auto& [name, path] : s.script_files) w.scripts().override_with(name, path);
     try {
       w.add_lock(s.lock);
@@ -139,7 +157,10 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
         }
       } else {
         // Virtual time is free: the simulated run always lasts run_ms, so its history stays the same.
+        // A bounded one ends when nothing more can happen, which a search's many runs need.
         w.run_until(s.run_ms);
+        if (scheduler && w.now() < s.run_ms)
+          note = "ended when the world settled, " + std::to_string(s.run_ms - w.now()) + " ms before run_ms";
       }
       w.finish(note);
     } catch (const std::exception& ex) {

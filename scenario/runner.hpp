@@ -63,6 +63,9 @@ struct Backend {
   // A live run of a file without run_ms ends at the first second the world has settled
   // (ScenarioResult::ended_early_ms); a simulated run always lasts its run_ms.
   std::function<void(int64_t now_ms, int64_t end_ms)> progress;
+  // Simulated only: the run's chances come from this scheduler (a bounded search's), and it ends
+  // once the world has settled. Without one, a file with `bounded:` replays its `choices`.
+  world::ChoiceScheduler* scheduler = nullptr;
 };
 
 // Runs one loaded scenario. Never throws for a problem in the run: it ends up in `error`, with the

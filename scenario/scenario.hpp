@@ -9,6 +9,7 @@
 
 #include "client/redisson_version.hpp"
 #include "model/checkers.hpp"
+#include "world/choice_scheduler.hpp"
 #include "world/world.hpp"
 
 namespace locksim::scenario {
@@ -69,6 +70,10 @@ struct Scenario {
   std::vector<OpExpectation> expect_ops;
   model::CheckerOptions checker_options;
   LiveNotes live;
+  // `bounded:`: the bounds `locksim check --exhaustive` searches within (docs/exhaustive.md), and
+  // with `choices`, the one schedule of them that `locksim run` replays (a counterexample's).
+  std::optional<world::ScheduleBounds> bounded;
+  std::vector<uint32_t> choices;
 };
 
 // A minute past the last thing the timeline asks for: a thread's steps run one after another, so

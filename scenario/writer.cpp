@@ -126,26 +126,8 @@ void write_clients(std::ostream& out, const Scenario& s) {
   }
 }
 
-void write_step(std::ostream& out, const Scenario& s, const TimelineEntry& e, bool write_default_lease) {
-  out << "  - {at: " << e.at_ms;
-  if (e.op) {
-    out << ", client: " << scalar(e.client);
-    if (e.thread != 1) out << ", thread: " << e.thread;
-    const world::OpSpec& op = *e.op;
-    out << ", op: " << world::op_name(op.kind);
-    // An rwlock's op names its side through the lock it concerns ("<name>:read").
-    if (s.lock.type == "rwlock" && op.kind != world::OpSpec::Kind::Work)
-      out << ", side: " << op.lock.substr(op.lock.rfind(':') + 1);
-    if (op.kind == world::OpSpec::Kind::TryLock) out << ", wait_ms: " << op.wait_ms;
-    if (is_acquire(op) && op.lease_unit_ms == 1000)
-      out << ", lease_s: " << op.lease_ms / 1000;
-    else if (is_acquire(op) && op.lease_ms >= 0 && !(write_default_lease && op.lease_ms == s.default_lease_ms))
-      out << ", lease_ms: " << op.lease_ms;
-    if (op.kind == world::OpSpec::Kind::Work) out << ", for_ms: " << op.duration_ms;
-    out << "}\n";
-    return;
-  }
-  const world::Fault& f = *e.fault;
+// ", client: A, fault: pause, for_ms: 100": a fault's fields, as a timeline step or a bounded fault writes them.
+void write_fault_fields(std::ostream& out, const world::Fault& f) {
   const world::FaultInfo& info = world::fault_info(f.kind);
   if (!f.client.empty()) out << ", client: " << scalar(f.client);
   out << ", fault: " << info.name;
@@ -176,7 +158,55 @@ void write_step(std::ostream& out, const Scenario& s, const TimelineEntry& e, bo
         break;
     }
   }
+}
+
+void write_step(std::ostream& out, const Scenario& s, const TimelineEntry& e, bool write_default_lease) {
+  out << "  - {at: " << e.at_ms;
+  if (e.op) {
+    out << ", client: " << scalar(e.client);
+    if (e.thread != 1) out << ", thread: " << e.thread;
+    const world::OpSpec& op = *e.op;
+    out << ", op: " << world::op_name(op.kind);
+    // An rwlock's op names its side through the lock it concerns ("<name>:read").
+    if (s.lock.type == "rwlock" && op.kind != world::OpSpec::Kind::Work)
+      out << ", side: " << op.lock.substr(op.lock.rfind(':') + 1);
+    if (op.kind == world::OpSpec::Kind::TryLock) out << ", wait_ms: " << op.wait_ms;
+    if (is_acquire(op) && op.lease_unit_ms == 1000)
+      out << ", lease_s: " << op.lease_ms / 1000;
+    else if (is_acquire(op) && op.lease_ms >= 0 && !(write_default_lease && op.lease_ms == s.default_lease_ms))
+      out << ", lease_ms: " << op.lease_ms;
+    if (op.kind == world::OpSpec::Kind::Work) out << ", for_ms: " << op.duration_ms;
+    out << "}\n";
+    return;
+  }
+  write_fault_fields(out, *e.fault);
   out << "}\n";
+}
+
+void write_bounded(std::ostream& out, const Scenario& s) {
+  if (!s.bounded) return;
+  const world::ScheduleBounds& b = *s.bounded;
+  const world::ScheduleBounds d;
+  out << "bounded:\n  latencies_ms: [";
+  for (size_t i = 0; i < b.latencies.size(); ++i) out << (i ? ", " : "") << b.latencies[i];
+  out << "]\n";
+  if (b.slow_max != d.slow_max) out << "  slow_max: " << b.slow_max << "\n";
+  if (b.lost_max != d.lost_max) out << "  lost_max: " << b.lost_max << "\n";
+  if (!b.faults.empty()) {
+    out << "  faults:\n";
+    for (const auto& budget : b.faults) {
+      out << "    - {count: " << budget.count;
+      write_fault_fields(out, budget.fault);
+      out << "}\n";
+    }
+  }
+  if (b.reduce != d.reduce) out << "  reduce: " << (b.reduce ? "true" : "false") << "\n";
+  if (b.depth != d.depth) out << "  depth: " << b.depth << "\n";
+  if (!s.choices.empty()) {
+    out << "  choices: [";
+    for (size_t i = 0; i < s.choices.size(); ++i) out << (i ? ", " : "") << s.choices[i];
+    out << "]\n";
+  }
 }
 
 void write_expect(std::ostream& out, const Scenario& s) {
@@ -217,6 +247,7 @@ std::string write_scenario(const Scenario& s) {
   for (const auto& e : s.timeline) write_step(out, s, e, write_default_lease);
   out << "run_ms: " << s.run_ms << "\n";
   write_expect(out, s);
+  write_bounded(out, s);
   return out.str();
 }
 

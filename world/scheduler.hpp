@@ -52,6 +52,8 @@ struct MessageAsk {
 class Scheduler {
  public:
   virtual ~Scheduler() = default;
+  // The world added client `index` (for the scheduler's own words about what it chose).
+  virtual void on_client(int index, const std::string& name) { (void)index, (void)name; }
   // The message's one-way latency (ms). Asked for every message, before lost().
   virtual int64_t latency(const MessageAsk& message) = 0;
   // Whether the message is lost (besides any partition).

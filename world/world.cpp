@@ -56,6 +56,7 @@ ClientProcess& World::add_client(const std::string& name) {
   auto process = std::make_unique<ClientProcess>(name, static_cast<int>(client_names_.size()), uuid_from(rng),
                                                  options_.link, rng.split("tokens"));
   client_names_.push_back(name);
+  scheduler_->on_client(process->index, name);
   backends_.push_back(fabric_.connect(*process));
   process->backend = backends_.back().get();
   process->user = std::make_unique<client::LockUser>(*process->backend);
@@ -351,7 +352,10 @@ void World::step_scheduled() {
   for (const auto& d : due) actors.push_back(d.actor);
   const size_t pick = due.size() > 1 ? scheduler_->next_event(actors) : 0;
   LS_ASSERT(pick < due.size());
-  if (const auto fault = scheduler_->fault_before(due[pick].actor, client_names_)) {
+  // A crashed client's leftovers do nothing: no fault is placed before them.
+  const Actor next = due[pick].actor;
+  const bool gone = next.kind == Actor::Kind::Client && client(client_names_[static_cast<size_t>(next.index)]).crashed;
+  if (const auto fault = gone ? std::nullopt : scheduler_->fault_before(next, client_names_)) {
     queue_.advance_to(queue_.next_time());
     act(*fault);
   }

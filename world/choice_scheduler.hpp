@@ -1,0 +1,99 @@
+#pragma once
+// ChoiceScheduler: a scheduler that takes every decision from a list of choices, so that a run is a
+// pure function of its scenario and that list. Each decision with more than one option is a choice
+// point; a choice is the option's index, 0 being the default (the first latency, no loss, the event
+// scheduled first, no fault). Past the list every choice is the default. The scheduler records the
+// choice points it met and how many options each had: an enumerating search (explore/exhaustive.hpp)
+// tries every list within the bounds, and a counterexample's list replays it (`schedule:` in a
+// scenario file).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "world/scheduler.hpp"
+
+namespace locksim::world {
+
+enum class ChoiceKind : uint8_t { Latency, Loss, Order, Fault };
+std::string_view choice_kind_name(ChoiceKind kind);
+
+// What a bounded search may vary. A deviation is a choice other than the default; a schedule's cost
+// is its number of deviations.
+struct ScheduleBounds {
+  std::vector<int64_t> latencies{1};  // a message's one-way latency is one of these (ms); the first is the default
+  int slow_max = -1;                  // messages with a latency other than the first, at most (-1: no bound)
+  int lost_max = 0;                   // messages lost, at most
+  struct FaultBudget {
+    Fault fault;  // a client's fault (its client "" : any client) or a server's
+    int count = 1;
+  };
+  // Faults the search places, each just before an event of the client (or server) it falls on:
+  // between two of them nothing of that client changes.
+  std::vector<FaultBudget> faults;
+  // Partial-order reduction: of the events due at one instant, only those of the first one's actor
+  // (and the actors dependent on it, scheduler.hpp) are reordered; independent ones keep their order.
+  bool reduce = true;
+  int depth = 400;          // choice points per schedule at most; past it every choice is the default
+  int cost_max = -1;        // deviations per schedule at most (-1: no bound); the search's level
+  bool operator==(const ScheduleBounds&) const = default;
+};
+
+struct ChoiceRecord {
+  ChoiceKind kind = ChoiceKind::Latency;
+  uint32_t options = 0;
+  uint32_t taken = 0;
+  uint32_t pruned = 0;  // Order: same-time events of independent actors not offered
+  std::string what;     // a deviation, in words ("B's request takes 10 ms"); "" for a default
+};
+
+class ChoiceScheduler final : public Scheduler {
+ public:
+  // Throws std::invalid_argument for bounds that cannot run (no latency, one below 1 ms).
+  ChoiceScheduler(ScheduleBounds bounds, std::vector<uint32_t> choices);
+
+  void on_client(int index, const std::string& name) override;
+  int64_t latency(const MessageAsk& message) override;
+  bool lost(const MessageAsk& message) override;
+  bool decides_order() const override { return true; }
+  size_t next_event(const std::vector<Actor>& due) override;
+  std::optional<Fault> fault_before(const Actor& next, const std::vector<std::string>& names) override;
+
+  // The choice points met, in order, with what was taken at each.
+  const std::vector<ChoiceRecord>& choices() const { return made_; }
+  // The list of choices taken, without its trailing defaults: what replays the run.
+  std::vector<uint32_t> taken() const;
+  int cost() const { return cost_; }
+  // Whether an option was withheld because the schedule had spent cost_max, or a choice point came
+  // past the depth bound.
+  bool capped() const { return capped_; }
+  bool cut() const { return cut_; }
+  // Same-time events left in their order by the reduction where no choice point was made, each with
+  // the number of choice points met before it.
+  const std::vector<std::pair<size_t, uint32_t>>& silent_prunes() const { return silent_prunes_; }
+  const ScheduleBounds& bounds() const { return bounds_; }
+
+ private:
+  // The option taken at the next choice point of `kind` with `options` options (>= 1), `pruned`
+  // options of it left out by the reduction.
+  uint32_t choose(ChoiceKind kind, uint32_t options, uint32_t pruned = 0);
+  // Says in words what the last choice deviated to (when it did).
+  void describe(std::string what);
+  const std::string& name(int client) const;
+  // `options`, or only the default once the schedule has spent cost_max (then capped()).
+  uint32_t allowed(uint32_t options);
+
+  ScheduleBounds bounds_;
+  std::vector<uint32_t> list_;
+  std::vector<ChoiceRecord> made_;
+  std::vector<std::pair<size_t, uint32_t>> silent_prunes_;
+  std::vector<int> faults_left_;
+  int slow_ = 0;
+  int lost_ = 0;
+  int cost_ = 0;
+  bool capped_ = false;
+  bool cut_ = false;
+  std::vector<std::string> names_;  // the world's clients, by index
+  std::vector<int64_t> arrivals_;  // scratch: the distinct arrivals of one message
+};
+
+}  // namespace locksim::world

@@ -16,6 +16,7 @@
 #include "app/run_command.hpp"
 #include "app/serve_command.hpp"
 #include "app/check_command.hpp"
+#include "app/exhaustive_command.hpp"
 #include "scenario/loader.hpp"
 #include "client/redisson_version.hpp"
 #include "client/script_files.hpp"
@@ -369,6 +370,29 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   check->add_option("--out", check_options.out, "Where to write the reports")->capture_default_str();
   check->add_option("--name", check_options.name, "The report's name (default: the file's)");
+  // --exhaustive: the positional is a scenario, searched through every schedule within its bounds.
+  bool check_exhaustive = false;
+  locksim::app::ExhaustiveCommandOptions ex;
+  std::vector<std::string> ex_latencies;
+  int ex_slow = -2, ex_lost = -2, ex_depth = -2;
+  check->add_flag("--exhaustive", check_exhaustive,
+                  "The file is a scenario: run every schedule within its bounds (the file's bounded:, and the\n"
+                  "options below) and judge each, or write the shortest counterexample (docs/exhaustive.md).\n"
+                  "Exit code: 0 as expected for every schedule, 1 a counterexample or not covered, 2 bad input");
+  check->add_option("--latencies", ex_latencies, "--exhaustive: the latencies a message may take, ms (the first is the default)")
+      ->delimiter(',');
+  check->add_option("--slow-max", ex_slow, "--exhaustive: messages with a latency other than the first, at most");
+  check->add_option("--lost-max", ex_lost, "--exhaustive: messages lost, at most");
+  check->add_option("--faults", ex.faults,
+                    "--exhaustive: KIND[=MS][@CLIENT][:COUNT],...: faults placed before any event of their client\n"
+                    "(crash:1,pause=20000:1); 'none' for none")
+      ->delimiter(',');
+  check->add_option("--depth", ex_depth, "--exhaustive: choice points per schedule, at most");
+  check->add_flag("--no-reduce", ex.no_reduce, "--exhaustive: reorder every pair of same-time events (no partial-order reduction)");
+  check->add_option("--max-schedules", ex.max_schedules, "--exhaustive: stop after this many schedules");
+  check->add_option("--max-seconds", ex.max_seconds, "--exhaustive: stop after this many seconds");
+  check->add_option("--shard", ex.shard, "--exhaustive: I/N: this run's share of the tree");
+  check->add_flag("--progress", ex.progress, "--exhaustive: a progress line every second (default: every 10 s)");
 
   std::vector<std::string> merge_inputs;
   std::string merge_out;
@@ -479,6 +503,28 @@ int main(int argc, char** argv) {
         return 2;
       }
       return locksim::app::run_serve(serve_options, std::cerr);
+    }
+    if (*check && check_exhaustive) {
+      ex.scenario = check_options.history;
+      ex.properties = check_options.properties;
+      ex.expect = check_options.expect;
+      ex.out = check->count("--out") ? check_options.out : "reports/exhaustive";
+      for (const std::string& l : ex_latencies) {
+        try {
+          ex.latencies.push_back(std::stoll(l));
+        } catch (const std::exception&) {
+          std::cerr << "locksim check --exhaustive: --latencies " << l << ": expected a number of ms\n";
+          return 2;
+        }
+      }
+      if (ex_slow != -2) ex.slow_max = ex_slow;
+      if (ex_lost != -2) ex.lost_max = ex_lost;
+      if (ex_depth != -2) ex.depth = ex_depth;
+      if (ex.faults.size() == 1 && ex.faults[0] == "none") {
+        ex.faults.clear();
+        ex.no_faults = true;
+      }
+      return locksim::app::run_exhaustive(ex, std::cout, std::cerr);
     }
     if (*check) return locksim::app::run_check(check_options, std::cout, std::cerr);
     if (*explore) {

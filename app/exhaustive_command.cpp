@@ -1,0 +1,261 @@
+#include "app/exhaustive_command.hpp"
+
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+#include "explore/exhaustive.hpp"
+#include "model/checkers.hpp"
+#include "model/lock_types.hpp"
+#include "report/report.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/writer.hpp"
+
+namespace locksim::app {
+namespace {
+
+std::atomic<bool> g_stop{false};
+extern "C" void on_exhaustive_interrupt(int) { g_stop.store(true); }
+
+// KIND[=MS][@CLIENT][:COUNT]: "crash", "pause=20000:1", "crash@A:2".
+world::ScheduleBounds::FaultBudget parse_fault(const std::string& text, const scenario::Scenario& s) {
+  std::string rest = text;
+  world::ScheduleBounds::FaultBudget budget{{}, 1};
+  const auto fail = [&](const std::string& why) {
+    throw std::invalid_argument("--faults " + text + ": " + why + " (expected KIND[=MS][@CLIENT][:COUNT], e.g. crash:1,pause=20000:1)");
+  };
+  if (const auto colon = rest.rfind(':'); colon != std::string::npos) {
+    try {
+      budget.count = std::stoi(rest.substr(colon + 1));
+    } catch (const std::exception&) {
+      fail("the count is not a number");
+    }
+    if (budget.count < 1) fail("the count is at least 1");
+    rest = rest.substr(0, colon);
+  }
+  if (const auto at = rest.find('@'); at != std::string::npos) {
+    budget.fault.client = rest.substr(at + 1);
+    rest = rest.substr(0, at);
+    if (std::none_of(s.clients.begin(), s.clients.end(), [&](const auto& c) { return c.name == budget.fault.client; }))
+      fail("no client named '" + budget.fault.client + "'");
+  }
+  std::string ms;
+  if (const auto eq = rest.find('='); eq != std::string::npos) {
+    ms = rest.substr(eq + 1);
+    rest = rest.substr(0, eq);
+  }
+  const world::FaultInfo* info = world::find_fault(rest);
+  if (!info) fail("unknown fault '" + rest + "' (expected " + world::fault_list() + ")");
+  budget.fault.kind = info->kind;
+  if (info->on_server) fail("a server's fault goes in the file's bounded.faults, with its parameters");
+  for (const world::FaultParam p : info->params)
+    if (p != world::FaultParam::ForMs) fail(std::string(info->name) + " takes parameters: put it in the file's bounded.faults");
+  if (info->lasts()) {
+    if (ms.empty()) fail(std::string(info->name) + " lasts: give its duration, " + std::string(info->name) + "=MS");
+    try {
+      budget.fault.for_ms = std::stoll(ms);
+    } catch (const std::exception&) {
+      fail("the duration is not a number");
+    }
+    if (budget.fault.for_ms < 1) fail("the duration is at least 1 ms");
+  } else if (!ms.empty()) {
+    fail(std::string(info->name) + " takes no duration");
+  }
+  return budget;
+}
+
+std::string bounds_text(const world::ScheduleBounds& b) {
+  std::ostringstream out;
+  out << "latencies {";
+  for (size_t i = 0; i < b.latencies.size(); ++i) out << (i ? ", " : "") << b.latencies[i];
+  out << "} ms";
+  if (b.latencies.size() > 1) out << " (slow messages " << (b.slow_max < 0 ? "any number" : "at most " + std::to_string(b.slow_max)) << ")";
+  out << ", messages lost at most " << b.lost_max << ", faults ";
+  if (b.faults.empty()) out << "none";
+  for (size_t i = 0; i < b.faults.size(); ++i) {
+    const world::Fault& f = b.faults[i].fault;
+    out << (i ? ", " : "") << world::fault_name(f);
+    if (world::fault_info(f.kind).lasts()) out << " " << f.for_ms << " ms";
+    if (!f.client.empty()) out << " of " << f.client;
+    out << " x" << b.faults[i].count;
+  }
+  out << ", depth " << b.depth << ", reduction " << (b.reduce ? "on" : "off");
+  return out.str();
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream file(path, std::ios::binary);
+  file << text;
+  if (!file) throw std::runtime_error("cannot write " + path.string());
+}
+
+}  // namespace
+
+int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::ostream& err) {
+  const auto bad = [&](const std::string& what) {
+    err << "locksim check --exhaustive: " << what << "\n";
+    return 2;
+  };
+  scenario::Scenario s;
+  try {
+    s = scenario::load_scenario(o.scenario);
+  } catch (const scenario::ScenarioError& e) {
+    return bad(e.what());
+  }
+  explore::ExhaustiveOptions search;
+  search.bounds = s.bounded.value_or(world::ScheduleBounds{});
+  if (!o.latencies.empty()) search.bounds.latencies = o.latencies;
+  if (o.slow_max) search.bounds.slow_max = *o.slow_max;
+  if (o.lost_max) search.bounds.lost_max = *o.lost_max;
+  if (o.depth) search.bounds.depth = *o.depth;
+  if (o.no_reduce) search.bounds.reduce = false;
+  if (o.no_faults) search.bounds.faults.clear();
+  try {
+    if (!o.faults.empty()) {
+      search.bounds.faults.clear();
+      for (const std::string& f : o.faults) search.bounds.faults.push_back(parse_fault(f, s));
+    }
+  } catch (const std::invalid_argument& e) {
+    return bad(e.what());
+  }
+
+  // What is judged: --properties (each expected to hold) with --expect, else the file's expect,
+  // else every property that applies to the lock.
+  std::vector<std::pair<std::string, std::string>> properties;
+  for (const std::string& p : o.properties) properties.emplace_back(p, "holds");
+  if (properties.empty() && o.expect.empty()) properties = s.expect;
+  for (const std::string& item : o.expect) {
+    const auto eq = item.find('=');
+    const std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (eq == std::string::npos || (value != "holds" && value != "violated"))
+      return bad("--expect " + item + ": expected PROPERTY=holds or PROPERTY=violated");
+    const std::string name = item.substr(0, eq);
+    auto it = std::find_if(properties.begin(), properties.end(), [&](const auto& p) { return p.first == name; });
+    if (it == properties.end()) properties.emplace_back(name, value);
+    else it->second = value;
+  }
+  if (properties.empty())
+    for (const std::string& p : model::applicable_properties(s.lock.type)) properties.emplace_back(p, "holds");
+  for (const auto& [name, value] : properties)
+    if (const std::string problem = model::applicability_problem(name, s.lock.type); !problem.empty()) return bad(problem);
+  search.properties = properties;
+
+  if (!o.shard.empty()) {
+    const auto slash = o.shard.find('/');
+    try {
+      if (slash == std::string::npos) throw std::invalid_argument("");
+      search.shard = std::stoi(o.shard.substr(0, slash));
+      search.shards = std::stoi(o.shard.substr(slash + 1));
+    } catch (const std::exception&) {
+      return bad("--shard " + o.shard + ": expected I/N, e.g. 0/4");
+    }
+  }
+  search.max_schedules = o.max_schedules;
+  search.max_seconds = o.max_seconds;
+  g_stop.store(false);
+  search.stop = [] { return g_stop.load(); };
+  auto last = std::chrono::steady_clock::now();
+  search.progress = [&](const explore::ExhaustiveProgress& p) {
+    const auto now = std::chrono::steady_clock::now();
+    if (!o.progress && now - last < std::chrono::seconds(10)) return;
+    last = now;
+    err << std::fixed << std::setprecision(1) << "exhaustive: " << p.seconds << " s, level " << p.level << " ("
+        << 100 * p.level_done << "% of it; " << p.schedules << " schedules judged in it), " << p.runs
+        << " runs, frontier " << p.frontier;
+    if (p.level_done > 0.01) err << ", level done in ~" << p.seconds * (1 - p.level_done) / p.level_done << " s at this pace";
+    err << "\n";
+  };
+
+  std::string names;
+  for (const auto& [name, value] : properties) names += (names.empty() ? "" : ", ") + name + (value == "violated" ? " (expected violated)" : "");
+  out << "exhaustive: " << s.name << " (" << s.lock.type << ", " << s.clients.size() << " clients, " << s.timeline.size()
+      << " steps), judging " << names << "\n";
+  out << "bounds: " << bounds_text(search.bounds);
+  if (search.shards > 1) out << "; shard " << search.shard << "/" << search.shards;
+  out << "\n";
+
+  explore::ExhaustiveResult r;
+  const auto old_int = std::signal(SIGINT, on_exhaustive_interrupt);
+  try {
+    r = explore::search_exhaustive(s, search);
+  } catch (const std::invalid_argument& e) {
+    std::signal(SIGINT, old_int);
+    return bad(e.what());
+  }
+  std::signal(SIGINT, old_int);
+
+  std::error_code ec;
+  std::filesystem::create_directories(o.out, ec);
+  const std::filesystem::path dir(o.out);
+  try {
+    write_text(dir / "exhaustive.json", explore::exhaustive_json(r, search) + "\n");
+  } catch (const std::exception& e) {
+    return bad(e.what());
+  }
+  std::ostringstream totals;
+  totals << std::fixed << std::setprecision(1) << r.schedules << " schedules, " << r.runs << " runs, " << r.states
+         << " states (choice points), " << r.pruned << " orders pruned, " << r.cut << " cut at the depth bound; " << r.seconds
+         << " s";
+  if (r.seconds > 0) totals << " (" << std::setprecision(0) << static_cast<double>(r.runs) / r.seconds << " runs/s)";
+
+  if (r.error) {
+    out << "ERROR: a schedule could not run: " << *r.error << "\n  choices: [";
+    for (size_t i = 0; i < r.error_choices.size(); ++i) out << (i ? ", " : "") << r.error_choices[i];
+    out << "]\n" << totals.str() << "\n";
+    return 1;
+  }
+  if (r.counterexample) {
+    const explore::Counterexample& c = *r.counterexample;
+    const auto expected = std::find_if(properties.begin(), properties.end(), [&](const auto& p) { return p.first == c.property; });
+    const bool as_expected = expected != properties.end() && expected->second == "violated";
+    const std::string file = (dir / "counterexample.yaml").string();
+    try {
+      scenario::write_scenario_file(c.scenario, file);
+      report::RunInfo info;
+      info.title = "locksim check --exhaustive " + o.scenario;
+      info.facts = {{"bounds", bounds_text(search.bounds)}, {"schedules before it", std::to_string(r.schedules)}};
+      scenario::ScenarioResult shown = c.run;
+      shown.file = file;
+      report::write_reports(o.out, {shown}, info);
+    } catch (const std::exception& e) {
+      return bad(e.what());
+    }
+    const model::Verdict* v = nullptr;
+    for (const auto& p : c.run.properties)
+      if (p.property == c.property) v = &p.verdict;
+    out << (as_expected ? "COUNTEREXAMPLE (expected): " : "COUNTEREXAMPLE: ") << c.property << " violated";
+    if (v && !v->anomaly.empty()) out << " (" << v->anomaly << ")";
+    out << " with " << c.cost << " deviation" << (c.cost == 1 ? "" : "s") << " from the default schedule, the fewest any schedule needs\n";
+    for (const auto& rec : c.records)
+      if (!rec.what.empty()) out << "  - " << rec.what << "\n";
+    if (v) out << "  " << v->explanation << "\n";
+    out << "  replay:   locksim run " << file << "\n";
+    out << "  timeline: " << (dir / report::slug(c.scenario.name) / "timeline.html").string() << "\n";
+    out << totals.str() << "\n";
+    return as_expected ? 0 : 1;
+  }
+  bool expected_violation_missing = false;
+  for (const auto& [name, value] : properties) expected_violation_missing = expected_violation_missing || value == "violated";
+  if (r.complete) {
+    out << (expected_violation_missing ? "NOT FOUND: no schedule within the bounds violates " : "HOLDS for every schedule within the bounds: ")
+        << names << "\n";
+    for (size_t i = 0; i < properties.size(); ++i)
+      if (r.unknown[i] > 0)
+        out << "  but " << properties[i].first << " could not be judged in " << r.unknown[i] << " schedules (unknown)\n";
+  } else {
+    out << "INCOMPLETE (" << r.stopped << "): no counterexample in what ran; ";
+    if (r.level >= 0) out << "every schedule with at most " << r.level << " deviation" << (r.level == 1 ? "" : "s") << " holds\n";
+    else out << "not even the default schedule's level finished\n";
+  }
+  out << totals.str() << "\n";
+  bool unknown = false;
+  for (const uint64_t u : r.unknown) unknown = unknown || u > 0;
+  if (r.stopped == "interrupted") return 130;
+  return r.complete && !expected_violation_missing && !unknown ? 0 : 1;
+}
+
+}  // namespace locksim::app

@@ -1,0 +1,33 @@
+#pragma once
+// `locksim check --exhaustive SCENARIO`: every schedule of the scenario within its bounds, judged
+// (explore/exhaustive.hpp), or the shortest counterexample as a scenario file that replays it, with
+// its timeline. Bounds come from the file's `bounded:` and the command line, which wins.
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace locksim::app {
+
+struct ExhaustiveCommandOptions {
+  std::string scenario;
+  std::vector<std::string> properties;  // empty: the file's expect, else what applies to the lock
+  std::vector<std::string> expect;      // PROPERTY=holds|violated
+  std::vector<int64_t> latencies;       // empty: the file's (or 1 ms)
+  std::optional<int> slow_max, lost_max, depth;
+  std::vector<std::string> faults;      // KIND[=MS][@CLIENT][:COUNT]; empty: the file's
+  bool no_faults = false;
+  bool no_reduce = false;
+  uint64_t max_schedules = 0;
+  double max_seconds = 0;
+  std::string shard;                    // "I/N"
+  std::string out = "reports/exhaustive";
+  bool progress = false;                // a line a second on standard error (else every 10 s)
+};
+
+// Exit code: 0 the verdicts are as expected for every schedule (holds for all, or the expected
+// violation found), 1 not (a counterexample, an expected violation not found, or the search
+// stopped before it covered the bounds), 2 bad input, 130 interrupted.
+int run_exhaustive(const ExhaustiveCommandOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace locksim::app

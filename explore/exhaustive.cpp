@@ -1,0 +1,191 @@
+#include "explore/exhaustive.hpp"
+
+#include <chrono>
+#include <sstream>
+#include <stdexcept>
+
+#include "base/assert.hpp"
+
+namespace locksim::explore {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Which shard a schedule belongs to: its first `depth` choices, hashed (FNV-1a). Every shard runs
+// the same tree above that depth, so the shards together cover each schedule exactly once.
+int owner(const std::vector<uint32_t>& taken, size_t depth, int shards) {
+  if (shards <= 1) return 0;
+  uint64_t h = 1469598103934665603ULL;
+  for (size_t i = 0; i < std::min(depth, taken.size()); ++i) h = (h ^ (taken[i] + 1)) * 1099511628211ULL;
+  return static_cast<int>(h % static_cast<uint64_t>(shards));
+}
+
+std::vector<uint32_t> taken_of(const std::vector<world::ChoiceRecord>& records) {
+  std::vector<uint32_t> out;
+  out.reserve(records.size());
+  for (const auto& r : records) out.push_back(r.taken);
+  return out;
+}
+
+// The next schedule depth-first after the one that made `records`: the deepest choice point with an
+// option left, taken one further; nullopt when the tree is done. `skip_below`: choice points from
+// this depth on are not revisited (a subtree of another shard).
+std::optional<std::vector<uint32_t>> next_prefix(const std::vector<world::ChoiceRecord>& records, size_t skip_below) {
+  for (size_t i = records.size(); i-- > 0;) {
+    if (i >= skip_below) continue;
+    if (records[i].taken + 1 < records[i].options) {
+      std::vector<uint32_t> prefix;
+      for (size_t j = 0; j < i; ++j) prefix.push_back(records[j].taken);
+      prefix.push_back(records[i].taken + 1);
+      return prefix;
+    }
+  }
+  return std::nullopt;
+}
+
+// How much of the tree lies behind the path `records`, if every node of a depth had as many options.
+double done_fraction(const std::vector<world::ChoiceRecord>& records) {
+  double done = 0, weight = 1;
+  for (const auto& r : records) {
+    weight /= r.options;
+    done += weight * r.taken;
+  }
+  return done;
+}
+
+uint64_t frontier_of(const std::vector<world::ChoiceRecord>& records) {
+  uint64_t n = 0;
+  for (const auto& r : records) n += r.options - r.taken - 1;
+  return n;
+}
+
+}  // namespace
+
+ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const ExhaustiveOptions& o) {
+  if (o.shards < 1 || o.shard < 0 || o.shard >= o.shards)
+    throw std::invalid_argument("--shard I/N needs 0 <= I < N, not " + std::to_string(o.shard) + "/" + std::to_string(o.shards));
+  if (o.properties.empty()) throw std::invalid_argument("a bounded search needs at least one property to judge");
+  world::ChoiceScheduler(o.bounds, {});  // refuses bounds that cannot run
+
+  scenario::Scenario s = scenario;
+  s.expect = o.properties;
+  s.expect_ops.clear();  // pins describe one schedule, not every one
+  s.bounded = o.bounds;
+  s.choices.clear();
+  const size_t m = static_cast<size_t>(std::max(o.shard_depth, 0));
+
+  ExhaustiveResult result;
+  result.unknown.assign(o.properties.size(), 0);
+  const auto started = Clock::now();
+  auto last_report = started;
+  const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - started).count(); };
+  uint64_t judged = 0;
+
+  for (int level = 0;; ++level) {
+    world::ScheduleBounds bounds = o.bounds;
+    bounds.cost_max = level;
+    uint64_t leaves = 0, states = 0, pruned = 0, cut = 0, level_judged = 0;
+    bool capped = false;
+    std::optional<std::vector<uint32_t>> prefix = std::vector<uint32_t>{};
+    while (prefix) {
+      if (o.stop && o.stop()) result.stopped = "interrupted";
+      else if (o.max_seconds > 0 && elapsed() >= o.max_seconds) result.stopped = "max-seconds";
+      else if (o.max_schedules > 0 && judged >= o.max_schedules) result.stopped = "max-schedules";
+      if (!result.stopped.empty()) {
+        result.schedules = judged;
+        result.seconds = elapsed();
+        return result;
+      }
+      world::ChoiceScheduler chooser(bounds, *prefix);
+      scenario::Backend backend;
+      backend.scheduler = &chooser;
+      scenario::ScenarioResult run = scenario::run_scenario(s, backend);
+      ++result.runs;
+      const auto& records = chooser.choices();
+      const std::vector<uint32_t> taken = taken_of(records);
+      const bool owned = owner(taken, m, o.shards) == o.shard;
+      capped = capped || chooser.capped();
+      // The nodes this run reached first: those past the prefix it was given.
+      const size_t fresh_from = prefix->size();
+      const auto counted = [&](size_t depth) { return depth >= fresh_from && (depth < m ? o.shard == 0 : owned); };
+      for (size_t j = 0; j < records.size(); ++j)
+        if (counted(j)) {
+          ++states;
+          pruned += records[j].pruned;
+        }
+      for (const auto& [depth, n] : chooser.silent_prunes())
+        if (counted(depth)) pruned += n;
+      if (owned) {
+        ++leaves;
+        if (chooser.cut()) ++cut;
+      }
+      // A schedule with fewer deviations ran, and was judged, at a shallower level.
+      if (owned && chooser.cost() == level) {
+        ++judged;
+        ++level_judged;
+        if (run.error) {
+          result.error = *run.error;
+          result.error_choices = chooser.taken();
+          result.schedules = judged;
+          result.seconds = elapsed();
+          return result;
+        }
+        for (size_t i = 0; i < run.properties.size(); ++i) {
+          const auto& p = run.properties[i];
+          if (p.verdict.valid == model::Validity::Unknown) ++result.unknown[i];
+          if (p.verdict.valid != model::Validity::No || result.counterexample) continue;
+          Counterexample c;
+          c.property = p.property;
+          c.choices = chooser.taken();
+          c.records = records;
+          c.cost = chooser.cost();
+          c.scenario = s;
+          c.scenario.choices = c.choices;
+          c.run = std::move(run);
+          result.counterexample = std::move(c);
+          break;
+        }
+        if (result.counterexample) {
+          result.schedules = judged;
+          result.seconds = elapsed();
+          return result;
+        }
+      }
+      if (o.progress && Clock::now() - last_report >= std::chrono::seconds(1)) {
+        last_report = Clock::now();
+        o.progress({level, level_judged, result.runs, frontier_of(records), done_fraction(records), elapsed()});
+      }
+      prefix = next_prefix(records, owned ? records.size() : m);
+    }
+    result.level = level;
+    result.schedules = judged;
+    LS_ASSERT(o.shards > 1 || judged == leaves);  // each schedule judged once, at its own level
+    result.states = states;
+    result.pruned = pruned;
+    result.cut = cut;
+    if (!capped) {
+      result.complete = true;
+      result.seconds = elapsed();
+      return result;
+    }
+  }
+}
+
+std::string exhaustive_json(const ExhaustiveResult& r, const ExhaustiveOptions& o) {
+  std::ostringstream out;
+  out << "{\"shard\":" << o.shard << ",\"shards\":" << o.shards << ",\"schedules\":" << r.schedules << ",\"runs\":" << r.runs
+      << ",\"states\":" << r.states << ",\"pruned\":" << r.pruned << ",\"cut\":" << r.cut << ",\"level\":" << r.level
+      << ",\"complete\":" << (r.complete ? "true" : "false") << ",\"stopped\":\"" << r.stopped << "\",\"seconds\":" << r.seconds
+      << ",\"counterexample\":";
+  if (r.counterexample) {
+    out << "{\"property\":\"" << r.counterexample->property << "\",\"cost\":" << r.counterexample->cost << ",\"choices\":[";
+    for (size_t i = 0; i < r.counterexample->choices.size(); ++i) out << (i ? "," : "") << r.counterexample->choices[i];
+    out << "]}";
+  } else {
+    out << "null";
+  }
+  out << "}";
+  return out.str();
+}
+
+}  // namespace locksim::explore

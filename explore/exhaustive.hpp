@@ -1,0 +1,83 @@
+#pragma once
+// Bounded-exhaustive checking: every schedule of a scenario within its bounds (world/choice_scheduler.hpp:
+// the latencies a message may take, messages lost, faults placed before a client's or server's
+// events, the order of same-time events), run on the simulated servers and judged, or the shortest
+// counterexample: the one with the fewest deviations from the default schedule.
+//
+// Stateless search: each schedule re-runs the scenario from the start with its list of choices,
+// depth-first, by iterative deepening on the number of deviations (level d runs every schedule with
+// at most d of them, and judges those with exactly d), so the first counterexample found is a
+// shortest one. It ends when a level withheld no option for want of deviations (every schedule
+// within the bounds has run), at a counterexample, or at a limit.
+//
+// Pruning, and why it is sound: (1) partial-order reduction: of the events due at one instant only
+// those dependent on the first one are reordered (world::dependent): the others commute; (2) a
+// latency that lands a message where another latency already does (behind the message before it on
+// a FIFO link) is not an option; (3) a fault is placed only just before an event of the client or
+// server it falls on, and not before a crashed client's leftovers. There is no state caching: a
+// client is a coroutine whose state has no digest, so every prefix is a distinct state.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scenario/runner.hpp"
+#include "world/choice_scheduler.hpp"
+
+namespace locksim::explore {
+
+struct ExhaustiveProgress {
+  int level = 0;             // deviations allowed in the level being run
+  uint64_t schedules = 0;    // schedules with exactly `level` deviations judged so far in it
+  uint64_t runs = 0;         // every run so far, all levels
+  uint64_t frontier = 0;     // choice-point options on the current path not yet tried
+  double level_done = 0;     // the part of the level's tree behind the search (a uniform-tree estimate)
+  double seconds = 0;
+};
+
+struct ExhaustiveOptions {
+  world::ScheduleBounds bounds;  // cost_max is the search's own (its level)
+  // PROPERTY -> holds | violated: searched for a violation; a violation of one expected `violated`
+  // is the counterexample looked for.
+  std::vector<std::pair<std::string, std::string>> properties;
+  uint64_t max_schedules = 0;  // 0: no limit (schedules judged, all levels)
+  double max_seconds = 0;      // 0: no limit
+  int shard = 0, shards = 1;   // this run takes the subtrees of the first shard_depth choices hashed to it
+  int shard_depth = 3;
+  std::function<void(const ExhaustiveProgress&)> progress;  // about once a second
+  std::function<bool()> stop;                               // polled between runs (Ctrl-C)
+};
+
+struct Counterexample {
+  std::string property;
+  std::vector<uint32_t> choices;  // the schedule (trailing defaults left out)
+  std::vector<world::ChoiceRecord> records;
+  int cost = 0;                   // its deviations
+  scenario::Scenario scenario;    // the scenario with `bounded.choices` set: `locksim run` replays it
+  scenario::ScenarioResult run;   // its run, judged
+};
+
+struct ExhaustiveResult {
+  uint64_t schedules = 0;  // distinct schedules run and judged (this shard's), each at its own level
+  uint64_t runs = 0;       // scenario runs, repeats of shallower levels and shard discovery included
+  uint64_t states = 0;     // choice points of that level's tree (distinct prefixes)
+  uint64_t pruned = 0;     // same-time orders left out by the reduction in it
+  uint64_t cut = 0;        // schedules that reached the depth bound (later choices defaulted)
+  int level = -1;          // every schedule with at most this many deviations was run (-1: none fully)
+  bool complete = false;   // every schedule within the bounds was run
+  std::string stopped;     // why it ended early: "max-schedules", "max-seconds", "interrupted"
+  double seconds = 0;
+  std::vector<uint64_t> unknown;  // per property: schedules whose verdict was unknown
+  std::optional<Counterexample> counterexample;
+  std::optional<std::string> error;  // a run stopped (its choices in error_choices)
+  std::vector<uint32_t> error_choices;
+};
+
+// Throws std::invalid_argument for bounds or options that cannot run.
+ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const ExhaustiveOptions& options);
+
+// The result as one JSON object: the totals, which shards of one search add up to.
+std::string exhaustive_json(const ExhaustiveResult& result, const ExhaustiveOptions& options);
+
+}  // namespace locksim::explore

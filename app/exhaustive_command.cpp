@@ -196,6 +196,8 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
   } catch (const std::exception& e) {
     return bad(e.what());
   }
+  out << "the default schedule has " << r.default_points[0] << " latency, " << r.default_points[1] << " loss, "
+      << r.default_points[2] << " order and " << r.default_points[3] << " fault choice points\n";
   std::ostringstream totals;
   totals << std::fixed << std::setprecision(1) << r.schedules << " schedules, " << r.runs << " runs, " << r.states
          << " states (choice points), " << r.pruned << " orders pruned, " << r.cut << " cut at the depth bound; " << r.seconds
@@ -227,12 +229,21 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
     const model::Verdict* v = nullptr;
     for (const auto& p : c.run.properties)
       if (p.property == c.property) v = &p.verdict;
-    out << (as_expected ? "COUNTEREXAMPLE (expected): " : "COUNTEREXAMPLE: ") << c.property << " violated";
+    out << (as_expected ? "COUNTEREXAMPLE (expected): " : "COUNTEREXAMPLE: ");
+    if (c.pin)
+      out << c.pin->pin.client << "'s " << c.pin->pin.op << " #" << c.pin->pin.nth << " came out " << c.pin->observed
+          << ", not " << c.pin->pin.result << " as expect.ops pins it";
+    else
+      out << c.property << " violated";
     if (v && !v->anomaly.empty()) out << " (" << v->anomaly << ")";
     out << " with " << c.cost << " deviation" << (c.cost == 1 ? "" : "s") << " from the default schedule, the fewest any schedule needs\n";
     for (const auto& rec : c.records)
       if (!rec.what.empty()) out << "  - " << rec.what << "\n";
-    if (v) out << "  " << v->explanation << "\n";
+    if (v && !c.pin) out << "  " << v->explanation << "\n";
+    for (const model::Event& e : c.run.history.events())
+      if (e.kind == model::EventKind::Fault && e.f != "resume" && e.f != "heal")
+        out << "  fault: " << e.f << " of " << e.process << " at " << e.at_ms << " ms"
+            << (e.for_ms > 0 ? " for " + std::to_string(e.for_ms) + " ms" : "") << "\n";
     out << "  replay:   locksim run " << file << "\n";
     out << "  timeline: " << (dir / report::slug(c.scenario.name) / "timeline.html").string() << "\n";
     out << totals.str() << "\n";
@@ -242,7 +253,9 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
   for (const auto& [name, value] : properties) expected_violation_missing = expected_violation_missing || value == "violated";
   if (r.complete) {
     out << (expected_violation_missing ? "NOT FOUND: no schedule within the bounds violates " : "HOLDS for every schedule within the bounds: ")
-        << names << "\n";
+        << names;
+    if (!s.expect_ops.empty()) out << ", and the " << s.expect_ops.size() << " outcomes expect.ops pins";
+    out << "\n";
     for (size_t i = 0; i < properties.size(); ++i)
       if (r.unknown[i] > 0)
         out << "  but " << properties[i].first << " could not be judged in " << r.unknown[i] << " schedules (unknown)\n";

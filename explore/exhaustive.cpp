@@ -69,7 +69,6 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
 
   scenario::Scenario s = scenario;
   s.expect = o.properties;
-  s.expect_ops.clear();  // pins describe one schedule, not every one
   s.bounded = o.bounds;
   s.choices.clear();
   const size_t m = static_cast<size_t>(std::max(o.shard_depth, 0));
@@ -80,6 +79,15 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
   auto last_report = started;
   const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - started).count(); };
   uint64_t judged = 0;
+  {
+    world::ScheduleBounds unbounded = o.bounds;
+    world::ChoiceScheduler chooser(unbounded, {});
+    scenario::Backend backend;
+    backend.scheduler = &chooser;
+    scenario::run_scenario(s, backend);
+    ++result.runs;
+    for (const auto& r : chooser.choices()) ++result.default_points[static_cast<size_t>(r.kind)];
+  }
 
   for (int level = 0;; ++level) {
     world::ScheduleBounds bounds = o.bounds;
@@ -145,6 +153,22 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
           result.counterexample = std::move(c);
           break;
         }
+        // The file's pinned outcomes are claims about every schedule too.
+        if (!result.counterexample)
+          for (const auto& pin : run.pins) {
+            if (pin.passed) continue;
+            Counterexample c;
+            c.property = "ops";
+            c.pin = pin;
+            c.choices = chooser.taken();
+            c.records = records;
+            c.cost = chooser.cost();
+            c.scenario = s;
+            c.scenario.choices = c.choices;
+            c.run = std::move(run);
+            result.counterexample = std::move(c);
+            break;
+          }
         if (result.counterexample) {
           result.schedules = judged;
           result.seconds = elapsed();

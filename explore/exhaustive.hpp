@@ -39,7 +39,7 @@ struct ExhaustiveProgress {
 struct ExhaustiveOptions {
   world::ScheduleBounds bounds;  // cost_max is the search's own (its level)
   // PROPERTY -> holds | violated: searched for a violation; a violation of one expected `violated`
-  // is the counterexample looked for.
+  // is the counterexample looked for. The scenario's expect.ops pins are held to every schedule too.
   std::vector<std::pair<std::string, std::string>> properties;
   uint64_t max_schedules = 0;  // 0: no limit (schedules judged, all levels)
   double max_seconds = 0;      // 0: no limit
@@ -50,7 +50,8 @@ struct ExhaustiveOptions {
 };
 
 struct Counterexample {
-  std::string property;
+  std::string property;  // or "ops": an outcome the file pins (expect.ops) came out otherwise
+  std::optional<scenario::OpPinResult> pin;
   std::vector<uint32_t> choices;  // the schedule (trailing defaults left out)
   std::vector<world::ChoiceRecord> records;
   int cost = 0;                   // its deviations
@@ -68,6 +69,9 @@ struct ExhaustiveResult {
   bool complete = false;   // every schedule within the bounds was run
   std::string stopped;     // why it ended early: "max-schedules", "max-seconds", "interrupted"
   double seconds = 0;
+  // The default schedule's choice points, by kind (world::ChoiceKind order), as the unbounded
+  // level sees them: how wide the tree is at its root path.
+  std::vector<uint64_t> default_points = std::vector<uint64_t>(4, 0);
   std::vector<uint64_t> unknown;  // per property: schedules whose verdict was unknown
   std::optional<Counterexample> counterexample;
   std::optional<std::string> error;  // a run stopped (its choices in error_choices)

@@ -17,10 +17,12 @@ namespace locksim::world {
 
 // What an event on the agenda acts on. Two events due at the same instant on different actors
 // commute: each touches only its actor's state, and what one sends reaches another a millisecond
-// later at the earliest. A World event (a fault from the timeline, a fenced write) may touch
-// anything; the servers' housekeeping touches every server.
+// later at the earliest. A World event (a fenced write, a fault's end) may touch anything; the
+// servers' housekeeping touches every server. A Timeline event is the scenario's own input (an
+// operation handed to a thread, a fault at its time): never reordered, so a thread's operations
+// keep the order the file gives them.
 struct Actor {
-  enum class Kind : uint8_t { World, Client, Server, Housekeeping };
+  enum class Kind : uint8_t { World, Client, Server, Housekeeping, Timeline };
   Kind kind = Kind::World;
   int index = 0;  // the client's place in the order clients were added; the server's number
 
@@ -28,13 +30,14 @@ struct Actor {
   static Actor client(int i) { return {Kind::Client, i}; }
   static Actor server(int i) { return {Kind::Server, i}; }
   static Actor housekeeping() { return {Kind::Housekeeping, 0}; }
+  static Actor timeline() { return {Kind::Timeline, 0}; }
   bool operator==(const Actor&) const = default;
 };
 
 // Whether running `a` and `b` in either order may end differently.
 inline bool dependent(const Actor& a, const Actor& b) {
   using K = Actor::Kind;
-  if (a.kind == K::World || b.kind == K::World || a == b) return true;
+  if (a.kind == K::World || b.kind == K::World || a.kind == K::Timeline || b.kind == K::Timeline || a == b) return true;
   const auto server_side = [](const Actor& x) { return x.kind == K::Server || x.kind == K::Housekeeping; };
   return (a.kind == K::Housekeeping && server_side(b)) || (b.kind == K::Housekeeping && server_side(a));
 }

@@ -142,7 +142,7 @@ void World::op(int64_t t, const std::string& client_name, int64_t thread, OpSpec
     ClientThread& th = process.threads[thread];
     th.pending.push_back(spec);
     if (!th.busy && now() >= process.paused_until) start_next_op(process, thread);
-  }, actor_of(process));
+  }, Actor::timeline());
 }
 
 void World::start_next_op(ClientProcess& process, int64_t thread) {
@@ -201,7 +201,7 @@ void World::inject(int64_t t, const Fault& fault) {
     check_server(fault.server);
     fabric_.plan(fault, t);
   }
-  at(t, [this, fault] { act(fault); });
+  queue_.at(std::max(t, now()), [this, fault] { act(fault); }, Actor::timeline());
 }
 
 void World::act(const Fault& f) {
@@ -348,6 +348,11 @@ void World::run_until(int64_t t) {
 
 void World::step_scheduled() {
   const std::vector<EventQueue::Due> due = queue_.due();
+  // The scenario's own inputs run first, in file order: they were scheduled before anything else.
+  if (due[0].actor.kind == Actor::Kind::Timeline) {
+    queue_.step_chosen(due[0].seq);
+    return;
+  }
   std::vector<Actor> actors;
   for (const auto& d : due) actors.push_back(d.actor);
   const size_t pick = due.size() > 1 ? scheduler_->next_event(actors) : 0;

@@ -1,0 +1,259 @@
+// Bounded-exhaustive checking (explore/exhaustive.hpp, docs/exhaustive.md):
+// - a schedule is a pure function of its choices: the same list gives the same history, and the
+//   counterexample written as a scenario replays to the same violation;
+// - a configuration that must break (a pause longer than the lease, a lost reply under command
+//   retries) gives its counterexample at the fewest deviations; one safe within its bounds holds;
+// - the reduction never hides a counterexample the unreduced search finds, on a set of small worlds;
+// - shards add up to the single search; the counts of a small world are pinned, so a change to the
+//   world or the pruning that changes the explored space is noticed.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "explore/exhaustive.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/writer.hpp"
+
+namespace locksim::explore {
+namespace {
+
+const std::string kDir = std::string(LOCKSIM_SOURCE_DIR) + "/verify/exhaustive/";
+const std::string kExamples = std::string(LOCKSIM_SOURCE_DIR) + "/examples/exhaustive/";
+
+scenario::Scenario load(const std::string& path) { return scenario::load_scenario(path); }
+
+ExhaustiveOptions options_for(const scenario::Scenario& s) {
+  ExhaustiveOptions o;
+  o.bounds = *s.bounded;
+  o.properties = s.expect;
+  return o;
+}
+
+world::ScheduleBounds::FaultBudget budget(world::FaultKind kind, int64_t for_ms = 0, std::string client = "") {
+  world::ScheduleBounds::FaultBudget b;
+  b.fault.kind = kind;
+  b.fault.for_ms = for_ms;
+  b.fault.client = std::move(client);
+  return b;
+}
+
+std::string history_of(const scenario::Scenario& s, const std::vector<uint32_t>& choices, world::ScheduleBounds bounds) {
+  world::ChoiceScheduler chooser(bounds, choices);
+  scenario::Backend backend;
+  backend.scheduler = &chooser;
+  const scenario::ScenarioResult r = scenario::run_scenario(s, backend);
+  EXPECT_FALSE(r.error) << *r.error;
+  return r.history.to_jsonl();
+}
+
+TEST(Exhaustive, ASearchHoldsWithinItsBoundsAndPinsItsCounts) {
+  const scenario::Scenario s = load(kDir + "rlock-late-trylock.yaml");
+  const ExhaustiveResult r = search_exhaustive(s, options_for(s));
+  EXPECT_TRUE(r.complete);
+  EXPECT_FALSE(r.counterexample);
+  EXPECT_FALSE(r.error);
+  // Pinned: 16 messages, each fast or (at most one of them) slow, one schedule per slow message
+  // that lands it somewhere new. A change here changes what the search covers: say why.
+  EXPECT_EQ(r.schedules, 17u);
+  EXPECT_EQ(r.states, 16u);
+  EXPECT_EQ(r.pruned, 28u);
+  EXPECT_EQ(r.default_points[0], 16u);
+  EXPECT_EQ(r.cut, 0u);
+}
+
+TEST(Exhaustive, ACrashPlacedAnywhereKeepsMutualExclusion) {
+  const scenario::Scenario s = load(kDir + "rlock-late-trylock.yaml");
+  ExhaustiveOptions o = options_for(s);
+  o.bounds.faults = {budget(world::FaultKind::Crash)};
+  const ExhaustiveResult r = search_exhaustive(s, o);
+  EXPECT_TRUE(r.complete);
+  EXPECT_FALSE(r.counterexample) << r.counterexample->property;
+  EXPECT_EQ(r.schedules, 391u);
+  EXPECT_EQ(r.default_points[3], 24u);  // a crash may fall before any of the 24 client events
+}
+
+TEST(Exhaustive, APauseLongerThanTheLeaseIsTheShortestCounterexample) {
+  const scenario::Scenario s = load(kDir + "rlock-late-trylock.yaml");
+  ExhaustiveOptions o = options_for(s);
+  o.bounds.faults = {budget(world::FaultKind::Pause, 40000, "A")};
+  const ExhaustiveResult r = search_exhaustive(s, o);
+  ASSERT_TRUE(r.counterexample);
+  const Counterexample& c = *r.counterexample;
+  EXPECT_EQ(c.property, "mutual_exclusion");
+  EXPECT_EQ(c.cost, 1);  // the pause alone, every message fast
+  int faults = 0;
+  for (const auto& rec : c.records)
+    if (rec.taken != 0) {
+      EXPECT_EQ(rec.kind, world::ChoiceKind::Fault);
+      ++faults;
+    }
+  EXPECT_EQ(faults, 1);
+
+  // The written scenario replays it: `locksim run` on the file shows the same violation.
+  const std::string path = ::testing::TempDir() + "exhaustive-counterexample.yaml";
+  scenario::write_scenario_file(c.scenario, path);
+  const scenario::ScenarioResult replay = scenario::run_scenario_file(path);
+  ASSERT_FALSE(replay.error) << *replay.error;
+  bool violated = false;
+  for (const auto& p : replay.properties)
+    if (p.property == "mutual_exclusion") violated = p.verdict.valid == model::Validity::No;
+  EXPECT_TRUE(violated);
+  EXPECT_EQ(replay.history.to_jsonl(), c.run.history.to_jsonl());
+}
+
+TEST(Exhaustive, ARunIsAPureFunctionOfItsChoices) {
+  const scenario::Scenario s = load(kDir + "rlock-late-trylock.yaml");
+  world::ScheduleBounds b = *s.bounded;
+  b.faults = {budget(world::FaultKind::Crash)};
+  const std::vector<uint32_t> choices = {0, 1, 0, 0, 1};
+  const std::string first = history_of(s, choices, b);
+  EXPECT_EQ(first, history_of(s, choices, b));
+  EXPECT_NE(first, history_of(s, {}, b));  // the choices matter
+}
+
+TEST(Exhaustive, AChoiceTheScheduleCannotMakeIsAnError) {
+  const scenario::Scenario s = load(kDir + "rlock-late-trylock.yaml");
+  world::ChoiceScheduler chooser(*s.bounded, {7});
+  scenario::Backend backend;
+  backend.scheduler = &chooser;
+  const scenario::ScenarioResult r = scenario::run_scenario(s, backend);
+  ASSERT_TRUE(r.error);
+  EXPECT_NE(r.error->find("has only 2 options"), std::string::npos) << *r.error;
+}
+
+TEST(Exhaustive, BoundsThatCannotRunAreRefused) {
+  world::ScheduleBounds b;
+  b.latencies = {0};
+  EXPECT_THROW(world::ChoiceScheduler(b, {}), std::invalid_argument);
+  b.latencies = {};
+  EXPECT_THROW(world::ChoiceScheduler(b, {}), std::invalid_argument);
+}
+
+TEST(Exhaustive, ALostReplyUnderCommandRetriesCountsTheAcquireTwice) {
+  // Redisson resends a command whose reply timed out: the acquire script runs twice and the hold
+  // is counted twice (a real hazard of retry_attempts on a non-idempotent script).
+  const scenario::Scenario s = load(kDir + "rlock-late-trylock.yaml");
+  ExhaustiveOptions o = options_for(s);
+  o.bounds.lost_max = 1;
+  o.bounds.slow_max = 0;
+  const ExhaustiveResult r = search_exhaustive(s, o);
+  ASSERT_TRUE(r.counterexample);
+  EXPECT_EQ(r.counterexample->property, "reentrancy");
+  EXPECT_EQ(r.counterexample->cost, 1);
+}
+
+// The reduction leaves out only orders of events that commute: on each small world the reduced
+// search finds a counterexample exactly when the full one does (the same property, no more
+// deviations), explores no more schedules, and holds where it holds.
+TEST(Exhaustive, TheReductionNeverHidesACounterexample) {
+  const scenario::Scenario s = load(kDir + "rlock-late-trylock.yaml");
+  std::vector<std::pair<std::string, ExhaustiveOptions>> worlds;
+  const auto add = [&](std::string name, auto change) {
+    ExhaustiveOptions o = options_for(s);
+    change(o.bounds);
+    worlds.emplace_back(std::move(name), o);
+  };
+  add("no faults", [](world::ScheduleBounds&) {});
+  add("a crash", [](world::ScheduleBounds& b) { b.faults = {budget(world::FaultKind::Crash)}; });
+  add("a 15 s pause", [](world::ScheduleBounds& b) { b.faults = {budget(world::FaultKind::Pause, 15000)}; });
+  add("a 40 s pause of A", [](world::ScheduleBounds& b) { b.faults = {budget(world::FaultKind::Pause, 40000, "A")}; });
+  add("a lost message", [](world::ScheduleBounds& b) {
+    b.lost_max = 1;
+    b.slow_max = 0;
+  });
+#ifndef LOCKSIM_SANITIZED  // about 20 s here: ten minutes under the sanitizers
+  add("a crash and a pause", [](world::ScheduleBounds& b) {
+    b.slow_max = 0;
+    b.faults = {budget(world::FaultKind::Crash), budget(world::FaultKind::Pause, 40000)};
+  });
+  constexpr int kCounterexamples = 3;  // the long pause, the lost reply, the crash-and-pause world
+#else
+  constexpr int kCounterexamples = 2;
+#endif
+  int counterexamples = 0;
+  for (auto& [name, reduced] : worlds) {
+    ExhaustiveOptions full = reduced;
+    full.bounds.reduce = false;
+    const ExhaustiveResult a = search_exhaustive(s, full);
+    const ExhaustiveResult b = search_exhaustive(s, reduced);
+    ASSERT_TRUE(a.complete || a.counterexample) << name;
+    EXPECT_EQ(a.counterexample.has_value(), b.counterexample.has_value()) << name;
+    if (a.counterexample && b.counterexample) {
+      ++counterexamples;
+      EXPECT_EQ(a.counterexample->property, b.counterexample->property) << name;
+      EXPECT_LE(b.counterexample->cost, a.counterexample->cost) << name;
+    } else {
+      EXPECT_TRUE(b.complete) << name;
+      EXPECT_LE(b.schedules, a.schedules) << name;
+    }
+  }
+  EXPECT_EQ(counterexamples, kCounterexamples);
+}
+
+TEST(Exhaustive, ShardsAddUpToOneSearch) {
+  const scenario::Scenario s = load(kDir + "rlock-late-trylock.yaml");
+  ExhaustiveOptions o = options_for(s);
+  o.bounds.faults = {budget(world::FaultKind::Crash)};
+  const ExhaustiveResult whole = search_exhaustive(s, o);
+  uint64_t schedules = 0, states = 0, pruned = 0;
+  for (int i = 0; i < 3; ++i) {
+    ExhaustiveOptions part = o;
+    part.shard = i;
+    part.shards = 3;
+    const ExhaustiveResult r = search_exhaustive(s, part);
+    EXPECT_TRUE(r.complete);
+    schedules += r.schedules;
+    states += r.states;
+    pruned += r.pruned;
+  }
+  EXPECT_EQ(schedules, whole.schedules);
+  EXPECT_EQ(states, whole.states);
+  EXPECT_EQ(pruned, whole.pruned);
+}
+
+TEST(Exhaustive, LimitsStopTheSearchAndSaySo) {
+  const scenario::Scenario s = load(kDir + "rlock-late-trylock.yaml");
+  ExhaustiveOptions o = options_for(s);
+  o.bounds.faults = {budget(world::FaultKind::Crash)};
+  o.max_schedules = 50;
+  const ExhaustiveResult r = search_exhaustive(s, o);
+  EXPECT_FALSE(r.complete);
+  EXPECT_EQ(r.stopped, "max-schedules");
+  EXPECT_EQ(r.schedules, 50u);
+  o.max_schedules = 0;
+  o.stop = [] { return true; };
+  EXPECT_EQ(search_exhaustive(s, o).stopped, "interrupted");
+}
+
+// FairLock, Redisson 3.11.1-3.31 scripts: a pause of the holder that stretches its hold past the
+// lease plus threadWaitTime strands both waiters (they never get the lock); 3.32 on, within the
+// same bounds, every schedule lets both in.
+TEST(Exhaustive, TheFairLockNegativeTtlHangIsFoundAndFixedIn332) {
+  const scenario::Scenario old_era = load(kExamples + "fair-2-waiters-3.13.yaml");
+  const ExhaustiveResult r = search_exhaustive(old_era, options_for(old_era));
+  ASSERT_TRUE(r.counterexample);
+  EXPECT_EQ(r.counterexample->property, "ops");
+  ASSERT_TRUE(r.counterexample->pin);
+  EXPECT_EQ(r.counterexample->pin->observed, "missing");
+  EXPECT_EQ(r.counterexample->cost, 1);
+#ifndef LOCKSIM_SANITIZED
+  const scenario::Scenario fixed = load(kExamples + "fair-2-waiters-3.32.yaml");
+  const ExhaustiveResult f = search_exhaustive(fixed, options_for(fixed));
+  EXPECT_TRUE(f.complete);
+  EXPECT_FALSE(f.counterexample) << f.counterexample->property;
+#endif
+}
+
+TEST(Exhaustive, ACrashRightAfterSendingAnAcquireIsNotStarvation) {
+  // Found by the search: the replayed schedule must keep every verdict (liveness included).
+  const scenario::ScenarioResult r = scenario::run_scenario_file(kDir + "liveness-crash-right-after-send.yaml");
+  ASSERT_FALSE(r.error) << *r.error;
+  ASSERT_FALSE(r.properties.empty());
+  for (const auto& p : r.properties) EXPECT_TRUE(p.passed) << p.property << ": " << p.verdict.explanation;
+  bool crash = false;
+  for (const auto& e : r.history.events()) crash = crash || (e.kind == model::EventKind::Fault && e.f == "crash");
+  EXPECT_TRUE(crash);
+}
+
+}  // namespace
+}  // namespace locksim::explore

@@ -188,6 +188,15 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
   }
   std::signal(SIGINT, old_int);
 
+  if (o.random > 0) {
+    const explore::RandomSearchResult rr = explore::search_random(s, search, o.random);
+    out << std::fixed << std::setprecision(3) << "random schedules of the same world: ";
+    if (rr.seed) out << "the first violation (" << rr.property << ") at schedule " << rr.seed << ", after " << rr.seconds << " s";
+    else out << "no violation in " << rr.runs << " schedules, " << rr.seconds << " s";
+    out << "; the enumeration's first counterexample came after " << r.seconds << " s";
+    if (r.counterexample && rr.seed && r.seconds > 0) out << std::setprecision(2) << " (random/enumeration time: " << rr.seconds / r.seconds << ")";
+    out << "\n";
+  }
   std::error_code ec;
   std::filesystem::create_directories(o.out, ec);
   const std::filesystem::path dir(o.out);
@@ -265,6 +274,9 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
     else out << "not even the default schedule's level finished\n";
   }
   out << totals.str() << "\n";
+  if (r.level >= 0 && r.leaves != r.judged_at_level_end && search.shards == 1)
+    out << "WARNING: level " << r.level << " has " << r.leaves << " schedules where " << r.judged_at_level_end
+        << " were judged: some schedule did not run the same way twice (please report it)\n";
   bool unknown = false;
   for (const uint64_t u : r.unknown) unknown = unknown || u > 0;
   if (r.stopped == "interrupted") return 130;

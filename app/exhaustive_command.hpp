@@ -22,6 +22,7 @@ struct ExhaustiveCommandOptions {
   double max_seconds = 0;
   std::string shard;                    // "I/N"
   std::string out = "reports/exhaustive";
+  uint64_t random = 0;                  // also run up to this many random schedules, to compare
   bool progress = false;                // a line a second on standard error (else every 10 s)
 };
 

@@ -392,6 +392,7 @@ int main(int argc, char** argv) {
   check->add_option("--max-schedules", ex.max_schedules, "--exhaustive: stop after this many schedules");
   check->add_option("--max-seconds", ex.max_seconds, "--exhaustive: stop after this many seconds");
   check->add_option("--shard", ex.shard, "--exhaustive: I/N: this run's share of the tree");
+  check->add_option("--random", ex.random, "--exhaustive: also run up to N random schedules of the same world, to compare");
   check->add_flag("--progress", ex.progress, "--exhaustive: a progress line every second (default: every 10 s)");
 
   std::vector<std::string> merge_inputs;

@@ -62,6 +62,11 @@ struct Counterexample {
 struct ExhaustiveResult {
   uint64_t schedules = 0;  // distinct schedules run and judged (this shard's), each at its own level
   uint64_t runs = 0;       // scenario runs, repeats of shallower levels and shard discovery included
+  // The deepest completed level's tree has `leaves` schedules; as many were judged by its end over
+  // all levels (each schedule once, at the level of its own deviations), unless a schedule did not
+  // run the same way at two levels: the search's own invariant, reported, not assumed.
+  uint64_t leaves = 0;
+  uint64_t judged_at_level_end = 0;
   uint64_t states = 0;     // choice points of that level's tree (distinct prefixes)
   uint64_t pruned = 0;     // same-time orders left out by the reduction in it
   uint64_t cut = 0;        // schedules that reached the depth bound (later choices defaulted)
@@ -77,6 +82,17 @@ struct ExhaustiveResult {
   std::optional<std::string> error;  // a run stopped (its choices in error_choices)
   std::vector<uint32_t> error_choices;
 };
+
+// Random schedules of the same bounded world (every choice drawn uniformly, seeds 1..max): what
+// random exploration of it would find, for comparison. The first seed whose schedule violates a
+// property expected to hold (0: none), with the runs and seconds it took.
+struct RandomSearchResult {
+  uint64_t seed = 0;
+  uint64_t runs = 0;
+  double seconds = 0;
+  std::string property;
+};
+RandomSearchResult search_random(const scenario::Scenario& scenario, const ExhaustiveOptions& options, uint64_t max_runs);
 
 // Throws std::invalid_argument for bounds or options that cannot run.
 ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const ExhaustiveOptions& options);

@@ -56,7 +56,9 @@ uint32_t ChoiceScheduler::choose(ChoiceKind kind, uint32_t options, uint32_t pru
     return 0;
   }
   const size_t at = made_.size();
-  const uint32_t taken = at < list_.size() ? list_[at] : 0;
+  const uint32_t taken = at < list_.size() ? list_[at]
+                         : random_        ? static_cast<uint32_t>(random_->range(0, options - 1))
+                                          : 0;
   if (taken >= options)
     throw std::invalid_argument("schedule choice " + std::to_string(at + 1) + " is " + std::to_string(taken) + ", but that " +
                                 std::string(choice_kind_name(kind)) + " choice has only " + std::to_string(options) +

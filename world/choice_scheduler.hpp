@@ -7,9 +7,11 @@
 // tries every list within the bounds, and a counterexample's list replays it (`schedule:` in a
 // scenario file).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "world/rng.hpp"
 #include "world/scheduler.hpp"
 
 namespace locksim::world {
@@ -50,6 +52,9 @@ class ChoiceScheduler final : public Scheduler {
  public:
   // Throws std::invalid_argument for bounds that cannot run (no latency, one below 1 ms).
   ChoiceScheduler(ScheduleBounds bounds, std::vector<uint32_t> choices);
+  // Past the list, choices are drawn uniformly from `rng` instead of taken as the defaults: random
+  // schedules of the same bounded world, to compare with the enumeration.
+  void draw_past_list(uint64_t seed) { random_.emplace(seed); }
 
   void on_client(int index, const std::string& name) override;
   int64_t latency(const MessageAsk& message) override;
@@ -92,6 +97,7 @@ class ChoiceScheduler final : public Scheduler {
   int cost_ = 0;
   bool capped_ = false;
   bool cut_ = false;
+  std::optional<Rng> random_;
   std::vector<std::string> names_;  // the world's clients, by index
   std::vector<int64_t> arrivals_;  // scratch: the distinct arrivals of one message
 };

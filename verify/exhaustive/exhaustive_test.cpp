@@ -59,6 +59,7 @@ TEST(Exhaustive, ASearchHoldsWithinItsBoundsAndPinsItsCounts) {
   EXPECT_EQ(r.pruned, 28u);
   EXPECT_EQ(r.default_points[0], 16u);
   EXPECT_EQ(r.cut, 0u);
+  EXPECT_EQ(r.leaves, r.schedules);  // each schedule judged once, at its own level
 }
 
 TEST(Exhaustive, ACrashPlacedAnywhereKeepsMutualExclusion) {
@@ -70,6 +71,7 @@ TEST(Exhaustive, ACrashPlacedAnywhereKeepsMutualExclusion) {
   EXPECT_FALSE(r.counterexample) << r.counterexample->property;
   EXPECT_EQ(r.schedules, 391u);
   EXPECT_EQ(r.default_points[3], 24u);  // a crash may fall before any of the 24 client events
+  EXPECT_EQ(r.leaves, r.schedules);
 }
 
 TEST(Exhaustive, APauseLongerThanTheLeaseIsTheShortestCounterexample) {

@@ -28,6 +28,7 @@ struct ScheduleBounds {
   struct FaultBudget {
     Fault fault;  // a client's fault (its client "" : any client) or a server's
     int count = 1;
+    bool operator==(const FaultBudget&) const = default;
   };
   // Faults the search places, each just before an event of the client (or server) it falls on:
   // between two of them nothing of that client changes.

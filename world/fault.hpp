@@ -48,6 +48,7 @@ struct Fault {
   int64_t down_ms = 1000;        // replica is promoted this much later
   Persistence persistence = Persistence::None;  // redis_restart: what survives it
   std::string text{kBusyScriptError};           // error_reply: the error line, code first
+  bool operator==(const Fault&) const = default;
 };
 
 struct FaultInfo {

@@ -3,6 +3,7 @@
 
 #include "scenario/loader.hpp"
 #include "scenario/runner.hpp"
+#include "scenario/writer.hpp"
 
 namespace locksim::scenario {
 namespace {
@@ -508,6 +509,50 @@ TEST(ScenarioLoader, ABadFileBecomesABadInputResultAndTheRunGoesOn) {
   EXPECT_TRUE(r.bad_input);
   ASSERT_TRUE(r.error.has_value());
   EXPECT_FALSE(r.passed());
+}
+
+}  // namespace
+}  // namespace locksim::scenario
+
+namespace locksim::scenario {
+namespace {
+
+// `bounded:` (docs/exhaustive.md): every mistake at its line and column, saying what was expected.
+TEST(ScenarioLoader, BoundedMistakesAreErrorsAtTheirPlace) {
+  EXPECT_EQ(error_of("bounded-latency-zero.yaml"),
+            "bounded-latency-zero.yaml:7:21: a latency is at least 1 ms (a message always takes time)");
+  EXPECT_EQ(error_of("bounded-unknown-fault.yaml"),
+            "bounded-unknown-fault.yaml:8:25: unknown fault 'meteor' (expected crash, pause, partition, delay, loss, "
+            "clock_jump, redis_restart, failover, redis_pause, error_reply or reset)");
+  EXPECT_EQ(error_of("bounded-pause-without-duration.yaml"),
+            "bounded-pause-without-duration.yaml:8:7: missing 'for_ms' in a pause fault");
+  EXPECT_EQ(error_of("bounded-unknown-key.yaml"),
+            "bounded-unknown-key.yaml:7:3: unknown key 'latencies' in bounded (expected one of: latencies_ms, slow_max, "
+            "lost_max, faults, reduce, depth, choices)");
+  EXPECT_EQ(error_of("bounded-unknown-client.yaml"), "bounded-unknown-client.yaml:8:40: no client named 'Z'");
+  EXPECT_EQ(error_of("bounded-zero-count.yaml"), "bounded-zero-count.yaml:8:15: count is at least 1");
+  EXPECT_EQ(error_of("bounded-fault-with-at.yaml"),
+            "bounded-fault-with-at.yaml:8:32: unknown key 'at' in a bounded crash fault (expected one of: fault, "
+            "client, count)");
+  EXPECT_EQ(error_of("bounded-negative-choice.yaml"),
+            "bounded-negative-choice.yaml:7:16: expected a non-negative integer for a choice, got -1");
+}
+
+// What the writer says of `bounded:` reads back the same: a counterexample replays from its file.
+TEST(ScenarioLoader, BoundedSurvivesTheWriter) {
+  Scenario s = load_scenario(std::string(LOCKSIM_SOURCE_DIR) + "/examples/exhaustive/rlock-2x2.yaml");
+  ASSERT_TRUE(s.bounded);
+  s.bounded->slow_max = 3;
+  s.bounded->lost_max = 1;
+  s.bounded->reduce = false;
+  s.bounded->depth = 50;
+  s.choices = {0, 2, 0, 1};
+  const std::string path = ::testing::TempDir() + "bounded-round-trip.yaml";
+  write_scenario_file(s, path);
+  const Scenario back = load_scenario(path);
+  ASSERT_TRUE(back.bounded);
+  EXPECT_EQ(*back.bounded, *s.bounded);
+  EXPECT_EQ(back.choices, s.choices);
 }
 
 }  // namespace

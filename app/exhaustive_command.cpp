@@ -26,7 +26,7 @@ world::ScheduleBounds::FaultBudget parse_fault(const std::string& text, const sc
   std::string rest = text;
   world::ScheduleBounds::FaultBudget budget{{}, 1};
   const auto fail = [&](const std::string& why) {
-    throw std::invalid_argument("--faults " + text + ": " + why + " (expected KIND[=MS][@CLIENT][:COUNT], e.g. crash:1,pause=20000:1)");
+    throw std::invalid_argument("--faults " + text + ": " + why + " (expected KIND[=MS][@CLIENT][:COUNT], e.g. crash:1,pause=15000:1)");
   };
   if (const auto colon = rest.rfind(':'); colon != std::string::npos) {
     try {

@@ -363,8 +363,9 @@ int main(int argc, char** argv) {
       "Judges a recorded history (one `locksim serve` wrote, or a run's history.jsonl) with the checkers, prints\n"
       "the verdicts and writes the usual reports and a timeline. By default it judges what the history has the\n"
       "inputs for: mutual_exclusion (clients noted their holds with LOCKSIM.NOTE) and resource (serve --resource).\n"
-      "Exit code: 0 every verdict holds (or is as --expect says), 1 one does not, 2 bad input.");
-  check->add_option("history", check_options.history, "history.jsonl")->required();
+      "Exit code: 0 every verdict holds (or is as --expect says), 1 one does not, 2 bad input.\n"
+      "With --exhaustive the file is a scenario, and every schedule of it within its bounds is run and judged.");
+  check->add_option("history", check_options.history, "history.jsonl (with --exhaustive: a scenario file)")->required();
   check->add_option("--properties", check_options.properties, "Properties to judge (comma-separated)")->delimiter(',');
   check->add_option("--expect", check_options.expect, "PROPERTY=holds|violated: what this history should show")
       ->delimiter(',');
@@ -377,7 +378,8 @@ int main(int argc, char** argv) {
   int ex_slow = -2, ex_lost = -2, ex_depth = -2;
   check->add_flag("--exhaustive", check_exhaustive,
                   "The file is a scenario: run every schedule within its bounds (the file's bounded:, and the\n"
-                  "options below) and judge each, or write the shortest counterexample (docs/exhaustive.md).\n"
+                  "options below) and judge each, or write the shortest counterexample (docs/exhaustive.md);\n"
+                  "--out defaults to reports/exhaustive.\n"
                   "Exit code: 0 as expected for every schedule, 1 a counterexample or not covered, 2 bad input");
   check->add_option("--latencies", ex_latencies, "--exhaustive: the latencies a message may take, ms (the first is the default)")
       ->delimiter(',');
@@ -385,7 +387,7 @@ int main(int argc, char** argv) {
   check->add_option("--lost-max", ex_lost, "--exhaustive: messages lost, at most");
   check->add_option("--faults", ex.faults,
                     "--exhaustive: KIND[=MS][@CLIENT][:COUNT],...: faults placed before any event of their client\n"
-                    "(crash:1,pause=20000:1); 'none' for none")
+                    "(crash:1,pause=15000:1); 'none' for none")
       ->delimiter(',');
   check->add_option("--depth", ex_depth, "--exhaustive: choice points per schedule, at most");
   check->add_flag("--no-reduce", ex.no_reduce, "--exhaustive: reorder every pair of same-time events (no partial-order reduction)");

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# `locksim check --exhaustive` as a user meets it: exit codes (0 as expected, 1 a counterexample or not
+# covered, 2 bad input), what it writes, and that the counterexample replays with `locksim run`.
+set -u
+locksim=$1
+here=$(cd "$(dirname "$0")" && pwd)
+world=$here/rlock-late-trylock.yaml
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+check() {  # check NAME EXPECTED_EXIT PATTERN -- ARGS...
+  local name=$1 want=$2 pattern=$3
+  shift 4
+  "$locksim" check --exhaustive "$@" >"$tmp/out" 2>&1
+  local got=$?
+  if [[ $got != "$want" ]] || ! grep -qE -- "$pattern" "$tmp/out"; then
+    echo "FAIL $name: exit $got (want $want), output:"; sed 's/^/    /' "$tmp/out"
+    failures=$((failures + 1))
+  else
+    echo "ok   $name"
+  fi
+}
+
+check "holds for all" 0 '^HOLDS for every schedule within the bounds: mutual_exclusion, reentrancy' -- "$world" --out "$tmp/a"
+[[ -f $tmp/a/exhaustive.json ]] && grep -q '"complete":true' "$tmp/a/exhaustive.json" || { echo "FAIL exhaustive.json"; failures=$((failures + 1)); }
+check "counterexample" 1 '^COUNTEREXAMPLE: mutual_exclusion violated .* with 1 deviation' -- "$world" --faults pause=40000@A:1 --out "$tmp/b"
+"$locksim" run "$tmp/b/counterexample.yaml" --out "$tmp/b-run" >"$tmp/run" 2>&1
+[[ $? == 1 ]] && grep -qE 'mutual_exclusion +holds +violated +FAIL' "$tmp/run" || { echo "FAIL replay:"; cat "$tmp/run"; failures=$((failures + 1)); }
+[[ -f $tmp/b/rlock-late-trylock/timeline.html && -f $tmp/b/index.html ]] || { echo "FAIL timeline"; failures=$((failures + 1)); }
+check "expected counterexample" 0 '^COUNTEREXAMPLE \(expected\): mutual_exclusion' -- "$world" --faults pause=40000@A:1 --expect mutual_exclusion=violated --out "$tmp/c"
+check "expected but not found" 1 '^NOT FOUND: no schedule within the bounds violates' -- "$world" --properties mutual_exclusion --expect mutual_exclusion=violated --out "$tmp/d"
+check "a limit" 1 '^INCOMPLETE \(max-schedules\)' -- "$world" --faults crash:1 --max-schedules 3 --out "$tmp/e"
+check "random comparison" 1 '^random schedules of the same world: the first violation \(mutual_exclusion\)' -- "$world" --faults pause=40000@A:1 --random 1000 --out "$tmp/f"
+check "bad fault" 2 "--faults meteor: unknown fault 'meteor'" -- "$world" --faults meteor --out "$tmp/g"
+check "pause without duration" 2 'pause lasts: give its duration, pause=MS' -- "$world" --faults pause --out "$tmp/g"
+check "fault of a client not there" 2 "no client named 'Z'" -- "$world" --faults crash@Z --out "$tmp/g"
+check "bad shard" 2 '--shard I/N needs 0 <= I < N, not 3/2' -- "$world" --shard 3/2 --out "$tmp/g"
+check "shard not a pair" 2 '--shard x: expected I/N' -- "$world" --shard x --out "$tmp/g"
+check "bad expect" 2 '--expect mutual_exclusion=maybe: expected PROPERTY=holds or PROPERTY=violated' -- "$world" --expect mutual_exclusion=maybe --out "$tmp/g"
+check "property not for the lock" 2 'fair_queue' -- "$world" --properties fair_queue --out "$tmp/g"
+check "latency 0" 2 'a latency is at least 1 ms' -- "$world" --latencies 0,10 --out "$tmp/g"
+check "no such file" 2 'cannot read the file' -- "$tmp/none.yaml" --out "$tmp/g"
+exit $((failures > 0))

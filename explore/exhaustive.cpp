@@ -138,12 +138,10 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
           result.seconds = elapsed();
           return result;
         }
-        for (size_t i = 0; i < run.properties.size(); ++i) {
-          const auto& p = run.properties[i];
-          if (p.verdict.valid == model::Validity::Unknown) ++result.unknown[i];
-          if (p.verdict.valid != model::Validity::No || result.counterexample) continue;
+        const auto counterexample = [&](std::string property, std::optional<scenario::OpPinResult> pin) {
           Counterexample c;
-          c.property = p.property;
+          c.property = std::move(property);
+          c.pin = std::move(pin);
           c.choices = chooser.taken();
           c.records = records;
           c.cost = chooser.cost();
@@ -151,24 +149,22 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
           c.scenario.choices = c.choices;
           c.run = std::move(run);
           result.counterexample = std::move(c);
-          break;
+        };
+        for (size_t i = 0; i < run.properties.size(); ++i) {
+          const auto& p = run.properties[i];
+          if (p.verdict.valid == model::Validity::Unknown) ++result.unknown[i];
+          if (p.verdict.valid == model::Validity::No) {
+            counterexample(p.property, std::nullopt);  // moves the run out: nothing of it is read after
+            break;
+          }
         }
         // The file's pinned outcomes are claims about every schedule too.
         if (!result.counterexample)
-          for (const auto& pin : run.pins) {
-            if (pin.passed) continue;
-            Counterexample c;
-            c.property = "ops";
-            c.pin = pin;
-            c.choices = chooser.taken();
-            c.records = records;
-            c.cost = chooser.cost();
-            c.scenario = s;
-            c.scenario.choices = c.choices;
-            c.run = std::move(run);
-            result.counterexample = std::move(c);
-            break;
-          }
+          for (const auto& pin : run.pins)
+            if (!pin.passed) {
+              counterexample("ops", pin);
+              break;
+            }
         if (result.counterexample) {
           result.schedules = judged;
           result.seconds = elapsed();

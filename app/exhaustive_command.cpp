@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <set>
+
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 
@@ -281,6 +284,77 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
   for (const uint64_t u : r.unknown) unknown = unknown || u > 0;
   if (r.stopped == "interrupted") return 130;
   return r.complete && !expected_violation_missing && !unknown ? 0 : 1;
+}
+
+bool is_exhaustive_json(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::stringstream text;
+  text << file.rdbuf();
+  const auto j = nlohmann::json::parse(text.str(), nullptr, false);
+  return !j.is_discarded() && j.is_object() && j.contains("shards") && j.contains("schedules");
+}
+
+int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::string& out_path, std::ostream& out,
+                         std::ostream& err) {
+  nlohmann::ordered_json total;
+  std::set<int64_t> seen;
+  int64_t shards = -1;
+  for (const std::string& input : inputs) {
+    std::ifstream file(input, std::ios::binary);
+    std::stringstream text;
+    text << file.rdbuf();
+    const auto j = nlohmann::json::parse(text.str(), nullptr, false);
+    if (!file || j.is_discarded() || !j.is_object() || !j.contains("shards") || !j.contains("shard")) {
+      err << "locksim merge: " << input << ": not the exhaustive.json of a `check --exhaustive` run\n";
+      return 2;
+    }
+    const int64_t n = j["shards"].get<int64_t>(), i = j["shard"].get<int64_t>();
+    if (shards >= 0 && n != shards) {
+      err << "locksim merge: " << input << ": shard " << i << " of " << n << ", but the others are of " << shards << "\n";
+      return 2;
+    }
+    shards = n;
+    if (!seen.insert(i).second) {
+      err << "locksim merge: " << input << ": shard " << i << " is given twice\n";
+      return 2;
+    }
+    if (total.empty()) {
+      total = {{"shards", n}, {"schedules", 0}, {"runs", 0}, {"states", 0}, {"pruned", 0}, {"cut", 0},
+               {"level", j["level"]}, {"complete", true}, {"stopped", ""}, {"seconds", 0.0}, {"counterexample", nullptr}};
+    }
+    for (const char* key : {"schedules", "runs", "states", "pruned", "cut"})
+      total[key] = total[key].get<uint64_t>() + j[key].get<uint64_t>();
+    total["level"] = std::min(total["level"].get<int64_t>(), j["level"].get<int64_t>());
+    total["complete"] = total["complete"].get<bool>() && j["complete"].get<bool>();
+    if (!j["stopped"].get<std::string>().empty()) total["stopped"] = j["stopped"];
+    total["seconds"] = total["seconds"].get<double>() + j["seconds"].get<double>();
+    const auto& c = j["counterexample"];
+    if (c.is_object() && (total["counterexample"].is_null() || c["cost"].get<int64_t>() < total["counterexample"]["cost"].get<int64_t>())) {
+      total["counterexample"] = c;
+      total["counterexample"]["shard"] = i;
+    }
+  }
+  if (static_cast<int64_t>(seen.size()) != shards) {
+    err << "locksim merge: " << seen.size() << " of " << shards << " shards given; missing:";
+    for (int64_t i = 0; i < shards; ++i)
+      if (!seen.count(i)) err << " " << i;
+    err << "\n";
+    return 2;
+  }
+  std::ofstream file(out_path, std::ios::binary);
+  file << total.dump() << "\n";
+  if (!file) {
+    err << "locksim merge: cannot write " << out_path << "\n";
+    return 2;
+  }
+  out << total["schedules"] << " schedules, " << total["runs"] << " runs, " << total["states"] << " states, "
+      << total["pruned"] << " orders pruned over " << shards << " shards ("
+      << (total["complete"].get<bool>() ? "complete" : "not complete") << ")";
+  if (total["counterexample"].is_object())
+    out << "; the shortest counterexample: " << total["counterexample"]["property"].get<std::string>() << ", "
+        << total["counterexample"]["cost"] << " deviations, in shard " << total["counterexample"]["shard"];
+  out << "\n";
+  return 0;
 }
 
 }  // namespace locksim::app

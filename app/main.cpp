@@ -400,8 +400,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> merge_inputs;
   std::string merge_out;
   CLI::App* merge = app.add_subcommand(
-      "merge", "Combines `locksim explore --out` files of several shards into one, sorted by seed (deterministic).");
-  merge->add_option("inputs", merge_inputs, "results.jsonl files")->required();
+      "merge", "Combines `locksim explore --out` files of several shards into one, sorted by seed (deterministic),\n"
+               "or the exhaustive.json files of `check --exhaustive --shard I/N` into the totals of one search.");
+  merge->add_option("inputs", merge_inputs, "results.jsonl files, or exhaustive.json files")->required();
   merge->add_option("--out", merge_out, "The merged file")->required();
 
   std::string help_topic;
@@ -497,6 +498,8 @@ int main(int argc, char** argv) {
       audit_options.progress = ::isatty(2) != 0;
       return locksim::app::run_audit(audit_options, std::cout, std::cerr);
     }
+    if (*merge && locksim::app::is_exhaustive_json(merge_inputs.front()))
+      return locksim::app::run_merge_exhaustive(merge_inputs, merge_out, std::cout, std::cerr);
     if (*merge) return locksim::app::run_merge(merge_inputs, merge_out, std::cerr);
     if (*serve) {
       serve_options.clock = serve_clock == "virtual" ? locksim::server::ClockMode::Virtual : locksim::server::ClockMode::Real;

@@ -40,4 +40,15 @@ check "bad expect" 2 '--expect mutual_exclusion=maybe: expected PROPERTY=holds o
 check "property not for the lock" 2 'fair_queue' -- "$world" --properties fair_queue --out "$tmp/g"
 check "latency 0" 2 'a latency is at least 1 ms' -- "$world" --latencies 0,10 --out "$tmp/g"
 check "no such file" 2 'cannot read the file' -- "$tmp/none.yaml" --out "$tmp/g"
+# Shards: each runs its part; `locksim merge` adds them up to the totals of one search.
+"$locksim" check --exhaustive "$world" --faults crash:1 --out "$tmp/whole" >/dev/null 2>&1
+for i in 0 1 2; do "$locksim" check --exhaustive "$world" --faults crash:1 --shard $i/3 --out "$tmp/s$i" >/dev/null 2>&1; done
+"$locksim" merge "$tmp/s0/exhaustive.json" "$tmp/s1/exhaustive.json" "$tmp/s2/exhaustive.json" --out "$tmp/merged.json" >"$tmp/out" 2>&1
+for key in schedules states pruned complete; do
+  want=$(grep -oE "\"$key\":[a-z0-9]+" "$tmp/whole/exhaustive.json")
+  got=$(grep -oE "\"$key\":[a-z0-9]+" "$tmp/merged.json")
+  if [[ -z $want || $want != "$got" ]]; then echo "FAIL merge $key: one search $want, shards $got"; failures=$((failures + 1)); else echo "ok   merge $key ($got)"; fi
+done
+"$locksim" merge "$tmp/s0/exhaustive.json" "$tmp/s2/exhaustive.json" --out "$tmp/m2.json" >"$tmp/out" 2>&1
+[[ $? == 2 ]] && grep -q "2 of 3 shards given; missing: 1" "$tmp/out" && echo "ok   merge with a shard missing" || { echo "FAIL merge missing:"; cat "$tmp/out"; failures=$((failures + 1)); }
 exit $((failures > 0))

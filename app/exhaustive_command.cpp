@@ -157,6 +157,7 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
       return bad("--shard " + o.shard + ": expected I/N, e.g. 0/4");
     }
   }
+  search.shortest = !o.first;
   search.max_schedules = o.max_schedules;
   search.max_seconds = o.max_seconds;
   g_stop.store(false);
@@ -166,7 +167,8 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
     const auto now = std::chrono::steady_clock::now();
     if (!o.progress && now - last < std::chrono::seconds(10)) return;
     last = now;
-    err << std::fixed << std::setprecision(1) << "exhaustive: " << p.seconds << " s, level " << p.level << " ("
+    err << std::fixed << std::setprecision(1) << "exhaustive: " << p.seconds << " s, "
+        << (search.shortest ? "level " + std::to_string(p.level) : std::string("one pass")) << " ("
         << 100 * p.level_done << "% of it; " << p.schedules << " schedules judged in it), " << p.runs
         << " runs, frontier " << p.frontier;
     if (p.level_done > 0.01) err << ", level done in ~" << p.seconds * (1 - p.level_done) / p.level_done << " s at this pace";
@@ -248,7 +250,8 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
     else
       out << c.property << " violated";
     if (v && !v->anomaly.empty()) out << " (" << v->anomaly << ")";
-    out << " with " << c.cost << " deviation" << (c.cost == 1 ? "" : "s") << " from the default schedule, the fewest any schedule needs\n";
+    out << " with " << c.cost << " deviation" << (c.cost == 1 ? "" : "s") << " from the default schedule"
+        << (search.shortest ? ", the fewest any schedule needs\n" : " (--first: not necessarily the fewest)\n");
     for (const auto& rec : c.records)
       if (!rec.what.empty()) out << "  - " << rec.what << "\n";
     if (v && !c.pin) out << "  " << v->explanation << "\n";
@@ -273,7 +276,8 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
         out << "  but " << properties[i].first << " could not be judged in " << r.unknown[i] << " schedules (unknown)\n";
   } else {
     out << "INCOMPLETE (" << r.stopped << "): no counterexample in what ran; ";
-    if (r.level >= 0) out << "every schedule with at most " << r.level << " deviation" << (r.level == 1 ? "" : "s") << " holds\n";
+    if (!search.shortest) out << "the " << r.schedules << " schedules run hold (--first: in depth-first order, not by deviations)\n";
+    else if (r.level >= 0) out << "every schedule with at most " << r.level << " deviation" << (r.level == 1 ? "" : "s") << " holds\n";
     else out << "not even the default schedule's level finished\n";
   }
   out << totals.str() << "\n";

@@ -18,6 +18,7 @@ struct ExhaustiveCommandOptions {
   std::vector<std::string> faults;      // KIND[=MS][@CLIENT][:COUNT]; empty: the file's
   bool no_faults = false;
   bool no_reduce = false;
+  bool first = false;                   // one pass, each schedule once; the first counterexample, not the shortest
   uint64_t max_schedules = 0;
   double max_seconds = 0;
   std::string shard;                    // "I/N"

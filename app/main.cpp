@@ -390,6 +390,9 @@ int main(int argc, char** argv) {
                     "(crash:1,pause=15000:1); 'none' for none")
       ->delimiter(',');
   check->add_option("--depth", ex_depth, "--exhaustive: choice points per schedule, at most");
+  check->add_flag("--first", ex.first,
+                  "--exhaustive: one pass, each schedule run once (faster), stopping at the first counterexample\n"
+                  "rather than the shortest");
   check->add_flag("--no-reduce", ex.no_reduce, "--exhaustive: reorder every pair of same-time events (no partial-order reduction)");
   check->add_option("--max-schedules", ex.max_schedules, "--exhaustive: stop after this many schedules");
   check->add_option("--max-seconds", ex.max_seconds, "--exhaustive: stop after this many seconds");

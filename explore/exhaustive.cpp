@@ -91,7 +91,8 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
 
   for (int level = 0;; ++level) {
     world::ScheduleBounds bounds = o.bounds;
-    bounds.cost_max = level;
+    // Without `shortest`, one level with no cap on deviations: each schedule runs once.
+    bounds.cost_max = o.shortest ? level : -1;
     uint64_t leaves = 0, states = 0, pruned = 0, cut = 0, level_judged = 0;
     bool capped = false;
     std::optional<std::vector<uint32_t>> prefix = std::vector<uint32_t>{};
@@ -128,7 +129,7 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
         if (chooser.cut()) ++cut;
       }
       // A schedule with fewer deviations ran, and was judged, at a shallower level.
-      if (owned && chooser.cost() == level) {
+      if (owned && (!o.shortest || chooser.cost() == level)) {
         ++judged;
         ++level_judged;
         if (run.error) {
@@ -187,6 +188,7 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
     result.states = states;
     result.pruned = pruned;
     result.cut = cut;
+    if (!o.shortest) result.level = -1;
     if (!capped) {
       result.complete = true;
       result.seconds = elapsed();

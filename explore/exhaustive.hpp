@@ -45,6 +45,10 @@ struct ExhaustiveOptions {
   double max_seconds = 0;      // 0: no limit
   int shard = 0, shards = 1;   // this run takes the subtrees of the first shard_depth choices hashed to it
   int shard_depth = 3;
+  // Iterative deepening, so that the first counterexample is a shortest one. Without it, one
+  // depth-first pass over every schedule, each run once (several times faster where same-time
+  // orders make many levels), and the first counterexample found is not necessarily the shortest.
+  bool shortest = true;
   std::function<void(const ExhaustiveProgress&)> progress;  // about once a second
   std::function<bool()> stop;                               // polled between runs (Ctrl-C)
 };
@@ -70,7 +74,7 @@ struct ExhaustiveResult {
   uint64_t states = 0;     // choice points of that level's tree (distinct prefixes)
   uint64_t pruned = 0;     // same-time orders left out by the reduction in it
   uint64_t cut = 0;        // schedules that reached the depth bound (later choices defaulted)
-  int level = -1;          // every schedule with at most this many deviations was run (-1: none fully)
+  int level = -1;          // every schedule with at most this many deviations was run (-1: none fully, or not shortest)
   bool complete = false;   // every schedule within the bounds was run
   std::string stopped;     // why it ended early: "max-schedules", "max-seconds", "interrupted"
   double seconds = 0;

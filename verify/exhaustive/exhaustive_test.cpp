@@ -74,6 +74,23 @@ TEST(Exhaustive, ACrashPlacedAnywhereKeepsMutualExclusion) {
   EXPECT_EQ(r.leaves, r.schedules);
 }
 
+// One pass (each schedule once) and iterative deepening (each judged at its own level) cover the
+// same tree: the same schedules, choice points and pruned orders.
+TEST(Exhaustive, OnePassCoversWhatIterativeDeepeningCovers) {
+  const scenario::Scenario s = load(kDir + "rlock-late-trylock.yaml");
+  ExhaustiveOptions o = options_for(s);
+  o.bounds.faults = {budget(world::FaultKind::Crash)};
+  const ExhaustiveResult deep = search_exhaustive(s, o);
+  o.shortest = false;
+  const ExhaustiveResult pass = search_exhaustive(s, o);
+  EXPECT_TRUE(pass.complete);
+  EXPECT_EQ(pass.schedules, deep.schedules);
+  EXPECT_EQ(pass.states, deep.states);
+  EXPECT_EQ(pass.pruned, deep.pruned);
+  EXPECT_EQ(pass.runs, pass.schedules + 1);  // and the default schedule's first look
+  EXPECT_GT(deep.runs, pass.runs);
+}
+
 TEST(Exhaustive, APauseLongerThanTheLeaseIsTheShortestCounterexample) {
   const scenario::Scenario s = load(kDir + "rlock-late-trylock.yaml");
   ExhaustiveOptions o = options_for(s);

@@ -1,10 +1,10 @@
 #include "explore/exhaustive.hpp"
 
 #include <chrono>
-#include <sstream>
 #include <stdexcept>
 
-#include "base/assert.hpp"
+#include <nlohmann/json.hpp>
+
 
 namespace locksim::explore {
 namespace {
@@ -59,6 +59,13 @@ uint64_t frontier_of(const std::vector<world::ChoiceRecord>& records) {
   return n;
 }
 
+// One schedule of `s`: its chances taken from `chooser`.
+scenario::ScenarioResult run_schedule(const scenario::Scenario& s, world::ChoiceScheduler& chooser) {
+  scenario::Backend backend;
+  backend.scheduler = &chooser;
+  return scenario::run_scenario(s, backend);
+}
+
 }  // namespace
 
 ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const ExhaustiveOptions& o) {
@@ -80,11 +87,8 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
   const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - started).count(); };
   uint64_t judged = 0;
   {
-    world::ScheduleBounds unbounded = o.bounds;
-    world::ChoiceScheduler chooser(unbounded, {});
-    scenario::Backend backend;
-    backend.scheduler = &chooser;
-    scenario::run_scenario(s, backend);
+    world::ChoiceScheduler chooser(o.bounds, {});
+    run_schedule(s, chooser);
     ++result.runs;
     for (const auto& r : chooser.choices()) ++result.default_points[static_cast<size_t>(r.kind)];
   }
@@ -106,9 +110,7 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
         return result;
       }
       world::ChoiceScheduler chooser(bounds, *prefix);
-      scenario::Backend backend;
-      backend.scheduler = &chooser;
-      scenario::ScenarioResult run = scenario::run_scenario(s, backend);
+      scenario::ScenarioResult run = run_schedule(s, chooser);
       ++result.runs;
       const auto& records = chooser.choices();
       const std::vector<uint32_t> taken = taken_of(records);
@@ -205,9 +207,7 @@ RandomSearchResult search_random(const scenario::Scenario& scenario, const Exhau
   for (uint64_t seed = 1; seed <= max_runs; ++seed) {
     world::ChoiceScheduler chooser(o.bounds, {});
     chooser.draw_past_list(seed);
-    scenario::Backend backend;
-    backend.scheduler = &chooser;
-    const scenario::ScenarioResult run = scenario::run_scenario(s, backend);
+    const scenario::ScenarioResult run = run_schedule(s, chooser);
     ++result.runs;
     for (const auto& p : run.properties)
       if (p.expected == "holds" && p.verdict.valid == model::Validity::No) {
@@ -222,20 +222,15 @@ RandomSearchResult search_random(const scenario::Scenario& scenario, const Exhau
 }
 
 std::string exhaustive_json(const ExhaustiveResult& r, const ExhaustiveOptions& o) {
-  std::ostringstream out;
-  out << "{\"shard\":" << o.shard << ",\"shards\":" << o.shards << ",\"schedules\":" << r.schedules << ",\"runs\":" << r.runs
-      << ",\"states\":" << r.states << ",\"pruned\":" << r.pruned << ",\"cut\":" << r.cut << ",\"level\":" << r.level
-      << ",\"complete\":" << (r.complete ? "true" : "false") << ",\"stopped\":\"" << r.stopped << "\",\"seconds\":" << r.seconds
-      << ",\"counterexample\":";
-  if (r.counterexample) {
-    out << "{\"property\":\"" << r.counterexample->property << "\",\"cost\":" << r.counterexample->cost << ",\"choices\":[";
-    for (size_t i = 0; i < r.counterexample->choices.size(); ++i) out << (i ? "," : "") << r.counterexample->choices[i];
-    out << "]}";
-  } else {
-    out << "null";
-  }
-  out << "}";
-  return out.str();
+  nlohmann::ordered_json j = {{"shard", o.shard},   {"shards", o.shards}, {"schedules", r.schedules},
+                              {"runs", r.runs},     {"states", r.states}, {"pruned", r.pruned},
+                              {"cut", r.cut},       {"level", r.level},   {"complete", r.complete},
+                              {"stopped", r.stopped}, {"seconds", r.seconds}, {"counterexample", nullptr}};
+  if (r.counterexample)
+    j["counterexample"] = {{"property", r.counterexample->property},
+                           {"cost", r.counterexample->cost},
+                           {"choices", r.counterexample->choices}};
+  return j.dump();
 }
 
 }  // namespace locksim::explore

@@ -76,7 +76,6 @@ class ChoiceScheduler final : public Scheduler {
   // Same-time events left in their order by the reduction where no choice point was made, each with
   // the number of choice points met before it.
   const std::vector<std::pair<size_t, uint32_t>>& silent_prunes() const { return silent_prunes_; }
-  const ScheduleBounds& bounds() const { return bounds_; }
 
  private:
   // The option taken at the next choice point of `kind` with `options` options (>= 1), `pruned`

@@ -84,7 +84,9 @@ ClientProcess& World::client(const std::string& name) {
   return *it->second;
 }
 
-void World::at(int64_t t, std::function<void()> action) { queue_.at(std::max(t, now()), std::move(action)); }
+void World::at(int64_t t, std::function<void()> action, Actor actor) {
+  queue_.at(std::max(t, now()), std::move(action), actor);
+}
 
 void World::record(model::Event event) {
   event.at_ms = now();
@@ -137,7 +139,7 @@ void World::carry_message(const std::string& client_name, const std::string& cha
 
 void World::op(int64_t t, const std::string& client_name, int64_t thread, OpSpec spec) {
   ClientProcess& process = client(client_name);
-  queue_.at(std::max(t, now()), [this, &process, thread, spec] {
+  at(t, [this, &process, thread, spec] {
     if (process.crashed) return;
     ClientThread& th = process.threads[thread];
     th.pending.push_back(spec);
@@ -201,7 +203,7 @@ void World::inject(int64_t t, const Fault& fault) {
     check_server(fault.server);
     fabric_.plan(fault, t);
   }
-  queue_.at(std::max(t, now()), [this, fault] { act(fault); }, Actor::timeline());
+  at(t, [this, fault] { act(fault); }, Actor::timeline());
 }
 
 void World::act(const Fault& f) {

@@ -44,7 +44,8 @@ class World final : public Harness {
   client::ScriptCatalog& scripts() { return scripts_; }
 
   // --- what happens, at exact times
-  void at(int64_t t, std::function<void()> action);
+  // `action` at `t` (now, if t has passed), acting on `actor` (scheduler.hpp).
+  void at(int64_t t, std::function<void()> action, Actor actor = Actor::world());
   // Queues an operation on a client thread; a thread does one thing at a time, in order.
   void op(int64_t t, const std::string& client, int64_t thread, OpSpec spec);
   // `fault` happens at `t`. Throws std::invalid_argument for a server the world does not have.

@@ -51,4 +51,16 @@ for key in schedules states pruned complete; do
 done
 "$locksim" merge "$tmp/s0/exhaustive.json" "$tmp/s2/exhaustive.json" --out "$tmp/m2.json" >"$tmp/out" 2>&1
 [[ $? == 2 ]] && grep -q "2 of 3 shards given; missing: 1" "$tmp/out" && echo "ok   merge with a shard missing" || { echo "FAIL merge missing:"; cat "$tmp/out"; failures=$((failures + 1)); }
+merge_refuses() {  # merge_refuses NAME PATTERN FILES...
+  local name=$1 pattern=$2
+  shift 2
+  "$locksim" merge "$@" --out "$tmp/bad.json" >"$tmp/out" 2>&1
+  if [[ $? == 2 ]] && grep -qE -- "$pattern" "$tmp/out"; then echo "ok   merge $name"; else echo "FAIL merge $name:"; cat "$tmp/out"; failures=$((failures + 1)); fi
+}
+merge_refuses "a shard twice" "shard 1 is given twice" "$tmp/s0/exhaustive.json" "$tmp/s1/exhaustive.json" "$tmp/s1/exhaustive.json"
+"$locksim" check --exhaustive "$world" --shard 0/2 --out "$tmp/t0" >/dev/null 2>&1
+merge_refuses "another split" "shard 0 of 2, but the others are of 3" "$tmp/s1/exhaustive.json" "$tmp/t0/exhaustive.json"
+echo 'not json' >"$tmp/junk.json"
+merge_refuses "a file that is not a search's" "junk.json: not the exhaustive.json of a .check --exhaustive. run" "$tmp/s0/exhaustive.json" "$tmp/junk.json"
+check "depth 0" 2 'the depth bound is at least 1' -- "$world" --depth 0 --out "$tmp/g"
 exit $((failures > 0))

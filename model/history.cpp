@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <stdexcept>
 
 namespace locksim::model {
@@ -26,15 +27,17 @@ const Event& History::add(Event event) {
   if (!events_.empty() && event.at_ms < events_.back().at_ms)
     throw std::logic_error("history events must arrive in time order");
   event.index = static_cast<int64_t>(events_.size());
-  // An event is a few hundred bytes of strings: start at a size most runs never outgrow, rather
-  // than moving every event through eight reallocations on the way.
-  if (events_.size() == events_.capacity()) events_.reserve(std::max<size_t>(256, 2 * events_.size()));
   events_.push_back(std::move(event));
   return events_.back();
 }
 
 std::string History::to_jsonl() const {
-  std::string out;
+  std::ostringstream out;
+  write_jsonl(out);
+  return std::move(out).str();
+}
+
+void History::write_jsonl(std::ostream& out) const {
   for (const Event& e : events_) {
     nlohmann::ordered_json j;
     j["i"] = e.index;
@@ -57,10 +60,8 @@ std::string History::to_jsonl() const {
     if (e.ttl_ms != -2) j["ttl"] = e.ttl_ms;
     if (!e.queue.empty()) j["queue"] = e.queue;
     if (e.for_ms != -1) j["for_ms"] = e.for_ms;
-    out += j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    out += '\n';
+    out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   }
-  return out;
 }
 
 History History::from_jsonl(std::string_view text) {

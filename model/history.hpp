@@ -4,9 +4,12 @@
 // ok, fail or info (outcome unknown); around them the run records what clients believed, what the
 // servers executed, what happened to keys, faults and messages.
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "model/chunks.hpp"
 
 namespace locksim::model {
 
@@ -62,19 +65,20 @@ class History {
  public:
   // Appends `event`, assigning its index. Events must arrive in time order.
   const Event& add(Event event);
-  const std::vector<Event>& events() const { return events_; }
+  const Chunks<Event>& events() const { return events_; }
   size_t size() const { return events_.size(); }
   const Event& operator[](size_t i) const { return events_[i]; }
   int64_t end_ms() const { return events_.empty() ? 0 : events_.back().at_ms; }
 
   // One JSON object per line, fields in a fixed order, defaults omitted: the same run gives the
-  // same bytes.
+  // same bytes. write_jsonl writes them one by one, so a long history is never held twice.
   std::string to_jsonl() const;
+  void write_jsonl(std::ostream& out) const;
   // Reads what to_jsonl wrote; throws std::runtime_error naming the line on bad input.
   static History from_jsonl(std::string_view text);
 
  private:
-  std::vector<Event> events_;
+  Chunks<Event> events_;
 };
 
 }  // namespace locksim::model

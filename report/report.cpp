@@ -1,6 +1,7 @@
 #include "report/report.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iomanip>
 #include <map>
@@ -69,11 +70,16 @@ std::string md_cell(const std::string& s) {
   return out;
 }
 
-void write_file(const std::filesystem::path& path, const std::string& content) {
+void write_file(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write) {
   std::ofstream file(path, std::ios::binary);
   if (!file) throw std::runtime_error(path.string() + ": cannot write");
-  file << content;
+  write(file);
+  file.flush();
   if (!file) throw std::runtime_error(path.string() + ": write failed");
+}
+
+void write_file(const std::filesystem::path& path, const std::string& content) {
+  write_file(path, [&](std::ostream& out) { out << content; });
 }
 
 // Scenarios, and rows by outcome. A check is a row with an expectation; a skipped one is neither
@@ -362,7 +368,7 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
     const std::filesystem::path folder = root / folder_of.at(&r);
     std::filesystem::create_directories(folder, ec);
     if (ec) throw std::runtime_error(folder.string() + ": cannot create (" + ec.message() + ")");
-    write_file(folder / "history.jsonl", r.history.to_jsonl());
+    write_file(folder / "history.jsonl", [&](std::ostream& out) { r.history.write_jsonl(out); });
     TimelineInput input;
     input.title = r.name;
     input.about = r.about;

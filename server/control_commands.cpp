@@ -72,7 +72,7 @@ Reply Server::control_command(const ConnPtr& c, const std::vector<std::string>& 
     if ((argc == 2 || argc == 3) && equals_ignore_case(argv[1], "save")) {
       const std::string path = argc == 3 ? argv[2] : options_.history;
       std::ofstream f(path, std::ios::binary);
-      f << recorder_.to_jsonl();
+      recorder_.history().write_jsonl(f);
       if (!f) return Reply::error("ERR LOCKSIM.HISTORY SAVE: cannot write " + path);
       return Reply::integer_of(static_cast<int64_t>(recorder_.history().size()));
     }

@@ -47,8 +47,6 @@ class Recorder {
 
   const model::History& history() const { return history_; }
   bool cut() const { return cut_; }
-  // The history as JSON lines (history.jsonl).
-  std::string to_jsonl() const { return history_.to_jsonl(); }
 
  private:
   void add(model::Event event);

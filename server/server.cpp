@@ -99,7 +99,7 @@ void Server::stop() {
 void Server::write_history() {
   if (options_.history.empty()) return;
   std::ofstream f(options_.history, std::ios::binary);
-  f << recorder_.to_jsonl();
+  recorder_.history().write_jsonl(f);
   if (!f) {
     std::cerr << "locksim serve: cannot write the history to " << options_.history << "\n";
     return;

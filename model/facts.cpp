@@ -442,13 +442,17 @@ bool Facts::sent_rightfully(const Event& exec, const KeyTrack& track) const {
   const std::string owner = exec.client + ":" + std::to_string(exec.thread);
   for (const std::string& lock : track.locks) {
     if (rightful(owner, lock, exec.sent_ms)) return true;
-    // Sent in the millisecond its right ended: a client sends nothing once it has crashed or its
-    // operation has ended, so the request left before that end (an acquire sent just before a
-    // crash, run after it, holds the lock for the lease it asked for).
+    // Sent in the millisecond its sender's crash ended its right: a crashed client sends nothing,
+    // so the request left before the crash (an acquire sent just before it, run after it, holds
+    // the lock for the lease it asked for). Not so for a right its operation's end closed: the
+    // watchdog may still send in that millisecond, after the unlock, without the right.
     const auto it = rightful_.find(pair_key(owner, lock));
     if (it != rightful_.end())
       for (const Span& s : it->second)
-        if (s.to_ms == exec.sent_ms && s.from_ms <= exec.sent_ms) return true;
+        if (s.to_ms == exec.sent_ms && s.from_ms <= exec.sent_ms && s.end >= 0) {
+          const Event& end = at(s.end);
+          if (end.f == "crash" && (end.kind == EventKind::Fault || end.kind == EventKind::Release)) return true;
+        }
   }
   return false;
 }

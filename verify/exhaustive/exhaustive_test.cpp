@@ -277,9 +277,17 @@ TEST(Exhaustive, ACrashRightAfterSendingAnAcquireIsNotStarvation) {
   ASSERT_FALSE(r.error) << *r.error;
   ASSERT_FALSE(r.properties.empty());
   for (const auto& p : r.properties) EXPECT_TRUE(p.passed) << p.property << ": " << p.verdict.explanation;
-  bool crash = false;
-  for (const auto& e : r.history.events()) crash = crash || (e.kind == model::EventKind::Fault && e.f == "crash");
-  EXPECT_TRUE(crash);
+  // The story it pins: A's acquire, sent in the millisecond A crashed, runs after the crash (a
+  // schedule that drifted from it would pin nothing).
+  int64_t crash_index = -1, crash_ms = -1;
+  for (const auto& e : r.history.events())
+    if (e.kind == model::EventKind::Fault && e.f == "crash" && e.process == "A") crash_index = e.index, crash_ms = e.at_ms;
+  ASSERT_GE(crash_index, 0);
+  bool sent_then_run_after = false;
+  for (const auto& e : r.history.events())
+    sent_then_run_after = sent_then_run_after || (e.kind == model::EventKind::Exec && e.client == "A" && e.f == "acquire" &&
+                                                  e.sent_ms == crash_ms && e.index > crash_index);
+  EXPECT_TRUE(sent_then_run_after);
 }
 
 }  // namespace

@@ -555,6 +555,36 @@ TEST(Facts, TheLeaseBoundRisesOnlyWithRequestsSentWhileTheSenderHadTheLock) {
   EXPECT_EQ(key->after_event(stray).lease_bound, 40101) << "sent after A had given the lock up";
 }
 
+TEST(Facts, ARequestSentInTheMillisecondItsSendersRightEndedIsRightfulOnlyIfACrashEndedIt) {
+  // A crashed client sends nothing, so a request stamped with its crash's millisecond left before
+  // the crash; a watchdog may send after an unlock ended in the same millisecond, without the right.
+  for (const bool crash : {false, true}) {
+    HistoryBuilder b;
+    take(b, 100, "A", 1, "", "A:1=1");  // expires at 30101
+    if (crash) {
+      b.fault({.t = 15000, .p = "A", .f = "crash"});
+      b.release({.t = 15000, .p = "A", .depth = 0, .f = "crash"});
+    } else {
+      b.invoke({.t = 14900, .p = "A", .op = 2, .f = "unlock"});
+      b.release({.t = 14900, .p = "A", .depth = 0, .op = 2});
+      b.info({.t = 15000, .p = "A", .op = 2, .f = "unlock"});  // the unlock never reached the server
+    }
+    const int64_t renewal = b.exec({.t = 15001,
+                                    .op = 0,
+                                    .f = "renew",
+                                    .reply = "1",
+                                    .before = "A:1=1",
+                                    .after = "A:1=1",
+                                    .ttl = 30000,
+                                    .client = "A",
+                                    .sent = 15000});
+    const Facts facts(b.history(), find_lock_type("rlock"));
+    const KeyState& s = facts.key("redis0", "orders")->after_event(renewal);
+    EXPECT_EQ(s.expire_at, 45001);
+    EXPECT_EQ(s.lease_bound, crash ? 45001 : 30101) << (crash ? "sent before the crash" : "sent after the unlock ended");
+  }
+}
+
 TEST(Facts, AKeyCreatedAfreshStartsItsLeaseBoundAfresh) {
   HistoryBuilder b;
   take(b, 100, "A", 1, "", "A:1=1");  // bound 30101

@@ -1,7 +1,10 @@
 // The standard contention world: 8 clients on one RLock with the watchdog (no lease), each looping
-// lock, work 50 ms, unlock, think 50 ms over 1-3 ms links, for 10 simulated minutes per iteration.
-// Reports how many simulated ms pass per wall-clock second, the events executed and the history size.
+// lock, work 50 ms, unlock, think 50 ms over 1-3 ms links, for 10 simulated minutes per iteration,
+// and once for a simulated hour. Reports how many simulated ms pass per wall-clock second, the
+// events executed, the scripts the servers ran, the history size and the heap the run holds at its
+// end (malloc's count of bytes in use, after minus before: the world with its whole history).
 #include <benchmark/benchmark.h>
+#include <malloc.h>
 
 #include <chrono>
 #include <cstdint>
@@ -9,28 +12,41 @@
 #include <vector>
 
 #include "bench/worlds.hpp"
+#include "engine/scripting.hpp"
 
 namespace {
 
 constexpr int64_t kRunMs = locksim::bench::kStandardRunMs;
+constexpr int64_t kHourMs = 60 * 60 * 1000;
 
 struct RunFigures {
   uint64_t events = 0;
   size_t history = 0;
+  uint64_t scripts = 0;  // EVAL and EVALSHA the engines ran (engine::scripts_run_total)
   int64_t locks_taken = 0;
+  double heap_bytes = 0;  // heap in use at the end of the run, less what was in use before it
   bool ran_dry = false;
 };
 
-RunFigures run_standard_world(double& wall_seconds) {
+double heap_in_use() {
+  const struct mallinfo2 m = mallinfo2();
+  return static_cast<double>(m.uordblks + m.hblkhd);
+}
+
+RunFigures run_standard_world(int64_t run_ms, double& wall_seconds) {
+  const double heap_before = heap_in_use();
   locksim::sim::Simulation sim({});
   locksim::world::World& world = sim.world;
-  const std::vector<std::string> clients = locksim::bench::set_up_standard_contention(world);
+  const std::vector<std::string> clients = locksim::bench::set_up_standard_contention(world, run_ms);
+  const uint64_t scripts_before = locksim::engine::scripts_run_total();
 
   const auto start = std::chrono::steady_clock::now();
-  world.run_until(kRunMs);
+  world.run_until(run_ms);
   wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   RunFigures figures;
+  figures.heap_bytes = heap_in_use() - heap_before;
+  figures.scripts = locksim::engine::scripts_run_total() - scripts_before;
   figures.events = world.events_executed();
   figures.history = world.history().size();
   for (const auto& e : world.history().events())
@@ -39,15 +55,15 @@ RunFigures run_standard_world(double& wall_seconds) {
   return figures;
 }
 
-void BM_StandardContentionWorld(benchmark::State& state) {
+void run_benchmark(benchmark::State& state, int64_t run_ms) {
   double wall_total = 0;
   double sim_ms_total = 0;
   RunFigures last;
   for (auto _ : state) {
     double wall = 0;
-    last = run_standard_world(wall);
+    last = run_standard_world(run_ms, wall);
     wall_total += wall;
-    sim_ms_total += static_cast<double>(kRunMs);
+    sim_ms_total += static_cast<double>(run_ms);
     if (last.ran_dry) {
       state.SkipWithError("a client ran out of queued operations before the end");
       break;
@@ -55,12 +71,21 @@ void BM_StandardContentionWorld(benchmark::State& state) {
   }
   state.SetItemsProcessed(last.locks_taken * static_cast<int64_t>(state.iterations()));
   state.counters["sim_ms_per_wall_s"] = benchmark::Counter(wall_total > 0 ? sim_ms_total / wall_total : 0);
-  state.counters["sim_ms"] = benchmark::Counter(static_cast<double>(kRunMs));
+  state.counters["sim_ms"] = benchmark::Counter(static_cast<double>(run_ms));
+  state.counters["run_wall_s"] = benchmark::Counter(wall_total / static_cast<double>(state.iterations()));
   state.counters["events"] = benchmark::Counter(static_cast<double>(last.events));
   state.counters["history"] = benchmark::Counter(static_cast<double>(last.history));
+  state.counters["scripts"] = benchmark::Counter(static_cast<double>(last.scripts));
   state.counters["locks"] = benchmark::Counter(static_cast<double>(last.locks_taken));
+  state.counters["heap_bytes"] = benchmark::Counter(last.heap_bytes);
 }
+
+void BM_StandardContentionWorld(benchmark::State& state) { run_benchmark(state, kRunMs); }
 BENCHMARK(BM_StandardContentionWorld)->Iterations(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The same world for a simulated hour: does the memory it holds grow with simulated time?
+void BM_StandardContentionHour(benchmark::State& state) { run_benchmark(state, kHourMs); }
+BENCHMARK(BM_StandardContentionHour)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

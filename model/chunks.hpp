@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
-#include <memory>
 #include <vector>
 
 #include "base/assert.hpp"
@@ -15,7 +14,7 @@ namespace locksim::model {
 
 template <typename T>
 class Chunks {
-  static constexpr size_t kShift = 10;  // 1024 per chunk: a few hundred KiB for an Event
+  static constexpr size_t kShift = 7;  // 128 per chunk (48 KiB of Events): below malloc's mmap threshold, so a chunk comes from reused heap rather than fresh pages the kernel must fault in
   static constexpr size_t kChunk = size_t{1} << kShift;
 
  public:
@@ -88,14 +87,16 @@ class Chunks {
   iterator end() { return {this, size_}; }
 
   void push_back(T value) {
-    if ((size_ & (kChunk - 1)) == 0 && (size_ >> kShift) == chunks_.size())
-      chunks_.push_back(std::make_unique<T[]>(kChunk));
-    chunks_[size_ >> kShift][size_ & (kChunk - 1)] = std::move(value);
+    if ((size_ >> kShift) == chunks_.size()) {
+      chunks_.emplace_back();
+      chunks_.back().reserve(kChunk);  // room only: a short history touches (and faults in) what it uses
+    }
+    chunks_.back().push_back(std::move(value));
     ++size_;
   }
 
  private:
-  std::vector<std::unique_ptr<T[]>> chunks_;
+  std::vector<std::vector<T>> chunks_;  // each reserved to kChunk, so never reallocated
   size_t size_ = 0;
 };
 

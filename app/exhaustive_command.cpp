@@ -86,6 +86,11 @@ std::string bounds_text(const world::ScheduleBounds& b) {
     if (!f.client.empty()) out << " of " << f.client;
     out << " x" << b.faults[i].count;
   }
+  if (!b.clock_offsets.empty()) {
+    out << ", clock offsets {";
+    for (size_t i = 0; i < b.clock_offsets.size(); ++i) out << (i ? ", " : "") << b.clock_offsets[i];
+    out << "} ms";
+  }
   out << ", depth " << b.depth << ", reduction " << (b.reduce ? "on" : "off");
   return out.str();
 }
@@ -112,6 +117,7 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
   explore::ExhaustiveOptions search;
   search.bounds = s.bounded.value_or(world::ScheduleBounds{});
   if (!o.latencies.empty()) search.bounds.latencies = o.latencies;
+  if (!o.clock_offsets.empty()) search.bounds.clock_offsets = o.clock_offsets;
   if (o.slow_max) search.bounds.slow_max = *o.slow_max;
   if (o.lost_max) search.bounds.lost_max = *o.lost_max;
   if (o.depth) search.bounds.depth = *o.depth;
@@ -210,8 +216,11 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
   } catch (const std::exception& e) {
     return bad(e.what());
   }
-  out << "the default schedule has " << r.default_points[0] << " latency, " << r.default_points[1] << " loss, "
-      << r.default_points[2] << " order and " << r.default_points[3] << " fault choice points\n";
+  out << "the default schedule has ";
+  for (size_t k = 0; k < world::kChoiceKinds; ++k)
+    out << (k == 0 ? "" : k + 1 == world::kChoiceKinds ? " and " : ", ") << r.default_points[k] << " "
+        << world::choice_kind_name(static_cast<world::ChoiceKind>(k));
+  out << " choice points\n";
   std::ostringstream totals;
   totals << std::fixed << std::setprecision(1) << r.schedules << " schedules, " << r.runs << " runs, " << r.states
          << " states (choice points), " << r.pruned << " orders pruned, " << r.cut << " cut at the depth bound; " << r.seconds

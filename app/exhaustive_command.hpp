@@ -14,6 +14,7 @@ struct ExhaustiveCommandOptions {
   std::vector<std::string> properties;  // empty: the file's expect, else what applies to the lock
   std::vector<std::string> expect;      // PROPERTY=holds|violated
   std::vector<int64_t> latencies;       // empty: the file's (or 1 ms)
+  std::vector<int64_t> clock_offsets;   // empty: the file's (or none)
   std::optional<int> slow_max, lost_max, depth;
   std::vector<std::string> faults;      // KIND[=MS][@CLIENT][:COUNT]; empty: the file's
   bool no_faults = false;

@@ -374,7 +374,7 @@ int main(int argc, char** argv) {
   // --exhaustive: the positional is a scenario, searched through every schedule within its bounds.
   bool check_exhaustive = false;
   locksim::app::ExhaustiveCommandOptions ex;
-  std::vector<std::string> ex_latencies;
+  std::vector<std::string> ex_latencies, ex_clock_offsets;
   int ex_slow = -2, ex_lost = -2, ex_depth = -2;
   check->add_flag("--exhaustive", check_exhaustive,
                   "The file is a scenario: run every schedule within its bounds (the file's bounded:, and the\n"
@@ -382,6 +382,10 @@ int main(int argc, char** argv) {
                   "--out defaults to reports/exhaustive.\n"
                   "Exit code: 0 as expected for every schedule, 1 a counterexample or not covered, 2 bad input");
   check->add_option("--latencies", ex_latencies, "--exhaustive: the latencies a message may take, ms (the first is the default)")
+      ->delimiter(',');
+  check->add_option("--clock-offsets", ex_clock_offsets,
+                    "--exhaustive: MS,...: each client's clock set off from the file's by one of these (the first is\n"
+                    "the default; negative: behind)")
       ->delimiter(',');
   check->add_option("--slow-max", ex_slow, "--exhaustive: messages with a latency other than the first, at most");
   check->add_option("--lost-max", ex_lost, "--exhaustive: messages lost, at most");
@@ -518,14 +522,23 @@ int main(int argc, char** argv) {
       ex.properties = check_options.properties;
       ex.expect = check_options.expect;
       ex.out = check->count("--out") ? check_options.out : "reports/exhaustive";
-      for (const std::string& l : ex_latencies) {
-        try {
-          ex.latencies.push_back(std::stoll(l));
-        } catch (const std::exception&) {
-          std::cerr << "locksim check --exhaustive: --latencies " << l << ": expected a number of ms\n";
-          return 2;
+      const auto ms_list = [](const char* flag, const std::vector<std::string>& items, std::vector<int64_t>& out) {
+        for (const std::string& item : items) {
+          size_t used = 0;
+          try {
+            out.push_back(std::stoll(item, &used));
+          } catch (const std::exception&) {
+            used = 0;
+          }
+          if (used == 0 || used != item.size()) {
+            std::cerr << "locksim check --exhaustive: " << flag << " " << item << ": expected a number of ms\n";
+            return false;
+          }
         }
-      }
+        return true;
+      };
+      if (!ms_list("--latencies", ex_latencies, ex.latencies) || !ms_list("--clock-offsets", ex_clock_offsets, ex.clock_offsets))
+        return 2;
       if (ex_slow != -2) ex.slow_max = ex_slow;
       if (ex_lost != -2) ex.lost_max = ex_lost;
       if (ex_depth != -2) ex.depth = ex_depth;

@@ -80,7 +80,7 @@ struct ExhaustiveResult {
   double seconds = 0;
   // The default schedule's choice points, by kind (world::ChoiceKind order), as the unbounded
   // level sees them: how wide the tree is at its root path.
-  std::vector<uint64_t> default_points = std::vector<uint64_t>(4, 0);
+  std::vector<uint64_t> default_points = std::vector<uint64_t>(world::kChoiceKinds, 0);
   std::vector<uint64_t> unknown;  // per property: schedules whose verdict was unknown
   std::optional<Counterexample> counterexample;
   std::optional<std::string> error;  // a run stopped (its choices in error_choices)

@@ -655,7 +655,8 @@ void read_live(const Reader& r, const YAML::Node& node, Scenario& s) {
 // `bounded:`: what `check --exhaustive` may vary (docs/exhaustive.md), and a schedule's choices.
 void read_bounded(const Reader& r, const YAML::Node& node, Scenario& s) {
   r.expect_map(node, "bounded");
-  r.check_keys(node, {"latencies_ms", "slow_max", "lost_max", "faults", "reduce", "depth", "choices"}, "bounded");
+  r.check_keys(node, {"latencies_ms", "slow_max", "lost_max", "faults", "clock_offsets_ms", "reduce", "depth", "choices"},
+               "bounded");
   world::ScheduleBounds b;
   if (const YAML::Node l = node["latencies_ms"]) {
     b.latencies.clear();
@@ -671,6 +672,15 @@ void read_bounded(const Reader& r, const YAML::Node& node, Scenario& s) {
       for (const YAML::Node& item : l) add(item);
     } else {
       add(l);
+    }
+  }
+  if (const YAML::Node c = node["clock_offsets_ms"]) {
+    if (!c.IsSequence() || c.size() == 0) r.fail(c, "expected a list of clock offsets in ms for clock_offsets_ms, e.g. [0, 40000]");
+    for (const YAML::Node& item : c) {
+      const int64_t v = r.integer(item, "clock_offsets_ms");
+      if (std::find(b.clock_offsets.begin(), b.clock_offsets.end(), v) != b.clock_offsets.end())
+        r.fail(item, "clock_offsets_ms names " + std::to_string(v) + " twice");
+      b.clock_offsets.push_back(v);
     }
   }
   if (node["slow_max"]) b.slow_max = static_cast<int>(r.non_negative(node["slow_max"], "slow_max"));

@@ -135,7 +135,7 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
       w.add_lock(s.lock);
       for (const ClientDecl& c : s.clients) {
         world::ClientProcess& process = w.add_client(c.name);
-        process.clock.offset_ms = c.clock_offset_ms;
+        process.clock.offset_ms += c.clock_offset_ms;  // beyond what a bounded search chose
         process.clock.drift_ppm = c.drift_ppm;
       }
       for (const auto& e : s.timeline) schedule(w, e);

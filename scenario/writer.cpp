@@ -200,6 +200,11 @@ void write_bounded(std::ostream& out, const Scenario& s) {
       out << "}\n";
     }
   }
+  if (!b.clock_offsets.empty()) {
+    out << "  clock_offsets_ms: [";
+    for (size_t i = 0; i < b.clock_offsets.size(); ++i) out << (i ? ", " : "") << b.clock_offsets[i];
+    out << "]\n";
+  }
   if (b.reduce != d.reduce) out << "  reduce: " << (b.reduce ? "true" : "false") << "\n";
   if (b.depth != d.depth) out << "  depth: " << b.depth << "\n";
   if (!s.choices.empty()) {

@@ -13,6 +13,7 @@ std::string_view choice_kind_name(ChoiceKind kind) {
     case ChoiceKind::Loss: return "loss";
     case ChoiceKind::Order: return "order";
     case ChoiceKind::Fault: return "fault";
+    case ChoiceKind::Clock: return "clock";
   }
   return "?";
 }
@@ -29,6 +30,14 @@ ChoiceScheduler::ChoiceScheduler(ScheduleBounds bounds, std::vector<uint32_t> ch
 void ChoiceScheduler::on_client(int index, const std::string& name) {
   if (names_.size() <= static_cast<size_t>(index)) names_.resize(static_cast<size_t>(index) + 1);
   names_[static_cast<size_t>(index)] = name;
+}
+
+int64_t ChoiceScheduler::clock_offset(int index) {
+  if (bounds_.clock_offsets.empty()) return 0;
+  const uint32_t taken = choose(ChoiceKind::Clock, allowed(static_cast<uint32_t>(bounds_.clock_offsets.size())));
+  const int64_t offset = bounds_.clock_offsets[taken];
+  describe(name(index) + "'s clock set " + std::to_string(offset < 0 ? -offset : offset) + " ms " + (offset < 0 ? "behind" : "ahead"));
+  return offset;
 }
 
 const std::string& ChoiceScheduler::name(int client) const {

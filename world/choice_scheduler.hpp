@@ -2,7 +2,7 @@
 // ChoiceScheduler: a scheduler that takes every decision from a list of choices, so that a run is a
 // pure function of its scenario and that list. Each decision with more than one option is a choice
 // point; a choice is the option's index, 0 being the default (the first latency, no loss, the event
-// scheduled first, no fault). Past the list every choice is the default. The scheduler records the
+// scheduled first, no fault, the first clock offset). Past the list every choice is the default. The scheduler records the
 // choice points it met and how many options each had: an enumerating search (explore/exhaustive.hpp)
 // tries every list within the bounds, and a counterexample's list replays it (`schedule:` in a
 // scenario file).
@@ -16,7 +16,8 @@
 
 namespace locksim::world {
 
-enum class ChoiceKind : uint8_t { Latency, Loss, Order, Fault };
+enum class ChoiceKind : uint8_t { Latency, Loss, Order, Fault, Clock };
+inline constexpr size_t kChoiceKinds = 5;
 std::string_view choice_kind_name(ChoiceKind kind);
 
 // What a bounded search may vary. A deviation is a choice other than the default; a schedule's cost
@@ -33,6 +34,9 @@ struct ScheduleBounds {
   // Faults the search places, each just before an event of the client (or server) it falls on:
   // between two of them nothing of that client changes.
   std::vector<FaultBudget> faults;
+  // Each client's clock is set off from the file's by one of these (ms; the first is the default):
+  // empty, clocks are as the file gives them.
+  std::vector<int64_t> clock_offsets;
   // Partial-order reduction: of the events due at one instant, only those of the first one's actor
   // (and the actors dependent on it, scheduler.hpp) are reordered; independent ones keep their order.
   bool reduce = true;
@@ -58,6 +62,7 @@ class ChoiceScheduler final : public Scheduler {
   void draw_past_list(uint64_t seed) { random_.emplace(seed); }
 
   void on_client(int index, const std::string& name) override;
+  int64_t clock_offset(int index) override;
   int64_t latency(const MessageAsk& message) override;
   bool lost(const MessageAsk& message) override;
   bool decides_order() const override { return true; }

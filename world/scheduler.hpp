@@ -1,7 +1,7 @@
 #pragma once
 // Scheduler: everything a world leaves to chance, decided in one place. A message's latency and
-// whether it is lost, which of the events due at one instant runs first, and whether a fault falls
-// just before an event: the random scheduler draws them from the world's seeded RNG (what `run` and
+// whether it is lost, which of the events due at one instant runs first, whether a fault falls
+// just before an event, and how far a client's clock is off: the random scheduler draws them from the world's seeded RNG (what `run` and
 // `explore` use, drawing exactly what the links always drew); a choice scheduler
 // (choice_scheduler.hpp) takes them from a list of choices, so that a run is a pure function of its
 // scenario and that list, and an enumerating search can try every list within its bounds.
@@ -57,6 +57,9 @@ class Scheduler {
   virtual ~Scheduler() = default;
   // The world added client `index` (for the scheduler's own words about what it chose).
   virtual void on_client(int index, const std::string& name) { (void)index, (void)name; }
+  // How far client `index`'s clock is set off (ms) beyond what its scenario gives it; asked once,
+  // when the world adds it. A random world leaves clocks as the file says.
+  virtual int64_t clock_offset(int index) { (void)index; return 0; }
   // The message's one-way latency (ms). Asked for every message, before lost().
   virtual int64_t latency(const MessageAsk& message) = 0;
   // Whether the message is lost (besides any partition).

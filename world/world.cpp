@@ -57,6 +57,7 @@ ClientProcess& World::add_client(const std::string& name) {
                                                  options_.link, rng.split("tokens"));
   client_names_.push_back(name);
   scheduler_->on_client(process->index, name);
+  process->clock.offset_ms = scheduler_->clock_offset(process->index);
   backends_.push_back(fabric_.connect(*process));
   process->backend = backends_.back().get();
   process->user = std::make_unique<client::LockUser>(*process->backend);

@@ -39,6 +39,10 @@ check "shard not a pair" 2 '--shard x: expected I/N' -- "$world" --shard x --out
 check "bad expect" 2 '--expect mutual_exclusion=maybe: expected PROPERTY=holds or PROPERTY=violated' -- "$world" --expect mutual_exclusion=maybe --out "$tmp/g"
 check "property not for the lock" 2 'fair_queue' -- "$world" --properties fair_queue --out "$tmp/g"
 check "latency 0" 2 'a latency is at least 1 ms' -- "$world" --latencies 0,10 --out "$tmp/g"
+check "latency not a number" 2 '--latencies 10ms: expected a number of ms' -- "$world" --latencies 1,10ms --out "$tmp/g"
+check "clock offset not a number" 2 '--clock-offsets ahead: expected a number of ms' -- "$world" --clock-offsets 0,ahead --out "$tmp/g"
+check "clock offsets" 0 '^HOLDS' -- "$world" --clock-offsets 0,-500 --out "$tmp/h"
+grep -q 'clock offsets {0, -500} ms' "$tmp/out" && grep -q '^HOLDS' "$tmp/out" || { echo "FAIL clock offsets: no bound or no verdict"; failures=$((failures + 1)); }
 check "no such file" 2 'cannot read the file' -- "$tmp/none.yaml" --out "$tmp/g"
 # Shards: each runs its part; `locksim merge` adds them up to the totals of one search.
 "$locksim" check --exhaustive "$world" --faults crash:1 --out "$tmp/whole" >/dev/null 2>&1

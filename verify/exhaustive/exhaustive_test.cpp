@@ -271,6 +271,43 @@ TEST(Exhaustive, TheFairLockNegativeTtlHangIsFoundAndFixedIn332) {
 #endif
 }
 
+TEST(Exhaustive, AClientsClockOffsetIsAChoiceAndFindsFairLocksClockSkewInversion) {
+  // fair-clock-skew.yaml's story, with every clock right in the file: the search sets one ahead.
+  const scenario::Scenario s = load(kDir + "fair-clock-offsets.yaml");
+  const ExhaustiveResult r = search_exhaustive(s, options_for(s));
+  ASSERT_FALSE(r.error) << *r.error;
+  EXPECT_EQ(r.default_points[static_cast<size_t>(world::ChoiceKind::Clock)], 3u);  // one per client
+  ASSERT_TRUE(r.counterexample);
+  const Counterexample& c = *r.counterexample;
+  EXPECT_EQ(c.property, "fair_queue");
+  EXPECT_EQ(c.cost, 1);
+  std::vector<std::string> deviations;
+  for (const auto& rec : c.records)
+    if (rec.taken != 0) {
+      EXPECT_EQ(rec.kind, world::ChoiceKind::Clock);
+      deviations.push_back(rec.what);
+    }
+  ASSERT_EQ(deviations.size(), 1u);
+  EXPECT_TRUE(deviations[0].ends_with("'s clock set 40000 ms ahead")) << deviations[0];
+  // Its file replays it: the clock offset is in its choices.
+  const std::string path = ::testing::TempDir() + "fair-clock-offsets-counterexample.yaml";
+  scenario::write_scenario_file(c.scenario, path);
+  const scenario::ScenarioResult replay = scenario::run_scenario_file(path);
+  ASSERT_FALSE(replay.error) << *replay.error;
+  bool fair_queue_violated = false;
+  for (const auto& p : replay.properties)
+    if (p.property == "fair_queue") fair_queue_violated = p.verdict.valid == model::Validity::No;
+  EXPECT_TRUE(fair_queue_violated);
+
+  // With every clock as the file gives it, the same world holds for every schedule: the clock
+  // choice is what finds it.
+  ExhaustiveOptions right = options_for(s);
+  right.bounds.clock_offsets.clear();
+  const ExhaustiveResult held = search_exhaustive(s, right);
+  EXPECT_TRUE(held.complete);
+  EXPECT_FALSE(held.counterexample) << held.counterexample->property;
+}
+
 TEST(Exhaustive, ACrashRightAfterSendingAnAcquireIsNotStarvation) {
   // Found by the search: the replayed schedule must keep every verdict (liveness included).
   const scenario::ScenarioResult r = scenario::run_scenario_file(kDir + "liveness-crash-right-after-send.yaml");

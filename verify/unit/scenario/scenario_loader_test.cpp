@@ -528,7 +528,7 @@ TEST(ScenarioLoader, BoundedMistakesAreErrorsAtTheirPlace) {
             "bounded-pause-without-duration.yaml:8:7: missing 'for_ms' in a pause fault");
   EXPECT_EQ(error_of("bounded-unknown-key.yaml"),
             "bounded-unknown-key.yaml:7:3: unknown key 'latencies' in bounded (expected one of: latencies_ms, slow_max, "
-            "lost_max, faults, reduce, depth, choices)");
+            "lost_max, faults, clock_offsets_ms, reduce, depth, choices)");
   EXPECT_EQ(error_of("bounded-unknown-client.yaml"), "bounded-unknown-client.yaml:8:40: no client named 'Z'");
   EXPECT_EQ(error_of("bounded-zero-count.yaml"), "bounded-zero-count.yaml:8:15: count is at least 1");
   EXPECT_EQ(error_of("bounded-fault-with-at.yaml"),
@@ -536,6 +536,10 @@ TEST(ScenarioLoader, BoundedMistakesAreErrorsAtTheirPlace) {
             "client, count)");
   EXPECT_EQ(error_of("bounded-negative-choice.yaml"),
             "bounded-negative-choice.yaml:7:16: expected a non-negative integer for a choice, got -1");
+  EXPECT_EQ(error_of("bounded-clock-offset-twice.yaml"),
+            "bounded-clock-offset-twice.yaml:7:30: clock_offsets_ms names 0 twice");
+  EXPECT_EQ(error_of("bounded-clock-offsets-empty.yaml"),
+            "bounded-clock-offsets-empty.yaml:7:21: expected a list of clock offsets in ms for clock_offsets_ms, e.g. [0, 40000]");
 }
 
 // What the writer says of `bounded:` reads back the same: a counterexample replays from its file.
@@ -546,6 +550,7 @@ TEST(ScenarioLoader, BoundedSurvivesTheWriter) {
   s.bounded->lost_max = 1;
   s.bounded->reduce = false;
   s.bounded->depth = 50;
+  s.bounded->clock_offsets = {0, -500, 40000};
   s.choices = {0, 2, 0, 1};
   const std::string path = ::testing::TempDir() + "bounded-round-trip.yaml";
   write_scenario_file(s, path);

@@ -127,15 +127,7 @@ TEST(Facts, AnOperationGathersEveryExecutionOfItsRequestsAndSpansFromInvokeToOut
   const int64_t resent = b.exec({.t = 103, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1"});
   const int64_t ok = b.ok({.t = 104, .p = "A", .op = 1, .f = "lock"});
   b.hold({.t = 104, .p = "A", .depth = 1, .op = 1});
-  const int64_t renewal = b.exec({.t = 10104,
-                                  .op = 0,
-                                  .f = "renew",
-                                  .reply = "1",
-                                  .before = "A:1=1",
-                                  .after = "A:1=1",
-                                  .ttl = 30000,
-                                  .client = "A",
-                                  .sent = 10102});
+  const int64_t renewal = b.renewal({.t = 10104, .client = "A", .holds = "A:1=1", .sent = 10102});
   const Facts facts(b.history(), find_lock_type("rlock"));
 
   ASSERT_EQ(facts.ops().size(), 1u);
@@ -521,31 +513,11 @@ TEST(Facts, WithoutALockTypeAHashIsRecognisedByItsRendering) {
 TEST(Facts, TheLeaseBoundRisesOnlyWithRequestsSentWhileTheSenderHadTheLock) {
   HistoryBuilder b;
   take(b, 100, "A", 1, "", "A:1=1");  // expires at 30101
-  const int64_t renewed =
-      // 40101
-      b.exec({.t = 10101,
-              .op = 0,
-              .f = "renew",
-              .reply = "1",
-              .before = "A:1=1",
-              .after = "A:1=1",
-              .ttl = 30000,
-              .client = "A",
-              .sent = 10100});
+  const int64_t renewed = b.renewal({.t = 10101, .client = "A", .holds = "A:1=1", .sent = 10100});  // to 40101
   b.invoke({.t = 15000, .p = "A", .op = 2, .f = "unlock"});
   b.release({.t = 15000, .p = "A", .depth = 0, .op = 2});
   b.info({.t = 15100, .p = "A", .op = 2, .f = "unlock"});  // the unlock never reached the server
-  const int64_t stray =
-      // 50101
-      b.exec({.t = 20101,
-              .op = 0,
-              .f = "renew",
-              .reply = "1",
-              .before = "A:1=1",
-              .after = "A:1=1",
-              .ttl = 30000,
-              .client = "A",
-              .sent = 20100});
+  const int64_t stray = b.renewal({.t = 20101, .client = "A", .holds = "A:1=1", .sent = 20100});  // to 50101
   const Facts facts(b.history(), find_lock_type("rlock"));
   const KeyTrack* key = facts.key("redis0", "orders");
   ASSERT_NE(key, nullptr);
@@ -569,15 +541,7 @@ TEST(Facts, ARequestSentInTheMillisecondItsSendersRightEndedIsRightfulOnlyIfACra
       b.release({.t = 14900, .p = "A", .depth = 0, .op = 2});
       b.info({.t = 15000, .p = "A", .op = 2, .f = "unlock"});  // the unlock never reached the server
     }
-    const int64_t renewal = b.exec({.t = 15001,
-                                    .op = 0,
-                                    .f = "renew",
-                                    .reply = "1",
-                                    .before = "A:1=1",
-                                    .after = "A:1=1",
-                                    .ttl = 30000,
-                                    .client = "A",
-                                    .sent = 15000});
+    const int64_t renewal = b.renewal({.t = 15001, .client = "A", .holds = "A:1=1", .sent = 15000});
     const Facts facts(b.history(), find_lock_type("rlock"));
     const KeyState& s = facts.key("redis0", "orders")->after_event(renewal);
     EXPECT_EQ(s.expire_at, 45001);
@@ -601,14 +565,7 @@ TEST(Facts, ARequestWhoseSendingTimeIsUnknownIsTakenAsRightful) {
   take(b, 100, "A", 1, "", "A:1=1");
   b.fault({.t = 1000, .p = "A", .f = "crash"});
   b.release({.t = 1000, .p = "A", .depth = 0, .f = "crash"});
-  const int64_t late = b.exec({.t = 2000,
-                               .op = 0,
-                               .f = "renew",
-                               .reply = "1",
-                               .before = "A:1=1",
-                               .after = "A:1=1",
-                               .ttl = 30000,
-                               .client = "A"});
+  const int64_t late = b.renewal({.t = 2000, .client = "A", .holds = "A:1=1"});
   const Facts facts(b.history(), find_lock_type("rlock"));
   EXPECT_EQ(facts.key("redis0", "orders")->after_event(late).lease_bound, 32000);
 }
@@ -782,17 +739,7 @@ TEST(Facts, AnExpiryBeyondTheLeaseItsGoneHolderSetIsStale) {
   b.info({.t = 5100, .p = "A", .op = 2, .f = "unlock"});  // lost on the way
   const int64_t waits = b.invoke({.t = 6000, .p = "B", .op = 3, .f = "lock"});
   refused(b, 6001, 3, "A:1=1", 24100);
-  const int64_t stray =
-      // to 40000
-      b.exec({.t = 10000,
-              .op = 0,
-              .f = "renew",
-              .reply = "1",
-              .before = "A:1=1",
-              .after = "A:1=1",
-              .ttl = 30000,
-              .client = "A",
-              .sent = 9999});
+  const int64_t stray = b.renewal({.t = 10000, .client = "A", .holds = "A:1=1", .sent = 9999});  // to 40000
   end_at(b, 20000);
   const Facts facts(b.history(), find_lock_type("rlock"));
   const auto free = facts.free_spans(op_at(facts, waits), 6000, 20000);

@@ -206,6 +206,18 @@ class HistoryBuilder {
     e.ttl_ms = a.ttl != -3 ? a.ttl : a.after.empty() ? -2 : 30000;
     return add(std::move(e));
   }
+  // A watchdog renewal of `client`'s hold, run by the server: it answers 1 and sets the key's TTL
+  // back to 30000 ms, leaving the key as it was (`holds`, before and after).
+  struct RenewalArgs {
+    int64_t t = 0;
+    std::string client;
+    std::string holds;
+    int64_t sent = -1;
+  };
+  int64_t renewal(RenewalArgs a) {
+    return exec({.t = a.t, .op = 0, .f = "renew", .reply = "1", .before = a.holds, .after = a.holds, .ttl = 30000,
+                 .client = a.client, .sent = a.sent});
+  }
   int64_t key(KeyArgs a) {
     Event e = client(a.t, EventKind::Key, a.p, 0, 0, a.lock, a.f);
     e.value = a.value;

@@ -409,15 +409,7 @@ TEST(CheckerLiveness, AKeptAliveKeyOfAHolderThatGaveUpStarvesTheWaiter) {
   b.invoke({.t = 5000, .p = "A", .op = 2, .f = "unlock"});
   b.release({.t = 5000, .p = "A", .depth = 0, .op = 2});
   b.info({.t = 5100, .p = "A", .op = 2, .f = "unlock"});  // the unlock never ran
-  const int64_t stray = b.exec({.t = 10000,
-                                .op = 0,
-                                .f = "renew",
-                                .reply = "1",
-                                .before = "A:1=1",
-                                .after = "A:1=1",
-                                .ttl = 30000,
-                                .client = "A",
-                                .sent = 9999});
+  const int64_t stray = b.renewal({.t = 10000, .client = "A", .holds = "A:1=1", .sent = 9999});
   const int64_t waits = b.invoke({.t = 12000, .p = "B", .op = 3, .f = "lock"});
   refused(b, 12001, 3, "A:1=1", 27999);
   end_at(b, 20000);
@@ -513,15 +505,7 @@ TEST(CheckerLiveness, AShortTryLockRefusedForAKeyKeptAliveWithoutRightIsStarved)
   b.invoke({.t = 5000, .p = "A", .op = 2, .f = "unlock"});
   b.release({.t = 5000, .p = "A", .depth = 0, .op = 2});
   b.info({.t = 5100, .p = "A", .op = 2, .f = "unlock"});
-  b.exec({.t = 10000,
-          .op = 0,
-          .f = "renew",
-          .reply = "1",
-          .before = "A:1=1",
-          .after = "A:1=1",
-          .ttl = 30000,
-          .client = "A",
-          .sent = 9999});
+  b.renewal({.t = 10000, .client = "A", .holds = "A:1=1", .sent = 9999});
   b.invoke({.t = 12000, .p = "B", .op = 3, .f = "try_lock", .wait_ms = 0});
   const int64_t refusal = refused(b, 12001, 3, "A:1=1", 27999);
   b.fail({.t = 12002, .p = "B", .op = 3, .f = "try_lock", .text = "not acquired within 0 ms"});

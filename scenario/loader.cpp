@@ -655,7 +655,8 @@ void read_live(const Reader& r, const YAML::Node& node, Scenario& s) {
 // `bounded:`: what `check --exhaustive` may vary (docs/exhaustive.md), and a schedule's choices.
 void read_bounded(const Reader& r, const YAML::Node& node, Scenario& s) {
   r.expect_map(node, "bounded");
-  r.check_keys(node, {"latencies_ms", "slow_max", "lost_max", "faults", "clock_offsets_ms", "reduce", "depth", "choices"},
+  r.check_keys(node,
+               {"latencies_ms", "slow_max", "lost_max", "faults", "clock_offsets_ms", "reduce", "depth", "choices", "deviations"},
                "bounded");
   world::ScheduleBounds b;
   if (const YAML::Node l = node["latencies_ms"]) {
@@ -721,6 +722,10 @@ void read_bounded(const Reader& r, const YAML::Node& node, Scenario& s) {
     if (!choices.IsSequence()) r.fail(choices, "expected a list of choices (0 the default, 1.. the others)");
     for (const YAML::Node& item : choices)
       s.choices.push_back(static_cast<uint32_t>(r.non_negative(item, "a choice")));
+  }
+  if (const YAML::Node deviations = node["deviations"]) {
+    if (!deviations.IsSequence()) r.fail(deviations, "expected a list of the schedule's deviations in words, as the search wrote them");
+    for (const YAML::Node& item : deviations) s.deviations.push_back(r.text(item, "a deviation"));
   }
   s.bounded = b;
 }

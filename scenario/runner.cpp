@@ -43,6 +43,18 @@ std::string expected_outcome(const OpExpectation& pin) {
   return pin.value && pin.result == "ok" ? pin.result + " " + std::to_string(*pin.value) : pin.result;
 }
 
+// Why a file's schedule did not replay: its deviations, and the ones this run took instead.
+std::string drifted_schedule(const std::vector<std::string>& written, const std::vector<std::string>& took) {
+  const auto list = [](const std::vector<std::string>& items) {
+    std::string out;
+    for (const std::string& item : items) out += (out.empty() ? "" : "; ") + item;
+    return out.empty() ? std::string("none") : out;
+  };
+  return "bounded.choices no longer replay the schedule they were written for (this locksim's choice points differ "
+         "from those of the search that wrote them): the file's deviations are [" + list(written) +
+         "], this run's are [" + list(took) + "]; search again with locksim check --exhaustive";
+}
+
 void schedule(world::World& w, const TimelineEntry& e) {
   if (e.op) w.op(e.at_ms, e.client, e.thread, *e.op);
   else w.inject(e.at_ms, *e.fault);
@@ -163,6 +175,12 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
           note = "ended when the world settled, " + std::to_string(s.run_ms - w.now()) + " ms before run_ms";
       }
       w.finish(note);
+      if (replay && !s.deviations.empty()) {
+        std::vector<std::string> took;
+        for (const auto& rec : replay->choices())
+          if (rec.taken != 0) took.push_back(rec.what);
+        if (took != s.deviations) throw std::runtime_error(drifted_schedule(s.deviations, took));
+      }
     } catch (const std::exception& ex) {
       // What was observed until then is kept.
       result.error = ex.what();

@@ -74,6 +74,10 @@ struct Scenario {
   // with `choices`, the one schedule of them that `locksim run` replays (a counterexample's).
   std::optional<world::ScheduleBounds> bounded;
   std::vector<uint32_t> choices;
+  // What each non-default choice of `choices` was, in words, as the search that wrote it saw it. A
+  // replay whose deviations come out otherwise (the choice points of this locksim differ from the
+  // writer's) is an error, never a run of some other schedule. Empty: not checked.
+  std::vector<std::string> deviations;
 };
 
 // A minute past the last thing the timeline asks for: a thread's steps run one after another, so

@@ -92,8 +92,8 @@ int64_t ChoiceScheduler::latency(const MessageAsk& m) {
   const uint32_t k = choose(ChoiceKind::Latency, slow_allowed ? allowed(static_cast<uint32_t>(values.size())) : 1);
   if (k != 0) {
     ++slow_;
-    describe((m.to_server ? name(m.client) + "'s request" : "a reply to " + name(m.client)) + " takes " +
-             std::to_string(values[k]) + " ms");
+    describe((m.to_server ? name(m.client) + "'s request" : "a reply to " + name(m.client)) + " leaving at " +
+             std::to_string(m.earliest_ms) + " ms takes " + std::to_string(values[k]) + " ms");
   }
   return values[k];
 }
@@ -104,12 +104,13 @@ bool ChoiceScheduler::lost(const MessageAsk& m) {
   const bool lose = choose(ChoiceKind::Loss, lost_ < bounds_.lost_max ? allowed(2) : 1) == 1;
   if (lose) {
     ++lost_;
-    describe((m.to_server ? name(m.client) + "'s request" : "a message to " + name(m.client)) + " is lost");
+    describe((m.to_server ? name(m.client) + "'s request" : "a message to " + name(m.client)) + " leaving at " +
+             std::to_string(m.earliest_ms) + " ms is lost");
   }
   return lose;
 }
 
-size_t ChoiceScheduler::next_event(const std::vector<Actor>& due) {
+size_t ChoiceScheduler::next_event(const std::vector<Actor>& due, int64_t at_ms) {
   LS_ASSERT(!due.empty());
   // The candidates: every event due now, or with the reduction the first one's and those of the
   // actors dependent on it (closed under dependence); the others commute with them.
@@ -134,14 +135,14 @@ size_t ChoiceScheduler::next_event(const std::vector<Actor>& due) {
   const uint32_t k = choose(ChoiceKind::Order, allowed(static_cast<uint32_t>(candidates.size())), pruned);
   if (k != 0) {
     const Actor& a = due[candidates[k]];
-    describe("of " + std::to_string(candidates.size()) + " events due at once, one of " +
+    describe("of " + std::to_string(candidates.size()) + " events due at " + std::to_string(at_ms) + " ms, one of " +
              (a.kind == Actor::Kind::Client ? name(a.index) + "'s" : a.kind == Actor::Kind::Server ? "redis" + std::to_string(a.index) + "'s" : "the world's") +
              " (scheduled " + std::to_string(k + 1) + ") runs first");
   }
   return candidates[k];
 }
 
-std::optional<Fault> ChoiceScheduler::fault_before(const Actor& next, const std::vector<std::string>& names) {
+std::optional<Fault> ChoiceScheduler::fault_before(const Actor& next, const std::vector<std::string>& names, int64_t at_ms) {
   if (next.kind != Actor::Kind::Client && next.kind != Actor::Kind::Server) return std::nullopt;
   std::vector<size_t> offered;
   for (size_t i = 0; i < bounds_.faults.size(); ++i) {
@@ -162,7 +163,8 @@ std::optional<Fault> ChoiceScheduler::fault_before(const Actor& next, const std:
   if (fault_info(fault.kind).on_server) fault.server = next.index;
   else fault.client = names[static_cast<size_t>(next.index)];
   describe(std::string(fault_name(fault)) + " " + (fault_info(fault.kind).on_server ? "redis" + std::to_string(fault.server) : fault.client) +
-           (fault_info(fault.kind).lasts() ? " for " + std::to_string(fault.for_ms) + " ms" : ""));
+           (fault_info(fault.kind).lasts() ? " for " + std::to_string(fault.for_ms) + " ms" : "") + " at " +
+           std::to_string(at_ms) + " ms");
   return fault;
 }
 

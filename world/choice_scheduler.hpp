@@ -66,8 +66,8 @@ class ChoiceScheduler final : public Scheduler {
   int64_t latency(const MessageAsk& message) override;
   bool lost(const MessageAsk& message) override;
   bool decides_order() const override { return true; }
-  size_t next_event(const std::vector<Actor>& due) override;
-  std::optional<Fault> fault_before(const Actor& next, const std::vector<std::string>& names) override;
+  size_t next_event(const std::vector<Actor>& due, int64_t at_ms) override;
+  std::optional<Fault> fault_before(const Actor& next, const std::vector<std::string>& names, int64_t at_ms) override;
 
   // The choice points met, in order, with what was taken at each.
   const std::vector<ChoiceRecord>& choices() const { return made_; }

@@ -67,12 +67,12 @@ class Scheduler {
   // Whether the world asks next_event() and fault_before(); when not, events due at one instant run
   // in the order they were scheduled and no fault is placed.
   virtual bool decides_order() const { return false; }
-  // Which of the events due now (their actors, in the order they were scheduled) runs next.
-  virtual size_t next_event(const std::vector<Actor>& due) { (void)due; return 0; }
-  // A fault to act out just before the next event, which acts on `next`: nullopt for none. `names`
-  // gives the world's clients by index.
-  virtual std::optional<Fault> fault_before(const Actor& next, const std::vector<std::string>& names) {
-    (void)next, (void)names;
+  // Which of the events due at `at_ms` (their actors, in the order they were scheduled) runs next.
+  virtual size_t next_event(const std::vector<Actor>& due, int64_t at_ms) { (void)due, (void)at_ms; return 0; }
+  // A fault to act out at `at_ms`, just before the next event, which acts on `next`: nullopt for
+  // none. `names` gives the world's clients by index.
+  virtual std::optional<Fault> fault_before(const Actor& next, const std::vector<std::string>& names, int64_t at_ms) {
+    (void)next, (void)names, (void)at_ms;
     return std::nullopt;
   }
 };

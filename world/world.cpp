@@ -358,12 +358,12 @@ void World::step_scheduled() {
   }
   std::vector<Actor> actors;
   for (const auto& d : due) actors.push_back(d.actor);
-  const size_t pick = due.size() > 1 ? scheduler_->next_event(actors) : 0;
+  const size_t pick = due.size() > 1 ? scheduler_->next_event(actors, queue_.next_time()) : 0;
   LS_ASSERT(pick < due.size());
   // A crashed client's leftovers do nothing: no fault is placed before them.
   const Actor next = due[pick].actor;
   const bool gone = next.kind == Actor::Kind::Client && client(client_names_[static_cast<size_t>(next.index)]).crashed;
-  if (const auto fault = gone ? std::nullopt : scheduler_->fault_before(next, client_names_)) {
+  if (const auto fault = gone ? std::nullopt : scheduler_->fault_before(next, client_names_, queue_.next_time())) {
     queue_.advance_to(queue_.next_time());
     act(*fault);
   }

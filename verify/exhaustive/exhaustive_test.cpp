@@ -118,6 +118,21 @@ TEST(Exhaustive, APauseLongerThanTheLeaseIsTheShortestCounterexample) {
     if (p.property == "mutual_exclusion") violated = p.verdict.valid == model::Validity::No;
   EXPECT_TRUE(violated);
   EXPECT_EQ(replay.history.to_jsonl(), c.run.history.to_jsonl());
+
+  // The file says what its deviations were; a replay that takes others (a locksim whose choice
+  // points moved since the file was written) is an error, not a run of another schedule.
+  ASSERT_EQ(c.scenario.deviations.size(), 1u);
+  scenario::Scenario drifted = c.scenario;
+  drifted.deviations = {"pause B for 40000 ms at 14 ms"};
+  const std::string drifted_path = ::testing::TempDir() + "exhaustive-drifted.yaml";
+  scenario::write_scenario_file(drifted, drifted_path);
+  const scenario::ScenarioResult stale = scenario::run_scenario_file(drifted_path);
+  ASSERT_TRUE(stale.error);
+  EXPECT_NE(stale.error->find("bounded.choices no longer replay the schedule they were written for"), std::string::npos)
+      << *stale.error;
+  EXPECT_NE(stale.error->find("the file's deviations are [pause B for 40000 ms at 14 ms], this run's are [" + c.scenario.deviations[0] + "]"),
+            std::string::npos)
+      << *stale.error;
 }
 
 TEST(Exhaustive, ARunIsAPureFunctionOfItsChoices) {

@@ -528,7 +528,7 @@ TEST(ScenarioLoader, BoundedMistakesAreErrorsAtTheirPlace) {
             "bounded-pause-without-duration.yaml:8:7: missing 'for_ms' in a pause fault");
   EXPECT_EQ(error_of("bounded-unknown-key.yaml"),
             "bounded-unknown-key.yaml:7:3: unknown key 'latencies' in bounded (expected one of: latencies_ms, slow_max, "
-            "lost_max, faults, clock_offsets_ms, reduce, depth, choices)");
+            "lost_max, faults, clock_offsets_ms, reduce, depth, choices, deviations)");
   EXPECT_EQ(error_of("bounded-unknown-client.yaml"), "bounded-unknown-client.yaml:8:40: no client named 'Z'");
   EXPECT_EQ(error_of("bounded-zero-count.yaml"), "bounded-zero-count.yaml:8:15: count is at least 1");
   EXPECT_EQ(error_of("bounded-fault-with-at.yaml"),
@@ -552,12 +552,14 @@ TEST(ScenarioLoader, BoundedSurvivesTheWriter) {
   s.bounded->depth = 50;
   s.bounded->clock_offsets = {0, -500, 40000};
   s.choices = {0, 2, 0, 1};
+  s.deviations = {"A's request takes 10 ms", "a \"quoted\" one: with a colon"};
   const std::string path = ::testing::TempDir() + "bounded-round-trip.yaml";
   write_scenario_file(s, path);
   const Scenario back = load_scenario(path);
   ASSERT_TRUE(back.bounded);
   EXPECT_EQ(*back.bounded, *s.bounded);
   EXPECT_EQ(back.choices, s.choices);
+  EXPECT_EQ(back.deviations, s.deviations);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "engine/lua51.hpp"
 #include "engine/lua_libraries.hpp"
 #include "engine/numbers.hpp"
+#include "engine/ordered_next.hpp"
 #include "engine/script_run.hpp"
 
 namespace locksim::engine::lua_bridge {
@@ -518,6 +519,10 @@ void install(lua_State* L) {
   lua_setfield(L, real, "setmetatable");
   lua_pushcfunction(L, redis_style_pcall);
   lua_setfield(L, real, "pcall");
+  lua_pushcfunction(L, ordered_next::next);
+  lua_setfield(L, real, "next");
+  lua_pushcfunction(L, ordered_next::pairs);
+  lua_setfield(L, real, "pairs");
   lua_pushcfunction(L, lua51_error);
   lua_setfield(L, real, "error");
   lua_pushcfunction(L, lua51_tostring);

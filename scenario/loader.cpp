@@ -311,7 +311,11 @@ void read_clients(const Reader& r, const YAML::Node& node, Scenario& s) {
     if (item.IsMap()) {
       r.check_keys(item, {"name", "clock_offset_ms", "drift_ppm"}, "a client");
       decl.name = r.text(r.require(item, "name", "a client"), "client name");
-      if (const YAML::Node o = item["clock_offset_ms"]) decl.clock_offset_ms = r.integer(o, "clock_offset_ms");
+      if (const YAML::Node o = item["clock_offset_ms"]) {
+        decl.clock_offset_ms = r.integer(o, "clock_offset_ms");
+        if (decl.clock_offset_ms < -world::kClockOffsetMaxMs || decl.clock_offset_ms > world::kClockOffsetMaxMs)
+          r.fail(o, "a clock offset is at most " + std::to_string(world::kClockOffsetMaxMs) + " ms either way");
+      }
       if (const YAML::Node d = item["drift_ppm"]) decl.drift_ppm = r.integer(d, "drift_ppm");
     } else {
       decl.name = r.text(item, "client name");
@@ -679,6 +683,8 @@ void read_bounded(const Reader& r, const YAML::Node& node, Scenario& s) {
     if (!c.IsSequence() || c.size() == 0) r.fail(c, "expected a list of clock offsets in ms for clock_offsets_ms, e.g. [0, 40000]");
     for (const YAML::Node& item : c) {
       const int64_t v = r.integer(item, "clock_offsets_ms");
+      if (v < -world::kClockOffsetMaxMs || v > world::kClockOffsetMaxMs)
+        r.fail(item, "a clock offset is at most " + std::to_string(world::kClockOffsetMaxMs) + " ms either way");
       if (std::find(b.clock_offsets.begin(), b.clock_offsets.end(), v) != b.clock_offsets.end())
         r.fail(item, "clock_offsets_ms names " + std::to_string(v) + " twice");
       b.clock_offsets.push_back(v);
@@ -725,7 +731,8 @@ void read_bounded(const Reader& r, const YAML::Node& node, Scenario& s) {
   }
   if (const YAML::Node deviations = node["deviations"]) {
     if (!deviations.IsSequence()) r.fail(deviations, "expected a list of the schedule's deviations in words, as the search wrote them");
-    for (const YAML::Node& item : deviations) s.deviations.push_back(r.text(item, "a deviation"));
+    s.deviations.emplace();
+    for (const YAML::Node& item : deviations) s.deviations->push_back(r.text(item, "a deviation"));
   }
   s.bounded = b;
 }

@@ -50,9 +50,9 @@ std::string drifted_schedule(const std::vector<std::string>& written, const std:
     for (const std::string& item : items) out += (out.empty() ? "" : "; ") + item;
     return out.empty() ? std::string("none") : out;
   };
-  return "bounded.choices no longer replay the schedule they were written for (this locksim's choice points differ "
-         "from those of the search that wrote them): the file's deviations are [" + list(written) +
-         "], this run's are [" + list(took) + "]; search again with locksim check --exhaustive";
+  return "bounded.choices do not replay the schedule bounded.deviations describes (the file was edited, or this "
+         "locksim's choice points differ from those of the search that wrote it): the file's deviations are [" +
+         list(written) + "], this run's are [" + list(took) + "]; search again with locksim check --exhaustive";
 }
 
 void schedule(world::World& w, const TimelineEntry& e) {
@@ -175,11 +175,11 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
           note = "ended when the world settled, " + std::to_string(s.run_ms - w.now()) + " ms before run_ms";
       }
       w.finish(note);
-      if (replay && !s.deviations.empty()) {
+      if (replay && s.deviations) {
         std::vector<std::string> took;
         for (const auto& rec : replay->choices())
           if (rec.taken != 0) took.push_back(rec.what);
-        if (took != s.deviations) throw std::runtime_error(drifted_schedule(s.deviations, took));
+        if (took != *s.deviations) throw std::runtime_error(drifted_schedule(*s.deviations, took));
       }
     } catch (const std::exception& ex) {
       // What was observed until then is kept.

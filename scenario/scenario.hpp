@@ -76,8 +76,8 @@ struct Scenario {
   std::vector<uint32_t> choices;
   // What each non-default choice of `choices` was, in words, as the search that wrote it saw it. A
   // replay whose deviations come out otherwise (the choice points of this locksim differ from the
-  // writer's) is an error, never a run of some other schedule. Empty: not checked.
-  std::vector<std::string> deviations;
+  // writer's) is an error, never a run of some other schedule. Absent: not checked.
+  std::optional<std::vector<std::string>> deviations;
 };
 
 // A minute past the last thing the timeline asks for: a thread's steps run one after another, so

@@ -212,9 +212,9 @@ void write_bounded(std::ostream& out, const Scenario& s) {
     for (size_t i = 0; i < s.choices.size(); ++i) out << (i ? ", " : "") << s.choices[i];
     out << "]\n";
   }
-  if (!s.deviations.empty()) {
-    out << "  deviations:\n";
-    for (const std::string& d : s.deviations) out << "    - " << quoted(d) << "\n";
+  if (s.deviations) {
+    out << "  deviations:" << (s.deviations->empty() ? " []" : "") << "\n";
+    for (const std::string& d : *s.deviations) out << "    - " << quoted(d) << "\n";
   }
 }
 

@@ -24,6 +24,10 @@ ChoiceScheduler::ChoiceScheduler(ScheduleBounds bounds, std::vector<uint32_t> ch
   for (const int64_t l : bounds_.latencies)
     if (l < 1) throw std::invalid_argument("a latency is at least 1 ms, not " + std::to_string(l));
   if (bounds_.depth < 1) throw std::invalid_argument("the depth bound is at least 1");
+  for (const int64_t o : bounds_.clock_offsets)
+    if (o < -kClockOffsetMaxMs || o > kClockOffsetMaxMs)
+      throw std::invalid_argument("a clock offset is at most " + std::to_string(kClockOffsetMaxMs) + " ms either way, not " +
+                                  std::to_string(o));
   for (const auto& budget : bounds_.faults) faults_left_.push_back(budget.count);
 }
 
@@ -36,7 +40,8 @@ int64_t ChoiceScheduler::clock_offset(int index) {
   if (bounds_.clock_offsets.empty()) return 0;
   const uint32_t taken = choose(ChoiceKind::Clock, allowed(static_cast<uint32_t>(bounds_.clock_offsets.size())));
   const int64_t offset = bounds_.clock_offsets[taken];
-  describe(name(index) + "'s clock set " + std::to_string(offset < 0 ? -offset : offset) + " ms " + (offset < 0 ? "behind" : "ahead"));
+  if (taken != 0)
+    describe(name(index) + "'s clock set " + std::to_string(offset < 0 ? -offset : offset) + " ms " + (offset < 0 ? "behind" : "ahead"));
   return offset;
 }
 

@@ -17,6 +17,9 @@
 namespace locksim::world {
 
 enum class ChoiceKind : uint8_t { Latency, Loss, Order, Fault, Clock };
+// How far a clock may be set off, either way: about 31 years, so that a clock's reading (its offset
+// and a run's time added to the servers' epoch) never overflows.
+inline constexpr int64_t kClockOffsetMaxMs = 1'000'000'000'000;
 inline constexpr size_t kChoiceKinds = 5;
 std::string_view choice_kind_name(ChoiceKind kind);
 
@@ -35,7 +38,7 @@ struct ScheduleBounds {
   // between two of them nothing of that client changes.
   std::vector<FaultBudget> faults;
   // Each client's clock is set off from the file's by one of these (ms; the first is the default):
-  // empty, clocks are as the file gives them.
+  // empty, clocks are as the file gives them. Each within kClockOffsetMaxMs either way.
   std::vector<int64_t> clock_offsets;
   // Partial-order reduction: of the events due at one instant, only those of the first one's actor
   // (and the actors dependent on it, scheduler.hpp) are reordered; independent ones keep their order.

@@ -121,18 +121,25 @@ TEST(Exhaustive, APauseLongerThanTheLeaseIsTheShortestCounterexample) {
 
   // The file says what its deviations were; a replay that takes others (a locksim whose choice
   // points moved since the file was written) is an error, not a run of another schedule.
-  ASSERT_EQ(c.scenario.deviations.size(), 1u);
+  ASSERT_TRUE(c.scenario.deviations);
+  ASSERT_EQ(c.scenario.deviations->size(), 1u);
   scenario::Scenario drifted = c.scenario;
   drifted.deviations = {"pause B for 40000 ms at 14 ms"};
   const std::string drifted_path = ::testing::TempDir() + "exhaustive-drifted.yaml";
   scenario::write_scenario_file(drifted, drifted_path);
   const scenario::ScenarioResult stale = scenario::run_scenario_file(drifted_path);
   ASSERT_TRUE(stale.error);
-  EXPECT_NE(stale.error->find("bounded.choices no longer replay the schedule they were written for"), std::string::npos)
+  EXPECT_NE(stale.error->find("bounded.choices do not replay the schedule bounded.deviations describes"), std::string::npos)
       << *stale.error;
-  EXPECT_NE(stale.error->find("the file's deviations are [pause B for 40000 ms at 14 ms], this run's are [" + c.scenario.deviations[0] + "]"),
+  EXPECT_NE(stale.error->find("the file's deviations are [pause B for 40000 ms at 14 ms], this run's are [" + (*c.scenario.deviations)[0] + "]"),
             std::string::npos)
       << *stale.error;
+  // `deviations: []` is a claim too: none.
+  drifted.deviations = std::vector<std::string>{};
+  scenario::write_scenario_file(drifted, drifted_path);
+  const scenario::ScenarioResult none = scenario::run_scenario_file(drifted_path);
+  ASSERT_TRUE(none.error);
+  EXPECT_NE(none.error->find("the file's deviations are [none]"), std::string::npos) << *none.error;
 }
 
 TEST(Exhaustive, ARunIsAPureFunctionOfItsChoices) {
@@ -313,6 +320,18 @@ TEST(Exhaustive, AClientsClockOffsetIsAChoiceAndFindsFairLocksClockSkewInversion
   for (const auto& p : replay.properties)
     if (p.property == "fair_queue") fair_queue_violated = p.verdict.valid == model::Validity::No;
   EXPECT_TRUE(fair_queue_violated);
+
+  // Each client's clock is its own choice point, and only a deviation is told: B's clock ahead
+  // (the second of three) reads as B's, whatever the clocks after it chose.
+  world::ChoiceScheduler chooser(*s.bounded, {0, 1, 0});
+  scenario::Backend backend;
+  backend.scheduler = &chooser;
+  const scenario::ScenarioResult b_ahead = scenario::run_scenario(s, backend);
+  ASSERT_FALSE(b_ahead.error) << *b_ahead.error;
+  std::vector<std::string> told;
+  for (const auto& rec : chooser.choices())
+    if (rec.kind == world::ChoiceKind::Clock) told.push_back(rec.what);
+  EXPECT_EQ(told, (std::vector<std::string>{"", "B's clock set 40000 ms ahead", ""}));
 
   // With every clock as the file gives it, the same world holds for every schedule: the clock
   // choice is what finds it.

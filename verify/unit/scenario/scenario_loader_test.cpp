@@ -538,6 +538,8 @@ TEST(ScenarioLoader, BoundedMistakesAreErrorsAtTheirPlace) {
             "bounded-negative-choice.yaml:7:16: expected a non-negative integer for a choice, got -1");
   EXPECT_EQ(error_of("bounded-clock-offset-twice.yaml"),
             "bounded-clock-offset-twice.yaml:7:30: clock_offsets_ms names 0 twice");
+  EXPECT_EQ(error_of("bounded-clock-offset-too-far.yaml"),
+            "bounded-clock-offset-too-far.yaml:7:25: a clock offset is at most 1000000000000 ms either way");
   EXPECT_EQ(error_of("bounded-clock-offsets-empty.yaml"),
             "bounded-clock-offsets-empty.yaml:7:21: expected a list of clock offsets in ms for clock_offsets_ms, e.g. [0, 40000]");
 }
@@ -552,7 +554,7 @@ TEST(ScenarioLoader, BoundedSurvivesTheWriter) {
   s.bounded->depth = 50;
   s.bounded->clock_offsets = {0, -500, 40000};
   s.choices = {0, 2, 0, 1};
-  s.deviations = {"A's request takes 10 ms", "a \"quoted\" one: with a colon"};
+  s.deviations = std::vector<std::string>{"A's request takes 10 ms", "a \"quoted\" one: with a colon"};
   const std::string path = ::testing::TempDir() + "bounded-round-trip.yaml";
   write_scenario_file(s, path);
   const Scenario back = load_scenario(path);

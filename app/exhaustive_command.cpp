@@ -212,7 +212,9 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
   std::filesystem::create_directories(o.out, ec);
   const std::filesystem::path dir(o.out);
   try {
-    write_text(dir / "exhaustive.json", explore::exhaustive_json(r, search) + "\n");
+    std::string what = s.name + "; " + bounds_text(search.bounds) + "; judging";
+    for (const auto& [name, value] : properties) what += " " + name + "=" + value;
+    write_text(dir / "exhaustive.json", explore::exhaustive_json(r, search, what) + "\n");
   } catch (const std::exception& e) {
     return bad(e.what());
   }
@@ -312,6 +314,7 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
   nlohmann::ordered_json total;
   std::set<int64_t> seen;
   int64_t shards = -1;
+  std::string search;
   for (const std::string& input : inputs) {
     std::ifstream file(input, std::ios::binary);
     std::stringstream text;
@@ -326,13 +329,19 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
       err << "locksim merge: " << input << ": shard " << i << " of " << n << ", but the others are of " << shards << "\n";
       return 2;
     }
+    const std::string this_search = j.value("search", std::string());
+    if (shards >= 0 && this_search != search) {
+      err << "locksim merge: " << input << ": a shard of another search (" << this_search << "), not of " << search << "\n";
+      return 2;
+    }
+    search = this_search;
     shards = n;
     if (!seen.insert(i).second) {
       err << "locksim merge: " << input << ": shard " << i << " is given twice\n";
       return 2;
     }
     if (total.empty()) {
-      total = {{"shards", n}, {"schedules", 0}, {"runs", 0}, {"states", 0}, {"pruned", 0}, {"cut", 0},
+      total = {{"search", search}, {"shards", n}, {"schedules", 0}, {"runs", 0}, {"states", 0}, {"pruned", 0}, {"cut", 0},
                {"level", j["level"]}, {"complete", true}, {"stopped", ""}, {"seconds", 0.0}, {"counterexample", nullptr}};
     }
     for (const char* key : {"schedules", "runs", "states", "pruned", "cut"})

@@ -224,8 +224,8 @@ RandomSearchResult search_random(const scenario::Scenario& scenario, const Exhau
   return result;
 }
 
-std::string exhaustive_json(const ExhaustiveResult& r, const ExhaustiveOptions& o) {
-  nlohmann::ordered_json j = {{"shard", o.shard},   {"shards", o.shards}, {"schedules", r.schedules},
+std::string exhaustive_json(const ExhaustiveResult& r, const ExhaustiveOptions& o, const std::string& search) {
+  nlohmann::ordered_json j = {{"search", search}, {"shard", o.shard},   {"shards", o.shards}, {"schedules", r.schedules},
                               {"runs", r.runs},     {"states", r.states}, {"pruned", r.pruned},
                               {"cut", r.cut},       {"level", r.level},   {"complete", r.complete},
                               {"stopped", r.stopped}, {"seconds", r.seconds}, {"counterexample", nullptr}};

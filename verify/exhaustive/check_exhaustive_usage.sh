@@ -66,6 +66,8 @@ merge_refuses "a shard twice" "shard 1 is given twice" "$tmp/s0/exhaustive.json"
 "$locksim" check --exhaustive "$world" --shard 0/2 --out "$tmp/t0" >/dev/null 2>&1
 merge_refuses "another split" "shard 0 of 2, but the others are of 3" "$tmp/s1/exhaustive.json" "$tmp/t0/exhaustive.json"
 echo 'not json' >"$tmp/junk.json"
+"$locksim" check --exhaustive "$world" --faults none --shard 2/3 --out "$tmp/u2" >/dev/null 2>&1
+merge_refuses "a shard of another search" "a shard of another search \(rlock-late-trylock; .*faults none" "$tmp/s0/exhaustive.json" "$tmp/s1/exhaustive.json" "$tmp/u2/exhaustive.json"
 merge_refuses "a file that is not a search's" "junk.json: not the exhaustive.json of a .check --exhaustive. run" "$tmp/s0/exhaustive.json" "$tmp/junk.json"
 check "depth 0" 2 'the depth bound is at least 1' -- "$world" --depth 0 --out "$tmp/g"
 exit $((failures > 0))

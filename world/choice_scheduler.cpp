@@ -23,6 +23,12 @@ ChoiceScheduler::ChoiceScheduler(ScheduleBounds bounds, std::vector<uint32_t> ch
   if (bounds_.latencies.empty()) throw std::invalid_argument("a bounded search needs at least one latency");
   for (const int64_t l : bounds_.latencies)
     if (l < 1) throw std::invalid_argument("a latency is at least 1 ms, not " + std::to_string(l));
+  // A value twice would be two options that are one: the same schedule counted twice.
+  for (const auto* values : {&bounds_.latencies, &bounds_.clock_offsets})
+    for (auto it = values->begin(); it != values->end(); ++it)
+      if (std::find(values->begin(), it, *it) != it)
+        throw std::invalid_argument(std::string(values == &bounds_.latencies ? "the latencies" : "the clock offsets") +
+                                    " name " + std::to_string(*it) + " twice");
   if (bounds_.depth < 1) throw std::invalid_argument("the depth bound is at least 1");
   for (const int64_t o : bounds_.clock_offsets)
     if (o < -kClockOffsetMaxMs || o > kClockOffsetMaxMs)

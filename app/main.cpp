@@ -398,8 +398,17 @@ int main(int argc, char** argv) {
                   "--exhaustive: one pass, each schedule run once (faster), stopping at the first counterexample\n"
                   "rather than the shortest");
   check->add_flag("--no-reduce", ex.no_reduce, "--exhaustive: reorder every pair of same-time events (no partial-order reduction)");
-  check->add_option("--max-schedules", ex.max_schedules, "--exhaustive: stop after this many schedules");
-  check->add_option("--max-seconds", ex.max_seconds, "--exhaustive: stop after this many seconds");
+  check->add_option("--max-schedules", ex.max_schedules, "--exhaustive: stop after this many schedules (0: no limit)");
+  check->add_option("--max-seconds", ex.max_seconds, "--exhaustive: stop after this many seconds (0: no limit)")
+      ->check(CLI::Validator(
+          [](const std::string& v) {
+            try {
+              return std::stod(v) >= 0 ? std::string() : "at least 0 (0: no limit), not " + v;
+            } catch (const std::exception&) {
+              return "a number of seconds, not " + v;
+            }
+          },
+          "SECONDS"));
   check->add_option("--shard", ex.shard, "--exhaustive: I/N: this run's share of the tree");
   check->add_option("--random", ex.random, "--exhaustive: also run up to N random schedules of the same world, to compare");
   check->add_flag("--progress", ex.progress, "--exhaustive: a progress line every second (default: every 10 s)");

@@ -41,6 +41,7 @@ check "property not for the lock" 2 'fair_queue' -- "$world" --properties fair_q
 check "latency 0" 2 'a latency is at least 1 ms' -- "$world" --latencies 0,10 --out "$tmp/g"
 check "latency not a number" 2 '--latencies 10ms: expected a number of ms' -- "$world" --latencies 1,10ms --out "$tmp/g"
 check "clock offset not a number" 2 '--clock-offsets ahead: expected a number of ms' -- "$world" --clock-offsets 0,ahead --out "$tmp/g"
+check "negative max-seconds" 2 '--max-seconds: at least 0 \(0: no limit\), not -1' -- "$world" --max-seconds -1 --out "$tmp/g"
 check "a latency twice" 2 'the latencies name 1 twice' -- "$world" --latencies 1,10,1 --out "$tmp/g"
 check "a clock offset twice" 2 'the clock offsets name 0 twice' -- "$world" --clock-offsets 0,0 --out "$tmp/g"
 check "clock offset out of range" 2 'a clock offset is at most 1000000000000 ms either way' -- "$world" --clock-offsets 0,-9223372036854775808 --out "$tmp/g"

@@ -150,9 +150,7 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
           c.cost = chooser.cost();
           c.scenario = s;
           c.scenario.choices = c.choices;
-          c.scenario.deviations.emplace();
-          for (const auto& rec : records)
-            if (rec.taken != 0) c.scenario.deviations->push_back(rec.what);
+          c.scenario.deviations = chooser.deviations();
           c.run = std::move(run);
           result.counterexample = std::move(c);
         };

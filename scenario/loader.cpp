@@ -313,8 +313,7 @@ void read_clients(const Reader& r, const YAML::Node& node, Scenario& s) {
       decl.name = r.text(r.require(item, "name", "a client"), "client name");
       if (const YAML::Node o = item["clock_offset_ms"]) {
         decl.clock_offset_ms = r.integer(o, "clock_offset_ms");
-        if (decl.clock_offset_ms < -world::kClockOffsetMaxMs || decl.clock_offset_ms > world::kClockOffsetMaxMs)
-          r.fail(o, "a clock offset is at most " + std::to_string(world::kClockOffsetMaxMs) + " ms either way");
+        if (const std::string problem = world::clock_offset_problem(decl.clock_offset_ms); !problem.empty()) r.fail(o, problem);
       }
       if (const YAML::Node d = item["drift_ppm"]) decl.drift_ppm = r.integer(d, "drift_ppm");
     } else {
@@ -683,8 +682,7 @@ void read_bounded(const Reader& r, const YAML::Node& node, Scenario& s) {
     if (!c.IsSequence() || c.size() == 0) r.fail(c, "expected a list of clock offsets in ms for clock_offsets_ms, e.g. [0, 40000]");
     for (const YAML::Node& item : c) {
       const int64_t v = r.integer(item, "clock_offsets_ms");
-      if (v < -world::kClockOffsetMaxMs || v > world::kClockOffsetMaxMs)
-        r.fail(item, "a clock offset is at most " + std::to_string(world::kClockOffsetMaxMs) + " ms either way");
+      if (const std::string problem = world::clock_offset_problem(v); !problem.empty()) r.fail(item, problem);
       if (std::find(b.clock_offsets.begin(), b.clock_offsets.end(), v) != b.clock_offsets.end())
         r.fail(item, "clock_offsets_ms names " + std::to_string(v) + " twice");
       b.clock_offsets.push_back(v);

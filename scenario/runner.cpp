@@ -175,12 +175,8 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
           note = "ended when the world settled, " + std::to_string(s.run_ms - w.now()) + " ms before run_ms";
       }
       w.finish(note);
-      if (replay && s.deviations) {
-        std::vector<std::string> took;
-        for (const auto& rec : replay->choices())
-          if (rec.taken != 0) took.push_back(rec.what);
-        if (took != *s.deviations) throw std::runtime_error(drifted_schedule(*s.deviations, took));
-      }
+      if (replay && s.deviations && replay->deviations() != *s.deviations)
+        throw std::runtime_error(drifted_schedule(*s.deviations, replay->deviations()));
     } catch (const std::exception& ex) {
       // What was observed until then is kept.
       result.error = ex.what();

@@ -31,15 +31,18 @@ ChoiceScheduler::ChoiceScheduler(ScheduleBounds bounds, std::vector<uint32_t> ch
                                     " name " + std::to_string(*it) + " twice");
   if (bounds_.depth < 1) throw std::invalid_argument("the depth bound is at least 1");
   for (const int64_t o : bounds_.clock_offsets)
-    if (o < -kClockOffsetMaxMs || o > kClockOffsetMaxMs)
-      throw std::invalid_argument("a clock offset is at most " + std::to_string(kClockOffsetMaxMs) + " ms either way, not " +
-                                  std::to_string(o));
+    if (const std::string problem = clock_offset_problem(o); !problem.empty()) throw std::invalid_argument(problem);
   for (const auto& budget : bounds_.faults) faults_left_.push_back(budget.count);
 }
 
 void ChoiceScheduler::on_client(int index, const std::string& name) {
   if (names_.size() <= static_cast<size_t>(index)) names_.resize(static_cast<size_t>(index) + 1);
   names_[static_cast<size_t>(index)] = name;
+}
+
+std::string clock_offset_problem(int64_t ms) {
+  if (ms >= -kClockOffsetMaxMs && ms <= kClockOffsetMaxMs) return {};
+  return "a clock offset is at most " + std::to_string(kClockOffsetMaxMs) + " ms either way, not " + std::to_string(ms);
 }
 
 int64_t ChoiceScheduler::clock_offset(int index) {
@@ -177,6 +180,13 @@ std::optional<Fault> ChoiceScheduler::fault_before(const Actor& next, const std:
            (fault_info(fault.kind).lasts() ? " for " + std::to_string(fault.for_ms) + " ms" : "") + " at " +
            std::to_string(at_ms) + " ms");
   return fault;
+}
+
+std::vector<std::string> ChoiceScheduler::deviations() const {
+  std::vector<std::string> out;
+  for (const ChoiceRecord& r : made_)
+    if (r.taken != 0) out.push_back(r.what);
+  return out;
 }
 
 std::vector<uint32_t> ChoiceScheduler::taken() const {

@@ -18,8 +18,9 @@ namespace locksim::world {
 
 enum class ChoiceKind : uint8_t { Latency, Loss, Order, Fault, Clock };
 // How far a clock may be set off, either way: about 31 years, so that a clock's reading (its offset
-// and a run's time added to the servers' epoch) never overflows.
+// and a run's time added to the servers' epoch) never overflows. "" when `ms` is within it, else why not.
 inline constexpr int64_t kClockOffsetMaxMs = 1'000'000'000'000;
+std::string clock_offset_problem(int64_t ms);
 inline constexpr size_t kChoiceKinds = 5;
 std::string_view choice_kind_name(ChoiceKind kind);
 
@@ -76,6 +77,8 @@ class ChoiceScheduler final : public Scheduler {
   const std::vector<ChoiceRecord>& choices() const { return made_; }
   // The list of choices taken, without its trailing defaults: what replays the run.
   std::vector<uint32_t> taken() const;
+  // What each non-default choice was, in words, in order (a counterexample's bounded.deviations).
+  std::vector<std::string> deviations() const;
   int cost() const { return cost_; }
   // Whether an option was withheld because the schedule had spent cost_max, or a choice point came
   // past the depth bound.

@@ -46,6 +46,19 @@ std::string history_of(const scenario::Scenario& s, const std::vector<uint32_t>&
   return r.history.to_jsonl();
 }
 
+// `locksim run` of `s` written to a file: what a user replaying a counterexample gets.
+scenario::ScenarioResult replayed(const scenario::Scenario& s, const std::string& file) {
+  const std::string path = ::testing::TempDir() + file;
+  scenario::write_scenario_file(s, path);
+  return scenario::run_scenario_file(path);
+}
+
+bool violated(const scenario::ScenarioResult& r, const std::string& property) {
+  for (const auto& p : r.properties)
+    if (p.property == property) return p.verdict.valid == model::Validity::No;
+  return false;
+}
+
 TEST(Exhaustive, ASearchHoldsWithinItsBoundsAndPinsItsCounts) {
   const scenario::Scenario s = load(kDir + "rlock-late-trylock.yaml");
   const ExhaustiveResult r = search_exhaustive(s, options_for(s));
@@ -109,14 +122,9 @@ TEST(Exhaustive, APauseLongerThanTheLeaseIsTheShortestCounterexample) {
   EXPECT_EQ(faults, 1);
 
   // The written scenario replays it: `locksim run` on the file shows the same violation.
-  const std::string path = ::testing::TempDir() + "exhaustive-counterexample.yaml";
-  scenario::write_scenario_file(c.scenario, path);
-  const scenario::ScenarioResult replay = scenario::run_scenario_file(path);
+  const scenario::ScenarioResult replay = replayed(c.scenario, "exhaustive-counterexample.yaml");
   ASSERT_FALSE(replay.error) << *replay.error;
-  bool violated = false;
-  for (const auto& p : replay.properties)
-    if (p.property == "mutual_exclusion") violated = p.verdict.valid == model::Validity::No;
-  EXPECT_TRUE(violated);
+  EXPECT_TRUE(violated(replay, "mutual_exclusion"));
   EXPECT_EQ(replay.history.to_jsonl(), c.run.history.to_jsonl());
 
   // The file says what its deviations were; a replay that takes others (a locksim whose choice
@@ -125,9 +133,7 @@ TEST(Exhaustive, APauseLongerThanTheLeaseIsTheShortestCounterexample) {
   ASSERT_EQ(c.scenario.deviations->size(), 1u);
   scenario::Scenario drifted = c.scenario;
   drifted.deviations = {"pause B for 40000 ms at 14 ms"};
-  const std::string drifted_path = ::testing::TempDir() + "exhaustive-drifted.yaml";
-  scenario::write_scenario_file(drifted, drifted_path);
-  const scenario::ScenarioResult stale = scenario::run_scenario_file(drifted_path);
+  const scenario::ScenarioResult stale = replayed(drifted, "exhaustive-drifted.yaml");
   ASSERT_TRUE(stale.error);
   EXPECT_NE(stale.error->find("bounded.choices do not replay the schedule bounded.deviations describes"), std::string::npos)
       << *stale.error;
@@ -136,8 +142,7 @@ TEST(Exhaustive, APauseLongerThanTheLeaseIsTheShortestCounterexample) {
       << *stale.error;
   // `deviations: []` is a claim too: none.
   drifted.deviations = std::vector<std::string>{};
-  scenario::write_scenario_file(drifted, drifted_path);
-  const scenario::ScenarioResult none = scenario::run_scenario_file(drifted_path);
+  const scenario::ScenarioResult none = replayed(drifted, "exhaustive-no-deviations.yaml");
   ASSERT_TRUE(none.error);
   EXPECT_NE(none.error->find("the file's deviations are [none]"), std::string::npos) << *none.error;
 }
@@ -312,14 +317,9 @@ TEST(Exhaustive, AClientsClockOffsetIsAChoiceAndFindsFairLocksClockSkewInversion
   ASSERT_EQ(deviations.size(), 1u);
   EXPECT_TRUE(deviations[0].ends_with("'s clock set 40000 ms ahead")) << deviations[0];
   // Its file replays it: the clock offset is in its choices.
-  const std::string path = ::testing::TempDir() + "fair-clock-offsets-counterexample.yaml";
-  scenario::write_scenario_file(c.scenario, path);
-  const scenario::ScenarioResult replay = scenario::run_scenario_file(path);
+  const scenario::ScenarioResult replay = replayed(c.scenario, "fair-clock-offsets-counterexample.yaml");
   ASSERT_FALSE(replay.error) << *replay.error;
-  bool fair_queue_violated = false;
-  for (const auto& p : replay.properties)
-    if (p.property == "fair_queue") fair_queue_violated = p.verdict.valid == model::Validity::No;
-  EXPECT_TRUE(fair_queue_violated);
+  EXPECT_TRUE(violated(replay, "fair_queue"));
 
   // Each client's clock is its own choice point, and only a deviation is told: B's clock ahead
   // (the second of three) reads as B's, whatever the clocks after it chose.

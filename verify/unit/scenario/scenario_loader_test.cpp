@@ -539,7 +539,11 @@ TEST(ScenarioLoader, BoundedMistakesAreErrorsAtTheirPlace) {
   EXPECT_EQ(error_of("bounded-clock-offset-twice.yaml"),
             "bounded-clock-offset-twice.yaml:7:30: clock_offsets_ms names 0 twice");
   EXPECT_EQ(error_of("bounded-clock-offset-too-far.yaml"),
-            "bounded-clock-offset-too-far.yaml:7:25: a clock offset is at most 1000000000000 ms either way");
+            "bounded-clock-offset-too-far.yaml:7:25: a clock offset is at most 1000000000000 ms either way, not "
+            "-9223372036854775808");
+  EXPECT_EQ(error_of("client-clock-offset-too-far.yaml"),
+            "client-clock-offset-too-far.yaml:3:38: a clock offset is at most 1000000000000 ms either way, not "
+            "2000000000000");
   EXPECT_EQ(error_of("bounded-clock-offsets-empty.yaml"),
             "bounded-clock-offsets-empty.yaml:7:21: expected a list of clock offsets in ms for clock_offsets_ms, e.g. [0, 40000]");
 }

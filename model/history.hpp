@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/atom.hpp"
 #include "model/chunks.hpp"
 
 namespace locksim::model {
@@ -39,26 +40,26 @@ struct Event {
   int64_t index = 0;      // position in the history (assigned by History::add)
   int64_t at_ms = 0;      // true simulation time (the live backend: ms since the run started)
   EventKind kind = EventKind::Info;
-  std::string process;    // client ("A"), server ("redis0") or "world"
+  Atom process;    // client ("A"), server ("redis0") or "world"
   int64_t thread = 0;     // the client thread, 0 when not about one
   int64_t op = 0;         // operation id linking Invoke/Ok/Fail/Info with the Exec events it caused
-  std::string lock;       // the lock (or key) concerned, "" when none
-  std::string f;          // what: operation, script role, key event or fault name
+  Atom lock;       // the lock (or key) concerned, "" when none
+  Atom f;          // what: operation, script role, key event or fault name
   int64_t value = 0;
   int64_t wait_ms = -1;   // Invoke of an acquire: how long it may wait (-1: forever)
   int64_t lease_ms = -1;  // Invoke of an acquire / Hold: the lease (-1: none, watchdog renews)
-  std::string text;       // Exec: the command; Fail/Info: why; Fault: details
-  std::string reply;      // Exec: the reply
-  std::string before;     // Exec: the lock key before, rendered (see render_hash)
-  std::string after;      // Exec: the lock key after
-  std::string client;     // Exec: the client whose request it ran ("" for the server's own)
+  Atom text;       // Exec: the command; Fail/Info: why; Fault: details
+  Atom reply;      // Exec: the reply
+  Atom before;     // Exec: the lock key before, rendered (see render_hash)
+  Atom after;      // Exec: the lock key after
+  Atom client;     // Exec: the client whose request it ran ("" for the server's own)
   int64_t sent_ms = -1;   // Exec: when that client sent the request (-1: not known)
   int64_t ttl_ms = -2;    // Exec: the lock key's PTTL after it ran (-2: no key, -1: no expiry)
-  std::string queue;      // Exec of a FairLock command: its waiter queue after it ran, "[a,b]" ("" not recorded)
+  Atom queue;      // Exec of a FairLock command: its waiter queue after it ran, "[a,b]" ("" not recorded)
   int64_t for_ms = -1;    // Fault: how long it lasts (-1: an instant, or until a later event ends it)
 
   // Who the event is about: "client:thread" (for an Exec, the requesting client's thread).
-  std::string owner() const { return (kind == EventKind::Exec ? client : process) + ":" + std::to_string(thread); }
+  std::string owner() const { return (kind == EventKind::Exec ? client : process) + (":" + std::to_string(thread)); }
 };
 
 class History {

@@ -229,8 +229,8 @@ std::string describe(const Event& e) {
     s += e.lease_ms >= 0 ? "\nlease " + ms(e.lease_ms) : std::string("\nlease: none (watchdog renews)");
   if (!e.text.empty()) s += (e.kind == EventKind::Exec ? "\n> " : "\n") + e.text;
   if (!e.reply.empty()) s += "\n< " + e.reply;
-  if (e.kind == EventKind::Exec) s += "\nbefore: " + (e.before.empty() ? "(no key)" : e.before) +
-                                      "\nafter: " + (e.after.empty() ? "(no key)" : e.after);
+  if (e.kind == EventKind::Exec) s += "\nbefore: " + (e.before.empty() ? "(no key)" : e.before.str()) +
+                                      "\nafter: " + (e.after.empty() ? "(no key)" : e.after.str());
   return s;
 }
 

@@ -11,6 +11,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "app/cli_values.hpp"
 #include "explore/exhaustive.hpp"
 #include "model/checkers.hpp"
 #include "model/lock_types.hpp"
@@ -154,14 +155,10 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
   search.properties = properties;
 
   if (!o.shard.empty()) {
-    const auto slash = o.shard.find('/');
-    try {
-      if (slash == std::string::npos) throw std::invalid_argument("");
-      search.shard = std::stoi(o.shard.substr(0, slash));
-      search.shards = std::stoi(o.shard.substr(slash + 1));
-    } catch (const std::exception&) {
-      return bad("--shard " + o.shard + ": expected I/N, e.g. 0/4");
-    }
+    const auto shard = parse_shard(o.shard);
+    if (!shard) return bad("--shard " + o.shard + ": expected I/N, e.g. 0/4");
+    search.shard = shard->index;
+    search.shards = shard->count;
   }
   search.shortest = !o.first;
   search.max_schedules = o.max_schedules;

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <tuple>
 #include <unistd.h>
 
 #include "shell/demo.hpp"
@@ -16,6 +17,7 @@
 #include "app/run_command.hpp"
 #include "app/serve_command.hpp"
 #include "app/check_command.hpp"
+#include "app/cli_values.hpp"
 #include "app/exhaustive_command.hpp"
 #include "scenario/loader.hpp"
 #include "client/redisson_version.hpp"
@@ -381,12 +383,11 @@ int main(int argc, char** argv) {
                   "options below) and judge each, or write the shortest counterexample (docs/exhaustive.md);\n"
                   "--out defaults to reports/exhaustive.\n"
                   "Exit code: 0 as expected for every schedule, 1 a counterexample or not covered, 2 bad input");
-  check->add_option("--latencies", ex_latencies, "--exhaustive: the latencies a message may take, ms (the first is the default)")
-      ->delimiter(',');
+  // Lists of ms are split by parse_ms_list, not CLI11, which would drop an empty item ("1,,10").
+  check->add_option("--latencies", ex_latencies, "--exhaustive: MS,...: the latencies a message may take (the first is the default)");
   check->add_option("--clock-offsets", ex_clock_offsets,
                     "--exhaustive: MS,...: each client's clock set off from the file's by one of these (the first is\n"
-                    "the default; negative: behind)")
-      ->delimiter(',');
+                    "the default; negative: behind)");
   check->add_option("--slow-max", ex_slow, "--exhaustive: messages with a latency other than the first, at most");
   check->add_option("--lost-max", ex_lost, "--exhaustive: messages lost, at most");
   check->add_option("--faults", ex.faults,
@@ -531,23 +532,12 @@ int main(int argc, char** argv) {
       ex.properties = check_options.properties;
       ex.expect = check_options.expect;
       ex.out = check->count("--out") ? check_options.out : "reports/exhaustive";
-      const auto ms_list = [](const char* flag, const std::vector<std::string>& items, std::vector<int64_t>& out) {
-        for (const std::string& item : items) {
-          size_t used = 0;
-          try {
-            out.push_back(std::stoll(item, &used));
-          } catch (const std::exception&) {
-            used = 0;
-          }
-          if (used == 0 || used != item.size()) {
-            std::cerr << "locksim check --exhaustive: " << flag << " " << item << ": expected a number of ms\n";
-            return false;
-          }
+      for (const auto& [flag, items, out] : {std::tuple{"--latencies", &ex_latencies, &ex.latencies},
+                                             std::tuple{"--clock-offsets", &ex_clock_offsets, &ex.clock_offsets}})
+        if (const std::string problem = locksim::app::parse_ms_list(flag, *items, *out); !problem.empty()) {
+          std::cerr << "locksim check --exhaustive: " << problem << "\n";
+          return 2;
         }
-        return true;
-      };
-      if (!ms_list("--latencies", ex_latencies, ex.latencies) || !ms_list("--clock-offsets", ex_clock_offsets, ex.clock_offsets))
-        return 2;
       if (ex_slow != -2) ex.slow_max = ex_slow;
       if (ex_lost != -2) ex.lost_max = ex_lost;
       if (ex_depth != -2) ex.depth = ex_depth;
@@ -557,7 +547,16 @@ int main(int argc, char** argv) {
       }
       return locksim::app::run_exhaustive(ex, std::cout, std::cerr);
     }
-    if (*check) return locksim::app::run_check(check_options, std::cout, std::cerr);
+    if (*check) {
+      // The search's options mean nothing to a history: given without --exhaustive, say so.
+      for (const CLI::Option* option : check->get_options())
+        if (option->count() > 0 && option->get_description().starts_with("--exhaustive:")) {
+          std::cerr << "locksim check: " << option->get_name() << " is an option of --exhaustive (a search of a scenario's "
+                       "schedules); without it the file is a history to judge\n";
+          return 2;
+        }
+      return locksim::app::run_check(check_options, std::cout, std::cerr);
+    }
     if (*explore) {
       auto split = [](const std::string& text) {
         std::vector<std::string> items;
@@ -627,15 +626,13 @@ int main(int argc, char** argv) {
         explore_options.seed_last = explore_count;
       }
       if (!explore_shard.empty()) {
-        const auto slash = explore_shard.find('/');
-        try {
-          if (slash == std::string::npos) throw std::invalid_argument("no /");
-          explore_options.shard_index = std::stoi(explore_shard.substr(0, slash));
-          explore_options.shard_count = std::stoi(explore_shard.substr(slash + 1));
-        } catch (const std::exception&) {
+        const auto shard = locksim::app::parse_shard(explore_shard);
+        if (!shard) {
           std::cerr << "locksim explore: --shard expects I/N, e.g. 0/4, got '" << explore_shard << "'\n";
           return 2;
         }
+        explore_options.shard_index = shard->index;
+        explore_options.shard_count = shard->count;
       }
       explore_options.shrink.enabled = !explore_no_shrink;
       explore_options.progress = ::isatty(2) != 0;

@@ -100,15 +100,21 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
     uint64_t leaves = 0, states = 0, pruned = 0, cut = 0, level_judged = 0;
     bool capped = false;
     std::optional<std::vector<uint32_t>> prefix = std::vector<uint32_t>{};
+    // A search that ends within a level (a limit, a counterexample, an error) says what that
+    // level had covered so far.
+    const auto ended_early = [&]() -> ExhaustiveResult& {
+      result.schedules = judged;
+      result.states = states;
+      result.pruned = pruned;
+      result.cut = cut;
+      result.seconds = elapsed();
+      return result;
+    };
     while (prefix) {
       if (o.stop && o.stop()) result.stopped = "interrupted";
       else if (o.max_seconds > 0 && elapsed() >= o.max_seconds) result.stopped = "max-seconds";
       else if (o.max_schedules > 0 && judged >= o.max_schedules) result.stopped = "max-schedules";
-      if (!result.stopped.empty()) {
-        result.schedules = judged;
-        result.seconds = elapsed();
-        return result;
-      }
+      if (!result.stopped.empty()) return ended_early();
       world::ChoiceScheduler chooser(bounds, *prefix);
       scenario::ScenarioResult run = run_schedule(s, chooser);
       ++result.runs;
@@ -137,9 +143,7 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
         if (run.error) {
           result.error = *run.error;
           result.error_choices = chooser.taken();
-          result.schedules = judged;
-          result.seconds = elapsed();
-          return result;
+          return ended_early();
         }
         const auto counterexample = [&](std::string property, std::optional<scenario::OpPinResult> pin) {
           Counterexample c;
@@ -169,11 +173,7 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
               counterexample("ops", pin);
               break;
             }
-        if (result.counterexample) {
-          result.schedules = judged;
-          result.seconds = elapsed();
-          return result;
-        }
+        if (result.counterexample) return ended_early();
       }
       if (o.progress && Clock::now() - last_report >= std::chrono::seconds(1)) {
         last_report = Clock::now();

@@ -71,7 +71,8 @@ struct ExhaustiveResult {
   // run the same way at two levels: the search's own invariant, reported, not assumed.
   uint64_t leaves = 0;
   uint64_t judged_at_level_end = 0;
-  uint64_t states = 0;     // choice points of that level's tree (distinct prefixes)
+  // These three: of that level's tree; of the level being searched, so far, when the search ended early.
+  uint64_t states = 0;     // choice points (distinct prefixes)
   uint64_t pruned = 0;     // same-time orders left out by the reduction in it
   uint64_t cut = 0;        // schedules that reached the depth bound (later choices defaulted)
   int level = -1;          // every schedule with at most this many deviations was run (-1: none fully, or not shortest)

@@ -24,6 +24,8 @@ check() {  # check NAME EXPECTED_EXIT PATTERN -- ARGS...
 check "holds for all" 0 '^HOLDS for every schedule within the bounds: mutual_exclusion, reentrancy' -- "$world" --out "$tmp/a"
 [[ -f $tmp/a/exhaustive.json ]] && grep -q '"complete":true' "$tmp/a/exhaustive.json" || { echo "FAIL exhaustive.json"; failures=$((failures + 1)); }
 check "counterexample" 1 '^COUNTEREXAMPLE: mutual_exclusion violated .* with 1 deviation' -- "$world" --faults pause=40000@A:1 --out "$tmp/b"
+# A search that stops at its counterexample still counts the states it had seen.
+grep -qE ' [1-9][0-9]* states \(choice points\)' "$tmp/out" || { echo "FAIL counterexample: no states counted"; failures=$((failures + 1)); }
 "$locksim" run "$tmp/b/counterexample.yaml" --out "$tmp/b-run" >"$tmp/run" 2>&1
 [[ $? == 1 ]] && grep -qE 'mutual_exclusion +holds +violated +FAIL' "$tmp/run" || { echo "FAIL replay:"; cat "$tmp/run"; failures=$((failures + 1)); }
 [[ -f $tmp/b/rlock-late-trylock/timeline.html && -f $tmp/b/index.html ]] || { echo "FAIL timeline"; failures=$((failures + 1)); }
@@ -39,8 +41,10 @@ check "shard not a pair" 2 '--shard x: expected I/N' -- "$world" --shard x --out
 check "bad expect" 2 '--expect mutual_exclusion=maybe: expected PROPERTY=holds or PROPERTY=violated' -- "$world" --expect mutual_exclusion=maybe --out "$tmp/g"
 check "property not for the lock" 2 'fair_queue' -- "$world" --properties fair_queue --out "$tmp/g"
 check "latency 0" 2 'a latency is at least 1 ms' -- "$world" --latencies 0,10 --out "$tmp/g"
-check "latency not a number" 2 '--latencies 10ms: expected a number of ms' -- "$world" --latencies 1,10ms --out "$tmp/g"
-check "clock offset not a number" 2 '--clock-offsets ahead: expected a number of ms' -- "$world" --clock-offsets 0,ahead --out "$tmp/g"
+check "latency not a number" 2 "--latencies 1,10ms: '10ms' is not a number of ms" -- "$world" --latencies 1,10ms --out "$tmp/g"
+check "clock offset not a number" 2 "--clock-offsets 0,ahead: 'ahead' is not a number of ms" -- "$world" --clock-offsets 0,ahead --out "$tmp/g"
+check "an empty item in a list" 2 '--latencies 1,,10: an empty item' -- "$world" --latencies 1,,10 --out "$tmp/g"
+check "a shard with more after it" 2 '--shard 1/3x: expected I/N' -- "$world" --shard 1/3x --out "$tmp/g"
 check "negative max-seconds" 2 '--max-seconds: at least 0 \(0: no limit\), not -1' -- "$world" --max-seconds -1 --out "$tmp/g"
 check "a latency twice" 2 'the latencies name 1 twice' -- "$world" --latencies 1,10,1 --out "$tmp/g"
 check "a clock offset twice" 2 'the clock offsets name 0 twice' -- "$world" --clock-offsets 0,0 --out "$tmp/g"
@@ -72,5 +76,9 @@ echo 'not json' >"$tmp/junk.json"
 "$locksim" check --exhaustive "$world" --faults none --shard 2/3 --out "$tmp/u2" >/dev/null 2>&1
 merge_refuses "a shard of another search" "a shard of another search \(rlock-late-trylock; .*faults none" "$tmp/s0/exhaustive.json" "$tmp/s1/exhaustive.json" "$tmp/u2/exhaustive.json"
 merge_refuses "a file that is not a search's" "junk.json: not the exhaustive.json of a .check --exhaustive. run" "$tmp/s0/exhaustive.json" "$tmp/junk.json"
+# A search's option on a plain check (a history to judge) is refused, not ignored.
+"$locksim" check "$world" --clock-offsets 0,5 >"$tmp/out" 2>&1
+[[ $? == 2 ]] && grep -q -- '--clock-offsets is an option of --exhaustive' "$tmp/out" && echo "ok   a search's option without --exhaustive" ||
+  { echo "FAIL option without --exhaustive:"; cat "$tmp/out"; failures=$((failures + 1)); }
 check "depth 0" 2 'the depth bound is at least 1' -- "$world" --depth 0 --out "$tmp/g"
 exit $((failures > 0))

@@ -196,6 +196,9 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
     err << "locksim explore: the seed range is empty\n";
     return 2;
   }
+  // Every seed runs the same script text, read once.
+  explore::ExploreConfig config = o.config;
+  if (!config.script_texts) config.script_texts = std::make_shared<client::ScriptTexts>();
   if (o.shard_count < 1 || o.shard_index < 0 || o.shard_index >= o.shard_count) {
     err << "locksim explore: --shard I/N needs 0 <= I < N\n";
     return 2;
@@ -252,7 +255,7 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
         return 2;
       }
     }
-    CaseResult r = explore_case(o.config, seed, shrink);
+    CaseResult r = explore_case(config, seed, shrink);
     ++done;
     CaseFiles files;
     if (r.error) {

@@ -16,8 +16,8 @@ const Script& ScriptCatalog::get(const std::string& name) {
   if (it != scripts_.end()) return it->second;
   auto over = overrides_.find(name);
   const std::string path = over != overrides_.end() ? over->second : dir_ + "/" + name + ".lua";
-  // Read (and hashed) once per process and file version: script_text_cache.hpp.
-  const std::shared_ptr<const ScriptText> text = read_script_text(path);
+  // Read (and hashed) once per process and file version, or once per search: script_text_cache.hpp.
+  const std::shared_ptr<const ScriptText> text = texts_ ? texts_->read(path) : read_script_text(path);
   if (!text) throw std::runtime_error(path + ": cannot read the script '" + name + "'");
   // The SHA is what EVALSHA names the script by; the client computes it as Redisson does.
   Script script{name, text->body, text->sha};

@@ -32,4 +32,10 @@ std::shared_ptr<const ScriptText> read_script_text(const std::string& path) {
   return cached;
 }
 
+std::shared_ptr<const ScriptText> ScriptTexts::read(const std::string& path) {
+  std::shared_ptr<const ScriptText>& text = read_[path];
+  if (!text) text = read_script_text(path);
+  return text;
+}
+
 }  // namespace locksim::client

@@ -4,6 +4,7 @@
 // (SHA1) again. The file is read every time (so an edited file is never served stale, and nothing
 // depends on file times or the clock); only when its bytes equal the cached ones is the cached text
 // and SHA returned instead of hashing again. Safe from several threads.
+#include <map>
 #include <memory>
 #include <string>
 
@@ -16,5 +17,17 @@ struct ScriptText {
 
 // The text of the file at `path`, or nullptr when it cannot be read.
 std::shared_ptr<const ScriptText> read_script_text(const std::string& path);
+
+// One reading of the script files, shared by the worlds of one search: each path is read once, so
+// every schedule of the search runs the same text (an edit made meanwhile is not half-seen), and
+// the thousands of worlds do not each open the files again. Not for sharing between threads.
+class ScriptTexts {
+ public:
+  // As read_script_text, at most once per path; a file that could not be read is tried again.
+  std::shared_ptr<const ScriptText> read(const std::string& path);
+
+ private:
+  std::map<std::string, std::shared_ptr<const ScriptText>> read_;
+};
 
 }  // namespace locksim::client

@@ -76,6 +76,8 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
 
   scenario::Scenario s = scenario;
   s.expect = o.properties;
+  // Every schedule runs the same script text, read once.
+  s.world.script_texts = std::make_shared<client::ScriptTexts>();
   s.bounded = o.bounds;
   s.choices.clear();
   const size_t m = static_cast<size_t>(std::max(o.shard_depth, 0));
@@ -203,6 +205,8 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
 RandomSearchResult search_random(const scenario::Scenario& scenario, const ExhaustiveOptions& o, uint64_t max_runs) {
   scenario::Scenario s = scenario;
   s.expect = o.properties;
+  // Every schedule runs the same script text, read once.
+  s.world.script_texts = std::make_shared<client::ScriptTexts>();
   RandomSearchResult result;
   const auto started = Clock::now();
   for (uint64_t seed = 1; seed <= max_runs; ++seed) {

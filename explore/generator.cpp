@@ -258,6 +258,7 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
   s.name = "explore-" + c.lock_type;
   s.seed = plan.world_seed;
   s.world.seed = plan.world_seed;
+  s.world.script_texts = c.script_texts;
   s.world.link.latency_min_ms = plan.latency_min_ms;
   s.world.link.latency_max_ms = plan.latency_min_ms + plan.latency_span_ms;
   s.world.link.loss_numerator = static_cast<uint64_t>(plan.loss_per_thousand);

@@ -10,6 +10,7 @@
 // a Scenario by to_scenario, a pure function. Shrinking a Plan therefore gives smaller scenarios that
 // still run.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +55,9 @@ struct ExploreConfig {
   std::vector<std::pair<std::string, std::string>> script_files;
   // Differential exploration: every case also runs under this variation of the configuration.
   std::optional<Variation> against;
+  // The exploration's one reading of the script files, shared by its runs
+  // (client/script_text_cache.hpp); null: each run reads them.
+  std::shared_ptr<client::ScriptTexts> script_texts;
 };
 
 // The configuration `against` describes: `config` with the variation's options and scripts.

@@ -89,9 +89,7 @@ class EventQueue {
     auto it = std::find_if(heap_.begin(), heap_.end(), [&](const Item& item) { return item.seq == seq; });
     LS_ASSERT(it != heap_.end() && it->at_ms == now_);
     Item item = std::move(*it);
-    *it = std::move(heap_.back());
-    heap_.pop_back();
-    std::make_heap(heap_.begin(), heap_.end(), std::greater<Item>());
+    remove_at(static_cast<size_t>(it - heap_.begin()));
     item.action();
   }
 
@@ -120,6 +118,29 @@ class EventQueue {
   uint64_t executed() const { return executed_; }
 
  private:
+  // Fills the hole at `i` (an item moved out) with the last item and restores the heap there:
+  // O(log n), where make_heap would be O(n) for every chosen step. Any valid heap pops in the same
+  // (time, insertion order), so the layout cannot change a run.
+  void remove_at(size_t i) {
+    const std::greater<Item> later;
+    if (i + 1 != heap_.size()) heap_[i] = std::move(heap_.back());
+    heap_.pop_back();
+    const size_t n = heap_.size();
+    if (i >= n) return;
+    while (i > 0 && later(heap_[(i - 1) / 2], heap_[i])) {
+      std::swap(heap_[(i - 1) / 2], heap_[i]);
+      i = (i - 1) / 2;
+    }
+    for (;;) {
+      size_t first = i;
+      for (const size_t child : {2 * i + 1, 2 * i + 2})
+        if (child < n && later(heap_[first], heap_[child])) first = child;
+      if (first == i) return;
+      std::swap(heap_[i], heap_[first]);
+      i = first;
+    }
+  }
+
   struct Item {
     int64_t at_ms;
     uint64_t seq;

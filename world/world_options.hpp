@@ -1,8 +1,10 @@
 #pragma once
 // WorldOptions: what a world is made with, whatever its servers are.
 #include <cstdint>
+#include <memory>
 #include <string>
 
+#include "client/script_text_cache.hpp"
 #include "world/network.hpp"
 
 namespace locksim::world {
@@ -13,6 +15,9 @@ struct WorldOptions {
   int64_t epoch_ms = 1700000000000;       // what the servers' and clients' clocks read at time 0
   int64_t active_expire_every_ms = 100;   // Redis's active expiry cycle (simulated servers)
   std::string scripts_dir{};              // where the lock scripts are (default: client::default_scripts_dir())
+  // A search's worlds share one reading of the script files (client/script_text_cache.hpp); null:
+  // each world reads them.
+  std::shared_ptr<client::ScriptTexts> script_texts{};
   int64_t max_events = 50'000'000;        // a run that needs more is a bug (or an unbounded scenario)
   int servers = 1;                        // independent Redis servers, redis0 .. redis<N-1> (RedLock)
 };

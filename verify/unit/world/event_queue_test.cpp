@@ -78,3 +78,41 @@ TEST(EventQueueTicker, TicksRunWhereASelfReschedulingEventRan) {
 
 }  // namespace
 }  // namespace locksim::world
+
+namespace locksim::world {
+namespace {
+
+// A scheduler's pick among due events, from anywhere in the heap, leaves the others to run in
+// (time, insertion order), as if the picked one had never been scheduled.
+TEST(EventQueueChosen, APickedEventLeavesTheRestInTimeAndInsertionOrder) {
+  for (uint64_t seed = 1; seed <= 50; ++seed) {
+    EventQueue q;
+    std::vector<std::pair<int64_t, int>> ran;
+    std::vector<std::pair<int64_t, int>> scheduled;  // (time, number), numbers in insertion order
+    Rng rng(seed);
+    for (int i = 0; i < 300; ++i) {
+      const int64_t t = static_cast<int64_t>(rng.next() % 40);  // many share a time
+      scheduled.emplace_back(t, i);
+      q.at(t, [&ran, &q, i] { ran.emplace_back(q.now(), i); });
+    }
+    // Always pick the last of the events due.
+    while (!q.empty()) {
+      const size_t before = ran.size();
+      q.step_chosen(q.due().back().seq);
+      ASSERT_EQ(ran.size(), before + 1);
+    }
+    // Expected: each time's events in reverse insertion order.
+    std::stable_sort(scheduled.begin(), scheduled.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::pair<int64_t, int>> expected;
+    for (size_t from = 0; from < scheduled.size();) {
+      size_t to = from;
+      while (to < scheduled.size() && scheduled[to].first == scheduled[from].first) ++to;
+      for (size_t k = to; k > from; --k) expected.push_back(scheduled[k - 1]);
+      from = to;
+    }
+    ASSERT_EQ(ran, expected) << "seed " << seed;
+  }
+}
+
+}  // namespace
+}  // namespace locksim::world

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "base/sha1.hpp"
+#include "client/script_files.hpp"
 
 namespace locksim::client {
 namespace {
@@ -30,6 +31,11 @@ std::shared_ptr<const ScriptText> read_script_text(const std::string& path) {
     cached = std::move(text);
   }
   return cached;
+}
+
+const std::string& ScriptTexts::default_dir() {
+  if (default_dir_.empty()) default_dir_ = default_scripts_dir();
+  return default_dir_;
 }
 
 std::shared_ptr<const ScriptText> ScriptTexts::read(const std::string& path) {

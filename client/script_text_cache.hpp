@@ -18,16 +18,20 @@ struct ScriptText {
 // The text of the file at `path`, or nullptr when it cannot be read.
 std::shared_ptr<const ScriptText> read_script_text(const std::string& path);
 
-// One reading of the script files, shared by the worlds of one search: each path is read once, so
-// every schedule of the search runs the same text (an edit made meanwhile is not half-seen), and
-// the thousands of worlds do not each open the files again. Not for sharing between threads.
+// One reading of the script files, shared by the worlds of one search: where locksim's scripts are
+// is looked up once, and each path is read once, so every schedule of the search runs the same text
+// (an edit made meanwhile is not half-seen), and the thousands of worlds do not each look again.
+// Not for sharing between threads.
 class ScriptTexts {
  public:
   // As read_script_text, at most once per path; a file that could not be read is tried again.
   std::shared_ptr<const ScriptText> read(const std::string& path);
+  // As default_scripts_dir (script_files.hpp), looked up on first use; throws as it does.
+  const std::string& default_dir();
 
  private:
   std::map<std::string, std::shared_ptr<const ScriptText>> read_;
+  std::string default_dir_;
 };
 
 }  // namespace locksim::client

@@ -30,7 +30,10 @@ World::World(WorldOptions options, Fabric& fabric)
       fabric_(fabric),
       root_rng_(options_.seed),
       network_rng_(root_rng_.split("network")),
-      scripts_(options_.scripts_dir.empty() ? client::default_scripts_dir() : options_.scripts_dir, options_.script_texts) {
+      scripts_(!options_.scripts_dir.empty() ? options_.scripts_dir
+               : options_.script_texts      ? options_.script_texts->default_dir()
+                                            : client::default_scripts_dir(),
+               options_.script_texts) {
   LS_ASSERT(options_.active_expire_every_ms > 0);
   // Simulated, a message takes at least a millisecond: with zero latency a waiter told "0 ms left"
   // would retry at the same virtual instant forever (found by exploration). A real network has a

@@ -31,6 +31,7 @@ struct Command {
   int64_t op = 0;
   int server = 0;  // which Redis server (RedLock's locks live on several)
   int64_t sent_ms = -1;  // when the backend sent it (the backend sets it; recorded with its execution)
+  int64_t sent_index = -1;  // and the history's size then: what was recorded before the send
   // A FairLock's waiter queue (a list key), recorded after the command ran: who may take the lock
   // next is part of what the server holds.
   std::string queue{};

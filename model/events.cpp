@@ -108,6 +108,7 @@ Event exec_event(Execution x) {
   e.after = std::move(x.after);
   e.client = std::move(x.client);
   e.sent_ms = x.sent_ms;
+  e.sent_index = x.sent_index;
   e.ttl_ms = e.lock.empty() ? -2 : x.ttl_ms;
   e.queue = std::move(x.queue);
   return e;

@@ -53,6 +53,7 @@ struct Execution {
   std::string before{};   // the lock key before and after, rendered (rendered.hpp)
   std::string after{};
   int64_t sent_ms = -1;
+  int64_t sent_index = -1;  // the history's size when it was sent (-1: not known)
   int64_t ttl_ms = -2;    // the lock key's PTTL after it
   std::string queue{};    // a FairLock's queue after it, rendered ("" when the command names none)
 };

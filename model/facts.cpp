@@ -282,6 +282,7 @@ void Facts::build_beliefs() {
     rightful_[pair_key(b.owner, b.lock)].push_back(b.span);
     believed_[pair_key(b.owner, b.lock)].push_back(b.span);
   }
+  rights_ = rightful_;  // before merging: a send between two rights in one millisecond had neither
   for (auto& [key, spans] : rightful_) spans = merge_spans(std::move(spans));
   for (auto& [key, spans] : believed_) spans = merge_spans(std::move(spans));
 }
@@ -440,8 +441,22 @@ std::vector<Claim> Facts::claims_of(const KeyTrack& track, const std::string& va
 bool Facts::sent_rightfully(const Event& exec, const KeyTrack& track) const {
   if (exec.client.empty() || exec.sent_ms < 0) return true;
   const std::string owner = exec.client + ":" + std::to_string(exec.thread);
+  const int64_t t = exec.sent_ms;
   for (const std::string& lock : track.locks) {
-    if (rightful(owner, lock, exec.sent_ms)) return true;
+    // The history says what came before the send: a right begun by an event before it and ended
+    // by none before it was held when the request left, whatever else happened in that millisecond.
+    if (exec.sent_index >= 0) {
+      const auto it = rights_.find(pair_key(owner, lock));
+      if (it == rights_.end()) continue;
+      for (const Span& s : it->second) {
+        const bool begun = s.from_ms < t || (s.from_ms == t && s.begin < exec.sent_index);
+        const bool running = t < s.to_ms || (s.to_ms == t && (s.end < 0 || s.end >= exec.sent_index));
+        if (begun && running) return true;
+      }
+      continue;
+    }
+    // An older history, without the send's place: judged by its millisecond.
+    if (rightful(owner, lock, t)) return true;
     // Sent in the millisecond its sender's crash ended its right: a crashed client sends nothing,
     // so the request left before the crash (an acquire sent just before it, run after it, holds
     // the lock for the lease it asked for). Not so for a right its operation's end closed: the

@@ -247,6 +247,7 @@ class Facts {
   std::map<std::string, std::vector<size_t>> parts_;  // lock -> indexes into keys_
   // owner + '\n' + lock -> sorted, merged spans of believing or operating
   std::map<std::string, std::vector<Span>> rightful_;
+  std::map<std::string, std::vector<Span>> rights_;  // the same spans, each on its own (not merged)
   std::map<std::string, std::vector<Span>> believed_;
 };
 

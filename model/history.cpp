@@ -57,6 +57,7 @@ void History::write_jsonl(std::ostream& out) const {
     if (!e.after.empty()) j["after"] = e.after;
     if (!e.client.empty()) j["client"] = e.client;
     if (e.sent_ms != -1) j["sent"] = e.sent_ms;
+    if (e.sent_index != -1) j["sent_i"] = e.sent_index;
     if (e.ttl_ms != -2) j["ttl"] = e.ttl_ms;
     if (!e.queue.empty()) j["queue"] = e.queue;
     if (e.for_ms != -1) j["for_ms"] = e.for_ms;
@@ -92,6 +93,7 @@ History History::from_jsonl(std::string_view text) {
       e.after = j.value("after", std::string());
       e.client = j.value("client", std::string());
       e.sent_ms = j.value("sent", int64_t{-1});
+      e.sent_index = j.value("sent_i", int64_t{-1});
       e.ttl_ms = j.value("ttl", int64_t{-2});
       e.queue = j.value("queue", std::string());
       e.for_ms = j.value("for_ms", int64_t{-1});

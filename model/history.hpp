@@ -54,6 +54,9 @@ struct Event {
   Atom after;      // Exec: the lock key after
   Atom client;     // Exec: the client whose request it ran ("" for the server's own)
   int64_t sent_ms = -1;   // Exec: when that client sent the request (-1: not known)
+  // Exec: the index the history's next event had when the request was sent, so every event before
+  // it happened before the send, even within sent_ms (-1: not known)
+  int64_t sent_index = -1;
   int64_t ttl_ms = -2;    // Exec: the lock key's PTTL after it ran (-2: no key, -1: no expiry)
   Atom queue;      // Exec of a FairLock command: its waiter queue after it ran, "[a,b]" ("" not recorded)
   int64_t for_ms = -1;    // Fault: how long it lasts (-1: an instant, or until a later event ends it)

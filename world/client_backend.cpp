@@ -47,6 +47,7 @@ client::Task<client::CallResult> ClientBackend::call(client::Command command, in
   for (int attempt = 0; attempt < 2; ++attempt) {
     // Shared with the request in flight, which may outlive this coroutine (a reply after a timeout).
     command.sent_ms = world_.now();
+    command.sent_index = world_.history_size();
     const auto shared = std::make_shared<const client::Command>(command);
     auto call = std::make_shared<InFlight>(InFlight{new_waiter(), std::make_shared<Reply>()});
     const uint64_t id = next_call_++;

@@ -18,6 +18,7 @@ model::Event exec_event(int server, const std::string& client, const client::Com
                             .before = std::move(around.before),
                             .after = std::move(around.after),
                             .sent_ms = command.sent_ms,
+                            .sent_index = command.sent_index,
                             .ttl_ms = around.ttl_ms,
                             .queue = command.queue.empty() ? std::string() : std::move(around.queue)});
 }

@@ -31,6 +31,8 @@ class Harness {
   virtual Scheduler& scheduler() = 0;
   // Appends `event` to the history at the current time.
   virtual void record(model::Event event) = 0;
+  // How many events the history holds: the index the next one gets.
+  virtual int64_t history_size() const = 0;
 
   // Resumes a client's parked coroutine now, later (paused) or never (crashed since).
   virtual void wake(ClientProcess& client, const std::shared_ptr<Waiter>& waiter) = 0;

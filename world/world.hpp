@@ -79,6 +79,7 @@ class World final : public Harness {
   EventQueue& queue() override { return queue_; }
   Scheduler& scheduler() override { return *scheduler_; }
   void record(model::Event event) override;
+  int64_t history_size() const override { return static_cast<int64_t>(history_.size()); }
   void wake(ClientProcess& client, const std::shared_ptr<Waiter>& waiter) override;
   void spawn(ClientProcess& client, client::Task<void> task) override;
   void carry_message(const std::string& client, const std::string& channel, int server) override;

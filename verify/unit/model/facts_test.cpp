@@ -528,7 +528,8 @@ TEST(Facts, TheLeaseBoundRisesOnlyWithRequestsSentWhileTheSenderHadTheLock) {
 }
 
 TEST(Facts, ARequestSentInTheMillisecondItsSendersRightEndedIsRightfulOnlyIfACrashEndedIt) {
-  // A crashed client sends nothing, so a request stamped with its crash's millisecond left before
+  // A history that does not place the send among its events (no sent_i: an older file) is judged
+  // by the millisecond. A crashed client sends nothing, so a request stamped with its crash's millisecond left before
   // the crash; a watchdog may send after an unlock ended in the same millisecond, without the right.
   for (const bool crash : {false, true}) {
     HistoryBuilder b;
@@ -546,6 +547,54 @@ TEST(Facts, ARequestSentInTheMillisecondItsSendersRightEndedIsRightfulOnlyIfACra
     const KeyState& s = facts.key("redis0", "orders")->after_event(renewal);
     EXPECT_EQ(s.expire_at, 45001);
     EXPECT_EQ(s.lease_bound, crash ? 45001 : 30101) << (crash ? "sent before the crash" : "sent after the unlock ended");
+  }
+}
+
+TEST(Facts, WhereTheHistoryPlacesASendItsRightIsJudgedByTheEventsBeforeIt) {
+  // Every event at 15000 ms; the renewal's sent_i says which of them came before it left. Whatever
+  // ended the right (a crash, the unlock's outcome), a request sent before that event had the
+  // right, and one sent after it had not; one sent before a right began in that ms had none.
+  struct Case {
+    const char* story;
+    bool crash;
+    int sent_after;  // events of 15000 ms recorded before the send: 0 or all of them (2)
+    int64_t bound;
+  };
+  for (const Case& c : {Case{"sent before the crash", true, 0, 45001}, Case{"sent after the crash", true, 2, 30101},
+                        Case{"sent before the unlock ended", false, 0, 45001},
+                        Case{"sent after the unlock ended", false, 2, 30101}}) {
+    HistoryBuilder b;
+    take(b, 100, "A", 1, "", "A:1=1");  // expires at 30101
+    int64_t first = 0;
+    if (c.crash) {
+      first = b.fault({.t = 15000, .p = "A", .f = "crash"});
+      b.release({.t = 15000, .p = "A", .depth = 0, .f = "crash"});
+    } else {
+      b.invoke({.t = 14900, .p = "A", .op = 2, .f = "unlock"});
+      b.release({.t = 14900, .p = "A", .depth = 0, .op = 2});
+      first = b.info({.t = 15000, .p = "A", .op = 2, .f = "unlock"});  // the unlock never reached the server
+      b.key({.t = 15000, .lock = "other", .f = "created"});
+    }
+    const int64_t renewal =
+        b.renewal({.t = 15001, .client = "A", .holds = "A:1=1", .sent = 15000, .sent_i = first + c.sent_after});
+    const Facts facts(b.history(), find_lock_type("rlock"));
+    const KeyState& s = facts.key("redis0", "orders")->after_event(renewal);
+    EXPECT_EQ(s.expire_at, 45001) << c.story;
+    EXPECT_EQ(s.lease_bound, c.bound) << c.story;
+  }
+  // A right begun in the millisecond of the send, after it: not held when the request left.
+  for (const bool before : {true, false}) {
+    HistoryBuilder b;
+    take(b, 100, "A", 1, "", "A:1=1");
+    b.invoke({.t = 14000, .p = "A", .op = 2, .f = "unlock"});
+    b.release({.t = 14000, .p = "A", .depth = 0, .op = 2});
+    b.info({.t = 14500, .p = "A", .op = 2, .f = "unlock"});
+    const int64_t again = b.invoke({.t = 15000, .p = "A", .op = 3, .f = "lock"});
+    const int64_t renewal =
+        b.renewal({.t = 15001, .client = "A", .holds = "A:1=1", .sent = 15000, .sent_i = before ? again : again + 1});
+    const Facts facts(b.history(), find_lock_type("rlock"));
+    EXPECT_EQ(facts.key("redis0", "orders")->after_event(renewal).lease_bound, before ? 30101 : 45001)
+        << (before ? "sent before its next lock() began" : "sent once its next lock() was under way");
   }
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Hand-building histories for checker tests, an event a call, each field named as the history
-// file names it (`t`, `p`, `thread`, `op`, `lock`, `f`, `reply`, `before`, `after`, `ttl`, `sent`,
+// file names it (`t`, `p`, `thread`, `op`, `lock`, `f`, `reply`, `before`, `after`, `ttl`, `sent`, `sent_i`,
 // ...), so a fixture reads like the history.jsonl it stands for. Only what differs from the usual
 // is written (thread 1, the lock "orders", server redis0, no lease). Each call returns the event's
 // index. An Exec's client is the process that invoked its op (name it with `.client` for renewals,
@@ -92,6 +92,7 @@ class HistoryBuilder {
     int64_t ttl = -3;          // the key's PTTL after (-2 none, -1 no expiry); -3: 30000 when `after` has a key
     std::string client = "";   // "": the process that invoked `op`
     int64_t sent = -1;
+    int64_t sent_i = -1;
   };
   struct KeyArgs {
     int64_t t;
@@ -203,6 +204,7 @@ class HistoryBuilder {
     e.client = a.client;
     if (e.client.empty() && process_of_op_.count(a.op)) e.client = process_of_op_.at(a.op);
     e.sent_ms = a.sent;
+    e.sent_index = a.sent_i;
     e.ttl_ms = a.ttl != -3 ? a.ttl : a.after.empty() ? -2 : 30000;
     return add(std::move(e));
   }
@@ -213,10 +215,11 @@ class HistoryBuilder {
     std::string client;
     std::string holds;
     int64_t sent = -1;
+    int64_t sent_i = -1;
   };
   int64_t renewal(RenewalArgs a) {
     return exec({.t = a.t, .op = 0, .f = "renew", .reply = "1", .before = a.holds, .after = a.holds, .ttl = 30000,
-                 .client = a.client, .sent = a.sent});
+                 .client = a.client, .sent = a.sent, .sent_i = a.sent_i});
   }
   int64_t key(KeyArgs a) {
     Event e = client(a.t, EventKind::Key, a.p, 0, 0, a.lock, a.f);

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <limits>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -33,12 +34,11 @@ world::ScheduleBounds::FaultBudget parse_fault(const std::string& text, const sc
     throw std::invalid_argument("--faults " + text + ": " + why + " (expected KIND[=MS][@CLIENT][:COUNT], e.g. crash:1,pause=15000:1)");
   };
   if (const auto colon = rest.rfind(':'); colon != std::string::npos) {
-    try {
-      budget.count = std::stoi(rest.substr(colon + 1));
-    } catch (const std::exception&) {
-      fail("the count is not a number");
-    }
-    if (budget.count < 1) fail("the count is at least 1");
+    const auto count = parse_integer(rest.substr(colon + 1));
+    if (!count) fail("the count is not a number");
+    if (*count < 1) fail("the count is at least 1");
+    if (*count > std::numeric_limits<int>::max()) fail("the count is at most " + std::to_string(std::numeric_limits<int>::max()));
+    budget.count = static_cast<int>(*count);
     rest = rest.substr(0, colon);
   }
   if (const auto at = rest.find('@'); at != std::string::npos) {
@@ -60,11 +60,9 @@ world::ScheduleBounds::FaultBudget parse_fault(const std::string& text, const sc
     if (p != world::FaultParam::ForMs) fail(std::string(info->name) + " takes parameters: put it in the file's bounded.faults");
   if (info->lasts()) {
     if (ms.empty()) fail(std::string(info->name) + " lasts: give its duration, " + std::string(info->name) + "=MS");
-    try {
-      budget.fault.for_ms = std::stoll(ms);
-    } catch (const std::exception&) {
-      fail("the duration is not a number");
-    }
+    const auto for_ms = parse_integer(ms);
+    if (!for_ms) fail("the duration is not a number of ms");
+    budget.fault.for_ms = *for_ms;
     if (budget.fault.for_ms < 1) fail("the duration is at least 1 ms");
   } else if (!ms.empty()) {
     fail(std::string(info->name) + " takes no duration");
@@ -154,9 +152,9 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
     if (const std::string problem = model::applicability_problem(name, s.lock.type); !problem.empty()) return bad(problem);
   search.properties = properties;
 
-  if (!o.shard.empty()) {
-    const auto shard = parse_shard(o.shard);
-    if (!shard) return bad("--shard " + o.shard + ": expected I/N, e.g. 0/4");
+  if (o.shard) {
+    const auto shard = parse_shard(*o.shard);
+    if (!shard) return bad("--shard " + *o.shard + ": expected I/N, e.g. 0/4");
     search.shard = shard->index;
     search.shards = shard->count;
   }
@@ -186,6 +184,7 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
   if (search.shards > 1) out << "; shard " << search.shard << "/" << search.shards;
   out << "\n";
 
+  s.world.script_texts = std::make_shared<client::ScriptTexts>();  // the search's and --random's one reading
   explore::ExhaustiveResult r;
   const auto old_int = std::signal(SIGINT, on_exhaustive_interrupt);
   try {

@@ -22,7 +22,7 @@ struct ExhaustiveCommandOptions {
   bool first = false;                   // one pass, each schedule once; the first counterexample, not the shortest
   uint64_t max_schedules = 0;
   double max_seconds = 0;
-  std::string shard;                    // "I/N"
+  std::optional<std::string> shard;     // "I/N", when given
   std::string out = "reports/exhaustive";
   uint64_t random = 0;                  // also run up to this many random schedules, to compare
   bool progress = false;                // a line a second on standard error (else every 10 s)

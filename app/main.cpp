@@ -383,24 +383,27 @@ int main(int argc, char** argv) {
                   "options below) and judge each, or write the shortest counterexample (docs/exhaustive.md);\n"
                   "--out defaults to reports/exhaustive.\n"
                   "Exit code: 0 as expected for every schedule, 1 a counterexample or not covered, 2 bad input");
+  // The search's own options, in one group: --help shows them together, and a plain check refuses
+  // them (a history has no schedules to bound) whatever their help says.
+  CLI::Option_group* search = check->add_option_group("Options of --exhaustive");
   // Lists of ms are split by parse_ms_list, not CLI11, which would drop an empty item ("1,,10").
-  check->add_option("--latencies", ex_latencies, "--exhaustive: MS,...: the latencies a message may take (the first is the default)");
-  check->add_option("--clock-offsets", ex_clock_offsets,
+  search->add_option("--latencies", ex_latencies, "--exhaustive: MS,...: the latencies a message may take (the first is the default)");
+  search->add_option("--clock-offsets", ex_clock_offsets,
                     "--exhaustive: MS,...: each client's clock set off from the file's by one of these (the first is\n"
                     "the default; negative: behind)");
-  check->add_option("--slow-max", ex_slow, "--exhaustive: messages with a latency other than the first, at most");
-  check->add_option("--lost-max", ex_lost, "--exhaustive: messages lost, at most");
-  check->add_option("--faults", ex.faults,
+  search->add_option("--slow-max", ex_slow, "--exhaustive: messages with a latency other than the first, at most");
+  search->add_option("--lost-max", ex_lost, "--exhaustive: messages lost, at most");
+  search->add_option("--faults", ex.faults,
                     "--exhaustive: KIND[=MS][@CLIENT][:COUNT],...: faults placed before any event of their client\n"
                     "(crash:1,pause=15000:1); 'none' for none")
       ->delimiter(',');
-  check->add_option("--depth", ex_depth, "--exhaustive: choice points per schedule, at most");
-  check->add_flag("--first", ex.first,
+  search->add_option("--depth", ex_depth, "--exhaustive: choice points per schedule, at most");
+  search->add_flag("--first", ex.first,
                   "--exhaustive: one pass, each schedule run once (faster), stopping at the first counterexample\n"
                   "rather than the shortest");
-  check->add_flag("--no-reduce", ex.no_reduce, "--exhaustive: reorder every pair of same-time events (no partial-order reduction)");
-  check->add_option("--max-schedules", ex.max_schedules, "--exhaustive: stop after this many schedules (0: no limit)");
-  check->add_option("--max-seconds", ex.max_seconds, "--exhaustive: stop after this many seconds (0: no limit)")
+  search->add_flag("--no-reduce", ex.no_reduce, "--exhaustive: reorder every pair of same-time events (no partial-order reduction)");
+  search->add_option("--max-schedules", ex.max_schedules, "--exhaustive: stop after this many schedules (0: no limit)");
+  search->add_option("--max-seconds", ex.max_seconds, "--exhaustive: stop after this many seconds (0: no limit)")
       ->check(CLI::Validator(
           [](const std::string& v) {
             try {
@@ -410,9 +413,10 @@ int main(int argc, char** argv) {
             }
           },
           "SECONDS"));
-  check->add_option("--shard", ex.shard, "--exhaustive: I/N: this run's share of the tree");
-  check->add_option("--random", ex.random, "--exhaustive: also run up to N random schedules of the same world, to compare");
-  check->add_flag("--progress", ex.progress, "--exhaustive: a progress line every second (default: every 10 s)");
+  std::string ex_shard;
+  search->add_option("--shard", ex_shard, "--exhaustive: I/N: this run's share of the tree");
+  search->add_option("--random", ex.random, "--exhaustive: also run up to N random schedules of the same world, to compare");
+  search->add_flag("--progress", ex.progress, "--exhaustive: a progress line every second (default: every 10 s)");
 
   std::vector<std::string> merge_inputs;
   std::string merge_out;
@@ -541,6 +545,7 @@ int main(int argc, char** argv) {
       if (ex_slow != -2) ex.slow_max = ex_slow;
       if (ex_lost != -2) ex.lost_max = ex_lost;
       if (ex_depth != -2) ex.depth = ex_depth;
+      if (search->count("--shard") > 0) ex.shard = ex_shard;
       if (ex.faults.size() == 1 && ex.faults[0] == "none") {
         ex.faults.clear();
         ex.no_faults = true;
@@ -549,8 +554,8 @@ int main(int argc, char** argv) {
     }
     if (*check) {
       // The search's options mean nothing to a history: given without --exhaustive, say so.
-      for (const CLI::Option* option : check->get_options())
-        if (option->count() > 0 && option->get_description().starts_with("--exhaustive:")) {
+      for (const CLI::Option* option : search->get_options())
+        if (option->count() > 0) {
           std::cerr << "locksim check: " << option->get_name() << " is an option of --exhaustive (a search of a scenario's "
                        "schedules); without it the file is a history to judge\n";
           return 2;
@@ -625,7 +630,7 @@ int main(int argc, char** argv) {
         explore_options.seed_first = 1;
         explore_options.seed_last = explore_count;
       }
-      if (!explore_shard.empty()) {
+      if (explore->count("--shard") > 0) {
         const auto shard = locksim::app::parse_shard(explore_shard);
         if (!shard) {
           std::cerr << "locksim explore: --shard expects I/N, e.g. 0/4, got '" << explore_shard << "'\n";

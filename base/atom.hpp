@@ -61,7 +61,7 @@ class Atom {
   friend bool operator==(const Atom& a, const Atom& b) { return a.rep_ == b.rep_; }
   friend bool operator==(const Atom& a, std::string_view b) { return a.view() == b; }
   friend bool operator==(const Atom& a, const std::string& b) { return a.view() == b; }
-  friend bool operator==(const Atom& a, const char* b) { return a.view() == b; }
+  friend bool operator==(const Atom& a, const char* b) { return b ? a.view() == b : a.empty(); }
   friend std::strong_ordering operator<=>(const Atom& a, const Atom& b) { return a.view() <=> b.view(); }
   friend std::strong_ordering operator<=>(const Atom& a, std::string_view b) { return a.view() <=> b; }
   friend std::string operator+(const Atom& a, std::string_view b) { return std::string(a.view()).append(b); }

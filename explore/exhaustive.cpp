@@ -76,8 +76,8 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
 
   scenario::Scenario s = scenario;
   s.expect = o.properties;
-  // Every schedule runs the same script text, read once.
-  s.world.script_texts = std::make_shared<client::ScriptTexts>();
+  // Every schedule runs the same script text, read once (the caller's reading, when it gave one).
+  if (!s.world.script_texts) s.world.script_texts = std::make_shared<client::ScriptTexts>();
   s.bounded = o.bounds;
   s.choices.clear();
   const size_t m = static_cast<size_t>(std::max(o.shard_depth, 0));
@@ -103,12 +103,16 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
     bool capped = false;
     std::optional<std::vector<uint32_t>> prefix = std::vector<uint32_t>{};
     // A search that ends within a level (a limit, a counterexample, an error) says what that
-    // level had covered so far.
+    // level had covered so far; one that ends before the level ran anything, what the last level
+    // it finished covered.
+    uint64_t level_runs = 0;
     const auto ended_early = [&]() -> ExhaustiveResult& {
       result.schedules = judged;
-      result.states = states;
-      result.pruned = pruned;
-      result.cut = cut;
+      if (level_runs > 0) {
+        result.states = states;
+        result.pruned = pruned;
+        result.cut = cut;
+      }
       result.seconds = elapsed();
       return result;
     };
@@ -120,6 +124,7 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
       world::ChoiceScheduler chooser(bounds, *prefix);
       scenario::ScenarioResult run = run_schedule(s, chooser);
       ++result.runs;
+      ++level_runs;
       const auto& records = chooser.choices();
       const std::vector<uint32_t> taken = taken_of(records);
       const bool owned = owner(taken, m, o.shards) == o.shard;
@@ -205,8 +210,8 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
 RandomSearchResult search_random(const scenario::Scenario& scenario, const ExhaustiveOptions& o, uint64_t max_runs) {
   scenario::Scenario s = scenario;
   s.expect = o.properties;
-  // Every schedule runs the same script text, read once.
-  s.world.script_texts = std::make_shared<client::ScriptTexts>();
+  // Every schedule runs the same script text, read once (the caller's reading, when it gave one).
+  if (!s.world.script_texts) s.world.script_texts = std::make_shared<client::ScriptTexts>();
   RandomSearchResult result;
   const auto started = Clock::now();
   for (uint64_t seed = 1; seed <= max_runs; ++seed) {

@@ -440,35 +440,38 @@ std::vector<Claim> Facts::claims_of(const KeyTrack& track, const std::string& va
 
 bool Facts::sent_rightfully(const Event& exec, const KeyTrack& track) const {
   if (exec.client.empty() || exec.sent_ms < 0) return true;
-  const std::string owner = exec.client + ":" + std::to_string(exec.thread);
-  const int64_t t = exec.sent_ms;
-  for (const std::string& lock : track.locks) {
-    // The history says what came before the send: a right begun by an event before it and ended
-    // by none before it was held when the request left, whatever else happened in that millisecond.
-    if (exec.sent_index >= 0) {
-      const auto it = rights_.find(pair_key(owner, lock));
-      if (it == rights_.end()) continue;
-      for (const Span& s : it->second) {
-        const bool begun = s.from_ms < t || (s.from_ms == t && s.begin < exec.sent_index);
-        const bool running = t < s.to_ms || (s.to_ms == t && (s.end < 0 || s.end >= exec.sent_index));
-        if (begun && running) return true;
-      }
-      continue;
+  return std::any_of(track.locks.begin(), track.locks.end(),
+                     [&](const std::string& lock) { return sent_with_right(exec, exec.owner(), lock); });
+}
+
+bool Facts::sent_with_right(const Event& exec, const std::string& owner, const std::string& lock) const {
+  const int64_t t = exec.sent_ms >= 0 ? exec.sent_ms : exec.at_ms;
+  // The history says what came before the send: a right begun by an event before it and not yet
+  // ended by one was held when the request left, whatever else happened in that millisecond.
+  if (exec.sent_index >= 0) {
+    const auto it = rights_.find(pair_key(owner, lock));
+    if (it == rights_.end()) return false;
+    for (const Span& s : it->second) {
+      const bool begun = s.from_ms < t || (s.from_ms == t && s.begin < exec.sent_index);
+      // A span with no ending event runs to kForever: only an event ends one at t.
+      const bool running = t < s.to_ms || (s.to_ms == t && s.end >= exec.sent_index);
+      if (begun && running) return true;
     }
-    // An older history, without the send's place: judged by its millisecond.
-    if (rightful(owner, lock, t)) return true;
-    // Sent in the millisecond its sender's crash ended its right: a crashed client sends nothing,
-    // so the request left before the crash (an acquire sent just before it, run after it, holds
-    // the lock for the lease it asked for). Not so for a right its operation's end closed: the
-    // watchdog may still send in that millisecond, after the unlock, without the right.
-    const auto it = rightful_.find(pair_key(owner, lock));
-    if (it != rightful_.end())
-      for (const Span& s : it->second)
-        if (s.to_ms == exec.sent_ms && s.from_ms <= exec.sent_ms && s.end >= 0) {
-          const Event& end = at(s.end);
-          if (end.f == "crash" && (end.kind == EventKind::Fault || end.kind == EventKind::Release)) return true;
-        }
+    return false;
   }
+  // An older history, without the send's place: judged by its millisecond.
+  if (rightful(owner, lock, t)) return true;
+  // Sent in the millisecond its sender's crash ended its right: a crashed client sends nothing,
+  // so the request left before the crash (an acquire sent just before it, run after it, holds
+  // the lock for the lease it asked for). Not so for a right its operation's end closed: the
+  // watchdog may still send in that millisecond, after the unlock, without the right.
+  const auto it = rightful_.find(pair_key(owner, lock));
+  if (it != rightful_.end())
+    for (const Span& s : it->second)
+      if (s.to_ms == t && s.from_ms <= t && s.end >= 0) {
+        const Event& end = at(s.end);
+        if (end.f == "crash" && (end.kind == EventKind::Fault || end.kind == EventKind::Release)) return true;
+      }
   return false;
 }
 

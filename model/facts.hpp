@@ -196,6 +196,10 @@ class Facts {
   // `as_of`: an event at ms t; a span ending at t by an event recorded after it still counts.
   bool rightful(const std::string& owner, const std::string& lock, int64_t t, int64_t as_of = -1) const;
   bool believes(const std::string& owner, const std::string& lock, int64_t t) const;
+  // Whether `owner` had that right on `lock` when it sent the request `exec` ran: at its `sent`
+  // (its run time when not known), and within that millisecond in the history's order when the
+  // Exec says where the send fell among the events (`sent_index`).
+  bool sent_with_right(const Event& exec, const std::string& owner, const std::string& lock) const;
 
   // The spans within [from, to) during which the server(s) did not legitimately keep `waiter` (its
   // owner, on its lock) from the lock, and the waiter did not have it already: no key, or one held

@@ -94,6 +94,18 @@ History History::from_jsonl(std::string_view text) {
       e.client = j.value("client", std::string());
       e.sent_ms = j.value("sent", int64_t{-1});
       e.sent_index = j.value("sent_i", int64_t{-1});
+      // Where the send fell among the events before this one, at its `sent` ms: a wrong place would
+      // judge the sender's right by the wrong events.
+      const auto own = static_cast<int64_t>(history.size());
+      if (e.sent_index < -1 || e.sent_index > own)
+        throw std::runtime_error("sent_i " + std::to_string(e.sent_index) +
+                                 ": expected -1 (not known) or the index of an event up to this one (" +
+                                 std::to_string(own) + ")");
+      if (e.sent_index >= 0 && e.sent_ms >= 0 &&
+          ((e.sent_index > 0 && history[static_cast<size_t>(e.sent_index - 1)].at_ms > e.sent_ms) ||
+           (e.sent_index < own && history[static_cast<size_t>(e.sent_index)].at_ms < e.sent_ms)))
+        throw std::runtime_error("sent_i " + std::to_string(e.sent_index) + " does not fall at sent " +
+                                 std::to_string(e.sent_ms) + " ms: the events around that index are at other times");
       e.ttl_ms = j.value("ttl", int64_t{-2});
       e.queue = j.value("queue", std::string());
       e.for_ms = j.value("for_ms", int64_t{-1});

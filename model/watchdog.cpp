@@ -177,7 +177,7 @@ class Checker {
       }
       const int64_t sent = x.sent_ms >= 0 ? x.sent_ms : x.at_ms;
       bool rightful = false;
-      for (const std::string& lock : key->locks) rightful = rightful || facts_.rightful(owner, lock, sent);
+      for (const std::string& lock : key->locks) rightful = rightful || facts_.sent_with_right(x, owner, lock);
       if (!rightful) {
         Evidence s = support::figure("sent", sent);
         ev.push_back(s);

@@ -18,7 +18,7 @@ TEST(CliValues, AShardIsTwoWholeNumbersAroundASlash) {
 TEST(CliValues, AnIntegerIsTheWholeText) {
   EXPECT_EQ(parse_integer("-40000"), -40000);
   EXPECT_EQ(parse_integer("+5"), 5);
-  for (const char* bad : {"10ms", "", " 1", "1.5", "--1", "9223372036854775808"}) EXPECT_FALSE(parse_integer(bad)) << bad;
+  for (const char* bad : {"10ms", "", " 1", "1.5", "--1", "+-5", "+", "9223372036854775808"}) EXPECT_FALSE(parse_integer(bad)) << bad;
 }
 
 TEST(CliValues, AListOfMsRefusesAnEmptyOrNonNumericItemByName) {

@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "model/history.hpp"
 
 namespace locksim::model {
@@ -51,12 +53,21 @@ TEST(HistoryFormatDoc, ExamplesReadBackToTheSameBytes) {
   const auto lines = examples(read_doc());
   ASSERT_GE(lines.size(), 13u);
   for (const auto& [section, line] : lines) {
-    const History h = History::from_jsonl(line);
-    ASSERT_EQ(h.size(), 1u) << line;
-    EXPECT_EQ(std::string(to_string(h[0].kind)), section) << "an example under `" << section << "`: " << line;
-    // Reading ignores "i" (the position counts); the rest must come back byte for byte.
+    // An example is a line of a longer history: it is read after as many events as its "i" says,
+    // timed so that an exec's sent_i (the place of its send among them) falls at its `sent`.
+    const auto j = nlohmann::json::parse(line);
+    const int64_t sent = j.value("sent", int64_t{0}), sent_i = j.value("sent_i", int64_t{-1});
+    std::string before;
+    for (int64_t k = 0; k < j.value("i", int64_t{0}); ++k)
+      before += R"({"t":)" + std::to_string(sent_i >= 0 && k >= sent_i ? sent : 0) +
+                R"(,"type":"key","p":"redis0","lock":"other","f":"created"})" + "\n";
+    const History h = History::from_jsonl(before + line);
+    ASSERT_EQ(h.size(), static_cast<size_t>(j.value("i", int64_t{0})) + 1) << line;
+    EXPECT_EQ(std::string(to_string(h[h.size() - 1].kind)), section) << "an example under `" << section << "`: " << line;
+    // The rest of the line must come back byte for byte.
     std::string written = h.to_jsonl();
     written.pop_back();  // the newline
+    written = written.substr(written.rfind('\n') + 1);
     const std::regex index(R"(^\{"i":[0-9]+,)");
     EXPECT_EQ(std::regex_replace(written, index, "{"), std::regex_replace(line, index, "{"));
   }
@@ -66,7 +77,7 @@ TEST(HistoryFormatDoc, ListsEveryFieldTheWriterWrites) {
   Event e;  // every field away from its default, so to_jsonl writes them all
   e.at_ms = 1, e.kind = EventKind::Exec, e.process = "redis0", e.thread = 1, e.op = 1, e.lock = "l", e.f = "f";
   e.value = 1, e.wait_ms = 1, e.lease_ms = 1, e.text = "x", e.reply = "x", e.before = "x", e.after = "x";
-  e.client = "A", e.sent_ms = 1, e.ttl_ms = 1, e.queue = "[]", e.for_ms = 1;
+  e.client = "A", e.sent_ms = 1, e.sent_index = 0, e.ttl_ms = 1, e.queue = "[]", e.for_ms = 1;
   History h;
   h.add(e);
   const std::string written = h.to_jsonl(), doc = read_doc();
@@ -75,7 +86,7 @@ TEST(HistoryFormatDoc, ListsEveryFieldTheWriterWrites) {
   for (std::sregex_iterator it(written.begin(), written.end(), key), end; it != end; ++it, ++fields)
     EXPECT_NE(doc.find("| `" + (*it)[1].str() + "` |"), std::string::npos)
         << "docs/history-format.md's field table lacks `" << (*it)[1] << "`";
-  EXPECT_EQ(fields, 20);
+  EXPECT_EQ(fields, 21);
 }
 
 }  // namespace

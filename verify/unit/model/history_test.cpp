@@ -14,7 +14,7 @@ using test::HistoryBuilder;
 History sample() {
   HistoryBuilder b;
   b.invoke({.t = 0, .p = "A", .op = 1, .f = "try_lock", .wait_ms = 3000, .lease_ms = 10000});
-  b.exec({.t = 1, .op = 1, .f = "acquire", .reply = "nil", .after = "9f1c-aa:1=1"});
+  b.exec({.t = 1, .op = 1, .f = "acquire", .reply = "nil", .after = "9f1c-aa:1=1", .sent = 0, .sent_i = 1});
   b.key({.t = 1, .f = "created"});
   b.key({.t = 1, .f = "expire_set", .value = 10001});
   b.ok({.t = 2, .p = "A", .op = 1, .f = "try_lock"});
@@ -42,7 +42,8 @@ bool same(const Event& a, const Event& b) {
   return a.index == b.index && a.at_ms == b.at_ms && a.kind == b.kind && a.process == b.process &&
          a.thread == b.thread && a.op == b.op && a.lock == b.lock && a.f == b.f && a.value == b.value &&
          a.wait_ms == b.wait_ms && a.lease_ms == b.lease_ms && a.text == b.text && a.reply == b.reply &&
-         a.before == b.before && a.after == b.after;
+         a.before == b.before && a.after == b.after && a.client == b.client && a.sent_ms == b.sent_ms &&
+         a.sent_index == b.sent_index && a.ttl_ms == b.ttl_ms && a.queue == b.queue && a.for_ms == b.for_ms;
 }
 
 TEST(HistoryJsonl, RoundTripsEveryField) {
@@ -78,6 +79,30 @@ TEST(HistoryJsonl, BadLineThrowsNamingTheLine) {
   expect_line("{\"type\":\"hold\",\"p\":\"A\"}\n", "1");  // no time
   expect_line("\n{\"t\":5,\"type\":\"ok\",\"p\":\"A\"}\n{\"t\":4,\"type\":\"ok\",\"p\":\"A\"}\n",
               "3");  // time goes back
+}
+
+TEST(HistoryJsonl, ASendsPlaceMustFallAmongTheEventsAtItsTime) {
+  const std::string before = "{\"t\":0,\"type\":\"invoke\",\"p\":\"A\",\"op\":1,\"f\":\"lock\"}\n"
+                             "{\"t\":5,\"type\":\"info\",\"p\":\"B\",\"op\":2,\"f\":\"lock\"}\n";
+  const auto exec = [](const std::string& sent, const std::string& sent_i) {
+    return "{\"t\":6,\"type\":\"exec\",\"p\":\"redis0\",\"op\":1,\"f\":\"acquire\",\"client\":\"A\",\"sent\":" + sent +
+           ",\"sent_i\":" + sent_i + "}\n";
+  };
+  EXPECT_EQ(History::from_jsonl(before + exec("0", "1"))[2].sent_index, 1);  // after the invoke, before B's info
+  EXPECT_EQ(History::from_jsonl(before + exec("5", "2"))[2].sent_index, 2);  // the exec's own index: just before it
+  EXPECT_EQ(History::from_jsonl(before + exec("5", "1"))[2].sent_index, 1);  // before B's info in the same ms
+  const auto refused = [&](const std::string& sent, const std::string& sent_i, const std::string& why) {
+    try {
+      History::from_jsonl(before + exec(sent, sent_i));
+      FAIL() << "sent " << sent << ", sent_i " << sent_i << ": expected an error";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("history line 3: sent_i " + sent_i + why), std::string::npos) << e.what();
+    }
+  };
+  refused("0", "-7", ": expected -1 (not known) or the index of an event up to this one (2)");
+  refused("0", "3", ": expected -1 (not known) or the index of an event up to this one (2)");
+  refused("0", "2", " does not fall at sent 0 ms");  // after B's info at 5 ms, yet sent at 0 ms
+  refused("6", "1", " does not fall at sent 6 ms");  // before B's info at 5 ms, yet sent at 6 ms
 }
 
 TEST(HistoryJsonl, EmptyTextIsAnEmptyHistory) {

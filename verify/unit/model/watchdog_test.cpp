@@ -711,6 +711,48 @@ TEST(CheckerWatchdog, RenewalSentWhileHoldingOrUnlockingIsNoRevivalWhenEverItRun
   }
 }
 
+// Every event here at one millisecond; the renewal's sent_i says which came before it left.
+TEST(CheckerWatchdog, WithinTheMillisecondOfTheSendTheHistorysOrderDecides) {
+  // A crash at 15000 ms: a renewal sent before it had the right; after it (in the history's
+  // order), it had none.
+  for (const bool before : {true, false}) {
+    HistoryBuilder b;
+    acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
+    const int64_t crash = b.fault({.t = 15000, .p = "A", .f = "crash"});
+    b.release({.t = 15000, .p = "A", .depth = 0, .f = "crash"});
+    b.exec({.t = 15001, .op = 0, .f = "renew", .reply = "1", .before = "A:1=1", .after = "A:1=1", .ttl = 30000,
+            .client = "A", .sent = 15000, .sent_i = before ? crash : crash + 2});
+    end(b, 20000);
+    const Verdict v = check(b);
+    if (before) {
+      EXPECT_EQ(v.valid, Validity::Yes) << "sent before the crash: " << v.explanation;
+    } else {
+      ASSERT_EQ(v.valid, Validity::No) << "sent after the crash";
+      EXPECT_EQ(v.anomaly, anomaly::kRevivedAfterUnlock);
+    }
+  }
+  // The unlock given up at 5500 ms, a new lock() invoked at 6000 ms: a renewal sent before that
+  // lock() began had no right; one sent once it was under way had.
+  for (const bool before : {true, false}) {
+    HistoryBuilder b;
+    acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
+    b.invoke({.t = 5000, .p = "A", .op = 2, .f = "unlock"});
+    b.release({.t = 5000, .p = "A", .depth = 0, .op = 2});
+    b.info({.t = 5500, .p = "A", .op = 2, .f = "unlock"});
+    const int64_t again = b.invoke({.t = 6000, .p = "A", .op = 3, .f = "lock"});
+    b.exec({.t = 6001, .op = 0, .f = "renew", .reply = "1", .before = "A:1=1", .after = "A:1=1", .ttl = 30000,
+            .client = "A", .sent = 6000, .sent_i = before ? again : again + 1});
+    end(b, 20000);
+    const Verdict v = check(b);
+    if (before) {
+      ASSERT_EQ(v.valid, Validity::No) << "sent before the lock() began";
+      EXPECT_EQ(v.anomaly, anomaly::kRevivedAfterUnlock);
+    } else {
+      EXPECT_EQ(v.valid, Validity::Yes) << "sent once the lock() was under way: " << v.explanation;
+    }
+  }
+}
+
 TEST(CheckerWatchdog, RenewalWithoutASendTimeIsJudgedByWhenItRan) {
   LostUnlock l(-1, 6001);
   const Verdict v = check(l.b);

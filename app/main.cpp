@@ -387,23 +387,23 @@ int main(int argc, char** argv) {
   // them (a history has no schedules to bound) whatever their help says.
   CLI::Option_group* search = check->add_option_group("Options of --exhaustive");
   // Lists of ms are split by parse_ms_list, not CLI11, which would drop an empty item ("1,,10").
-  search->add_option("--latencies", ex_latencies, "--exhaustive: MS,...: the latencies a message may take (the first is the default)");
+  search->add_option("--latencies", ex_latencies, "MS,...: the latencies a message may take (the first is the default)");
   search->add_option("--clock-offsets", ex_clock_offsets,
-                    "--exhaustive: MS,...: each client's clock set off from the file's by one of these (the first is\n"
+                    "MS,...: each client's clock set off from the file's by one of these (the first is\n"
                     "the default; negative: behind)");
-  search->add_option("--slow-max", ex_slow, "--exhaustive: messages with a latency other than the first, at most");
-  search->add_option("--lost-max", ex_lost, "--exhaustive: messages lost, at most");
+  search->add_option("--slow-max", ex_slow, "messages with a latency other than the first, at most");
+  search->add_option("--lost-max", ex_lost, "messages lost, at most");
   search->add_option("--faults", ex.faults,
-                    "--exhaustive: KIND[=MS][@CLIENT][:COUNT],...: faults placed before any event of their client\n"
+                    "KIND[=MS][@CLIENT][:COUNT],...: faults placed before any event of their client\n"
                     "(crash:1,pause=15000:1); 'none' for none")
       ->delimiter(',');
-  search->add_option("--depth", ex_depth, "--exhaustive: choice points per schedule, at most");
+  search->add_option("--depth", ex_depth, "choice points per schedule, at most");
   search->add_flag("--first", ex.first,
-                  "--exhaustive: one pass, each schedule run once (faster), stopping at the first counterexample\n"
+                  "one pass, each schedule run once (faster), stopping at the first counterexample\n"
                   "rather than the shortest");
-  search->add_flag("--no-reduce", ex.no_reduce, "--exhaustive: reorder every pair of same-time events (no partial-order reduction)");
-  search->add_option("--max-schedules", ex.max_schedules, "--exhaustive: stop after this many schedules (0: no limit)");
-  search->add_option("--max-seconds", ex.max_seconds, "--exhaustive: stop after this many seconds (0: no limit)")
+  search->add_flag("--no-reduce", ex.no_reduce, "reorder every pair of same-time events (no partial-order reduction)");
+  search->add_option("--max-schedules", ex.max_schedules, "stop after this many schedules (0: no limit)");
+  search->add_option("--max-seconds", ex.max_seconds, "stop after this many seconds (0: no limit)")
       ->check(CLI::Validator(
           [](const std::string& v) {
             try {
@@ -414,9 +414,9 @@ int main(int argc, char** argv) {
           },
           "SECONDS"));
   std::string ex_shard;
-  search->add_option("--shard", ex_shard, "--exhaustive: I/N: this run's share of the tree");
-  search->add_option("--random", ex.random, "--exhaustive: also run up to N random schedules of the same world, to compare");
-  search->add_flag("--progress", ex.progress, "--exhaustive: a progress line every second (default: every 10 s)");
+  search->add_option("--shard", ex_shard, "I/N: this run's share of the tree");
+  search->add_option("--random", ex.random, "also run up to N random schedules of the same world, to compare");
+  search->add_flag("--progress", ex.progress, "a progress line every second (default: every 10 s)");
 
   std::vector<std::string> merge_inputs;
   std::string merge_out;

@@ -48,6 +48,8 @@ check "a shard with more after it" 2 '--shard 1/3x: expected I/N' -- "$world" --
 check "an empty shard" 2 "--shard : expected I/N" -- "$world" --shard '' --out "$tmp/g"
 check "a pause's duration with more after it" 2 '--faults pause=4e4@A:1: the duration is not a number of ms' -- "$world" --faults pause=4e4@A:1 --out "$tmp/g"
 check "a fault count with more after it" 2 '--faults crash:1x: the count is not a number' -- "$world" --faults crash:1x --out "$tmp/g"
+check "a fault count past an int" 2 '--faults crash:3000000000: the count is at most 2147483647' -- "$world" --faults crash:3000000000 --out "$tmp/g"
+check "a fault count of 0" 2 '--faults crash:0: the count is at least 1' -- "$world" --faults crash:0 --out "$tmp/g"
 check "a sign and a sign" 2 "--clock-offsets 0,\+-5: '\+-5' is not a number of ms" -- "$world" --clock-offsets 0,+-5 --out "$tmp/g"
 check "negative max-seconds" 2 '--max-seconds: at least 0 \(0: no limit\), not -1' -- "$world" --max-seconds -1 --out "$tmp/g"
 check "a latency twice" 2 'the latencies name 1 twice' -- "$world" --latencies 1,10,1 --out "$tmp/g"

@@ -9,30 +9,28 @@ namespace locksim::sim {
 using world::Waiter;
 
 void SimBackend::round_trip(Describe what, RedisNode& node, AtServer at_server, std::shared_ptr<Waiter> waiter) {
-  auto shared_what = std::make_shared<const Describe>(std::move(what));
-  auto shared_at_server = std::make_shared<const AtServer>(std::move(at_server));
+  auto request = std::make_shared<Request>(Request{std::move(what), std::move(at_server)});
   hop(world::Actor::server(node.index()),
-      [this, shared_what, &node, shared_at_server, waiter, epoch = connection_epoch_] {
-        if (epoch == connection_epoch_) arrive(shared_what, node, shared_at_server, waiter);
+      [this, request, &node, waiter, epoch = connection_epoch_] {
+        if (epoch == connection_epoch_) arrive(request, node, waiter);
       },
-      [shared_what] { return "request " + (*shared_what)(); });
+      [&request] { return "request " + request->what(); });
 }
 
-void SimBackend::arrive(std::shared_ptr<const Describe> what, RedisNode& node, std::shared_ptr<const AtServer> at_server,
-                        std::shared_ptr<Waiter> waiter) {
+void SimBackend::arrive(const std::shared_ptr<Request>& request, RedisNode& node, std::shared_ptr<Waiter> waiter) {
   // A stopped (SIGSTOP) server reads nothing; what arrived waits in its socket, in order.
   if (node.paused_until() > world_.now()) {
-    world_.queue().at(node.paused_until(), [this, what, &node, at_server, waiter] { arrive(what, node, at_server, waiter); },
+    world_.queue().at(node.paused_until(), [this, request, &node, waiter] { arrive(request, node, waiter); },
                       world::Actor::server(node.index()));
     return;
   }
-  const std::optional<bool> answer = (*at_server)();
+  const std::optional<bool> answer = request->at_server();
   if (!answer) return;
   hop(world::Actor::client(client_.index),
       [this, waiter, value = *answer, epoch = connection_epoch_] {
         if (epoch == connection_epoch_ && !waiter->done) complete(waiter, value);
       },
-      [what] { return "reply to " + (*what)(); });
+      [&request] { return "reply to " + request->what(); });
 }
 
 void SimBackend::send(SharedCommand command, bool as_eval, std::shared_ptr<Waiter> waiter, SharedReply reply) {

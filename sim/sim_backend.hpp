@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "base/inline_function.hpp"
 #include "sim/redis_node.hpp"
 #include "world/client_backend.hpp"
 
@@ -34,10 +35,14 @@ class SimBackend : public world::ClientBackend {
   // link when the client's connection closes (reset) never arrives. `what` describes the request,
   // only when a message is lost.
   using Describe = std::function<std::string()>;
-  using AtServer = std::function<std::optional<bool>()>;
+  using AtServer = InlineFunction<std::optional<bool>(), 64>;
+  // One request on its way, shared by its arrival and (the node paused) its later taking up.
+  struct Request {
+    Describe what;
+    AtServer at_server;
+  };
   void round_trip(Describe what, RedisNode& node, AtServer at_server, std::shared_ptr<world::Waiter> waiter);
-  void arrive(std::shared_ptr<const Describe> what, RedisNode& node, std::shared_ptr<const AtServer> at_server,
-              std::shared_ptr<world::Waiter> waiter);
+  void arrive(const std::shared_ptr<Request>& request, RedisNode& node, std::shared_ptr<world::Waiter> waiter);
 
   RedisNode& node(int server) const { return *nodes_.at(static_cast<size_t>(server)); }
 

@@ -44,21 +44,26 @@ client::Task<void> ClientBackend::sleep(int64_t ms) {
 
 client::Task<client::CallResult> ClientBackend::call(client::Command command, int64_t timeout_ms) {
   bool as_eval = false;
+  // Shared with the request in flight, which may outlive this coroutine (a reply after a timeout); a
+  // second attempt sends a copy of its own.
+  auto sending = std::make_shared<client::Command>(std::move(command));
   for (int attempt = 0; attempt < 2; ++attempt) {
-    // Shared with the request in flight, which may outlive this coroutine (a reply after a timeout).
-    command.sent_ms = world_.now();
-    command.sent_index = world_.history_size();
-    const auto shared = std::make_shared<const client::Command>(command);
-    auto call = std::make_shared<InFlight>(InFlight{new_waiter(), std::make_shared<Reply>()});
+    if (attempt > 0) sending = std::make_shared<client::Command>(*sending);
+    sending->sent_ms = world_.now();
+    sending->sent_index = world_.history_size();
+    const std::shared_ptr<const client::Command> shared = sending;
+    auto call = std::make_shared<InFlight>(InFlight{new_waiter(), Reply(), false});
     const uint64_t id = next_call_++;
-    in_flight_.emplace(id, call);
-    send(shared, as_eval, call->waiter, call->reply);
+    in_flight_.emplace_back(id, call);
+    send(shared, as_eval, call->waiter, SharedReply(call, &call->reply));
     complete_at(world_.now() + timeout_ms, call->waiter, false);
     const bool answered = co_await Park{call->waiter.get()};
-    in_flight_.erase(id);
+    const auto it = std::lower_bound(in_flight_.begin(), in_flight_.end(), id,
+                                     [](const auto& entry, uint64_t key) { return entry.first < key; });
+    if (it != in_flight_.end() && it->first == id) in_flight_.erase(it);
     if (!answered) co_return client::CallResult{true, {}};
-    if (call->connection_lost) co_return client::CallResult{false, std::move(*call->reply), true};
-    Reply& reply = *call->reply;
+    if (call->connection_lost) co_return client::CallResult{false, std::move(call->reply), true};
+    Reply& reply = call->reply;
     // A script the server does not know (a restart emptied its cache) is sent again in full.
     if (shared->script && !as_eval && reply.is_error() && reply.str.rfind("NOSCRIPT", 0) == 0) {
       as_eval = true;
@@ -75,7 +80,7 @@ void ClientBackend::reset() {
   std::vector<std::shared_ptr<InFlight>> failed;
   for (auto& [id, call] : in_flight_) {
     if (call->waiter->done) continue;
-    *call->reply = Reply::error(client::kConnectionLost);
+    call->reply = Reply::error(client::kConnectionLost);
     call->connection_lost = true;
     failed.push_back(call);
   }
@@ -148,7 +153,7 @@ void ClientBackend::on_message(const std::string& channel, int server) {
 
 void ClientBackend::lost(std::string text) { record(model::lost_message(std::move(text))); }
 
-void ClientBackend::hop(Actor to, std::function<void()> then, const std::function<std::string()>& what) {
+void ClientBackend::hop(Actor to, EventQueue::Action then, const std::function<std::string()>& what) {
   const bool to_server = to != Actor::client(client_.index);
   const auto arrival = client_.link.arrival(world_.now(), to_server, client_.index, world_.scheduler());
   if (!arrival) {

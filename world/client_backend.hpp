@@ -7,8 +7,11 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "client/backend.hpp"
+#include "world/event_queue.hpp"
 #include "world/scheduler.hpp"
 
 namespace locksim::world {
@@ -67,7 +70,7 @@ class ClientBackend : public client::Backend {
   // arrives, or never when it is lost (recorded with the text `what` gives).
   // `to` is what acts when it arrives: a server (or the world, for the fenced resource) on the way
   // there, this client on the way back.
-  void hop(Actor to, std::function<void()> then, const std::function<std::string()>& what);
+  void hop(Actor to, EventQueue::Action then, const std::function<std::string()>& what);
   void lost(std::string text);
 
   std::shared_ptr<Waiter> new_waiter() const;
@@ -84,11 +87,11 @@ class ClientBackend : public client::Backend {
  private:
   struct InFlight {
     std::shared_ptr<Waiter> waiter;
-    SharedReply reply;
+    Reply reply;  // shared with the request by aliasing this call's own pointer: one allocation
     bool connection_lost = false;
   };
-  // Every call awaiting its reply, by the order it was sent.
-  std::map<uint64_t, std::shared_ptr<InFlight>> in_flight_;
+  // Every call awaiting its reply, in the order they were sent (ids only grow: appended in order).
+  std::vector<std::pair<uint64_t, std::shared_ptr<InFlight>>> in_flight_;
   uint64_t next_call_ = 0;
 };
 

@@ -88,7 +88,7 @@ ClientProcess& World::client(const std::string& name) {
   return *it->second;
 }
 
-void World::at(int64_t t, std::function<void()> action, Actor actor) {
+void World::at(int64_t t, EventQueue::Action action, Actor actor) {
   queue_.at(std::max(t, now()), std::move(action), actor);
 }
 

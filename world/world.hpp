@@ -45,7 +45,7 @@ class World final : public Harness {
 
   // --- what happens, at exact times
   // `action` at `t` (now, if t has passed), acting on `actor` (scheduler.hpp).
-  void at(int64_t t, std::function<void()> action, Actor actor = Actor::world());
+  void at(int64_t t, EventQueue::Action action, Actor actor = Actor::world());
   // Queues an operation on a client thread; a thread does one thing at a time, in order.
   void op(int64_t t, const std::string& client, int64_t thread, OpSpec spec);
   // `fault` happens at `t`. Throws std::invalid_argument for a server the world does not have.

@@ -116,3 +116,32 @@ TEST(EventQueueChosen, APickedEventLeavesTheRestInTimeAndInsertionOrder) {
 
 }  // namespace
 }  // namespace locksim::world
+
+namespace locksim::world {
+namespace {
+
+// What an event does and whom it acts on wait in slots that are reused once their event has run:
+// an event scheduled into a freed slot (even by the event that freed it) carries its own action and
+// actor, never its predecessor's.
+TEST(EventQueueSlots, AnEventInAReusedSlotCarriesItsOwnActionAndActor) {
+  EventQueue q;
+  std::vector<int> ran;
+  for (int i = 0; i < 5; ++i)
+    q.at(0, [&ran, &q, i] {
+      ran.push_back(i);
+      // Scheduled while its own slot is being freed: may land in it.
+      q.at(10, [&ran, i] { ran.push_back(100 + i); }, Actor::client(100 + i));
+    }, Actor::client(i));
+  for (int i = 0; i < 5; ++i) q.step_at(0);
+  ASSERT_EQ(ran, (std::vector<int>{0, 1, 2, 3, 4}));
+  const std::vector<EventQueue::Due> due = q.due();
+  ASSERT_EQ(due.size(), 5u);
+  for (size_t k = 0; k < due.size(); ++k) EXPECT_EQ(due[k].actor, Actor::client(100 + static_cast<int>(k)));
+  // Run them picked last-first: each runs its own action.
+  for (size_t k = due.size(); k > 0; --k) q.step_chosen(due[k - 1].seq);
+  EXPECT_EQ(ran, (std::vector<int>{0, 1, 2, 3, 4, 104, 103, 102, 101, 100}));
+  EXPECT_TRUE(q.empty());
+}
+
+}  // namespace
+}  // namespace locksim::world

@@ -11,7 +11,6 @@
 #include <iosfwd>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 
 namespace locksim {
 
@@ -78,8 +77,10 @@ class Atom {
   struct Rep {
     std::string text;
     size_t refs = 0;
+    uint64_t hash = 0;
   };
-  static std::unordered_map<std::string_view, Rep*>& table();
+  class Table;  // atom.cpp: the interning table, never iterated
+  static Table& table();
   void release();
   static const std::string& empty_text();
   Rep* rep_ = nullptr;

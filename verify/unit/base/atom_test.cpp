@@ -3,6 +3,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "base/atom.hpp"
 
@@ -74,6 +75,38 @@ TEST(Atom, OrdersByTextNotByWhereItIsStored) {
   EXPECT_LT(a, z);
   std::map<Atom, int> by_text{{z, 2}, {a, 1}};
   EXPECT_EQ(by_text.begin()->first, "atom-test:a");
+}
+
+// The table grows and texts leave it in every order: each text still finds its one atom, and a
+// text that left and comes back is stored anew, once.
+TEST(Atom, ManyTextsComingAndGoingEachKeepOneAtom) {
+  const size_t before = Atom::live_count();
+  std::vector<Atom> held;
+  for (int i = 0; i < 20000; ++i) held.emplace_back("atom-test:churn:" + std::to_string(i * 7919 % 20000));
+  ASSERT_EQ(Atom::live_count(), before + 20000);
+  // Drop every third, then every other of the rest, from the middle outwards.
+  for (size_t i = 0; i < held.size(); i += 3) held[i] = Atom();
+  for (size_t i = held.size() / 2, j = held.size() / 2; j < held.size(); --i, ++j) {
+    if (j % 2 == 1) held[j] = Atom();
+    if (i % 2 == 1) held[i] = Atom();
+    if (i == 0) break;
+  }
+  size_t kept = 0;
+  for (size_t i = 0; i < held.size(); ++i) {
+    if (held[i].empty()) continue;
+    ++kept;
+    const std::string text = "atom-test:churn:" + std::to_string(static_cast<int>(i) * 7919 % 20000);
+    EXPECT_EQ(held[i], text);
+    EXPECT_EQ(&Atom(text).str(), &held[i].str()) << text;  // found again: the same atom
+  }
+  EXPECT_EQ(Atom::live_count(), before + kept);
+  // Back again: stored once more, and only once.
+  for (size_t i = 0; i < held.size(); ++i)
+    if (held[i].empty()) held[i] = Atom("atom-test:churn:" + std::to_string(static_cast<int>(i) * 7919 % 20000));
+  EXPECT_EQ(Atom::live_count(), before + 20000);
+  for (size_t i = 0; i < held.size(); i += 97) EXPECT_EQ(&Atom(held[i].str()).str(), &held[i].str());
+  held.clear();
+  EXPECT_EQ(Atom::live_count(), before);
 }
 
 }  // namespace locksim

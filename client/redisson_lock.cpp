@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include "base/assert.hpp"
 #include "model/events.hpp"
@@ -185,9 +186,10 @@ Task<OpResult> RedissonLock::after_acquired(int64_t thread, int64_t lease_ms) {
 Task<OpResult> RedissonLock::release(int64_t thread, int64_t op) {
   Command command = unlock_command(thread, op);
   command.server = options_.server;
-  const CallResult result = co_await call_with_retry(backend_, command, options_.commands);
+  const std::optional<std::string> latch = command.keys.size() == 3 ? std::optional(command.keys[2]) : std::nullopt;
+  const CallResult result = co_await call_with_retry(backend_, std::move(command), options_.commands);
   // The latch has done its job once an answer came back; Redisson deletes it without waiting.
-  if (options_.unlock_latch && command.keys.size() == 3 && !result.timed_out) backend_.spawn(delete_latch(command.keys[2]));
+  if (options_.unlock_latch && latch && !result.timed_out) backend_.spawn(delete_latch(*latch));
   if (unlock_cancels_renewal(result)) cancel_renewal(thread);
   // #5623 (3.19.2 to 3.27.1): every unlock, even one that only decrements, forgets the explicit
   // lease, so the next partial unlock PEXPIREs the remaining hold to the watchdog timeout.

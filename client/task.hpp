@@ -4,9 +4,12 @@
 // Destroying a Task destroys its frame, and with it every Task that frame was awaiting: that is
 // how a crashed client's coroutines vanish mid-flight.
 #include <coroutine>
+#include <cstddef>
 #include <exception>
 #include <optional>
 #include <utility>
+
+#include "base/frame_pool.hpp"
 
 namespace locksim::client {
 
@@ -26,6 +29,10 @@ struct FinalAwaiter {
 };
 
 struct PromiseBase {
+  // Frames are recycled (base/frame_pool.hpp): a simulated run starts and ends very many.
+  static void* operator new(size_t size) { return FramePool::allocate(size); }
+  static void operator delete(void* frame, size_t size) noexcept { FramePool::deallocate(frame, size); }
+
   std::coroutine_handle<> continuation;
   std::exception_ptr error;
   std::suspend_always initial_suspend() noexcept { return {}; }

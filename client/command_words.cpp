@@ -3,10 +3,14 @@
 namespace locksim::client {
 namespace {
 
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : " ") + item;
-  return out;
+// Appends `items` joined by spaces; a space goes before an item only once the joined part is not
+// empty (so leading empty items leave no space), as histories have always rendered commands.
+void append_joined(std::string& out, const std::vector<std::string>& items) {
+  const size_t start = out.size();
+  for (const auto& item : items) {
+    if (out.size() > start) out += ' ';
+    out += item;
+  }
 }
 
 }  // namespace
@@ -44,7 +48,23 @@ std::string command_summary(const Command& command) {
 }
 
 std::string command_text(const Command& command) {
-  return command.script ? command.script->name + " " + join(command.keys) + " " + join(command.argv) : join(command.argv);
+  std::string out;
+  append_command_text(out, command);
+  return out;
+}
+
+void append_command_text(std::string& out, const Command& command) {
+  size_t size = out.size() + (command.script ? command.script->name.size() + 2 : 0);
+  for (const auto& k : command.keys) size += k.size() + 1;
+  for (const auto& a : command.argv) size += a.size() + 1;
+  out.reserve(size);
+  if (command.script) {
+    out += command.script->name;
+    out += ' ';
+    append_joined(out, command.keys);
+    out += ' ';
+  }
+  append_joined(out, command.argv);
 }
 
 }  // namespace locksim::client

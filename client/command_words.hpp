@@ -22,5 +22,7 @@ std::string command_summary(const Command& command);
 
 // The command as an Exec event shows it after the client's name ("rlock_acquire orders 30000 ...").
 std::string command_text(const Command& command);
+// The same, appended to `out`.
+void append_command_text(std::string& out, const Command& command);
 
 }  // namespace locksim::client

@@ -116,8 +116,8 @@ void LiveBackend::execute(const SharedCommand& command, bool as_eval, std::share
   auto finish = [this, command, waiter, reply](Reply answer, std::string before, std::string after,
                                                int64_t ttl_ms, std::string queue) {
     world_.record(world::exec_event(command->server, client_.name, *command, answer,
-                                    {.before = std::move(before), .after = std::move(after), .ttl_ms = ttl_ms,
-                                     .queue = std::move(queue)}));
+                                    {.before = Atom(before), .after = Atom(after), .ttl_ms = ttl_ms,
+                                     .queue = Atom(queue)}));
     hop(world::Actor::client(client_.index),
         [this, waiter, reply, answer] {
           if (waiter->done) return;

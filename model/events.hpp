@@ -48,14 +48,14 @@ struct Execution {
   int64_t op = 0;
   std::string lock{};     // the lock key ("" when the command concerns none)
   std::string role{};     // acquire, unlock, renew, ...
-  std::string command{};  // as the history shows it ("A rlock_acquire orders 30000 uuid:1")
-  std::string reply{};    // rendered (locksim::describe)
-  std::string before{};   // the lock key before and after, rendered (rendered.hpp)
-  std::string after{};
+  Atom command{};  // as the history shows it ("A rlock_acquire orders 30000 uuid:1")
+  Atom reply{};    // rendered (locksim::describe)
+  Atom before{};   // the lock key before and after, rendered (rendered.hpp)
+  Atom after{};
   int64_t sent_ms = -1;
   int64_t sent_index = -1;  // the history's size when it was sent (-1: not known)
   int64_t ttl_ms = -2;    // the lock key's PTTL after it
-  std::string queue{};    // a FairLock's queue after it, rendered ("" when the command names none)
+  Atom queue{};    // a FairLock's queue after it, rendered ("" when the command names none)
 };
 Event exec_event(Execution x);
 

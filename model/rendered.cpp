@@ -6,9 +6,16 @@
 namespace locksim::model {
 namespace {
 
-std::string join(const std::vector<std::string>& items, const char* sep) {
+// The separator goes between every two items, empty ones too: "[,x]" is a list of two.
+std::string join(const std::vector<std::string>& items, char sep) {
+  size_t size = items.size();
+  for (const auto& item : items) size += item.size();
   std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
+  out.reserve(size);
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += sep;
+    out += items[i];
+  }
   return out;
 }
 
@@ -16,15 +23,15 @@ std::string join(const std::vector<std::string>& items, const char* sep) {
 
 std::string render_hash(std::vector<std::string> field_equals_value) {
   std::sort(field_equals_value.begin(), field_equals_value.end());
-  return join(field_equals_value, ",");
+  return join(field_equals_value, ',');
 }
 
-std::string render_list(const std::vector<std::string>& items) { return "[" + join(items, ",") + "]"; }
+std::string render_list(const std::vector<std::string>& items) { return "[" + join(items, ',') + "]"; }
 
 std::string render_zset(const std::vector<std::pair<std::string, int64_t>>& members) {
   std::vector<std::string> items;
   for (const auto& [member, score] : members) items.push_back(member + "=" + std::to_string(score));
-  return "{" + join(items, ",") + "}";
+  return "{" + join(items, ',') + "}";
 }
 
 std::optional<int64_t> parse_integer(std::string_view text) {

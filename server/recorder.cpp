@@ -80,8 +80,8 @@ Recorder::Before Recorder::before(const engine::Keyspace& keyspace, int64_t epoc
 void Recorder::exec(const std::string& client, const std::vector<std::string>& argv, const Reply& reply,
                     const Before& before, const engine::Keyspace& keyspace, int64_t epoch_ms) {
   if (cut_) return;
-  model::Execution x{.server = 0, .client = client, .command = client + " " + command_text(argv),
-                     .reply = locksim::describe(reply)};
+  model::Execution x{.server = 0, .client = client, .command = Atom(client + " " + command_text(argv)),
+                     .reply = Atom(locksim::describe(reply))};
   int64_t value = 0;
   if (!before.lock.empty()) {
     x.lock = before.lock;

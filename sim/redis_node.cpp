@@ -41,8 +41,9 @@ RedisNode::Connections& RedisNode::connections(const std::string& client) {
   return connections_.emplace(client, std::move(c)).first->second;
 }
 
-std::string RedisNode::render(const std::string& key) {
-  return render_key(engine_->keyspace(), key, world_.epoch_now());
+Atom RedisNode::render(const std::string& key) {
+  render_key_to(rendering_, engine_->keyspace(), key, world_.epoch_now());
+  return Atom(rendering_);
 }
 
 int64_t RedisNode::ttl(const std::string& key) { return key_ttl(engine_->keyspace(), key, world_.epoch_now()); }
@@ -61,7 +62,7 @@ Reply RedisNode::execute(const std::string& client, const client::Command& comma
   // An absent queue is an empty one.
   if (!command.queue.empty()) {
     around.queue = render(command.queue);
-    if (around.queue.empty()) around.queue = model::render_list({});
+    if (around.queue.empty()) around.queue = Atom(model::render_list({}));
   }
   world_.record(world::exec_event(index_, client, command, reply, std::move(around)));
   if (has_replica_) remember_for_replica();
@@ -82,7 +83,7 @@ Reply RedisNode::refuse(const std::string& client, const client::Command& comman
   around.ttl_ms = ttl(command.lock);
   if (!command.queue.empty()) {
     around.queue = render(command.queue);
-    if (around.queue.empty()) around.queue = model::render_list({});
+    if (around.queue.empty()) around.queue = Atom(model::render_list({}));
   }
   world_.record(world::exec_event(index_, client, command, reply, std::move(around)));
   return reply;

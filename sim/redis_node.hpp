@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "base/atom.hpp"
 #include "client/backend.hpp"
 #include "engine/engine.hpp"
 #include "engine/snapshot.hpp"
@@ -94,7 +95,8 @@ class RedisNode : public engine::Host {
   Connections& connections(const std::string& client);
   void replace_engine(const Snapshot& snapshot);
   void remember_for_replica();
-  std::string render(const std::string& key);
+  // The key rendered (rendered_key.hpp), interned: most renderings repeat one already stored.
+  Atom render(const std::string& key);
   // PTTL of `key` now: -2 none, -1 no expiry, else ms left.
   int64_t ttl(const std::string& key);
 
@@ -115,6 +117,7 @@ class RedisNode : public engine::Host {
   int64_t errors_until_ = 0;
   std::string error_text_;
   engine::ReplicaLog replica_log_;
+  std::string rendering_;  // render's buffer, reused
 };
 
 // A fabric's servers, redis0 first.

@@ -4,6 +4,18 @@
 #include "model/events.hpp"
 
 namespace locksim::world {
+namespace {
+
+// "<client> <command text>", built in one buffer.
+std::string command_line(const std::string& client, const client::Command& command) {
+  std::string line;
+  line.reserve(client.size() + 96);
+  line.append(client).append(1, ' ');
+  client::append_command_text(line, command);
+  return line;
+}
+
+}  // namespace
 
 model::Event exec_event(int server, const std::string& client, const client::Command& command, const Reply& reply,
                         AroundRequest around) {
@@ -13,14 +25,14 @@ model::Event exec_event(int server, const std::string& client, const client::Com
                             .op = command.op,
                             .lock = command.lock,
                             .role = command.role,
-                            .command = client + " " + client::command_text(command),
-                            .reply = locksim::describe(reply),
+                            .command = Atom(command_line(client, command)),
+                            .reply = Atom(locksim::describe(reply)),
                             .before = std::move(around.before),
                             .after = std::move(around.after),
                             .sent_ms = command.sent_ms,
                             .sent_index = command.sent_index,
                             .ttl_ms = around.ttl_ms,
-                            .queue = command.queue.empty() ? std::string() : std::move(around.queue)});
+                            .queue = command.queue.empty() ? Atom() : std::move(around.queue)});
 }
 
 }  // namespace locksim::world

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "base/atom.hpp"
 #include "base/reply.hpp"
 #include "client/backend.hpp"
 #include "model/history.hpp"
@@ -12,10 +13,10 @@ namespace locksim::world {
 
 // What the server held around the request, rendered as model/rendered.hpp writes keys.
 struct AroundRequest {
-  std::string before{};  // the lock key before and after
-  std::string after{};
+  Atom before{};  // the lock key before and after
+  Atom after{};
   int64_t ttl_ms = -2;   // the lock key's PTTL after (-2 none, -1 no expiry)
-  std::string queue{};   // a FairLock's queue after ("" when the request names none)
+  Atom queue{};   // a FairLock's queue after ("" when the request names none)
 };
 
 model::Event exec_event(int server, const std::string& client, const client::Command& command, const Reply& reply,

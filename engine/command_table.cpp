@@ -1,7 +1,8 @@
 #include "engine/command_table.hpp"
 
-#include <algorithm>
 #include <array>
+#include <string_view>
+#include <unordered_map>
 
 #include "engine/commands.hpp"
 
@@ -142,11 +143,15 @@ const CommandSpec* lookup_command(std::string_view name) {
   if (name.empty() || name.size() > sizeof lower) return nullptr;
   for (size_t i = 0; i < name.size(); ++i)
     lower[i] = fold(name[i]);
-  const std::string_view key(lower, name.size());
-  auto it = std::lower_bound(kCommands.begin(), kCommands.end(), key,
-                             [](const CommandSpec& spec, std::string_view k) { return spec.name < k; });
-  if (it == kCommands.end() || it->name != key) return nullptr;
-  return &*it;
+  // Redis looks commands up in a dict by name; so does this, built once. Only looked up, never
+  // iterated, so its order reaches nothing.
+  static const std::unordered_map<std::string_view, const CommandSpec*> by_name = [] {
+    std::unordered_map<std::string_view, const CommandSpec*> map;
+    for (const CommandSpec& spec : kCommands) map.emplace(spec.name, &spec);
+    return map;
+  }();
+  const auto it = by_name.find(std::string_view(lower, name.size()));
+  return it == by_name.end() ? nullptr : it->second;
 }
 
 const SubcommandSpec* lookup_subcommand(const CommandSpec& spec, std::string_view name) {

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <unistd.h>
 
+#include "base/heap_policy.hpp"
 #include "shell/demo.hpp"
 #include "app/audit_command.hpp"
 #include "app/explore_command.hpp"
@@ -84,6 +85,7 @@ std::string version_text() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  locksim::keep_freed_heap();  // a search runs world after world: keep the heap they free
   CLI::App app{
       "locksim: runs real Redis lock scripts (Redisson's RLock, FairLock, SET NX PX tokens, ...) in a\n"
       "deterministic in-process fake Redis 7.0 on a simulated clock.",

@@ -245,5 +245,3 @@ void BM_BareLuaFloor(benchmark::State& state) {
 BENCHMARK(BM_BareLuaFloor)->UseRealTime();
 
 }  // namespace
-
-BENCHMARK_MAIN();

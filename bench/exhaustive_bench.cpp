@@ -77,5 +77,3 @@ void BM_Fair313(benchmark::State& state) { search(state, {"fair-2-waiters-3.13.y
 BENCHMARK(BM_Fair313)->Iterations(3)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
-
-BENCHMARK_MAIN();

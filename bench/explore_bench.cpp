@@ -147,5 +147,3 @@ void BM_Judge(benchmark::State& state, Config which) {
 BENCHMARK_CAPTURE(BM_Judge, rlock_all, Config::RlockAll)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
-
-BENCHMARK_MAIN();

@@ -143,5 +143,3 @@ BENCHMARK(BM_FakeContended8)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LiveContended8)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
-
-BENCHMARK_MAIN();

@@ -88,5 +88,3 @@ void BM_StandardContentionHour(benchmark::State& state) { run_benchmark(state, k
 BENCHMARK(BM_StandardContentionHour)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
-
-BENCHMARK_MAIN();

@@ -26,9 +26,14 @@ struct FreeFrame {
   FreeFrame* next;
 };
 
+// Set when this thread's lists are gone: a frame freed after that (by a static's destructor at
+// exit, say) goes straight back to operator delete. Trivially destructible, so readable till the end.
+thread_local bool lists_gone = false;
+
 struct Lists {
   std::array<FreeFrame*, kClasses> heads{};
   ~Lists() {
+    lists_gone = true;
     for (FreeFrame* head : heads)
       while (head != nullptr) {
         FreeFrame* next = head->next;
@@ -46,7 +51,7 @@ size_t size_class(size_t size) { return (size + kGranule - 1) / kGranule - 1; }
 
 void* FramePool::allocate(size_t size) {
   const size_t c = size_class(size);
-  if (!kPooled || c >= kClasses) return ::operator new(size);
+  if (!kPooled || c >= kClasses || lists_gone) return ::operator new(size);
   if (FreeFrame* frame = lists.heads[c]) {
     lists.heads[c] = frame->next;
     return frame;
@@ -56,7 +61,7 @@ void* FramePool::allocate(size_t size) {
 
 void FramePool::deallocate(void* frame, size_t size) noexcept {
   const size_t c = size_class(size);
-  if (!kPooled || c >= kClasses) {
+  if (!kPooled || c >= kClasses || lists_gone) {
     ::operator delete(frame);
     return;
   }

@@ -51,7 +51,9 @@ size_t size_class(size_t size) { return (size + kGranule - 1) / kGranule - 1; }
 
 void* FramePool::allocate(size_t size) {
   const size_t c = size_class(size);
-  if (!kPooled || c >= kClasses || lists_gone) return ::operator new(size);
+  if (!kPooled || c >= kClasses) return ::operator new(size);
+  // Always the class's whole size, even unpooled: the frame may be freed onto a live list.
+  if (lists_gone) return ::operator new((c + 1) * kGranule);
   if (FreeFrame* frame = lists.heads[c]) {
     lists.heads[c] = frame->next;
     return frame;

@@ -29,7 +29,7 @@ class InlineFunction<R(), Capacity> {
       ::new (static_cast<void*>(storage_)) Fn(std::forward<F>(f));
       ops_ = &kInlineOps<Fn>;
     } else {
-      *reinterpret_cast<Fn**>(storage_) = new Fn(std::forward<F>(f));
+      ::new (static_cast<void*>(storage_)) Fn*(new Fn(std::forward<F>(f)));  // the storage holds a pointer
       ops_ = &kHeapOps<Fn>;
     }
   }
@@ -80,9 +80,9 @@ class InlineFunction<R(), Capacity> {
   };
   template <typename Fn>
   static constexpr Ops kHeapOps = {
-      [](void* s) -> R { return (**static_cast<Fn**>(s))(); },
-      [](void* from, void* to) noexcept { *static_cast<Fn**>(to) = *static_cast<Fn**>(from); },
-      [](void* s) noexcept { delete *static_cast<Fn**>(s); },
+      [](void* s) -> R { return (**std::launder(static_cast<Fn**>(s)))(); },
+      [](void* from, void* to) noexcept { ::new (to) Fn*(*std::launder(static_cast<Fn**>(from))); },
+      [](void* s) noexcept { delete *std::launder(static_cast<Fn**>(s)); },
   };
 
   void take(InlineFunction& other) noexcept {

@@ -4,7 +4,6 @@
 // carries the requests (sim::SimBackend over the simulated link to fake nodes; live::LiveBackend
 // over hiredis to a real redis-server) and completes the waiters it is handed when answers come.
 #include <functional>
-#include <map>
 #include <memory>
 #include <string>
 #include <utility>

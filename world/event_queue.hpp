@@ -24,7 +24,8 @@ namespace locksim::world {
 
 class EventQueue {
  public:
-  // Room for the largest closure the world schedules (a pub/sub message: two names and its place).
+  // Room for the world's closures in place (a few shared pointers, a name or two); world.cpp asserts
+  // that a pub/sub delivery's fits.
   using Action = InlineFunction<void(), 96>;
 
   int64_t now() const { return now_; }

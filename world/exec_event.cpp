@@ -8,9 +8,8 @@ namespace {
 
 // "<client> <command text>", built in one buffer.
 std::string command_line(const std::string& client, const client::Command& command) {
-  std::string line;
-  line.reserve(client.size() + 96);
-  line.append(client).append(1, ' ');
+  std::string line = client;
+  line += ' ';
   client::append_command_text(line, command);
   return line;
 }

@@ -132,11 +132,16 @@ void World::carry_message(const std::string& client_name, const std::string& cha
     record(model::message_event(client_name, channel, "lost"));
     return;
   }
-  queue_.at(*arrival, [this, &process, generation = process.generation, client_name, channel, server] {
+  // `channel` by init-capture: a plain capture of a const reference would make the member const, its
+  // move a copy that may throw, and the closure too costly to keep in place.
+  auto deliver = [this, &process, generation = process.generation, channel = std::string(channel), server] {
     if (process.crashed || process.generation != generation) return;
-    record(model::message_event(client_name, channel, "delivered"));
+    record(model::message_event(process.name, channel, "delivered"));
     process.backend->on_message(channel, server);
-  }, actor_of(process));
+  };
+  // Kept in place by the agenda, not allocated: one of these per message delivered.
+  static_assert(EventQueue::Action::kept_inline<decltype(deliver)>);
+  queue_.at(*arrival, std::move(deliver), actor_of(process));
 }
 
 // --- operations

@@ -32,9 +32,11 @@ struct Connection {
   std::unique_ptr<RedisClient> live;
 };
 
-// Each test starts from an empty server (FLUSHALL, SCRIPT FLUSH) and a fresh fake.
+// Each test starts from an empty server (FLUSHALL, SCRIPT FLUSH) and a fresh fake. The live
+// server's active expiry is off: expired keys go only when a command touches them, on both sides.
 class Differential : public ::testing::Test {
  protected:
+  static void SetUpTestSuite();
   void SetUp() override;
 
   // Another client's connection: a new session of the fake, a new connection to the live server.

@@ -304,16 +304,24 @@ bool Facts::believes(const std::string& owner, const std::string& lock, int64_t 
 }
 
 void Facts::map_parts() {
-  std::map<std::pair<std::string, std::string>, size_t> index;
-  auto track_of = [&](const std::string& server, const std::string& key) {
-    auto [it, fresh] = index.try_emplace({server, key}, keys_.size());
+  // Keyed by views of the history's own atoms, which outlive this: no copy per lookup.
+  std::map<std::pair<std::string_view, std::string_view>, size_t> index;
+  const Atom* last_server = nullptr;  // runs of events on one key skip the lookup
+  const Atom* last_key = nullptr;
+  size_t last = 0;
+  auto track_of = [&](const Atom& server, const Atom& key) {
+    if (last_server && *last_server == server && *last_key == key) return last;
+    auto [it, fresh] = index.try_emplace({server.view(), key.view()}, keys_.size());
     if (fresh) {
       KeyTrack t;
       t.server = server;
       t.key = key;
       keys_.push_back(std::move(t));
     }
-    return it->second;
+    last_server = &server;
+    last_key = &key;
+    last = it->second;
+    return last;
   };
   for (const Event& e : history_.events())
     if (e.kind == EventKind::Exec && !e.lock.empty()) keys_[track_of(e.process, e.lock)].lock_key = true;
@@ -369,6 +377,7 @@ bool Facts::hash_keys(const std::string& rendered) const {
 void Facts::learn_client_ids() {
   for (const Event& e : history_.events()) {
     if (e.kind != EventKind::Exec || e.client.empty() || e.thread == 0) continue;
+    if (e.before == e.after) continue;  // the same rendering: no field changed
     const auto before = parse_hash(e.before);
     const auto after = parse_hash(e.after);
     if (!before || !after) continue;
@@ -488,7 +497,8 @@ void Facts::build_keys() {
       break;
     }
   }
-  std::map<std::pair<std::string, std::string>, size_t> index;
+  // Views of keys_'s names: keys_ does not change size from here on.
+  std::map<std::pair<std::string_view, std::string_view>, size_t> index;
   for (size_t i = 0; i < keys_.size(); ++i) {
     index[{keys_[i].server, keys_[i].key}] = i;
     keys_[i].states.push_back(KeyState{});
@@ -569,15 +579,15 @@ void Facts::build_keys() {
       continue;
     }
     if (e.kind != EventKind::Key && e.kind != EventKind::Exec) continue;
-    const auto it = index.find({e.process, e.lock});
+    const auto it = index.find({e.process.view(), e.lock.view()});
     if (it == index.end()) continue;
     const size_t k = it->second;
-    const KeyState current = keys_[k].states.back();
+    const bool known = keys_[k].states.back().known;  // before this event revealed anything
     if (e.kind == EventKind::Key && !keys_[k].lock_key) {
       // A key whose content the history does not record: whether it exists, and when it expires
       // (expire_set gives the server's clock; epoch_ms_ turns it into the run's).
       const bool present = e.f != "expired" && e.f != "deleted";
-      if (!current.known) reveal(k, e.f != "created", std::nullopt);
+      if (!known) reveal(k, e.f != "created", std::nullopt);
       const KeyState& now = keys_[k].states.back();
       const bool expiry = e.f == "expire_set" && epoch_ms_;
       if (now.present == present && !expiry && e.f != "persisted") continue;
@@ -594,7 +604,7 @@ void Facts::build_keys() {
     if (e.kind == EventKind::Key) {
       // Creations and deletions come with the Exec that made them (which says more); an expiry is
       // the server's own doing.
-      if (!current.known) {
+      if (!known) {
         if (e.f == "created") reveal(k, false, std::nullopt);
         else reveal(k, true, std::nullopt);
       }
@@ -614,7 +624,7 @@ void Facts::build_keys() {
       creator[k].clear();
       continue;
     }
-    if (!current.known) reveal(k, !e.before.empty(), e.before);
+    if (!known) reveal(k, !e.before.empty(), e.before);
     const KeyState& prev = keys_[k].states.back();
     KeyState s;
     s.from_ms = e.at_ms;

@@ -3,7 +3,6 @@
 // client's link to a fake Redis node; replies, messages and timers wake the client's coroutines
 // through the world, which holds them back while the client is paused and drops them once it has
 // crashed.
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,7 +33,7 @@ class SimBackend : public world::ClientBackend {
   // it (true: done; false: refused, as a SUBSCRIBE during an error window). A request still on the
   // link when the client's connection closes (reset) never arrives. `what` describes the request,
   // only when a message is lost.
-  using Describe = std::function<std::string()>;
+  using Describe = InlineFunction<std::string(), 32>;  // a command or a channel name, kept in place
   using AtServer = InlineFunction<std::optional<bool>(), 64>;
   // One request on its way, shared by its arrival and (the node paused) its later taking up.
   struct Request {

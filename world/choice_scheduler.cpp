@@ -95,7 +95,8 @@ int64_t ChoiceScheduler::latency(const MessageAsk& m) {
   // Only latencies that make a difference are options: without reordering, a message cannot
   // overtake the one before it, so latencies that all land it behind that one are the same.
   arrivals_.clear();
-  std::vector<int64_t> values;
+  std::vector<int64_t>& values = values_;
+  values.clear();
   for (const int64_t l : bounds_.latencies) {
     const int64_t at = std::max(m.earliest_ms + l, m.fifo_floor_ms);
     if (std::find(arrivals_.begin(), arrivals_.end(), at) != arrivals_.end()) continue;
@@ -128,11 +129,13 @@ size_t ChoiceScheduler::next_event(const std::vector<Actor>& due, int64_t at_ms)
   LS_ASSERT(!due.empty());
   // The candidates: every event due now, or with the reduction the first one's and those of the
   // actors dependent on it (closed under dependence); the others commute with them.
-  std::vector<size_t> candidates;
+  std::vector<size_t>& candidates = candidates_;
+  candidates.clear();
   if (!bounds_.reduce) {
     for (size_t i = 0; i < due.size(); ++i) candidates.push_back(i);
   } else {
-    std::vector<bool> in(due.size(), false);
+    std::vector<bool>& in = in_;
+    in.assign(due.size(), false);
     in[0] = true;
     for (bool grew = true; grew;) {
       grew = false;
@@ -158,7 +161,8 @@ size_t ChoiceScheduler::next_event(const std::vector<Actor>& due, int64_t at_ms)
 
 std::optional<Fault> ChoiceScheduler::fault_before(const Actor& next, const std::vector<std::string>& names, int64_t at_ms) {
   if (next.kind != Actor::Kind::Client && next.kind != Actor::Kind::Server) return std::nullopt;
-  std::vector<size_t> offered;
+  std::vector<size_t>& offered = offered_;
+  offered.clear();
   for (size_t i = 0; i < bounds_.faults.size(); ++i) {
     if (faults_left_[i] <= 0) continue;
     const Fault& f = bounds_.faults[i].fault;

@@ -110,7 +110,13 @@ class ChoiceScheduler final : public Scheduler {
   bool cut_ = false;
   std::optional<Rng> random_;
   std::vector<std::string> names_;  // the world's clients, by index
-  std::vector<int64_t> arrivals_;  // scratch: the distinct arrivals of one message
+  // Scratch, reused from choice to choice: the distinct arrivals of one message and their latencies,
+  // the order choice's candidates (and which are in), the faults offered before an event.
+  std::vector<int64_t> arrivals_;
+  std::vector<int64_t> values_;
+  std::vector<size_t> candidates_;
+  std::vector<bool> in_;
+  std::vector<size_t> offered_;
 };
 
 }  // namespace locksim::world

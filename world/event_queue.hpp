@@ -84,12 +84,17 @@ class EventQueue {
   };
   std::vector<Due> due() const {
     std::vector<Due> out;
+    due(out);
+    return out;
+  }
+  // The same into `out` (cleared first), so that a loop of steps reuses one buffer.
+  void due(std::vector<Due>& out) const {
+    out.clear();
     const int64_t t = next_time();
     if (ticker_.armed && ticker_.at_ms == t) out.push_back({ticker_.seq, Actor::housekeeping()});
     for (const Item& item : heap_)
       if (item.at_ms == t) out.push_back({item.seq, slots_[item.slot].actor});
     std::sort(out.begin(), out.end(), [](const Due& a, const Due& b) { return a.seq < b.seq; });
-    return out;
   }
 
   // Runs the event `seq` of due() now, whichever of them the scheduler chose.

@@ -358,24 +358,27 @@ void World::run_until(int64_t t) {
 }
 
 void World::step_scheduled() {
-  const std::vector<EventQueue::Due> due = queue_.due();
+  std::vector<EventQueue::Due>& due = due_scratch_;
+  queue_.due(due);
   // The scenario's own inputs run first, in file order: they were scheduled before anything else.
   if (due[0].actor.kind == Actor::Kind::Timeline) {
     queue_.step_chosen(due[0].seq);
     return;
   }
-  std::vector<Actor> actors;
+  std::vector<Actor>& actors = actors_scratch_;
+  actors.clear();
   for (const auto& d : due) actors.push_back(d.actor);
   const size_t pick = due.size() > 1 ? scheduler_->next_event(actors, queue_.next_time()) : 0;
   LS_ASSERT(pick < due.size());
   // A crashed client's leftovers do nothing: no fault is placed before them.
   const Actor next = due[pick].actor;
+  const uint64_t seq = due[pick].seq;  // read before act(), which must not find the buffers in use
   const bool gone = next.kind == Actor::Kind::Client && client(client_names_[static_cast<size_t>(next.index)]).crashed;
   if (const auto fault = gone ? std::nullopt : scheduler_->fault_before(next, client_names_, queue_.next_time())) {
     queue_.advance_to(queue_.next_time());
     act(*fault);
   }
-  queue_.step_chosen(due[pick].seq);
+  queue_.step_chosen(seq);
 }
 
 bool World::settled() const {

@@ -115,6 +115,8 @@ class World final : public Harness {
   std::vector<std::unique_ptr<ClientBackend>> backends_;
   std::map<std::string, std::unique_ptr<ClientProcess>> clients_;
   std::vector<std::string> client_names_;  // by index
+  std::vector<EventQueue::Due> due_scratch_;  // step_scheduled's buffers, reused from step to step
+  std::vector<Actor> actors_scratch_;
   std::vector<client::LockSpec> locks_;
   std::map<std::string, FencedResource> resources_;
   int64_t last_op_id_ = 0;

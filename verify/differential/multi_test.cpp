@@ -12,17 +12,6 @@ using Argv = std::vector<std::string>;
 
 class MultiDifferential : public Differential {
  protected:
-  void TearDown() override {
-    if (active_expiry_stopped_) live_->command({"DEBUG", "SET-ACTIVE-EXPIRE", "1"});
-  }
-
-  // Expired keys stay stored until someone looks, on both sides: the fake's host here never runs
-  // the active cycle, so the live server's is stopped for the test.
-  void stop_active_expiry() {
-    ASSERT_EQ(live_->command({"DEBUG", "SET-ACTIVE-EXPIRE", "0"}), Reply::ok());
-    active_expiry_stopped_ = true;
-  }
-
   // WATCH `key` here, `touch` from `other`, then a transaction reading the key: both sides must
   // agree on whether it ran (an array) or the WATCH broke (nil).
   void expect_same_watch(Connection& other, const std::string& key, const Argv& touch) {
@@ -35,8 +24,6 @@ class MultiDifferential : public Differential {
   }
 
   static void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
-
-  bool active_expiry_stopped_ = false;
 };
 
 TEST_F(MultiDifferential, QueueAndExec) {
@@ -288,7 +275,8 @@ TEST_F(MultiDifferential, EditsInPlace) {
 }
 
 TEST_F(MultiDifferential, WatchedKeysThatExpire) {
-  stop_active_expiry();
+  // Expired keys stay stored until someone looks, on both sides: Differential stops the live
+  // server's active cycle for every suite.
   Connection other = connect();
   // Alive when watched, expired (still stored) at EXEC.
   expect_same({"SET", "k", "v", "PX", "100"});

@@ -350,12 +350,40 @@ int safe_rawset(lua_State* L) {
   return 1;
 }
 
-// setmetatable that honours read-only tables (upvalue 1: Lua's own setmetatable).
+// Lua 5.1's setmetatable, as Redis 7.0 runs it: it honours read-only tables, words its refusals as
+// 5.1 does, and marks no table for finalization. 5.1 runs no __gc of a table, while 5.4 would run
+// it whenever the collector got there (in a later script, or as the state is pooled); 5.4 marks an
+// object only if its metatable has __gc when set, so the field is lifted for the call and put back.
 int safe_setmetatable(lua_State* L) {
-  if (lua_istable(L, 1) && is_protected(L, 1)) return readonly_error_in_c(L);
-  lua_pushvalue(L, lua_upvalueindex(1));
-  lua_insert(L, 1);
-  lua_call(L, lua_gettop(L) - 1, 1);
+  const int type = lua_type(L, 2);
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_argcheck(L, type == LUA_TNIL || type == LUA_TTABLE, 2, "nil or table expected");
+  // Redis refuses a read-only table in lua_setmetatable, after these checks; its read-only tables
+  // have no __metatable, while the fake's hide their metatable behind one: so this comes first.
+  if (is_protected(L, 1)) return readonly_error_in_c(L);
+  if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL) return luaL_error(L, "cannot change a protected metatable");
+  lua_settop(L, 2);
+  bool lifted = false;
+  if (type == LUA_TTABLE) {
+    // Raw, as 5.4's own check is: no metamethod of the metatable runs.
+    lua_pushliteral(L, "__gc");
+    lifted = lua_rawget(L, 2) != LUA_TNIL;  // at 3 when lifted
+    if (lifted) {
+      lua_pushliteral(L, "__gc");
+      lua_pushnil(L);
+      lua_rawset(L, 2);
+    } else {
+      lua_pop(L, 1);
+    }
+  }
+  lua_pushvalue(L, 2);
+  lua_setmetatable(L, 1);
+  if (lifted) {
+    lua_pushliteral(L, "__gc");
+    lua_pushvalue(L, 3);
+    lua_rawset(L, 2);
+  }
+  lua_settop(L, 1);
   return 1;
 }
 
@@ -514,8 +542,7 @@ void install(lua_State* L) {
   lua_setfield(L, real, "loadstring");
   lua_pushcfunction(L, safe_rawset);
   lua_setfield(L, real, "rawset");
-  lua_getfield(L, real, "setmetatable");
-  lua_pushcclosure(L, safe_setmetatable, 1);
+  lua_pushcfunction(L, safe_setmetatable);
   lua_setfield(L, real, "setmetatable");
   lua_pushcfunction(L, redis_style_pcall);
   lua_setfield(L, real, "pcall");

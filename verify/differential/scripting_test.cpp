@@ -386,3 +386,38 @@ TEST_F(Differential, ReturnedTablesAreReadWithoutMetamethods) {
 
 }  // namespace
 }  // namespace locksim::test
+
+namespace locksim::test {
+
+// Lua 5.1 runs no finalizer for a table: a __gc in its metatable is an ordinary field. Lua 5.4 would
+// run it whenever the collector got there (inside a later script, or when the state is pooled).
+TEST_F(Differential, ATablesGcFieldIsNeverAFinalizer) {
+  const std::string mark = "setmetatable({}, {__gc = function() redis.call('incr', 'gc') end}) ";
+  expect_same({"EVAL", mark + "collectgarbage() collectgarbage() return redis.call('get', 'gc')", "0"});
+  expect_same({"EVAL", "collectgarbage() return redis.call('get', 'gc')", "0"});
+  expect_same({"GET", "gc"});
+  // The field stays visible and callable, and its metatable keeps it.
+  expect_same({"EVAL",
+                "local mt = {__gc = function() return 'called' end} local t = setmetatable({}, mt) "
+                "return {getmetatable(t) == mt and 1 or 0, type(mt.__gc), mt.__gc()}",
+                "0"});
+  // A refused setmetatable (a protected metatable) leaves the metatable it was given as it was.
+  expect_same({"EVAL",
+                "local t = setmetatable({}, {__metatable = 'locked'}) local mt = {__gc = 1} "
+                "local ok = pcall(setmetatable, t, mt) return {ok and 1 or 0, mt.__gc}",
+                "0"});
+  expect_same({"EVAL", "return type(setmetatable({}, {__gc = 'not a function'}))", "0"});
+}
+
+// setmetatable's refusals in 5.1's words and order: the arguments first, then the table's
+// protections. (A refusal caught by the script's own pcall keeps 5.4's wording: docs/fidelity.md.)
+TEST_F(Differential, SetmetatableRefusesAs51Does) {
+  for (const char* script :
+       {"setmetatable(1, {})", "setmetatable({}, 1)", "setmetatable({})", "setmetatable(_G, 1)", "setmetatable(_G, nil)",
+        "setmetatable(redis, {})", "local t = setmetatable({}, {__metatable = 'x'}) return setmetatable(t, {__gc = 1})",
+        "return {(pcall(setmetatable, {}, 1)), 'caught'}", "return getmetatable(setmetatable({}, {__index = {a = 5}})).__index.a",
+        "return getmetatable(setmetatable({}, {__metatable = 'x'}))"})
+    expect_same({"EVAL", script, "0"});
+}
+
+}  // namespace locksim::test

@@ -1,5 +1,6 @@
 #include "engine/lua_bridge.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -387,6 +388,101 @@ int safe_setmetatable(lua_State* L) {
   return 1;
 }
 
+// --- Lua 5.1's versions of library functions whose 5.4 version takes more arguments, or refuses
+// what 5.1 accepts (5.1's lstrlib.c, ltablib.c, lmathlib.c).
+
+// string.rep(s, n): no separator; a fractional count is truncated.
+int lua51_string_rep(lua_State* L) {
+  const std::string_view s = lua51::check_string(L, 1);
+  const int64_t n = lua51::check_integer(L, 2);
+  if (s.empty() || n <= 0) {
+    lua_pushliteral(L, "");
+    return 1;
+  }
+  // What the allocator would refuse anyway, refused before a long loop.
+  if (static_cast<uint64_t>(n) > (size_t{1} << 30) / s.size()) return luaL_error(L, "not enough memory");
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  for (int64_t i = 0; i < n; ++i) luaL_addlstring(&b, s.data(), s.size());
+  luaL_pushresult(&b);
+  return 1;
+}
+
+// math.log(x): no base.
+int lua51_math_log(lua_State* L) {
+  lua_pushnumber(L, std::log(lua51::check_number(L, 1)));
+  return 1;
+}
+
+// string.find and string.match (upvalue 1: 5.4's): an init past the end means the end, and a
+// fractional one is truncated, where 5.4 fails and refuses.
+int lua51_find_from(lua_State* L) {
+  auto original = reinterpret_cast<lua_CFunction>(lua_touserdata(L, lua_upvalueindex(1)));
+  if (lua_type(L, 1) == LUA_TSTRING && !lua_isnoneornil(L, 3)) {
+    const auto length = static_cast<int64_t>(lua_rawlen(L, 1));
+    lua_pushinteger(L, std::min(lua51::check_integer(L, 3), length + 1));
+    lua_replace(L, 3);
+  }
+  return original(L);  // in this frame, so that its errors name the function
+}
+
+// string.gmatch(s, pattern) (upvalue 1: 5.4's): no init.
+int lua51_gmatch(lua_State* L) {
+  auto original = reinterpret_cast<lua_CFunction>(lua_touserdata(L, lua_upvalueindex(1)));
+  lua_settop(L, 2);
+  return original(L);
+}
+
+// table.insert(t, [pos,] v): raw, and any position (5.4: "position out of bounds").
+int lua51_table_insert(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  int64_t end = static_cast<int64_t>(lua_rawlen(L, 1)) + 1;  // the first empty slot
+  int64_t pos = end;
+  switch (lua_gettop(L)) {
+    case 2:
+      break;
+    case 3:
+      pos = lua51::check_integer(L, 2);
+      if (pos > end) end = pos;
+      break;
+    default:
+      return luaL_error(L, "wrong number of arguments to 'insert'");
+  }
+  if (is_protected(L, 1)) return readonly_error_in_c(L);
+  for (int64_t i = end; i > pos; --i) {
+    lua_rawgeti(L, 1, i - 1);
+    lua_rawseti(L, 1, i);
+  }
+  lua_rawseti(L, 1, pos);  // the value, on top
+  return 0;
+}
+
+// table.remove(t [, pos]): raw; a position outside 1..#t removes nothing and returns nothing.
+int lua51_table_remove(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  const auto end = static_cast<int64_t>(lua_rawlen(L, 1));
+  int64_t pos = lua51::opt_integer(L, 2, end);
+  if (pos < 1 || pos > end) return 0;
+  if (is_protected(L, 1)) return readonly_error_in_c(L);
+  lua_rawgeti(L, 1, pos);
+  for (; pos < end; ++pos) {
+    lua_rawgeti(L, 1, pos + 1);
+    lua_rawseti(L, 1, pos);
+  }
+  lua_pushnil(L);
+  lua_rawseti(L, 1, end);
+  return 1;
+}
+
+// Replaces `name` in the library table on top with `f`, given 5.4's own as its upvalue.
+void wrap_library_function(lua_State* L, const char* name, lua_CFunction f) {
+  lua_getfield(L, -1, name);
+  lua_pushlightuserdata(L, reinterpret_cast<void*>(lua_tocfunction(L, -1)));
+  lua_pushcclosure(L, f, 1);
+  lua_setfield(L, -3, name);
+  lua_pop(L, 1);
+}
+
 // load/loadstring accept source text only: no bytecode, as in Redis.
 int safe_load(lua_State* L) {
   size_t len = 0;
@@ -565,7 +661,19 @@ void install(lua_State* L) {
   lua_setfield(L, real, "unpack");
   lua_pop(L, 1);
 
+  lua_getfield(L, real, LUA_STRLIBNAME);
+  set_field_function(L, "rep", lua51_string_rep);
+  wrap_library_function(L, "find", lua51_find_from);
+  wrap_library_function(L, "match", lua51_find_from);
+  wrap_library_function(L, "gmatch", lua51_gmatch);
+  lua_pop(L, 1);
+  lua_getfield(L, real, LUA_TABLIBNAME);
+  set_field_function(L, "insert", lua51_table_insert);
+  set_field_function(L, "remove", lua51_table_remove);
+  lua_pop(L, 1);
+
   lua_getfield(L, real, LUA_MATHLIBNAME);
+  set_field_function(L, "log", lua51_math_log);
   set_field_function(L, "random", math_random);
   set_field_function(L, "randomseed", math_randomseed);
   set_field_function(L, "max", math_max);

@@ -421,3 +421,41 @@ TEST_F(Differential, SetmetatableRefusesAs51Does) {
 }
 
 }  // namespace locksim::test
+
+namespace locksim::test {
+
+// Library functions whose 5.4 version takes more arguments or refuses what 5.1 accepts.
+TEST_F(Differential, LibraryFunctionsKeep51Signatures) {
+  for (const char* script : {
+           "return string.rep('x', 3, ',')",           // 5.4: a separator
+           "return string.rep('ab', 2.9)",             // 5.1 truncates the count
+           "return string.rep('', 1e9)",
+           "return string.rep('ab', -1)",
+           "return string.rep('ab')",
+           "return tostring(math.log(8, 2))",          // 5.4: a base
+           "return tostring(math.log(1))",
+           "return math.log('x')",
+           "return string.find('abc', '', 10)",        // 5.1 clamps init to the end
+           "return {string.find('abc', 'c', 2.5)}",     // and truncates it
+           "return string.find('abc', 'b', -10)",
+           "return string.match('abc', '()', 10)",
+           "return string.find('abc', 'z', 10)",
+           "local n = 0 for w in string.gmatch('a b c', '%a', 3) do n = n + 1 end return n",  // 5.4: an init
+           "local t = {1, 2, 3} return {table.remove(t, 7), #t}",  // 5.4: position out of bounds
+           "local t = {1, 2, 3} return {table.remove(t, 1), t[1], t[2], #t}",
+           "local t = {1, 2, 3} return {table.remove(t), #t}",
+           "local t = {} return {table.remove(t)}",
+           "local t = {} table.insert(t, 5, 'x') return {t[5], #t}",  // 5.4: position out of bounds
+           "local t = {1, 2} table.insert(t, 1, 'x') return t",
+           "local t = {1, 2} table.insert(t, 'x') return t",
+           "local t = {1, 2} table.insert(t, 2.7, 'x') return t",
+           "table.insert({}, 1, 2, 3)",
+           "table.insert(1, 2)",
+           "table.remove(1)",
+           "table.insert(redis, 'x')",
+           "table.remove(redis)",
+       })
+    expect_same({"EVAL", script, "0"});
+}
+
+}  // namespace locksim::test

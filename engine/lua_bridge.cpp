@@ -474,6 +474,49 @@ int lua51_table_remove(lua_State* L) {
   return 1;
 }
 
+// string.format (upvalue 1: 5.4's): 5.1's specifications (its options, at most 5 flags and 2
+// digits of width and of precision), %s of a string or a number only (as its "%.14g" text; 5.4
+// formats any value as tostring would), and integer options truncating a fraction. Checked spec
+// by spec in 5.1's order (a missing argument, the spec, the option, the argument); 5.4's then
+// formats. (5.4 still refuses some flags for some options that C's printf, and 5.1, accept.)
+int lua51_format(lua_State* L) {
+  auto original = reinterpret_cast<lua_CFunction>(lua_touserdata(L, lua_upvalueindex(1)));
+  size_t length = 0;
+  const char* format = luaL_checklstring(L, 1, &length);
+  const std::string_view spec(format, length);
+  const int top = lua_gettop(L);
+  int arg = 1;
+  auto at = [&](size_t i) { return i < spec.size() ? spec[i] : '\0'; };
+  auto digit = [&](size_t i) { return at(i) >= '0' && at(i) <= '9'; };
+  for (size_t i = 0; i < spec.size(); ++i) {
+    if (spec[i] != '%') continue;
+    if (at(++i) == '%') continue;
+    if (++arg > top) break;  // 5.4's raises the same "no value"
+    // 5.1's scanformat: at most 5 flags, 2 digits of width and 2 of precision.
+    const size_t flags = i;
+    while (at(i) != '\0' && std::string_view("-+ #0").find(at(i)) != std::string_view::npos) ++i;
+    if (i - flags >= 6) return luaL_error(L, "invalid format (repeated flags)");
+    for (int d = 0; d < 2 && digit(i); ++d) ++i;
+    if (at(i) == '.') {
+      ++i;
+      for (int d = 0; d < 2 && digit(i); ++d) ++i;
+    }
+    if (digit(i)) return luaL_error(L, "invalid format (width or precision too long)");
+    // A format ending in '%': 5.1 reads its terminating NUL as the option, which %c prints as "".
+    const char option = at(i);
+    if (option == '\0') return luaL_error(L, "invalid option '%%' to 'format'");
+    if (std::string_view("cdiouxXeEfgGqs").find(option) == std::string_view::npos)
+      return luaL_error(L, "invalid option '%%%c' to 'format'", option);
+    if (option == 's') lua51::check_string(L, arg);
+    if (std::string_view("cdiouxX").find(option) != std::string_view::npos) {
+      // 5.1 casts the number to an integer (truncating), where 5.4 refuses a fraction.
+      lua_pushinteger(L, lua51::double_to_int64(lua51::check_number(L, arg)));
+      lua_replace(L, arg);
+    }
+  }
+  return original(L);
+}
+
 // Replaces `name` in the library table on top with `f`, given 5.4's own as its upvalue.
 void wrap_library_function(lua_State* L, const char* name, lua_CFunction f) {
   lua_getfield(L, -1, name);
@@ -666,6 +709,7 @@ void install(lua_State* L) {
   wrap_library_function(L, "find", lua51_find_from);
   wrap_library_function(L, "match", lua51_find_from);
   wrap_library_function(L, "gmatch", lua51_gmatch);
+  wrap_library_function(L, "format", lua51_format);
   lua_pop(L, 1);
   lua_getfield(L, real, LUA_TABLIBNAME);
   set_field_function(L, "insert", lua51_table_insert);

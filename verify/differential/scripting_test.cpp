@@ -454,6 +454,29 @@ TEST_F(Differential, LibraryFunctionsKeep51Signatures) {
            "table.remove(1)",
            "table.insert(redis, 'x')",
            "table.remove(redis)",
+           "return string.format('%s %s', 'a', nil)",  // 5.4: any value, as tostring
+           "return string.format('%5s', true)",
+           "return string.format('%q %s', 'a', {})",
+           "return string.format('%s|%s', 3, 3.5)",
+           "return string.format('%d %s', 1)",
+           "return string.format('%%%s', 'x')",
+           "return string.format('%-10.3s|', 'abcdef')",
+           "return string.format('%a', 1)",  // 5.4: hexadecimal floats
+           "return string.format('%s')",
+           "return string.format('%5.2f%%', 12.345)",
+           "return string.format('%', 1)",
+           "return string.format('%123d', 1)",
+           "return string.format('%------d', 1)",
+           "return string.format('%-----d|', 1)",
+           "return string.format('%.123f', 1)",
+           "return string.format('%#x', 255)",
+           "return string.format('%05.1f', 2.25)",
+           "return string.format('%i|%d|%x', 2.7, -2.7, 255.9)",
+           "return string.format('%x', -1)",
+           "return string.format('%c%c', 72.9, 105)",
+           "return string.format('%d', '12')",
+           "return string.format('%d', 'x')",
+           "return string.format('%s', 1e15)",
        })
     expect_same({"EVAL", script, "0"});
 }

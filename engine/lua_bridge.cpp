@@ -400,7 +400,7 @@ int lua51_string_rep(lua_State* L) {
     return 1;
   }
   // What the allocator would refuse anyway, refused before a long loop.
-  if (static_cast<uint64_t>(n) > (size_t{1} << 30) / s.size()) return luaL_error(L, "not enough memory");
+  if (static_cast<uint64_t>(n) > kLuaMemoryLimit / s.size()) return luaL_error(L, "not enough memory");
   luaL_Buffer b;
   luaL_buffinit(L, &b);
   for (int64_t i = 0; i < n; ++i) luaL_addlstring(&b, s.data(), s.size());

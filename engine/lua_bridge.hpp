@@ -1,6 +1,7 @@
 #pragma once
 // The Lua side of scripting, as Redis's script_lua.c: the sandboxed globals, the `redis` library,
 // and the two conversions between Redis replies and Lua values.
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -11,6 +12,10 @@ struct lua_State;
 namespace locksim::engine {
 
 struct ScriptRun;
+
+// What one Lua state may allocate (its allocator refuses past it, and string.rep before it gets
+// there): a runaway script fails, the host survives.
+inline constexpr size_t kLuaMemoryLimit = size_t{1} << 30;
 
 namespace lua_bridge {
 

@@ -10,7 +10,6 @@
 namespace locksim::engine {
 namespace {
 
-constexpr size_t kLuaMemoryLimit = size_t{1} << 30;  // a runaway script fails, the host survives
 
 struct AllocState {
   size_t used = 0;

@@ -429,7 +429,9 @@ TEST_F(Differential, LibraryFunctionsKeep51Signatures) {
   for (const char* script : {
            "return string.rep('x', 3, ',')",           // 5.4: a separator
            "return string.rep('ab', 2.9)",             // 5.1 truncates the count
-           "return string.rep('', 1e9)",
+           // A huge count of nothing is no error. Not 1e9: redis-server's 5.1 loops once per copy,
+           // about 2 s, which is the test client's read timeout.
+           "return string.rep('', 1e8)",
            "return string.rep('ab', -1)",
            "return string.rep('ab')",
            "return tostring(math.log(8, 2))",          // 5.4: a base

@@ -510,6 +510,8 @@ void Facts::build_keys() {
 
   auto push = [&](size_t k, KeyState s) {
     auto& states = keys_[k].states;
+    // Checkers find a span's states by binary search on both.
+    LS_ASSERT(s.event >= states.back().event && s.from_ms >= states.back().from_ms);
     if (states.back().event == s.event && s.event >= 0) states.back() = std::move(s);
     else states.push_back(std::move(s));
   };
@@ -804,9 +806,14 @@ std::vector<FreeSpan> Facts::free_spans(const Op& waiter, int64_t from, int64_t 
     cuts.push_back(e->at_ms);
   for (const Span& s : told) cuts.push_back(s.to_ms);
   for (const KeyTrack* part : parts) {
-    for (const KeyState& s : part->states)
-      if (s.expire_at >= 0) cuts.push_back(s.expire_at + 1);
-    for (const Span& s : unavailable(part->server)) cuts.push_back(s.to_ms);
+    // Only the states in effect at some time in [from, to): the one at `from` and those begun
+    // before `to`. Another's expiry is never read there, so cutting at it changes nothing.
+    const auto& states = part->states;
+    auto s = std::upper_bound(states.begin(), states.end(), from, [](int64_t v, const KeyState& k) { return v < k.from_ms; });
+    if (s != states.begin()) --s;
+    for (; s != states.end() && s->from_ms < to; ++s)
+      if (s->expire_at >= 0) cuts.push_back(s->expire_at + 1);
+    for (const Span& u : unavailable(part->server)) cuts.push_back(u.to_ms);
   }
   std::erase_if(cuts, [&](int64_t c) { return c <= from || c >= to; });
   std::sort(cuts.begin(), cuts.end());

@@ -153,11 +153,17 @@ Verdict check_fair_queue(const Facts& facts, const FairQueueOptions& options) {
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.enqueue < b.enqueue; });
   std::sort(grants.begin(), grants.end(), [](const Grant& a, const Grant& b) { return a.index < b.index; });
 
-  // fifo-inversion: a grant while an earlier, live waiter still waits.
+  // fifo-inversion: a grant while an earlier, live waiter still waits. Grants come in history
+  // order, so a stay that has stopped waiting at one grant has for every later one: only the stays
+  // still waiting are kept (in enqueue order), and each grant costs the queue's length, not the history's.
+  std::vector<const Entry*> waiting;
+  for (const Entry& w : entries) waiting.push_back(&w);
   for (const Grant& g : grants) {
-    for (const Entry& w : entries) {
+    std::erase_if(waiting, [&](const Entry* w) { return !still_waiting_at(*w, g); });
+    for (const Entry* wp : waiting) {
+      const Entry& w = *wp;
       if (w.enqueue >= g.position) break;
-      if (w.lock != g.lock || w.owner == g.owner || !still_waiting_at(w, g)) continue;
+      if (w.lock != g.lock || w.owner == g.owner) continue;
       std::vector<Evidence> ev{support::event_evidence(facts, "earlier_enqueue", w.enqueue),
                                support::event_evidence(facts, "grant", g.index), support::figure("thread_wait_ms", w.wait_ms)};
       ev[0].who = w.owner;
@@ -170,14 +176,23 @@ Verdict check_fair_queue(const Facts& facts, const FairQueueOptions& options) {
     }
   }
 
-  // blocked-by-evicted / starved: a live waiter kept waiting while the lock is free.
-  for (const Entry& v : entries) {
+  // blocked-by-evicted / starved: a live waiter kept waiting while the lock is free. An earlier stay
+  // counts for a later one only by its silences and its ghost, which end by its end (an evicted
+  // one's: its ghost's end); one over before the waiter enqueued counts for no later waiter either.
+  std::vector<const Entry*> earlier;
+  for (size_t k = 0; k < entries.size(); ++k) {
+    const Entry& v = entries[k];
+    if (k > 0) earlier.push_back(&entries[k - 1]);
+    std::erase_if(earlier, [&](const Entry* u) {
+      if (u->end == Entry::End::Open) return false;
+      return std::max(u->end_at, u->end == Entry::End::Evicted ? u->ghost_to : u->end_at) <= v.enqueue_at;
+    });
     const int64_t end = window_end(v, history.end_ms());
     if (end <= v.enqueue_at) continue;
     std::vector<Span> away = *v.away;
     std::vector<const Entry*> ghosts;
-    for (const Entry& u : entries) {
-      if (u.enqueue >= v.enqueue) break;
+    for (const Entry* up : earlier) {
+      const Entry& u = *up;
       if (u.lock != v.lock || u.owner == v.owner) continue;
       const int64_t u_end = u.end == Entry::End::Open ? kForever : u.end_at;
       for (const Span& a : *u.away) {

@@ -1,5 +1,6 @@
 #include "model/mutual_exclusion.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "model/anomaly.hpp"
@@ -14,6 +15,9 @@ Verdict check_mutual_exclusion(const Facts& facts, const MutualExclusionOptions&
   for (const Belief& b : facts.beliefs()) {
     ++intervals;
     auto& earlier = by_lock[b.lock];
+    // Beliefs come in the order they began: one ended by the time this one began has ended for
+    // every later one too, so it is dropped, and each belief is compared with those still open.
+    std::erase_if(earlier, [&](const Belief* a) { return a->span.end >= 0 && a->span.end <= b.span.begin; });
     const Belief* first = nullptr;
     for (const Belief* a : earlier) {
       if (a->owner == b.owner) continue;

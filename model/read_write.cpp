@@ -59,6 +59,10 @@ Verdict check_read_write(const Facts& facts, const ReadWriteOptions&) {
     bool write = false;
     if (!split(b.lock, name, write)) continue;
     Open& on = seen[name];
+    // As in mutual_exclusion: a belief ended before this one began cannot overlap a later one either.
+    const auto ended = [&](const Belief* a) { return a->span.end >= 0 && a->span.end <= b.span.begin; };
+    std::erase_if(on.readers, ended);
+    std::erase_if(on.writers, ended);
     // The earliest-begun interval of another owner on `side` still open when `b` began.
     auto first_open = [&](const std::vector<const Belief*>& side) -> const Belief* {
       const Belief* first = nullptr;

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
+#include <string_view>
+#include <vector>
 #include <optional>
 
 #include "model/anomaly.hpp"
@@ -45,13 +48,26 @@ class Checker {
     found_ = support::violated(property::kWatchdog, anomaly, std::move(ev));
   }
 
+  // The history's first event at or after ms `t` (events are in time order).
+  Chunks<Event>::const_iterator first_at(int64_t t) const {
+    const auto& events = facts_.history().events();
+    return std::lower_bound(events.begin(), events.end(), t, [](const Event& e, int64_t v) { return e.at_ms < v; });
+  }
+
   bool in_belief(const Belief& b, int64_t index) const {
     return b.span.begin < index && (b.span.end < 0 || index < b.span.end);
   }
 
   void lapses(const Belief& b, const KeyTrack& key) {
     const auto& states = key.states;
-    for (size_t i = 1; i < states.size(); ++i) {
+    // Only a state begun inside the belief can be its lapse: start at the first one after its Hold
+    // (states are in event order), so that each belief costs its own span, not the whole history.
+    const size_t first = static_cast<size_t>(
+        std::upper_bound(states.begin(), states.end(), b.span.begin,
+                         [](int64_t v, const KeyState& s) { return v < s.event; }) -
+        states.begin());
+    for (size_t i = std::max<size_t>(first, 1); i < states.size(); ++i) {
+      if (b.span.end >= 0 && states[i].event >= b.span.end) break;
       const KeyState& prev = states[i - 1];
       const KeyState& cur = states[i];
       const Claim* before = prev.claim_of(b.owner, b.lock);
@@ -88,11 +104,9 @@ class Checker {
                                support::event_evidence(facts_, "expired", cur.event)};
       ev.back().where = key.name();
       if (prev.expire_at >= 0 && prev.expire_at < cause.at_ms) ev.back().from_ms = prev.expire_at;
-      for (const Event& r : facts_.history().events()) {
-        if (r.index >= cur.event) break;
-        if (r.kind == EventKind::Renew && r.owner() == b.owner && r.at_ms >= set_at && r.value != 1)
-          ev.push_back(support::event_evidence(facts_, "failed_renewal", r.index));
-      }
+      for (auto r = first_at(set_at); r != facts_.history().events().end() && r->index < cur.event; ++r)
+        if (r->kind == EventKind::Renew && r->owner() == b.owner && r->value != 1)
+          ev.push_back(support::event_evidence(facts_, "failed_renewal", r->index));
       report(cur.event, anomaly::kWatchdogLapse, std::move(ev));
       return;
     }
@@ -146,16 +160,23 @@ class Checker {
       ev.push_back(still);
     }
     // Decided when the deadline passed: the first event after it.
-    int64_t decided = static_cast<int64_t>(facts_.history().size()) - 1;
-    for (const Event& e : facts_.history().events())
-      if (e.at_ms > deadline) {
-        decided = e.index;
-        break;
-      }
+    const auto after = first_at(deadline + 1);
+    const int64_t decided =
+        after == facts_.history().events().end() ? static_cast<int64_t>(facts_.history().size()) - 1 : after->index;
     report(decided, anomaly::kLateExpiry, std::move(ev));
   }
 
   void renewals() {
+    // Each owner's beliefs in facts order (the order they began), and those begun and not ended as
+    // of the renewal at hand: renewals come in history order, so a belief joins and leaves once.
+    struct OwnBeliefs {
+      std::vector<const Belief*> all;
+      size_t next = 0;
+      std::vector<const Belief*> open;
+    };
+    std::map<std::string_view, OwnBeliefs> beliefs_of;
+    for (const Belief& b : facts_.beliefs()) beliefs_of[b.owner].all.push_back(&b);
+    OwnBeliefs none;
     for (const Event& x : facts_.history().events()) {
       if (x.kind != EventKind::Exec || x.f != "renew" || x.client.empty()) continue;
       const KeyTrack* key = facts_.key(x.process, x.lock);
@@ -167,6 +188,10 @@ class Checker {
       if (x.reply != "1" && !extended) continue;
       ++renewals_;
       const std::string owner = x.owner();
+      const auto mine = beliefs_of.find(owner);
+      OwnBeliefs& own = mine == beliefs_of.end() ? none : mine->second;
+      while (own.next < own.all.size() && own.all[own.next]->span.begin < x.index) own.open.push_back(own.all[own.next++]);
+      std::erase_if(own.open, [&](const Belief* b) { return b->span.end >= 0 && b->span.end <= x.index; });
       std::vector<Evidence> ev{support::event_evidence(facts_, "renewal", x.index)};
       ev.back().where = key->name();
       ev.back().who = owner;
@@ -181,20 +206,20 @@ class Checker {
       if (!rightful) {
         Evidence s = support::figure("sent", sent);
         ev.push_back(s);
-        for (const Belief& b : facts_.beliefs())
-          if (b.owner == owner && std::find(key->locks.begin(), key->locks.end(), b.lock) != key->locks.end() &&
-              b.span.end >= 0 && b.span.to_ms <= sent)
-            ev.push_back(support::event_evidence(facts_, "release", b.span.end));
+        for (const Belief* b : own.all)
+          if (std::find(key->locks.begin(), key->locks.end(), b->lock) != key->locks.end() && b->span.end >= 0 &&
+              b->span.to_ms <= sent)
+            ev.push_back(support::event_evidence(facts_, "release", b->span.end));
         report(x.index, anomaly::kRevivedAfterUnlock, std::move(ev));
         continue;
       }
       const Belief* explicit_hold = nullptr;
       bool watchdog = false;
-      for (const Belief& b : facts_.beliefs()) {
-        if (b.owner != owner || !in_belief(b, x.index)) continue;
-        if (std::find(key->locks.begin(), key->locks.end(), b.lock) == key->locks.end()) continue;
-        if (b.mode_at(x.index) != Belief::Mode::Explicit) watchdog = true;
-        else explicit_hold = &b;
+      for (const Belief* b : own.open) {
+        if (!in_belief(*b, x.index)) continue;
+        if (std::find(key->locks.begin(), key->locks.end(), b->lock) == key->locks.end()) continue;
+        if (b->mode_at(x.index) != Belief::Mode::Explicit) watchdog = true;
+        else explicit_hold = b;
       }
       if (explicit_hold && !watchdog) {
         ev.insert(ev.begin(), support::belief_evidence(facts_, "hold", *explicit_hold));

@@ -14,7 +14,7 @@ void ReplicaLog::remember(int64_t now_ms, Snapshot snapshot) {
   log_.emplace_back(now_ms, std::move(snapshot));
   const int64_t cutoff = now_ms - lag_ms_;
   // Keep the newest snapshot the replica has surely applied, and everything after it.
-  while (log_.size() > 1 && log_[1].first <= cutoff) log_.erase(log_.begin());
+  while (log_.size() > 1 && log_[1].first <= cutoff) log_.pop_front();
 }
 
 Snapshot ReplicaLog::promoted(int64_t now_ms, int64_t lag_ms) const {

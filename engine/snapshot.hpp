@@ -2,6 +2,7 @@
 // Snapshots of a keyspace, for a server that restarts from its AOF or fails over to a replica that
 // lags behind. Both the simulated servers and `locksim serve` keep them the same way.
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <string>
@@ -31,7 +32,9 @@ class ReplicaLog {
 
  private:
   int64_t lag_ms_ = 0;
-  std::vector<std::pair<int64_t, Snapshot>> log_;  // (time, keyspace after a write), oldest first
+  // (time, keyspace after a write), oldest first. A deque: a long lag keeps thousands of them, and
+  // every write drops the oldest, which a vector would pay for by moving all the rest.
+  std::deque<std::pair<int64_t, Snapshot>> log_;
 };
 
 }  // namespace locksim::engine

@@ -3,6 +3,8 @@
 // and once for a simulated hour. Reports how many simulated ms pass per wall-clock second, the
 // events executed, the scripts the servers ran, the history size and the heap the run holds at its
 // end (malloc's count of bytes in use, after minus before: the world with its whole history).
+// Then judges that history with every checker that applies to an RLock, as `locksim run` would,
+// and reports how long that took and the heap the checkers' facts (model::Facts) held on top.
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
@@ -13,6 +15,7 @@
 
 #include "bench/worlds.hpp"
 #include "engine/scripting.hpp"
+#include "model/checkers.hpp"
 
 namespace {
 
@@ -25,12 +28,32 @@ struct RunFigures {
   uint64_t scripts = 0;  // EVAL and EVALSHA the engines ran (engine::scripts_run_total)
   int64_t locks_taken = 0;
   double heap_bytes = 0;  // heap in use at the end of the run, less what was in use before it
+  double judge_wall_s = 0;      // building the facts and running every checker
+  double facts_heap_bytes = 0;  // heap the facts held on top of the world
+  bool holds = false;           // every verdict held, as it must in this world
   bool ran_dry = false;
 };
 
 double heap_in_use() {
   const struct mallinfo2 m = mallinfo2();
   return static_cast<double>(m.uordblks + m.hblkhd);
+}
+
+// What `locksim run` does after a run: the facts once, then each applicable checker on them.
+void judge(const locksim::model::History& history, RunFigures& figures) {
+  namespace model = locksim::model;
+  const double heap_before = heap_in_use();
+  const auto start = std::chrono::steady_clock::now();
+  const model::LockType& rlock = *model::find_lock_type("rlock");
+  const model::Facts facts(history, &rlock);
+  figures.facts_heap_bytes = heap_in_use() - heap_before;
+  model::CheckerOptions options;
+  options.lock_type = std::string(rlock.name);
+  std::vector<model::Verdict> verdicts;
+  for (const model::NamedChecker& checker : model::standard_checkers())
+    if (checker.applies(rlock)) verdicts.push_back(checker.check(facts, options));
+  figures.judge_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  figures.holds = !verdicts.empty() && model::overall(verdicts) == model::Validity::Yes;
 }
 
 RunFigures run_standard_world(int64_t run_ms, double& wall_seconds) {
@@ -52,6 +75,7 @@ RunFigures run_standard_world(int64_t run_ms, double& wall_seconds) {
   for (const auto& e : world.history().events())
     if (e.kind == locksim::model::EventKind::Ok && e.f == "lock") ++figures.locks_taken;
   figures.ran_dry = locksim::bench::any_ran_dry(world, clients);
+  judge(world.history(), figures);
   return figures;
 }
 
@@ -68,6 +92,10 @@ void run_benchmark(benchmark::State& state, int64_t run_ms) {
       state.SkipWithError("a client ran out of queued operations before the end");
       break;
     }
+    if (!last.holds) {
+      state.SkipWithError("a checker did not hold on the standard world, which is safe by construction");
+      break;
+    }
   }
   state.SetItemsProcessed(last.locks_taken * static_cast<int64_t>(state.iterations()));
   state.counters["sim_ms_per_wall_s"] = benchmark::Counter(wall_total > 0 ? sim_ms_total / wall_total : 0);
@@ -78,6 +106,8 @@ void run_benchmark(benchmark::State& state, int64_t run_ms) {
   state.counters["scripts"] = benchmark::Counter(static_cast<double>(last.scripts));
   state.counters["locks"] = benchmark::Counter(static_cast<double>(last.locks_taken));
   state.counters["heap_bytes"] = benchmark::Counter(last.heap_bytes);
+  state.counters["judge_wall_s"] = benchmark::Counter(last.judge_wall_s);
+  state.counters["facts_heap_bytes"] = benchmark::Counter(last.facts_heap_bytes);
 }
 
 void BM_StandardContentionWorld(benchmark::State& state) { run_benchmark(state, kRunMs); }

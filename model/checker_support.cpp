@@ -109,7 +109,7 @@ Evidence key_evidence(std::string role, const KeyTrack& key, const KeyState& sta
   e.from_ms = state.from_ms;
   e.who = key.server;
   e.where = key.name();
-  e.state = !state.known ? "unknown" : state.present ? state.value : "";
+  e.state = !state.known ? "unknown" : state.present ? state.value.str() : "";
   e.number = state.expire_at;
   return e;
 }

@@ -425,19 +425,19 @@ std::vector<Claim> Facts::claims_of(const KeyTrack& track, const std::string& va
     return "";
   };
   if (!hash_keys(value)) {
-    claims.push_back(Claim{creator, lock_for(false), "", 1});
+    claims.push_back(Claim{Atom(creator), Atom(lock_for(false)), Atom(), 1});
     return claims;
   }
   const auto fields = parse_hash(value);
   if (!fields) {
-    claims.push_back(Claim{"", "", "", 1});
+    claims.push_back(Claim{Atom(), Atom(), Atom(), 1});
     return claims;
   }
   const size_t k = static_cast<size_t>(&track - keys_.data());
   for (const auto& [field, n] : *fields) {
     const auto h = parse_holder(field);
     if (!h) continue;  // metadata, e.g. a ReadWriteLock's mode
-    Claim c{owner_of_field(field), lock_for(h->write), field, n, false};
+    Claim c{Atom(owner_of_field(field)), Atom(lock_for(h->write)), Atom(field), n, false};
     if (type_ && type_->sides && !h->write) {
       const auto it = reader_timeouts_.find({k, field});
       c.stale = it != reader_timeouts_.end() && it->second.empty();
@@ -522,7 +522,7 @@ void Facts::build_keys() {
     s.known = true;
     s.present = present;
     s.claims.clear();
-    s.value.clear();
+    s.value = Atom();
     s.expire_at = present ? kUnknownExpiry : kNoExpiry;
     s.lease_bound = kNoExpiry;
     if (!present) {

@@ -45,11 +45,11 @@ struct Span {
 // execution of its requests on every server (resends, RedLock's and MultiLock's parts).
 struct Op {
   int64_t id = 0;
-  std::string owner;    // "A:1"
-  std::string process;  // "A"
+  Atom owner;    // "A:1"
+  Atom process;  // "A"
   int64_t thread = 0;
-  std::string lock;
-  std::string f;
+  Atom lock;
+  Atom f;
   int64_t invoke = -1;
   int64_t outcome = -1;
   EventKind result = EventKind::Invoke;  // the outcome's kind; Invoke when there was none
@@ -60,9 +60,9 @@ struct Op {
 // An owner's believed-holding interval on a lock: from the Hold that took it from depth 0 to the
 // Release that brought it back to 0 (an unlock begun, or a crash).
 struct Belief {
-  std::string lock;
-  std::string owner;
-  std::string process;
+  Atom lock;
+  Atom owner;
+  Atom process;
   int64_t thread = 0;
   Span span;                      // end: the Release at depth 0, -1 when still believed at the end
   bool crashed = false;           // ended by its owner's crash
@@ -91,9 +91,9 @@ struct FaultSpan {
 // A hold as a lock key carries it: a field of the hash ("<client id>:<thread>[:write]" and its
 // count), or a string key's value and whoever set it.
 struct Claim {
-  std::string owner;  // "A:1"; "" when no client's (a field locksim cannot attribute)
-  std::string lock;   // the lock it is a hold on ("orders", "orders:write"); "" when not known
-  std::string field;  // the hash field ("" for a string key)
+  Atom owner;  // "A:1"; "" when no client's (a field locksim cannot attribute)
+  Atom lock;   // the lock it is a hold on ("orders", "orders:write"); "" when not known
+  Atom field;  // the hash field ("" for a string key)
   int64_t count = 1;
   // A ReadWriteLock reader whose every hold's timeout key ("{<name>}:<field>:rwlock_timeout:<n>")
   // has expired: its lease ran out, though its field is still in the hash (Redisson keeps a reader's
@@ -106,7 +106,7 @@ struct KeyState {
   int64_t event = -1;          // the event from which on the key was so (-1: from the start)
   bool known = true;           // false: after a restart or failover, until an event showed the key again
   bool present = false;
-  std::string value;           // rendered as Exec events render it
+  Atom value;                  // rendered as Exec events render it (the history's own atom)
   int64_t expire_at = kNoExpiry;  // run ms at which it expires
   // The latest expiry set by a request its sender sent while it legitimately had the lock (it
   // believed it held it, or was acquiring or unlocking it) and that left its sender's hold in the

@@ -19,7 +19,7 @@ Evidence free_evidence(const FreeSpan& f) {
   e.state = std::string(to_string(f.why));
   if (f.key) {
     const KeyState& s = f.key->at(f.span.from_ms);
-    e.who = s.present ? s.value : "";
+    e.who = s.present ? s.value.str() : "";
     e.number = s.expire_at;
   }
   return e;

@@ -78,6 +78,8 @@ History History::from_jsonl(std::string_view text) {
       const auto j = nlohmann::json::parse(line);
       Event e;
       e.at_ms = j.at("t").get<int64_t>();
+      // Times count from the run's start; the checkers search key states by time from 0 on.
+      if (e.at_ms < 0) throw std::runtime_error("t " + std::to_string(e.at_ms) + " is before the run's start (0)");
       e.kind = kind_from(j.at("type").get<std::string>());
       e.process = j.at("p").get<std::string>();
       e.thread = j.value("thread", int64_t{0});

@@ -79,6 +79,7 @@ TEST(HistoryJsonl, BadLineThrowsNamingTheLine) {
   expect_line("{\"type\":\"hold\",\"p\":\"A\"}\n", "1");  // no time
   expect_line("\n{\"t\":5,\"type\":\"ok\",\"p\":\"A\"}\n{\"t\":4,\"type\":\"ok\",\"p\":\"A\"}\n",
               "3");  // time goes back
+  expect_line("{\"t\":-5,\"type\":\"ok\",\"p\":\"A\"}\n", "1");  // before the run's start
 }
 
 TEST(HistoryJsonl, ASendsPlaceMustFallAmongTheEventsAtItsTime) {

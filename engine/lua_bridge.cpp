@@ -704,24 +704,29 @@ void install(lua_State* L) {
   lua_setfield(L, real, "unpack");
   lua_pop(L, 1);
 
-  lua_getfield(L, real, LUA_STRLIBNAME);
-  set_field_function(L, "rep", lua51_string_rep);
-  wrap_library_function(L, "find", lua51_find_from);
-  wrap_library_function(L, "match", lua51_find_from);
-  wrap_library_function(L, "gmatch", lua51_gmatch);
-  wrap_library_function(L, "format", lua51_format);
-  lua_pop(L, 1);
-  lua_getfield(L, real, LUA_TABLIBNAME);
-  set_field_function(L, "insert", lua51_table_insert);
-  set_field_function(L, "remove", lua51_table_remove);
-  lua_pop(L, 1);
+  // The library functions Redis's Lua 5.1 has otherwise: replaced, or wrapped around 5.4's own.
+  struct Override {
+    const char* library;
+    const char* name;
+    lua_CFunction f;
+    bool wraps_original;
+  };
+  static constexpr Override kLua51Library[] = {
+      {LUA_STRLIBNAME, "rep", lua51_string_rep, false},    {LUA_STRLIBNAME, "find", lua51_find_from, true},
+      {LUA_STRLIBNAME, "match", lua51_find_from, true},    {LUA_STRLIBNAME, "gmatch", lua51_gmatch, true},
+      {LUA_STRLIBNAME, "format", lua51_format, true},      {LUA_TABLIBNAME, "insert", lua51_table_insert, false},
+      {LUA_TABLIBNAME, "remove", lua51_table_remove, false}, {LUA_MATHLIBNAME, "log", lua51_math_log, false},
+      {LUA_MATHLIBNAME, "random", math_random, false},     {LUA_MATHLIBNAME, "randomseed", math_randomseed, false},
+      {LUA_MATHLIBNAME, "max", math_max, false},           {LUA_MATHLIBNAME, "min", math_min, false},
+  };
+  for (const Override& o : kLua51Library) {
+    lua_getfield(L, real, o.library);
+    if (o.wraps_original) wrap_library_function(L, o.name, o.f);
+    else set_field_function(L, o.name, o.f);
+    lua_pop(L, 1);
+  }
 
   lua_getfield(L, real, LUA_MATHLIBNAME);
-  set_field_function(L, "log", lua51_math_log);
-  set_field_function(L, "random", math_random);
-  set_field_function(L, "randomseed", math_randomseed);
-  set_field_function(L, "max", math_max);
-  set_field_function(L, "min", math_min);
   // Lua 5.4 additions that Redis's Lua 5.1 does not have.
   for (const char* name : {"type", "tointeger", "ult", "maxinteger", "mininteger"}) {
     lua_pushnil(L);

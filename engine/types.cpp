@@ -1,5 +1,7 @@
 #include "engine/types.hpp"
 
+#include <bit>
+
 #include "base/assert.hpp"
 #include "engine/numbers.hpp"
 
@@ -67,6 +69,13 @@ bool ZSet::erase(std::string_view member) {
   const size_t removed = ordered_.erase(Item{it->second, it->first});
   LS_ASSERT(removed == 1);
   scores_.erase(it);
+  return true;
+}
+
+bool ZSet::operator==(const ZSet& other) const {
+  if (listpack_ != other.listpack_ || scores_.size() != other.scores_.size()) return false;
+  for (auto a = scores_.begin(), b = other.scores_.begin(); a != scores_.end(); ++a, ++b)
+    if (a->first != b->first || std::bit_cast<uint64_t>(a->second) != std::bit_cast<uint64_t>(b->second)) return false;
   return true;
 }
 

@@ -36,6 +36,8 @@ class Hash {
   // False once a field or value longer than kListpackValue was set or the hash held more than
   // kListpackEntries fields (Redis's hashTypeSet converts to a hashtable and never back).
   bool is_listpack() const { return listpack_; }
+  // Same fields in the same order, and the same encoding.
+  bool operator==(const Hash&) const = default;
 
  private:
   std::vector<Field> fields_;
@@ -66,6 +68,8 @@ class ZSet {
   bool add_converts(std::string_view member) const {
     return size() + 1 > kListpackEntries || member.size() > kListpackValue;
   }
+  // Same members with bit-identical scores (0 and -0 differ: ZSCORE shows the sign), same encoding.
+  bool operator==(const ZSet& other) const;
 
  private:
   std::map<std::string, double, std::less<>> scores_;
@@ -99,6 +103,7 @@ class Set {
   Encoding encoding() const { return encoding_; }
   // Every member in iteration order: numeric for an intset, byte order for a hashtable.
   std::vector<std::string> members() const;
+  bool operator==(const Set&) const = default;
 
  private:
   void convert_to_hashtable();
@@ -118,6 +123,7 @@ struct Entry {
   // A string APPEND grew in place: Redis keeps it as a raw sds whatever its length or digits
   // (dbUnshareStringValue), so OBJECT ENCODING says "raw". Any other write of a string clears it.
   bool raw_string = false;
+  bool operator==(const Entry&) const = default;
 };
 
 // TYPE's name for a value: string, hash, list, zset, set.

@@ -78,6 +78,11 @@ Belief::Mode Belief::mode_at(int64_t index) const {
   return mode;
 }
 
+const std::vector<std::string>& KeyState::queue() const {
+  static const std::vector<std::string> none;
+  return waiters ? *waiters : none;
+}
+
 const Claim* KeyState::claim_of(const std::string& owner, const std::string& lock) const {
   for (const Claim& c : claims)
     if (c.owner == owner && (lock.empty() || c.lock.empty() || c.lock == lock)) return &c;
@@ -504,6 +509,8 @@ void Facts::build_keys() {
     keys_[i].states.push_back(KeyState{});
   }
   std::vector<std::string> creator(keys_.size());
+  // Each key's latest queue rendering, parsed.
+  std::vector<std::pair<Atom, std::shared_ptr<const std::vector<std::string>>>> parsed_queue(keys_.size());
   // What each key was before the restart or failover that left it unknown (a restored copy may
   // still be it), with its creator.
   std::vector<std::optional<std::pair<KeyState, std::string>>> before_fault(keys_.size());
@@ -620,7 +627,7 @@ void Facts::build_keys() {
       KeyState s;
       s.from_ms = e.at_ms;
       s.event = e.index;
-      s.queue = now.queue;
+      s.waiters = now.waiters;
       s.queue_known = now.queue_known;
       push(k, std::move(s));
       creator[k].clear();
@@ -633,10 +640,16 @@ void Facts::build_keys() {
     s.event = e.index;
     s.present = !e.after.empty();
     s.value = e.after;
-    s.queue = prev.queue;
+    s.waiters = prev.waiters;
     s.queue_known = prev.queue_known;
     if (!e.queue.empty()) {
-      s.queue = parse_list(e.queue);
+      // The same rendering (one atom) is the same list.
+      auto& [text, list] = parsed_queue[k];
+      if (e.queue != text) {
+        text = e.queue;
+        list = std::make_shared<const std::vector<std::string>>(parse_list(e.queue));
+      }
+      s.waiters = list;
       s.queue_known = true;
     }
     if (s.present) {
@@ -780,7 +793,7 @@ std::vector<FreeSpan> Facts::free_spans(const Op& waiter, int64_t from, int64_t 
     for (const KeyTrack* part : parts) {
       const KeyState& s = part->at(t);
       if (!s.queue_known) return true;
-      for (const std::string& entry : s.queue) {
+      for (const std::string& entry : s.queue()) {
         if (entry == me) return false;
         return true;  // someone ahead of it (or it is not queued at all)
       }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -115,9 +116,12 @@ struct KeyState {
   int64_t lease_bound = kNoExpiry;
   std::vector<Claim> claims;
   // A FairLock's waiter queue (holder ids, head first), as its last command left it; not known
-  // before any command recorded it, or after a restart or failover until one does again.
-  std::vector<std::string> queue;
+  // before any command recorded it, or after a restart or failover until one does again. The
+  // states a queue lasts through share one list: with many waiters, a copy per state would cost
+  // more than the rest of the facts together.
+  std::shared_ptr<const std::vector<std::string>> waiters;
   bool queue_known = false;
+  const std::vector<std::string>& queue() const;
   const Claim* claim_of(const std::string& owner, const std::string& lock) const;
 };
 

@@ -60,13 +60,13 @@ QueueTrack track_of(const Facts& facts, const KeyTrack& key) {
       before.clear();
       continue;
     }
-    if (known && s.queue == before) continue;
+    if (known && s.queue() == before) continue;
     std::vector<std::string> gone;
     for (const auto& [entry, i] : open)
-      if (std::find(s.queue.begin(), s.queue.end(), entry) == s.queue.end()) gone.push_back(entry);
+      if (std::find(s.queue().begin(), s.queue().end(), entry) == s.queue().end()) gone.push_back(entry);
     for (const std::string& entry : gone) close(entry, s, why_left(facts, q.stays[open.at(entry)], s.event));
-    for (size_t place = 0; place < s.queue.size(); ++place) {
-      const std::string& entry = s.queue[place];
+    for (size_t place = 0; place < s.queue().size(); ++place) {
+      const std::string& entry = s.queue()[place];
       if (!open.count(entry)) {
         QueueStay stay;
         stay.entry = entry;
@@ -83,9 +83,9 @@ QueueTrack track_of(const Facts& facts, const KeyTrack& key) {
       const int64_t at = static_cast<int64_t>(place) + 1;
       if (stay.places.empty() || stay.places.back().second != at) stay.places.emplace_back(s.from_ms, at);
     }
-    if (known || !s.queue.empty()) q.changes.push_back(s.event);
+    if (known || !s.queue().empty()) q.changes.push_back(s.event);
     known = true;
-    before = s.queue;
+    before = s.queue();
   }
   return q;
 }
@@ -158,7 +158,7 @@ std::vector<std::string> queue_after(const Facts& facts, const QueueTrack& q, in
   const KeyTrack* key = facts.key(q.server, q.lock);
   if (!key) return {};
   std::vector<std::string> out;
-  for (const std::string& entry : key->after_event(index).queue) {
+  for (const std::string& entry : key->after_event(index).queue()) {
     std::string owner = owner_of(facts, entry);
     for (const QueueStay& stay : q.stays)
       if (stay.entry == entry) owner = stay.owner;

@@ -384,8 +384,8 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
       input.expected.push_back(p.expected);
       input.met.push_back(p.passed);
     }
-    write_file(folder / "timeline.txt", render_timeline_text(input));
-    write_file(folder / "timeline.html", render_timeline_html(input));
+    write_file(folder / "timeline.txt", [&](std::ostream& out) { write_timeline_text(input, out); });
+    write_file(folder / "timeline.html", [&](std::ostream& out) { write_timeline_html(input, out); });
   }
 }
 

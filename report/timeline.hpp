@@ -27,6 +27,7 @@
 // the column of the event's process, and the event's long details (commands, replies, reasons) after
 // the last column.
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,10 @@ struct TimelineInput {
   bool real_time = false;  // a live run: its ms are real, not virtual
 };
 
+// Each writes its page to `out` as it goes, so a long history's timeline is never held whole; the
+// render_ forms return the same bytes as a string.
+void write_timeline_html(const TimelineInput& input, std::ostream& out);
+void write_timeline_text(const TimelineInput& input, std::ostream& out);
 std::string render_timeline_html(const TimelineInput& input);
 std::string render_timeline_text(const TimelineInput& input);
 

@@ -1,3 +1,5 @@
+#include <ostream>
+#include <sstream>
 #include <stdexcept>
 
 #include "report/markup.hpp"
@@ -135,20 +137,26 @@ std::string panel() {
 
 }  // namespace
 
-std::string render_timeline_html(const TimelineInput& in) {
-  if (!in.history) throw std::invalid_argument("render_timeline_html: no history");
+void write_timeline_html(const TimelineInput& in, std::ostream& out) {
+  if (!in.history) throw std::invalid_argument("write_timeline_html: no history");
   const Layout L(in);
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
-  out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">";
-  out += "<title>" + escape_markup("locksim timeline: " + (in.title.empty() ? std::string("run") : in.title)) + "</title>";
-  out += "<style>" + std::string(kTimelineCss) + "</style></head>\n<body>";
-  out += header(L) + violation_box(in) + toolbar(L);
+  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
+  out << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">";
+  out << "<title>" << escape_markup("locksim timeline: " + (in.title.empty() ? std::string("run") : in.title)) << "</title>";
+  out << "<style>" << kTimelineCss << "</style></head>\n<body>";
+  out << header(L) << violation_box(in) << toolbar(L);
   // The legend's swatches use the plot's patterns; an empty SVG carries a copy of them.
-  out += "<svg width=\"0\" height=\"0\" style=\"position:absolute\">" + timeline::defs() + "</svg>";
-  out += "<div class=\"main\"><div class=\"chart\">" + timeline::labels_svg(L) + "<div class=\"scroll\" id=\"scroll\">" +
-         timeline::plot_svg(L) + "</div></div>" + panel() + "</div>";
-  out += "<div id=\"tip\"></div>\n<script>" + std::string(kTimelineJs) + "</script>\n</body></html>\n";
-  return out;
+  out << "<svg width=\"0\" height=\"0\" style=\"position:absolute\">" << timeline::defs() << "</svg>";
+  out << "<div class=\"main\"><div class=\"chart\">" << timeline::labels_svg(L) << "<div class=\"scroll\" id=\"scroll\">";
+  timeline::write_plot_svg(L, out);
+  out << "</div></div>" << panel() << "</div>";
+  out << "<div id=\"tip\"></div>\n<script>" << kTimelineJs << "</script>\n</body></html>\n";
+}
+
+std::string render_timeline_html(const TimelineInput& in) {
+  std::ostringstream out;
+  write_timeline_html(in, out);
+  return std::move(out).str();
 }
 
 }  // namespace locksim::report

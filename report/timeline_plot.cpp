@@ -1,6 +1,7 @@
 #include "report/timeline_plot.hpp"
 
 #include <cmath>
+#include <ostream>
 
 #include "model/fault_events.hpp"
 #include "report/markup.hpp"
@@ -408,19 +409,18 @@ std::string run_end(const Layout& L) {
 
 const char* const kLaneClass[] = {"lane", "lane world", "lane server", "lane queue"};
 
-std::string lanes_layer(const Layout& L) {
-  std::string out;
+void write_lanes_layer(const Layout& L, std::ostream& out) {
   for (const Lane& lane : L.lanes) {
-    out += "<g class=\"" + std::string(kLaneClass[static_cast<int>(lane.kind)]) + "\" data-lane=\"" + escape_markup(lane.id) + "\">";
+    out << "<g class=\"" << kLaneClass[static_cast<int>(lane.kind)] << "\" data-lane=\"" << escape_markup(lane.id) << "\">";
     switch (lane.kind) {
-      case Lane::Kind::Client: out += client_lane(L, lane); break;
-      case Lane::Kind::World: out += world_lane(L, lane); break;
-      case Lane::Kind::Server: out += key_rows(L, lane) + exec_ticks(L, lane); break;
-      case Lane::Kind::Queue: out += queue_lane(L, lane); break;
+      case Lane::Kind::Client: out << client_lane(L, lane); break;
+      case Lane::Kind::World: out << world_lane(L, lane); break;
+      case Lane::Kind::Server: out << key_rows(L, lane) << exec_ticks(L, lane); break;
+      case Lane::Kind::Queue: out << queue_lane(L, lane); break;
     }
-    out += "</g>";
+    out << "</g>";
   }
-  return out + run_end(L);
+  out << run_end(L);
 }
 
 // --- violations
@@ -512,13 +512,13 @@ std::string labels_svg(const Layout& L) {
   return out + "</svg>";
 }
 
-std::string plot_svg(const Layout& L) {
-  std::string out = "<svg id=\"plot\" width=\"" + num(L.width()) + "\" height=\"" +
-                    num(L.height) + "\" data-end=\"" + std::to_string(L.end_ms) + "\" data-pad=\"" + num(kPad) +
-                    "\" data-pad-right=\"" + num(kPadRight) + "\" data-axis=\"" + num(kAxisH) + "\" data-view0=\"" +
-                    std::to_string(L.view.first) + "\" data-view1=\"" + std::to_string(L.view.second) + "\">";
-  out += defs() + lane_backgrounds(L) + axis_and_grid(L) + faults_layer(L) + lanes_layer(L) + witness_layer(L);
-  return out + "<g id=\"rings\"></g></svg>";
+void write_plot_svg(const Layout& L, std::ostream& out) {
+  out << "<svg id=\"plot\" width=\"" << num(L.width()) << "\" height=\"" << num(L.height) << "\" data-end=\""
+      << L.end_ms << "\" data-pad=\"" << num(kPad) << "\" data-pad-right=\"" << num(kPadRight) << "\" data-axis=\""
+      << num(kAxisH) << "\" data-view0=\"" << L.view.first << "\" data-view1=\"" << L.view.second << "\">";
+  out << defs() << lane_backgrounds(L) << axis_and_grid(L) << faults_layer(L);
+  write_lanes_layer(L, out);
+  out << witness_layer(L) << "<g id=\"rings\"></g></svg>";
 }
 
 }  // namespace locksim::report::timeline

@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <map>
+#include <ostream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 #include "model/lock_types.hpp"
@@ -65,8 +67,8 @@ std::string pad_left(const std::string& s, size_t width) {
 
 }  // namespace
 
-std::string render_timeline_text(const TimelineInput& in) {
-  if (!in.history) throw std::invalid_argument("render_timeline_text: no history");
+void write_timeline_text(const TimelineInput& in, std::ostream& page) {
+  if (!in.history) throw std::invalid_argument("write_timeline_text: no history");
   const History& h = *in.history;
   const model::Facts facts(*in.history, model::find_lock_type(in.lock_type));
   const timeline::Cast cast = timeline::find_cast(in, facts);
@@ -104,6 +106,7 @@ std::string render_timeline_text(const TimelineInput& in) {
   std::string head = "\n" + pad_left("ms", 9) + " " + fit("#", 6);
   for (const auto& c : columns) head += "| " + fit(c, width(c));
   out += head + "| details\n";
+  page << out;
   for (const Event& e : h.events()) {
     const std::string index = std::to_string(e.index) + (witnesses.count(e.index) ? "!" : "");
     std::string line = pad_left(std::to_string(e.at_ms), 9) + " " + fit(index, 6);
@@ -112,9 +115,14 @@ std::string render_timeline_text(const TimelineInput& in) {
     line += "| " + details(e);
     while (!line.empty() && line.back() == ' ') line.pop_back();
     std::replace(line.begin(), line.end(), '\n', ' ');
-    out += line + "\n";
+    page << line << '\n';
   }
-  return out;
+}
+
+std::string render_timeline_text(const TimelineInput& in) {
+  std::ostringstream page;
+  write_timeline_text(in, page);
+  return std::move(page).str();
 }
 
 }  // namespace locksim::report

@@ -35,6 +35,8 @@ double check_number(lua_State* L, int arg);
 // luaL_checkinteger / luaL_optinteger of 5.1: a float is truncated (5.4 raises "number has no
 // integer representation"); not a number: "bad argument #n to 'f' (number expected, got T)".
 int64_t check_integer(lua_State* L, int arg);
+// A C int as 5.1's luaL_checkint makes it from the truncated integer: its low 32 bits.
+inline int c_int(int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(v))); }
 int64_t opt_integer(lua_State* L, int arg, int64_t def);
 
 // luaL_checklstring of 5.1: a number argument becomes its "%.14g" text (5.4 writes 3.0 as "3.0").

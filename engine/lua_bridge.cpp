@@ -1,9 +1,11 @@
 #include "engine/lua_bridge.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <lua.hpp>
 #include <regex>
 #include <string>
@@ -13,6 +15,7 @@
 #include "base/sha1.hpp"
 #include "engine/errors.hpp"
 #include "engine/lua51.hpp"
+#include "engine/lua51_library.hpp"
 #include "engine/lua_libraries.hpp"
 #include "engine/numbers.hpp"
 #include "engine/ordered_next.hpp"
@@ -23,6 +26,7 @@ namespace {
 
 constexpr const char* kRealGlobalsKey = "locksim.globals";    // holds KEYS/ARGV, set with rawset
 constexpr const char* kProtectedKey = "locksim.protected";    // tables no script may modify
+constexpr const char* kStringMetatableKey = "locksim.string_mt";  // what getmetatable('') shows
 constexpr int kHookEvery = 1000;                               // instructions between budget checks
 
 ScriptRun& run_of(lua_State* L) { return **static_cast<ScriptRun**>(lua_getextraspace(L)); }
@@ -234,17 +238,12 @@ int math_random(lua_State* L) {
 // integral result is pushed as an integer, which 5.1's %.14g prints the same way.
 int math_extreme(lua_State* L, bool max) {
   const int n = lua_gettop(L);
-  lua_Number best = luaL_checknumber(L, 1);
+  lua_Number best = lua51::check_number(L, 1);
   for (int i = 2; i <= n; ++i) {
-    const lua_Number d = luaL_checknumber(L, i);
+    const lua_Number d = lua51::check_number(L, i);
     if (max ? d > best : d < best) best = d;
   }
-  lua_Integer integral = 0;
-  if (lua_numbertointeger(std::floor(best), &integral) && static_cast<lua_Number>(integral) == best) {
-    lua_pushinteger(L, integral);
-  } else {
-    lua_pushnumber(L, best);
-  }
+  lua51::push_number(L, best);  // -0 stays -0, and 2^53 prints as 5.1's double
   return 1;
 }
 int math_max(lua_State* L) { return math_extreme(L, true); }
@@ -274,12 +273,30 @@ int redis_style_pcall(lua_State* L) {
   return 2;
 }
 
+// getmetatable as 5.1's, except that a string's metatable is shown as Redis shows it: a read-only
+// table whose __index is the (read-only) string library. The real metatable cannot be made
+// read-only itself, because the VM reads its __index raw.
+int string_aware_getmetatable(lua_State* L) {
+  luaL_checkany(L, 1);
+  if (lua_type(L, 1) == LUA_TSTRING) {
+    lua_getfield(L, LUA_REGISTRYINDEX, kStringMetatableKey);
+    return 1;
+  }
+  if (!lua_getmetatable(L, 1)) {
+    lua_pushnil(L);
+    return 1;
+  }
+  luaL_getmetafield(L, 1, "__metatable");
+  return 1;
+}
+
 // Lua 5.1's error: a number message gets the position too (5.4 adds it to strings only).
 int lua51_error(lua_State* L) {
   const int level = static_cast<int>(luaL_optinteger(L, 2, 1));
   lua_settop(L, 1);
   const int type = lua_type(L, 1);
   if ((type == LUA_TNUMBER || type == LUA_TSTRING) && level > 0) {
+    lua51::check_string(L, 1);  // concatenated, a number is its 5.1 text: 2^31 is "2147483648"
     luaL_where(L, level);
     lua_pushvalue(L, 1);
     lua_concat(L, 2);
@@ -307,6 +324,30 @@ int lua51_tostring(lua_State* L) {
 // Lua's tonumber, called in this frame so that its errors name 'tonumber').
 int lua51_tonumber(lua_State* L) {
   auto original = reinterpret_cast<lua_CFunction>(lua_touserdata(L, lua_upvalueindex(1)));
+  if (!lua_isnoneornil(L, 2)) {
+    // 5.1 reads the base as a C int, and base 10 as no base at all (5.4 wants a string then too);
+    // with another base, a number is read as its text.
+    const int base = lua51::c_int(lua51::check_integer(L, 2));
+    if (base == 10) {
+      lua_settop(L, 1);
+    } else {
+      // strtoul's reading, as 5.1's: leading spaces, a sign (negating the unsigned value), "0x"
+      // in base 16, then trailing spaces only.
+      const std::string text(lua51::check_string(L, 1));
+      luaL_argcheck(L, 2 <= base && base <= 36, 2, "base out of range");
+      char* end = nullptr;
+      const unsigned long n = std::strtoul(text.c_str(), &end, base);
+      if (end != text.c_str()) {
+        while (std::isspace(static_cast<unsigned char>(*end))) ++end;
+        if (*end == '\0' && static_cast<size_t>(end - text.c_str()) == text.size()) {
+          lua51::push_number(L, static_cast<double>(n));
+          return 1;
+        }
+      }
+      lua_pushnil(L);
+      return 1;
+    }
+  }
   const int results = original(L);
   if (results == 1 && lua_isinteger(L, -1)) {
     const double d = static_cast<double>(lua_tointeger(L, -1));
@@ -394,7 +435,7 @@ int safe_setmetatable(lua_State* L) {
 // string.rep(s, n): no separator; a fractional count is truncated.
 int lua51_string_rep(lua_State* L) {
   const std::string_view s = lua51::check_string(L, 1);
-  const int64_t n = lua51::check_integer(L, 2);
+  const int n = lua51::c_int(lua51::check_integer(L, 2));  // a C int: 2^31 is negative, so ""
   if (s.empty() || n <= 0) {
     lua_pushliteral(L, "");
     return 1;
@@ -403,7 +444,7 @@ int lua51_string_rep(lua_State* L) {
   if (static_cast<uint64_t>(n) > kLuaMemoryLimit / s.size()) return luaL_error(L, "not enough memory");
   luaL_Buffer b;
   luaL_buffinit(L, &b);
-  for (int64_t i = 0; i < n; ++i) luaL_addlstring(&b, s.data(), s.size());
+  for (int i = 0; i < n; ++i) luaL_addlstring(&b, s.data(), s.size());
   luaL_pushresult(&b);
   return 1;
 }
@@ -429,27 +470,28 @@ int lua51_find_from(lua_State* L) {
 // string.gmatch(s, pattern) (upvalue 1: 5.4's): no init.
 int lua51_gmatch(lua_State* L) {
   auto original = reinterpret_cast<lua_CFunction>(lua_touserdata(L, lua_upvalueindex(1)));
-  lua_settop(L, 2);
+  if (lua_gettop(L) > 2) lua_settop(L, 2);  // a missing pattern is still "no value"
   return original(L);
 }
 
 // table.insert(t, [pos,] v): raw, and any position (5.4: "position out of bounds").
 int lua51_table_insert(lua_State* L) {
   luaL_checktype(L, 1, LUA_TTABLE);
-  int64_t end = static_cast<int64_t>(lua_rawlen(L, 1)) + 1;  // the first empty slot
-  int64_t pos = end;
+  // C ints, as 5.1's: a position of -2^40 is 0 there (one move), not a loop of 2^40 moves.
+  int end = lua51::c_int(static_cast<int64_t>(lua_rawlen(L, 1))) + 1;  // the first empty slot
+  int pos = end;
   switch (lua_gettop(L)) {
     case 2:
       break;
     case 3:
-      pos = lua51::check_integer(L, 2);
+      pos = lua51::c_int(lua51::check_integer(L, 2));
       if (pos > end) end = pos;
       break;
     default:
       return luaL_error(L, "wrong number of arguments to 'insert'");
   }
   if (is_protected(L, 1)) return readonly_error_in_c(L);
-  for (int64_t i = end; i > pos; --i) {
+  for (int i = end; i > pos; --i) {
     lua_rawgeti(L, 1, i - 1);
     lua_rawseti(L, 1, i);
   }
@@ -457,11 +499,11 @@ int lua51_table_insert(lua_State* L) {
   return 0;
 }
 
-// table.remove(t [, pos]): raw; a position outside 1..#t removes nothing and returns nothing.
+// table.remove(t [, pos]): raw; a position outside 1..#t (as a C int) removes nothing and returns nothing.
 int lua51_table_remove(lua_State* L) {
   luaL_checktype(L, 1, LUA_TTABLE);
-  const auto end = static_cast<int64_t>(lua_rawlen(L, 1));
-  int64_t pos = lua51::opt_integer(L, 2, end);
+  const int end = lua51::c_int(static_cast<int64_t>(lua_rawlen(L, 1)));
+  int pos = lua51::c_int(lua51::opt_integer(L, 2, end));
   if (pos < 1 || pos > end) return 0;
   if (is_protected(L, 1)) return readonly_error_in_c(L);
   lua_rawgeti(L, 1, pos);
@@ -474,49 +516,6 @@ int lua51_table_remove(lua_State* L) {
   return 1;
 }
 
-// string.format (upvalue 1: 5.4's): 5.1's specifications (its options, at most 5 flags and 2
-// digits of width and of precision), %s of a string or a number only (as its "%.14g" text; 5.4
-// formats any value as tostring would), and integer options truncating a fraction. Checked spec
-// by spec in 5.1's order (a missing argument, the spec, the option, the argument); 5.4's then
-// formats. (5.4 still refuses some flags for some options that C's printf, and 5.1, accept.)
-int lua51_format(lua_State* L) {
-  auto original = reinterpret_cast<lua_CFunction>(lua_touserdata(L, lua_upvalueindex(1)));
-  size_t length = 0;
-  const char* format = luaL_checklstring(L, 1, &length);
-  const std::string_view spec(format, length);
-  const int top = lua_gettop(L);
-  int arg = 1;
-  auto at = [&](size_t i) { return i < spec.size() ? spec[i] : '\0'; };
-  auto digit = [&](size_t i) { return at(i) >= '0' && at(i) <= '9'; };
-  for (size_t i = 0; i < spec.size(); ++i) {
-    if (spec[i] != '%') continue;
-    if (at(++i) == '%') continue;
-    if (++arg > top) break;  // 5.4's raises the same "no value"
-    // 5.1's scanformat: at most 5 flags, 2 digits of width and 2 of precision.
-    const size_t flags = i;
-    while (at(i) != '\0' && std::string_view("-+ #0").find(at(i)) != std::string_view::npos) ++i;
-    if (i - flags >= 6) return luaL_error(L, "invalid format (repeated flags)");
-    for (int d = 0; d < 2 && digit(i); ++d) ++i;
-    if (at(i) == '.') {
-      ++i;
-      for (int d = 0; d < 2 && digit(i); ++d) ++i;
-    }
-    if (digit(i)) return luaL_error(L, "invalid format (width or precision too long)");
-    // A format ending in '%': 5.1 reads its terminating NUL as the option, which %c prints as "".
-    const char option = at(i);
-    if (option == '\0') return luaL_error(L, "invalid option '%%' to 'format'");
-    if (std::string_view("cdiouxXeEfgGqs").find(option) == std::string_view::npos)
-      return luaL_error(L, "invalid option '%%%c' to 'format'", option);
-    if (option == 's') lua51::check_string(L, arg);
-    if (std::string_view("cdiouxX").find(option) != std::string_view::npos) {
-      // 5.1 casts the number to an integer (truncating), where 5.4 refuses a fraction.
-      lua_pushinteger(L, lua51::double_to_int64(lua51::check_number(L, arg)));
-      lua_replace(L, arg);
-    }
-  }
-  return original(L);
-}
-
 // Replaces `name` in the library table on top with `f`, given 5.4's own as its upvalue.
 void wrap_library_function(lua_State* L, const char* name, lua_CFunction f) {
   lua_getfield(L, -1, name);
@@ -526,20 +525,57 @@ void wrap_library_function(lua_State* L, const char* name, lua_CFunction f) {
   lua_pop(L, 1);
 }
 
-// load/loadstring accept source text only: no bytecode, as in Redis.
-int safe_load(lua_State* L) {
-  size_t len = 0;
-  const char* chunk = luaL_checklstring(L, 1, &len);
-  const char* name = luaL_optstring(L, 2, chunk);
-  if (luaL_loadbufferx(L, chunk, len, name, "t") != LUA_OK) {
+// What load and loadstring return: the chunk, which sees the same read-only globals as the script
+// that loaded it, or nil and the message.
+int loaded(lua_State* L, int status) {
+  if (status != LUA_OK) {
+    size_t length = 0;
+    const char* message = lua_tolstring(L, -1, &length);
+    if (message != nullptr) {
+      const std::string reworded = as_lua51_compile_message(std::string_view(message, length));
+      lua_pushlstring(L, reworded.data(), reworded.size());
+      lua_replace(L, -2);
+    }
     lua_pushnil(L);
     lua_insert(L, -2);
     return 2;
   }
-  // The loaded chunk sees the same read-only globals as the script that loaded it.
   lua_getfield(L, LUA_REGISTRYINDEX, "locksim.env");
   if (lua_setupvalue(L, -2, 1) == nullptr) lua_pop(L, 1);
   return 1;
+}
+
+// loadstring accepts source text only: no bytecode, as in Redis.
+int safe_loadstring(lua_State* L) {
+  const std::string_view chunk = lua51::check_string(L, 1);
+  const char* name = lua_isnoneornil(L, 2) ? chunk.data() : lua51::check_string(L, 2).data();
+  return loaded(L, luaL_loadbufferx(L, chunk.data(), chunk.size(), name, "t"));
+}
+
+// 5.1's load reads the chunk from a function (generic_reader of lbaselib.c), piece by piece,
+// into the reserved stack slot 3; nil ends it.
+const char* read_piece(lua_State* L, void*, size_t* size) {
+  luaL_checkstack(L, 2, "too many nested functions");
+  lua_pushvalue(L, 1);
+  lua_call(L, 0, 1);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    *size = 0;
+    return nullptr;
+  }
+  if (!lua_isstring(L, -1)) luaL_error(L, "reader function must return a string");
+  lua_replace(L, 3);
+  const std::string_view piece = lua51::check_string(L, 3);
+  *size = piece.size();
+  return piece.data();
+}
+
+// 5.1's load takes a reader function only (5.4's takes a string too, which 5.1 leaves to loadstring).
+int safe_load(lua_State* L) {
+  const char* name = luaL_optstring(L, 2, "=(load)");
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  lua_settop(L, 3);
+  return loaded(L, lua_load(L, read_piece, nullptr, name, "t"));
 }
 
 void mark_protected(lua_State* L, int index) {
@@ -677,7 +713,7 @@ void install(lua_State* L) {
   }
   lua_pushcfunction(L, safe_load);
   lua_setfield(L, real, "load");
-  lua_pushcfunction(L, safe_load);
+  lua_pushcfunction(L, safe_loadstring);
   lua_setfield(L, real, "loadstring");
   lua_pushcfunction(L, safe_rawset);
   lua_setfield(L, real, "rawset");
@@ -714,7 +750,7 @@ void install(lua_State* L) {
   static constexpr Override kLua51Library[] = {
       {LUA_STRLIBNAME, "rep", lua51_string_rep, false},    {LUA_STRLIBNAME, "find", lua51_find_from, true},
       {LUA_STRLIBNAME, "match", lua51_find_from, true},    {LUA_STRLIBNAME, "gmatch", lua51_gmatch, true},
-      {LUA_STRLIBNAME, "format", lua51_format, true},      {LUA_TABLIBNAME, "insert", lua51_table_insert, false},
+      {LUA_TABLIBNAME, "insert", lua51_table_insert, false},
       {LUA_TABLIBNAME, "remove", lua51_table_remove, false}, {LUA_MATHLIBNAME, "log", lua51_math_log, false},
       {LUA_MATHLIBNAME, "random", math_random, false},     {LUA_MATHLIBNAME, "randomseed", math_randomseed, false},
       {LUA_MATHLIBNAME, "max", math_max, false},           {LUA_MATHLIBNAME, "min", math_min, false},
@@ -733,6 +769,7 @@ void install(lua_State* L) {
     lua_setfield(L, -2, name);
   }
   lua_pop(L, 1);
+  lua51_library::adapt(L, real);
 
   // Libraries become read-only views; the real tables stay reachable only from C.
   push_redis_library(L);
@@ -753,12 +790,17 @@ void install(lua_State* L) {
     set_readonly_library(L, real, name);
   }
   install_cjson(L, real);
-  // The string metatable would otherwise hand scripts the real string library.
+  // Strings' methods come from the read-only view, not the real string library.
   lua_pushliteral(L, "");
   lua_getmetatable(L, -1);
-  lua_pushboolean(L, 0);
-  lua_setfield(L, -2, "__metatable");
+  lua_getfield(L, real, LUA_STRLIBNAME);
+  lua_setfield(L, -2, "__index");
+  mark_protected(L, -1);
+  push_readonly_proxy(L, -1);
+  lua_setfield(L, LUA_REGISTRYINDEX, kStringMetatableKey);
   lua_pop(L, 2);
+  lua_pushcfunction(L, string_aware_getmetatable);
+  lua_setfield(L, real, "getmetatable");
 
   // Scripts see the globals through a read-only proxy; an unknown global is an error.
   push_readonly_proxy(L, real);
@@ -775,6 +817,11 @@ void install(lua_State* L) {
   lua_setmetatable(L, real);
   mark_protected(L, real);
   lua_setfield(L, LUA_REGISTRYINDEX, kRealGlobalsKey);
+  // Lua 5.4 names a function its error message cannot name from the call ("bad argument #1 to
+  // '?'" in 5.1, as under pcall(string.sub, ...)) by searching the loaded libraries; with none
+  // registered it falls back to 5.1's '?'. Nothing in the sandbox loads a library after this.
+  lua_newtable(L);
+  lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
   LS_ASSERT(lua_gettop(L) == 0);
 }
 
@@ -930,6 +977,17 @@ std::string as_lua51_compile_message(std::string_view message) {
       }
     }
     if (!replaced) out += message[i++];
+  }
+  // An expression statement that is neither a call nor followed by '=' or ',' ("x y"): 5.4 says
+  // "syntax error", 5.1 expects the assignment's '='. (Assigning to a non-variable, "f() = 1", is
+  // a "syntax error" near the '=' or ',' in both.)
+  // 5.1 says "syntax error" first where the statement is a bare parenthesized expression
+  // ("(a) b"); the message cannot tell that apart (docs/fidelity.md).
+  static constexpr std::string_view kSyntaxError = ": syntax error";
+  if (const size_t at = out.find(kSyntaxError); at != std::string::npos) {
+    const std::string_view rest = std::string_view(out).substr(at + kSyntaxError.size());
+    if (rest.empty() || (rest.starts_with(" near ") && !rest.starts_with(" near '='") && !rest.starts_with(" near ','")))
+      out.replace(at, kSyntaxError.size(), ": '=' expected");
   }
   return out;
 }

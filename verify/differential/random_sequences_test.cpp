@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "verify/support/differential.hpp"
+#include "verify/support/quiet_property.hpp"
 
 namespace locksim::test {
 namespace {
@@ -252,13 +253,6 @@ std::string show(const Argv& argv) {
   return out;
 }
 
-class SilentListener : public rc::detail::TestListener {
- public:
-  void onTestCaseFinished(const rc::detail::CaseDescription&) override {}
-  void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
-  void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
-};
-
 }  // namespace
 
 TEST_F(Differential, RandomCommandSequencesAnswerAsTheLiveServerDoes) {
@@ -281,17 +275,7 @@ TEST_F(Differential, RandomCommandSequencesAnswerAsTheLiveServerDoes) {
     }
   };
 
-  rc::detail::TestParams params = rc::detail::configuration().testParams;
-  params.maxSuccess = kCasesMax;
-  rc::detail::TestMetadata metadata;
-  metadata.id = "Differential/RandomCommandSequencesAnswerAsTheLiveServerDoes";
-  metadata.description = metadata.id;
-  SilentListener listener;
-  const auto result = rc::detail::checkProperty(rc::detail::toProperty(property), metadata, params, listener,
-                                                rc::detail::configuration().reproduce);
-  std::ostringstream message;
-  rc::detail::printResultMessage(result, message);
-  EXPECT_TRUE(result.is<rc::detail::SuccessResult>()) << message.str();
+  check_quietly("Differential/RandomCommandSequencesAnswerAsTheLiveServerDoes", kCasesMax, property);
 }
 
 }  // namespace locksim::test

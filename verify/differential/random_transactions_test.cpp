@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "verify/support/differential.hpp"
+#include "verify/support/quiet_property.hpp"
 
 namespace locksim::test {
 namespace {
@@ -129,13 +130,6 @@ std::string show(const Step& step) {
   return out;
 }
 
-class SilentListener : public rc::detail::TestListener {
- public:
-  void onTestCaseFinished(const rc::detail::CaseDescription&) override {}
-  void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
-  void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
-};
-
 // A round: one client WATCHes a key or two, both clients write (or not) around its MULTI, and it
 // EXECs (or DISCARDs); any command of either client may come between. Rounds make the touched,
 // untouched and spoiled transactions common, which fully random commands seldom are.
@@ -181,17 +175,7 @@ TEST_F(Differential, RandomTransactionsOfTwoClientsAnswerAsTheLiveServerDoes) {
     }
   };
 
-  rc::detail::TestParams params = rc::detail::configuration().testParams;
-  params.maxSuccess = kCasesMax;
-  rc::detail::TestMetadata metadata;
-  metadata.id = "Differential/RandomTransactionsOfTwoClientsAnswerAsTheLiveServerDoes";
-  metadata.description = metadata.id;
-  SilentListener listener;
-  const auto result = rc::detail::checkProperty(rc::detail::toProperty(property), metadata, params, listener,
-                                                rc::detail::configuration().reproduce);
-  std::ostringstream message;
-  rc::detail::printResultMessage(result, message);
-  EXPECT_TRUE(result.is<rc::detail::SuccessResult>()) << message.str();
+  check_quietly("Differential/RandomTransactionsOfTwoClientsAnswerAsTheLiveServerDoes", kCasesMax, property);
 }
 
 }  // namespace locksim::test

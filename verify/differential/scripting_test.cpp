@@ -483,4 +483,115 @@ TEST_F(Differential, LibraryFunctionsKeep51Signatures) {
     expect_same({"EVAL", script, "0"});
 }
 
+// Found by RandomLibraryCallsAnswerAsTheLiveServerDoes and its predecessor, and pinned.
+TEST_F(Differential, LibraryFunctionsAnswerAs51Does) {
+  for (const char* script : {
+           // Errors of a call Lua cannot name: 5.4 would search the libraries ('string.sub').
+           "return {pcall(string.sub)}",
+           "return {pcall(table.concat, 1)}",
+           "return {pcall(unpack, 'x')}",
+           // Positions and counts are truncated numbers, C ints where 5.1 reads an int.
+           "return string.sub('abcdef', 1.5, 3.9)",
+           "local s = 'abcd' return string.sub(s, #s / 2)",
+           "return string.byte('abc', 1.5, 2.5)",
+           "return string.len(10 / 2)",
+           "return string.upper(2.0)",
+           "return {string.find(3.0, '.')}",
+           "return select(2^31, 1)",
+           "return {select(-1, 'a', 'b')}",
+           "return {pcall(select, 0, 1)}",
+           "return {pcall(unpack, {}, 1, 7998)}",
+           "return #{unpack({1, 2, 3}, -1, 1)}",
+           "return {pcall(string.char, 256)}",
+           "return string.char(65.9, 66)",
+           "return table.concat({2.0, 3, 'x'}, 1.0)",
+           "return {pcall(table.concat, {1, {}, 3})}",
+           "local t = {} table.insert(t, -math.huge, 100) return {t[0], t[1]}",  // 5.4's loop never ends
+           "local t = {1, 2} table.insert(t, 2^32 + 1, 'x') return {t[1], t[2], t[3]}",
+           // What 5.1 has and 5.4 dropped, and what 5.4 added.
+           "return {table.getn({1, 2, 3}), table.maxn({[7] = 1, [2.5] = 2}), math.mod(7, 3)}",
+           "return table.foreach({10, 20}, function(k, v) if v == 20 then return k end end)",
+           "return table.foreachi({5, 6}, function(i, v) return i + v end)",
+           "return {pcall(table.setn, {}, 1)}",
+           "local n = 0 for w in string.gfind('a b', '%a') do n = n + 1 end return n",
+           "return {pcall(rawlen, {})}",
+           "return type(table.move)",
+           "return type(string.pack)",
+           "return type(coroutine.close)",
+           // Numbers as 5.1 makes and prints them.
+           "return tostring(math.floor(2^53))",
+           "return tostring(math.fmod(1, 0))",
+           "return {pcall(math.fmod, 1, 'x')}",
+           "return tostring(math.ceil(-0.5))",
+           "return {math.modf(3.7)}",
+           "return tostring(math.pow(2, 0.5))",
+           "return {pcall(math.ldexp, 'x', 'y')}",
+           "return {tonumber('-10', 16), tonumber('z', 36), tonumber('7 ', 8), tonumber(5, 10)}",
+           "return {pcall(tonumber, '1', 99)}",
+           "return {pcall(error, 2^31)}",
+           "return {pcall(error, 1e10, 2)}",
+           "return {pcall(assert, false, 12)}",
+           "return {pcall(assert, false)}",
+           "return {pcall(ipairs, 1)}",
+           "return {pcall(table.sort, {3, 1}, false)}",
+           // string.format is 5.1's sprintf item by item: an item ends at its first NUL.
+           "return string.format('%q', -7)",
+           "return string.format('%q', 'a\\0b\\r\\n\\\\\"')",
+           "return #string.format('%c', 0)",
+           "return #string.format('%d%c%d', 1, 0, 2)",
+           "return string.format('%s|%5s|', 'a\\0b', 'a\\0b')",
+           "return #string.format('%s', string.rep('a\\0', 60))",
+           "return string.format('%c', 2^32 + 65)",
+           "return string.format('%5c|%-3c|', 65, 66)",
+           "return string.format('%#5.3x|%+d|% d|%-5i|%5.1s|', 255, 3, 4, 5, 'abc')",
+           "return string.format('%u|%o|%X', -1, 8, 2^64)",
+           "return string.format('%.3f|%e', 0/0, math.huge)",
+           // Patterns: 5.1 has no %g class ("%g" is the letter), and words capture errors its way.
+           "return {string.find('a b', '%g+')}",
+           "return {string.find('agb', '[%g]')}",
+           "return {string.find('aGb', '[^%G]')}",
+           "return {string.gsub('abc', 'a', '%x')}",
+           "return {string.gsub('abc', 'a', 'x%')}",
+           "return {string.gsub('abc', '(a)', '%1%%%0')}",
+           "return {string.gsub('abc', 'b', '%1')}",
+           "return string.gsub('abc', 'b', '%2')",
+           "return string.find('aa', '(a)%2')",
+           "return {pcall(string.find, 'aa', '%1')}",
+           "return string.gsub('aa', '(a)%1(', 'x')",
+           "return {pcall(string.gsub, 1, '%1', function(...) return ... end)}",
+           "return {pcall(string.gsub, 'aa', '(a)%1', function(x) error('mine') end)}",
+           "return string.gsub('aa', '(a)%1', function(x) return x .. '!' end)",
+           // Compile errors, of a script and of loadstring.
+           "hello world",
+           "a.b c",
+           "a",
+           "a, f() = 1",
+           "return {select(2, loadstring('a\\0b'))}",
+           "return {select(2, loadstring(10 / 2))}",
+           "return {select(2, loadstring('x y', 2.0))}",
+           // load reads from a function; xpcall passes no arguments; coroutines are 5.1's.
+           "return {pcall(load, 'return 1')}",
+           "local d = false return load(function() if d then return nil end d = true return 'return 5' end)()",
+           "return {xpcall(function(a) return a or 'none' end, function(e) return e end, 5)}",
+           "return {pcall(xpcall, function() end)}",
+           "return {type(coroutine.running()), select('#', coroutine.running())}",
+           "return {pcall(coroutine.create, tostring)}",
+           "return {pcall(coroutine.resume, 1)}",
+           "return {pcall(coroutine.status, 1)}",
+           "return {pcall(coroutine.yield, 1)}",
+           "local co co = coroutine.create(function() return coroutine.resume(co) end) return {coroutine.resume(co)}",
+           "local co = coroutine.create(function() coroutine.yield(1) end) coroutine.resume(co) coroutine.resume(co) "
+           "return {coroutine.resume(co)}",
+           "return {coroutine.resume(coroutine.create(function() pcall(coroutine.yield, 1) return 2 end))}",
+           "return {coroutine.resume(coroutine.create(function() for x in function() coroutine.yield(1) end do end end))}",
+           "return {pcall(collectgarbage, 'isrunning')}",
+           "return _VERSION",
+           // A string's metatable: read-only, its __index the string library.
+           "return {getmetatable('').__index == string, ('%d'):format(3), getmetatable('a') == getmetatable('b')}",
+           "getmetatable('').x = 1",
+           "getmetatable('').__index.upper = nil",
+       })
+    expect_same({"EVAL", script, "0"});
+}
+
 }  // namespace locksim::test

@@ -147,6 +147,17 @@ TEST_F(ScriptingTest, MemoryBlowUpFailsTheScriptOnly) {
   EXPECT_EQ(engine.execute(s, {"EVAL", "return #string.rep('y', 1000)", "0"}), Reply::integer_of(1000));
 }
 
+// C loops over positions run on 5.1's C ints: an infinite position is int 0, not a count of 2^63
+// steps that no instruction budget would stop (table.insert used to hang the engine here).
+TEST_F(ScriptingTest, TableInsertAndRemoveAtHugePositionsEndAtOnce) {
+  EXPECT_EQ(eval("local t = {} table.insert(t, -math.huge, 100) return {t[0], t[1]}"),
+            Reply::array({Reply::integer_of(100)}));
+  EXPECT_EQ(eval("local t = {} table.insert(t, math.huge, 7) return t[0]"), Reply::integer_of(7));
+  // 2^32 + 1 is int 1 (its low 32 bits), as in Redis: the first element goes.
+  EXPECT_EQ(eval("local t = {1, 2} return {table.remove(t, 2^32 + 1), #t, t[1]}"),
+            Reply::array({Reply::integer_of(1), Reply::integer_of(1), Reply::integer_of(2)}));
+}
+
 TEST(LuaBridge, MessagesAreReworded51Style) {
   EXPECT_EQ(lua_bridge::as_lua51_compile_message("user_script:1: '=' expected near <eof>"),
             "user_script:1: '=' expected near '<eof>'");

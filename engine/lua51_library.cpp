@@ -1,0 +1,743 @@
+#include "engine/lua51_library.hpp"
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <lua.hpp>
+
+#include "base/assert.hpp"
+#include "engine/lua51.hpp"
+
+namespace locksim::engine::lua51_library {
+namespace {
+
+using lua51::c_int;
+
+int check_int(lua_State* L, int arg) { return c_int(lua51::check_integer(L, arg)); }
+
+// How 5.1's C function reads an argument that 5.4's reads differently.
+enum class Read : uint8_t {
+  As54,        // the same way
+  Text,        // luaL_checklstring: a string, or a number as its "%.14g" text
+  Int,         // luaL_checkint: a number or numeric string, truncated, then its low 32 bits
+  OptInt,      // luaL_optint: the same unless none or nil
+  Integer,     // luaL_checkinteger: truncated
+  OptInteger,  // luaL_optinteger
+  Table,       // luaL_checktype(LUA_TTABLE)
+  OptFunction, // a function unless none or nil
+  Repl,        // gsub's replacement: a number as its text; checked after the count, as 5.1 does
+  Pattern,     // Text, a pattern (as_54_pattern)
+};
+
+struct Reading {
+  const char* library;  // nullptr: a global
+  const char* name;
+  std::array<Read, 4> args;
+  bool second_first = false;  // checks that argument 2 is a number before anything else
+};
+
+constexpr Reading kReadings[] = {
+    {LUA_STRLIBNAME, "byte", {Read::Text, Read::OptInteger, Read::OptInteger}},
+    {LUA_STRLIBNAME, "find", {Read::Text, Read::Pattern, Read::OptInteger}},
+    {LUA_STRLIBNAME, "gmatch", {Read::Text, Read::Pattern}},
+    {LUA_STRLIBNAME, "gsub", {Read::Text, Read::Pattern, Read::Repl, Read::OptInt}},
+    {LUA_STRLIBNAME, "len", {Read::Text}},
+    {LUA_STRLIBNAME, "lower", {Read::Text}},
+    {LUA_STRLIBNAME, "match", {Read::Text, Read::Pattern, Read::OptInteger}},
+    {LUA_STRLIBNAME, "reverse", {Read::Text}},
+    {LUA_STRLIBNAME, "sub", {Read::Text, Read::Integer, Read::OptInteger}},
+    {LUA_STRLIBNAME, "upper", {Read::Text}},
+    {LUA_TABLIBNAME, "sort", {Read::Table, Read::OptFunction}},
+    // random's arguments depend on how many there are: it checks them itself.
+    {LUA_MATHLIBNAME, "random", {Read::OptInt, Read::OptInt}},
+    {LUA_MATHLIBNAME, "randomseed", {Read::Int}},
+    {LUA_MATHLIBNAME, "ldexp", {Read::As54, Read::Int}, true},
+    {LUA_MATHLIBNAME, "pow", {}, true},
+    {LUA_MATHLIBNAME, "atan2", {}, true},
+    {nullptr, "error", {Read::As54, Read::OptInt}},
+};
+
+// What 5.1 and 5.4 read differently in a pattern: 5.1 has no class %g (graphic characters): "%g"
+// and "%G" are the letters, in a set as outside one. Rewritten for 5.4, a pattern also tells how
+// many captures it has and whether it refers back to one ("%1"), where 5.4 words an error
+// differently.
+struct PatternReading {
+  std::string rewritten;
+  bool changed = false;
+  bool back_reference = false;
+  int captures = 0;
+};
+
+PatternReading read_pattern(std::string_view p) {
+  PatternReading r;
+  r.rewritten.reserve(p.size());
+  bool in_set = false;
+  for (size_t i = 0; i < p.size(); ++i) {
+    const char c = p[i];
+    if (c == '%' && i + 1 < p.size()) {
+      const char x = p[++i];
+      if (x == 'g' || x == 'G') {
+        r.rewritten += x;
+        r.changed = true;
+        continue;
+      }
+      r.rewritten += c;
+      r.rewritten += x;
+      if (in_set) continue;
+      if (x >= '0' && x <= '9') r.back_reference = true;
+      if (x == 'b') {  // %bxy: x and y are characters, whatever they are
+        r.rewritten += p.substr(i + 1, 2);
+        i += 2;
+      }
+      continue;
+    }
+    r.rewritten += c;
+    if (in_set) {
+      in_set = c != ']';
+    } else if (c == '[') {
+      in_set = true;
+      // 5.1's classEnd: a ']' first (after '^') is a member, not the end.
+      if (i + 1 < p.size() && p[i + 1] == '^') r.rewritten += p[++i];
+      if (i + 1 < p.size() && p[i + 1] == ']') r.rewritten += p[++i];
+    } else if (c == '(') {
+      ++r.captures;
+    }
+  }
+  return r;
+}
+
+// Replaces the pattern at `arg` with 5.4's reading of it.
+PatternReading as_54_pattern(lua_State* L, int arg) {
+  PatternReading r = read_pattern(lua51::check_string(L, arg));
+  if (r.changed) {
+    lua_pushlstring(L, r.rewritten.data(), r.rewritten.size());
+    lua_replace(L, arg);
+  }
+  return r;
+}
+
+// Whether gsub's replacement refers to a capture the pattern does not have (with none, "%1" is
+// the whole match).
+bool refers_past_captures(std::string_view repl, int captures) {
+  for (size_t i = 0; i + 1 < repl.size(); ++i) {
+    if (repl[i] != '%') continue;
+    const char x = repl[++i];
+    if (x >= '1' && x <= '9' && x - '0' > std::max(captures, 1)) return true;
+  }
+  return false;
+}
+
+// Calls gsub's replacement function (upvalue 1), setting upvalue 2 while it runs: an error
+// raised then is the function's own.
+int replacement_call(lua_State* L) {
+  const int nargs = lua_gettop(L);
+  lua_pushboolean(L, 1);
+  lua_replace(L, lua_upvalueindex(2));
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, nargs, 1);
+  lua_pushboolean(L, 0);
+  lua_replace(L, lua_upvalueindex(2));
+  return 1;
+}
+
+// Calls the wrapped function (upvalue 1 of read_as_51 lent as its own) protected, and raises its
+// own errors again as an unprotected call would have (prefixed with the caller's position), in
+// 5.1's words: "invalid capture index" without 5.4's " %N". An error of gsub's replacement
+// function (argument `repl`, 0 if none) passes as it is: it has its own position.
+int call_in_51_words(lua_State* L, lua_CFunction original, int repl) {
+  const int nargs = lua_gettop(L);
+  const bool watched = repl > 0 && lua_type(L, repl) == LUA_TFUNCTION;
+  if (watched) {
+    lua_pushvalue(L, repl);
+    lua_pushboolean(L, 0);
+    lua_pushcclosure(L, replacement_call, 2);
+    lua_replace(L, repl);
+  }
+  luaL_where(L, 1);
+  if (watched) lua_pushvalue(L, repl);
+  else lua_pushnil(L);
+  lua_rotate(L, 1, 2);  // 1: the position, 2: the watched function; the arguments from 3
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_pushcclosure(L, original, 1);
+  lua_insert(L, 3);
+  const int status = lua_pcall(L, nargs, LUA_MULTRET, 0);
+  if (status == LUA_OK) return lua_gettop(L) - 2;
+  bool functions_own = false;
+  if (watched) {
+    lua_getupvalue(L, 2, 2);
+    functions_own = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  }
+  if (functions_own || status != LUA_ERRRUN || lua_type(L, -1) != LUA_TSTRING) return lua_error(L);
+  constexpr std::string_view kInvalidCapture = "invalid capture index %";
+  size_t length = 0;
+  const char* text = lua_tolstring(L, -1, &length);
+  std::string_view message(text, length);
+  if (message.starts_with(kInvalidCapture)) message = kInvalidCapture.substr(0, kInvalidCapture.size() - 2);
+  lua_pushvalue(L, 1);
+  lua_pushlstring(L, message.data(), message.size());
+  lua_concat(L, 2);
+  return lua_error(L);
+}
+
+// Rewrites gsub's replacement string at `arg` (a number: its 5.1 text) from 5.1's reading to 5.4's:
+// in 5.1, '%' before anything but a digit stands for that character, and a '%' at the end for a
+// NUL (it reads the terminator); 5.4 accepts only "%%" and "%0".."%9" and raises otherwise.
+void as_54_replacement(lua_State* L, int arg) {
+  const std::string_view repl = lua51::check_string(L, arg);
+  if (repl.find('%') == std::string_view::npos) return;
+  std::string rewritten;
+  rewritten.reserve(repl.size() + 1);
+  for (size_t i = 0; i < repl.size(); ++i) {
+    if (repl[i] != '%') {
+      rewritten += repl[i];
+      continue;
+    }
+    const char next = ++i < repl.size() ? repl[i] : '\0';
+    if (next >= '0' && next <= '9') rewritten += '%';
+    else if (next == '%') rewritten += '%';  // "%%" stays "%%": 5.4 reads it as 5.1 does
+    rewritten += next;
+  }
+  lua_pushlstring(L, rewritten.data(), rewritten.size());
+  lua_replace(L, arg);
+}
+
+// The function a Reading wraps runs in this frame, so that its errors name it as it is called
+// (upvalue 1: the wrapped function's own upvalue, which it reads as its first; 2: the wrapped C
+// function; 3: the Reading).
+int read_as_51(lua_State* L) {
+  auto original = reinterpret_cast<lua_CFunction>(lua_touserdata(L, lua_upvalueindex(2)));
+  const Reading& r = *static_cast<const Reading*>(lua_touserdata(L, lua_upvalueindex(3)));
+  if (r.second_first && !lua_isnumber(L, 2)) lua51::type_error(L, 2, "number");
+  int repl = 0;
+  PatternReading pattern;
+  for (int arg = 1; arg <= static_cast<int>(r.args.size()); ++arg) {
+    const Read how = r.args[static_cast<size_t>(arg - 1)];
+    if (how == Read::Text) lua51::check_string(L, arg);
+    if (how == Read::Pattern) pattern = as_54_pattern(L, arg);
+    if (how == Read::Repl) repl = arg;
+    if (how == Read::Table && lua_type(L, arg) != LUA_TTABLE) lua51::type_error(L, arg, "table");
+    if (how == Read::OptFunction && !lua_isnoneornil(L, arg) && lua_type(L, arg) != LUA_TFUNCTION)
+      lua51::type_error(L, arg, "function");
+    const bool optional = how == Read::OptInt || how == Read::OptInteger;
+    if (how == Read::Int || how == Read::Integer || (optional && !lua_isnoneornil(L, arg))) {
+      const int64_t v = lua51::check_integer(L, arg);
+      lua_pushinteger(L, how == Read::Int || how == Read::OptInt ? c_int(v) : v);
+      lua_replace(L, arg);
+    }
+  }
+  if (repl > 0) {
+    const int type = lua_type(L, repl);
+    if (type == LUA_TNUMBER || type == LUA_TSTRING) {
+      as_54_replacement(L, repl);
+      if (refers_past_captures(lua51::check_string(L, repl), pattern.captures)) pattern.back_reference = true;
+    } else {
+      luaL_argcheck(L, type == LUA_TFUNCTION || type == LUA_TTABLE, repl, "string/function/table expected");
+    }
+  }
+  // Rare: only such calls pay for the protected call. (A table's __index could raise an error
+  // of its own that this could not tell apart.)
+  const bool indexes_lua = repl > 0 && lua_type(L, repl) == LUA_TTABLE && luaL_getmetafield(L, repl, "__index") != LUA_TNIL;
+  if (indexes_lua) lua_pop(L, 1);
+  if (pattern.back_reference && !indexes_lua) return call_in_51_words(L, original, repl);
+  return original(L);
+}
+
+void wrap(lua_State* L, int real, const Reading& r) {
+  if (r.library) lua_getfield(L, real, r.library);
+  else lua_pushvalue(L, real);
+  const int library = lua_gettop(L);
+  lua_getfield(L, library, r.name);
+  const lua_CFunction f = lua_tocfunction(L, -1);
+  LS_ASSERT(f != nullptr);
+  // Its first upvalue, if any; read_as_51 can lend it only one.
+  if (lua_getupvalue(L, -1, 1) == nullptr) lua_pushnil(L);
+  LS_ASSERT(lua_getupvalue(L, -2, 2) == nullptr);
+  lua_pushlightuserdata(L, reinterpret_cast<void*>(f));
+  lua_pushlightuserdata(L, const_cast<Reading*>(&r));
+  lua_pushcclosure(L, read_as_51, 3);
+  lua_setfield(L, library, r.name);
+  lua_settop(L, library - 1);
+}
+
+// --- 5.1's own, where 5.4's differs in more than reading its arguments (lbaselib.c, lstrlib.c,
+// ltablib.c of 5.1.5).
+
+int select(lua_State* L) {
+  const int n = lua_gettop(L);
+  if (lua_type(L, 1) == LUA_TSTRING && *lua_tostring(L, 1) == '#') {
+    lua_pushinteger(L, n - 1);
+    return 1;
+  }
+  int i = check_int(L, 1);
+  if (i < 0) i = n + i;
+  else if (i > n) i = n;
+  luaL_argcheck(L, 1 <= i, 1, "index out of range");
+  return n - i;
+}
+
+// 5.1's C stack holds at most LUAI_MAXCSTACK values, the arguments included.
+constexpr int kMaxCStack = 8000;
+
+int check_table(lua_State* L, int arg) {
+  if (lua_type(L, arg) != LUA_TTABLE) lua51::type_error(L, arg, "table");
+  return c_int(static_cast<int64_t>(lua_rawlen(L, arg)));
+}
+
+int unpack(lua_State* L) {
+  const int length = check_table(L, 1);
+  int i = lua_isnoneornil(L, 2) ? 1 : check_int(L, 2);
+  const int e = lua_isnoneornil(L, 3) ? length : check_int(L, 3);
+  if (i > e) return 0;
+  const int n = c_int(int64_t{e} - int64_t{i} + 1);  // wraps as 5.1's int arithmetic does
+  if (n <= 0 || n > kMaxCStack - lua_gettop(L) || !lua_checkstack(L, n)) return luaL_error(L, "too many results to unpack");
+  lua_rawgeti(L, 1, i);
+  while (i++ < e) lua_rawgeti(L, 1, i);
+  return n;
+}
+
+int ipairs_next(lua_State* L) {
+  const int i = check_int(L, 2) + 1;
+  check_table(L, 1);
+  lua_pushinteger(L, i);
+  lua_rawgeti(L, 1, i);
+  return lua_isnil(L, -1) ? 0 : 2;
+}
+
+int ipairs(lua_State* L) {
+  check_table(L, 1);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_pushvalue(L, 1);
+  lua_pushinteger(L, 0);
+  return 3;
+}
+
+int string_char(lua_State* L) {
+  const int n = lua_gettop(L);
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  for (int i = 1; i <= n; ++i) {
+    const int c = check_int(L, i);
+    luaL_argcheck(L, static_cast<unsigned char>(c) == c, i, "invalid value");
+    luaL_addchar(&b, static_cast<char>(static_cast<unsigned char>(c)));
+  }
+  luaL_pushresult(&b);
+  return 1;
+}
+
+// A table's numbers join as 5.1 prints them (5.4: 2.0 as "2.0"); the separator is checked first;
+// a value that is neither is named as Redis's patched 5.1 names it.
+int table_concat(lua_State* L) {
+  const std::string_view sep = lua_isnoneornil(L, 2) ? std::string_view() : lua51::check_string(L, 2);
+  const int length = check_table(L, 1);
+  int i = lua_isnoneornil(L, 3) ? 1 : check_int(L, 3);
+  const int last = lua_isnoneornil(L, 4) ? length : check_int(L, 4);
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  const auto add = [&](int at) {
+    lua_rawgeti(L, 1, at);
+    const int type = lua_type(L, -1);
+    if (type != LUA_TSTRING && type != LUA_TNUMBER)
+      luaL_error(L, "invalid value (%s) at index %d in table for 'concat'", luaL_typename(L, -1), at);  // Redis's wording
+    lua51::check_string(L, lua_gettop(L));
+    luaL_addvalue(&b);
+  };
+  for (; i < last; ++i) {
+    add(i);
+    luaL_addlstring(&b, sep.data(), sep.size());
+  }
+  if (i == last) add(i);
+  luaL_pushresult(&b);
+  return 1;
+}
+
+// floor, ceil and modf give 5.1's doubles: -0 stays -0, and 2^53 prints as 5.1 prints it (5.4
+// turns an integral result into an integer).
+int math_floor(lua_State* L) {
+  lua51::push_number(L, std::floor(lua51::check_number(L, 1)));
+  return 1;
+}
+
+int math_ceil(lua_State* L) {
+  lua51::push_number(L, std::ceil(lua51::check_number(L, 1)));
+  return 1;
+}
+
+// 5.1's fmod is C's on doubles (5.4 refuses an integer 0: "zero"), and checks argument 2 first.
+int math_fmod(lua_State* L) {
+  const double y = lua51::check_number(L, 2);
+  lua51::push_number(L, std::fmod(lua51::check_number(L, 1), y));
+  return 1;
+}
+
+int math_modf(lua_State* L) {
+  double whole = 0;
+  const double fraction = std::modf(lua51::check_number(L, 1), &whole);
+  lua51::push_number(L, whole);
+  lua51::push_number(L, fraction);
+  return 2;
+}
+
+// The message must be a string or a number, and the error gets the script's position (5.4 raises
+// the message as it is).
+int assert_(lua_State* L) {
+  luaL_checkany(L, 1);
+  if (lua_toboolean(L, 1)) return lua_gettop(L);
+  const std::string_view message = lua_isnoneornil(L, 2) ? std::string_view("assertion failed!") : lua51::check_string(L, 2);
+  return luaL_error(L, "%s", std::string(message).c_str());
+}
+
+// (int)d as gcc compiles it for x86-64: out of range, and NaN, give INT_MIN.
+int double_to_c_int(double d) {
+  return d > -2147483649.0 && d < 2147483648.0 ? static_cast<int>(d) : INT_MIN;
+}
+
+// 5.1's string.format (str_format, scanformat and addquoted of lstrlib.c): at most 5 flags and 2
+// digits of width and of precision; each item is C's sprintf of the spec and added up to its first
+// NUL, so "%c" of 0 adds nothing and "%5s" of "a\0b" pads "a"; integer options truncate the number
+// (5.4 refuses a fraction); "%s" and "%q" take a string or a number only (5.4: any value), and a
+// string of 100 bytes or more under a "%s" without a precision is added whole.
+int string_format(lua_State* L) {
+  const int top = lua_gettop(L);
+  int arg = 1;
+  const std::string_view format = lua51::check_string(L, arg);
+  // 5.1 reads the string's terminating NUL where a spec runs past the end.
+  const auto at = [&](size_t i) { return i < format.size() ? format[i] : '\0'; };
+  const auto digit = [&](size_t i) { return at(i) >= '0' && at(i) <= '9'; };
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  size_t i = 0;
+  while (i < format.size()) {
+    if (format[i] != '%') {
+      luaL_addchar(&b, format[i++]);
+      continue;
+    }
+    if (at(++i) == '%') {
+      luaL_addchar(&b, '%');
+      ++i;
+      continue;
+    }
+    if (++arg > top) luaL_argerror(L, arg, "no value");
+    const size_t spec_start = i;
+    while (at(i) != '\0' && std::strchr("-+ #0", at(i)) != nullptr) ++i;
+    if (i - spec_start >= 6) return luaL_error(L, "invalid format (repeated flags)");
+    for (int d = 0; d < 2 && digit(i); ++d) ++i;
+    if (at(i) == '.') {
+      ++i;
+      for (int d = 0; d < 2 && digit(i); ++d) ++i;
+    }
+    if (digit(i)) return luaL_error(L, "invalid format (width or precision too long)");
+    std::string spec = "%";
+    spec.append(format.substr(spec_start, i - spec_start));
+    const char option = at(i++);
+    std::array<char, 512> item{};  // 5.1's MAX_ITEM: 99 digits of precision after 309 of a double fit
+    switch (option) {
+      case 'c':
+        spec += 'c';
+        std::snprintf(item.data(), item.size(), spec.c_str(), double_to_c_int(lua51::check_number(L, arg)));
+        break;
+      case 'd':
+      case 'i':
+        spec += 'l';
+        spec += option;
+        std::snprintf(item.data(), item.size(), spec.c_str(), static_cast<long>(lua51::double_to_int64(lua51::check_number(L, arg))));
+        break;
+      case 'o':
+      case 'u':
+      case 'x':
+      case 'X':
+        spec += 'l';
+        spec += option;
+        std::snprintf(item.data(), item.size(), spec.c_str(),
+                      static_cast<unsigned long>(lua51::double_to_uint64(lua51::check_number(L, arg))));
+        break;
+      case 'e':
+      case 'E':
+      case 'f':
+      case 'g':
+      case 'G':
+        spec += option;
+        std::snprintf(item.data(), item.size(), spec.c_str(), lua51::check_number(L, arg));
+        break;
+      case 'q': {
+        const std::string_view s = lua51::check_string(L, arg);
+        luaL_addchar(&b, '"');
+        for (const char c : s) {
+          if (c == '"' || c == '\\' || c == '\n') {
+            luaL_addchar(&b, '\\');
+            luaL_addchar(&b, c);
+          } else if (c == '\r') {
+            luaL_addstring(&b, "\\r");
+          } else if (c == '\0') {
+            luaL_addstring(&b, "\\000");
+          } else {
+            luaL_addchar(&b, c);
+          }
+        }
+        luaL_addchar(&b, '"');
+        continue;
+      }
+      case 's': {
+        const std::string_view s = lua51::check_string(L, arg);
+        if (spec.find('.') == std::string::npos && s.size() >= 100) {
+          lua_pushvalue(L, arg);
+          luaL_addvalue(&b);
+          continue;
+        }
+        spec += 's';
+        std::snprintf(item.data(), item.size(), spec.c_str(), s.data());
+        break;
+      }
+      case '\0':  // a format ending in '%': 5.1 prints the NUL it reads as its option as nothing
+        return luaL_error(L, "invalid option '%%' to 'format'");
+      default:
+        return luaL_error(L, "invalid option '%%%c' to 'format'", option);
+    }
+    luaL_addstring(&b, item.data());
+  }
+  luaL_pushresult(&b);
+  return 1;
+}
+
+int table_getn(lua_State* L) {
+  lua_pushinteger(L, check_table(L, 1));
+  return 1;
+}
+
+int table_maxn(lua_State* L) {
+  check_table(L, 1);
+  lua_Number max = 0;
+  lua_pushnil(L);
+  while (lua_next(L, 1)) {
+    lua_pop(L, 1);
+    if (lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) > max) max = lua_tonumber(L, -1);
+  }
+  lua51::push_number(L, max);
+  return 1;
+}
+
+int table_setn(lua_State* L) {
+  check_table(L, 1);
+  return luaL_error(L, "'setn' is obsolete");
+}
+
+int table_foreachi(lua_State* L) {
+  const int n = check_table(L, 1);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  for (int i = 1; i <= n; ++i) {
+    lua_pushvalue(L, 2);
+    lua_pushinteger(L, i);
+    lua_rawgeti(L, 1, i);
+    lua_call(L, 2, 1);
+    if (!lua_isnil(L, -1)) return 1;
+    lua_pop(L, 1);
+  }
+  return 0;
+}
+
+int table_foreach(lua_State* L) {
+  check_table(L, 1);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lua_pushnil(L);
+  while (lua_next(L, 1)) {
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, -3);
+    lua_pushvalue(L, -3);
+    lua_call(L, 2, 1);
+    if (!lua_isnil(L, -1)) return 1;
+    lua_pop(L, 2);
+  }
+  return 0;
+}
+
+int gcinfo(lua_State* L) {
+  lua_pushinteger(L, lua_gc(L, LUA_GCCOUNT, 0));
+  return 1;
+}
+
+// 5.1's xpcall calls its function with no arguments (5.4 passes the rest along).
+int xpcall(lua_State* L) {
+  luaL_checkany(L, 2);
+  lua_settop(L, 2);
+  lua_insert(L, 1);
+  const int status = lua_pcall(L, 0, LUA_MULTRET, 1);
+  lua_pushboolean(L, status == LUA_OK);
+  lua_replace(L, 1);
+  return lua_gettop(L);
+}
+
+// collectgarbage takes 5.1's options only (5.4 adds "incremental", "generational", "isrunning").
+int collectgarbage(lua_State* L) {
+  static const char* const kOptions[] = {"stop", "restart", "collect", "count", "step", "setpause", "setstepmul", nullptr};
+  luaL_checkoption(L, 1, "collect", kOptions);
+  return reinterpret_cast<lua_CFunction>(lua_touserdata(L, lua_upvalueindex(1)))(L);
+}
+
+// --- coroutine: 5.1 runs only Lua functions as coroutines, names a bad argument "coroutine
+// expected", words a resume that cannot happen by the coroutine's state, and cannot yield across
+// a C function, a metamethod or a for iterator (5.4 can, mostly).
+
+lua_State* check_coroutine(lua_State* L) {
+  lua_State* co = lua_tothread(L, 1);
+  luaL_argcheck(L, co != nullptr, 1, "coroutine expected");
+  return co;
+}
+
+void check_lua_function(lua_State* L) {
+  luaL_argcheck(L, lua_isfunction(L, 1) && !lua_iscfunction(L, 1), 1, "Lua function expected");
+}
+
+// 5.4's auxstatus, named as 5.1 names the states.
+const char* coroutine_state(lua_State* L, lua_State* co) {
+  if (L == co) return "running";
+  switch (lua_status(co)) {
+    case LUA_YIELD:
+      return "suspended";
+    case LUA_OK: {
+      lua_Debug ar;
+      if (lua_getstack(co, 0, &ar)) return "normal";
+      return lua_gettop(co) == 0 ? "dead" : "suspended";
+    }
+    default:
+      return "dead";
+  }
+}
+
+// The wrapped 5.4 function is upvalue 1 of these.
+int call_original(lua_State* L) { return reinterpret_cast<lua_CFunction>(lua_touserdata(L, lua_upvalueindex(1)))(L); }
+
+int coroutine_create(lua_State* L) {
+  check_lua_function(L);
+  return call_original(L);
+}
+
+int coroutine_resume(lua_State* L) {
+  lua_State* co = check_coroutine(L);
+  const char* state = coroutine_state(L, co);
+  if (std::strcmp(state, "suspended") != 0) {
+    lua_pushboolean(L, 0);
+    lua_pushfstring(L, "cannot resume %s coroutine", state);
+    return 2;
+  }
+  return call_original(L);
+}
+
+int coroutine_status(lua_State* L) {
+  lua_pushstring(L, coroutine_state(L, check_coroutine(L)));
+  return 1;
+}
+
+// 5.1 answers nil in the main thread (5.4: the thread and true).
+int coroutine_running(lua_State* L) {
+  if (lua_pushthread(L)) lua_pushnil(L);
+  return 1;
+}
+
+int coroutine_yield(lua_State* L) {
+  bool crosses = !lua_isyieldable(L);
+  lua_Debug ar;
+  for (int level = 1; !crosses && lua_getstack(L, level, &ar); ++level) {
+    lua_getinfo(L, "Sn", &ar);
+    crosses = *ar.what == 'C' || (ar.namewhat != nullptr && (std::strcmp(ar.namewhat, "metamethod") == 0 ||
+                                                             std::strcmp(ar.namewhat, "for iterator") == 0));
+  }
+  if (crosses) {
+    lua_pushliteral(L, "attempt to yield across metamethod/C-call boundary");
+    return lua_error(L);
+  }
+  return lua_yield(L, lua_gettop(L));
+}
+
+void set(lua_State* L, int real, const char* library, const char* name) {
+  lua_getfield(L, real, library);
+  lua_insert(L, -2);
+  lua_setfield(L, -2, name);
+  lua_pop(L, 1);
+}
+
+}  // namespace
+
+void adapt(lua_State* L, int real) {
+  for (const Reading& r : kReadings) wrap(L, real, r);
+
+  lua_pushcfunction(L, select);
+  lua_setfield(L, real, "select");
+  lua_pushcfunction(L, unpack);
+  lua_setfield(L, real, "unpack");
+  lua_pushcfunction(L, ipairs_next);
+  lua_pushcclosure(L, ipairs, 1);
+  lua_setfield(L, real, "ipairs");
+  lua_pushcfunction(L, gcinfo);
+  lua_setfield(L, real, "gcinfo");
+  lua_pushcfunction(L, assert_);
+  lua_setfield(L, real, "assert");
+  const std::tuple<const char*, const char*, lua_CFunction> own[] = {
+      {LUA_STRLIBNAME, "char", string_char},       {LUA_STRLIBNAME, "format", string_format},
+      {LUA_TABLIBNAME, "concat", table_concat},
+      {LUA_TABLIBNAME, "getn", table_getn},        {LUA_TABLIBNAME, "maxn", table_maxn},
+      {LUA_TABLIBNAME, "setn", table_setn},        {LUA_TABLIBNAME, "foreach", table_foreach},
+      {LUA_TABLIBNAME, "foreachi", table_foreachi}, {LUA_MATHLIBNAME, "floor", math_floor},
+      {LUA_MATHLIBNAME, "ceil", math_ceil},        {LUA_MATHLIBNAME, "modf", math_modf},
+      {LUA_MATHLIBNAME, "fmod", math_fmod},        {LUA_COLIBNAME, "status", coroutine_status},
+      {LUA_COLIBNAME, "running", coroutine_running}, {LUA_COLIBNAME, "yield", coroutine_yield},
+  };
+  for (const auto& [library, name, f] : own) {
+    lua_pushcfunction(L, f);
+    set(L, real, library, name);
+  }
+  lua_pushcfunction(L, xpcall);
+  lua_setfield(L, real, "xpcall");
+  lua_pushliteral(L, "Lua 5.1");
+  lua_setfield(L, real, "_VERSION");
+  // Around 5.4's own (upvalue 1).
+  const std::tuple<const char*, const char*, lua_CFunction> around[] = {
+      {nullptr, "collectgarbage", collectgarbage},
+      {LUA_COLIBNAME, "create", coroutine_create},
+      {LUA_COLIBNAME, "wrap", coroutine_create},
+      {LUA_COLIBNAME, "resume", coroutine_resume},
+  };
+  for (const auto& [library, name, f] : around) {
+    if (library) lua_getfield(L, real, library);
+    else lua_pushvalue(L, real);
+    lua_getfield(L, -1, name);
+    lua_pushlightuserdata(L, reinterpret_cast<void*>(lua_tocfunction(L, -1)));
+    lua_pushcclosure(L, f, 1);
+    lua_setfield(L, -3, name);
+    lua_pop(L, 2);
+  }
+  // 5.1's compatibility names (LUA_COMPAT_MOD, LUA_COMPAT_GFIND), as Redis builds it.
+  lua_getfield(L, real, LUA_MATHLIBNAME);
+  lua_getfield(L, -1, "fmod");
+  lua_setfield(L, -2, "mod");
+  lua_pop(L, 1);
+  lua_getfield(L, real, LUA_STRLIBNAME);
+  lua_getfield(L, -1, "gmatch");
+  lua_setfield(L, -2, "gfind");
+  lua_pop(L, 1);
+
+  // What 5.4 added.
+  for (const char* name : {"rawlen", "warn"}) {
+    lua_pushnil(L);
+    lua_setfield(L, real, name);
+  }
+  const std::pair<const char*, const char*> added[] = {
+      {LUA_TABLIBNAME, "move"},      {LUA_TABLIBNAME, "pack"},    {LUA_TABLIBNAME, "unpack"},
+      {LUA_STRLIBNAME, "pack"},      {LUA_STRLIBNAME, "unpack"},  {LUA_STRLIBNAME, "packsize"},
+      {LUA_COLIBNAME, "close"},      {LUA_COLIBNAME, "isyieldable"},
+  };
+  for (const auto& [library, name] : added) {
+    lua_pushnil(L);
+    set(L, real, library, name);
+  }
+}
+
+}  // namespace locksim::engine::lua51_library

@@ -33,8 +33,6 @@ enum class Read : uint8_t {
   OptInteger,  // luaL_optinteger
   Table,       // luaL_checktype(LUA_TTABLE)
   OptFunction, // a function unless none or nil
-  Repl,        // gsub's replacement: a number as its text; checked after the count, as 5.1 does
-  Pattern,     // Text, a pattern (as_54_pattern)
 };
 
 struct Reading {
@@ -46,12 +44,8 @@ struct Reading {
 
 constexpr Reading kReadings[] = {
     {LUA_STRLIBNAME, "byte", {Read::Text, Read::OptInteger, Read::OptInteger}},
-    {LUA_STRLIBNAME, "find", {Read::Text, Read::Pattern, Read::OptInteger}},
-    {LUA_STRLIBNAME, "gmatch", {Read::Text, Read::Pattern}},
-    {LUA_STRLIBNAME, "gsub", {Read::Text, Read::Pattern, Read::Repl, Read::OptInt}},
     {LUA_STRLIBNAME, "len", {Read::Text}},
     {LUA_STRLIBNAME, "lower", {Read::Text}},
-    {LUA_STRLIBNAME, "match", {Read::Text, Read::Pattern, Read::OptInteger}},
     {LUA_STRLIBNAME, "reverse", {Read::Text}},
     {LUA_STRLIBNAME, "sub", {Read::Text, Read::Integer, Read::OptInteger}},
     {LUA_STRLIBNAME, "upper", {Read::Text}},
@@ -65,152 +59,6 @@ constexpr Reading kReadings[] = {
     {nullptr, "error", {Read::As54, Read::OptInt}},
 };
 
-// What 5.1 and 5.4 read differently in a pattern: 5.1 has no class %g (graphic characters): "%g"
-// and "%G" are the letters, in a set as outside one. Rewritten for 5.4, a pattern also tells how
-// many captures it has and whether it refers back to one ("%1"), where 5.4 words an error
-// differently.
-struct PatternReading {
-  std::string rewritten;
-  bool changed = false;
-  bool back_reference = false;
-  int captures = 0;
-};
-
-PatternReading read_pattern(std::string_view p) {
-  PatternReading r;
-  r.rewritten.reserve(p.size());
-  bool in_set = false;
-  for (size_t i = 0; i < p.size(); ++i) {
-    const char c = p[i];
-    if (c == '%' && i + 1 < p.size()) {
-      const char x = p[++i];
-      if (x == 'g' || x == 'G') {
-        r.rewritten += x;
-        r.changed = true;
-        continue;
-      }
-      r.rewritten += c;
-      r.rewritten += x;
-      if (in_set) continue;
-      if (x >= '0' && x <= '9') r.back_reference = true;
-      if (x == 'b') {  // %bxy: x and y are characters, whatever they are
-        r.rewritten += p.substr(i + 1, 2);
-        i += 2;
-      }
-      continue;
-    }
-    r.rewritten += c;
-    if (in_set) {
-      in_set = c != ']';
-    } else if (c == '[') {
-      in_set = true;
-      // 5.1's classEnd: a ']' first (after '^') is a member, not the end.
-      if (i + 1 < p.size() && p[i + 1] == '^') r.rewritten += p[++i];
-      if (i + 1 < p.size() && p[i + 1] == ']') r.rewritten += p[++i];
-    } else if (c == '(') {
-      ++r.captures;
-    }
-  }
-  return r;
-}
-
-// Replaces the pattern at `arg` with 5.4's reading of it.
-PatternReading as_54_pattern(lua_State* L, int arg) {
-  PatternReading r = read_pattern(lua51::check_string(L, arg));
-  if (r.changed) {
-    lua_pushlstring(L, r.rewritten.data(), r.rewritten.size());
-    lua_replace(L, arg);
-  }
-  return r;
-}
-
-// Whether gsub's replacement refers to a capture the pattern does not have (with none, "%1" is
-// the whole match).
-bool refers_past_captures(std::string_view repl, int captures) {
-  for (size_t i = 0; i + 1 < repl.size(); ++i) {
-    if (repl[i] != '%') continue;
-    const char x = repl[++i];
-    if (x >= '1' && x <= '9' && x - '0' > std::max(captures, 1)) return true;
-  }
-  return false;
-}
-
-// Calls gsub's replacement function (upvalue 1), setting upvalue 2 while it runs: an error
-// raised then is the function's own.
-int replacement_call(lua_State* L) {
-  const int nargs = lua_gettop(L);
-  lua_pushboolean(L, 1);
-  lua_replace(L, lua_upvalueindex(2));
-  lua_pushvalue(L, lua_upvalueindex(1));
-  lua_insert(L, 1);
-  lua_call(L, nargs, 1);
-  lua_pushboolean(L, 0);
-  lua_replace(L, lua_upvalueindex(2));
-  return 1;
-}
-
-// Calls the wrapped function (upvalue 1 of read_as_51 lent as its own) protected, and raises its
-// own errors again as an unprotected call would have (prefixed with the caller's position), in
-// 5.1's words: "invalid capture index" without 5.4's " %N". An error of gsub's replacement
-// function (argument `repl`, 0 if none) passes as it is: it has its own position.
-int call_in_51_words(lua_State* L, lua_CFunction original, int repl) {
-  const int nargs = lua_gettop(L);
-  const bool watched = repl > 0 && lua_type(L, repl) == LUA_TFUNCTION;
-  if (watched) {
-    lua_pushvalue(L, repl);
-    lua_pushboolean(L, 0);
-    lua_pushcclosure(L, replacement_call, 2);
-    lua_replace(L, repl);
-  }
-  luaL_where(L, 1);
-  if (watched) lua_pushvalue(L, repl);
-  else lua_pushnil(L);
-  lua_rotate(L, 1, 2);  // 1: the position, 2: the watched function; the arguments from 3
-  lua_pushvalue(L, lua_upvalueindex(1));
-  lua_pushcclosure(L, original, 1);
-  lua_insert(L, 3);
-  const int status = lua_pcall(L, nargs, LUA_MULTRET, 0);
-  if (status == LUA_OK) return lua_gettop(L) - 2;
-  bool functions_own = false;
-  if (watched) {
-    lua_getupvalue(L, 2, 2);
-    functions_own = lua_toboolean(L, -1);
-    lua_pop(L, 1);
-  }
-  if (functions_own || status != LUA_ERRRUN || lua_type(L, -1) != LUA_TSTRING) return lua_error(L);
-  constexpr std::string_view kInvalidCapture = "invalid capture index %";
-  size_t length = 0;
-  const char* text = lua_tolstring(L, -1, &length);
-  std::string_view message(text, length);
-  if (message.starts_with(kInvalidCapture)) message = kInvalidCapture.substr(0, kInvalidCapture.size() - 2);
-  lua_pushvalue(L, 1);
-  lua_pushlstring(L, message.data(), message.size());
-  lua_concat(L, 2);
-  return lua_error(L);
-}
-
-// Rewrites gsub's replacement string at `arg` (a number: its 5.1 text) from 5.1's reading to 5.4's:
-// in 5.1, '%' before anything but a digit stands for that character, and a '%' at the end for a
-// NUL (it reads the terminator); 5.4 accepts only "%%" and "%0".."%9" and raises otherwise.
-void as_54_replacement(lua_State* L, int arg) {
-  const std::string_view repl = lua51::check_string(L, arg);
-  if (repl.find('%') == std::string_view::npos) return;
-  std::string rewritten;
-  rewritten.reserve(repl.size() + 1);
-  for (size_t i = 0; i < repl.size(); ++i) {
-    if (repl[i] != '%') {
-      rewritten += repl[i];
-      continue;
-    }
-    const char next = ++i < repl.size() ? repl[i] : '\0';
-    if (next >= '0' && next <= '9') rewritten += '%';
-    else if (next == '%') rewritten += '%';  // "%%" stays "%%": 5.4 reads it as 5.1 does
-    rewritten += next;
-  }
-  lua_pushlstring(L, rewritten.data(), rewritten.size());
-  lua_replace(L, arg);
-}
-
 // The function a Reading wraps runs in this frame, so that its errors name it as it is called
 // (upvalue 1: the wrapped function's own upvalue, which it reads as its first; 2: the wrapped C
 // function; 3: the Reading).
@@ -218,13 +66,9 @@ int read_as_51(lua_State* L) {
   auto original = reinterpret_cast<lua_CFunction>(lua_touserdata(L, lua_upvalueindex(2)));
   const Reading& r = *static_cast<const Reading*>(lua_touserdata(L, lua_upvalueindex(3)));
   if (r.second_first && !lua_isnumber(L, 2)) lua51::type_error(L, 2, "number");
-  int repl = 0;
-  PatternReading pattern;
   for (int arg = 1; arg <= static_cast<int>(r.args.size()); ++arg) {
     const Read how = r.args[static_cast<size_t>(arg - 1)];
     if (how == Read::Text) lua51::check_string(L, arg);
-    if (how == Read::Pattern) pattern = as_54_pattern(L, arg);
-    if (how == Read::Repl) repl = arg;
     if (how == Read::Table && lua_type(L, arg) != LUA_TTABLE) lua51::type_error(L, arg, "table");
     if (how == Read::OptFunction && !lua_isnoneornil(L, arg) && lua_type(L, arg) != LUA_TFUNCTION)
       lua51::type_error(L, arg, "function");
@@ -235,20 +79,6 @@ int read_as_51(lua_State* L) {
       lua_replace(L, arg);
     }
   }
-  if (repl > 0) {
-    const int type = lua_type(L, repl);
-    if (type == LUA_TNUMBER || type == LUA_TSTRING) {
-      as_54_replacement(L, repl);
-      if (refers_past_captures(lua51::check_string(L, repl), pattern.captures)) pattern.back_reference = true;
-    } else {
-      luaL_argcheck(L, type == LUA_TFUNCTION || type == LUA_TTABLE, repl, "string/function/table expected");
-    }
-  }
-  // Rare: only such calls pay for the protected call. (A table's __index could raise an error
-  // of its own that this could not tell apart.)
-  const bool indexes_lua = repl > 0 && lua_type(L, repl) == LUA_TTABLE && luaL_getmetafield(L, repl, "__index") != LUA_TNIL;
-  if (indexes_lua) lua_pop(L, 1);
-  if (pattern.back_reference && !indexes_lua) return call_in_51_words(L, original, repl);
   return original(L);
 }
 
@@ -392,8 +222,8 @@ int math_modf(lua_State* L) {
 int assert_(lua_State* L) {
   luaL_checkany(L, 1);
   if (lua_toboolean(L, 1)) return lua_gettop(L);
-  const std::string_view message = lua_isnoneornil(L, 2) ? std::string_view("assertion failed!") : lua51::check_string(L, 2);
-  return luaL_error(L, "%s", std::string(message).c_str());
+  // "%s": a message ends at its first NUL, as in 5.1.
+  return luaL_error(L, "%s", lua_isnoneornil(L, 2) ? "assertion failed!" : lua51::check_string(L, 2).data());
 }
 
 // (int)d as gcc compiles it for x86-64: out of range, and NaN, give INT_MIN.
@@ -436,28 +266,33 @@ int string_format(lua_State* L) {
       for (int d = 0; d < 2 && digit(i); ++d) ++i;
     }
     if (digit(i)) return luaL_error(L, "invalid format (width or precision too long)");
-    std::string spec = "%";
-    spec.append(format.substr(spec_start, i - spec_start));
+    // No std::string here: an error longjmps past this frame (Lua is C), skipping destructors.
+    // The spec is at most '%', 5 flags, 2+1+2 digits and a point, 'l' and the option.
+    std::array<char, 16> spec{};
+    size_t spec_length = 0;
+    const auto add_to_spec = [&](char c) { spec[spec_length++] = c; };
+    add_to_spec('%');
+    for (size_t k = spec_start; k < i; ++k) add_to_spec(format[k]);
     const char option = at(i++);
     std::array<char, 512> item{};  // 5.1's MAX_ITEM: 99 digits of precision after 309 of a double fit
     switch (option) {
       case 'c':
-        spec += 'c';
-        std::snprintf(item.data(), item.size(), spec.c_str(), double_to_c_int(lua51::check_number(L, arg)));
+        add_to_spec('c');
+        std::snprintf(item.data(), item.size(), spec.data(), double_to_c_int(lua51::check_number(L, arg)));
         break;
       case 'd':
       case 'i':
-        spec += 'l';
-        spec += option;
-        std::snprintf(item.data(), item.size(), spec.c_str(), static_cast<long>(lua51::double_to_int64(lua51::check_number(L, arg))));
+        add_to_spec('l');
+        add_to_spec(option);
+        std::snprintf(item.data(), item.size(), spec.data(), static_cast<long>(lua51::double_to_int64(lua51::check_number(L, arg))));
         break;
       case 'o':
       case 'u':
       case 'x':
       case 'X':
-        spec += 'l';
-        spec += option;
-        std::snprintf(item.data(), item.size(), spec.c_str(),
+        add_to_spec('l');
+        add_to_spec(option);
+        std::snprintf(item.data(), item.size(), spec.data(),
                       static_cast<unsigned long>(lua51::double_to_uint64(lua51::check_number(L, arg))));
         break;
       case 'e':
@@ -465,8 +300,8 @@ int string_format(lua_State* L) {
       case 'f':
       case 'g':
       case 'G':
-        spec += option;
-        std::snprintf(item.data(), item.size(), spec.c_str(), lua51::check_number(L, arg));
+        add_to_spec(option);
+        std::snprintf(item.data(), item.size(), spec.data(), lua51::check_number(L, arg));
         break;
       case 'q': {
         const std::string_view s = lua51::check_string(L, arg);
@@ -488,13 +323,13 @@ int string_format(lua_State* L) {
       }
       case 's': {
         const std::string_view s = lua51::check_string(L, arg);
-        if (spec.find('.') == std::string::npos && s.size() >= 100) {
+        if (std::memchr(spec.data(), '.', spec_length) == nullptr && s.size() >= 100) {
           lua_pushvalue(L, arg);
           luaL_addvalue(&b);
           continue;
         }
-        spec += 's';
-        std::snprintf(item.data(), item.size(), spec.c_str(), s.data());
+        add_to_spec('s');
+        std::snprintf(item.data(), item.size(), spec.data(), s.data());
         break;
       }
       case '\0':  // a format ending in '%': 5.1 prints the NUL it reads as its option as nothing
@@ -666,7 +501,7 @@ void set(lua_State* L, int real, const char* library, const char* name) {
 
 }  // namespace
 
-void adapt(lua_State* L, int real) {
+void adapt(lua_State* L, int real, lua51_pattern::ChargeWork charge_work) {
   for (const Reading& r : kReadings) wrap(L, real, r);
 
   lua_pushcfunction(L, select);
@@ -713,6 +548,15 @@ void adapt(lua_State* L, int real) {
     lua_pushcclosure(L, f, 1);
     lua_setfield(L, -3, name);
     lua_pop(L, 2);
+  }
+  const std::pair<const char*, lua_CFunction> matching[] = {
+      {"find", lua51_pattern::find}, {"match", lua51_pattern::match},
+      {"gmatch", lua51_pattern::gmatch}, {"gsub", lua51_pattern::gsub},
+  };
+  for (const auto& [name, f] : matching) {
+    lua_pushlightuserdata(L, reinterpret_cast<void*>(charge_work));
+    lua_pushcclosure(L, f, 1);
+    set(L, real, LUA_STRLIBNAME, name);
   }
   // 5.1's compatibility names (LUA_COMPAT_MOD, LUA_COMPAT_GFIND), as Redis builds it.
   lua_getfield(L, real, LUA_MATHLIBNAME);

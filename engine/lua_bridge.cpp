@@ -455,25 +455,6 @@ int lua51_math_log(lua_State* L) {
   return 1;
 }
 
-// string.find and string.match (upvalue 1: 5.4's): an init past the end means the end, and a
-// fractional one is truncated, where 5.4 fails and refuses.
-int lua51_find_from(lua_State* L) {
-  auto original = reinterpret_cast<lua_CFunction>(lua_touserdata(L, lua_upvalueindex(1)));
-  if (lua_type(L, 1) == LUA_TSTRING && !lua_isnoneornil(L, 3)) {
-    const auto length = static_cast<int64_t>(lua_rawlen(L, 1));
-    lua_pushinteger(L, std::min(lua51::check_integer(L, 3), length + 1));
-    lua_replace(L, 3);
-  }
-  return original(L);  // in this frame, so that its errors name the function
-}
-
-// string.gmatch(s, pattern) (upvalue 1: 5.4's): no init.
-int lua51_gmatch(lua_State* L) {
-  auto original = reinterpret_cast<lua_CFunction>(lua_touserdata(L, lua_upvalueindex(1)));
-  if (lua_gettop(L) > 2) lua_settop(L, 2);  // a missing pattern is still "no value"
-  return original(L);
-}
-
 // table.insert(t, [pos,] v): raw, and any position (5.4: "position out of bounds").
 int lua51_table_insert(lua_State* L) {
   luaL_checktype(L, 1, LUA_TTABLE);
@@ -514,15 +495,6 @@ int lua51_table_remove(lua_State* L) {
   lua_pushnil(L);
   lua_rawseti(L, 1, end);
   return 1;
-}
-
-// Replaces `name` in the library table on top with `f`, given 5.4's own as its upvalue.
-void wrap_library_function(lua_State* L, const char* name, lua_CFunction f) {
-  lua_getfield(L, -1, name);
-  lua_pushlightuserdata(L, reinterpret_cast<void*>(lua_tocfunction(L, -1)));
-  lua_pushcclosure(L, f, 1);
-  lua_setfield(L, -3, name);
-  lua_pop(L, 1);
 }
 
 // What load and loadstring return: the chunk, which sees the same read-only globals as the script
@@ -658,15 +630,21 @@ void push_redis_library(lua_State* L) {
   set_field_integer(L, "REDIS_VERSION_NUM", 0x0007000f);
 }
 
-void budget_hook(lua_State* L, lua_Debug*) {
-  ScriptRun& run = run_of(L);
-  if (!run.charge_instructions(kHookEvery)) {
-    // From now on every instruction raises, so a pcall inside the script cannot swallow the stop.
-    lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
-    push_error_table(L, errors::instruction_budget_exceeded(static_cast<long long>(run.budget)));
-    lua_error(L);
-  }
+void budget_hook(lua_State* L, lua_Debug*);
+
+// Counts work done for the running script as `instructions` Lua instructions: past the budget
+// the script stops. The hook counts the VM's; the pattern matcher its steps in C, which the hook
+// cannot see (a backtracking pattern would otherwise hang the host).
+void charge_work(lua_State* L, int64_t instructions) {
+  ScriptRun* run = *static_cast<ScriptRun**>(lua_getextraspace(L));
+  if (run == nullptr || run->charge_instructions(instructions)) return;
+  // From now on every instruction raises, so a pcall inside the script cannot swallow the stop.
+  lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
+  push_error_table(L, errors::instruction_budget_exceeded(static_cast<long long>(run->budget)));
+  lua_error(L);
 }
+
+void budget_hook(lua_State* L, lua_Debug*) { charge_work(L, kHookEvery); }
 
 }  // namespace
 
@@ -734,31 +712,23 @@ void install(lua_State* L) {
   lua_pushcclosure(L, lua51_tonumber, 1);
   lua_setfield(L, real, "tonumber");
   lua_pop(L, 1);
-  // Lua 5.1's global unpack, which Redis scripts use.
-  lua_getfield(L, real, LUA_TABLIBNAME);
-  lua_getfield(L, -1, "unpack");
-  lua_setfield(L, real, "unpack");
-  lua_pop(L, 1);
 
-  // The library functions Redis's Lua 5.1 has otherwise: replaced, or wrapped around 5.4's own.
+  // The library functions Redis's Lua 5.1 has that need the bridge (the script's random
+  // generator, the memory limit, read-only tables); lua51_library has the rest.
   struct Override {
     const char* library;
     const char* name;
     lua_CFunction f;
-    bool wraps_original;
   };
   static constexpr Override kLua51Library[] = {
-      {LUA_STRLIBNAME, "rep", lua51_string_rep, false},    {LUA_STRLIBNAME, "find", lua51_find_from, true},
-      {LUA_STRLIBNAME, "match", lua51_find_from, true},    {LUA_STRLIBNAME, "gmatch", lua51_gmatch, true},
-      {LUA_TABLIBNAME, "insert", lua51_table_insert, false},
-      {LUA_TABLIBNAME, "remove", lua51_table_remove, false}, {LUA_MATHLIBNAME, "log", lua51_math_log, false},
-      {LUA_MATHLIBNAME, "random", math_random, false},     {LUA_MATHLIBNAME, "randomseed", math_randomseed, false},
-      {LUA_MATHLIBNAME, "max", math_max, false},           {LUA_MATHLIBNAME, "min", math_min, false},
+      {LUA_STRLIBNAME, "rep", lua51_string_rep},    {LUA_TABLIBNAME, "insert", lua51_table_insert},
+      {LUA_TABLIBNAME, "remove", lua51_table_remove}, {LUA_MATHLIBNAME, "log", lua51_math_log},
+      {LUA_MATHLIBNAME, "random", math_random},     {LUA_MATHLIBNAME, "randomseed", math_randomseed},
+      {LUA_MATHLIBNAME, "max", math_max},           {LUA_MATHLIBNAME, "min", math_min},
   };
   for (const Override& o : kLua51Library) {
     lua_getfield(L, real, o.library);
-    if (o.wraps_original) wrap_library_function(L, o.name, o.f);
-    else set_field_function(L, o.name, o.f);
+    set_field_function(L, o.name, o.f);
     lua_pop(L, 1);
   }
 
@@ -769,7 +739,7 @@ void install(lua_State* L) {
     lua_setfield(L, -2, name);
   }
   lua_pop(L, 1);
-  lua51_library::adapt(L, real);
+  lua51_library::adapt(L, real, charge_work);
 
   // Libraries become read-only views; the real tables stay reachable only from C.
   push_redis_library(L);

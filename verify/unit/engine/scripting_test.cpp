@@ -158,6 +158,26 @@ TEST_F(ScriptingTest, TableInsertAndRemoveAtHugePositionsEndAtOnce) {
             Reply::array({Reply::integer_of(1), Reply::integer_of(1), Reply::integer_of(2)}));
 }
 
+// A backtracking pattern runs in C, out of the instruction hook's reach: its steps count against
+// the budget instead, so it stops as an endless loop does (Redis would stay BUSY for good).
+TEST_F(ScriptingTest, ABacktrackingPatternStopsAtTheBudget) {
+  const Reply reply = eval("return string.find(string.rep('a', 40), string.rep('a*', 40) .. 'b')");
+  ASSERT_TRUE(reply.is_error()) << describe(reply);
+  EXPECT_NE(reply.str.find("instruction budget"), std::string::npos) << reply.str;
+  const Reply caught = eval("pcall(string.gsub, string.rep('a', 40), string.rep('a*', 40) .. 'b', '') return 1");
+  EXPECT_NE(caught.str.find("instruction budget"), std::string::npos) << describe(caught);
+  EXPECT_EQ(eval("return string.find('aab', 'a*b')"), Reply::integer_of(1));
+}
+
+// 5.1 has no bound on the matcher's recursion (Redis's C stack is the bound); the fake's is deep
+// enough for any pattern a script writes, and a clear error past it.
+TEST_F(ScriptingTest, APatternNestedPastTheMatchDepthIsTooComplex) {
+  EXPECT_EQ(eval("return string.find(string.rep('a', 4000), string.rep('a?', 4000))"), Reply::integer_of(1));
+  const Reply deep = eval("return string.find(string.rep('a', 6000), string.rep('a?', 6000))");
+  ASSERT_TRUE(deep.is_error()) << describe(deep);
+  EXPECT_NE(deep.str.find("pattern too complex"), std::string::npos) << deep.str;
+}
+
 TEST(LuaBridge, MessagesAreReworded51Style) {
   EXPECT_EQ(lua_bridge::as_lua51_compile_message("user_script:1: '=' expected near <eof>"),
             "user_script:1: '=' expected near '<eof>'");

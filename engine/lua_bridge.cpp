@@ -135,6 +135,7 @@ int redis_sha1hex(lua_State* L) {
     lua_pushstring(L, "wrong number of arguments");
     return lua_error(L);
   }
+  if (lua_type(L, 1) == LUA_TNUMBER) lua51::check_string(L, 1);  // hashed as 5.1 prints it
   size_t len = 0;
   const char* s = lua_tolstring(L, 1, &len);
   const std::string hex = sha1_hex(std::string_view(s ? s : "", s ? len : 0));
@@ -159,10 +160,11 @@ int redis_log(lua_State* L) {
   }
   std::string message;
   for (int i = 2; i <= argc; ++i) {
+    if (lua_type(L, i) == LUA_TNUMBER) lua51::check_string(L, i);  // logged as 5.1 prints it
     size_t len = 0;
     const char* s = lua_tolstring(L, i, &len);
     if (s == nullptr) continue;
-    if (!message.empty()) message += ' ';
+    if (i != 2) message += ' ';  // as luaRedisLogCommand: after any argument but the first
     message.append(s, len);
   }
   run_of(L).server.script_log(static_cast<int>(level), message);

@@ -599,6 +599,7 @@ TEST_F(Differential, LibraryFunctionsAnswerAs51Does) {
            "return {coroutine.resume(coroutine.create(function() for x in function() coroutine.yield(1) end do end end))}",
            "return {pcall(collectgarbage, 'isrunning')}",
            "return _VERSION",
+           "return {redis.sha1hex(2^31), redis.sha1hex(1.5), redis.sha1hex(-2^31)}",
            // A string's metatable: read-only, its __index the string library.
            "return {getmetatable('').__index == string, ('%d'):format(3), getmetatable('a') == getmetatable('b')}",
            "getmetatable('').x = 1",

@@ -15,6 +15,7 @@
 #include "base/sha1.hpp"
 #include "engine/errors.hpp"
 #include "engine/lua51.hpp"
+#include "engine/lua51_compile.hpp"
 #include "engine/lua51_library.hpp"
 #include "engine/lua_libraries.hpp"
 #include "engine/numbers.hpp"
@@ -503,13 +504,6 @@ int lua51_table_remove(lua_State* L) {
 // that loaded it, or nil and the message.
 int loaded(lua_State* L, int status) {
   if (status != LUA_OK) {
-    size_t length = 0;
-    const char* message = lua_tolstring(L, -1, &length);
-    if (message != nullptr) {
-      const std::string reworded = as_lua51_compile_message(std::string_view(message, length));
-      lua_pushlstring(L, reworded.data(), reworded.size());
-      lua_replace(L, -2);
-    }
     lua_pushnil(L);
     lua_insert(L, -2);
     return 2;
@@ -523,33 +517,48 @@ int loaded(lua_State* L, int status) {
 int safe_loadstring(lua_State* L) {
   const std::string_view chunk = lua51::check_string(L, 1);
   const char* name = lua_isnoneornil(L, 2) ? chunk.data() : lua51::check_string(L, 2).data();
-  return loaded(L, luaL_loadbufferx(L, chunk.data(), chunk.size(), name, "t"));
+  return loaded(L, lua51_compile::load(L, chunk, name));
 }
 
-// 5.1's load reads the chunk from a function (generic_reader of lbaselib.c), piece by piece,
-// into the reserved stack slot 3; nil ends it.
-const char* read_piece(lua_State* L, void*, size_t* size) {
-  luaL_checkstack(L, 2, "too many nested functions");
-  lua_pushvalue(L, 1);
-  lua_call(L, 0, 1);
-  if (lua_isnil(L, -1)) {
-    lua_pop(L, 1);
-    *size = 0;
-    return nullptr;
+// Calls load's reader (upvalue 1) until it returns nil and joins the pieces; its own error is
+// prefixed with the position of load's caller (upvalue 2), as 5.1's generic_reader's is.
+int read_chunk(lua_State* L) {
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  for (;;) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_call(L, 0, 1);
+    if (lua_isnil(L, -1)) break;
+    if (!lua_isstring(L, -1)) {
+      lua_pushvalue(L, lua_upvalueindex(2));
+      lua_pushliteral(L, "reader function must return a string");
+      lua_concat(L, 2);
+      return lua_error(L);
+    }
+    lua51::check_string(L, lua_gettop(L));  // a number as 5.1 prints it
+    luaL_addvalue(&b);
   }
-  if (!lua_isstring(L, -1)) luaL_error(L, "reader function must return a string");
-  lua_replace(L, 3);
-  const std::string_view piece = lua51::check_string(L, 3);
-  *size = piece.size();
-  return piece.data();
+  lua_pop(L, 1);
+  luaL_pushresult(&b);
+  return 1;
 }
 
-// 5.1's load takes a reader function only (5.4's takes a string too, which 5.1 leaves to loadstring).
+// 5.1's load takes a reader function only (5.4's takes a string too, which 5.1 leaves to
+// loadstring). The pieces are joined first, so that the chunk compiles as 5.1 reads it. An error
+// while reading fails the load (nil and the error), as 5.1's protected parser does, after the
+// script's error handler made it Redis's error table, as it does in Redis.
 int safe_load(lua_State* L) {
   const char* name = luaL_optstring(L, 2, "=(load)");
   luaL_checktype(L, 1, LUA_TFUNCTION);
-  lua_settop(L, 3);
-  return loaded(L, lua_load(L, read_piece, nullptr, name, "t"));
+  lua_settop(L, 2);
+  lua_pushcfunction(L, error_handler);
+  lua_pushvalue(L, 1);
+  luaL_where(L, 1);
+  lua_pushcclosure(L, read_chunk, 2);
+  if (const int status = lua_pcall(L, 0, 1, 3); status != LUA_OK) return loaded(L, status);
+  size_t length = 0;
+  const char* chunk = lua_tolstring(L, -1, &length);
+  return loaded(L, lua51_compile::load(L, std::string_view(chunk, length), name));
 }
 
 void mark_protected(lua_State* L, int index) {
@@ -928,41 +937,6 @@ Reply to_reply_at(lua_State* L, int index, int depth) {
 }  // namespace
 
 Reply to_reply(lua_State* L, int index) { return to_reply_at(L, index, 0); }
-
-std::string as_lua51_compile_message(std::string_view message) {
-  // Lua 5.4 leaves these pseudo-tokens unquoted; Lua 5.1 quotes them (and has no <integer>).
-  static constexpr std::pair<std::string_view, std::string_view> kTokens[] = {
-      {"<eof>", "'<eof>'"}, {"<name>", "'<name>'"}, {"<string>", "'<string>'"},
-      {"<number>", "'<number>'"}, {"<integer>", "'<number>'"}};
-  std::string out;
-  out.reserve(message.size() + 8);
-  for (size_t i = 0; i < message.size();) {
-    bool replaced = false;
-    if (message[i] == '<' && (i == 0 || message[i - 1] != '\'')) {
-      for (const auto& [from, to] : kTokens) {
-        if (message.substr(i, from.size()) == from) {
-          out += to;
-          i += from.size();
-          replaced = true;
-          break;
-        }
-      }
-    }
-    if (!replaced) out += message[i++];
-  }
-  // An expression statement that is neither a call nor followed by '=' or ',' ("x y"): 5.4 says
-  // "syntax error", 5.1 expects the assignment's '='. (Assigning to a non-variable, "f() = 1", is
-  // a "syntax error" near the '=' or ',' in both.)
-  // 5.1 says "syntax error" first where the statement is a bare parenthesized expression
-  // ("(a) b"); the message cannot tell that apart (docs/fidelity.md).
-  static constexpr std::string_view kSyntaxError = ": syntax error";
-  if (const size_t at = out.find(kSyntaxError); at != std::string::npos) {
-    const std::string_view rest = std::string_view(out).substr(at + kSyntaxError.size());
-    if (rest.empty() || (rest.starts_with(" near ") && !rest.starts_with(" near '='") && !rest.starts_with(" near ','")))
-      out.replace(at, kSyntaxError.size(), ": '=' expected");
-  }
-  return out;
-}
 
 std::string as_lua51_runtime_message(std::string message) {
   // Lua 5.4: "attempt to index a nil value (local 't')"; Lua 5.1: "attempt to index local 't' (a nil value)".

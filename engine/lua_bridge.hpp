@@ -47,10 +47,6 @@ Reply to_reply(lua_State* L, int index);
 // only in order ("attempt to index a nil value (local 't')" -> "attempt to index local 't' (a nil value)").
 std::string as_lua51_runtime_message(std::string message);
 
-// Lua 5.4's wording of a compile error as Lua 5.1 words it: "near <eof>" -> "near '<eof>'",
-// "<name> expected" -> "'<name>' expected".
-std::string as_lua51_compile_message(std::string_view message);
-
 // The message handler for lua_pcall (Redis's __redis__err__handler): turns any error into a
 // table {err=, source=, line=} naming where in the script it happened.
 int error_handler(lua_State* L);

@@ -8,6 +8,7 @@
 #include "base/assert.hpp"
 #include "base/sha1.hpp"
 #include "engine/errors.hpp"
+#include "engine/lua51_compile.hpp"
 #include "engine/lua_bridge.hpp"
 #include "engine/lua_state_pool.hpp"
 
@@ -48,11 +49,10 @@ int Scripting::compile(const std::string& sha, std::string_view body, Reply& err
     functions_.emplace(sha, ref);
     return ref;
   }
-  if (luaL_loadbufferx(lua_, body.data(), body.size(), "@user_script", "t") != LUA_OK) {
+  if (lua51_compile::load(lua_, body, "@user_script") != LUA_OK) {
     size_t len = 0;
     const char* msg = lua_tolstring(lua_, -1, &len);
-    error = Reply::error(errors::compile_failed(
-        lua_bridge::as_lua51_compile_message(std::string_view(msg ? msg : "", msg ? len : 0))));
+    error = Reply::error(errors::compile_failed(std::string_view(msg ? msg : "", msg ? len : 0)));
     lua_pop(lua_, 1);
     return LUA_NOREF;
   }

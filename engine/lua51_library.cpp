@@ -15,6 +15,7 @@
 
 #include "base/assert.hpp"
 #include "engine/lua51.hpp"
+#include "engine/lua51_messages.hpp"
 
 namespace locksim::engine::lua51_library {
 namespace {
@@ -400,9 +401,20 @@ int gcinfo(lua_State* L) {
 }
 
 // 5.1's xpcall calls its function with no arguments (5.4 passes the rest along).
+// The message handler xpcall hands (upvalue 1) a message in 5.1's words.
+int reworded_handler(lua_State* L) {
+  lua_settop(L, 1);
+  lua51_messages::reword_top(L);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, 1, 1);
+  return 1;
+}
+
 int xpcall(lua_State* L) {
   luaL_checkany(L, 2);
   lua_settop(L, 2);
+  lua_pushcclosure(L, reworded_handler, 1);
   lua_insert(L, 1);
   const int status = lua_pcall(L, 0, LUA_MULTRET, 1);
   lua_pushboolean(L, status == LUA_OK);
@@ -463,7 +475,9 @@ int coroutine_resume(lua_State* L) {
     lua_pushfstring(L, "cannot resume %s coroutine", state);
     return 2;
   }
-  return call_original(L);
+  const int results = call_original(L);
+  if (results == 2 && !lua_toboolean(L, -2)) lua51_messages::reword_top(L);
+  return results;
 }
 
 int coroutine_status(lua_State* L) {

@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <lua.hpp>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -17,6 +16,7 @@
 #include "engine/lua51.hpp"
 #include "engine/lua51_compile.hpp"
 #include "engine/lua51_library.hpp"
+#include "engine/lua51_messages.hpp"
 #include "engine/lua_libraries.hpp"
 #include "engine/numbers.hpp"
 #include "engine/ordered_next.hpp"
@@ -270,6 +270,8 @@ int redis_style_pcall(lua_State* L) {
   if (lua_istable(L, -1)) {
     if (lua_getfield(L, -1, "err") == LUA_TSTRING) lua_replace(L, -2);
     else lua_pop(L, 1);
+  } else {
+    lua51_messages::reword_top(L);
   }
   lua_pushboolean(L, 0);
   lua_insert(L, -2);
@@ -325,6 +327,17 @@ int lua51_tostring(lua_State* L) {
 // Lua 5.1's tonumber gives a double; 5.4's an exact integer for "9007199254740993". Beyond 10^14 the
 // result is the float 5.1 would hold (lua51.hpp), so it compares and prints as in Redis (upvalue 1:
 // Lua's tonumber, called in this frame so that its errors name 'tonumber').
+// 5.1's luaO_str2d: strtod, or strtoul in base 16 where it stops at an 'x' ("0x10"), then only
+// spaces; C's reading, so the text ends at a NUL. 5.4 refuses "inf" and "nan", which strtod reads.
+bool lua51_str2d(const char* s, double& out) {
+  char* end = nullptr;
+  out = std::strtod(s, &end);
+  if (end == s) return false;
+  if (*end == 'x' || *end == 'X') out = static_cast<double>(std::strtoul(s, &end, 16));
+  while (std::isspace(static_cast<unsigned char>(*end))) ++end;
+  return *end == '\0';
+}
+
 int lua51_tonumber(lua_State* L) {
   auto original = reinterpret_cast<lua_CFunction>(lua_touserdata(L, lua_upvalueindex(1)));
   if (!lua_isnoneornil(L, 2)) {
@@ -336,13 +349,13 @@ int lua51_tonumber(lua_State* L) {
     } else {
       // strtoul's reading, as 5.1's: leading spaces, a sign (negating the unsigned value), "0x"
       // in base 16, then trailing spaces only.
-      const std::string text(lua51::check_string(L, 1));
+      const std::string_view text = lua51::check_string(L, 1);
       luaL_argcheck(L, 2 <= base && base <= 36, 2, "base out of range");
       char* end = nullptr;
-      const unsigned long n = std::strtoul(text.c_str(), &end, base);
-      if (end != text.c_str()) {
+      const unsigned long n = std::strtoul(text.data(), &end, base);
+      if (end != text.data()) {
         while (std::isspace(static_cast<unsigned char>(*end))) ++end;
-        if (*end == '\0' && static_cast<size_t>(end - text.c_str()) == text.size()) {
+        if (*end == '\0' && static_cast<size_t>(end - text.data()) == text.size()) {
           lua51::push_number(L, static_cast<double>(n));
           return 1;
         }
@@ -350,6 +363,12 @@ int lua51_tonumber(lua_State* L) {
       lua_pushnil(L);
       return 1;
     }
+  }
+  if (lua_type(L, 1) == LUA_TSTRING) {
+    double d = 0;
+    if (lua51_str2d(lua_tostring(L, 1), d)) lua51::push_number(L, d);
+    else lua_pushnil(L);
+    return 1;
   }
   const int results = original(L);
   if (results == 1 && lua_isinteger(L, -1)) {
@@ -938,14 +957,6 @@ Reply to_reply_at(lua_State* L, int index, int depth) {
 
 Reply to_reply(lua_State* L, int index) { return to_reply_at(L, index, 0); }
 
-std::string as_lua51_runtime_message(std::string message) {
-  // Lua 5.4: "attempt to index a nil value (local 't')"; Lua 5.1: "attempt to index local 't' (a nil value)".
-  static const std::regex kVarInfo(
-      R"(attempt to ([a-z ]+?) an? ([a-z]+) value \((global|local|method|upvalue|field) ('[^']*')\))");
-  if (message.find("attempt to ") == std::string::npos) return message;
-  return std::regex_replace(message, kVarInfo, "attempt to $1 $3 $4 (a $2 value)");
-}
-
 int error_handler(lua_State* L) {
   lua_Debug ar;
   bool located = lua_getstack(L, 1, &ar) && lua_getinfo(L, "Sl", &ar);
@@ -953,7 +964,7 @@ int error_handler(lua_State* L) {
   if (!lua_istable(L, 1)) {
     size_t len = 0;
     const char* msg = luaL_tolstring(L, 1, &len);
-    const std::string text = errors::err(as_lua51_runtime_message(std::string(msg, len)));
+    const std::string text = errors::err(lua51_messages::as_lua51_runtime_message(std::string(msg, len)));
     lua_pop(L, 1);
     push_error_table(L, text);
     lua_replace(L, 1);

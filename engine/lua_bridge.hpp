@@ -43,10 +43,6 @@ void push_reply(lua_State* L, const Reply& reply);
 // Lua -> Redis (luaReplyToRedisReply): converts the value at `index`.
 Reply to_reply(lua_State* L, int index);
 
-// Lua 5.4's wording of a runtime error rewritten as Redis's Lua 5.1 words it, where they differ
-// only in order ("attempt to index a nil value (local 't')" -> "attempt to index local 't' (a nil value)").
-std::string as_lua51_runtime_message(std::string message);
-
 // The message handler for lua_pcall (Redis's __redis__err__handler): turns any error into a
 // table {err=, source=, line=} naming where in the script it happened.
 int error_handler(lua_State* L);

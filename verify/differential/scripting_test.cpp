@@ -606,6 +606,16 @@ TEST_F(Differential, LibraryFunctionsAnswerAs51Does) {
            "local a, b = load(function() error('mine') end) return {type(a), b}",
            "local d = false local a, b = load(function() if d then return nil end d = true return 'return 1 & 2' end) "
            "return b",
+           // Runtime errors a script catches read as 5.1's too; tonumber reads as strtod does.
+           "return {pcall(function() local t = nil; return t.x end)}",
+           "return {pcall(function() local s = 'x' return s.y.z end)}",
+           "return {pcall(function() return ('x')() end)}",
+           "return ('x')()",
+           "return {xpcall(function() local a = {} return a + 1 end, function(m) return m end)}",
+           "return {coroutine.resume(coroutine.create(function() local t = nil; return t.x end))}",
+           "return {tostring(tonumber('inf')), tostring(tonumber('-inf')), tostring(tonumber('nan'))}",
+           "return {tonumber(' 0x10 '), tonumber('0x1p4'), tonumber('  5  '), tostring(tonumber('1e500'))}",
+           "return {tonumber('5\\0abc'), tonumber(''), tonumber('0x'), tonumber('1e+'), tonumber('-0x10')}",
            // load reads from a function; xpcall passes no arguments; coroutines are 5.1's.
            "return {pcall(load, 'return 1')}",
            "local d = false return load(function() if d then return nil end d = true return 'return 5' end)()",

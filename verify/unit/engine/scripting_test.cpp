@@ -3,6 +3,7 @@
 #include <lua.hpp>
 
 #include "engine/lua51_compile.hpp"
+#include "engine/lua51_messages.hpp"
 #include "engine/lua_bridge.hpp"
 #include "engine/scripting.hpp"
 #include "verify/unit/engine/engine_harness.hpp"
@@ -204,9 +205,11 @@ TEST(LuaBridge, MessagesAreReworded51Style) {
   EXPECT_EQ(lua51_compile::as_lua51_compile_message("user_script:1: '=' expected near <eof>"),
             "user_script:1: '=' expected near '<eof>'");
   EXPECT_EQ(lua51_compile::as_lua51_compile_message("x: <name> expected near '<eof>'"), "x: '<name>' expected near '<eof>'");
-  EXPECT_EQ(lua_bridge::as_lua51_runtime_message("user_script:1: attempt to call a nil value (field 'f')"),
+  EXPECT_EQ(lua51_messages::as_lua51_runtime_message("user_script:1: attempt to call a nil value (field 'f')"),
             "user_script:1: attempt to call field 'f' (a nil value)");
-  EXPECT_EQ(lua_bridge::as_lua51_runtime_message("attempt to compare number with nil"),
+  EXPECT_EQ(lua51_messages::as_lua51_runtime_message("user_script:1: attempt to call a string value (constant 'x')"),
+            "user_script:1: attempt to call a string value");
+  EXPECT_EQ(lua51_messages::as_lua51_runtime_message("attempt to compare number with nil"),
             "attempt to compare number with nil");
 }
 

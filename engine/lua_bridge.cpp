@@ -133,7 +133,7 @@ int redis_status_reply(lua_State* L) {
 
 int redis_sha1hex(lua_State* L) {
   if (lua_gettop(L) != 1) {
-    lua_pushstring(L, "wrong number of arguments");
+    push_error_table(L, error_text("wrong number of arguments"));  // luaPushError
     return lua_error(L);
   }
   if (lua_type(L, 1) == LUA_TNUMBER) lua51::check_string(L, 1);  // hashed as 5.1 prints it

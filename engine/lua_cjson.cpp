@@ -283,8 +283,12 @@ constexpr const char* kTouchedKey = "locksim.cjson.touched";
 int settings(lua_State* L) {
   lua_pushboolean(L, 1);
   lua_setfield(L, LUA_REGISTRYINDEX, kTouchedKey);
+  // An option ("on", "off"...) given as a number is named in its 5.1 text when refused.
+  const auto first_integer = static_cast<int>(lua_tointeger(L, lua_upvalueindex(3)));
+  for (int arg = 1; arg <= lua_gettop(L) && (first_integer == 0 || arg < first_integer); ++arg)
+    if (lua_type(L, arg) == LUA_TNUMBER) lua51::check_string(L, arg);
   // 5.1's luaL_checkinteger truncates 2.5 (or "2.5"); 5.4's raises "number has no integer representation".
-  for (auto arg = static_cast<int>(lua_tointeger(L, lua_upvalueindex(3))); arg > 0 && arg <= lua_gettop(L); ++arg) {
+  for (int arg = first_integer; arg > 0 && arg <= lua_gettop(L); ++arg) {
     if (lua_isnumber(L, arg) && !lua_isinteger(L, arg)) {
       lua_pushinteger(L, lua51::to_integer(L, arg));
       lua_replace(L, arg);

@@ -428,7 +428,7 @@ int mp_unpack(lua_State* L) { return unpack_full(L, 0, 0); }
 
 int mp_unpack_one(lua_State* L) {
   const int64_t offset = lua51::opt_integer(L, 2, 0);
-  lua_settop(L, 1);
+  lua_settop(L, lua_gettop(L) == 0 ? 0 : 1);  // lua_pop(L, lua_gettop(L) - 1): none stays none
   return unpack_full(L, 1, offset);
 }
 

@@ -1,5 +1,6 @@
 // Differential property: random calls of the Lua 5.1 library that Redis 7.0 gives scripts (base,
-// string, table, math, and the names 5.1 had that 5.4 dropped or added), with odd arguments:
+// string, table, math, coroutine, Redis's cjson, struct, cmsgpack, bit and redis.*, and the names
+// 5.1 had that 5.4 dropped or added), with odd arguments:
 // fractions, huge and negative numbers, NaN, numeric strings, patterns and formats, nil, tables,
 // functions. Each call runs under pcall and its results (or its error message) come back as
 // "type:text"; the fake's must equal the live server's exactly. A table or function comes back
@@ -44,6 +45,12 @@ rc::Gen<std::string> function_name() {
       // coroutine
       "coroutine.create", "coroutine.resume", "coroutine.status", "coroutine.running", "coroutine.wrap",
       "coroutine.yield",
+      // Redis's libraries (not bit.tohex: tohex(x, -2^31) overflows a buffer of redis-server 7.0.15)
+      "cjson.encode", "cjson.decode", "cjson.encode_max_depth", "cjson.encode_number_precision",
+      "cjson.encode_sparse_array", "cjson.encode_keep_buffer", "struct.pack", "struct.unpack", "struct.size",
+      "cmsgpack.pack", "cmsgpack.unpack", "cmsgpack.unpack_one", "cmsgpack.unpack_limit", "bit.band", "bit.bor",
+      "bit.bxor", "bit.bnot", "bit.lshift", "bit.rshift", "bit.arshift", "bit.rol", "bit.ror", "bit.tobit",
+      "bit.bswap", "redis.sha1hex", "redis.status_reply", "redis.error_reply",
       // 5.4's, which 5.1 lacks
       "rawlen", "table.move", "table.pack", "string.pack", "math.type", "math.tointeger", "coroutine.close");
 }
@@ -56,7 +63,8 @@ std::string number() {
 
 std::string text() {
   return *rc::gen::element<std::string>("'abc'", "''", "'hello world'", "'10'", "'0x10'", "' 12 '", "'1e2'",
-                                         "'a.b'", "'a\\0b'", "'x]g'", "'aGb'");
+                                         "'a.b'", "'a\\0b'", "'x]g'", "'aGb'", "'[1,2]'", "'{\"a\":1}'", "'>i4'",
+                                         "'<I2 b'", "'\\147\\1\\2\\3'");
 }
 
 std::string pattern() {

@@ -616,6 +616,9 @@ TEST_F(Differential, LibraryFunctionsAnswerAs51Does) {
            "return {tostring(tonumber('inf')), tostring(tonumber('-inf')), tostring(tonumber('nan'))}",
            "return {tonumber(' 0x10 '), tonumber('0x1p4'), tonumber('  5  '), tostring(tonumber('1e500'))}",
            "return {tonumber('5\\0abc'), tonumber(''), tonumber('0x'), tonumber('1e+'), tonumber('-0x10')}",
+           "return {pcall(redis.sha1hex)}",
+           "return {pcall(cmsgpack.unpack_one)}",
+           "return {pcall(cjson.encode_keep_buffer, -2^31)}",
            // load reads from a function; xpcall passes no arguments; coroutines are 5.1's.
            "return {pcall(load, 'return 1')}",
            "local d = false return load(function() if d then return nil end d = true return 'return 5' end)()",

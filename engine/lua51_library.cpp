@@ -267,8 +267,7 @@ int string_format(lua_State* L) {
       for (int d = 0; d < 2 && digit(i); ++d) ++i;
     }
     if (digit(i)) return luaL_error(L, "invalid format (width or precision too long)");
-    // No std::string here: an error longjmps past this frame (Lua is C), skipping destructors.
-    // The spec is at most '%', 5 flags, 2+1+2 digits and a point, 'l' and the option.
+    // The spec: at most '%', 5 flags, 2+1+2 digits and a point, 'l' and the option.
     std::array<char, 16> spec{};
     size_t spec_length = 0;
     const auto add_to_spec = [&](char c) { spec[spec_length++] = c; };

@@ -1,7 +1,9 @@
 #include "engine/lua51.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <lua.hpp>
 
 namespace locksim::engine::lua51 {
@@ -24,6 +26,15 @@ uint64_t double_to_uint64(double d) {
   if (!(d >= k2p63)) return static_cast<uint64_t>(double_to_int64(d));  // NaN takes this path too
   const int64_t low = double_to_int64(d - k2p63);                       // INT64_MIN from 2^64 up
   return static_cast<uint64_t>(low) ^ (uint64_t{1} << 63);
+}
+
+bool str2d(const char* s, double& out) {
+  char* end = nullptr;
+  out = std::strtod(s, &end);
+  if (end == s) return false;
+  if (*end == 'x' || *end == 'X') out = static_cast<double>(std::strtoul(s, &end, 16));
+  while (std::isspace(static_cast<unsigned char>(*end))) ++end;
+  return *end == '\0';
 }
 
 int64_t to_integer(lua_State* L, int index) {

@@ -42,6 +42,11 @@ int64_t opt_integer(lua_State* L, int arg, int64_t def);
 // luaL_checklstring of 5.1: a number argument becomes its "%.14g" text (5.4 writes 3.0 as "3.0").
 std::string_view check_string(lua_State* L, int arg);
 
+// luaO_str2d of 5.1, how it reads a string as a number (tonumber, arithmetic on a string): strtod,
+// or strtoul in base 16 where it stops at an 'x' ("0x10"), then only spaces; C's reading, so the
+// text ends at a NUL. 5.4 refuses "inf" and "nan", which strtod reads.
+bool str2d(const char* s, double& out);
+
 // C's conversions of a double to int64 and uint64 as gcc compiles them for x86-64 (the Redis
 // libraries cast without range checks): out of range gives INT64_MIN, and 0 for uint64 from 2^64 up.
 int64_t double_to_int64(double d);

@@ -505,6 +505,42 @@ int coroutine_yield(lua_State* L) {
   return lua_yield(L, lua_gettop(L));
 }
 
+// --- Arithmetic on strings. 5.1's VM reads a string operand as luaO_str2d does and computes on
+// doubles; 5.4 leaves strings to the string metatable, whose methods read them as 5.4 does ("inf"
+// is no number) and word a failure their own way ("attempt to add a 'string' with a 'number'").
+// These stand in: 5.1's reading, its arithmetic (a % b is a - floor(a/b)*b), and its message,
+// though without the variable's name, which a metamethod cannot know.
+
+bool arith_operand(lua_State* L, int i, double& out) {
+  if (lua_type(L, i) == LUA_TNUMBER) {
+    out = lua_tonumber(L, i);
+    return true;
+  }
+  return lua_type(L, i) == LUA_TSTRING && lua51::str2d(lua_tostring(L, i), out);
+}
+
+template <char Op>
+int string_arith(lua_State* L) {
+  double a = 0;
+  double b = 0;
+  const bool a_ok = arith_operand(L, 1, a);
+  const bool b_ok = Op == 'u' || arith_operand(L, 2, b);  // __unm: (a, a)
+  // 5.1 blames the first operand when it is not a number, else the second.
+  if (!a_ok || !b_ok) return luaL_error(L, "attempt to perform arithmetic on a %s value", luaL_typename(L, a_ok ? 2 : 1));
+  double r = 0;
+  switch (Op) {
+    case '+': r = a + b; break;
+    case '-': r = a - b; break;
+    case '*': r = a * b; break;
+    case '/': r = a / b; break;
+    case '%': r = a - std::floor(a / b) * b; break;
+    case '^': r = std::pow(a, b); break;
+    default: r = -a; break;
+  }
+  lua51::push_number(L, r);
+  return 1;
+}
+
 void set(lua_State* L, int real, const char* library, const char* name) {
   lua_getfield(L, real, library);
   lua_insert(L, -2);
@@ -571,6 +607,18 @@ void adapt(lua_State* L, int real, lua51_pattern::ChargeWork charge_work) {
     lua_pushcclosure(L, f, 1);
     set(L, real, LUA_STRLIBNAME, name);
   }
+  lua_pushliteral(L, "");
+  lua_getmetatable(L, -1);
+  const std::pair<const char*, lua_CFunction> arithmetic[] = {
+      {"__add", string_arith<'+'>}, {"__sub", string_arith<'-'>}, {"__mul", string_arith<'*'>},
+      {"__div", string_arith<'/'>}, {"__mod", string_arith<'%'>}, {"__pow", string_arith<'^'>},
+      {"__unm", string_arith<'u'>},
+  };
+  for (const auto& [event, f] : arithmetic) {
+    lua_pushcfunction(L, f);
+    lua_setfield(L, -2, event);
+  }
+  lua_pop(L, 2);
   // 5.1's compatibility names (LUA_COMPAT_MOD, LUA_COMPAT_GFIND), as Redis builds it.
   lua_getfield(L, real, LUA_MATHLIBNAME);
   lua_getfield(L, -1, "fmod");

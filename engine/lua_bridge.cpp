@@ -327,17 +327,6 @@ int lua51_tostring(lua_State* L) {
 // Lua 5.1's tonumber gives a double; 5.4's an exact integer for "9007199254740993". Beyond 10^14 the
 // result is the float 5.1 would hold (lua51.hpp), so it compares and prints as in Redis (upvalue 1:
 // Lua's tonumber, called in this frame so that its errors name 'tonumber').
-// 5.1's luaO_str2d: strtod, or strtoul in base 16 where it stops at an 'x' ("0x10"), then only
-// spaces; C's reading, so the text ends at a NUL. 5.4 refuses "inf" and "nan", which strtod reads.
-bool lua51_str2d(const char* s, double& out) {
-  char* end = nullptr;
-  out = std::strtod(s, &end);
-  if (end == s) return false;
-  if (*end == 'x' || *end == 'X') out = static_cast<double>(std::strtoul(s, &end, 16));
-  while (std::isspace(static_cast<unsigned char>(*end))) ++end;
-  return *end == '\0';
-}
-
 int lua51_tonumber(lua_State* L) {
   auto original = reinterpret_cast<lua_CFunction>(lua_touserdata(L, lua_upvalueindex(1)));
   if (!lua_isnoneornil(L, 2)) {
@@ -366,7 +355,7 @@ int lua51_tonumber(lua_State* L) {
   }
   if (lua_type(L, 1) == LUA_TSTRING) {
     double d = 0;
-    if (lua51_str2d(lua_tostring(L, 1), d)) lua51::push_number(L, d);
+    if (lua51::str2d(lua_tostring(L, 1), d)) lua51::push_number(L, d);
     else lua_pushnil(L);
     return 1;
   }

@@ -619,6 +619,13 @@ TEST_F(Differential, LibraryFunctionsAnswerAs51Does) {
            "return {pcall(redis.sha1hex)}",
            "return {pcall(cmsgpack.unpack_one)}",
            "return {pcall(cjson.encode_keep_buffer, -2^31)}",
+           // Arithmetic on strings reads them as 5.1 does, and fails in its words.
+           "return {'10' + 1, '0x10' * 2, ' 4 ' - 1, '1e1' / 4, '7' % 3, '2' ^ 10, -'3', tostring('inf' + 0)}",
+           "return 'a' .. ('3' + 1) .. ('1.5' * 2)",
+           "return {tostring('5' % 0), tostring('-5' % 3), tostring('5.5' % -2)}",
+           "return {pcall(function() return 'abc' + 1 end)}",
+           "return {pcall(function() return true + '1' end)}",
+           "return {pcall(function() return -'x' end)}",
            // load reads from a function; xpcall passes no arguments; coroutines are 5.1's.
            "return {pcall(load, 'return 1')}",
            "local d = false return load(function() if d then return nil end d = true return 'return 5' end)()",

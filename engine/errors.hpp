@@ -109,6 +109,9 @@ inline constexpr std::string_view kLogLevelInvalid = "ERR Invalid debug level.";
 inline constexpr std::string_view kSetrespArity = "ERR redis.setresp() requires one argument.";
 inline constexpr std::string_view kRespVersion = "ERR RESP version must be 2 or 3.";
 inline constexpr std::string_view kSetReplArity = "ERR redis.set_repl() requires one argument.";
+inline constexpr std::string_view kSetReplFlags =
+    "ERR Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.";
+inline constexpr std::string_view kAclCheckUnknownCommand = "ERR Invalid command passed to redis.acl_check_cmd()";
 inline constexpr std::string_view kUnknownLuaError = "ERR unknown error";
 // locksim's own refusals, worded as Redis would word them.
 inline constexpr std::string_view kResp3Unsupported =

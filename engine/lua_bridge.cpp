@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,7 @@
 
 #include "base/assert.hpp"
 #include "base/sha1.hpp"
+#include "engine/command_table.hpp"
 #include "engine/errors.hpp"
 #include "engine/lua51.hpp"
 #include "engine/lua51_compile.hpp"
@@ -194,7 +196,43 @@ int redis_set_repl(lua_State* L) {
     push_error_table(L, errors::kSetReplArity);
     return lua_error(L);
   }
+  // Redis reads the flags as a C int from the number (lua_tonumber: 0 for what is none).
+  const double d = lua_tonumber(L, 1);
+  const int flags = d > -2147483649.0 && d < 2147483648.0 ? static_cast<int>(d) : INT_MIN;
+  constexpr int kPropagateAll = 3;  // PROPAGATE_AOF | PROPAGATE_REPL
+  if ((flags & ~kPropagateAll) != 0) {
+    push_error_table(L, errors::kSetReplFlags);
+    return lua_error(L);
+  }
   return 0;
+}
+
+// redis.acl_check_cmd(command, args...): whether the script's user may run it. The fake has one
+// user, allowed everything, so the answer is true for any command the fake knows (looked up as
+// Redis's lookupCommand does, a container's subcommand included); an unknown one is an error.
+int redis_acl_check_cmd(lua_State* L) {
+  const int argc = lua_gettop(L);
+  if (argc == 0) {
+    push_error_table(L, errors::kCallWithoutArguments);
+    return lua_error(L);
+  }
+  for (int i = 1; i <= argc; ++i) {
+    if (lua_type(L, i) != LUA_TNUMBER && lua_type(L, i) != LUA_TSTRING) {
+      push_error_table(L, errors::kCallArgumentType);
+      return lua_error(L);
+    }
+  }
+  // A number never names a command: its text is all that matters here.
+  const CommandSpec* command = lua_type(L, 1) == LUA_TSTRING ? lookup_command(lua_tostring(L, 1)) : nullptr;
+  const bool known = command != nullptr &&
+                     (argc == 1 || command->subcommands.empty() ||
+                      (lua_type(L, 2) == LUA_TSTRING && lookup_subcommand(*command, lua_tostring(L, 2)) != nullptr));
+  if (!known) {
+    push_error_table(L, errors::kAclCheckUnknownCommand);
+    return lua_error(L);
+  }
+  lua_pushboolean(L, 1);
+  return 1;
 }
 
 int redis_replicate_commands(lua_State* L) {
@@ -276,6 +314,16 @@ int redis_style_pcall(lua_State* L) {
   lua_pushboolean(L, 0);
   lua_insert(L, -2);
   return 2;
+}
+
+// rawget of a read-only view reads the table it shows, as rawget of Redis's read-only table does.
+int view_aware_rawget(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_checkany(L, 2);
+  lua_settop(L, 2);
+  ordered_next::see_through_view(L, 1);
+  lua_rawget(L, 1);
+  return 1;
 }
 
 // getmetatable as 5.1's, except that a string's metatable is shown as Redis shows it: a read-only
@@ -591,6 +639,11 @@ void push_readonly_proxy(lua_State* L, int index) {
   lua_setfield(L, -2, "__metatable");
   lua_setmetatable(L, -2);
   mark_protected(L, -1);
+  lua_getfield(L, LUA_REGISTRYINDEX, ordered_next::kViewsKey);
+  lua_pushvalue(L, -2);
+  lua_pushvalue(L, index);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
 }
 
 // Sets the global `name` (in the real globals table at `real`) to a read-only view of the library
@@ -632,6 +685,7 @@ void push_redis_library(lua_State* L) {
   set_field_function(L, "log", redis_log);
   set_field_function(L, "setresp", redis_setresp);
   set_field_function(L, "set_repl", redis_set_repl);
+  set_field_function(L, "acl_check_cmd", redis_acl_check_cmd);
   set_field_function(L, "replicate_commands", redis_replicate_commands);
   set_field_function(L, "breakpoint", redis_breakpoint);
   set_field_function(L, "debug", redis_noop);
@@ -687,6 +741,8 @@ void install(lua_State* L) {
   detach(L);
   lua_newtable(L);
   lua_setfield(L, LUA_REGISTRYINDEX, kProtectedKey);
+  lua_newtable(L);
+  lua_setfield(L, LUA_REGISTRYINDEX, ordered_next::kViewsKey);
 
   luaL_requiref(L, "_G", luaopen_base, 1);
   lua_pop(L, 1);
@@ -790,6 +846,11 @@ void install(lua_State* L) {
   lua_pop(L, 2);
   lua_pushcfunction(L, string_aware_getmetatable);
   lua_setfield(L, real, "getmetatable");
+  lua_pushcfunction(L, view_aware_rawget);
+  lua_setfield(L, real, "rawget");
+  // Redis 7.0 keeps its message handler as a global too (a script can see and call it).
+  lua_pushcfunction(L, error_handler);
+  lua_setfield(L, real, "__redis__err__handler");
 
   // Scripts see the globals through a read-only proxy; an unknown global is an error.
   push_readonly_proxy(L, real);
@@ -947,6 +1008,7 @@ Reply to_reply_at(lua_State* L, int index, int depth) {
 Reply to_reply(lua_State* L, int index) { return to_reply_at(L, index, 0); }
 
 int error_handler(lua_State* L) {
+  lua_settop(L, 1);  // called by a script with nothing, it handles nil, as Redis's does
   lua_Debug ar;
   bool located = lua_getstack(L, 1, &ar) && lua_getinfo(L, "Sl", &ar);
   if (located && ar.what[0] == 'C') located = lua_getstack(L, 2, &ar) && lua_getinfo(L, "Sl", &ar);

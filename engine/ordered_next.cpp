@@ -96,9 +96,23 @@ void push_snapshots(lua_State* L) {
 
 }  // namespace
 
+void see_through_view(lua_State* L, int index) {
+  if (lua_type(L, index) != LUA_TTABLE) return;
+  index = lua_absindex(L, index);
+  if (lua_getfield(L, LUA_REGISTRYINDEX, kViewsKey) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    return;
+  }
+  lua_pushvalue(L, index);
+  if (lua_rawget(L, -2) == LUA_TTABLE) lua_replace(L, index);
+  else lua_pop(L, 1);
+  lua_pop(L, 1);
+}
+
 int next(lua_State* L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   lua_settop(L, 2);
+  see_through_view(L, 1);
   push_snapshots(L);  // 3
   lua_Integer from = 0;
   bool fresh = lua_isnil(L, 2);
@@ -152,6 +166,7 @@ int next(lua_State* L) {
 
 int pairs(lua_State* L) {
   luaL_checktype(L, 1, LUA_TTABLE);
+  see_through_view(L, 1);
   lua_pushcfunction(L, next);
   lua_pushvalue(L, 1);
   lua_pushnil(L);

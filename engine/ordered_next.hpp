@@ -13,6 +13,14 @@ struct lua_State;
 
 namespace locksim::engine::ordered_next {
 
+// The registry's table from each read-only view of the sandbox (the globals, the libraries) to
+// the table it shows. Redis's read-only tables are the tables themselves, which next and pairs
+// walk; a view is an empty table, so they walk what it shows instead.
+inline constexpr const char* kViewsKey = "locksim.views";
+
+// Replaces the table at `index` with the one it shows, when it is a read-only view.
+void see_through_view(lua_State* L, int index);
+
 int next(lua_State* L);
 int pairs(lua_State* L);
 

@@ -764,45 +764,37 @@ void install(lua_State* L) {
     lua_pushnil(L);
     lua_setfield(L, real, name);
   }
-  lua_pushcfunction(L, safe_load);
-  lua_setfield(L, real, "load");
-  lua_pushcfunction(L, safe_loadstring);
-  lua_setfield(L, real, "loadstring");
-  lua_pushcfunction(L, safe_rawset);
-  lua_setfield(L, real, "rawset");
-  lua_pushcfunction(L, safe_setmetatable);
-  lua_setfield(L, real, "setmetatable");
-  lua_pushcfunction(L, redis_style_pcall);
-  lua_setfield(L, real, "pcall");
-  lua_pushcfunction(L, ordered_next::next);
-  lua_setfield(L, real, "next");
-  lua_pushcfunction(L, ordered_next::pairs);
-  lua_setfield(L, real, "pairs");
-  lua_pushcfunction(L, lua51_error);
-  lua_setfield(L, real, "error");
-  lua_pushcfunction(L, lua51_tostring);
-  lua_setfield(L, real, "tostring");
   lua_getfield(L, real, "tonumber");
   lua_pushlightuserdata(L, reinterpret_cast<void*>(lua_tocfunction(L, -1)));
   lua_pushcclosure(L, lua51_tonumber, 1);
   lua_setfield(L, real, "tonumber");
   lua_pop(L, 1);
 
-  // The library functions Redis's Lua 5.1 has that need the bridge (the script's random
-  // generator, the memory limit, read-only tables); lua51_library has the rest.
+  // The functions Redis's Lua 5.1 has that need the bridge (the sandbox, the script's random
+  // generator, the memory limit, read-only tables); lua51_library has the rest. A null library:
+  // a global.
   struct Override {
     const char* library;
     const char* name;
     lua_CFunction f;
   };
   static constexpr Override kLua51Library[] = {
+      {nullptr, "load", safe_load},                 {nullptr, "loadstring", safe_loadstring},
+      {nullptr, "rawset", safe_rawset},             {nullptr, "rawget", view_aware_rawget},
+      {nullptr, "setmetatable", safe_setmetatable}, {nullptr, "getmetatable", string_aware_getmetatable},
+      {nullptr, "pcall", redis_style_pcall},        {nullptr, "next", ordered_next::next},
+      {nullptr, "pairs", ordered_next::pairs},      {nullptr, "error", lua51_error},
+      {nullptr, "tostring", lua51_tostring},
+      // Redis 7.0 keeps its message handler as a global too (a script can see and call it).
+      {nullptr, "__redis__err__handler", error_handler},
       {LUA_STRLIBNAME, "rep", lua51_string_rep},    {LUA_TABLIBNAME, "insert", lua51_table_insert},
       {LUA_TABLIBNAME, "remove", lua51_table_remove}, {LUA_MATHLIBNAME, "log", lua51_math_log},
       {LUA_MATHLIBNAME, "random", math_random},     {LUA_MATHLIBNAME, "randomseed", math_randomseed},
       {LUA_MATHLIBNAME, "max", math_max},           {LUA_MATHLIBNAME, "min", math_min},
   };
   for (const Override& o : kLua51Library) {
-    lua_getfield(L, real, o.library);
+    if (o.library) lua_getfield(L, real, o.library);
+    else lua_pushvalue(L, real);
     set_field_function(L, o.name, o.f);
     lua_pop(L, 1);
   }
@@ -844,13 +836,6 @@ void install(lua_State* L) {
   push_readonly_proxy(L, -1);
   lua_setfield(L, LUA_REGISTRYINDEX, kStringMetatableKey);
   lua_pop(L, 2);
-  lua_pushcfunction(L, string_aware_getmetatable);
-  lua_setfield(L, real, "getmetatable");
-  lua_pushcfunction(L, view_aware_rawget);
-  lua_setfield(L, real, "rawget");
-  // Redis 7.0 keeps its message handler as a global too (a script can see and call it).
-  lua_pushcfunction(L, error_handler);
-  lua_setfield(L, real, "__redis__err__handler");
 
   // Scripts see the globals through a read-only proxy; an unknown global is an error.
   push_readonly_proxy(L, real);

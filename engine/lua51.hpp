@@ -51,5 +51,7 @@ bool str2d(const char* s, double& out);
 // libraries cast without range checks): out of range gives INT64_MIN, and 0 for uint64 from 2^64 up.
 int64_t double_to_int64(double d);
 uint64_t double_to_uint64(double d);
+// (int)d likewise: out of range, and NaN, give INT_MIN.
+inline int double_to_int(double d) { return d > -2147483649.0 && d < 2147483648.0 ? static_cast<int>(d) : INT32_MIN; }
 
 }  // namespace locksim::engine::lua51

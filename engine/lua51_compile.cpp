@@ -236,18 +236,13 @@ std::string as_lua51_compile_message(std::string_view message) {
 }
 
 int load(lua_State* L, std::string_view source, const char* chunkname) {
-  int status = LUA_OK;
-  {
-    const std::string text = as_54_source(source);
-    status = luaL_loadbufferx(L, text.data(), text.size(), chunkname, "t");
-  }
+  const std::string text = as_54_source(source);
+  const int status = luaL_loadbufferx(L, text.data(), text.size(), chunkname, "t");
   if (status != LUA_OK && lua_type(L, -1) == LUA_TSTRING) {
     size_t length = 0;
     const char* message = lua_tolstring(L, -1, &length);
-    {
-      const std::string reworded = as_lua51_compile_message(std::string_view(message, length));
-      lua_pushlstring(L, reworded.data(), reworded.size());
-    }
+    const std::string reworded = as_lua51_compile_message(std::string_view(message, length));
+    lua_pushlstring(L, reworded.data(), reworded.size());
     lua_replace(L, -2);
   }
   return status;

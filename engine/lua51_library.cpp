@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -16,6 +15,7 @@
 #include "base/assert.hpp"
 #include "engine/lua51.hpp"
 #include "engine/lua51_messages.hpp"
+#include "engine/ordered_next.hpp"
 
 namespace locksim::engine::lua51_library {
 namespace {
@@ -227,11 +227,6 @@ int assert_(lua_State* L) {
   return luaL_error(L, "%s", lua_isnoneornil(L, 2) ? "assertion failed!" : lua51::check_string(L, 2).data());
 }
 
-// (int)d as gcc compiles it for x86-64: out of range, and NaN, give INT_MIN.
-int double_to_c_int(double d) {
-  return d > -2147483649.0 && d < 2147483648.0 ? static_cast<int>(d) : INT_MIN;
-}
-
 // 5.1's string.format (str_format, scanformat and addquoted of lstrlib.c): at most 5 flags and 2
 // digits of width and of precision; each item is C's sprintf of the spec and added up to its first
 // NUL, so "%c" of 0 adds nothing and "%5s" of "a\0b" pads "a"; integer options truncate the number
@@ -278,7 +273,7 @@ int string_format(lua_State* L) {
     switch (option) {
       case 'c':
         add_to_spec('c');
-        std::snprintf(item.data(), item.size(), spec.data(), double_to_c_int(lua51::check_number(L, arg)));
+        std::snprintf(item.data(), item.size(), spec.data(), lua51::double_to_int(lua51::check_number(L, arg)));
         break;
       case 'd':
       case 'i':
@@ -379,19 +374,27 @@ int table_foreachi(lua_State* L) {
   return 0;
 }
 
+// foreach walks the table in the order pairs does (ordered_next.hpp): 5.4's native order depends
+// on the state's string-hash seed, and the function it calls may act on what it is given.
 int table_foreach(lua_State* L) {
   check_table(L, 1);
   luaL_checktype(L, 2, LUA_TFUNCTION);
-  lua_pushnil(L);
-  while (lua_next(L, 1)) {
+  lua_settop(L, 2);
+  lua_pushnil(L);  // 3: the key reached
+  for (;;) {
+    lua_pushcfunction(L, ordered_next::next);
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 3);
+    lua_call(L, 2, 2);
+    if (lua_isnil(L, -2)) return 0;
     lua_pushvalue(L, 2);
     lua_pushvalue(L, -3);
     lua_pushvalue(L, -3);
     lua_call(L, 2, 1);
     if (!lua_isnil(L, -1)) return 1;
     lua_pop(L, 2);
+    lua_replace(L, 3);
   }
-  return 0;
 }
 
 int gcinfo(lua_State* L) {
@@ -399,7 +402,6 @@ int gcinfo(lua_State* L) {
   return 1;
 }
 
-// 5.1's xpcall calls its function with no arguments (5.4 passes the rest along).
 // The message handler xpcall hands (upvalue 1) a message in 5.1's words.
 int reworded_handler(lua_State* L) {
   lua_settop(L, 1);
@@ -410,6 +412,7 @@ int reworded_handler(lua_State* L) {
   return 1;
 }
 
+// 5.1's xpcall calls its function with no arguments (5.4 passes the rest along).
 int xpcall(lua_State* L) {
   luaL_checkany(L, 2);
   lua_settop(L, 2);
@@ -541,8 +544,10 @@ int string_arith(lua_State* L) {
   return 1;
 }
 
+// Sets the value on top as `name` of `library` in the globals at `real` (a null library: a global).
 void set(lua_State* L, int real, const char* library, const char* name) {
-  lua_getfield(L, real, library);
+  if (library) lua_getfield(L, real, library);
+  else lua_pushvalue(L, real);
   lua_insert(L, -2);
   lua_setfield(L, -2, name);
   lua_pop(L, 1);
@@ -553,18 +558,13 @@ void set(lua_State* L, int real, const char* library, const char* name) {
 void adapt(lua_State* L, int real, lua51_pattern::ChargeWork charge_work) {
   for (const Reading& r : kReadings) wrap(L, real, r);
 
-  lua_pushcfunction(L, select);
-  lua_setfield(L, real, "select");
-  lua_pushcfunction(L, unpack);
-  lua_setfield(L, real, "unpack");
   lua_pushcfunction(L, ipairs_next);
   lua_pushcclosure(L, ipairs, 1);
   lua_setfield(L, real, "ipairs");
-  lua_pushcfunction(L, gcinfo);
-  lua_setfield(L, real, "gcinfo");
-  lua_pushcfunction(L, assert_);
-  lua_setfield(L, real, "assert");
   const std::tuple<const char*, const char*, lua_CFunction> own[] = {
+      {nullptr, "select", select},                 {nullptr, "unpack", unpack},
+      {nullptr, "gcinfo", gcinfo},                 {nullptr, "assert", assert_},
+      {nullptr, "xpcall", xpcall},
       {LUA_STRLIBNAME, "char", string_char},       {LUA_STRLIBNAME, "format", string_format},
       {LUA_TABLIBNAME, "concat", table_concat},
       {LUA_TABLIBNAME, "getn", table_getn},        {LUA_TABLIBNAME, "maxn", table_maxn},
@@ -578,8 +578,6 @@ void adapt(lua_State* L, int real, lua51_pattern::ChargeWork charge_work) {
     lua_pushcfunction(L, f);
     set(L, real, library, name);
   }
-  lua_pushcfunction(L, xpcall);
-  lua_setfield(L, real, "xpcall");
   lua_pushliteral(L, "Lua 5.1");
   lua_setfield(L, real, "_VERSION");
   // Around 5.4's own (upvalue 1).
@@ -593,10 +591,11 @@ void adapt(lua_State* L, int real, lua51_pattern::ChargeWork charge_work) {
     if (library) lua_getfield(L, real, library);
     else lua_pushvalue(L, real);
     lua_getfield(L, -1, name);
-    lua_pushlightuserdata(L, reinterpret_cast<void*>(lua_tocfunction(L, -1)));
-    lua_pushcclosure(L, f, 1);
-    lua_setfield(L, -3, name);
+    const lua_CFunction original = lua_tocfunction(L, -1);
     lua_pop(L, 2);
+    lua_pushlightuserdata(L, reinterpret_cast<void*>(original));
+    lua_pushcclosure(L, f, 1);
+    set(L, real, library, name);
   }
   const std::pair<const char*, lua_CFunction> matching[] = {
       {"find", lua51_pattern::find}, {"match", lua51_pattern::match},

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <climits>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -197,8 +196,7 @@ int redis_set_repl(lua_State* L) {
     return lua_error(L);
   }
   // Redis reads the flags as a C int from the number (lua_tonumber: 0 for what is none).
-  const double d = lua_tonumber(L, 1);
-  const int flags = d > -2147483649.0 && d < 2147483648.0 ? static_cast<int>(d) : INT_MIN;
+  const int flags = lua51::double_to_int(lua_tonumber(L, 1));
   constexpr int kPropagateAll = 3;  // PROPAGATE_AOF | PROPAGATE_REPL
   if ((flags & ~kPropagateAll) != 0) {
     push_error_table(L, errors::kSetReplFlags);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <set>
+#include <tuple>
 
 #include "model/fault_events.hpp"
 #include "model/rendered.hpp"
@@ -129,97 +130,202 @@ int64_t usable_ms(const std::vector<Span>& spans, int64_t from, int64_t to, cons
   return total;
 }
 
-Facts::Facts(const History& history, const LockType* type) : history_(history), type_(type) {
-  build_faults();
-  index_ops();
-  build_beliefs();
-  map_parts();
-  learn_client_ids();
-  build_keys();
+// What the first pass carries from one event to the next.
+struct Facts::Learning {
+  // Faults that end at a later event (histories without for_ms, a master down until its failover):
+  // (process, kind) -> index into faults_.
+  std::map<std::pair<std::string, std::string>, size_t> open_faults;
+  // Beliefs under way, by owner + lock: the belief, and its unmatched acquires (whether each had no
+  // lease), innermost last.
+  struct OpenBelief {
+    size_t belief;
+    std::vector<bool> leaseless;
+  };
+  std::map<std::string, OpenBelief> open_beliefs;
+  // The keys, named by their first Exec (lock keys) and by their first Key event, each in order of
+  // first appearance; keyed by views of the atoms they hold.
+  using Name = std::pair<std::string_view, std::string_view>;
+  std::vector<std::pair<Atom, Atom>> exec_keys, key_keys;
+  std::set<Name> exec_seen, key_seen;
+  // A lock's parts and a key's locks, by name, as its operations' executions show them.
+  std::map<std::string, std::vector<std::pair<Atom, Atom>>> parts;
+  std::map<Name, std::vector<Atom>> locks;
+};
+
+void Facts::learn(Learning& pass, const Event& e) {
+  learn_fault(pass, e);
+  learn_op(e);
+  learn_belief(pass, e);
+  learn_key_name(pass, e);
+  learn_client_id(e);
+  learn_epoch(e);
 }
 
-void Facts::build_faults() {
-  for (const Event& e : history_.events()) {
-    if (e.kind == EventKind::Exec || e.kind == EventKind::Key) servers_.try_emplace(e.process, 0);
-    if (e.kind != EventKind::Fault) continue;
-    if (const FaultEventInfo* info = find_fault_event(e.f); info && info->marks_server) servers_.try_emplace(e.process, 0);
+void Facts::learn_fault(Learning& pass, const Event& e) {
+  if (e.kind == EventKind::Exec || e.kind == EventKind::Key) servers_.try_emplace(e.process, 0);
+  if (e.kind != EventKind::Fault) return;
+  static const FaultEventInfo kUnknown{};
+  const FaultEventInfo* found = find_fault_event(e.f);
+  const FaultEventInfo& info = found ? *found : kUnknown;
+  if (info.marks_server) servers_.try_emplace(e.process, 0);
+  // Whether the process is a server is settled once every event has named the servers.
+  FaultSpan f{e.process, e.f, Span{e.at_ms, e.at_ms, e.index, -1}, e.value, false, e.text};
+  for (auto it = pass.open_faults.begin(); it != pass.open_faults.end(); ++it) {
+    if (it->first.first != e.process || find_fault_event(it->first.second)->ended_by != e.f) continue;
+    faults_[it->second].span.to_ms = e.at_ms;
+    faults_[it->second].span.end = e.index;
+    pass.open_faults.erase(it);
+    break;
   }
+  if (info.ends) return;
+  if (info.forever) f.span.to_ms = kForever;
+  if (info.timed && e.for_ms >= 0) {
+    f.span.to_ms = e.at_ms + e.for_ms;
+  } else if ((info.timed && !info.ended_by.empty()) || info.open) {
+    f.span.to_ms = kForever;
+    pass.open_faults[{e.process, e.f}] = faults_.size();
+  }
+  faults_.push_back(std::move(f));
+}
+
+void Facts::learn_op(const Event& e) {
+  if (e.op == 0) return;
+  if (e.kind == EventKind::Invoke) {
+    if (op_index_.contains(e.op)) return;
+    Op op;
+    op.id = e.op;
+    op.owner = e.owner();
+    op.process = e.process;
+    op.thread = e.thread;
+    op.lock = e.lock;
+    op.f = e.f;
+    op.invoke = e.index;
+    op.span = Span{e.at_ms, kForever, e.index, -1};
+    op_index_[e.op] = ops_.size();
+    ops_.push_back(std::move(op));
+    return;
+  }
+  const auto it = op_index_.find(e.op);
+  if (it == op_index_.end()) return;
+  Op& op = ops_[it->second];
+  if (is_outcome(e.kind) && op.outcome < 0) {
+    op.outcome = e.index;
+    op.result = e.kind;
+    op.span.to_ms = e.at_ms;
+    op.span.end = e.index;
+  } else if (e.kind == EventKind::Exec) {
+    op.execs.push_back(e.index);
+  }
+}
+
+void Facts::learn_belief(Learning& pass, const Event& e) {
+  if (e.kind != EventKind::Hold && e.kind != EventKind::Release) return;
+  auto mode = [](const Learning::OpenBelief& o) {
+    if (!o.leaseless.empty() && o.leaseless.back()) return Belief::Mode::Watchdog;
+    const bool any = std::find(o.leaseless.begin(), o.leaseless.end(), true) != o.leaseless.end();
+    return any ? Belief::Mode::Mixed : Belief::Mode::Explicit;
+  };
+  const std::string key = pair_key(e.owner(), e.lock);
+  auto it = pass.open_beliefs.find(key);
+  if (e.kind == EventKind::Hold) {
+    if (it == pass.open_beliefs.end()) {
+      Belief b;
+      b.lock = e.lock;
+      b.owner = e.owner();
+      b.process = e.process;
+      b.thread = e.thread;
+      b.span = Span{e.at_ms, kForever, e.index, -1};
+      beliefs_.push_back(std::move(b));
+      it = pass.open_beliefs.emplace(key, Learning::OpenBelief{beliefs_.size() - 1, {}}).first;
+    }
+    Belief& b = beliefs_[it->second.belief];
+    b.holds.push_back(e.index);
+    it->second.leaseless.push_back(e.lease_ms < 0);
+    b.modes.emplace_back(e.index, mode(it->second));
+    return;
+  }
+  if (it == pass.open_beliefs.end()) return;
+  Belief& b = beliefs_[it->second.belief];
+  b.releases.push_back(e.index);
+  if (!it->second.leaseless.empty()) it->second.leaseless.pop_back();
+  if (e.value == 0) it->second.leaseless.clear();
+  b.modes.emplace_back(e.index, mode(it->second));
+  if (e.value != 0) return;
+  b.span.to_ms = e.at_ms;
+  b.span.end = e.index;
+  b.crashed = e.f == "crash";
+  pass.open_beliefs.erase(it);
+}
+
+void Facts::learn_key_name(Learning& pass, const Event& e) {
+  if (e.lock.empty()) return;
+  const Learning::Name name{e.process.view(), e.lock.view()};
+  if (e.kind == EventKind::Key && pass.key_seen.insert(name).second) pass.key_keys.emplace_back(e.process, e.lock);
+  if (e.kind != EventKind::Exec) return;
+  if (pass.exec_seen.insert(name).second) pass.exec_keys.emplace_back(e.process, e.lock);
+  // The execution's operation (begun before it) makes the key a part of its lock.
+  const Op* op = e.op != 0 ? this->op(e.op) : nullptr;
+  if (!op || op->lock.empty()) return;
+  auto& parts = pass.parts[op->lock];
+  if (std::find_if(parts.begin(), parts.end(), [&](const auto& p) { return p.first == e.process && p.second == e.lock; }) ==
+      parts.end())
+    parts.emplace_back(e.process, e.lock);
+  auto& locks = pass.locks[name];
+  if (std::find(locks.begin(), locks.end(), op->lock) == locks.end()) locks.push_back(op->lock);
+}
+
+// A client's id (Redisson's per-client UUID) is the prefix of the fields its own requests change:
+// the one holder field of the requesting thread an Exec changed names its client.
+void Facts::learn_client_id(const Event& e) {
+  if (e.kind != EventKind::Exec || e.client.empty() || e.thread == 0) return;
+  if (e.before == e.after) return;  // the same rendering: no field changed
+  const auto before = parse_hash(e.before);
+  const auto after = parse_hash(e.after);
+  if (!before || !after) return;
+  std::set<std::string> prefixes;
+  auto consider = [&](const std::string& field) {
+    const auto b = before->find(field), a = after->find(field);
+    const bool changed = (b == before->end()) != (a == after->end()) ||
+                         (b != before->end() && a != after->end() && b->second != a->second);
+    if (!changed) return;
+    const auto h = parse_holder(field);
+    if (h && h->thread == e.thread) prefixes.insert(h->prefix);
+  };
+  for (const auto& [field, n] : *before) consider(field);
+  for (const auto& [field, n] : *after) consider(field);
+  // Several changed (a script that also touched another client's field of the same thread
+  // number): the one the command names, as its holder id argument, is the client's.
+  if (prefixes.size() > 1)
+    std::erase_if(prefixes, [&](const std::string& p) { return e.text.find(" " + p + ":") == std::string::npos; });
+  if (prefixes.size() != 1) return;
+  client_of_prefix_.try_emplace(*prefixes.begin(), e.client);
+}
+
+// The servers' clock at run time 0: an Exec's expiry (its run time + PTTL) against the expire_set
+// Key event the same command recorded just before it (absolute ms).
+void Facts::learn_epoch(const Event& x) {
+  if (epoch_ms_ || x.index == 0 || x.kind != EventKind::Exec || x.ttl_ms < 0 || x.lock.empty()) return;
+  for (size_t j = static_cast<size_t>(x.index); j-- > 0 && history_[j].at_ms == x.at_ms;) {
+    const Event& k = history_[j];
+    if (k.kind != EventKind::Key || k.process != x.process || k.lock != x.lock) continue;
+    if (k.f == "expire_set") epoch_ms_ = k.value - (x.at_ms + x.ttl_ms);
+    break;
+  }
+}
+
+void Facts::settle(Learning& pass) {
   for (auto& [name, i] : servers_) {
     i = static_cast<int>(server_list_.size());
     server_list_.push_back(name);
   }
-  // Open faults that end at a later event (histories without for_ms, and a master down until its failover).
-  std::map<std::pair<std::string, std::string>, size_t> open;
-  auto close = [&](const std::string& process, const std::string& ended_by, const Event& e) {
-    for (auto it = open.begin(); it != open.end(); ++it) {
-      if (it->first.first != process || find_fault_event(it->first.second)->ended_by != ended_by) continue;
-      faults_[it->second].span.to_ms = e.at_ms;
-      faults_[it->second].span.end = e.index;
-      open.erase(it);
-      return;
-    }
-  };
-  static const FaultEventInfo kUnknown{};
-  for (const Event& e : history_.events()) {
-    if (e.kind != EventKind::Fault) continue;
-    const FaultEventInfo* found = find_fault_event(e.f);
-    const FaultEventInfo& info = found ? *found : kUnknown;
-    FaultSpan f{e.process, e.f, Span{e.at_ms, e.at_ms, e.index, -1}, e.value, is_server(e.process), e.text};
-    close(e.process, e.f, e);
-    if (info.ends) continue;
-    if (info.forever) f.span.to_ms = kForever;
-    if (info.timed && e.for_ms >= 0) {
-      f.span.to_ms = e.at_ms + e.for_ms;
-    } else if ((info.timed && !info.ended_by.empty()) || info.open) {
-      f.span.to_ms = kForever;
-      open[{e.process, e.f}] = faults_.size();
-    }
-    faults_.push_back(std::move(f));
-  }
+  for (FaultSpan& f : faults_) f.server = is_server(f.process);
   std::map<std::string, std::vector<Span>> away;
   for (const FaultSpan& f : faults_) {
     const FaultEventInfo* info = find_fault_event(f.kind);
     if (info && info->away) away[f.process].push_back(f.span);
   }
   for (auto& [process, spans] : away) unavailable_[process] = merge_spans(std::move(spans));
-}
 
-const std::vector<Span>& Facts::unavailable(const std::string& process) const {
-  static const std::vector<Span> none;
-  const auto it = unavailable_.find(process);
-  return it == unavailable_.end() ? none : it->second;
-}
-
-void Facts::index_ops() {
-  for (const Event& e : history_.events()) {
-    if (e.op == 0) continue;
-    if (e.kind == EventKind::Invoke) {
-      if (op_index_.contains(e.op)) continue;
-      Op op;
-      op.id = e.op;
-      op.owner = e.owner();
-      op.process = e.process;
-      op.thread = e.thread;
-      op.lock = e.lock;
-      op.f = e.f;
-      op.invoke = e.index;
-      op.span = Span{e.at_ms, kForever, e.index, -1};
-      op_index_[e.op] = ops_.size();
-      ops_.push_back(std::move(op));
-      continue;
-    }
-    const auto it = op_index_.find(e.op);
-    if (it == op_index_.end()) continue;
-    Op& op = ops_[it->second];
-    if (is_outcome(e.kind) && op.outcome < 0) {
-      op.outcome = e.index;
-      op.result = e.kind;
-      op.span.to_ms = e.at_ms;
-      op.span.end = e.index;
-    } else if (e.kind == EventKind::Exec) {
-      op.execs.push_back(e.index);
-    }
-  }
   // An operation its client's crash cut short ends there.
   for (Op& op : ops_) {
     if (op.outcome >= 0) continue;
@@ -232,57 +338,6 @@ void Facts::index_ops() {
   }
   for (const Op& op : ops_)
     if (is_lock_op(op.f)) rightful_[pair_key(op.owner, op.lock)].push_back(op.span);
-}
-
-const Op* Facts::op(int64_t id) const {
-  const auto it = op_index_.find(id);
-  return it == op_index_.end() ? nullptr : &ops_[it->second];
-}
-
-void Facts::build_beliefs() {
-  struct Open {
-    size_t belief;
-    std::vector<bool> leaseless;  // the unmatched acquires, innermost last
-  };
-  std::map<std::string, Open> open;
-  auto mode = [](const Open& o) {
-    if (!o.leaseless.empty() && o.leaseless.back()) return Belief::Mode::Watchdog;
-    const bool any = std::find(o.leaseless.begin(), o.leaseless.end(), true) != o.leaseless.end();
-    return any ? Belief::Mode::Mixed : Belief::Mode::Explicit;
-  };
-  for (const Event& e : history_.events()) {
-    if (e.kind != EventKind::Hold && e.kind != EventKind::Release) continue;
-    const std::string key = pair_key(e.owner(), e.lock);
-    auto it = open.find(key);
-    if (e.kind == EventKind::Hold) {
-      if (it == open.end()) {
-        Belief b;
-        b.lock = e.lock;
-        b.owner = e.owner();
-        b.process = e.process;
-        b.thread = e.thread;
-        b.span = Span{e.at_ms, kForever, e.index, -1};
-        beliefs_.push_back(std::move(b));
-        it = open.emplace(key, Open{beliefs_.size() - 1, {}}).first;
-      }
-      Belief& b = beliefs_[it->second.belief];
-      b.holds.push_back(e.index);
-      it->second.leaseless.push_back(e.lease_ms < 0);
-      b.modes.emplace_back(e.index, mode(it->second));
-      continue;
-    }
-    if (it == open.end()) continue;
-    Belief& b = beliefs_[it->second.belief];
-    b.releases.push_back(e.index);
-    if (!it->second.leaseless.empty()) it->second.leaseless.pop_back();
-    if (e.value == 0) it->second.leaseless.clear();
-    b.modes.emplace_back(e.index, mode(it->second));
-    if (e.value != 0) continue;
-    b.span.to_ms = e.at_ms;
-    b.span.end = e.index;
-    b.crashed = e.f == "crash";
-    open.erase(it);
-  }
   for (const Belief& b : beliefs_) {
     rightful_[pair_key(b.owner, b.lock)].push_back(b.span);
     believed_[pair_key(b.owner, b.lock)].push_back(b.span);
@@ -290,6 +345,41 @@ void Facts::build_beliefs() {
   rights_ = rightful_;  // before merging: a send between two rights in one millisecond had neither
   for (auto& [key, spans] : rightful_) spans = merge_spans(std::move(spans));
   for (auto& [key, spans] : believed_) spans = merge_spans(std::move(spans));
+
+  // Lock keys first, then the keys only Key events name.
+  auto add_key = [&](const Atom& server, const Atom& key, bool lock_key) {
+    KeyTrack t;
+    t.server = server;
+    t.key = key;
+    t.lock_key = lock_key;
+    const auto locks = pass.locks.find({server.view(), key.view()});
+    if (locks != pass.locks.end()) t.locks.assign(locks->second.begin(), locks->second.end());
+    std::sort(t.locks.begin(), t.locks.end());
+    keys_.push_back(std::move(t));
+  };
+  for (const auto& [server, key] : pass.exec_keys) add_key(server, key, true);
+  for (const auto& [server, key] : pass.key_keys)
+    if (!pass.exec_seen.contains({server.view(), key.view()})) add_key(server, key, false);
+  for (const auto& [lock, names] : pass.parts) {
+    auto& parts = parts_[lock];
+    for (const auto& [server, key] : names)
+      for (size_t i = 0; i < keys_.size(); ++i)
+        if (keys_[i].server == server.str() && keys_[i].key == key.str()) parts.push_back(i);
+    std::sort(parts.begin(), parts.end(), [&](size_t a, size_t b) {
+      return std::tie(keys_[a].server, keys_[a].key) < std::tie(keys_[b].server, keys_[b].key);
+    });
+  }
+}
+
+const std::vector<Span>& Facts::unavailable(const std::string& process) const {
+  static const std::vector<Span> none;
+  const auto it = unavailable_.find(process);
+  return it == unavailable_.end() ? none : it->second;
+}
+
+const Op* Facts::op(int64_t id) const {
+  const auto it = op_index_.find(id);
+  return it == op_index_.end() ? nullptr : &ops_[it->second];
 }
 
 bool Facts::rightful(const std::string& owner, const std::string& lock, int64_t t, int64_t as_of) const {
@@ -306,49 +396,6 @@ bool Facts::rightful(const std::string& owner, const std::string& lock, int64_t 
 bool Facts::believes(const std::string& owner, const std::string& lock, int64_t t) const {
   const auto it = believed_.find(pair_key(owner, lock));
   return it != believed_.end() && holds_at(it->second, t);
-}
-
-void Facts::map_parts() {
-  // Keyed by views of the history's own atoms, which outlive this: no copy per lookup.
-  std::map<std::pair<std::string_view, std::string_view>, size_t> index;
-  const Atom* last_server = nullptr;  // runs of events on one key skip the lookup
-  const Atom* last_key = nullptr;
-  size_t last = 0;
-  auto track_of = [&](const Atom& server, const Atom& key) {
-    if (last_server && *last_server == server && *last_key == key) return last;
-    auto [it, fresh] = index.try_emplace({server.view(), key.view()}, keys_.size());
-    if (fresh) {
-      KeyTrack t;
-      t.server = server;
-      t.key = key;
-      keys_.push_back(std::move(t));
-    }
-    last_server = &server;
-    last_key = &key;
-    last = it->second;
-    return last;
-  };
-  for (const Event& e : history_.events())
-    if (e.kind == EventKind::Exec && !e.lock.empty()) keys_[track_of(e.process, e.lock)].lock_key = true;
-  for (const Event& e : history_.events())
-    if (e.kind == EventKind::Key && !e.lock.empty()) track_of(e.process, e.lock);
-  for (const Op& op : ops_) {
-    if (op.lock.empty()) continue;
-    for (int64_t i : op.execs) {
-      const Event& x = at(i);
-      if (x.lock.empty()) continue;
-      const size_t t = track_of(x.process, x.lock);
-      auto& parts = parts_[op.lock];
-      if (std::find(parts.begin(), parts.end(), t) == parts.end()) parts.push_back(t);
-      auto& locks = keys_[t].locks;
-      if (std::find(locks.begin(), locks.end(), op.lock) == locks.end()) locks.push_back(op.lock);
-    }
-  }
-  for (auto& [lock, parts] : parts_)
-    std::sort(parts.begin(), parts.end(), [&](size_t a, size_t b) {
-      return std::tie(keys_[a].server, keys_[a].key) < std::tie(keys_[b].server, keys_[b].key);
-    });
-  for (KeyTrack& t : keys_) std::sort(t.locks.begin(), t.locks.end());
 }
 
 std::vector<std::string> Facts::locks() const {
@@ -375,35 +422,6 @@ const KeyTrack* Facts::key(const std::string& server, const std::string& key) co
 bool Facts::hash_keys(const std::string& rendered) const {
   if (type_) return type_->hash;
   return parse_hash(rendered).has_value();
-}
-
-// A client's id (Redisson's per-client UUID) is the prefix of the fields its own requests change:
-// the one holder field of the requesting thread an Exec changed names its client.
-void Facts::learn_client_ids() {
-  for (const Event& e : history_.events()) {
-    if (e.kind != EventKind::Exec || e.client.empty() || e.thread == 0) continue;
-    if (e.before == e.after) continue;  // the same rendering: no field changed
-    const auto before = parse_hash(e.before);
-    const auto after = parse_hash(e.after);
-    if (!before || !after) continue;
-    std::set<std::string> prefixes;
-    auto consider = [&](const std::string& field) {
-      const auto b = before->find(field), a = after->find(field);
-      const bool changed = (b == before->end()) != (a == after->end()) ||
-                           (b != before->end() && a != after->end() && b->second != a->second);
-      if (!changed) return;
-      const auto h = parse_holder(field);
-      if (h && h->thread == e.thread) prefixes.insert(h->prefix);
-    };
-    for (const auto& [field, n] : *before) consider(field);
-    for (const auto& [field, n] : *after) consider(field);
-    // Several changed (a script that also touched another client's field of the same thread
-    // number): the one the command names, as its holder id argument, is the client's.
-    if (prefixes.size() > 1)
-      std::erase_if(prefixes, [&](const std::string& p) { return e.text.find(" " + p + ":") == std::string::npos; });
-    if (prefixes.size() != 1) continue;
-    client_of_prefix_.try_emplace(*prefixes.begin(), e.client);
-  }
 }
 
 std::string Facts::owner_of_field(const std::string& field) const {
@@ -489,191 +507,198 @@ bool Facts::sent_with_right(const Event& exec, const std::string& owner, const s
   return false;
 }
 
-void Facts::build_keys() {
-  // The servers' clock at run time 0: an Exec's expiry (its run time + PTTL) against the expire_set
-  // Key event the same command recorded just before it (absolute ms).
-  for (size_t i = 1; i < history_.size() && !epoch_ms_; ++i) {
-    const Event& x = history_[i];
-    if (x.kind != EventKind::Exec || x.ttl_ms < 0 || x.lock.empty()) continue;
-    for (size_t j = i; j-- > 0 && history_[j].at_ms == x.at_ms;) {
-      const Event& k = history_[j];
-      if (k.kind != EventKind::Key || k.process != x.process || k.lock != x.lock) continue;
-      if (k.f == "expire_set") epoch_ms_ = k.value - (x.at_ms + x.ttl_ms);
-      break;
+// What the second pass carries from one event to the next.
+struct Facts::Tracking {
+  explicit Tracking(Facts& facts) : facts(facts), creator(facts.keys_.size()), parsed_queue(facts.keys_.size()),
+                                    before_fault(facts.keys_.size()) {
+    for (size_t i = 0; i < facts.keys_.size(); ++i) {
+      index[{facts.keys_[i].server, facts.keys_[i].key}] = i;
+      facts.keys_[i].states.push_back(KeyState{});
     }
   }
-  // Views of keys_'s names: keys_ does not change size from here on.
+  void push(size_t k, KeyState s);
+  void reveal(size_t k, bool present, const std::optional<std::string>& value);
+
+  Facts& facts;
+  // Views of keys_'s names: keys_ does not change size in this pass.
   std::map<std::pair<std::string_view, std::string_view>, size_t> index;
-  for (size_t i = 0; i < keys_.size(); ++i) {
-    index[{keys_[i].server, keys_[i].key}] = i;
-    keys_[i].states.push_back(KeyState{});
-  }
-  std::vector<std::string> creator(keys_.size());
+  std::vector<std::string> creator;
   // Each key's latest queue rendering, parsed.
-  std::vector<std::pair<Atom, std::shared_ptr<const std::vector<std::string>>>> parsed_queue(keys_.size());
+  std::vector<std::pair<Atom, std::shared_ptr<const std::vector<std::string>>>> parsed_queue;
   // What each key was before the restart or failover that left it unknown (a restored copy may
   // still be it), with its creator.
-  std::vector<std::optional<std::pair<KeyState, std::string>>> before_fault(keys_.size());
+  std::vector<std::optional<std::pair<KeyState, std::string>>> before_fault;
+};
 
-  auto push = [&](size_t k, KeyState s) {
-    auto& states = keys_[k].states;
-    // Checkers find a span's states by binary search on both.
-    LS_ASSERT(s.event >= states.back().event && s.from_ms >= states.back().from_ms);
-    if (states.back().event == s.event && s.event >= 0) states.back() = std::move(s);
-    else states.push_back(std::move(s));
-  };
-  // An event shows an unknown key again: it was `present` (holding `value`, when known) all along
-  // since the fault.
-  auto reveal = [&](size_t k, bool present, const std::optional<std::string>& value) {
-    KeyState& s = keys_[k].states.back();
-    s.known = true;
-    s.present = present;
-    s.claims.clear();
-    s.value = Atom();
-    s.expire_at = present ? kUnknownExpiry : kNoExpiry;
-    s.lease_bound = kNoExpiry;
-    if (!present) {
-      creator[k].clear();
-      return;
-    }
-    const auto& old = before_fault[k];
-    const bool same = old && old->first.present && (!value || *value == old->first.value);
-    if (same) {
-      s.value = old->first.value;
-      s.expire_at = old->first.expire_at;
-      s.lease_bound = old->first.lease_bound;
-      creator[k] = old->second;
-    } else {
-      s.value = value.value_or("");
-      creator[k].clear();
-    }
-    s.claims = claims_of(keys_[k], s.value, creator[k]);
-  };
+void Facts::Tracking::push(size_t k, KeyState s) {
+  auto& states = facts.keys_[k].states;
+  // Checkers find a span's states by binary search on both.
+  LS_ASSERT(s.event >= states.back().event && s.from_ms >= states.back().from_ms);
+  if (states.back().event == s.event && s.event >= 0) states.back() = std::move(s);
+  else states.push_back(std::move(s));
+}
 
-  for (const Event& e : history_.events()) {
-    if (e.kind == EventKind::Key && type_ && type_->sides && e.lock.find(":rwlock_timeout:") != std::string::npos) {
-      // A reader's timeout key: when the last one of a field expires, its hold has run out.
-      const size_t at = e.lock.find(":rwlock_timeout:");
-      const auto n = parse_integer(std::string_view(e.lock).substr(at + 16));
-      for (size_t k = 0; k < keys_.size() && n; ++k) {
-        const std::string& key = keys_[k].key;
-        const std::string braced = (key.find('{') != std::string::npos ? key : "{" + key + "}") + ":";
-        if (keys_[k].server != e.process || e.lock.rfind(braced, 0) != 0) continue;
-        const std::string field = e.lock.substr(braced.size(), at - braced.size());
-        auto& live = reader_timeouts_[{k, field}];
-        if (e.f == "created") live.insert(*n);
-        if (e.f != "expired" && e.f != "deleted") continue;
-        live.erase(*n);
-        const KeyState& now = keys_[k].states.back();
-        if (e.f != "expired" || !live.empty() || !now.known || !now.present) continue;
-        KeyState s = now;
-        s.from_ms = e.at_ms;
-        s.event = e.index;
-        s.claims = claims_of(keys_[k], s.value, creator[k]);
-        push(k, std::move(s));
-      }
-    }
-    if (e.kind == EventKind::Fault && find_fault_event(e.f) && find_fault_event(e.f)->loses_keys) {
-      std::erase_if(reader_timeouts_, [&](const auto& entry) { return keys_[entry.first.first].server == e.process; });
-      for (size_t k = 0; k < keys_.size(); ++k) {
-        if (keys_[k].server != e.process) continue;
-        const KeyState& last = keys_[k].states.back();
-        if (last.known) before_fault[k] = std::make_pair(last, creator[k]);
-        KeyState s;
-        s.from_ms = e.at_ms;
-        s.event = e.index;
-        s.known = false;
-        push(k, std::move(s));
-      }
-      continue;
-    }
-    if (e.kind != EventKind::Key && e.kind != EventKind::Exec) continue;
-    const auto it = index.find({e.process.view(), e.lock.view()});
-    if (it == index.end()) continue;
-    const size_t k = it->second;
-    const bool known = keys_[k].states.back().known;  // before this event revealed anything
-    if (e.kind == EventKind::Key && !keys_[k].lock_key) {
-      // A key whose content the history does not record: whether it exists, and when it expires
-      // (expire_set gives the server's clock; epoch_ms_ turns it into the run's).
-      const bool present = e.f != "expired" && e.f != "deleted";
-      if (!known) reveal(k, e.f != "created", std::nullopt);
+// An event shows an unknown key again: it was `present` (holding `value`, when known) all along
+// since the fault.
+void Facts::Tracking::reveal(size_t k, bool present, const std::optional<std::string>& value) {
+  KeyState& s = facts.keys_[k].states.back();
+  s.known = true;
+  s.present = present;
+  s.claims.clear();
+  s.value = Atom();
+  s.expire_at = present ? kUnknownExpiry : kNoExpiry;
+  s.lease_bound = kNoExpiry;
+  if (!present) {
+    creator[k].clear();
+    return;
+  }
+  const auto& old = before_fault[k];
+  const bool same = old && old->first.present && (!value || *value == old->first.value);
+  if (same) {
+    s.value = old->first.value;
+    s.expire_at = old->first.expire_at;
+    s.lease_bound = old->first.lease_bound;
+    creator[k] = old->second;
+  } else {
+    s.value = value.value_or("");
+    creator[k].clear();
+  }
+  s.claims = facts.claims_of(facts.keys_[k], s.value, creator[k]);
+}
+
+Facts::Facts(const History& history, const LockType* type) : history_(history), type_(type) {
+  {
+    Learning pass;
+    for (const Event& e : history_.events()) learn(pass, e);
+    settle(pass);
+  }
+  Tracking pass(*this);
+  for (const Event& e : history_.events()) track(pass, e);
+}
+
+void Facts::track(Tracking& pass, const Event& e) {
+  auto& creator = pass.creator;
+  if (e.kind == EventKind::Key && type_ && type_->sides && e.lock.find(":rwlock_timeout:") != std::string::npos) {
+    const size_t at = e.lock.find(":rwlock_timeout:");
+    const auto n = parse_integer(std::string_view(e.lock).substr(at + 16));
+    for (size_t k = 0; k < keys_.size() && n; ++k) {
+      const std::string& key = keys_[k].key;
+      const std::string braced = (key.find('{') != std::string::npos ? key : "{" + key + "}") + ":";
+      if (keys_[k].server != e.process || e.lock.rfind(braced, 0) != 0) continue;
+      const std::string field = e.lock.substr(braced.size(), at - braced.size());
+      auto& live = reader_timeouts_[{k, field}];
+      if (e.f == "created") live.insert(*n);
+      if (e.f != "expired" && e.f != "deleted") continue;
+      live.erase(*n);
       const KeyState& now = keys_[k].states.back();
-      const bool expiry = e.f == "expire_set" && epoch_ms_;
-      if (now.present == present && !expiry && e.f != "persisted") continue;
+      if (e.f != "expired" || !live.empty() || !now.known || !now.present) continue;
+      KeyState s = now;
+      s.from_ms = e.at_ms;
+      s.event = e.index;
+      s.claims = claims_of(keys_[k], s.value, creator[k]);
+      pass.push(k, std::move(s));
+    }
+  }
+  if (e.kind == EventKind::Fault && find_fault_event(e.f) && find_fault_event(e.f)->loses_keys) {
+    std::erase_if(reader_timeouts_, [&](const auto& entry) { return keys_[entry.first.first].server == e.process; });
+    for (size_t k = 0; k < keys_.size(); ++k) {
+      if (keys_[k].server != e.process) continue;
+      const KeyState& last = keys_[k].states.back();
+      if (last.known) pass.before_fault[k] = std::make_pair(last, creator[k]);
       KeyState s;
       s.from_ms = e.at_ms;
       s.event = e.index;
-      s.present = present;
-      s.expire_at = !present ? kNoExpiry : expiry ? e.value - *epoch_ms_ : e.f == "persisted" ? kNoExpiry
-                                                                                               : now.present ? now.expire_at
-                                                                                                             : kUnknownExpiry;
-      push(k, std::move(s));
-      continue;
+      s.known = false;
+      pass.push(k, std::move(s));
     }
-    if (e.kind == EventKind::Key) {
-      // Creations and deletions come with the Exec that made them (which says more); an expiry is
-      // the server's own doing.
-      if (!known) {
-        if (e.f == "created") reveal(k, false, std::nullopt);
-        else reveal(k, true, std::nullopt);
-      }
-      if (e.f != "expired") continue;
-      const KeyState& now = keys_[k].states.back();
-      if (!now.present) continue;
-      // A late notification (live) of an expiry the key has since outlived is no news. Live, an expiry
-      // is computed from when the reply came, a little after the server ran it: hence the margin.
-      if (now.expire_at != kUnknownExpiry && (now.expire_at == kNoExpiry || now.expire_at > e.at_ms + kExpiryPrecisionMs))
-        continue;
-      KeyState s;
-      s.from_ms = e.at_ms;
-      s.event = e.index;
-      s.waiters = now.waiters;
-      s.queue_known = now.queue_known;
-      push(k, std::move(s));
-      creator[k].clear();
-      continue;
-    }
-    if (!known) reveal(k, !e.before.empty(), e.before);
-    const KeyState& prev = keys_[k].states.back();
+    return;
+  }
+  if (e.kind != EventKind::Key && e.kind != EventKind::Exec) return;
+  const auto it = pass.index.find({e.process.view(), e.lock.view()});
+  if (it == pass.index.end()) return;
+  const size_t k = it->second;
+  const bool known = keys_[k].states.back().known;  // before this event revealed anything
+  if (e.kind == EventKind::Key && !keys_[k].lock_key) {
+    // A key whose content the history does not record: whether it exists, and when it expires
+    // (expire_set gives the server's clock; epoch_ms_ turns it into the run's).
+    const bool present = e.f != "expired" && e.f != "deleted";
+    if (!known) pass.reveal(k, e.f != "created", std::nullopt);
+    const KeyState& now = keys_[k].states.back();
+    const bool expiry = e.f == "expire_set" && epoch_ms_;
+    if (now.present == present && !expiry && e.f != "persisted") return;
     KeyState s;
     s.from_ms = e.at_ms;
     s.event = e.index;
-    s.present = !e.after.empty();
-    s.value = e.after;
-    s.waiters = prev.waiters;
-    s.queue_known = prev.queue_known;
-    if (!e.queue.empty()) {
-      // The same rendering (one atom) is the same list.
-      auto& [text, list] = parsed_queue[k];
-      if (e.queue != text) {
-        text = e.queue;
-        list = std::make_shared<const std::vector<std::string>>(parse_list(e.queue));
-      }
-      s.waiters = list;
-      s.queue_known = true;
-    }
-    if (s.present) {
-      // The command found no key (a key whose end went unreported, live): it made a fresh one.
-      const bool fresh = !prev.present || e.before.empty();
-      if (fresh || prev.value != s.value) creator[k] = e.client.empty() ? "" : e.owner();
-      s.expire_at = e.ttl_ms >= 0 ? e.at_ms + e.ttl_ms : e.ttl_ms == -1 ? kNoExpiry : kUnknownExpiry;
-      s.lease_bound = fresh ? kNoExpiry : prev.lease_bound;
-      const bool set_here = fresh || s.expire_at != prev.expire_at;
-      s.claims = claims_of(keys_[k], s.value, creator[k]);
-      // Only a holder sets its key's lease: a request that leaves no hold of its sender in the key (a
-      // refused acquire that still touched the expiry) keeps someone else's key alive without right.
-      const bool own = e.client.empty() || [&] {
-        for (const Claim& c : s.claims)
-          if (c.owner == e.owner()) return true;
-        return false;
-      }();
-      if (set_here && s.expire_at >= 0 && own && sent_rightfully(e, keys_[k]))
-        s.lease_bound = std::max(s.lease_bound, s.expire_at);
-    } else {
-      creator[k].clear();
-    }
-    push(k, std::move(s));
+    s.present = present;
+    s.expire_at = !present ? kNoExpiry : expiry ? e.value - *epoch_ms_ : e.f == "persisted" ? kNoExpiry
+                                                                                             : now.present ? now.expire_at
+                                                                                                           : kUnknownExpiry;
+    pass.push(k, std::move(s));
+    return;
   }
+  if (e.kind == EventKind::Key) {
+    // Creations and deletions come with the Exec that made them (which says more); an expiry is
+    // the server's own doing.
+    if (!known) {
+      if (e.f == "created") pass.reveal(k, false, std::nullopt);
+      else pass.reveal(k, true, std::nullopt);
+    }
+    if (e.f != "expired") return;
+    const KeyState& now = keys_[k].states.back();
+    if (!now.present) return;
+    // A late notification (live) of an expiry the key has since outlived is no news. Live, an expiry
+    // is computed from when the reply came, a little after the server ran it: hence the margin.
+    if (now.expire_at != kUnknownExpiry && (now.expire_at == kNoExpiry || now.expire_at > e.at_ms + kExpiryPrecisionMs))
+      return;
+    KeyState s;
+    s.from_ms = e.at_ms;
+    s.event = e.index;
+    s.waiters = now.waiters;
+    s.queue_known = now.queue_known;
+    pass.push(k, std::move(s));
+    creator[k].clear();
+    return;
+  }
+  if (!known) pass.reveal(k, !e.before.empty(), e.before);
+  const KeyState& prev = keys_[k].states.back();
+  KeyState s;
+  s.from_ms = e.at_ms;
+  s.event = e.index;
+  s.present = !e.after.empty();
+  s.value = e.after;
+  s.waiters = prev.waiters;
+  s.queue_known = prev.queue_known;
+  if (!e.queue.empty()) {
+    // The same rendering (one atom) is the same list.
+    auto& [text, list] = pass.parsed_queue[k];
+    if (e.queue != text) {
+      text = e.queue;
+      list = std::make_shared<const std::vector<std::string>>(parse_list(e.queue));
+    }
+    s.waiters = list;
+    s.queue_known = true;
+  }
+  if (s.present) {
+    // The command found no key (a key whose end went unreported, live): it made a fresh one.
+    const bool fresh = !prev.present || e.before.empty();
+    if (fresh || prev.value != s.value) creator[k] = e.client.empty() ? "" : e.owner();
+    s.expire_at = e.ttl_ms >= 0 ? e.at_ms + e.ttl_ms : e.ttl_ms == -1 ? kNoExpiry : kUnknownExpiry;
+    s.lease_bound = fresh ? kNoExpiry : prev.lease_bound;
+    const bool set_here = fresh || s.expire_at != prev.expire_at;
+    s.claims = claims_of(keys_[k], s.value, creator[k]);
+    // Only a holder sets its key's lease: a request that leaves no hold of its sender in the key (a
+    // refused acquire that still touched the expiry) keeps someone else's key alive without right.
+    const bool own = e.client.empty() || [&] {
+      for (const Claim& c : s.claims)
+        if (c.owner == e.owner()) return true;
+      return false;
+    }();
+    if (set_here && s.expire_at >= 0 && own && sent_rightfully(e, keys_[k]))
+      s.lease_bound = std::max(s.lease_bound, s.expire_at);
+  } else {
+    creator[k].clear();
+  }
+  pass.push(k, std::move(s));
 }
 
 Facts::Part Facts::part_state(const KeyTrack& part, const Op& waiter, int64_t t, FreeWhy& why, int64_t& state_event,

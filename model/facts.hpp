@@ -221,12 +221,21 @@ class Facts {
   std::optional<FreeSpan> free_at(const Op& waiter, int64_t index) const;
 
  private:
-  void index_ops();
-  void build_beliefs();
-  void build_faults();
-  void learn_client_ids();
-  void build_keys();
-  void map_parts();
+  // Facts are worked out in two passes over the events, each taking them one at a time in order.
+  // The first learns what the second needs of the whole history (faults, operations, beliefs and
+  // the rights they give, client ids, the keys and whose parts they are, the servers' clock); the
+  // second follows each key's states. Their working state lives in these, only while they run.
+  struct Learning;
+  struct Tracking;
+  void learn(Learning& pass, const Event& e);
+  void settle(Learning& pass);
+  void learn_fault(Learning& pass, const Event& e);
+  void learn_op(const Event& e);
+  void learn_belief(Learning& pass, const Event& e);
+  void learn_key_name(Learning& pass, const Event& e);
+  void learn_client_id(const Event& e);
+  void learn_epoch(const Event& e);
+  void track(Tracking& pass, const Event& e);
   bool hash_keys(const std::string& rendered) const;
   std::vector<Claim> claims_of(const KeyTrack& track, const std::string& value, const std::string& creator) const;
   bool sent_rightfully(const Event& exec, const KeyTrack& track) const;

@@ -38,11 +38,11 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     err << "locksim check: cannot read " << options.history << "\n";
     return 2;
   }
-  std::stringstream text;
-  text << in.rdbuf();
+  // Read line by line: a recorded history can be long, and its text is not kept beside it.
   model::History history;
   try {
-    history = model::History::from_jsonl(text.str());
+    model::HistoryReader reader(in);
+    while (auto e = reader.next()) history.add(std::move(*e));
   } catch (const std::exception& e) {
     err << "locksim check: " << options.history << ": " << e.what() << "\n";
     return 2;

@@ -12,19 +12,23 @@ const std::vector<NamedChecker>& standard_checkers() {
   static const std::vector<NamedChecker> table{
       {std::string(property::kMutualExclusion), "no two owners believe they hold one lock at once",
        [](const LockType& t) { return !t.sides; },
-       [](const Facts& f, const CheckerOptions& o) { return check_mutual_exclusion(f, o.mutual_exclusion); }},
+       [](const Facts& f, const CheckerOptions& o) { return check_mutual_exclusion(f, o.mutual_exclusion); },
+       [](const Facts& f, const CheckerOptions& o) { return mutual_exclusion_judge(f, o.mutual_exclusion); }},
       {std::string(property::kFencing), "the resource never accepts a token another holder used or beat",
        [](const LockType& t) { return t.fencing; },
        [](const Facts& f, const CheckerOptions& o) { return check_fencing(f, o.fencing); }},
       {std::string(property::kReentrancy), "every acquire and unlock moves its holder's count by exactly one",
        [](const LockType& t) { return t.server_reentrant || t.client_reentrant; },
-       [](const Facts& f, const CheckerOptions& o) { return check_reentrancy(f, o.reentrancy); }},
+       [](const Facts& f, const CheckerOptions& o) { return check_reentrancy(f, o.reentrancy); },
+       [](const Facts& f, const CheckerOptions& o) { return reentrancy_judge(f, o.reentrancy); }},
       {std::string(property::kWatchdog), "holds without a lease are renewed while their holder lives, and only those",
        [](const LockType& t) { return t.watchdog; },
-       [](const Facts& f, const CheckerOptions& o) { return check_watchdog(f, o.watchdog); }},
+       [](const Facts& f, const CheckerOptions& o) { return check_watchdog(f, o.watchdog); },
+       [](const Facts& f, const CheckerOptions& o) { return watchdog_judge(f, o.watchdog); }},
       {std::string(property::kLiveness), "no waiter waits while the server holds the lock for nobody who can release it",
        [](const LockType&) { return true; },
-       [](const Facts& f, const CheckerOptions& o) { return check_liveness(f, o.liveness); }},
+       [](const Facts& f, const CheckerOptions& o) { return check_liveness(f, o.liveness); },
+       [](const Facts& f, const CheckerOptions& o) { return liveness_judge(f, o.liveness); }},
       {std::string(property::kFairQueue), "live waiters are granted in the order they queued",
        [](const LockType& t) { return t.fair; },
        [](const Facts& f, const CheckerOptions& o) { return check_fair_queue(f, o.fair_queue); }},
@@ -85,8 +89,8 @@ std::string applicability_problem(std::string_view property, std::string_view lo
          property_list(applicable_properties(lock_type));
 }
 
-std::vector<Verdict> run_checkers(const History& history, const std::vector<std::string>& names,
-                                  const CheckerOptions& options, const std::vector<NamedChecker>& table) {
+std::vector<const NamedChecker*> choose_checkers(const std::vector<std::string>& names, const CheckerOptions& options,
+                                                 const std::vector<NamedChecker>& table) {
   const LockType* type = find_lock_type(options.lock_type);
   std::vector<const NamedChecker*> chosen;
   for (const std::string& name : names) {
@@ -95,28 +99,37 @@ std::vector<Verdict> run_checkers(const History& history, const std::vector<std:
     if (type && it->applies && !it->applies(*type)) throw std::invalid_argument(applicability_problem(name, options.lock_type));
     chosen.push_back(&*it);
   }
+  return chosen;
+}
+
+Verdict guarded(const NamedChecker& checker, const std::function<Verdict()>& check) {
+  try {
+    Verdict v = check();
+    if (v.property.empty()) v.property = checker.name;
+    return v;
+  } catch (const std::exception& e) {
+    Verdict v;
+    v.property = checker.name;
+    v.valid = Validity::Unknown;
+    v.explanation = e.what();
+    return v;
+  } catch (...) {
+    Verdict v;
+    v.property = checker.name;
+    v.valid = Validity::Unknown;
+    v.explanation = "the checker threw a non-exception";
+    return v;
+  }
+}
+
+std::vector<Verdict> run_checkers(const History& history, const std::vector<std::string>& names,
+                                  const CheckerOptions& options, const std::vector<NamedChecker>& table) {
+  const std::vector<const NamedChecker*> chosen = choose_checkers(names, options, table);
   std::vector<Verdict> verdicts;
   if (chosen.empty()) return verdicts;
-  const Facts facts(history, type);
-  for (const NamedChecker* checker : chosen) {
-    try {
-      Verdict v = checker->check(facts, options);
-      if (v.property.empty()) v.property = checker->name;
-      verdicts.push_back(std::move(v));
-    } catch (const std::exception& e) {
-      Verdict v;
-      v.property = checker->name;
-      v.valid = Validity::Unknown;
-      v.explanation = e.what();
-      verdicts.push_back(std::move(v));
-    } catch (...) {
-      Verdict v;
-      v.property = checker->name;
-      v.valid = Validity::Unknown;
-      v.explanation = "the checker threw a non-exception";
-      verdicts.push_back(std::move(v));
-    }
-  }
+  const Facts facts(history, find_lock_type(options.lock_type));
+  for (const NamedChecker* checker : chosen)
+    verdicts.push_back(guarded(*checker, [&] { return checker->check(facts, options); }));
   return verdicts;
 }
 

@@ -6,6 +6,7 @@
 // gives Validity::Unknown with the exception's message as explanation. Verdicts combine with merge
 // (false beats unknown beats true).
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "model/fair_queue.hpp"
 #include "model/fencing.hpp"
 #include "model/history.hpp"
+#include "model/judge.hpp"
 #include "model/liveness.hpp"
 #include "model/lock_types.hpp"
 #include "model/mutual_exclusion.hpp"
@@ -42,6 +44,8 @@ struct NamedChecker {
   std::string about;  // what it judges, in a line
   std::function<bool(const LockType&)> applies;
   std::function<Verdict(const Facts&, const CheckerOptions&)> check;
+  // The same checker as a judge, for a history judged as it streams; empty where there is none yet.
+  std::function<std::unique_ptr<Judge>(const Facts&, const CheckerOptions&)> judge{};
 };
 
 // The eight checkers above, in that order.
@@ -66,6 +70,12 @@ std::string applicability_problem(std::string_view property, std::string_view lo
 std::vector<Verdict> run_checkers(const History& history, const std::vector<std::string>& names,
                                   const CheckerOptions& options = {},
                                   const std::vector<NamedChecker>& table = standard_checkers());
+
+// The checkers named `names` in `table`, checked as run_checkers checks them (it throws the same).
+std::vector<const NamedChecker*> choose_checkers(const std::vector<std::string>& names, const CheckerOptions& options,
+                                                 const std::vector<NamedChecker>& table = standard_checkers());
+// `check` run for `checker`, its verdict named after it; a throw is an unknown verdict saying why.
+Verdict guarded(const NamedChecker& checker, const std::function<Verdict()>& check);
 
 // All verdicts merged: Yes for none.
 Validity overall(const std::vector<Verdict>& verdicts);

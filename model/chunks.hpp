@@ -2,8 +2,11 @@
 // Chunks: the history's storage, a sequence of fixed-size chunks that only grows. Unlike a
 // vector, appending never moves the events already stored: a long run does not copy its whole
 // history on every doubling, nor hold the old and the new copy at once, and a reference to an event
-// stays valid for the history's life. Random access, so histories are still searched by time.
+// stays valid until the chunk holding it is dropped. Random access, so histories are still searched
+// by time. A stream drops what lies before what it still needs (drop_before): indices stay what
+// they were, and the storage before them is freed a chunk at a time.
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <vector>
@@ -62,19 +65,21 @@ class Chunks {
   Chunks(Chunks&&) noexcept = default;
   Chunks& operator=(Chunks&&) noexcept = default;
   // A copy's last chunk gets its room back, so that appending to the copy moves nothing either.
-  Chunks(const Chunks& other) : chunks_(other.chunks_), size_(other.size_) {
+  Chunks(const Chunks& other) : chunks_(other.chunks_), size_(other.size_), first_(other.first_) {
     if (!chunks_.empty()) chunks_.back().reserve(kChunk);
   }
   Chunks& operator=(const Chunks& other) { return *this = Chunks(other); }
 
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
+  // The first index still stored (0 unless drop_before dropped some).
+  size_t first() const { return first_; }
   const T& operator[](size_t i) const {
-    LS_ASSERT(i < size_);
+    LS_ASSERT(i >= first_ && i < size_);
     return chunks_[i >> kShift][i & (kChunk - 1)];
   }
   const T& back() const { return (*this)[size_ - 1]; }
-  const_iterator begin() const { return {this, 0}; }
+  const_iterator begin() const { return {this, first_}; }
   const_iterator end() const { return {this, size_}; }
 
   void push_back(T value) {
@@ -86,9 +91,18 @@ class Chunks {
     ++size_;
   }
 
+  // Frees the chunks wholly before index `i`; what is from the chunk holding `i` on stays. The
+  // outer list keeps an empty slot per dropped chunk (24 bytes per 128 elements).
+  void drop_before(size_t i) {
+    const size_t chunk = std::min(i, size_) >> kShift;
+    for (size_t k = first_ >> kShift; k < chunk; ++k) std::vector<T>().swap(chunks_[k]);
+    first_ = std::max(first_, chunk << kShift);
+  }
+
  private:
   std::vector<std::vector<T>> chunks_;  // each reserved to kChunk, so never reallocated
   size_t size_ = 0;
+  size_t first_ = 0;  // a multiple of kChunk
 };
 
 }  // namespace locksim::model

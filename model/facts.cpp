@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <memory>
 #include <set>
 #include <tuple>
 
@@ -138,7 +139,7 @@ struct Facts::Learning {
   // Beliefs under way, by owner + lock: the belief, and its unmatched acquires (whether each had no
   // lease), innermost last.
   struct OpenBelief {
-    size_t belief;
+    size_t belief;  // its position among all beliefs, retired ones included
     std::vector<bool> leaseless;
   };
   std::map<std::string, OpenBelief> open_beliefs;
@@ -150,15 +151,19 @@ struct Facts::Learning {
   // A lock's parts and a key's locks, by name, as its operations' executions show them.
   std::map<std::string, std::vector<std::pair<Atom, Atom>>> parts;
   std::map<Name, std::vector<Atom>> locks;
+  // The Key events of the latest millisecond, in order (the servers' clock shows in them).
+  int64_t key_ms = -1;
+  std::vector<Event> key_events;
 };
 
 void Facts::learn(Learning& pass, const Event& e) {
+  if (e.kind == EventKind::Exec && e.sent_ms >= 0) max_flight_ms_ = std::max(max_flight_ms_, e.at_ms - e.sent_ms);
   learn_fault(pass, e);
   learn_op(e);
   learn_belief(pass, e);
   learn_key_name(pass, e);
   learn_client_id(e);
-  learn_epoch(e);
+  learn_epoch(pass, e);
 }
 
 void Facts::learn_fault(Learning& pass, const Event& e) {
@@ -201,13 +206,17 @@ void Facts::learn_op(const Event& e) {
     op.f = e.f;
     op.invoke = e.index;
     op.span = Span{e.at_ms, kForever, e.index, -1};
-    op_index_[e.op] = ops_.size();
+    op.last_ms = e.at_ms;
+    // A stream's second pass knows already whether its client's crash will cut it short.
+    if (const auto cut = crash_cut_.find(e.op); cut != crash_cut_.end()) op.span = cut->second;
+    op_index_[e.op] = ops_retired_ + ops_.size();
     ops_.push_back(std::move(op));
     return;
   }
   const auto it = op_index_.find(e.op);
-  if (it == op_index_.end()) return;
-  Op& op = ops_[it->second];
+  if (it == op_index_.end() || it->second < ops_retired_) return;
+  Op& op = ops_[it->second - ops_retired_];
+  op.last_ms = e.at_ms;
   if (is_outcome(e.kind) && op.outcome < 0) {
     op.outcome = e.index;
     op.result = e.kind;
@@ -235,17 +244,19 @@ void Facts::learn_belief(Learning& pass, const Event& e) {
       b.process = e.process;
       b.thread = e.thread;
       b.span = Span{e.at_ms, kForever, e.index, -1};
+      const Op* granted_by = e.op != 0 ? op(e.op) : nullptr;
+      b.since = granted_by ? granted_by->invoke : e.index;
       beliefs_.push_back(std::move(b));
-      it = pass.open_beliefs.emplace(key, Learning::OpenBelief{beliefs_.size() - 1, {}}).first;
+      it = pass.open_beliefs.emplace(key, Learning::OpenBelief{beliefs_retired_ + beliefs_.size() - 1, {}}).first;
     }
-    Belief& b = beliefs_[it->second.belief];
+    Belief& b = beliefs_[it->second.belief - beliefs_retired_];
     b.holds.push_back(e.index);
     it->second.leaseless.push_back(e.lease_ms < 0);
     b.modes.emplace_back(e.index, mode(it->second));
     return;
   }
   if (it == pass.open_beliefs.end()) return;
-  Belief& b = beliefs_[it->second.belief];
+  Belief& b = beliefs_[it->second.belief - beliefs_retired_];
   b.releases.push_back(e.index);
   if (!it->second.leaseless.empty()) it->second.leaseless.pop_back();
   if (e.value == 0) it->second.leaseless.clear();
@@ -303,12 +314,16 @@ void Facts::learn_client_id(const Event& e) {
 
 // The servers' clock at run time 0: an Exec's expiry (its run time + PTTL) against the expire_set
 // Key event the same command recorded just before it (absolute ms).
-void Facts::learn_epoch(const Event& x) {
-  if (epoch_ms_ || x.index == 0 || x.kind != EventKind::Exec || x.ttl_ms < 0 || x.lock.empty()) return;
-  for (size_t j = static_cast<size_t>(x.index); j-- > 0 && history_[j].at_ms == x.at_ms;) {
-    const Event& k = history_[j];
-    if (k.kind != EventKind::Key || k.process != x.process || k.lock != x.lock) continue;
-    if (k.f == "expire_set") epoch_ms_ = k.value - (x.at_ms + x.ttl_ms);
+void Facts::learn_epoch(Learning& pass, const Event& x) {
+  if (x.at_ms != pass.key_ms) {
+    pass.key_ms = x.at_ms;
+    pass.key_events.clear();
+  }
+  if (x.kind == EventKind::Key && !epoch_ms_) pass.key_events.push_back(x);
+  if (epoch_ms_ || x.kind != EventKind::Exec || x.ttl_ms < 0 || x.lock.empty()) return;
+  for (auto k = pass.key_events.rbegin(); k != pass.key_events.rend(); ++k) {
+    if (k->process != x.process || k->lock != x.lock) continue;
+    if (k->f == "expire_set") epoch_ms_ = k->value - (x.at_ms + x.ttl_ms);
     break;
   }
 }
@@ -333,11 +348,14 @@ void Facts::settle(Learning& pass) {
       if (f.kind == "crash" && f.process == op.process && f.span.from_ms >= op.span.from_ms && f.span.begin > op.invoke) {
         op.span.to_ms = f.span.from_ms;
         op.span.end = f.span.begin;
+        crash_cut_[op.id] = op.span;
         break;
       }
   }
-  for (const Op& op : ops_)
+  for (const Op& op : ops_) {
+    if (op.last_ms > op.span.to_ms) late_ms_[op.id] = op.last_ms;
     if (is_lock_op(op.f)) rightful_[pair_key(op.owner, op.lock)].push_back(op.span);
+  }
   for (const Belief& b : beliefs_) {
     rightful_[pair_key(b.owner, b.lock)].push_back(b.span);
     believed_[pair_key(b.owner, b.lock)].push_back(b.span);
@@ -377,9 +395,15 @@ const std::vector<Span>& Facts::unavailable(const std::string& process) const {
   return it == unavailable_.end() ? none : it->second;
 }
 
+int64_t Facts::settles_ms(const Op& op) const {
+  if (op.span.to_ms == kForever) return kForever;
+  const auto late = late_ms_.find(op.id);
+  return late == late_ms_.end() ? op.span.to_ms : std::max(op.span.to_ms, late->second);
+}
+
 const Op* Facts::op(int64_t id) const {
   const auto it = op_index_.find(id);
-  return it == op_index_.end() ? nullptr : &ops_[it->second];
+  return it == op_index_.end() || it->second < ops_retired_ ? nullptr : &ops_[it->second - ops_retired_];
 }
 
 bool Facts::rightful(const std::string& owner, const std::string& lock, int64_t t, int64_t as_of) const {
@@ -566,14 +590,82 @@ void Facts::Tracking::reveal(size_t k, bool present, const std::optional<std::st
   s.claims = facts.claims_of(facts.keys_[k], s.value, creator[k]);
 }
 
-Facts::Facts(const History& history, const LockType* type) : history_(history), type_(type) {
+Facts::Facts(const History& history, const LockType* type) : history_(&history), type_(type) {
   {
     Learning pass;
-    for (const Event& e : history_.events()) learn(pass, e);
+    for (const Event& e : history.events()) learn(pass, e);
     settle(pass);
   }
   Tracking pass(*this);
-  for (const Event& e : history_.events()) track(pass, e);
+  for (const Event& e : history.events()) track(pass, e);
+}
+
+Facts::Facts(const LockType* type) : history_(&own_), type_(type), learning_(std::make_unique<Learning>()) {}
+
+Facts::~Facts() = default;
+
+void Facts::learn(const Event& e) {
+  LS_ASSERT(learning_ && !tracking_);
+  learn(*learning_, e);
+}
+
+void Facts::settle() {
+  LS_ASSERT(learning_ && !tracking_);
+  settle(*learning_);
+  // The second pass takes the operations and beliefs again as their events come, so that they can
+  // be retired; what the first pass keeps of them is their rights and the crash cuts.
+  ops_.clear();
+  op_index_.clear();
+  beliefs_.clear();
+  learning_ = std::make_unique<Learning>();
+  tracking_ = std::make_unique<Tracking>(*this);
+}
+
+void Facts::take(Event e) {
+  LS_ASSERT(tracking_);
+  const Event& x = own_.add(std::move(e));
+  learn_op(x);
+  learn_belief(*learning_, x);
+  track(*tracking_, x);
+}
+
+int64_t Facts::open_since() const {
+  int64_t first = kForever;
+  const int64_t now = end_ms();
+  for (const Op& op : ops_)
+    if (settles_ms(op) >= now) first = std::min(first, op.invoke);  // its ms may bring more of it
+  for (const Belief& b : beliefs_)
+    if (b.span.end < 0) first = std::min(first, b.since);
+  return first;
+}
+
+void Facts::retire(int64_t index, int64_t ms) {
+  LS_ASSERT(tracking_);
+  own_.drop_before(index);
+  // Operations and beliefs still under way stay, and those after them: events may still change them.
+  while (!ops_.empty() && ops_.front().invoke < index && settles_ms(ops_.front()) != kForever) {
+    op_index_.erase(ops_.front().id);
+    ops_.pop_front();
+    ++ops_retired_;
+  }
+  while (!beliefs_.empty() && beliefs_.front().span.begin < index && beliefs_.front().span.end >= 0) {
+    beliefs_.pop_front();
+    ++beliefs_retired_;
+  }
+  for (KeyTrack& k : keys_) {
+    // The last state begun before `index` is the one in effect there: it stays.
+    auto& states = k.states;
+    const auto in_effect = std::upper_bound(states.begin(), states.end(), index - 1,
+                                            [](int64_t v, const KeyState& s) { return v < s.event; });
+    const auto gone = in_effect == states.begin() ? 0 : std::prev(in_effect) - states.begin();
+    // Erased in bulk, once they are half of what is kept: each state is moved a bounded number of times.
+    if (gone > 0 && static_cast<size_t>(gone) * 2 >= states.size()) {
+      states.erase(states.begin(), states.begin() + gone);
+      k.trimmed = true;
+    }
+  }
+  for (auto* spans : {&rightful_, &rights_, &believed_})
+    for (auto& [pair, list] : *spans) std::erase_if(list, [&](const Span& s) { return s.to_ms < ms; });
 }
 
 void Facts::track(Tracking& pass, const Event& e) {
@@ -838,7 +930,7 @@ std::vector<FreeSpan> Facts::free_spans(const Op& waiter, int64_t from, int64_t 
   // The moments things change: events, and what changes without one (a told wait running out, a key
   // passing its expiry, a server coming back).
   std::vector<int64_t> cuts;
-  const auto& events = history_.events();
+  const auto& events = history_->events();
   for (auto e = std::lower_bound(events.begin(), events.end(), from, [](const Event& x, int64_t v) { return x.at_ms < v; });
        e != events.end() && e->at_ms < to; ++e)
     cuts.push_back(e->at_ms);

@@ -9,6 +9,7 @@
 // Times are the history's ms; spans are [from_ms, to_ms). Several events at one ms count in recorded
 // order, and a state "at t" is the state after every event of ms t.
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <map>
 #include <memory>
@@ -56,6 +57,7 @@ struct Op {
   EventKind result = EventKind::Invoke;  // the outcome's kind; Invoke when there was none
   std::vector<int64_t> execs;
   Span span;  // from the Invoke to the outcome, or to its owner's crash, or to the end of the history
+  int64_t last_ms = 0;  // the ms of its latest event so far (an execution may come after its outcome)
 };
 
 // An owner's believed-holding interval on a lock: from the Hold that took it from depth 0 to the
@@ -66,6 +68,7 @@ struct Belief {
   Atom process;
   int64_t thread = 0;
   Span span;                      // end: the Release at depth 0, -1 when still believed at the end
+  int64_t since = -1;             // the Invoke of the operation whose Hold began it (its begin when none)
   bool crashed = false;           // ended by its owner's crash
   std::vector<int64_t> holds;     // every Hold of the interval, re-entries included
   std::vector<int64_t> releases;  // every Release, partial ones included
@@ -134,6 +137,7 @@ struct KeyTrack {
   bool lock_key = false;
   std::vector<std::string> locks;  // the locks it holds holds of (a ReadWriteLock's key: both sides)
   std::vector<KeyState> states;    // in history order; states[0] from the start
+  bool trimmed = false;            // a stream retired its first states: states[0] is the one in effect then
   // The state after every event up to and including ms `t`.
   const KeyState& at(int64_t t) const;
   // The state right after event `index` (the last state begun at or before it).
@@ -167,15 +171,40 @@ class Facts {
   // `type` says how lock keys store holds and how many of its keys a holder needs; nullptr when
   // not known (a hash is then recognised by its rendering, and one key is enough).
   Facts(const History& history, const LockType* type);
+  ~Facts();
 
-  const History& history() const { return history_; }
-  const Event& at(int64_t index) const { return history_[static_cast<size_t>(index)]; }
+  // A stream: a history too long to hold at once, given twice, in order. Every event goes to
+  // learn(), then settle() is called once, then every event goes to take(); between takes,
+  // retire() drops what its caller has judged. Queries answer as of the events taken so far, and
+  // only about what has not been retired.
+  explicit Facts(const LockType* type);
+  void learn(const Event& e);
+  void settle();
+  void take(Event e);
+  // Drops the events before `index`, the operations and beliefs begun before it that have ended, the
+  // key states another replaced before it, and the rights that ended before ms `ms`.
+  void retire(int64_t index, int64_t ms);
+  // The first event an operation or belief still under way may read (its Invoke; a belief's since),
+  // counting as under way an operation that ended in the latest ms taken:
+  // kForever when none is.
+  int64_t open_since() const;
+
+  // The events: the whole history, or a stream's events taken and not retired.
+  const History& history() const { return *history_; }
+  const Event& at(int64_t index) const { return (*history_)[static_cast<size_t>(index)]; }
   const LockType* lock_type() const { return type_; }
-  int64_t end_ms() const { return history_.end_ms(); }
+  int64_t end_ms() const { return history_->end_ms(); }
 
-  const std::vector<Op>& ops() const { return ops_; }
+  // In the order they began (a stream's: those not retired).
+  const std::deque<Op>& ops() const { return ops_; }
   const Op* op(int64_t id) const;
-  const std::vector<Belief>& beliefs() const { return beliefs_; }
+  // The longest any request the history shows was on its way (an Exec's run time less its sent):
+  // a request still to come was sent no earlier than that before it runs.
+  int64_t max_flight_ms() const { return max_flight_ms_; }
+  // The ms after which no event of `op` comes (kForever while it may still have one): its end, or
+  // the latest of its executions that came later (a delayed request).
+  int64_t settles_ms(const Op& op) const;
+  const std::deque<Belief>& beliefs() const { return beliefs_; }
   const std::vector<FaultSpan>& faults() const { return faults_; }
   // The spans during which `process` could not act: client: paused, partitioned, crashed; server:
   // paused or down. Disjoint and sorted.
@@ -234,7 +263,7 @@ class Facts {
   void learn_belief(Learning& pass, const Event& e);
   void learn_key_name(Learning& pass, const Event& e);
   void learn_client_id(const Event& e);
-  void learn_epoch(const Event& e);
+  void learn_epoch(Learning& pass, const Event& e);
   void track(Tracking& pass, const Event& e);
   bool hash_keys(const std::string& rendered) const;
   std::vector<Claim> claims_of(const KeyTrack& track, const std::string& value, const std::string& creator) const;
@@ -246,11 +275,21 @@ class Facts {
                   int64_t as_of = -1) const;
   std::string side_of(const std::string& lock) const;
 
-  const History& history_;
+  const History* history_;
+  History own_;  // a stream's events
   const LockType* type_;
-  std::vector<Op> ops_;
-  std::map<int64_t, size_t> op_index_;
-  std::vector<Belief> beliefs_;
+  std::unique_ptr<Learning> learning_;  // a stream's first pass, then the second's open beliefs
+  std::unique_ptr<Tracking> tracking_;  // a stream's second pass
+  std::deque<Op> ops_;
+  size_t ops_retired_ = 0;
+  std::map<int64_t, size_t> op_index_;  // op id -> its position among all ops (retired ones included)
+  // The operations their client's crash cut short (no outcome came): op id -> the crash.
+  std::map<int64_t, Span> crash_cut_;
+  // The operations with an event after their end: op id -> the ms of the latest.
+  std::map<int64_t, int64_t> late_ms_;
+  int64_t max_flight_ms_ = 0;
+  std::deque<Belief> beliefs_;
+  size_t beliefs_retired_ = 0;
   std::vector<FaultSpan> faults_;
   std::map<std::string, std::vector<Span>> unavailable_;
   std::map<std::string, int> servers_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <nlohmann/json.hpp>
+#include <istream>
 #include <sstream>
 #include <stdexcept>
 
@@ -67,56 +68,75 @@ void History::write_jsonl(std::ostream& out) const {
 
 History History::from_jsonl(std::string_view text) {
   History history;
-  size_t line_no = 0;
+  HistoryReader reader;
   while (!text.empty()) {
     const size_t nl = text.find('\n');
     const std::string_view line = text.substr(0, nl);
     text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
-    ++line_no;
-    if (line.empty()) continue;
-    try {
-      const auto j = nlohmann::json::parse(line);
-      Event e;
-      e.at_ms = j.at("t").get<int64_t>();
-      // Times count from the run's start; the checkers search key states by time from 0 on.
-      if (e.at_ms < 0) throw std::runtime_error("t " + std::to_string(e.at_ms) + " is before the run's start (0)");
-      e.kind = kind_from(j.at("type").get<std::string>());
-      e.process = j.at("p").get<std::string>();
-      e.thread = j.value("thread", int64_t{0});
-      e.op = j.value("op", int64_t{0});
-      e.lock = j.value("lock", std::string());
-      e.f = j.value("f", std::string());
-      e.value = j.value("value", int64_t{0});
-      e.wait_ms = j.value("wait_ms", int64_t{-1});
-      e.lease_ms = j.value("lease_ms", int64_t{-1});
-      e.text = j.value("text", std::string());
-      e.reply = j.value("reply", std::string());
-      e.before = j.value("before", std::string());
-      e.after = j.value("after", std::string());
-      e.client = j.value("client", std::string());
-      e.sent_ms = j.value("sent", int64_t{-1});
-      e.sent_index = j.value("sent_i", int64_t{-1});
-      // Where the send fell among the events before this one, at its `sent` ms: a wrong place would
-      // judge the sender's right by the wrong events.
-      const auto own = static_cast<int64_t>(history.size());
-      if (e.sent_index < -1 || e.sent_index > own)
-        throw std::runtime_error("sent_i " + std::to_string(e.sent_index) +
-                                 ": expected -1 (not known) or the index of an event up to this one (" +
-                                 std::to_string(own) + ")");
-      if (e.sent_index >= 0 && e.sent_ms >= 0 &&
-          ((e.sent_index > 0 && history[static_cast<size_t>(e.sent_index - 1)].at_ms > e.sent_ms) ||
-           (e.sent_index < own && history[static_cast<size_t>(e.sent_index)].at_ms < e.sent_ms)))
-        throw std::runtime_error("sent_i " + std::to_string(e.sent_index) + " does not fall at sent " +
-                                 std::to_string(e.sent_ms) + " ms: the events around that index are at other times");
-      e.ttl_ms = j.value("ttl", int64_t{-2});
-      e.queue = j.value("queue", std::string());
-      e.for_ms = j.value("for_ms", int64_t{-1});
-      history.add(std::move(e));
-    } catch (const std::exception& ex) {
-      throw std::runtime_error("history line " + std::to_string(line_no) + ": " + ex.what());
-    }
+    if (auto e = reader.read(line)) history.add(std::move(*e));
   }
   return history;
+}
+
+std::optional<Event> HistoryReader::next() {
+  LS_ASSERT(in_);
+  while (std::getline(*in_, line_))
+    if (auto e = read(line_)) return e;
+  if (in_->bad()) throw std::runtime_error("history line " + std::to_string(line_no_ + 1) + ": could not be read");
+  return std::nullopt;
+}
+
+std::optional<Event> HistoryReader::read(std::string_view line) {
+  ++line_no_;
+  if (line.empty()) return std::nullopt;
+  try {
+    const auto j = nlohmann::json::parse(line);
+    Event e;
+    e.at_ms = j.at("t").get<int64_t>();
+    // Times count from the run's start; the checkers search key states by time from 0 on.
+    if (e.at_ms < 0) throw std::runtime_error("t " + std::to_string(e.at_ms) + " is before the run's start (0)");
+    const int64_t own = count_;
+    if (own > 0 && e.at_ms < recent_[static_cast<size_t>(own - 1) % kRecent])
+      throw std::runtime_error("history events must arrive in time order");
+    e.kind = kind_from(j.at("type").get<std::string>());
+    e.process = j.at("p").get<std::string>();
+    e.thread = j.value("thread", int64_t{0});
+    e.op = j.value("op", int64_t{0});
+    e.lock = j.value("lock", std::string());
+    e.f = j.value("f", std::string());
+    e.value = j.value("value", int64_t{0});
+    e.wait_ms = j.value("wait_ms", int64_t{-1});
+    e.lease_ms = j.value("lease_ms", int64_t{-1});
+    e.text = j.value("text", std::string());
+    e.reply = j.value("reply", std::string());
+    e.before = j.value("before", std::string());
+    e.after = j.value("after", std::string());
+    e.client = j.value("client", std::string());
+    e.sent_ms = j.value("sent", int64_t{-1});
+    e.sent_index = j.value("sent_i", int64_t{-1});
+    // Where the send fell among the events before this one, at its `sent` ms: a wrong place would
+    // judge the sender's right by the wrong events.
+    if (e.sent_index < -1 || e.sent_index > own)
+      throw std::runtime_error("sent_i " + std::to_string(e.sent_index) +
+                               ": expected -1 (not known) or the index of an event up to this one (" +
+                               std::to_string(own) + ")");
+    auto time_of = [&](int64_t i) { return recent_[static_cast<size_t>(i) % kRecent]; };
+    auto kept = [&](int64_t i) { return i >= 0 && i < own && own - i <= static_cast<int64_t>(kRecent); };
+    if (e.sent_index >= 0 && e.sent_ms >= 0 &&
+        ((kept(e.sent_index - 1) && time_of(e.sent_index - 1) > e.sent_ms) ||
+         (kept(e.sent_index) && time_of(e.sent_index) < e.sent_ms)))
+      throw std::runtime_error("sent_i " + std::to_string(e.sent_index) + " does not fall at sent " +
+                               std::to_string(e.sent_ms) + " ms: the events around that index are at other times");
+    e.ttl_ms = j.value("ttl", int64_t{-2});
+    e.queue = j.value("queue", std::string());
+    e.for_ms = j.value("for_ms", int64_t{-1});
+    e.index = own;
+    recent_[static_cast<size_t>(own) % kRecent] = e.at_ms;
+    ++count_;
+    return e;
+  } catch (const std::exception& ex) {
+    throw std::runtime_error("history line " + std::to_string(line_no_) + ": " + ex.what());
+  }
 }
 
 }  // namespace locksim::model

@@ -3,8 +3,10 @@
 // as every checker reads it. One vocabulary, Jepsen-style: client operations are invoke followed by
 // ok, fail or info (outcome unknown); around them the run records what clients believed, what the
 // servers executed, what happened to keys, faults and messages.
+#include <algorithm>
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,8 +83,35 @@ class History {
   // Reads what to_jsonl wrote; throws std::runtime_error naming the line on bad input.
   static History from_jsonl(std::string_view text);
 
+  // Frees the events before `index` (in whole chunks): a stream keeps only what it still needs.
+  // Indices stay; events() begins at the first event kept.
+  void drop_before(int64_t index) { events_.drop_before(static_cast<size_t>(std::max<int64_t>(index, 0))); }
+
  private:
   Chunks<Event> events_;
+};
+
+// Reads a history file as write_jsonl wrote it, one event at a time, so that a history longer than
+// memory can be judged pass by pass. Each event is checked against those before it (time order,
+// where a send fell); throws std::runtime_error naming the line on bad input.
+class HistoryReader {
+ public:
+  HistoryReader() = default;  // lines given to read()
+  explicit HistoryReader(std::istream& in) : in_(&in) {}
+  // The next event of the input, its index assigned; nullopt at its end.
+  std::optional<Event> next();
+  // The event one line holds; nullopt for an empty line.
+  std::optional<Event> read(std::string_view line);
+
+ private:
+  std::istream* in_ = nullptr;
+  std::string line_;
+  size_t line_no_ = 0;
+  int64_t count_ = 0;
+  // The times of the latest events, by index modulo the size: where a send fell (sent_i) is
+  // checked against them. A send further back than that is not checked.
+  static constexpr size_t kRecent = size_t{1} << 16;
+  std::vector<int64_t> recent_ = std::vector<int64_t>(kRecent);
 };
 
 }  // namespace locksim::model

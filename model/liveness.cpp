@@ -1,6 +1,7 @@
 #include "model/liveness.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "model/anomaly.hpp"
 #include "model/checker_support.hpp"
@@ -39,23 +40,45 @@ std::vector<Evidence> story(const Facts& facts, const Op& op, const std::vector<
   return ev;
 }
 
-}  // namespace
+// An acquire is judged once no event of its can come any more (its outcome, or a request of its
+// that ran late): the free time and the refusals over its whole wait are known then.
+class LivenessJudge final : public Judge {
+ public:
+  LivenessJudge(const Facts& facts, const LivenessOptions& options) : facts_(facts), options_(options) {
+    free_options_.queue_replies = facts.lock_type() && facts.lock_type()->fair;
+  }
 
-Verdict check_liveness(const Facts& facts, const LivenessOptions& options) {
-  FreeOptions free_options;
-  free_options.queue_replies = facts.lock_type() && facts.lock_type()->fair;
-  size_t attempts = 0;
-  for (const Op& op : facts.ops()) {
-    if (!support::is_acquire(op.f)) continue;
-    ++attempts;
-    const int64_t from = facts.at(op.invoke).at_ms;
-    const int64_t end = std::min(op.span.to_ms, facts.end_ms());
-    const std::vector<FreeSpan> free = facts.free_spans(op, from, end, free_options);
+  void advance(const Settled& settled) override {
+    if (verdict_) return;
+    const auto& ops = facts_.ops();
+    auto it = std::lower_bound(ops.begin(), ops.end(), next_, [](const Op& op, int64_t v) { return op.invoke < v; });
+    for (; it != ops.end(); ++it) {
+      const Op& op = *it;
+      if (!settled.end() && facts_.settles_ms(op) > settled.ms) return;  // later ones wait for it: the order stays
+      next_ = op.invoke + 1;
+      if (!support::is_acquire(op.f)) continue;
+      ++attempts_;
+      if ((verdict_ = judge(op))) return;
+    }
+  }
+
+  Verdict verdict() override {
+    if (verdict_) return *verdict_;
+    return support::holds(property::kLiveness, {support::figure("attempts", attempts_)});
+  }
+
+  int64_t needs() const override { return verdict_ ? kForever : next_; }
+
+ private:
+  std::optional<Verdict> judge(const Op& op) const {
+    const int64_t from = facts_.at(op.invoke).at_ms;
+    const int64_t end = std::min(op.span.to_ms, facts_.end_ms());
+    const std::vector<FreeSpan> free = facts_.free_spans(op, from, end, free_options_);
     // Not counted: time it could not act, and time its own requests were on their way to the server
     // (it was trying; a slow link is the network's).
-    std::vector<Span> away = facts.unavailable(op.process);
+    std::vector<Span> away = facts_.unavailable(op.process);
     for (int64_t i : op.execs) {
-      const Event& x = facts.at(i);
+      const Event& x = facts_.at(i);
       if (x.sent_ms >= 0 && x.sent_ms < x.at_ms) away.push_back(Span{x.sent_ms, x.at_ms, i, i});
     }
     const int64_t total = [&] {
@@ -63,22 +86,39 @@ Verdict check_liveness(const Facts& facts, const LivenessOptions& options) {
       for (const FreeSpan& f : free) spans.push_back(f.span);
       return usable_ms(spans, from, end, away);
     }();
-    if (total >= options.grace_ms && total > 0)
-      return support::violated(property::kLiveness, anomaly::kStarved, story(facts, op, free, end, total, options.grace_ms));
+    if (total >= options_.grace_ms && total > 0)
+      return support::violated(property::kLiveness, anomaly::kStarved, story(facts_, op, free, end, total, options_.grace_ms));
     // Refused by a key nobody could release, whatever the attempt's outcome.
     for (int64_t i : op.execs) {
-      const Event& x = facts.at(i);
+      const Event& x = facts_.at(i);
       if ((x.f != "acquire" && x.f != "try_acquire") || x.reply.empty() || is_error_reply(x.reply)) continue;
-      const KeyTrack* key = facts.key(x.process, x.lock);
+      const KeyTrack* key = facts_.key(x.process, x.lock);
       if (!key || key->after_event(i).claim_of(op.owner, "")) continue;  // let in: no refusal
-      const auto at_refusal = facts.free_at(op, i);
+      const auto at_refusal = facts_.free_at(op, i);
       if (!at_refusal || at_refusal->why == FreeWhy::Open) continue;
-      auto ev = story(facts, op, {*at_refusal}, end, 0, options.grace_ms);
-      ev.push_back(support::event_evidence(facts, "refusal", i));
+      auto ev = story(facts_, op, {*at_refusal}, end, 0, options_.grace_ms);
+      ev.push_back(support::event_evidence(facts_, "refusal", i));
       return support::violated(property::kLiveness, anomaly::kStarved, std::move(ev));
     }
+    return std::nullopt;
   }
-  return support::holds(property::kLiveness, {support::figure("attempts", static_cast<int64_t>(attempts))});
+
+  const Facts& facts_;
+  const LivenessOptions options_;
+  FreeOptions free_options_;
+  int64_t next_ = 0;  // the Invoke of the next operation to judge, or before it
+  int64_t attempts_ = 0;
+  std::optional<Verdict> verdict_;
+};
+
+}  // namespace
+
+std::unique_ptr<Judge> liveness_judge(const Facts& facts, const LivenessOptions& options) {
+  return std::make_unique<LivenessJudge>(facts, options);
+}
+
+Verdict check_liveness(const Facts& facts, const LivenessOptions& options) {
+  return judge_whole(*liveness_judge(facts, options), facts);
 }
 
 }  // namespace locksim::model

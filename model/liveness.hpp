@@ -17,8 +17,10 @@
 // Evidence: the waiter, its outcome, the free spans with the key state that shows each, the faults
 // in effect. Applies to every lock type.
 #include <cstdint>
+#include <memory>
 
 #include "model/facts.hpp"
+#include "model/judge.hpp"
 #include "model/verdict.hpp"
 
 namespace locksim::model {
@@ -28,5 +30,6 @@ struct LivenessOptions {
 };
 
 Verdict check_liveness(const Facts& facts, const LivenessOptions& options = {});
+std::unique_ptr<Judge> liveness_judge(const Facts& facts, const LivenessOptions& options = {});
 
 }  // namespace locksim::model

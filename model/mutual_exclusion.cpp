@@ -2,35 +2,77 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "model/anomaly.hpp"
 #include "model/checker_support.hpp"
 #include "model/holder_story.hpp"
 
 namespace locksim::model {
+namespace {
 
-Verdict check_mutual_exclusion(const Facts& facts, const MutualExclusionOptions&) {
-  std::map<std::string, std::vector<const Belief*>> by_lock;
-  size_t intervals = 0;
-  for (const Belief& b : facts.beliefs()) {
-    ++intervals;
-    auto& earlier = by_lock[b.lock];
-    // Beliefs come in the order they began: one ended by the time this one began has ended for
-    // every later one too, so it is dropped, and each belief is compared with those still open.
-    std::erase_if(earlier, [&](const Belief* a) { return a->span.end >= 0 && a->span.end <= b.span.begin; });
-    const Belief* first = nullptr;
-    for (const Belief* a : earlier) {
-      if (a->owner == b.owner) continue;
-      const bool open = a->span.end < 0 || a->span.end > b.span.begin;
-      if (open && (!first || a->span.begin < first->span.begin)) first = a;
+class MutualExclusionJudge final : public Judge {
+ public:
+  explicit MutualExclusionJudge(const Facts& facts) : facts_(facts) {}
+
+  // A belief is judged when it begins: whether another owner's was still open then is known.
+  void advance(const Settled& settled) override {
+    if (found_) {
+      // The story waits for the earlier hold's end (its evidence shows it), or the history's.
+      if (!verdict_ && (found_->first->span.end >= 0 || settled.end())) verdict_ = story(*found_->first, *found_->second);
+      return;
     }
-    earlier.push_back(&b);
-    if (!first) continue;
+    const auto& beliefs = facts_.beliefs();
+    auto it = std::lower_bound(beliefs.begin(), beliefs.end(), next_,
+                               [](const Belief& b, int64_t v) { return b.span.begin < v; });
+    for (; it != beliefs.end(); ++it) {
+      const Belief& b = *it;
+      next_ = b.span.begin + 1;
+      ++intervals_;
+      auto& earlier = by_lock_[b.lock];
+      // Beliefs come in the order they began: one ended by the time this one began has ended for
+      // every later one too, so it is dropped, and each belief is compared with those still open.
+      std::erase_if(earlier, [&](const Belief* a) { return a->span.end >= 0 && a->span.end <= b.span.begin; });
+      const Belief* first = nullptr;
+      for (const Belief* a : earlier) {
+        if (a->owner == b.owner) continue;
+        const bool open = a->span.end < 0 || a->span.end > b.span.begin;
+        if (open && (!first || a->span.begin < first->span.begin)) first = a;
+      }
+      earlier.push_back(&b);
+      if (first) {
+        found_ = Found{first, &b};
+        advance(settled);
+        return;
+      }
+    }
+    // What has ended can overlap no belief still to come.
+    for (auto& [lock, open] : by_lock_) std::erase_if(open, [](const Belief* a) { return a->span.end >= 0; });
+  }
+
+  Verdict verdict() override {
+    if (verdict_) return *verdict_;
+    return support::holds(property::kMutualExclusion,
+                          {support::figure("intervals", intervals_),
+                           support::figure("locks", static_cast<int64_t>(by_lock_.size()))});
+  }
+
+  int64_t needs() const override {
+    if (verdict_) return kForever;
+    if (found_) return std::min(found_->first->since, found_->second->since);
+    int64_t first = next_;
+    for (const auto& [lock, open] : by_lock_)
+      for (const Belief* a : open) first = std::min(first, a->since);
+    return first;
+  }
+
+ private:
+  Verdict story(const Belief& first, const Belief& b) const {
     std::vector<Evidence> ev;
-    ev.push_back(support::belief_evidence(facts, "first_hold", *first));
-    ev.push_back(support::event_evidence(facts, "second_hold", b.span.begin));
-    const auto first_grants = grant_evidence(facts, "first_grant", first->span.begin);
-    const auto second_grants = grant_evidence(facts, "second_grant", b.span.begin);
+    ev.push_back(support::belief_evidence(facts_, "first_hold", first));
+    ev.push_back(support::event_evidence(facts_, "second_hold", b.span.begin));
+    const auto first_grants = grant_evidence(facts_, "first_grant", first.span.begin);
+    const auto second_grants = grant_evidence(facts_, "second_grant", b.span.begin);
     ev.insert(ev.end(), first_grants.begin(), first_grants.end());
     ev.insert(ev.end(), second_grants.begin(), second_grants.end());
     // Key by key, what the server had done with the other's hold when it let the next one in.
@@ -38,22 +80,36 @@ Verdict check_mutual_exclusion(const Facts& facts, const MutualExclusionOptions&
       for (const Evidence& g1 : first_grants) {
         if (g1.where != g2.where) continue;
         const auto fate = g1.event < g2.event
-                              ? claim_fate(facts, "first_claim", first->owner, first->lock, g1.event, g2.event)
-                              : claim_fate(facts, "second_claim", b.owner, b.lock, g2.event, g1.event);
+                              ? claim_fate(facts_, "first_claim", first.owner, first.lock, g1.event, g2.event)
+                              : claim_fate(facts_, "second_claim", b.owner, b.lock, g2.event, g1.event);
         ev.insert(ev.end(), fate.begin(), fate.end());
       }
-    for (Evidence& f : support::faults_beside(facts, first->span.from_ms, b.span.from_ms,
-                                              [&] {
-                                                std::vector<std::string> who{first->process, b.process};
-                                                for (const KeyTrack* k : facts.parts(b.lock)) who.push_back(k->server);
-                                                return who;
-                                              }()))
-      ev.push_back(std::move(f));
+    std::vector<std::string> who{first.process, b.process};
+    for (const KeyTrack* k : facts_.parts(b.lock)) who.push_back(k->server);
+    for (Evidence& f : support::faults_beside(facts_, first.span.from_ms, b.span.from_ms, who)) ev.push_back(std::move(f));
     return support::violated(property::kMutualExclusion, anomaly::kMutexOverlap, std::move(ev));
   }
-  return support::holds(property::kMutualExclusion,
-                        {support::figure("intervals", static_cast<int64_t>(intervals)),
-                         support::figure("locks", static_cast<int64_t>(by_lock.size()))});
+
+  struct Found {
+    const Belief* first;
+    const Belief* second;
+  };
+  const Facts& facts_;
+  int64_t next_ = 0;  // the begin of the next belief to judge, or before it
+  int64_t intervals_ = 0;
+  std::map<std::string, std::vector<const Belief*>> by_lock_;  // each lock's beliefs that may still be open
+  std::optional<Found> found_;
+  std::optional<Verdict> verdict_;
+};
+
+}  // namespace
+
+std::unique_ptr<Judge> mutual_exclusion_judge(const Facts& facts, const MutualExclusionOptions&) {
+  return std::make_unique<MutualExclusionJudge>(facts);
+}
+
+Verdict check_mutual_exclusion(const Facts& facts, const MutualExclusionOptions& options) {
+  return judge_whole(*mutual_exclusion_judge(facts, options), facts);
 }
 
 }  // namespace locksim::model

@@ -7,7 +7,10 @@
 // holder's hold in the key when the later one was let in (expired, removed, lost in a restart or
 // failover, or still there). Anomaly: mutex-overlap. Applies to every lock type but rwlock (whose
 // readers share by design: read_write judges it).
+#include <memory>
+
 #include "model/facts.hpp"
+#include "model/judge.hpp"
 #include "model/verdict.hpp"
 
 namespace locksim::model {
@@ -15,5 +18,6 @@ namespace locksim::model {
 struct MutualExclusionOptions {};
 
 Verdict check_mutual_exclusion(const Facts& facts, const MutualExclusionOptions& options = {});
+std::unique_ptr<Judge> mutual_exclusion_judge(const Facts& facts, const MutualExclusionOptions& options = {});
 
 }  // namespace locksim::model

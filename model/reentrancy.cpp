@@ -21,28 +21,33 @@ using Fields = std::map<std::string, int64_t>;
 
 bool counts(std::string_view role) { return role == "acquire" || role == "try_acquire" || role == "unlock"; }
 
-class HashChecker {
+// Lock hashes: each execution's change to its holder's count, and every other holder's.
+class HashCounts {
  public:
-  explicit HashChecker(const Facts& facts) : facts_(facts) {}
+  explicit HashCounts(const Facts& facts) : facts_(facts) {}
 
-  std::optional<Verdict> run() {
-    for (const Op& op : facts_.ops()) {
-      if (!support::is_acquire(op.f) && op.f != "unlock") continue;
-      bool effect = false, held = false;
-      const size_t judged_before = judged_;
+  std::optional<Verdict> judge(const Op& op) {
+    if (!support::is_acquire(op.f) && op.f != "unlock") return std::nullopt;
+    bool effect = false, held = false;
+    const size_t judged_before = judged_;
+    const auto v = [&]() -> std::optional<Verdict> {
       for (int64_t i : op.execs) {
         const Event& x = facts_.at(i);
         if (!counts(x.f) || x.client.empty()) continue;
         if (auto v = judge(op, x, effect, held)) return v;
       }
-      // An unlock that held nothing and changed nothing must not be told it succeeded (judged where
-      // its executions could be read as counts).
-      if (op.f == "unlock" && op.result == EventKind::Ok && !effect && !held && judged_ > judged_before) {
-        std::vector<Evidence> ev{support::event_evidence(facts_, "operation", op.invoke),
-                                 support::event_evidence(facts_, "outcome", op.outcome)};
-        for (int64_t i : op.execs) ev.push_back(support::event_evidence(facts_, "execution", i));
-        return support::violated(property::kReentrancy, anomaly::kUnlockByNonHolder, std::move(ev));
-      }
+      return std::nullopt;
+    }();
+    // What it counted is about it alone: no later operation reads it.
+    last_effect_.erase(last_effect_.lower_bound({op.id, ""}), last_effect_.lower_bound({op.id + 1, ""}));
+    if (v) return v;
+    // An unlock that held nothing and changed nothing must not be told it succeeded (judged where
+    // its executions could be read as counts).
+    if (op.f == "unlock" && op.result == EventKind::Ok && !effect && !held && judged_ > judged_before) {
+      std::vector<Evidence> ev{support::event_evidence(facts_, "operation", op.invoke),
+                               support::event_evidence(facts_, "outcome", op.outcome)};
+      for (int64_t i : op.execs) ev.push_back(support::event_evidence(facts_, "execution", i));
+      return support::violated(property::kReentrancy, anomaly::kUnlockByNonHolder, std::move(ev));
     }
     return std::nullopt;
   }
@@ -159,81 +164,115 @@ class HashChecker {
 };
 
 // The client-reentrant lock: the client counts, the key holds a token.
-std::optional<Verdict> judge_client_counted(const Facts& facts, size_t& judged) {
-  std::map<int64_t, int64_t> depth_after;  // op -> the depth its Hold or Release reported
-  for (const Event& e : facts.history().events())
-    if ((e.kind == EventKind::Hold || e.kind == EventKind::Release) && e.op != 0) depth_after.try_emplace(e.op, e.value);
-  for (const Op& op : facts.ops()) {
-    if (!support::is_acquire(op.f) && op.f != "unlock") continue;
-    ++judged;
-    const auto depth = depth_after.find(op.id);
-    std::vector<Evidence> ev{support::event_evidence(facts, "operation", op.invoke)};
-    if (op.outcome >= 0) ev.push_back(support::event_evidence(facts, "outcome", op.outcome));
-    bool removed = false, touched = false;
-    int removals = 0;
-    for (int64_t i : op.execs) {
-      const Event& x = facts.at(i);
-      touched = touched || x.before != x.after;
-      if (x.before.empty() || !x.after.empty()) continue;
-      removed = true;
-      ++removals;
-      // An unlock takes its own hold away, never another holder's.
-      const KeyTrack* key = facts.key(x.process, x.lock);
-      if (!key) continue;
-      for (const Claim& c : key->after_event(i - 1).claims)
-        if (!c.owner.empty() && c.owner != op.owner) {
-          ev.push_back(support::event_evidence(facts, "execution", i));
-          Evidence holder;
-          holder.role = "count";
-          holder.who = c.owner;
-          holder.where = key->name();
-          holder.state = "its hold left alone";
-          ev.push_back(holder);
-          return support::violated(property::kReentrancy, anomaly::kUnlockByNonHolder, std::move(ev));
-        }
+std::optional<Verdict> judge_client_counted(const Facts& facts, const Op& op, size_t& judged) {
+  if (!support::is_acquire(op.f) && op.f != "unlock") return std::nullopt;
+  ++judged;
+  // The depth its Hold or Release reported: the first of its events that says.
+  std::optional<int64_t> depth;
+  const auto& events = facts.history().events();
+  for (auto e = events.begin() + (op.invoke - static_cast<int64_t>(events.first())); e != events.end(); ++e) {
+    if (e->at_ms > facts.settles_ms(op)) break;
+    if ((e->kind == EventKind::Hold || e->kind == EventKind::Release) && e->op == op.id) {
+      depth = e->value;
+      break;
     }
-    if (removals > 1) {
-      for (int64_t i : op.execs) ev.push_back(support::event_evidence(facts, "execution", i));
-      ev.push_back(support::figure("removals", removals));
-      return support::violated(property::kReentrancy, anomaly::kReentryCount, std::move(ev));
-    }
-    if (op.f == "unlock" && depth == depth_after.end()) {
-      if (op.result == EventKind::Ok || touched)
+  }
+  std::vector<Evidence> ev{support::event_evidence(facts, "operation", op.invoke)};
+  if (op.outcome >= 0) ev.push_back(support::event_evidence(facts, "outcome", op.outcome));
+  bool removed = false, touched = false;
+  int removals = 0;
+  for (int64_t i : op.execs) {
+    const Event& x = facts.at(i);
+    touched = touched || x.before != x.after;
+    if (x.before.empty() || !x.after.empty()) continue;
+    removed = true;
+    ++removals;
+    // An unlock takes its own hold away, never another holder's.
+    const KeyTrack* key = facts.key(x.process, x.lock);
+    if (!key) continue;
+    for (const Claim& c : key->after_event(i - 1).claims)
+      if (!c.owner.empty() && c.owner != op.owner) {
+        ev.push_back(support::event_evidence(facts, "execution", i));
+        Evidence holder;
+        holder.role = "count";
+        holder.who = c.owner;
+        holder.where = key->name();
+        holder.state = "its hold left alone";
+        ev.push_back(holder);
         return support::violated(property::kReentrancy, anomaly::kUnlockByNonHolder, std::move(ev));
-      continue;
-    }
-    if (op.f == "unlock" && depth->second > 0 && removed) {
-      Evidence d = support::figure("depth_after", depth->second);
-      ev.push_back(d);
-      for (int64_t i : op.execs) ev.push_back(support::event_evidence(facts, "execution", i));
-      return support::violated(property::kReentrancy, anomaly::kReentryCount, std::move(ev));
-    }
-    if (op.f == "unlock" && depth->second == 0 && op.result == EventKind::Ok && !removed) {
-      ev.push_back(support::figure("depth_after", 0));
-      return support::violated(property::kReentrancy, anomaly::kNotFreedAtZero, std::move(ev));
-    }
-    if (op.f != "unlock" && depth != depth_after.end() && depth->second > 1 && touched) {
-      ev.push_back(support::figure("depth_after", depth->second));
-      for (int64_t i : op.execs) ev.push_back(support::event_evidence(facts, "execution", i));
-      return support::violated(property::kReentrancy, anomaly::kReentryCount, std::move(ev));
-    }
+      }
+  }
+  if (removals > 1) {
+    for (int64_t i : op.execs) ev.push_back(support::event_evidence(facts, "execution", i));
+    ev.push_back(support::figure("removals", removals));
+    return support::violated(property::kReentrancy, anomaly::kReentryCount, std::move(ev));
+  }
+  if (op.f == "unlock" && !depth) {
+    if (op.result == EventKind::Ok || touched)
+      return support::violated(property::kReentrancy, anomaly::kUnlockByNonHolder, std::move(ev));
+    return std::nullopt;
+  }
+  if (op.f == "unlock" && *depth > 0 && removed) {
+    Evidence d = support::figure("depth_after", *depth);
+    ev.push_back(d);
+    for (int64_t i : op.execs) ev.push_back(support::event_evidence(facts, "execution", i));
+    return support::violated(property::kReentrancy, anomaly::kReentryCount, std::move(ev));
+  }
+  if (op.f == "unlock" && *depth == 0 && op.result == EventKind::Ok && !removed) {
+    ev.push_back(support::figure("depth_after", 0));
+    return support::violated(property::kReentrancy, anomaly::kNotFreedAtZero, std::move(ev));
+  }
+  if (op.f != "unlock" && depth && *depth > 1 && touched) {
+    ev.push_back(support::figure("depth_after", *depth));
+    for (int64_t i : op.execs) ev.push_back(support::event_evidence(facts, "execution", i));
+    return support::violated(property::kReentrancy, anomaly::kReentryCount, std::move(ev));
   }
   return std::nullopt;
 }
 
+// Operations are judged in the order they began, each once no event of its can come any more.
+class ReentrancyJudge final : public Judge {
+ public:
+  explicit ReentrancyJudge(const Facts& facts)
+      : facts_(facts), client_counted_(facts.lock_type() && facts.lock_type()->client_reentrant), hash_(facts) {}
+
+  void advance(const Settled& settled) override {
+    if (verdict_) return;
+    const auto& ops = facts_.ops();
+    auto it = std::lower_bound(ops.begin(), ops.end(), next_, [](const Op& op, int64_t v) { return op.invoke < v; });
+    for (; it != ops.end(); ++it) {
+      const Op& op = *it;
+      if (!settled.end() && facts_.settles_ms(op) > settled.ms) return;
+      next_ = op.invoke + 1;
+      if ((verdict_ = client_counted_ ? judge_client_counted(facts_, op, client_judged_) : hash_.judge(op))) return;
+    }
+  }
+
+  Verdict verdict() override {
+    if (verdict_) return *verdict_;
+    const size_t judged = client_counted_ ? client_judged_ : hash_.judged();
+    return support::holds(property::kReentrancy, {support::figure("executions", static_cast<int64_t>(judged))});
+  }
+
+  int64_t needs() const override { return verdict_ ? kForever : next_; }
+
+ private:
+  const Facts& facts_;
+  const bool client_counted_;
+  HashCounts hash_;
+  size_t client_judged_ = 0;
+  int64_t next_ = 0;  // the Invoke of the next operation to judge, or before it
+  std::optional<Verdict> verdict_;
+};
+
 }  // namespace
 
-Verdict check_reentrancy(const Facts& facts, const ReentrancyOptions&) {
-  const LockType* type = facts.lock_type();
-  size_t judged = 0;
-  if (type && type->client_reentrant) {
-    if (auto v = judge_client_counted(facts, judged)) return *v;
-  } else {
-    HashChecker checker(facts);
-    if (auto v = checker.run()) return *v;
-    judged = checker.judged();
-  }
-  return support::holds(property::kReentrancy, {support::figure("executions", static_cast<int64_t>(judged))});
+std::unique_ptr<Judge> reentrancy_judge(const Facts& facts, const ReentrancyOptions&) {
+  return std::make_unique<ReentrancyJudge>(facts);
+}
+
+Verdict check_reentrancy(const Facts& facts, const ReentrancyOptions& options) {
+  return judge_whole(*reentrancy_judge(facts, options), facts);
 }
 
 }  // namespace locksim::model

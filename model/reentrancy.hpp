@@ -18,10 +18,12 @@
 // reentry-count, unlock-by-non-holder, not-freed-at-zero. Applies to rlock, fair, multi, red,
 // rwlock and client-reentrant.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 
 #include "model/facts.hpp"
+#include "model/judge.hpp"
 #include "model/verdict.hpp"
 
 namespace locksim::model {
@@ -34,5 +36,6 @@ struct ReentrancyOptions {};
 std::optional<int64_t> reentrancy_step(int64_t count, std::string_view role, bool granted);
 
 Verdict check_reentrancy(const Facts& facts, const ReentrancyOptions& options = {});
+std::unique_ptr<Judge> reentrancy_judge(const Facts& facts, const ReentrancyOptions& options = {});
 
 }  // namespace locksim::model

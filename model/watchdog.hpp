@@ -13,7 +13,7 @@
 //     deadline is not judged.
 //  c. renewed-explicit-lease: no renewal succeeds for an owner whose every unmatched acquire had a lease.
 //  d. revived-after-unlock: no renewal succeeds that its owner sent while it neither believed it held
-//     the lock nor was acquiring or unlocking it.
+//     the lock nor was acquiring or unlocking it (the evidence names its latest unlock before the send).
 //  e. renewed-without-hold: no renewal succeeds in (or changes the expiry of) a key that does not
 //     carry its owner's hold.
 //  f. lease-mismatch: an acquire with an explicit lease leaves its hold expiring after that lease
@@ -21,8 +21,10 @@
 //     timeout key, when the history shows its expiry, after exactly it).
 // Applies to the Redisson lock types (rlock, fair, multi, red, rwlock).
 #include <cstdint>
+#include <memory>
 
 #include "model/facts.hpp"
+#include "model/judge.hpp"
 #include "model/verdict.hpp"
 
 namespace locksim::model {
@@ -33,5 +35,6 @@ struct WatchdogOptions {
 };
 
 Verdict check_watchdog(const Facts& facts, const WatchdogOptions& options = {});
+std::unique_ptr<Judge> watchdog_judge(const Facts& facts, const WatchdogOptions& options = {});
 
 }  // namespace locksim::model

@@ -53,5 +53,26 @@ TEST(Chunks, ACopyIsEqualAndIndependent) {
   EXPECT_EQ(c.size(), 1501u);
 }
 
+// A stream drops what it has judged: whole chunks before the index, indices unchanged, the rest
+// still there and still appended to.
+TEST(Chunks, DroppingKeepsTheChunkOfTheIndexAndEverythingAfter) {
+  Chunks<int> c;
+  for (int i = 0; i < 1000; ++i) c.push_back(i);
+  c.drop_before(300);  // chunks of 128: 0..255 go, 256 on stays
+  EXPECT_EQ(c.first(), 256u);
+  EXPECT_EQ(c.size(), 1000u);
+  EXPECT_EQ(*c.begin(), 256);
+  EXPECT_EQ(c[300], 300);
+  EXPECT_EQ(std::distance(c.begin(), c.end()), 744);
+  c.drop_before(100);  // never back
+  EXPECT_EQ(c.first(), 256u);
+  c.push_back(1000);
+  EXPECT_EQ(c[1000], 1000);
+  c.drop_before(5000);  // past the end: up to the chunk being filled
+  EXPECT_EQ(c.first(), 896u);
+  EXPECT_EQ(c.back(), 1000);
+  EXPECT_EQ(*std::lower_bound(c.begin(), c.end(), 950), 950);
+}
+
 }  // namespace
 }  // namespace locksim::model

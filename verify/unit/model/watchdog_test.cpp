@@ -693,6 +693,30 @@ TEST(CheckerWatchdog, RenewalSentAfterTheOwnerGaveTheLockUpIsARevival) {
             "redis0/orders at 6001 ms.");
 }
 
+// Of an owner's unlocks, the evidence names the one that gave the lock up last before the send
+// (not the first of the history, nor one after the send).
+TEST(CheckerWatchdog, ARevivalNamesTheLatestUnlockBeforeItsSend) {
+  HistoryBuilder b;
+  acquire(b, 100, "A", 1, 1, "", "A:1=1", -1, 30000);
+  b.invoke({.t = 1000, .p = "A", .op = 2, .f = "unlock"});
+  b.release({.t = 1000, .p = "A", .depth = 0, .op = 2});
+  b.exec({.t = 1001, .op = 2, .lock = "orders", .f = "unlock", .reply = "1", .before = "A:1=1", .after = "", .p = "redis0",
+          .sent = 1000});
+  b.ok({.t = 1002, .p = "A", .op = 2, .f = "unlock"});
+  acquire(b, 2000, "A", 3, 1, "", "A:1=1", -1, 30000);
+  b.invoke({.t = 5000, .p = "A", .op = 4, .f = "unlock"});
+  const int64_t latest = b.release({.t = 5000, .p = "A", .depth = 0, .op = 4});
+  b.info({.t = 5500, .p = "A", .op = 4, .f = "unlock"});
+  const int64_t renewed = renewal(b, 6001, "A", "A:1=1", 30000, "1", 6000);
+  end(b, 20000);
+  const Verdict v = check(b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kRevivedAfterUnlock);
+  EXPECT_EQ(evidence(v, "release").event, latest);
+  EXPECT_EQ(events_of(v, "release"), (W{latest}));
+  EXPECT_EQ(v.witness, (W{latest, renewed}));
+}
+
 TEST(CheckerWatchdog, RenewalSentWhileHoldingOrUnlockingIsNoRevivalWhenEverItRuns) {
   {
     LostUnlock l(4990, 5001);  // sent while A believed it held the lock

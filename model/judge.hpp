@@ -1,0 +1,37 @@
+#pragma once
+// Judge: a checker that judges as a history's facts grow, so that a history longer than memory can
+// be judged as it streams (judge_stream.hpp), and a whole one by the same code (judge_whole). It
+// judges items (operations, beliefs, executions) in the order its property's definition takes them,
+// each once everything its judgement reads has been taken, and keeps what it has found as data.
+#include <cstdint>
+#include <memory>
+
+#include "model/facts.hpp"
+#include "model/verdict.hpp"
+
+namespace locksim::model {
+
+// How far the facts have been taken: every event before `index`, and every event at or before ms
+// `ms` (the next event, if any, comes later). At the end: every event, and ms kForever.
+struct Settled {
+  int64_t index = 0;
+  int64_t ms = -1;
+  bool end() const { return ms == kForever; }
+};
+
+class Judge {
+ public:
+  virtual ~Judge() = default;
+  // Judges what `settled` settles that earlier calls did not.
+  virtual void advance(const Settled& settled) = 0;
+  // The verdict, once advance has been called at the end.
+  virtual Verdict verdict() = 0;
+  // The first event it may still read: the events, operations and beliefs from there on, and the
+  // key states in effect from there on. kForever when it reads nothing more (it has its verdict).
+  virtual int64_t needs() const = 0;
+};
+
+// A whole history's verdict by `judge` (made on facts of the whole history).
+Verdict judge_whole(Judge& judge, const Facts& facts);
+
+}  // namespace locksim::model

@@ -1,0 +1,38 @@
+#pragma once
+// Judging a history as it streams, for histories longer than memory: the checkers' facts learn from
+// a first reading of the events, then take a second, and every `step` events the judges judge what
+// is settled and the facts drop what none of them needs any more. The verdicts are the ones
+// run_checkers gives on the whole history (verify/property/stream_judging_test.cpp holds them to
+// it); what the stream holds at once depends on how long operations and holds last, not on how
+// long the history is.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/checkers.hpp"
+#include "model/history.hpp"
+#include "model/verdict.hpp"
+
+namespace locksim::model {
+
+// One reading of the history's events, in order: the next, or nullopt at the end.
+using EventReading = std::function<std::optional<Event>()>;
+
+struct StreamFigures {
+  int64_t events = 0;     // the history's events
+  int64_t most_kept = 0;  // the most events held at once
+};
+
+// "" when every checker named can judge a stream; otherwise which cannot, yet.
+std::string stream_problem(const std::vector<std::string>& names, const std::vector<NamedChecker>& table = standard_checkers());
+
+// The verdicts of the checkers named, over the history `read` reads (it is called twice, for two
+// readings). Throws what run_checkers throws for bad names, std::invalid_argument where
+// stream_problem says why, and what a reading throws.
+std::vector<Verdict> judge_stream(const std::function<EventReading()>& read, const std::vector<std::string>& names,
+                                  const CheckerOptions& options = {}, StreamFigures* figures = nullptr,
+                                  int64_t step = 4096, const std::vector<NamedChecker>& table = standard_checkers());
+
+}  // namespace locksim::model

@@ -1,0 +1,167 @@
+// A history judged as it streams (model/stream_judging.hpp) comes out as the same history judged
+// whole: every verdict, its anomaly, its evidence and its explanation, for every property a stream
+// judges. The histories: the scenario library, the stories, explored cases of every lock type under
+// every fault kind (as history_digests_test.cpp runs them) and the standard contention world of the
+// benchmarks; each judged in steps of one event (the facts retire after every event), of 13 and of
+// 4096. A stream that kept the whole history would pass too, so the test also asserts that streams
+// dropped most of what long histories hold, and that many of the verdicts compared are violations.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "bench/worlds.hpp"
+#include "explore/explore.hpp"
+#include "explore/generator.hpp"
+#include "model/checkers.hpp"
+#include "model/stream_judging.hpp"
+#include "report/verdict_json.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/runner.hpp"
+#include "sim/simulation.hpp"
+
+namespace locksim::explore {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kSource = LOCKSIM_SOURCE_DIR;
+constexpr uint64_t kSeedsPerConfig = 30;
+
+struct Tally {
+  int histories = 0;
+  int verdicts = 0;
+  int violations = 0;
+  int unknown = 0;
+  int long_histories = 0;   // over 20,000 events
+  int dropped_most = 0;     // of those, streams that never held half of it
+};
+
+std::function<model::EventReading()> reading(const model::History& h) {
+  return [&h] {
+    return model::EventReading([&h, i = size_t{0}]() mutable -> std::optional<model::Event> {
+      if (i == h.size()) return std::nullopt;
+      return h[i++];
+    });
+  };
+}
+
+std::string shown(const model::Verdict& v) {
+  return std::string(model::to_string(v.valid)) + " " + v.anomaly + "\n" + v.explanation + "\n" +
+         report::evidence_json(v).dump();
+}
+
+std::vector<std::string> streamed_properties(const std::string& lock_type) {
+  std::vector<std::string> names;
+  for (const std::string& name : model::applicable_properties(lock_type))
+    if (model::stream_problem({name}).empty()) names.push_back(name);
+  return names;
+}
+
+void compare(const std::string& what, const model::History& h, const std::string& lock_type,
+             const model::CheckerOptions& options, Tally& tally) {
+  const std::vector<std::string> names = streamed_properties(lock_type);
+  if (names.empty()) return;
+  ++tally.histories;
+  const std::vector<model::Verdict> whole = model::run_checkers(h, names, options);
+  const bool long_history = h.size() > 20'000;
+  if (long_history) ++tally.long_histories;
+  bool dropped = long_history;
+  for (const int64_t step : {int64_t{1}, int64_t{13}, int64_t{4096}}) {
+    if (step == 1 && h.size() > 5'000) continue;  // an event at a time: for the short ones
+    model::StreamFigures figures;
+    const std::vector<model::Verdict> streamed = model::judge_stream(reading(h), names, options, &figures, step);
+    ASSERT_EQ(streamed.size(), whole.size());
+    EXPECT_EQ(figures.events, static_cast<int64_t>(h.size())) << what;
+    for (size_t i = 0; i < names.size(); ++i)
+      EXPECT_EQ(shown(streamed[i]), shown(whole[i])) << what << ", " << names[i] << ", steps of " << step;
+    if (long_history && figures.most_kept * 2 > static_cast<int64_t>(h.size())) dropped = false;
+  }
+  if (dropped) ++tally.dropped_most;
+  for (const model::Verdict& v : whole) {
+    ++tally.verdicts;
+    if (v.valid == model::Validity::No) ++tally.violations;
+    if (v.valid == model::Validity::Unknown) ++tally.unknown;
+  }
+}
+
+void scenario_files(const std::string& dir, Tally& tally) {
+  std::vector<std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(kSource + "/" + dir))
+    if (entry.is_regular_file() && entry.path().extension() == ".yaml") files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  for (const std::string& path : files) {
+    const scenario::Scenario s = scenario::load_scenario(path);
+    const scenario::ScenarioResult r = scenario::run_scenario(s);
+    ASSERT_FALSE(r.error) << path << ": " << *r.error;
+    compare(fs::relative(path, kSource).string(), r.history, s.checker_options.lock_type, s.checker_options, tally);
+  }
+}
+
+TEST(StreamJudging, TheLibraryAndTheStoriesComeOutAsJudgedWhole) {
+  Tally tally;
+  scenario_files("scenarios", tally);
+  scenario_files("verify/stories", tally);
+  EXPECT_GE(tally.histories, 60);
+  EXPECT_GE(tally.violations, 40) << "the stories violate their properties by design";
+}
+
+TEST(StreamJudging, ExploredCasesComeOutAsJudgedWhole) {
+  Tally tally;
+  std::vector<std::pair<std::string, ExploreConfig>> configs;
+  for (const model::LockType& type : model::lock_types()) {
+    ExploreConfig c;
+    c.lock_type = std::string(type.name);
+    c.faults = all_fault_kinds();
+    c.world_loss_max = 10;
+    c.properties = model::applicable_properties(c.lock_type);
+    configs.emplace_back(c.lock_type + " all faults, leases, loss", c);
+  }
+  ExploreConfig watchdog;
+  watchdog.leases = false;
+  watchdog.faults = {"crash", "pause", "delay"};
+  configs.emplace_back("rlock watchdog, crashes, pauses, delays", watchdog);
+  ExploreConfig crowd;
+  crowd.clients_max = 8;
+  crowd.threads_max = 2;
+  crowd.faults = all_fault_kinds();
+  configs.emplace_back("rlock 8 clients x 2 threads, all faults", crowd);
+  for (const std::string version : {"3.10.4", "3.17.0", "3.23.0"}) {
+    ExploreConfig old;
+    old.lock_options = {{"redisson", version}};
+    old.faults = all_fault_kinds();
+    configs.emplace_back("rlock " + version + ", all faults", old);
+  }
+  ExploreConfig planted;
+  planted.lock_options = {{"redisson", "3.21.0"}};
+  planted.script_files = {{"rlock_unlock", kSource + "/verify/property/planted/unlock_ignores_owner.lua"}};
+  configs.emplace_back("rlock planted unlock_ignores_owner", planted);
+  for (const auto& [name, config] : configs)
+    for (uint64_t seed = 1; seed <= kSeedsPerConfig; ++seed) {
+      const scenario::Scenario s = generate_case(config, seed).value();
+      const scenario::ScenarioResult r = scenario::run_scenario(s);
+      ASSERT_FALSE(r.error) << name << " seed " << seed << ": " << *r.error;
+      compare(name + " seed " + std::to_string(seed), r.history, s.checker_options.lock_type, s.checker_options, tally);
+      if (HasFailure()) return;
+    }
+  EXPECT_GE(tally.violations, 150) << "of " << tally.verdicts;
+  EXPECT_EQ(tally.unknown, 0);
+}
+
+TEST(StreamJudging, TheStandardContentionWorldIsJudgedInAFractionOfItsHistory) {
+  sim::Simulation sim({});
+  world::World& w = sim.world;
+  const auto clients = bench::set_up_standard_contention(w);
+  w.run_until(bench::kStandardRunMs);
+  ASSERT_FALSE(bench::any_ran_dry(w, clients));
+  Tally tally;
+  model::CheckerOptions options;
+  options.lock_type = "rlock";
+  compare("the standard contention world", w.history(), "rlock", options, tally);
+  EXPECT_EQ(tally.long_histories, 1);
+  EXPECT_EQ(tally.dropped_most, 1) << "a stream of the standard world held more than half of its history at once";
+}
+
+}  // namespace
+}  // namespace locksim::explore

@@ -5,17 +5,26 @@
 // end (malloc's count of bytes in use, after minus before: the world with its whole history).
 // Then judges that history with every checker that applies to an RLock, as `locksim run` would,
 // and reports how long that took and the heap the checkers' facts (model::Facts) held on top.
+// BM_StandardContentionStreamed runs the same world with its history streamed to a file
+// (World::stream_history) and judges that file as it streams (model/stream_judging.hpp): the heap
+// after each simulated 10 minutes of the run, and the most it holds while judging.
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "bench/worlds.hpp"
 #include "engine/scripting.hpp"
 #include "model/checkers.hpp"
+#include "model/stream_judging.hpp"
 
 namespace {
 
@@ -116,5 +125,98 @@ BENCHMARK(BM_StandardContentionWorld)->Iterations(2)->UseRealTime()->Unit(benchm
 // The same world for a simulated hour: does the memory it holds grow with simulated time?
 void BM_StandardContentionHour(benchmark::State& state) { run_benchmark(state, kHourMs); }
 BENCHMARK(BM_StandardContentionHour)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The standard world with its history streamed to a file, then that file judged as it streams.
+struct StreamedFigures {
+  std::vector<double> run_heap_bytes;  // after each 10 simulated minutes, less what was in use before the run
+  double judge_peak_heap_bytes = 0;    // the most in use while judging, less what was in use before the run
+  double run_wall_s = 0, judge_wall_s = 0;
+  double file_bytes = 0;
+  int64_t history = 0, most_kept = 0, locks_taken = 0;
+  bool holds = false, ran_dry = false;
+};
+
+StreamedFigures run_streamed_world(int64_t run_ms) {
+  namespace model = locksim::model;
+  StreamedFigures figures;
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("locksim-bench-history-" + std::to_string(getpid()) + ".jsonl")).string();
+  const double heap_before = heap_in_use();
+  {
+    locksim::sim::Simulation sim({});
+    locksim::world::World& world = sim.world;
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    world.stream_history(out);
+    const std::vector<std::string> clients = locksim::bench::set_up_standard_contention(world, run_ms);
+    const auto start = std::chrono::steady_clock::now();
+    for (int64_t t = std::min(run_ms, kRunMs);; t = std::min(run_ms, t + kRunMs)) {
+      world.run_until(t);
+      figures.run_heap_bytes.push_back(heap_in_use() - heap_before);
+      if (t == run_ms) break;
+    }
+    figures.run_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    figures.ran_dry = locksim::bench::any_ran_dry(world, clients);
+    out.flush();
+  }
+  figures.file_bytes = static_cast<double>(std::filesystem::file_size(path));
+  double peak = 0;
+  int64_t locks = 0;
+  const auto read = [&] {
+    auto in = std::make_shared<std::ifstream>(path, std::ios::binary);
+    auto reader = std::make_shared<model::HistoryReader>(*in);
+    locks = 0;
+    return model::EventReading([in, reader, &peak, &locks, heap_before, n = int64_t{0}]() mutable {
+      if (++n % 4096 == 0) peak = std::max(peak, heap_in_use() - heap_before);
+      auto e = reader->next();
+      if (e && e->kind == model::EventKind::Ok && e->f == "lock") ++locks;
+      return e;
+    });
+  };
+  const model::LockType& rlock = *model::find_lock_type("rlock");
+  model::CheckerOptions options;
+  options.lock_type = std::string(rlock.name);
+  const auto start = std::chrono::steady_clock::now();
+  model::StreamFigures stream;
+  const std::vector<model::Verdict> verdicts =
+      model::judge_stream(read, model::applicable_properties(rlock.name), options, &stream);
+  figures.judge_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  figures.judge_peak_heap_bytes = peak;
+  figures.history = stream.events;
+  figures.most_kept = stream.most_kept;
+  figures.locks_taken = locks;
+  figures.holds = !verdicts.empty() && model::overall(verdicts) == model::Validity::Yes;
+  std::filesystem::remove(path);
+  return figures;
+}
+
+// The standard world for 10 simulated minutes (argument 10) or an hour (60), streamed and judged
+// so: does what it holds stay flat in simulated time?
+void BM_StandardContentionStreamed(benchmark::State& state) {
+  const int64_t run_ms = state.range(0) * 60 * 1000;
+  StreamedFigures last;
+  for (auto _ : state) {
+    last = run_streamed_world(run_ms);
+    if (last.ran_dry) {
+      state.SkipWithError("a client ran out of queued operations before the end");
+      break;
+    }
+    if (!last.holds) {
+      state.SkipWithError("a checker did not hold on the standard world, which is safe by construction");
+      break;
+    }
+  }
+  state.counters["sim_ms"] = benchmark::Counter(static_cast<double>(run_ms));
+  state.counters["run_wall_s"] = benchmark::Counter(last.run_wall_s);
+  state.counters["judge_wall_s"] = benchmark::Counter(last.judge_wall_s);
+  state.counters["history"] = benchmark::Counter(static_cast<double>(last.history));
+  state.counters["most_kept"] = benchmark::Counter(static_cast<double>(last.most_kept));
+  state.counters["locks"] = benchmark::Counter(static_cast<double>(last.locks_taken));
+  state.counters["file_bytes"] = benchmark::Counter(last.file_bytes);
+  state.counters["run_heap_first_bytes"] = benchmark::Counter(last.run_heap_bytes.empty() ? 0 : last.run_heap_bytes.front());
+  state.counters["run_heap_bytes"] =
+      benchmark::Counter(last.run_heap_bytes.empty() ? 0 : *std::max_element(last.run_heap_bytes.begin(), last.run_heap_bytes.end()));
+  state.counters["judge_peak_heap_bytes"] = benchmark::Counter(last.judge_peak_heap_bytes);
+}
+BENCHMARK(BM_StandardContentionStreamed)->Arg(10)->Arg(60)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -34,15 +34,18 @@ std::vector<std::string> add_rlock_and_clients(world::World& world, int clients)
   return names;
 }
 
-// Queues the next cycles on every client's thread. A busy thread takes its next operation from its
-// queue by itself, so the operations go straight there (one event per top-up, not one per
-// operation, which would swell the events counted); an idle thread is started through World::op.
+// Queues the next cycles on every client's thread, up to kCyclesPerTopUp queued (more would pile up
+// with the run's length: a contended client finishes far fewer). A busy thread takes its next
+// operation from its queue by itself, so the operations go straight there (one event per top-up,
+// not one per operation, which would swell the events counted); an idle thread is started through
+// World::op. The queue always ends at a cycle's end, so what runs is the cycle, repeated.
 void top_up(world::World& world, const std::vector<std::string>& clients) {
   const std::vector<OpSpec> cycle = {OpSpec::lock_op(kLockName), OpSpec::work(kWorkMs), OpSpec::unlock(kLockName),
                                      OpSpec::work(kThinkMs)};
   for (const std::string& name : clients) {
     world::ClientThread& thread = world.client(name).threads[kThread];
-    for (int64_t i = 0; i < kCyclesPerTopUp; ++i) {
+    const auto queued = static_cast<int64_t>(thread.pending.size() / cycle.size());
+    for (int64_t i = queued; i < kCyclesPerTopUp; ++i) {
       for (const OpSpec& spec : cycle) {
         if (thread.busy) thread.pending.push_back(spec);
         else world.op(world.now(), name, kThread, spec);

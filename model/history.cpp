@@ -40,30 +40,35 @@ std::string History::to_jsonl() const {
 
 void History::write_jsonl(std::ostream& out) const {
   for (const Event& e : events_) {
-    nlohmann::ordered_json j;
-    j["i"] = e.index;
-    j["t"] = e.at_ms;
-    j["type"] = to_string(e.kind);
-    j["p"] = e.process;
-    if (e.thread != 0) j["thread"] = e.thread;
-    if (e.op != 0) j["op"] = e.op;
-    if (!e.lock.empty()) j["lock"] = e.lock;
-    if (!e.f.empty()) j["f"] = e.f;
-    if (e.value != 0) j["value"] = e.value;
-    if (e.wait_ms != -1) j["wait_ms"] = e.wait_ms;
-    if (e.lease_ms != -1) j["lease_ms"] = e.lease_ms;
-    if (!e.text.empty()) j["text"] = e.text;
-    if (!e.reply.empty()) j["reply"] = e.reply;
-    if (!e.before.empty()) j["before"] = e.before;
-    if (!e.after.empty()) j["after"] = e.after;
-    if (!e.client.empty()) j["client"] = e.client;
-    if (e.sent_ms != -1) j["sent"] = e.sent_ms;
-    if (e.sent_index != -1) j["sent_i"] = e.sent_index;
-    if (e.ttl_ms != -2) j["ttl"] = e.ttl_ms;
-    if (!e.queue.empty()) j["queue"] = e.queue;
-    if (e.for_ms != -1) j["for_ms"] = e.for_ms;
-    out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    write_event_jsonl(out, e);
+    out << '\n';
   }
+}
+
+void write_event_jsonl(std::ostream& out, const Event& e) {
+  nlohmann::ordered_json j;
+  j["i"] = e.index;
+  j["t"] = e.at_ms;
+  j["type"] = to_string(e.kind);
+  j["p"] = e.process;
+  if (e.thread != 0) j["thread"] = e.thread;
+  if (e.op != 0) j["op"] = e.op;
+  if (!e.lock.empty()) j["lock"] = e.lock;
+  if (!e.f.empty()) j["f"] = e.f;
+  if (e.value != 0) j["value"] = e.value;
+  if (e.wait_ms != -1) j["wait_ms"] = e.wait_ms;
+  if (e.lease_ms != -1) j["lease_ms"] = e.lease_ms;
+  if (!e.text.empty()) j["text"] = e.text;
+  if (!e.reply.empty()) j["reply"] = e.reply;
+  if (!e.before.empty()) j["before"] = e.before;
+  if (!e.after.empty()) j["after"] = e.after;
+  if (!e.client.empty()) j["client"] = e.client;
+  if (e.sent_ms != -1) j["sent"] = e.sent_ms;
+  if (e.sent_index != -1) j["sent_i"] = e.sent_index;
+  if (e.ttl_ms != -2) j["ttl"] = e.ttl_ms;
+  if (!e.queue.empty()) j["queue"] = e.queue;
+  if (e.for_ms != -1) j["for_ms"] = e.for_ms;
+  out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 History History::from_jsonl(std::string_view text) {

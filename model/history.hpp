@@ -67,6 +67,9 @@ struct Event {
   std::string owner() const { return (kind == EventKind::Exec ? client : process) + (":" + std::to_string(thread)); }
 };
 
+// One event as a line of write_jsonl (no newline): a stream writes its events one at a time.
+void write_event_jsonl(std::ostream& out, const Event& e);
+
 class History {
  public:
   // Appends `event`, assigning its index. Events must arrive in time order.

@@ -1,6 +1,7 @@
 #include "world/world.hpp"
 
 #include <cstdio>
+#include <ostream>
 #include <stdexcept>
 
 #include "base/assert.hpp"
@@ -95,7 +96,12 @@ void World::at(int64_t t, EventQueue::Action action, Actor actor) {
 void World::record(model::Event event) {
   event.at_ms = now();
   if (event.kind == model::EventKind::Fault && event.f == fe::kFailover && failovers_awaited_ > 0) --failovers_awaited_;
-  history_.add(std::move(event));
+  const model::Event& e = history_.add(std::move(event));
+  if (!history_out_) return;
+  model::write_event_jsonl(*history_out_, e);
+  *history_out_ << '\n';
+  if (!*history_out_) throw std::runtime_error("the history could not be written on");
+  history_.drop_before(e.index);
 }
 
 bool World::fenced_write(const std::string& client, int64_t thread, const std::string& resource, int64_t token) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>
@@ -69,7 +70,12 @@ class World final : public Harness {
   // says why it stops before the time planned, if it does.
   void finish(std::string note = {});
   uint64_t events_executed() const { return queue_.executed(); }
+  // The history recorded so far (of a streamed run: its latest events only).
   model::History& history() { return history_; }
+  // From now on every event recorded is written to `out` as it happens, one JSON line each
+  // (History::write_jsonl's lines), and the history in memory keeps only its latest events: a long
+  // run's memory stays flat, and its history is the file (model/stream_judging.hpp judges it).
+  void stream_history(std::ostream& out) { history_out_ = &out; }
   FencedResource& resource(const std::string& lock) { return resources_[lock]; }
 
   // --- Harness
@@ -110,6 +116,7 @@ class World final : public Harness {
   Scheduler* scheduler_ = &random_scheduler_;
   bool stop_when_settled_ = false;
   model::History history_;
+  std::ostream* history_out_ = nullptr;
   client::ScriptCatalog scripts_;
   // Before the clients: their locks and coroutines use their backends to the last.
   std::vector<std::unique_ptr<ClientBackend>> backends_;

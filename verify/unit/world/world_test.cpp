@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
+#include <sstream>
 
 #include "sim/simulation.hpp"
 
@@ -47,6 +49,38 @@ LockSpec rlock(const std::string& name = "orders") {
   spec.type = "rlock";
   spec.name = name;
   return spec;
+}
+
+// The same run twice, once streaming its history: the file holds what the whole history would write,
+// line for line, and the history in memory only its latest events.
+TEST(World, AStreamedHistoryIsTheFileAndOnlyTheLatestEventsStay) {
+  auto run = [](std::ostream* out) {
+    auto sim = std::make_unique<sim::Simulation>(WorldOptions{});
+    World& world = sim->world;
+    if (out) world.stream_history(*out);
+    world.add_lock(rlock());
+    for (const std::string name : {"A", "B", "C"}) {
+      world.add_client(name);
+      for (int i = 0; i < 40; ++i) {
+        world.op(0, name, 1, lock_op("orders"));
+        world.op(0, name, 1, work_op(20));
+        world.op(0, name, 1, unlock_op("orders"));
+      }
+    }
+    world.run_until(60000);
+    world.finish();
+    return sim;
+  };
+  const auto whole = run(nullptr);
+  std::ostringstream streamed;
+  const auto stream = run(&streamed);
+  const model::History& all = whole->world.history();
+  ASSERT_GT(all.size(), 1000u);
+  EXPECT_EQ(streamed.str(), all.to_jsonl());
+  const model::History& kept = stream->world.history();
+  EXPECT_EQ(kept.size(), all.size());
+  EXPECT_GT(kept.events().first(), all.size() - 200);
+  EXPECT_EQ(kept.events().back().kind, EventKind::End);
 }
 
 TEST(World, WatchdogKeepsALockHeldForTenTimesTheLease) {

@@ -136,13 +136,44 @@ struct Facts::Learning {
   // Faults that end at a later event (histories without for_ms, a master down until its failover):
   // (process, kind) -> index into faults_.
   std::map<std::pair<std::string, std::string>, size_t> open_faults;
-  // Beliefs under way, by owner + lock: the belief, and its unmatched acquires (whether each had no
-  // lease), innermost last.
-  struct OpenBelief {
-    size_t belief;  // its position among all beliefs, retired ones included
-    std::vector<bool> leaseless;
+  // The operations that may still have events: not ended, or ended within the latest ms, or cut short
+  // by their client's crash (an outcome may yet undo the cut).
+  struct Seen {
+    Atom process;
+    int64_t invoke = 0;
+    int64_t from_ms = 0;
+    int64_t to_ms = kForever;  // its outcome's ms, or the crash's
+    bool outcome = false;
+    bool cut = false;
   };
-  std::map<std::string, OpenBelief> open_beliefs;
+  std::map<int64_t, Seen> ops;
+  int64_t ms = -1;
+  // Each operation's lock, by its id: dense for the ids a world hands out (1, 2, ...).
+  std::vector<Atom> lock_of_op;
+  std::map<int64_t, Atom> lock_of_sparse_op;
+  std::vector<bool> invoked;  // the dense ids seen invoked
+  const Atom* lock_of(int64_t id) const {
+    if (id > 0 && static_cast<size_t>(id) < invoked.size())
+      return invoked[static_cast<size_t>(id)] ? &lock_of_op[static_cast<size_t>(id)] : nullptr;
+    const auto it = lock_of_sparse_op.find(id);
+    return it == lock_of_sparse_op.end() ? nullptr : &it->second;
+  }
+  bool known(int64_t id) const {
+    if (id > 0 && static_cast<size_t>(id) < invoked.size()) return invoked[static_cast<size_t>(id)];
+    return lock_of_sparse_op.contains(id);
+  }
+  void remember(int64_t id, const Atom& lock) {
+    if (id > 0 && id < (int64_t{1} << 26)) {
+      if (static_cast<size_t>(id) >= lock_of_op.size()) {
+        lock_of_op.resize(static_cast<size_t>(id) + 1);
+        invoked.resize(static_cast<size_t>(id) + 1);
+      }
+      lock_of_op[static_cast<size_t>(id)] = lock;
+      invoked[static_cast<size_t>(id)] = true;
+    } else {
+      lock_of_sparse_op[id] = lock;
+    }
+  }
   // The keys, named by their first Exec (lock keys) and by their first Key event, each in order of
   // first appearance; keyed by views of the atoms they hold.
   using Name = std::pair<std::string_view, std::string_view>;
@@ -156,11 +187,46 @@ struct Facts::Learning {
   std::vector<Event> key_events;
 };
 
+// What the second pass carries from one event to the next.
+struct Facts::Tracking {
+  explicit Tracking(Facts& facts) : facts(facts), creator(facts.keys_.size()), parsed_queue(facts.keys_.size()),
+                                    before_fault(facts.keys_.size()) {
+    for (size_t i = 0; i < facts.keys_.size(); ++i) {
+      index[{facts.keys_[i].server, facts.keys_[i].key}] = i;
+      facts.keys_[i].states.push_back(KeyState{});
+    }
+  }
+  void push(size_t k, KeyState s);
+  void reveal(size_t k, bool present, const std::optional<std::string>& value);
+
+  Facts& facts;
+  // Beliefs under way, by owner + lock: the belief, its unmatched acquires (whether each had no
+  // lease, innermost last), and its spans of right.
+  struct OpenBelief {
+    size_t belief;  // its position among all beliefs, retired ones included
+    std::vector<bool> leaseless;
+    int64_t right = -1, believed = -1;
+  };
+  std::map<std::string, OpenBelief> open_beliefs;
+  std::map<int64_t, int64_t> op_rights;  // an acquire or unlock under way -> its span of right
+  // Keys follow the events of a millisecond once it is over, when every right that began or ended
+  // in it is known: the events from `untracked` on are still to follow.
+  int64_t ms = -1;
+  int64_t untracked = 0;
+  // Views of keys_'s names: keys_ does not change size in this pass.
+  std::map<std::pair<std::string_view, std::string_view>, size_t> index;
+  std::vector<std::string> creator;
+  // Each key's latest queue rendering, parsed.
+  std::vector<std::pair<Atom, std::shared_ptr<const std::vector<std::string>>>> parsed_queue;
+  // What each key was before the restart or failover that left it unknown (a restored copy may
+  // still be it), with its creator.
+  std::vector<std::optional<std::pair<KeyState, std::string>>> before_fault;
+};
+
 void Facts::learn(Learning& pass, const Event& e) {
   if (e.kind == EventKind::Exec && e.sent_ms >= 0) max_flight_ms_ = std::max(max_flight_ms_, e.at_ms - e.sent_ms);
   learn_fault(pass, e);
-  learn_op(e);
-  learn_belief(pass, e);
+  learn_op_seen(pass, e);
   learn_key_name(pass, e);
   learn_client_id(e);
   learn_epoch(pass, e);
@@ -193,7 +259,46 @@ void Facts::learn_fault(Learning& pass, const Event& e) {
   faults_.push_back(std::move(f));
 }
 
-void Facts::learn_op(const Event& e) {
+// What the second pass needs to know ahead of each operation: whether its client's crash cuts it
+// short (no outcome ever comes), and whether an event of it comes after its end.
+void Facts::learn_op_seen(Learning& pass, const Event& e) {
+  if (e.at_ms > pass.ms) {
+    pass.ms = e.at_ms;
+    std::erase_if(pass.ops, [&](const auto& entry) { return entry.second.outcome && entry.second.to_ms < e.at_ms; });
+  }
+  if (e.kind == EventKind::Fault && e.f == "crash")
+    for (auto& [id, seen] : pass.ops)
+      if (!seen.outcome && !seen.cut && seen.process == e.process && seen.invoke < e.index) {
+        seen.cut = true;
+        seen.to_ms = e.at_ms;
+        crash_cut_[id] = Span{seen.from_ms, e.at_ms, seen.invoke, e.index};
+      }
+  if (e.op == 0) return;
+  if (e.kind == EventKind::Invoke) {
+    if (pass.known(e.op)) return;
+    pass.remember(e.op, e.lock);
+    pass.ops[e.op] = Learning::Seen{e.process, e.index, e.at_ms};
+    return;
+  }
+  if (!pass.known(e.op)) return;
+  const auto it = pass.ops.find(e.op);
+  if (it == pass.ops.end()) {  // ended before this ms
+    late_ms_[e.op] = e.at_ms;
+    return;
+  }
+  Learning::Seen& seen = it->second;
+  if (is_outcome(e.kind) && !seen.outcome) {
+    // An outcome after the crash: the operation ends there, not at the crash.
+    if (seen.cut) crash_cut_.erase(e.op);
+    seen.outcome = true;
+    seen.cut = false;
+    seen.to_ms = e.at_ms;
+  } else if (e.at_ms > seen.to_ms) {
+    late_ms_[e.op] = e.at_ms;
+  }
+}
+
+void Facts::learn_op(Tracking& pass, const Event& e) {
   if (e.op == 0) return;
   if (e.kind == EventKind::Invoke) {
     if (op_index_.contains(e.op)) return;
@@ -207,8 +312,13 @@ void Facts::learn_op(const Event& e) {
     op.invoke = e.index;
     op.span = Span{e.at_ms, kForever, e.index, -1};
     op.last_ms = e.at_ms;
-    // A stream's second pass knows already whether its client's crash will cut it short.
+    // The first pass knows already whether its client's crash will cut it short.
     if (const auto cut = crash_cut_.find(e.op); cut != crash_cut_.end()) op.span = cut->second;
+    // An acquire or unlock under way is a right on its lock.
+    if (is_lock_op(op.f)) {
+      const int64_t right = rights_[pair_key(op.owner, op.lock)].begin(op.span);
+      if (op.span.to_ms == kForever) pass.op_rights[op.id] = right;
+    }
     op_index_[e.op] = ops_retired_ + ops_.size();
     ops_.push_back(std::move(op));
     return;
@@ -222,14 +332,18 @@ void Facts::learn_op(const Event& e) {
     op.result = e.kind;
     op.span.to_ms = e.at_ms;
     op.span.end = e.index;
+    if (const auto right = pass.op_rights.find(op.id); right != pass.op_rights.end()) {
+      rights_[pair_key(op.owner, op.lock)].end(right->second, e.at_ms, e.index);
+      pass.op_rights.erase(right);
+    }
   } else if (e.kind == EventKind::Exec) {
     op.execs.push_back(e.index);
   }
 }
 
-void Facts::learn_belief(Learning& pass, const Event& e) {
+void Facts::learn_belief(Tracking& pass, const Event& e) {
   if (e.kind != EventKind::Hold && e.kind != EventKind::Release) return;
-  auto mode = [](const Learning::OpenBelief& o) {
+  auto mode = [](const Tracking::OpenBelief& o) {
     if (!o.leaseless.empty() && o.leaseless.back()) return Belief::Mode::Watchdog;
     const bool any = std::find(o.leaseless.begin(), o.leaseless.end(), true) != o.leaseless.end();
     return any ? Belief::Mode::Mixed : Belief::Mode::Explicit;
@@ -246,8 +360,10 @@ void Facts::learn_belief(Learning& pass, const Event& e) {
       b.span = Span{e.at_ms, kForever, e.index, -1};
       const Op* granted_by = e.op != 0 ? op(e.op) : nullptr;
       b.since = granted_by ? granted_by->invoke : e.index;
+      Tracking::OpenBelief open{beliefs_retired_ + beliefs_.size(), {}, rights_[key].begin(b.span),
+                                believed_[key].begin(b.span)};
       beliefs_.push_back(std::move(b));
-      it = pass.open_beliefs.emplace(key, Learning::OpenBelief{beliefs_retired_ + beliefs_.size() - 1, {}}).first;
+      it = pass.open_beliefs.emplace(key, std::move(open)).first;
     }
     Belief& b = beliefs_[it->second.belief - beliefs_retired_];
     b.holds.push_back(e.index);
@@ -265,6 +381,8 @@ void Facts::learn_belief(Learning& pass, const Event& e) {
   b.span.to_ms = e.at_ms;
   b.span.end = e.index;
   b.crashed = e.f == "crash";
+  rights_[key].end(it->second.right, e.at_ms, e.index);
+  believed_[key].end(it->second.believed, e.at_ms, e.index);
   pass.open_beliefs.erase(it);
 }
 
@@ -275,14 +393,14 @@ void Facts::learn_key_name(Learning& pass, const Event& e) {
   if (e.kind != EventKind::Exec) return;
   if (pass.exec_seen.insert(name).second) pass.exec_keys.emplace_back(e.process, e.lock);
   // The execution's operation (begun before it) makes the key a part of its lock.
-  const Op* op = e.op != 0 ? this->op(e.op) : nullptr;
-  if (!op || op->lock.empty()) return;
-  auto& parts = pass.parts[op->lock];
+  const Atom* lock = e.op != 0 ? pass.lock_of(e.op) : nullptr;
+  if (!lock || lock->empty()) return;
+  auto& parts = pass.parts[*lock];
   if (std::find_if(parts.begin(), parts.end(), [&](const auto& p) { return p.first == e.process && p.second == e.lock; }) ==
       parts.end())
     parts.emplace_back(e.process, e.lock);
   auto& locks = pass.locks[name];
-  if (std::find(locks.begin(), locks.end(), op->lock) == locks.end()) locks.push_back(op->lock);
+  if (std::find(locks.begin(), locks.end(), *lock) == locks.end()) locks.push_back(*lock);
 }
 
 // A client's id (Redisson's per-client UUID) is the prefix of the fields its own requests change:
@@ -341,29 +459,6 @@ void Facts::settle(Learning& pass) {
   }
   for (auto& [process, spans] : away) unavailable_[process] = merge_spans(std::move(spans));
 
-  // An operation its client's crash cut short ends there.
-  for (Op& op : ops_) {
-    if (op.outcome >= 0) continue;
-    for (const FaultSpan& f : faults_)
-      if (f.kind == "crash" && f.process == op.process && f.span.from_ms >= op.span.from_ms && f.span.begin > op.invoke) {
-        op.span.to_ms = f.span.from_ms;
-        op.span.end = f.span.begin;
-        crash_cut_[op.id] = op.span;
-        break;
-      }
-  }
-  for (const Op& op : ops_) {
-    if (op.last_ms > op.span.to_ms) late_ms_[op.id] = op.last_ms;
-    if (is_lock_op(op.f)) rightful_[pair_key(op.owner, op.lock)].push_back(op.span);
-  }
-  for (const Belief& b : beliefs_) {
-    rightful_[pair_key(b.owner, b.lock)].push_back(b.span);
-    believed_[pair_key(b.owner, b.lock)].push_back(b.span);
-  }
-  rights_ = rightful_;  // before merging: a send between two rights in one millisecond had neither
-  for (auto& [key, spans] : rightful_) spans = merge_spans(std::move(spans));
-  for (auto& [key, spans] : believed_) spans = merge_spans(std::move(spans));
-
   // Lock keys first, then the keys only Key events name.
   auto add_key = [&](const Atom& server, const Atom& key, bool lock_key) {
     KeyTrack t;
@@ -407,19 +502,19 @@ const Op* Facts::op(int64_t id) const {
 }
 
 bool Facts::rightful(const std::string& owner, const std::string& lock, int64_t t, int64_t as_of) const {
-  const auto it = rightful_.find(pair_key(owner, lock));
-  if (it == rightful_.end()) return false;
-  if (holds_at(it->second, t)) return true;
+  const auto it = rights_.find(pair_key(owner, lock));
+  if (it == rights_.end()) return false;
+  if (it->second.holds_at(t)) return true;
   // As of an event at ms t: a span that ends at t by an event recorded after it still runs then.
   if (as_of < 0) return false;
-  for (const Span& s : it->second)
-    if (s.to_ms == t && s.end > as_of && s.from_ms <= t) return true;
+  for (int64_t end : it->second.ends_at(t))
+    if (end > as_of) return true;
   return false;
 }
 
 bool Facts::believes(const std::string& owner, const std::string& lock, int64_t t) const {
   const auto it = believed_.find(pair_key(owner, lock));
-  return it != believed_.end() && holds_at(it->second, t);
+  return it != believed_.end() && it->second.holds_at(t);
 }
 
 std::vector<std::string> Facts::locks() const {
@@ -507,7 +602,7 @@ bool Facts::sent_with_right(const Event& exec, const std::string& owner, const s
   if (exec.sent_index >= 0) {
     const auto it = rights_.find(pair_key(owner, lock));
     if (it == rights_.end()) return false;
-    for (const Span& s : it->second) {
+    for (const Span& s : it->second.spans()) {
       const bool begun = s.from_ms < t || (s.from_ms == t && s.begin < exec.sent_index);
       // A span with no ending event runs to kForever: only an event ends one at t.
       const bool running = t < s.to_ms || (s.to_ms == t && s.end >= exec.sent_index);
@@ -521,38 +616,15 @@ bool Facts::sent_with_right(const Event& exec, const std::string& owner, const s
   // so the request left before the crash (an acquire sent just before it, run after it, holds
   // the lock for the lease it asked for). Not so for a right its operation's end closed: the
   // watchdog may still send in that millisecond, after the unlock, without the right.
-  const auto it = rightful_.find(pair_key(owner, lock));
-  if (it != rightful_.end())
-    for (const Span& s : it->second)
-      if (s.to_ms == t && s.from_ms <= t && s.end >= 0) {
-        const Event& end = at(s.end);
-        if (end.f == "crash" && (end.kind == EventKind::Fault || end.kind == EventKind::Release)) return true;
-      }
+  const auto it = rights_.find(pair_key(owner, lock));
+  if (it != rights_.end())
+    for (int64_t e : it->second.ends_at(t)) {
+      if (e < 0) continue;
+      const Event& end = at(e);
+      if (end.f == "crash" && (end.kind == EventKind::Fault || end.kind == EventKind::Release)) return true;
+    }
   return false;
 }
-
-// What the second pass carries from one event to the next.
-struct Facts::Tracking {
-  explicit Tracking(Facts& facts) : facts(facts), creator(facts.keys_.size()), parsed_queue(facts.keys_.size()),
-                                    before_fault(facts.keys_.size()) {
-    for (size_t i = 0; i < facts.keys_.size(); ++i) {
-      index[{facts.keys_[i].server, facts.keys_[i].key}] = i;
-      facts.keys_[i].states.push_back(KeyState{});
-    }
-  }
-  void push(size_t k, KeyState s);
-  void reveal(size_t k, bool present, const std::optional<std::string>& value);
-
-  Facts& facts;
-  // Views of keys_'s names: keys_ does not change size in this pass.
-  std::map<std::pair<std::string_view, std::string_view>, size_t> index;
-  std::vector<std::string> creator;
-  // Each key's latest queue rendering, parsed.
-  std::vector<std::pair<Atom, std::shared_ptr<const std::vector<std::string>>>> parsed_queue;
-  // What each key was before the restart or failover that left it unknown (a restored copy may
-  // still be it), with its creator.
-  std::vector<std::optional<std::pair<KeyState, std::string>>> before_fault;
-};
 
 void Facts::Tracking::push(size_t k, KeyState s) {
   auto& states = facts.keys_[k].states;
@@ -597,7 +669,8 @@ Facts::Facts(const History& history, const LockType* type) : history_(&history),
     settle(pass);
   }
   Tracking pass(*this);
-  for (const Event& e : history.events()) track(pass, e);
+  for (const Event& e : history.events()) taken(pass, e);
+  follow_keys(pass, static_cast<int64_t>(history.size()));
 }
 
 Facts::Facts(const LockType* type) : history_(&own_), type_(type), learning_(std::make_unique<Learning>()) {}
@@ -612,21 +685,33 @@ void Facts::learn(const Event& e) {
 void Facts::settle() {
   LS_ASSERT(learning_ && !tracking_);
   settle(*learning_);
-  // The second pass takes the operations and beliefs again as their events come, so that they can
-  // be retired; what the first pass keeps of them is their rights and the crash cuts.
-  ops_.clear();
-  op_index_.clear();
-  beliefs_.clear();
-  learning_ = std::make_unique<Learning>();
+  learning_.reset();
   tracking_ = std::make_unique<Tracking>(*this);
 }
 
 void Facts::take(Event e) {
   LS_ASSERT(tracking_);
-  const Event& x = own_.add(std::move(e));
-  learn_op(x);
-  learn_belief(*learning_, x);
-  track(*tracking_, x);
+  taken(*tracking_, own_.add(std::move(e)));
+}
+
+void Facts::complete(int64_t ms) {
+  LS_ASSERT(tracking_);
+  if (tracking_->ms <= ms) follow_keys(*tracking_, static_cast<int64_t>(own_.size()));
+}
+
+// The second pass, an event at a time: operations, beliefs and rights at once, keys once the
+// millisecond is over.
+void Facts::taken(Tracking& pass, const Event& e) {
+  if (e.at_ms > pass.ms) {
+    follow_keys(pass, e.index);
+    pass.ms = e.at_ms;
+  }
+  learn_op(pass, e);
+  learn_belief(pass, e);
+}
+
+void Facts::follow_keys(Tracking& pass, int64_t upto) {
+  for (; pass.untracked < upto; ++pass.untracked) track(pass, at(pass.untracked));
 }
 
 int64_t Facts::open_since() const {
@@ -664,8 +749,8 @@ void Facts::retire(int64_t index, int64_t ms) {
       k.trimmed = true;
     }
   }
-  for (auto* spans : {&rightful_, &rights_, &believed_})
-    for (auto& [pair, list] : *spans) std::erase_if(list, [&](const Span& s) { return s.to_ms < ms; });
+  for (auto* rights : {&rights_, &believed_})
+    for (auto& [pair, spans] : *rights) spans.retire(ms);
 }
 
 void Facts::track(Tracking& pass, const Event& e) {

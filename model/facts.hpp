@@ -21,10 +21,11 @@
 
 #include "model/history.hpp"
 #include "model/lock_types.hpp"
+#include "model/right_spans.hpp"
+#include "model/span.hpp"
 
 namespace locksim::model {
 
-inline constexpr int64_t kForever = std::numeric_limits<int64_t>::max();
 inline constexpr int64_t kNoExpiry = -1;                                      // the key never expires
 inline constexpr int64_t kUnknownExpiry = std::numeric_limits<int64_t>::min();  // it may, but the history does not say when
 // How closely a history knows when a key expires: live, an Exec's time is when its reply came back,
@@ -33,15 +34,6 @@ inline constexpr int64_t kExpiryPrecisionMs = 250;
 // How closely an Exec's PTTL shows the TTL the command set: live, it is read by the next command of
 // the same transaction, a millisecond or two later.
 inline constexpr int64_t kTtlPrecisionMs = 5;
-
-// [from_ms, to_ms), begun by the event `begin` and ended by the event `end` (-1: not by an event).
-struct Span {
-  int64_t from_ms = 0;
-  int64_t to_ms = kForever;
-  int64_t begin = -1;
-  int64_t end = -1;
-  bool contains(int64_t t) const { return from_ms <= t && t < to_ms; }
-};
 
 // One client operation: its Invoke, its outcome (Ok, Fail or Info; -1 when none came) and every
 // execution of its requests on every server (resends, RedLock's and MultiLock's parts).
@@ -181,6 +173,9 @@ class Facts {
   void learn(const Event& e);
   void settle();
   void take(Event e);
+  // Every event up to and including ms `ms` has been taken: the keys follow them (they follow a
+  // millisecond's events once it is over).
+  void complete(int64_t ms);
   // Drops the events before `index`, the operations and beliefs begun before it that have ended, the
   // key states another replaced before it, and the rights that ended before ms `ms`.
   void retire(int64_t index, int64_t ms);
@@ -251,16 +246,20 @@ class Facts {
 
  private:
   // Facts are worked out in two passes over the events, each taking them one at a time in order.
-  // The first learns what the second needs of the whole history (faults, operations, beliefs and
-  // the rights they give, client ids, the keys and whose parts they are, the servers' clock); the
-  // second follows each key's states. Their working state lives in these, only while they run.
+  // The first learns what the second needs ahead of the events (faults, which operations a crash
+  // cuts short or an event follows after their end, client ids, the keys and whose parts they are,
+  // the servers' clock); the second follows operations, beliefs, the rights they give and each
+  // key's states. Their working state lives in these, only while they run.
   struct Learning;
   struct Tracking;
   void learn(Learning& pass, const Event& e);
   void settle(Learning& pass);
   void learn_fault(Learning& pass, const Event& e);
-  void learn_op(const Event& e);
-  void learn_belief(Learning& pass, const Event& e);
+  void learn_op_seen(Learning& pass, const Event& e);
+  void learn_op(Tracking& pass, const Event& e);
+  void learn_belief(Tracking& pass, const Event& e);
+  void taken(Tracking& pass, const Event& e);
+  void follow_keys(Tracking& pass, int64_t upto);
   void learn_key_name(Learning& pass, const Event& e);
   void learn_client_id(const Event& e);
   void learn_epoch(Learning& pass, const Event& e);
@@ -301,10 +300,9 @@ class Facts {
   std::map<std::pair<size_t, std::string>, std::set<int64_t>> reader_timeouts_;
   std::vector<KeyTrack> keys_;
   std::map<std::string, std::vector<size_t>> parts_;  // lock -> indexes into keys_
-  // owner + '\n' + lock -> sorted, merged spans of believing or operating
-  std::map<std::string, std::vector<Span>> rightful_;
-  std::map<std::string, std::vector<Span>> rights_;  // the same spans, each on its own (not merged)
-  std::map<std::string, std::vector<Span>> believed_;
+  // owner + '\n' + lock -> its spans of believing or operating, and of believing
+  std::map<std::string, RightSpans> rights_;
+  std::map<std::string, RightSpans> believed_;
 };
 
 // How long the parts of `spans` inside [from, to) last, minus whatever `away` covers.

@@ -65,6 +65,7 @@ std::vector<Verdict> judge_stream(const std::function<EventReading()>& read, con
     ahead = next();
     seen.most_kept = std::max(seen.most_kept, taken - static_cast<int64_t>(facts.history().events().first()));
     if (!ahead || taken % step != 0) continue;
+    facts.complete(ahead->at_ms - 1);
     advance(Settled{taken, ahead->at_ms - 1});
     int64_t horizon = std::min(facts.open_since(), taken);
     for (size_t i = 0; i < judges.size(); ++i)
@@ -74,6 +75,7 @@ std::vector<Verdict> judge_stream(const std::function<EventReading()>& read, con
     const int64_t ms = horizon < taken ? facts.at(horizon).at_ms : facts.end_ms();
     if (horizon > 0) facts.retire(horizon, ms - facts.max_flight_ms());
   }
+  facts.complete(kForever);
   advance(Settled{taken, kForever});
   seen.events = taken;
   if (figures) *figures = seen;

@@ -12,10 +12,11 @@ int64_t RightSpans::Union::to() const {
 }
 
 int64_t RightSpans::begin(const Span& span) {
-  LS_ASSERT(spans_.empty() || span.from_ms >= spans_.back().from_ms);
+  LS_ASSERT(span.from_ms >= latest_from_);
   // Spans come in the order they begin: a span joins the latest union if it begins before that one
   // ends (or as it ends), as merge_spans joins them.
   if (unions_.empty() || span.from_ms > unions_.back().to()) unions_.push_back(Union{span.from_ms});
+  latest_from_ = span.from_ms;
   const int64_t handle = spans_retired_ + static_cast<int64_t>(spans_.size());
   spans_.push_back(Span{span.from_ms, kForever, span.begin, -1});
   union_of_.push_back(unions_retired_ + static_cast<int64_t>(unions_.size()) - 1);
@@ -29,6 +30,8 @@ void RightSpans::end(int64_t handle, int64_t to_ms, int64_t end) {
   const size_t i = static_cast<size_t>(handle - spans_retired_);
   Span& s = spans_[i];
   LS_ASSERT(s.end < 0 && s.to_ms == kForever);
+  // Spans end as time passes: none ends before a span that began after it.
+  LS_ASSERT(to_ms >= latest_from_ || to_ms <= s.from_ms);
   s.to_ms = to_ms;
   s.end = end;
   LS_ASSERT(union_of_[i] >= unions_retired_);

@@ -7,6 +7,7 @@
 // together, the one begun first).
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <vector>
 
 #include "model/span.hpp"
@@ -18,7 +19,8 @@ class RightSpans {
   // Adds `span`, which begins at or after every span added before; open when span.end < 0 and
   // span.to_ms is kForever. Returns its handle.
   int64_t begin(const Span& span);
-  // Ends the span `handle` at to_ms, by event `end`.
+  // Ends the span `handle` at to_ms, by event `end`: as time passes, so never before the beginning
+  // of a span added after it (an empty span excepted).
   void end(int64_t handle, int64_t to_ms, int64_t end);
 
   // Whether the union contains t.
@@ -40,6 +42,7 @@ class RightSpans {
     int open = 0;         // members still open
     int64_t to() const;   // kForever while a member is open; from_ms when every member was empty
   };
+  int64_t latest_from_ = std::numeric_limits<int64_t>::min();
   std::deque<Span> spans_;
   std::deque<int64_t> union_of_;  // each span's union, by its position among all unions
   int64_t spans_retired_ = 0;

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -11,70 +12,51 @@
 #include "model/anomaly.hpp"
 #include "model/checkers.hpp"
 #include "model/protected_resource.hpp"
+#include "model/stream_judging.hpp"
 #include "report/report.hpp"
 
 namespace locksim::app {
 namespace {
 
-// The properties whose inputs the history has: beliefs (Hold events) for mutual exclusion, the
-// protected resource's reads and writes for resource.
-std::vector<std::string> judgeable(const model::History& history) {
+// What a history shows, read event by event: whether it has the inputs for mutual exclusion
+// (beliefs: Hold events) and for resource (the protected resource's reads and writes), and its
+// clients in order of appearance.
+struct Shown {
   bool beliefs = false, resource = false;
-  for (const model::Event& e : history.events()) {
+  std::vector<std::string> clients;
+
+  void see(const model::Event& e) {
     beliefs = beliefs || e.kind == model::EventKind::Hold;
     resource = resource || (e.kind == model::EventKind::Exec && (e.f == model::kResourceRead || e.f == model::kResourceWrite));
+    const std::string who = e.kind == model::EventKind::Exec ? e.client : e.process;
+    if (who.empty() || who == "world" || who.rfind("redis", 0) == 0) return;
+    if (std::find(clients.begin(), clients.end(), who) == clients.end()) clients.push_back(who);
   }
-  std::vector<std::string> names;
-  if (beliefs) names.emplace_back(model::property::kMutualExclusion);
-  if (resource) names.emplace_back(model::property::kResource);
-  return names;
-}
+  std::vector<std::string> judgeable() const {
+    std::vector<std::string> names;
+    if (beliefs) names.emplace_back(model::property::kMutualExclusion);
+    if (resource) names.emplace_back(model::property::kResource);
+    return names;
+  }
+};
 
-}  // namespace
-
-int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
-  std::ifstream in(options.history, std::ios::binary);
-  if (!in) {
-    err << "locksim check: cannot read " << options.history << "\n";
-    return 2;
-  }
-  // Read line by line: a recorded history can be long, and its text is not kept beside it.
-  model::History history;
-  try {
-    model::HistoryReader reader(in);
-    while (auto e = reader.next()) history.add(std::move(*e));
-  } catch (const std::exception& e) {
-    err << "locksim check: " << options.history << ": " << e.what() << "\n";
-    return 2;
-  }
-  std::map<std::string, std::string> expected;
-  for (const std::string& item : options.expect) {
-    const auto eq = item.find('=');
-    const std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
-    if (eq == std::string::npos || (value != "holds" && value != "violated")) {
-      err << "locksim check: --expect " << item << ": expected PROPERTY=holds or PROPERTY=violated\n";
-      return 2;
-    }
-    expected[item.substr(0, eq)] = value;
-  }
+// The properties to judge: those named, else those the history has the inputs for; and those
+// --expect names. Empty, with the message written, when there are none.
+std::vector<std::string> properties_to_judge(const CheckOptions& options, const Shown& shown,
+                                             const std::map<std::string, std::string>& expected, std::ostream& err) {
   std::vector<std::string> names = options.properties;
-  if (names.empty()) names = judgeable(history);
+  if (names.empty()) names = shown.judgeable();
   for (const auto& [property, value] : expected)
     if (std::find(names.begin(), names.end(), property) == names.end()) names.push_back(property);
-  if (names.empty()) {
+  if (names.empty())
     err << "locksim check: " << options.history
         << " has nothing to judge: no client noted a hold (LOCKSIM.NOTE acquired <lock>) and no protected\n"
            "resource was read and written (serve --resource KEY); name --properties to judge anyway\n";
-    return 2;
-  }
-  std::vector<model::Verdict> verdicts;
-  try {
-    verdicts = model::run_checkers(history, names);
-  } catch (const std::invalid_argument& e) {
-    err << "locksim check: " << e.what() << " (expected " << model::property_list(model::property_names()) << ")\n";
-    return 2;
-  }
+  return names;
+}
 
+scenario::ScenarioResult result_of(const CheckOptions& options, const Shown& shown, std::vector<model::Verdict> verdicts,
+                                   const std::map<std::string, std::string>& expected) {
   scenario::ScenarioResult result;
   result.file = options.history;
   // A history.jsonl is named for its folder (reports/serve/history.jsonl: "serve").
@@ -84,13 +66,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
                                                                           : path.stem().string();
   result.about = "a recorded history, judged by locksim check";
   result.backend = "serve";
-  std::vector<std::string> clients;
-  for (const model::Event& e : history.events()) {
-    const std::string who = e.kind == model::EventKind::Exec ? e.client : e.process;
-    if (who.empty() || who == "world" || who.rfind("redis", 0) == 0) continue;
-    if (std::find(clients.begin(), clients.end(), who) == clients.end()) clients.push_back(who);
-  }
-  result.clients = clients;
+  result.clients = shown.clients;
   for (model::Verdict& v : verdicts) {
     scenario::PropertyResult p;
     p.property = v.property;
@@ -102,6 +78,88 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     p.verdict = std::move(v);
     result.properties.push_back(std::move(p));
   }
+  return result;
+}
+
+// --stream: the history judged as it streams (model/stream_judging.hpp), read twice from its file,
+// never held whole; the verdicts and their explanations, no reports.
+int run_check_streaming(const CheckOptions& options, const std::map<std::string, std::string>& expected,
+                        std::ostream& out, std::ostream& err) {
+  const auto open = [&] {
+    auto in = std::make_shared<std::ifstream>(options.history, std::ios::binary);
+    if (!*in) throw std::runtime_error("cannot read " + options.history);
+    auto reader = std::make_shared<model::HistoryReader>(*in);
+    return model::EventReading([in, reader] { return reader->next(); });
+  };
+  Shown shown;
+  std::vector<model::Verdict> verdicts;
+  std::vector<std::string> names;
+  try {
+    const model::EventReading read = open();
+    while (auto e = read()) shown.see(*e);
+    names = properties_to_judge(options, shown, expected, err);
+    if (names.empty()) return 2;
+    if (const std::string problem = model::stream_problem(names); !problem.empty()) {
+      err << "locksim check --stream: " << problem << "\n";
+      return 2;
+    }
+    verdicts = model::judge_stream(open, names);
+  } catch (const std::invalid_argument& e) {
+    err << "locksim check: " << e.what() << " (expected " << model::property_list(model::property_names()) << ")\n";
+    return 2;
+  } catch (const std::exception& e) {
+    err << "locksim check: " << options.history << ": " << e.what() << "\n";
+    return 2;
+  }
+  const scenario::ScenarioResult result = result_of(options, shown, std::move(verdicts), expected);
+  report::print_table(out, {result});
+  for (const auto& p : result.properties) out << "\n" << p.property << ": " << p.verdict.explanation << "\n";
+  out << "\n(--stream: judged as it streamed; no reports or timeline are written)\n";
+  return result.passed() ? 0 : 1;
+}
+
+}  // namespace
+
+int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
+  std::map<std::string, std::string> expected;
+  for (const std::string& item : options.expect) {
+    const auto eq = item.find('=');
+    const std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (eq == std::string::npos || (value != "holds" && value != "violated")) {
+      err << "locksim check: --expect " << item << ": expected PROPERTY=holds or PROPERTY=violated\n";
+      return 2;
+    }
+    expected[item.substr(0, eq)] = value;
+  }
+  if (options.stream) return run_check_streaming(options, expected, out, err);
+  std::ifstream in(options.history, std::ios::binary);
+  if (!in) {
+    err << "locksim check: cannot read " << options.history << "\n";
+    return 2;
+  }
+  // Read line by line: a recorded history can be long, and its text is not kept beside it.
+  model::History history;
+  Shown shown;
+  try {
+    model::HistoryReader reader(in);
+    while (auto e = reader.next()) {
+      shown.see(*e);
+      history.add(std::move(*e));
+    }
+  } catch (const std::exception& e) {
+    err << "locksim check: " << options.history << ": " << e.what() << "\n";
+    return 2;
+  }
+  const std::vector<std::string> names = properties_to_judge(options, shown, expected, err);
+  if (names.empty()) return 2;
+  std::vector<model::Verdict> verdicts;
+  try {
+    verdicts = model::run_checkers(history, names);
+  } catch (const std::invalid_argument& e) {
+    err << "locksim check: " << e.what() << " (expected " << model::property_list(model::property_names()) << ")\n";
+    return 2;
+  }
+  scenario::ScenarioResult result = result_of(options, shown, std::move(verdicts), expected);
   result.history = std::move(history);
   report::print_table(out, {result});
   try {

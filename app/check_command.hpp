@@ -13,6 +13,9 @@ struct CheckOptions {
   std::vector<std::string> expect;      // PROPERTY=holds|violated
   std::string out = "reports/check";
   std::string name;                     // the report's name ("" : the history file's)
+  // Judge it as it streams (model/stream_judging.hpp), in memory that does not grow with its length;
+  // the verdicts only, no reports or timeline.
+  bool stream = false;
 };
 
 // Exit code: 0 every verdict holds (or is as --expect says), 1 one does not, 2 bad input.

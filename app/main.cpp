@@ -375,6 +375,11 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   check->add_option("--out", check_options.out, "Where to write the reports")->capture_default_str();
   check->add_option("--name", check_options.name, "The report's name (default: the file's)");
+  check->add_flag("--stream", check_options.stream,
+                  "Judge the history as it streams, for one too long to hold: the file is read twice and never\n"
+                  "held whole, and memory follows how long operations and holds last, not how long the history\n"
+                  "is; the same verdicts, printed with their explanations, and no reports or timeline.\n"
+                  "Judges mutual_exclusion, reentrancy, watchdog and liveness (docs/checkers.md)");
   // --exhaustive: the positional is a scenario, searched through every schedule within its bounds.
   bool check_exhaustive = false;
   locksim::app::ExhaustiveCommandOptions ex;
@@ -532,6 +537,11 @@ int main(int argc, char** argv) {
         return 2;
       }
       return locksim::app::run_serve(serve_options, std::cerr);
+    }
+    if (*check && check_options.stream && (check_exhaustive || check->count("--out") > 0)) {
+      std::cerr << "locksim check: --stream judges a history and writes no reports: it takes neither "
+                << (check_exhaustive ? "--exhaustive" : "--out") << "\n";
+      return 2;
     }
     if (*check && check_exhaustive) {
       ex.scenario = check_options.history;

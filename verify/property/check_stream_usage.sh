@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# `locksim check --stream` as a user meets it: a history written by `locksim run`, judged as it
+# streams, gives the verdicts and explanations the whole history's check gives, with the same exit
+# codes; what it cannot do is refused with exit 2 and the reason.
+set -uo pipefail
+locksim=$(realpath "$1")
+source_dir=$(cd "$(dirname "$0")/../.." && pwd)
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+fails=0
+fail() { echo "FAIL: $*"; fails=1; }
+
+"$locksim" run "$source_dir/scenarios/pause-longer-than-lease-rlock.yaml" --out run >/dev/null 2>&1
+history=run/pause-longer-than-lease-rlock/history.jsonl
+[[ -s $history ]] || { echo "FAIL: locksim run wrote no $history"; exit 1; }
+properties=mutual_exclusion,reentrancy,watchdog,liveness
+
+"$locksim" check --stream "$history" --properties "$properties" >streamed 2>&1
+[[ $? -eq 1 ]] || fail "a violation without --expect: exit $?, expected 1"
+"$locksim" check "$history" --properties "$properties" --expect mutual_exclusion=violated --out reports >whole 2>&1
+grep -q "mutual_exclusion  -         violated" streamed || fail "no mutual_exclusion violation: $(cat streamed)"
+# The same verdicts, and the explanation the whole check prints is the streamed one's.
+diff <(grep -E "^pause" streamed | awk '{print $3, $5}') <(grep -E "^pause" whole | awk '{print $3, $5}') >/dev/null \
+  || fail "verdicts differ: $(grep -E '^pause' streamed) vs $(grep -E '^pause' whole)"
+explanation=$(grep "^mutual_exclusion: Let " streamed)
+[[ -n $explanation ]] || fail "no explanation of the overlap: $(cat streamed)"
+grep -qxF "$explanation" whole || fail "the explanation differs from the whole check's: $explanation"
+
+"$locksim" check --stream "$history" --properties "$properties" --expect mutual_exclusion=violated,liveness=holds >/dev/null 2>&1
+[[ $? -eq 0 ]] || fail "as --expect says: exit $?, expected 0"
+
+refuses() {  # expected-text args...
+  local expected=$1; shift
+  local out status
+  out=$("$locksim" check --stream "$@" 2>&1); status=$?
+  [[ $status -eq 2 && $out == *"$expected"* ]] || fail "check --stream $*: exit $status, expected 2 and '$expected'; got: $out"
+}
+refuses "fencing is not judged from a stream yet" "$history" --properties fencing
+refuses "it takes neither --out" "$history" --out somewhere
+refuses "cannot read missing.jsonl" missing.jsonl
+printf '{"i":0,"t":5,"type":"invoke","p":"A"}\n{"i":1,"t":4,"type":"ok","p":"A"}\n' >bad.jsonl
+refuses "history line 2: history events must arrive in time order" bad.jsonl --properties liveness
+((fails == 0)) && echo "ok: check --stream judges as the whole check does, and refuses what it cannot do"
+exit $fails

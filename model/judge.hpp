@@ -3,7 +3,9 @@
 // be judged as it streams (judge_stream.hpp), and a whole one by the same code (judge_whole). It
 // judges items (operations, beliefs, executions) in the order its property's definition takes them,
 // each once everything its judgement reads has been taken, and keeps what it has found as data.
+#include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <memory>
 
 #include "model/facts.hpp"
@@ -33,5 +35,26 @@ class Judge {
 
 // A whole history's verdict by `judge` (made on facts of the whole history).
 Verdict judge_whole(Judge& judge, const Facts& facts);
+
+// The operations in the order they began, from the first whose Invoke is at or after `next`, while
+// each is settled (no event of its can come any more): `judge(op)` for each, `next` moved past it.
+// Stops at the first unsettled one, so that later ones wait (the order stays), or when judge returns
+// true (it has its verdict).
+template <typename F>
+void judge_settled_ops(const Facts& facts, const Settled& settled, int64_t& next, F&& judge) {
+  const auto& ops = facts.ops();
+  auto it = std::lower_bound(ops.begin(), ops.end(), next, [](const Op& op, int64_t v) { return op.invoke < v; });
+  for (; it != ops.end(); ++it) {
+    if (!settled.end() && facts.settles_ms(*it) > settled.ms) return;
+    next = it->invoke + 1;
+    if (judge(*it)) return;
+  }
+}
+
+// The first belief that began at or after event `next` (the facts' end when none).
+inline std::deque<Belief>::const_iterator beliefs_from(const Facts& facts, int64_t next) {
+  const auto& beliefs = facts.beliefs();
+  return std::lower_bound(beliefs.begin(), beliefs.end(), next, [](const Belief& b, int64_t v) { return b.span.begin < v; });
+}
 
 }  // namespace locksim::model

@@ -50,16 +50,12 @@ class LivenessJudge final : public Judge {
 
   void advance(const Settled& settled) override {
     if (verdict_) return;
-    const auto& ops = facts_.ops();
-    auto it = std::lower_bound(ops.begin(), ops.end(), next_, [](const Op& op, int64_t v) { return op.invoke < v; });
-    for (; it != ops.end(); ++it) {
-      const Op& op = *it;
-      if (!settled.end() && facts_.settles_ms(op) > settled.ms) return;  // later ones wait for it: the order stays
-      next_ = op.invoke + 1;
-      if (!support::is_acquire(op.f)) continue;
+    judge_settled_ops(facts_, settled, next_, [&](const Op& op) {
+      if (!support::is_acquire(op.f)) return false;
       ++attempts_;
-      if ((verdict_ = judge(op))) return;
-    }
+      verdict_ = judge(op);
+      return verdict_.has_value();
+    });
   }
 
   Verdict verdict() override {

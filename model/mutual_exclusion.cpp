@@ -22,10 +22,7 @@ class MutualExclusionJudge final : public Judge {
       if (!verdict_ && (found_->first->span.end >= 0 || settled.end())) verdict_ = story(*found_->first, *found_->second);
       return;
     }
-    const auto& beliefs = facts_.beliefs();
-    auto it = std::lower_bound(beliefs.begin(), beliefs.end(), next_,
-                               [](const Belief& b, int64_t v) { return b.span.begin < v; });
-    for (; it != beliefs.end(); ++it) {
+    for (auto it = beliefs_from(facts_, next_); it != facts_.beliefs().end(); ++it) {
       const Belief& b = *it;
       next_ = b.span.begin + 1;
       ++intervals_;

@@ -238,14 +238,10 @@ class ReentrancyJudge final : public Judge {
 
   void advance(const Settled& settled) override {
     if (verdict_) return;
-    const auto& ops = facts_.ops();
-    auto it = std::lower_bound(ops.begin(), ops.end(), next_, [](const Op& op, int64_t v) { return op.invoke < v; });
-    for (; it != ops.end(); ++it) {
-      const Op& op = *it;
-      if (!settled.end() && facts_.settles_ms(op) > settled.ms) return;
-      next_ = op.invoke + 1;
-      if ((verdict_ = client_counted_ ? judge_client_counted(facts_, op, client_judged_) : hash_.judge(op))) return;
-    }
+    judge_settled_ops(facts_, settled, next_, [&](const Op& op) {
+      verdict_ = client_counted_ ? judge_client_counted(facts_, op, client_judged_) : hash_.judge(op);
+      return verdict_.has_value();
+    });
   }
 
   Verdict verdict() override {

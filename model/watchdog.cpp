@@ -51,10 +51,7 @@ class WatchdogJudge final : public Judge {
 
   int64_t needs() const override {
     int64_t first = std::min(next_hold_, next_op_);
-    const auto& beliefs = facts_.beliefs();
-    const auto b = std::lower_bound(beliefs.begin(), beliefs.end(), next_hold_,
-                                    [](const Belief& x, int64_t v) { return x.span.begin < v; });
-    if (b != beliefs.end()) first = std::min(first, b->since);
+    if (const auto b = beliefs_from(facts_, next_hold_); b != facts_.beliefs().end()) first = std::min(first, b->since);
     for (const Late& l : late_) first = std::min(first, l.belief->since);
     if (found_ && found_->open_hold) first = std::min(first, found_->open_hold->since);
     // A renewal reads the key's state before it: the one in effect at its index.
@@ -96,10 +93,7 @@ class WatchdogJudge final : public Judge {
 
   // a and b: a hold is judged once it has ended (a crashed one's expiry once it is decided).
   void holds(const Settled& settled) {
-    const auto& beliefs = facts_.beliefs();
-    auto it = std::lower_bound(beliefs.begin(), beliefs.end(), next_hold_,
-                               [](const Belief& b, int64_t v) { return b.span.begin < v; });
-    for (; it != beliefs.end(); ++it) {
+    for (auto it = beliefs_from(facts_, next_hold_); it != facts_.beliefs().end(); ++it) {
       const Belief& b = *it;
       if (b.span.end < 0 && !settled.end()) break;
       next_hold_ = b.span.begin + 1;
@@ -324,14 +318,10 @@ class WatchdogJudge final : public Judge {
 
   // f: an acquire with a lease is judged once no event of its can come any more.
   void leases(const Settled& settled) {
-    const auto& ops = facts_.ops();
-    auto it = std::lower_bound(ops.begin(), ops.end(), next_op_, [](const Op& op, int64_t v) { return op.invoke < v; });
-    for (; it != ops.end(); ++it) {
-      const Op& op = *it;
-      if (!settled.end() && facts_.settles_ms(op) > settled.ms) break;
-      next_op_ = op.invoke + 1;
+    judge_settled_ops(facts_, settled, next_op_, [&](const Op& op) {
       lease(op);
-    }
+      return false;
+    });
   }
 
   void lease(const Op& op) {

@@ -65,6 +65,13 @@ void judge(const locksim::model::History& history, RunFigures& figures) {
   figures.holds = !verdicts.empty() && model::overall(verdicts) == model::Validity::Yes;
 }
 
+// Whether the run cannot be measured (and says why): a client ran dry, or a verdict did not hold.
+bool failed(benchmark::State& state, bool ran_dry, bool holds) {
+  if (ran_dry) state.SkipWithError("a client ran out of queued operations before the end");
+  else if (!holds) state.SkipWithError("a checker did not hold on the standard world, which is safe by construction");
+  return ran_dry || !holds;
+}
+
 RunFigures run_standard_world(int64_t run_ms, double& wall_seconds) {
   const double heap_before = heap_in_use();
   locksim::sim::Simulation sim({});
@@ -97,14 +104,7 @@ void run_benchmark(benchmark::State& state, int64_t run_ms) {
     last = run_standard_world(run_ms, wall);
     wall_total += wall;
     sim_ms_total += static_cast<double>(run_ms);
-    if (last.ran_dry) {
-      state.SkipWithError("a client ran out of queued operations before the end");
-      break;
-    }
-    if (!last.holds) {
-      state.SkipWithError("a checker did not hold on the standard world, which is safe by construction");
-      break;
-    }
+    if (failed(state, last.ran_dry, last.holds)) break;
   }
   state.SetItemsProcessed(last.locks_taken * static_cast<int64_t>(state.iterations()));
   state.counters["sim_ms_per_wall_s"] = benchmark::Counter(wall_total > 0 ? sim_ms_total / wall_total : 0);
@@ -130,6 +130,7 @@ BENCHMARK(BM_StandardContentionHour)->Iterations(1)->UseRealTime()->Unit(benchma
 struct StreamedFigures {
   std::vector<double> run_heap_bytes;  // after each 10 simulated minutes, less what was in use before the run
   double judge_peak_heap_bytes = 0;    // the most in use while judging, less what was in use before the run
+  double process_heap_bytes = 0;       // the most the whole process had in use at any of those moments
   double run_wall_s = 0, judge_wall_s = 0;
   double file_bytes = 0;
   int64_t history = 0, most_kept = 0, locks_taken = 0;
@@ -181,6 +182,8 @@ StreamedFigures run_streamed_world(int64_t run_ms) {
       model::judge_stream(read, model::applicable_properties(rlock.name), options, &stream);
   figures.judge_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   figures.judge_peak_heap_bytes = peak;
+  figures.process_heap_bytes =
+      heap_before + std::max(peak, *std::max_element(figures.run_heap_bytes.begin(), figures.run_heap_bytes.end()));
   figures.history = stream.events;
   figures.most_kept = stream.most_kept;
   figures.locks_taken = locks;
@@ -196,14 +199,7 @@ void BM_StandardContentionStreamed(benchmark::State& state) {
   StreamedFigures last;
   for (auto _ : state) {
     last = run_streamed_world(run_ms);
-    if (last.ran_dry) {
-      state.SkipWithError("a client ran out of queued operations before the end");
-      break;
-    }
-    if (!last.holds) {
-      state.SkipWithError("a checker did not hold on the standard world, which is safe by construction");
-      break;
-    }
+    if (failed(state, last.ran_dry, last.holds)) break;
   }
   state.counters["sim_ms"] = benchmark::Counter(static_cast<double>(run_ms));
   state.counters["run_wall_s"] = benchmark::Counter(last.run_wall_s);
@@ -216,6 +212,7 @@ void BM_StandardContentionStreamed(benchmark::State& state) {
   state.counters["run_heap_bytes"] =
       benchmark::Counter(last.run_heap_bytes.empty() ? 0 : *std::max_element(last.run_heap_bytes.begin(), last.run_heap_bytes.end()));
   state.counters["judge_peak_heap_bytes"] = benchmark::Counter(last.judge_peak_heap_bytes);
+  state.counters["process_heap_bytes"] = benchmark::Counter(last.process_heap_bytes);
 }
 BENCHMARK(BM_StandardContentionStreamed)->Arg(10)->Arg(60)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "explore/explore.hpp"
+#include "verify/support/explore_configs.hpp"
 #include "scenario/runner.hpp"
 #include "bench/worlds.hpp"
 #include "base/sha1.hpp"
@@ -63,15 +64,7 @@ void scenario_files(const std::string& dir, Digests& out) {
 // The explored configurations: every lock type with every fault kind and leases, and the
 // configurations the explore and soundness tests name.
 std::vector<std::pair<std::string, ExploreConfig>> explore_configs() {
-  std::vector<std::pair<std::string, ExploreConfig>> configs;
-  for (const model::LockType& type : model::lock_types()) {
-    ExploreConfig c;
-    c.lock_type = std::string(type.name);
-    c.faults = all_fault_kinds();
-    c.world_loss_max = 10;
-    c.properties = model::applicable_properties(c.lock_type);
-    configs.emplace_back(c.lock_type + " all faults, leases, loss", c);
-  }
+  std::vector<std::pair<std::string, ExploreConfig>> configs = test::every_lock_type_under_every_fault();
   ExploreConfig watchdog;
   watchdog.leases = false;
   configs.emplace_back("rlock watchdog, crashes", watchdog);

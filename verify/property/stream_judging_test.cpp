@@ -14,6 +14,7 @@
 
 #include "bench/worlds.hpp"
 #include "explore/explore.hpp"
+#include "verify/support/explore_configs.hpp"
 #include "explore/generator.hpp"
 #include "model/checkers.hpp"
 #include "model/stream_judging.hpp"
@@ -109,15 +110,7 @@ TEST(StreamJudging, TheLibraryAndTheStoriesComeOutAsJudgedWhole) {
 
 TEST(StreamJudging, ExploredCasesComeOutAsJudgedWhole) {
   Tally tally;
-  std::vector<std::pair<std::string, ExploreConfig>> configs;
-  for (const model::LockType& type : model::lock_types()) {
-    ExploreConfig c;
-    c.lock_type = std::string(type.name);
-    c.faults = all_fault_kinds();
-    c.world_loss_max = 10;
-    c.properties = model::applicable_properties(c.lock_type);
-    configs.emplace_back(c.lock_type + " all faults, leases, loss", c);
-  }
+  std::vector<std::pair<std::string, ExploreConfig>> configs = test::every_lock_type_under_every_fault();
   ExploreConfig watchdog;
   watchdog.leases = false;
   watchdog.faults = {"crash", "pause", "delay"};

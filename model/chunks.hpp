@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <iterator>
 #include <vector>
 
@@ -76,14 +77,14 @@ class Chunks {
   size_t first() const { return first_; }
   const T& operator[](size_t i) const {
     LS_ASSERT(i >= first_ && i < size_);
-    return chunks_[i >> kShift][i & (kChunk - 1)];
+    return chunks_[(i - first_) >> kShift][i & (kChunk - 1)];
   }
   const T& back() const { return (*this)[size_ - 1]; }
   const_iterator begin() const { return {this, first_}; }
   const_iterator end() const { return {this, size_}; }
 
   void push_back(T value) {
-    if ((size_ >> kShift) == chunks_.size()) {
+    if (((size_ - first_) >> kShift) == chunks_.size()) {
       chunks_.emplace_back();
       chunks_.back().reserve(kChunk);  // room only: a short history touches (and faults in) what it uses
     }
@@ -91,16 +92,19 @@ class Chunks {
     ++size_;
   }
 
-  // Frees the chunks wholly before index `i`; what is from the chunk holding `i` on stays. The
-  // outer list keeps an empty slot per dropped chunk (24 bytes per 128 elements).
+  // Frees the chunks wholly before index `i`; what is from the chunk holding `i` on stays, and so
+  // does the last element (back() is always there).
   void drop_before(size_t i) {
-    const size_t chunk = std::min(i, size_) >> kShift;
-    for (size_t k = first_ >> kShift; k < chunk; ++k) std::vector<T>().swap(chunks_[k]);
-    first_ = std::max(first_, chunk << kShift);
+    if (size_ == 0) return;
+    const size_t chunk = std::min(i, size_ - 1) >> kShift;
+    while ((first_ >> kShift) < chunk) {
+      chunks_.pop_front();
+      first_ += kChunk;
+    }
   }
 
  private:
-  std::vector<std::vector<T>> chunks_;  // each reserved to kChunk, so never reallocated
+  std::deque<std::vector<T>> chunks_;  // each reserved to kChunk, so never reallocated; from first_ on
   size_t size_ = 0;
   size_t first_ = 0;  // a multiple of kChunk
 };

@@ -71,6 +71,14 @@ TEST(Chunks, DroppingKeepsTheChunkOfTheIndexAndEverythingAfter) {
   c.drop_before(5000);  // past the end: up to the chunk being filled
   EXPECT_EQ(c.first(), 896u);
   EXPECT_EQ(c.back(), 1000);
+  Chunks<int> full;
+  for (int i = 0; i < 256; ++i) full.push_back(i);
+  full.drop_before(256);  // every chunk is full: the last element's stays
+  EXPECT_EQ(full.first(), 128u);
+  EXPECT_EQ(full.back(), 255);
+  full.push_back(256);
+  EXPECT_EQ(full[256], 256);
+  EXPECT_EQ(std::distance(full.begin(), full.end()), 129);
   EXPECT_EQ(*std::lower_bound(c.begin(), c.end(), 950), 950);
 }
 

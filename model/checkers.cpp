@@ -39,7 +39,8 @@ const std::vector<NamedChecker>& standard_checkers() {
       // type, so no scenario judges it by default, and `locksim check` (no lock type) can.
       {std::string(property::kResource), "no client writes the protected counter from a value another client then changed",
        [](const LockType&) { return false; },
-       [](const Facts& f, const CheckerOptions& o) { return check_protected_resource(f, o.resource); }},
+       [](const Facts& f, const CheckerOptions& o) { return check_protected_resource(f, o.resource); },
+       [](const Facts& f, const CheckerOptions& o) { return protected_resource_judge(f, o.resource); }},
   };
   return table;
 }

@@ -1,6 +1,9 @@
 #include "model/protected_resource.hpp"
 
+#include <algorithm>
 #include <map>
+#include <memory>
+#include <optional>
 
 #include "model/anomaly.hpp"
 #include "model/checker_support.hpp"
@@ -16,45 +19,87 @@ Evidence exec_evidence(const Facts& facts, std::string role, int64_t index) {
   return e;
 }
 
-}  // namespace
+// Reads and writes are judged in the order the server ran them, as they are taken; what a later
+// write may be judged against (each owner's latest read, the latest update) is kept as evidence, so
+// that nothing before the latest event is read again.
+class ProtectedResourceJudge final : public Judge {
+ public:
+  explicit ProtectedResourceJudge(const Facts& facts) : facts_(facts) {}
 
-Verdict check_protected_resource(const Facts& facts, const ProtectedResourceOptions&) {
-  struct Resource {
-    std::map<std::string, int64_t> last_read;  // owner -> its latest read (event index)
-    int64_t last_update = -1;                  // the latest update by anyone
+  void advance(const Settled& settled) override {
+    if (verdict_) return;
+    const auto& events = facts_.history().events();
+    auto e = events.begin() + std::max<int64_t>(next_ - static_cast<int64_t>(events.first()), 0);
+    for (; e != events.end() && e->index < settled.index; ++e) {
+      next_ = e->index + 1;
+      if (judge(*e)) return;
+    }
+  }
+
+  Verdict verdict() override {
+    if (verdict_) return *verdict_;
+    if (judged_ == 0)
+      return support::unknown(property::kResource,
+                              "no read followed by a write of the protected resource by the same client: nothing to judge");
+    return support::holds(property::kResource, {support::figure("judged_writes", judged_),
+                                                support::figure("resources", static_cast<int64_t>(resources_.size()))});
+  }
+
+  int64_t needs() const override { return verdict_ ? kForever : next_; }
+
+ private:
+  struct Access {
+    Evidence evidence;
+    Atom owner;
+    int64_t at_ms = 0;
   };
-  std::map<std::string, Resource> resources;
-  int64_t judged = 0;
-  for (const Event& e : facts.history().events()) {
-    if (e.kind != EventKind::Exec || (e.f != kResourceRead && e.f != kResourceWrite)) continue;
-    Resource& r = resources[e.lock];
+  struct Resource {
+    std::map<std::string, Access> last_read;  // owner -> its latest read
+    std::optional<Access> last_update;        // the latest update by anyone
+  };
+
+  // Whether `e` decided the verdict.
+  bool judge(const Event& e) {
+    if (e.kind != EventKind::Exec || (e.f != kResourceRead && e.f != kResourceWrite)) return false;
+    Resource& r = resources_[e.lock];
     const std::string owner = e.owner();
+    Access access{exec_evidence(facts_, e.f == kResourceRead ? "read" : "other_update", e.index), Atom(owner), e.at_ms};
     if (e.f == kResourceRead) {
-      r.last_read[owner] = e.index;
-      continue;
+      r.last_read[owner] = std::move(access);
+      return false;
     }
     const auto read = r.last_read.find(owner);
     if (read != r.last_read.end()) {
-      ++judged;
-      const int64_t other = r.last_update;
-      if (other > read->second && facts.at(other).owner() != owner) {
-        std::vector<Evidence> ev{exec_evidence(facts, "read", read->second),
-                                 exec_evidence(facts, "other_update", other),
-                                 exec_evidence(facts, "stale_write", e.index)};
-        const Event& r0 = facts.at(read->second);
-        for (Evidence& f : support::faults_beside(facts, r0.at_ms, e.at_ms, {}))
+      ++judged_;
+      const auto& other = r.last_update;
+      if (other && other->evidence.event > read->second.evidence.event && other->owner != owner) {
+        std::vector<Evidence> ev{read->second.evidence, other->evidence, exec_evidence(facts_, "stale_write", e.index)};
+        for (Evidence& f : support::faults_beside(facts_, read->second.at_ms, e.at_ms, {}))
           if (f.event < e.index) ev.push_back(std::move(f));
-        return support::violated(property::kResource, anomaly::kLostUpdate, std::move(ev));
+        verdict_ = support::violated(property::kResource, anomaly::kLostUpdate, std::move(ev));
+        return true;
       }
       r.last_read.erase(read);  // one read judges one write
     }
-    r.last_update = e.index;
+    r.last_update = std::move(access);
+    return false;
   }
-  if (judged == 0)
-    return support::unknown(property::kResource,
-                            "no read followed by a write of the protected resource by the same client: nothing to judge");
-  return support::holds(property::kResource, {support::figure("judged_writes", judged),
-                                              support::figure("resources", static_cast<int64_t>(resources.size()))});
+
+  const Facts& facts_;
+  std::map<std::string, Resource> resources_;
+  int64_t judged_ = 0;
+  int64_t next_ = 0;  // the next event to judge
+  std::optional<Verdict> verdict_;
+};
+
+}  // namespace
+
+std::unique_ptr<Judge> protected_resource_judge(const Facts& facts, const ProtectedResourceOptions&) {
+  return std::make_unique<ProtectedResourceJudge>(facts);
+}
+
+Verdict check_protected_resource(const Facts& facts, const ProtectedResourceOptions& options) {
+  return judge_whole(*protected_resource_judge(facts, options), facts);
 }
 
 }  // namespace locksim::model

@@ -7,7 +7,10 @@
 // from a stale value: the two critical sections overlapped and an update is lost (anomaly
 // lost-update). Writes not preceded by a read of the same owner (INCR, a blind SET) are not judged,
 // and a history with no read-then-write to judge is Unknown, never "holds".
+#include <memory>
+
 #include "model/facts.hpp"
+#include "model/judge.hpp"
 #include "model/verdict.hpp"
 
 namespace locksim::model {
@@ -18,5 +21,6 @@ inline constexpr std::string_view kResourceWrite = "resource_write";
 struct ProtectedResourceOptions {};
 
 Verdict check_protected_resource(const Facts& facts, const ProtectedResourceOptions& options = {});
+std::unique_ptr<Judge> protected_resource_judge(const Facts& facts, const ProtectedResourceOptions& options = {});
 
 }  // namespace locksim::model

@@ -17,6 +17,7 @@
 #include "model/lock_types.hpp"
 #include "verify/unit/model/evidence.hpp"
 #include "verify/unit/model/history_builder.hpp"
+#include "verify/unit/model/streamed.hpp"
 
 namespace locksim::model {
 namespace {
@@ -28,7 +29,9 @@ using W = std::vector<int64_t>;
 
 Verdict judge(const HistoryBuilder& b, const char* type = "rlock", LivenessOptions options = {}) {
   const Facts facts(b.history(), find_lock_type(type));
-  return check_liveness(facts, options);
+  CheckerOptions streamed = test::options_for(type);
+  streamed.liveness = options;
+  return test::streamed_alike(b.history(), "liveness", streamed, check_liveness(facts, options));
 }
 
 int64_t end_at(HistoryBuilder& b, int64_t t) {

@@ -13,6 +13,7 @@
 #include "model/lock_types.hpp"
 #include "verify/unit/model/evidence.hpp"
 #include "verify/unit/model/history_builder.hpp"
+#include "verify/unit/model/streamed.hpp"
 
 namespace locksim::model {
 namespace {
@@ -26,7 +27,7 @@ using W = std::vector<int64_t>;
 // The checker on `b`'s history, its facts worked out for the lock type `type` ("" for an unknown one).
 Verdict check(const HistoryBuilder& b, const char* type = "rlock") {
   const Facts facts(b.history(), find_lock_type(type));
-  return check_mutual_exclusion(facts);
+  return test::streamed_alike(b.history(), "mutual_exclusion", test::options_for(type), check_mutual_exclusion(facts));
 }
 
 std::vector<const Evidence*> all_of(const Verdict& v, const std::string& role) {

@@ -5,6 +5,7 @@
 #include "model/anomaly.hpp"
 #include "model/checkers.hpp"
 #include "model/explain.hpp"
+#include "verify/unit/model/streamed.hpp"
 
 namespace locksim::model {
 namespace {
@@ -31,7 +32,7 @@ struct Log {
   }
   Verdict check() const {
     const Facts facts(history, nullptr);
-    return check_protected_resource(facts);
+    return test::streamed_alike(history, "resource", test::options_for(nullptr), check_protected_resource(facts));
   }
 };
 

@@ -10,6 +10,7 @@
 #include "model/lock_types.hpp"
 #include "verify/unit/model/evidence.hpp"
 #include "verify/unit/model/history_builder.hpp"
+#include "verify/unit/model/streamed.hpp"
 
 namespace locksim::model {
 namespace {
@@ -22,7 +23,7 @@ using W = std::vector<int64_t>;
 // The checker on `b`'s history, its facts worked out for the lock type `type` (nullptr: not known).
 Verdict check(const HistoryBuilder& b, const char* type = "rlock") {
   const Facts facts(b.history(), type ? find_lock_type(type) : nullptr);
-  return check_reentrancy(facts);
+  return test::streamed_alike(b.history(), "reentrancy", test::options_for(type), check_reentrancy(facts));
 }
 
 // What the "count" evidence of a hash verdict must say: whose count, which field, what the

@@ -10,6 +10,7 @@
 #include "model/lock_types.hpp"
 #include "verify/unit/model/evidence.hpp"
 #include "verify/unit/model/history_builder.hpp"
+#include "verify/unit/model/streamed.hpp"
 
 namespace locksim::model {
 namespace {
@@ -22,7 +23,9 @@ using W = std::vector<int64_t>;
 // The checker on `b`'s history, its facts worked out for the lock type `type`.
 Verdict check(const HistoryBuilder& b, const char* type = "rlock", const WatchdogOptions& options = {}) {
   const Facts facts(b.history(), find_lock_type(type));
-  return check_watchdog(facts, options);
+  CheckerOptions streamed = test::options_for(type);
+  streamed.watchdog = options;
+  return test::streamed_alike(b.history(), "watchdog", streamed, check_watchdog(facts, options));
 }
 
 std::vector<int64_t> events_of(const Verdict& v, const std::string& role) {

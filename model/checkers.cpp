@@ -34,7 +34,8 @@ const std::vector<NamedChecker>& standard_checkers() {
        [](const Facts& f, const CheckerOptions& o) { return check_fair_queue(f, o.fair_queue); }},
       {std::string(property::kReadWrite), "no writer overlaps another writer or a reader",
        [](const LockType& t) { return t.sides; },
-       [](const Facts& f, const CheckerOptions& o) { return check_read_write(f, o.read_write); }},
+       [](const Facts& f, const CheckerOptions& o) { return check_read_write(f, o.read_write); },
+       [](const Facts& f, const CheckerOptions& o) { return read_write_judge(f, o.read_write); }},
       // Only `locksim serve` records the resource's reads and writes: it applies to no modelled lock
       // type, so no scenario judges it by default, and `locksim check` (no lock type) can.
       {std::string(property::kResource), "no client writes the protected counter from a value another client then changed",

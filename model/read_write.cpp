@@ -1,6 +1,9 @@
 #include "model/read_write.hpp"
 
+#include <algorithm>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string_view>
 
 #include "model/anomaly.hpp"
@@ -46,42 +49,97 @@ Verdict overlap(const Facts& facts, const Belief& first, const Belief& second, s
   return support::violated(property::kReadWrite, anomaly, std::move(ev));
 }
 
-}  // namespace
+// A belief is judged when it begins, as in mutual_exclusion: whether another owner's was still open
+// then is known. The story waits for the earlier hold's end (its evidence shows it), or the history's.
+class ReadWriteJudge final : public Judge {
+ public:
+  explicit ReadWriteJudge(const Facts& facts) : facts_(facts) {}
 
-Verdict check_read_write(const Facts& facts, const ReadWriteOptions&) {
+  void advance(const Settled& settled) override {
+    if (found_) {
+      if (!verdict_ && (found_->first->span.end >= 0 || settled.end()))
+        verdict_ = overlap(facts_, *found_->first, *found_->second, found_->anomaly);
+      return;
+    }
+    for (auto it = beliefs_from(facts_, next_); it != facts_.beliefs().end(); ++it) {
+      const Belief& b = *it;
+      next_ = b.span.begin + 1;
+      std::string name;
+      bool write = false;
+      if (!split(b.lock, name, write)) continue;
+      Open& on = seen_[name];
+      // A belief ended before this one began cannot overlap a later one either.
+      const auto ended = [&](const Belief* a) { return a->span.end >= 0 && a->span.end <= b.span.begin; };
+      std::erase_if(on.readers, ended);
+      std::erase_if(on.writers, ended);
+      // The earliest-begun interval of another owner on `side` still open when `b` began.
+      auto first_open = [&](const std::vector<const Belief*>& side) -> const Belief* {
+        const Belief* first = nullptr;
+        for (const Belief* a : side) {
+          if (a->owner == b.owner) continue;
+          if ((a->span.end < 0 || a->span.end > b.span.begin) && (!first || a->span.begin < first->span.begin)) first = a;
+        }
+        return first;
+      };
+      // A new writer conflicts with other writers first, then with readers; a new reader with writers.
+      if (const Belief* w = first_open(on.writers))
+        found_ = Found{w, &b, write ? anomaly::kWriteOverlap : anomaly::kReadWriteOverlap};
+      else if (const Belief* r = write ? first_open(on.readers) : nullptr)
+        found_ = Found{r, &b, anomaly::kReadWriteOverlap};
+      if (found_) {
+        advance(settled);
+        return;
+      }
+      (write ? on.writers : on.readers).push_back(&b);
+      ++(write ? writes_ : reads_);
+    }
+    // What has ended can overlap no belief still to come.
+    for (auto& [lock, on] : seen_)
+      for (auto* side : {&on.readers, &on.writers}) std::erase_if(*side, [](const Belief* a) { return a->span.end >= 0; });
+  }
+
+  Verdict verdict() override {
+    if (verdict_) return *verdict_;
+    return support::holds(property::kReadWrite, {support::figure("write_intervals", writes_),
+                                                 support::figure("read_intervals", reads_),
+                                                 support::figure("locks", static_cast<int64_t>(seen_.size()))});
+  }
+
+  int64_t needs() const override {
+    if (verdict_) return kForever;
+    if (found_) return std::min(found_->first->since, found_->second->since);
+    int64_t first = next_;
+    for (const auto& [lock, on] : seen_)
+      for (const auto* side : {&on.readers, &on.writers})
+        for (const Belief* a : *side) first = std::min(first, a->since);
+    return first;
+  }
+
+ private:
   struct Open {
     std::vector<const Belief*> readers, writers;
   };
-  std::map<std::string, Open> seen;
-  int64_t reads = 0, writes = 0;
-  for (const Belief& b : facts.beliefs()) {
-    std::string name;
-    bool write = false;
-    if (!split(b.lock, name, write)) continue;
-    Open& on = seen[name];
-    // As in mutual_exclusion: a belief ended before this one began cannot overlap a later one either.
-    const auto ended = [&](const Belief* a) { return a->span.end >= 0 && a->span.end <= b.span.begin; };
-    std::erase_if(on.readers, ended);
-    std::erase_if(on.writers, ended);
-    // The earliest-begun interval of another owner on `side` still open when `b` began.
-    auto first_open = [&](const std::vector<const Belief*>& side) -> const Belief* {
-      const Belief* first = nullptr;
-      for (const Belief* a : side) {
-        if (a->owner == b.owner) continue;
-        if ((a->span.end < 0 || a->span.end > b.span.begin) && (!first || a->span.begin < first->span.begin)) first = a;
-      }
-      return first;
-    };
-    // A new writer conflicts with other writers first, then with readers; a new reader with writers.
-    if (const Belief* w = first_open(on.writers)) return overlap(facts, *w, b, write ? anomaly::kWriteOverlap : anomaly::kReadWriteOverlap);
-    if (write)
-      if (const Belief* r = first_open(on.readers)) return overlap(facts, *r, b, anomaly::kReadWriteOverlap);
-    (write ? on.writers : on.readers).push_back(&b);
-    ++(write ? writes : reads);
-  }
-  return support::holds(property::kReadWrite, {support::figure("write_intervals", writes),
-                                               support::figure("read_intervals", reads),
-                                               support::figure("locks", static_cast<int64_t>(seen.size()))});
+  struct Found {
+    const Belief* first;
+    const Belief* second;
+    std::string_view anomaly;
+  };
+  const Facts& facts_;
+  int64_t next_ = 0;  // the begin of the next belief to judge, or before it
+  int64_t reads_ = 0, writes_ = 0;
+  std::map<std::string, Open> seen_;
+  std::optional<Found> found_;
+  std::optional<Verdict> verdict_;
+};
+
+}  // namespace
+
+std::unique_ptr<Judge> read_write_judge(const Facts& facts, const ReadWriteOptions&) {
+  return std::make_unique<ReadWriteJudge>(facts);
+}
+
+Verdict check_read_write(const Facts& facts, const ReadWriteOptions& options) {
+  return judge_whole(*read_write_judge(facts, options), facts);
 }
 
 }  // namespace locksim::model

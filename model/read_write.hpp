@@ -8,7 +8,10 @@
 // recorded order. The first overlap is reported, with mutual_exclusion's evidence (both holds, where
 // each acquire ran, what had become of the earlier hold in the hash). Locks of other names are
 // ignored. Applies to rwlock.
+#include <memory>
+
 #include "model/facts.hpp"
+#include "model/judge.hpp"
 #include "model/verdict.hpp"
 
 namespace locksim::model {
@@ -16,5 +19,6 @@ namespace locksim::model {
 struct ReadWriteOptions {};
 
 Verdict check_read_write(const Facts& facts, const ReadWriteOptions& options = {});
+std::unique_ptr<Judge> read_write_judge(const Facts& facts, const ReadWriteOptions& options = {});
 
 }  // namespace locksim::model

@@ -12,6 +12,7 @@
 #include "model/lock_types.hpp"
 #include "verify/unit/model/evidence.hpp"
 #include "verify/unit/model/history_builder.hpp"
+#include "verify/unit/model/streamed.hpp"
 
 namespace locksim::model {
 namespace {
@@ -25,7 +26,7 @@ using W = std::vector<int64_t>;
 // The checker on `b`'s history, its facts worked out for the lock type `type` ("" for an unknown one).
 Verdict check(const HistoryBuilder& b, const char* type = "rwlock") {
   const Facts facts(b.history(), find_lock_type(type));
-  return check_read_write(facts);
+  return test::streamed_alike(b.history(), "read_write", test::options_for(type), check_read_write(facts));
 }
 
 // Redisson's ReadWriteLock "orders" as the world records it: the sides are the locks "orders:read"

@@ -379,7 +379,7 @@ int main(int argc, char** argv) {
                   "Judge the history as it streams, for one too long to hold: the file is read twice and never\n"
                   "held whole, and memory follows how long operations and holds last, not how long the history\n"
                   "is; the same verdicts, printed with their explanations, and no reports or timeline.\n"
-                  "Judges mutual_exclusion, reentrancy, watchdog, liveness, read_write and resource (docs/checkers.md)");
+                  "Judges every property but fair_queue (docs/checkers.md)");
   // --exhaustive: the positional is a scenario, searched through every schedule within its bounds.
   bool check_exhaustive = false;
   locksim::app::ExhaustiveCommandOptions ex;

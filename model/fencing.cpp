@@ -1,6 +1,9 @@
 #include "model/fencing.hpp"
 
+#include <algorithm>
 #include <map>
+#include <memory>
+#include <optional>
 
 #include "model/anomaly.hpp"
 #include "model/checker_support.hpp"
@@ -22,45 +25,123 @@ int64_t token_source(const Facts& facts, const std::string& owner, int64_t token
   return found;
 }
 
-}  // namespace
+// Accepted writes are judged in the order the resource took them, as they are taken. Of each owner's
+// highest-token write, what a later write may be judged against is kept as evidence (with where its
+// token came from, found while the operation that fetched it is still there), so that nothing before
+// the latest event is read again.
+class FencingJudge final : public Judge {
+ public:
+  FencingJudge(const Facts& facts, const FencingOptions& options) : facts_(facts), options_(options) {}
 
-Verdict check_fencing(const Facts& facts, const FencingOptions& options) {
-  // resource -> owner -> the accepted write with that owner's highest token so far
-  std::map<std::string, std::map<std::string, int64_t>> highest;
-  size_t accepted = 0;
-  for (const Event& e : facts.history().events()) {
-    if (e.kind != EventKind::Write || e.f != "accepted") continue;
-    if (e.value == 0 && !options.unfenced_is_zero) continue;
-    ++accepted;
-    auto& owners = highest[e.lock];
-    const std::string owner = e.owner();
-    int64_t against = -1;  // another holder's write with a token >= this one (the highest such)
-    for (const auto& [other, index] : owners) {
-      if (other == owner) continue;
-      const Event& w = facts.at(index);
-      if (w.value >= e.value && (against < 0 || w.value > facts.at(against).value)) against = index;
+  void advance(const Settled& settled) override {
+    if (verdict_) return;
+    const auto& events = facts_.history().events();
+    auto e = events.begin() + std::max<int64_t>(next_ - static_cast<int64_t>(events.first()), 0);
+    for (; e != events.end() && e->index < settled.index; ++e) {
+      next_ = e->index + 1;
+      if (judge(*e, settled.end())) return;
     }
-    if (against >= 0) {
-      const Event& w = facts.at(against);
-      std::vector<Evidence> ev{support::event_evidence(facts, "earlier_write", against),
-                               support::event_evidence(facts, "later_write", e.index)};
-      const int64_t earlier_source = token_source(facts, w.owner(), w.value, against);
-      const int64_t later_source = token_source(facts, owner, e.value, e.index);
-      if (earlier_source >= 0) ev.push_back(support::event_evidence(facts, "earlier_token", earlier_source));
-      if (later_source >= 0) ev.push_back(support::event_evidence(facts, "later_token", later_source));
-      if (earlier_source >= 0 && later_source >= 0) {
-        const Event& a = facts.at(std::min(earlier_source, later_source));
-        const Event& b = facts.at(std::max(earlier_source, later_source));
-        for (Evidence& f : support::faults_beside(facts, a.at_ms, b.at_ms, {a.process, b.process}))
-          if (f.event > a.index && f.event < b.index) ev.push_back(std::move(f));
+  }
+
+  Verdict verdict() override {
+    if (verdict_) return *verdict_;
+    return support::holds(property::kFencing, {support::figure("accepted_writes", accepted_)});
+  }
+
+  int64_t needs() const override { return verdict_ ? kForever : next_; }
+
+ private:
+  // A write, and the execution that handed out its token (-1: the history shows none).
+  struct Write {
+    int64_t index = -1;
+    int64_t value = 0;
+    Evidence evidence;
+    int64_t source = -1;
+    Evidence source_evidence;
+    int64_t source_ms = 0;
+    std::string source_process;
+    std::string owner;
+    bool sourced = false;
+  };
+
+  // A write, its token's source found now (a stream drops the operation that fetched it later) or
+  // when a violation needs it (a whole history keeps everything: no search per write).
+  Write write_of(const Event& e, const std::string& owner, bool now) const {
+    Write w;
+    w.index = e.index;
+    w.value = e.value;
+    w.evidence = support::event_evidence(facts_, "", e.index);
+    w.owner = owner;
+    if (now) find_source(w);
+    return w;
+  }
+
+  void find_source(Write& w) const {
+    if (w.sourced) return;
+    w.sourced = true;
+    w.source = token_source(facts_, w.owner, w.value, w.index);
+    if (w.source < 0) return;
+    const Event& x = facts_.at(w.source);
+    w.source_evidence = support::event_evidence(facts_, "", w.source);
+    w.source_ms = x.at_ms;
+    w.source_process = x.process;
+  }
+
+  static Evidence as(Evidence e, std::string role) {
+    e.role = std::move(role);
+    return e;
+  }
+
+  // Whether `e` decided the verdict (`at_end`: the last call, a whole history's or a stream's).
+  bool judge(const Event& e, bool at_end) {
+    if (e.kind != EventKind::Write || e.f != "accepted") return false;
+    if (e.value == 0 && !options_.unfenced_is_zero) return false;
+    ++accepted_;
+    auto& owners = highest_[e.lock];
+    const std::string owner = e.owner();
+    Write* against = nullptr;  // another holder's write with a token >= this one (the highest such)
+    for (auto& [other, w] : owners) {
+      if (other == owner) continue;
+      if (w.value >= e.value && (!against || w.value > against->value)) against = &w;
+    }
+    if (against) {
+      const Write later = write_of(e, owner, true);
+      find_source(*against);
+      std::vector<Evidence> ev{as(against->evidence, "earlier_write"), as(later.evidence, "later_write")};
+      if (against->source >= 0) ev.push_back(as(against->source_evidence, "earlier_token"));
+      if (later.source >= 0) ev.push_back(as(later.source_evidence, "later_token"));
+      if (against->source >= 0 && later.source >= 0) {
+        const Write& a = against->source < later.source ? *against : later;
+        const Write& b = against->source < later.source ? later : *against;
+        for (Evidence& f : support::faults_beside(facts_, a.source_ms, b.source_ms, {a.source_process, b.source_process}))
+          if (f.event > a.source && f.event < b.source) ev.push_back(std::move(f));
       }
-      const auto anomaly = w.value == e.value ? anomaly::kSharedToken : anomaly::kFencingOrder;
-      return support::violated(property::kFencing, anomaly, std::move(ev));
+      const auto anomaly = against->value == e.value ? anomaly::kSharedToken : anomaly::kFencingOrder;
+      verdict_ = support::violated(property::kFencing, anomaly, std::move(ev));
+      return true;
     }
     const auto it = owners.find(owner);
-    if (it == owners.end() || facts.at(it->second).value < e.value) owners[owner] = e.index;
+    if (it == owners.end() || it->second.value < e.value) owners[owner] = write_of(e, owner, !at_end);
+    return false;
   }
-  return support::holds(property::kFencing, {support::figure("accepted_writes", static_cast<int64_t>(accepted))});
+
+  const Facts& facts_;
+  const FencingOptions options_;
+  // resource -> owner -> the accepted write with that owner's highest token so far
+  std::map<std::string, std::map<std::string, Write>> highest_;
+  int64_t accepted_ = 0;
+  int64_t next_ = 0;  // the next event to judge
+  std::optional<Verdict> verdict_;
+};
+
+}  // namespace
+
+std::unique_ptr<Judge> fencing_judge(const Facts& facts, const FencingOptions& options) {
+  return std::make_unique<FencingJudge>(facts, options);
+}
+
+Verdict check_fencing(const Facts& facts, const FencingOptions& options) {
+  return judge_whole(*fencing_judge(facts, options), facts);
 }
 
 }  // namespace locksim::model

@@ -9,7 +9,10 @@
 // Evidence: both writes, and where each token came from (the server's execution that handed it
 // out) with the server faults in between. Applies to lock types that hand out tokens (token,
 // client-reentrant).
+#include <memory>
+
 #include "model/facts.hpp"
+#include "model/judge.hpp"
 #include "model/verdict.hpp"
 
 namespace locksim::model {
@@ -20,5 +23,6 @@ struct FencingOptions {
 };
 
 Verdict check_fencing(const Facts& facts, const FencingOptions& options = {});
+std::unique_ptr<Judge> fencing_judge(const Facts& facts, const FencingOptions& options = {});
 
 }  // namespace locksim::model

@@ -36,7 +36,7 @@ refuses() {  # expected-text args...
   out=$("$locksim" check --stream "$@" 2>&1); status=$?
   [[ $status -eq 2 && $out == *"$expected"* ]] || fail "check --stream $*: exit $status, expected 2 and '$expected'; got: $out"
 }
-refuses "fencing is not judged from a stream yet" "$history" --properties fencing
+refuses "fair_queue is not judged from a stream yet" "$history" --properties fair_queue
 refuses "it takes neither --out" "$history" --out somewhere
 refuses "cannot read missing.jsonl" missing.jsonl
 printf '{"i":0,"t":5,"type":"invoke","p":"A"}\n{"i":1,"t":4,"type":"ok","p":"A"}\n' >bad.jsonl

@@ -11,6 +11,7 @@
 #include "model/lock_types.hpp"
 #include "verify/unit/model/evidence.hpp"
 #include "verify/unit/model/history_builder.hpp"
+#include "verify/unit/model/streamed.hpp"
 
 namespace locksim::model {
 namespace {
@@ -24,7 +25,9 @@ using W = std::vector<int64_t>;
 // The checker on `b`'s history, its facts worked out for the lock type `type` ("" for an unknown one).
 Verdict check(const HistoryBuilder& b, const FencingOptions& options = {}, const char* type = "token") {
   const Facts facts(b.history(), find_lock_type(type));
-  return check_fencing(facts, options);
+  CheckerOptions streamed = test::options_for(type);
+  streamed.fencing = options;
+  return test::streamed_alike(b.history(), "fencing", streamed, check_fencing(facts, options));
 }
 
 // The token lock "orders" as the world records it: SET NX PX 10000 with a random value, then INCR of

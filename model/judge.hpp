@@ -51,6 +51,18 @@ void judge_settled_ops(const Facts& facts, const Settled& settled, int64_t& next
   }
 }
 
+// The events taken, from `next` on: `judge(e)` for each, `next` moved past it; stops when judge
+// returns true (it has its verdict).
+template <typename F>
+void judge_taken_events(const Facts& facts, const Settled& settled, int64_t& next, F&& judge) {
+  const auto& events = facts.history().events();
+  auto e = events.begin() + std::max<int64_t>(next - static_cast<int64_t>(events.first()), 0);
+  for (; e != events.end() && e->index < settled.index; ++e) {
+    next = e->index + 1;
+    if (judge(*e)) return;
+  }
+}
+
 // The first belief that began at or after event `next` (the facts' end when none).
 inline std::deque<Belief>::const_iterator beliefs_from(const Facts& facts, int64_t next) {
   const auto& beliefs = facts.beliefs();

@@ -28,12 +28,7 @@ class ProtectedResourceJudge final : public Judge {
 
   void advance(const Settled& settled) override {
     if (verdict_) return;
-    const auto& events = facts_.history().events();
-    auto e = events.begin() + std::max<int64_t>(next_ - static_cast<int64_t>(events.first()), 0);
-    for (; e != events.end() && e->index < settled.index; ++e) {
-      next_ = e->index + 1;
-      if (judge(*e)) return;
-    }
+    judge_taken_events(facts_, settled, next_, [&](const Event& e) { return judge(e); });
   }
 
   Verdict verdict() override {

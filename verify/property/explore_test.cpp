@@ -86,6 +86,8 @@ CaseResult expect_violated(const ExploreConfig& config, const std::string& prope
   EXPECT_FALSE(line["evidence"].empty()) << line;
   for (const auto& item : line["evidence"]) EXPECT_TRUE(item.contains("role")) << item;
   std::filesystem::remove(path);
+  std::error_code ignored;
+  std::filesystem::remove(dir, ignored);  // the folder, unless a failure's counterexample is in it
   return *found;
 }
 
@@ -216,6 +218,9 @@ RC_GTEST_PROP(ExploreGenerator, GeneratedScenariosRoundTripThroughFiles, ()) {
   const auto path = (dir / "roundtrip.yaml").string();
   write_scenario_file(s, path);
   const Scenario loaded = load_scenario(path);
+  std::filesystem::remove(path);
+  std::error_code ignored;
+  std::filesystem::remove(dir, ignored);
   RC_ASSERT(write_scenario(loaded) == write_scenario(s));
   RC_ASSERT(run_scenario(loaded).history.to_jsonl() == run_scenario(s).history.to_jsonl());
 }

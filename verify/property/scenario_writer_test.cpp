@@ -74,6 +74,8 @@ TEST(ScenarioWriter, QuotesNamesYamlWouldReadOtherwise) {
   EXPECT_EQ(r.timeline[0].op->lease_ms, 1200);
   EXPECT_EQ(r.run_ms, 9000);
   std::filesystem::remove(path);
+  std::error_code ignored;
+  std::filesystem::remove(temp_dir(), ignored);  // the folder, once empty
 }
 
 TEST(ScenarioWriter, ErrorRepliesAndResetsRoundTrip) {
@@ -118,6 +120,8 @@ TEST(ScenarioWriter, ErrorRepliesAndResetsRoundTrip) {
   EXPECT_EQ(r.timeline[2].fault->client, "A");
   EXPECT_EQ(write_scenario(r), text);
   std::filesystem::remove(path);
+  std::error_code ignored;
+  std::filesystem::remove(temp_dir(), ignored);  // the folder, once empty
 }
 
 }  // namespace

@@ -243,6 +243,7 @@ TEST(LocksimRun, AScenarioThatRefusesTheTimeScaleIsSkippedNotFailed) {
   EXPECT_EQ(json["results"][1]["time_scale"].get<double>(), 0.1);
   EXPECT_NE(read(out + "/junit.xml").find("<skipped message="), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(out + "/redis-restart-aof/history.jsonl")) << "a skipped scenario does not run";
+  std::filesystem::remove_all(out);
 }
 
 // Usage errors of the live options are exit code 2 with a message, before any server starts.
@@ -272,6 +273,7 @@ TEST(LocksimRun, LiveOptionsMisusedAreUsageErrors) {
   r = code_and_error([](RunOptions& o) { o.backend = "remote"; });
   EXPECT_EQ(r.first, 2);
   EXPECT_EQ(r.second, "locksim run: --backend remote: expected fake or live\n");
+  std::filesystem::remove_all(temp_dir("usage"));
 }
 
 }  // namespace

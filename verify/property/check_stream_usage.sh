@@ -38,6 +38,7 @@ refuses() {  # expected-text args...
 }
 refuses "fair_queue is not judged from a stream yet" "$history" --properties fair_queue
 refuses "it takes neither --out" "$history" --out somewhere
+refuses "it takes neither --exhaustive" "$source_dir/examples/exhaustive/rlock-2x2.yaml" --exhaustive
 refuses "cannot read missing.jsonl" missing.jsonl
 printf '{"i":0,"t":5,"type":"invoke","p":"A"}\n{"i":1,"t":4,"type":"ok","p":"A"}\n' >bad.jsonl
 refuses "history line 2: history events must arrive in time order" bad.jsonl --properties liveness

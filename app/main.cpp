@@ -378,8 +378,8 @@ int main(int argc, char** argv) {
   check->add_flag("--stream", check_options.stream,
                   "Judge the history as it streams, for one too long to hold: the file is read twice and never\n"
                   "held whole, and memory follows how long operations and holds last, not how long the history\n"
-                  "is; the same verdicts, printed with their explanations, and no reports or timeline.\n"
-                  "Judges every property but fair_queue (docs/checkers.md)");
+                  "is; the same verdicts, printed with their explanations, and no reports or timeline\n"
+                  "(docs/checkers.md)");
   // --exhaustive: the positional is a scenario, searched through every schedule within its bounds.
   bool check_exhaustive = false;
   locksim::app::ExhaustiveCommandOptions ex;

@@ -60,7 +60,7 @@ void judge(const locksim::model::History& history, RunFigures& figures) {
   options.lock_type = std::string(rlock.name);
   std::vector<model::Verdict> verdicts;
   for (const model::NamedChecker& checker : model::standard_checkers())
-    if (checker.applies(rlock)) verdicts.push_back(checker.check(facts, options));
+    if (checker.applies(rlock)) verdicts.push_back(model::judge_whole(*checker.judge(facts, options), facts));
   figures.judge_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   figures.holds = !verdicts.empty() && model::overall(verdicts) == model::Validity::Yes;
 }

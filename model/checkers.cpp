@@ -12,36 +12,29 @@ const std::vector<NamedChecker>& standard_checkers() {
   static const std::vector<NamedChecker> table{
       {std::string(property::kMutualExclusion), "no two owners believe they hold one lock at once",
        [](const LockType& t) { return !t.sides; },
-       [](const Facts& f, const CheckerOptions& o) { return check_mutual_exclusion(f, o.mutual_exclusion); },
        [](const Facts& f, const CheckerOptions& o) { return mutual_exclusion_judge(f, o.mutual_exclusion); }},
       {std::string(property::kFencing), "the resource never accepts a token another holder used or beat",
        [](const LockType& t) { return t.fencing; },
-       [](const Facts& f, const CheckerOptions& o) { return check_fencing(f, o.fencing); },
        [](const Facts& f, const CheckerOptions& o) { return fencing_judge(f, o.fencing); }},
       {std::string(property::kReentrancy), "every acquire and unlock moves its holder's count by exactly one",
        [](const LockType& t) { return t.server_reentrant || t.client_reentrant; },
-       [](const Facts& f, const CheckerOptions& o) { return check_reentrancy(f, o.reentrancy); },
        [](const Facts& f, const CheckerOptions& o) { return reentrancy_judge(f, o.reentrancy); }},
       {std::string(property::kWatchdog), "holds without a lease are renewed while their holder lives, and only those",
        [](const LockType& t) { return t.watchdog; },
-       [](const Facts& f, const CheckerOptions& o) { return check_watchdog(f, o.watchdog); },
        [](const Facts& f, const CheckerOptions& o) { return watchdog_judge(f, o.watchdog); }},
       {std::string(property::kLiveness), "no waiter waits while the server holds the lock for nobody who can release it",
        [](const LockType&) { return true; },
-       [](const Facts& f, const CheckerOptions& o) { return check_liveness(f, o.liveness); },
        [](const Facts& f, const CheckerOptions& o) { return liveness_judge(f, o.liveness); }},
       {std::string(property::kFairQueue), "live waiters are granted in the order they queued",
        [](const LockType& t) { return t.fair; },
-       [](const Facts& f, const CheckerOptions& o) { return check_fair_queue(f, o.fair_queue); }},
+       [](const Facts& f, const CheckerOptions& o) { return fair_queue_judge(f, o.fair_queue); }},
       {std::string(property::kReadWrite), "no writer overlaps another writer or a reader",
        [](const LockType& t) { return t.sides; },
-       [](const Facts& f, const CheckerOptions& o) { return check_read_write(f, o.read_write); },
        [](const Facts& f, const CheckerOptions& o) { return read_write_judge(f, o.read_write); }},
       // Only `locksim serve` records the resource's reads and writes: it applies to no modelled lock
       // type, so no scenario judges it by default, and `locksim check` (no lock type) can.
       {std::string(property::kResource), "no client writes the protected counter from a value another client then changed",
        [](const LockType&) { return false; },
-       [](const Facts& f, const CheckerOptions& o) { return check_protected_resource(f, o.resource); },
        [](const Facts& f, const CheckerOptions& o) { return protected_resource_judge(f, o.resource); }},
   };
   return table;
@@ -132,7 +125,7 @@ std::vector<Verdict> run_checkers(const History& history, const std::vector<std:
   if (chosen.empty()) return verdicts;
   const Facts facts(history, find_lock_type(options.lock_type));
   for (const NamedChecker* checker : chosen)
-    verdicts.push_back(guarded(*checker, [&] { return checker->check(facts, options); }));
+    verdicts.push_back(guarded(*checker, [&] { return judge_whole(*checker->judge(facts, options), facts); }));
   return verdicts;
 }
 

@@ -43,9 +43,9 @@ struct NamedChecker {
   std::string name;
   std::string about;  // what it judges, in a line
   std::function<bool(const LockType&)> applies;
-  std::function<Verdict(const Facts&, const CheckerOptions&)> check;
-  // The same checker as a judge, for a history judged as it streams; empty where there is none yet.
-  std::function<std::unique_ptr<Judge>(const Facts&, const CheckerOptions&)> judge{};
+  // The checker, as a judge (judge.hpp): given a whole history's facts (judge_whole), or a stream's
+  // as they grow (stream_judging.hpp).
+  std::function<std::unique_ptr<Judge>(const Facts&, const CheckerOptions&)> judge;
 };
 
 // The eight checkers above, in that order.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,7 +29,7 @@ struct Entry {
   int64_t ghost_to = kForever;   // Evicted: its next attempt or its leaving
   int64_t silenced_by = -1;      // Evicted: the fault that began the silence
   const std::vector<Span>* away = nullptr;
-  const Op* waiter = nullptr;
+  std::shared_ptr<const Op> waiter{};  // a copy: a stream may retire the operation before the stay is judged
 };
 
 struct Grant {
@@ -65,34 +66,114 @@ bool still_waiting_at(const Entry& w, const Grant& g) {
   return false;
 }
 
-int64_t window_end(const Entry& v, int64_t history_end) {
-  if (v.end == Entry::End::Open) return history_end;
-  return v.end_at;
+// Where a stay stops counting for the waiters behind it: its end (an evicted one's: its ghost's).
+int64_t counts_until(const Entry& u) {
+  if (u.end == Entry::End::Open) return kForever;
+  return std::max(u.end_at, u.end == Entry::End::Evicted ? u.ghost_to : u.end_at);
 }
 
-}  // namespace
-
-Verdict check_fair_queue(const Facts& facts, const FairQueueOptions& options) {
-  const History& history = facts.history();
+// An acquire's stays and its grant, in the order it made them.
+struct Acquire {
   std::vector<Entry> entries;
-  std::vector<Grant> grants;
+  std::optional<Grant> grant;
+  bool needs_end = false;  // a stay open at the end: its eviction and window reach the history's end
+};
 
-  for (const Op& op : facts.ops()) {
-    if (!support::is_acquire(op.f)) continue;
-    const std::vector<Span>& away = facts.unavailable(op.process);
-    const Event& invoke = facts.at(op.invoke);
-    const int64_t wait_ms = options.try_wait_replaces_thread_wait && invoke.wait_ms > 0 ? invoke.wait_ms
-                                                                                      : options.thread_wait_ms;
+// Judged in the order the property's two bounds are defined: every grant (in history order) for a
+// fifo-inversion, then every stay (in enqueue order) for a blocked-by-evicted or starved waiter; the
+// first found of each is kept, and a fifo-inversion anywhere is the verdict before any starvation.
+// An acquire is taken once it is settled (no event of its can come any more); a grant is judged once
+// every acquire begun before it is taken (only those can have queued ahead of it), and so is a stay
+// (every stay enqueued before it is known, with its end).
+class FairQueueJudge final : public Judge {
+ public:
+  FairQueueJudge(const Facts& facts, const FairQueueOptions& options) : facts_(facts), options_(options) {}
+
+  void advance(const Settled& settled) override {
+    if (fifo_) return;
+    const auto& ops = facts_.ops();
+    auto it = std::lower_bound(ops.begin(), ops.end(), next_, [](const Op& op, int64_t v) { return op.invoke < v; });
+    for (; it != ops.end(); ++it) {
+      if (!settled.end() && facts_.settles_ms(*it) > settled.ms) break;
+      if (support::is_acquire(it->f)) {
+        Acquire a = take(*it);
+        if (a.needs_end && !settled.end()) break;
+        for (Entry& e : a.entries) {
+          ++stays_;
+          waiting_.insert(std::lower_bound(waiting_.begin(), waiting_.end(), e.enqueue,
+                                           [](const Entry& w, int64_t v) { return w.enqueue < v; }),
+                          e);
+          if (!starved_) pending_.emplace(e.enqueue, std::move(e));
+        }
+        if (a.grant) {
+          ++grants_;
+          grants_pending_.emplace(a.grant->index, std::move(*a.grant));
+        }
+      }
+      next_ = it->invoke + 1;
+    }
+    // Nothing taken later enqueues or is granted before the first acquire not taken yet.
+    const int64_t frontier = it != ops.end() ? it->invoke : settled.end() ? kForever : settled.index;
+    while (!grants_pending_.empty() && grants_pending_.begin()->first < frontier) {
+      fifo_ = judge_grant(grants_pending_.begin()->second);
+      grants_pending_.erase(grants_pending_.begin());
+      if (fifo_) {
+        waiting_.clear();
+        pending_.clear();
+        earlier_.clear();
+        return;
+      }
+    }
+    while (!starved_ && !pending_.empty() && pending_.begin()->first < frontier) {
+      Entry v = std::move(pending_.begin()->second);
+      pending_.erase(pending_.begin());
+      starved_ = judge_stay(v);
+      if (starved_) {
+        pending_.clear();
+        earlier_.clear();
+      } else {
+        last_judged_ = std::move(v);
+      }
+    }
+  }
+
+  Verdict verdict() override {
+    if (fifo_) return *fifo_;
+    if (starved_) return *starved_;
+    return support::holds(property::kFairQueue, {support::figure("queue_stays", stays_), support::figure("grants", grants_)});
+  }
+
+  int64_t needs() const override {
+    if (fifo_) return kForever;
+    int64_t first = next_;
+    for (const Entry& w : waiting_) first = std::min(first, w.enqueue);
+    for (const auto& [index, g] : grants_pending_) first = std::min(first, g.position);
+    for (const auto& [enqueue, v] : pending_) first = std::min({first, enqueue, v.waiter->invoke});
+    for (const Entry* u : earlier()) {
+      first = std::min(first, u->enqueue);
+      if (u->silenced_by >= 0) first = std::min(first, u->silenced_by);
+    }
+    return first;
+  }
+
+ private:
+  Acquire take(const Op& op) const {
+    Acquire out;
+    const std::vector<Span>& away = facts_.unavailable(op.process);
+    const Event& invoke = facts_.at(op.invoke);
+    const int64_t wait_ms = options_.try_wait_replaces_thread_wait && invoke.wait_ms > 0 ? invoke.wait_ms
+                                                                                       : options_.thread_wait_ms;
     // Where the waiter stops waiting of its own accord: acquireFailed or its outcome.
     int64_t left = -1;
     for (int64_t i : op.execs)
-      if (facts.at(i).f == "acquire_failed") {
+      if (facts_.at(i).f == "acquire_failed") {
         left = i;
         break;
       }
     if (op.outcome >= 0 && op.result != EventKind::Ok && (left < 0 || op.outcome < left)) left = op.outcome;
-    const int64_t left_at = left >= 0 ? facts.at(left).at_ms : kForever;
+    const int64_t left_at = left >= 0 ? facts_.at(left).at_ms : kForever;
 
+    const auto waiter = std::make_shared<const Op>(op);
     std::optional<Entry> current;
     auto evict_before = [&](int64_t limit) {
       if (!current) return;
@@ -102,19 +183,18 @@ Verdict check_fair_queue(const Facts& facts, const FairQueueOptions& options) {
       current->end_at = due->first;
       current->silenced_by = due->second;
       current->ghost_to = limit;
-      entries.push_back(*current);
+      out.entries.push_back(*current);
       current.reset();
     };
-    bool done = false;
     for (int64_t i : op.execs) {
-      const Event& x = facts.at(i);
+      const Event& x = facts_.at(i);
       if (x.f != "acquire" && x.f != "try_acquire") continue;
       if (left >= 0 && i > left) break;
       evict_before(x.at_ms);
       if (x.reply == "nil") {
         // A grant is what the server did: the owner's hold entered the lock hash. A re-entry the
         // server counted on a hold it still had is no grant.
-        const KeyTrack* key = facts.key(x.process, x.lock);
+        const KeyTrack* key = facts_.key(x.process, x.lock);
         const bool granted = key && !key->after_event(i - 1).claim_of(op.owner, op.lock) &&
                              key->after_event(i).claim_of(op.owner, op.lock);
         Grant g{op.id, op.owner, op.lock, i, x.at_ms, i, false};
@@ -124,75 +204,76 @@ Verdict check_fair_queue(const Facts& facts, const FairQueueOptions& options) {
           current->end = Entry::End::Granted;
           current->end_index = i;
           current->end_at = x.at_ms;
-          entries.push_back(*current);
+          out.entries.push_back(*current);
           current.reset();
         }
-        if (granted) grants.push_back(g);
-        done = true;
-        break;
+        if (granted) out.grant = g;
+        return out;
       }
       if (x.f == "acquire" && parse_integer(x.reply) && !current) {
         current = Entry{op.id, op.owner, op.lock, wait_ms, i, x.at_ms};
         current->away = &away;
-        current->waiter = &op;
+        current->waiter = waiter;
       }
     }
-    if (done || !current) continue;
-    evict_before(std::min(left_at, history.end_ms()));
+    if (!current) return out;
+    out.needs_end = left < 0;
+    evict_before(std::min(left_at, facts_.end_ms()));
     if (!current) {
-      if (left >= 0) entries.back().ghost_to = left_at;
-      continue;
+      if (left >= 0) out.entries.back().ghost_to = left_at;
+      return out;
     }
     if (left >= 0) {
       current->end = Entry::End::Left;
       current->end_index = left;
       current->end_at = left_at;
     }
-    entries.push_back(*current);
+    out.entries.push_back(*current);
+    return out;
   }
-  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.enqueue < b.enqueue; });
-  std::sort(grants.begin(), grants.end(), [](const Grant& a, const Grant& b) { return a.index < b.index; });
 
   // fifo-inversion: a grant while an earlier, live waiter still waits. Grants come in history
   // order, so a stay that has stopped waiting at one grant has for every later one: only the stays
-  // still waiting are kept (in enqueue order), and each grant costs the queue's length, not the history's.
-  std::vector<const Entry*> waiting;
-  for (const Entry& w : entries) waiting.push_back(&w);
-  for (const Grant& g : grants) {
-    std::erase_if(waiting, [&](const Entry* w) { return !still_waiting_at(*w, g); });
-    for (const Entry* wp : waiting) {
-      const Entry& w = *wp;
+  // still waiting are kept (in enqueue order), and each grant costs the queue's length.
+  std::optional<Verdict> judge_grant(const Grant& g) {
+    std::erase_if(waiting_, [&](const Entry& w) { return !still_waiting_at(w, g); });
+    for (const Entry& w : waiting_) {
       if (w.enqueue >= g.position) break;
       if (w.lock != g.lock || w.owner == g.owner) continue;
-      std::vector<Evidence> ev{support::event_evidence(facts, "earlier_enqueue", w.enqueue),
-                               support::event_evidence(facts, "grant", g.index), support::figure("thread_wait_ms", w.wait_ms)};
+      std::vector<Evidence> ev{support::event_evidence(facts_, "earlier_enqueue", w.enqueue),
+                               support::event_evidence(facts_, "grant", g.index),
+                               support::figure("thread_wait_ms", w.wait_ms)};
       ev[0].who = w.owner;
       ev[1].who = g.owner;
       if (g.queued) {
-        ev.push_back(support::event_evidence(facts, "later_enqueue", g.position));
+        ev.push_back(support::event_evidence(facts_, "later_enqueue", g.position));
         ev.back().who = g.owner;
       }
       return support::violated(property::kFairQueue, anomaly::kFifoInversion, std::move(ev));
     }
+    return std::nullopt;
+  }
+
+  // The stays enqueued before the latest judged one that still count for a later one.
+  std::vector<const Entry*> earlier() const {
+    std::vector<const Entry*> out;
+    for (const Entry& u : earlier_) out.push_back(&u);
+    if (last_judged_) out.push_back(&*last_judged_);
+    return out;
   }
 
   // blocked-by-evicted / starved: a live waiter kept waiting while the lock is free. An earlier stay
   // counts for a later one only by its silences and its ghost, which end by its end (an evicted
   // one's: its ghost's end); one over before the waiter enqueued counts for no later waiter either.
-  std::vector<const Entry*> earlier;
-  for (size_t k = 0; k < entries.size(); ++k) {
-    const Entry& v = entries[k];
-    if (k > 0) earlier.push_back(&entries[k - 1]);
-    std::erase_if(earlier, [&](const Entry* u) {
-      if (u->end == Entry::End::Open) return false;
-      return std::max(u->end_at, u->end == Entry::End::Evicted ? u->ghost_to : u->end_at) <= v.enqueue_at;
-    });
-    const int64_t end = window_end(v, history.end_ms());
-    if (end <= v.enqueue_at) continue;
+  std::optional<Verdict> judge_stay(const Entry& v) {
+    if (last_judged_) earlier_.push_back(std::move(*last_judged_));
+    last_judged_.reset();
+    std::erase_if(earlier_, [&](const Entry& u) { return counts_until(u) <= v.enqueue_at; });
+    const int64_t end = v.end == Entry::End::Open ? facts_.end_ms() : v.end_at;
+    if (end <= v.enqueue_at) return std::nullopt;
     std::vector<Span> away = *v.away;
     std::vector<const Entry*> ghosts;
-    for (const Entry* up : earlier) {
-      const Entry& u = *up;
+    for (const Entry& u : earlier_) {
       if (u.lock != v.lock || u.owner == v.owner) continue;
       const int64_t u_end = u.end == Entry::End::Open ? kForever : u.end_at;
       for (const Span& a : *u.away) {
@@ -202,18 +283,18 @@ Verdict check_fair_queue(const Facts& facts, const FairQueueOptions& options) {
       }
       if (u.end == Entry::End::Evicted) ghosts.push_back(&u);
     }
-    const std::vector<FreeSpan> free = facts.free_spans(*v.waiter, v.enqueue_at, end);
+    const std::vector<FreeSpan> free = facts_.free_spans(*v.waiter, v.enqueue_at, end);
     std::vector<Span> spans;
     for (const FreeSpan& f : free) spans.push_back(f.span);
     const int64_t total = usable_ms(spans, v.enqueue_at, end, away);
-    if (total < options.grace_ms || total == 0) continue;
+    if (total < options_.grace_ms || total == 0) return std::nullopt;
     const int64_t closing = v.end == Entry::End::Granted || v.end == Entry::End::Left ? v.end_index : -1;
-    std::vector<Evidence> ev{support::event_evidence(facts, "enqueue", v.enqueue)};
+    std::vector<Evidence> ev{support::event_evidence(facts_, "enqueue", v.enqueue)};
     ev.back().who = v.owner;
     ev.back().to_ms = end;
     ev.back().state = v.end == Entry::End::Granted ? "granted" : v.end == Entry::End::Left ? "left"
                       : v.end == Entry::End::Open  ? "open" : "evicted";
-    if (closing >= 0) ev.push_back(support::event_evidence(facts, "closing", closing));
+    if (closing >= 0) ev.push_back(support::event_evidence(facts_, "closing", closing));
     for (size_t i = 0; i < free.size() && i < 4; ++i) {
       Evidence f;
       f.role = "free";
@@ -225,23 +306,44 @@ Verdict check_fair_queue(const Facts& facts, const FairQueueOptions& options) {
       ev.push_back(f);
     }
     ev.push_back(support::figure("free_ms", total));
-    ev.push_back(support::figure("grace_ms", options.grace_ms));
+    ev.push_back(support::figure("grace_ms", options_.grace_ms));
     for (const Entry* u : ghosts) {
       int64_t blocked = usable_ms(spans, std::max(v.enqueue_at, u->end_at), std::min(end, u->ghost_to), away);
       if (blocked <= 0) continue;
-      Evidence ghost = support::event_evidence(facts, "ghost_enqueue", u->enqueue);
+      Evidence ghost = support::event_evidence(facts_, "ghost_enqueue", u->enqueue);
       ghost.who = u->owner;
       ghost.to_ms = u->end_at;
       ghost.number = u->wait_ms;
       ev.push_back(ghost);
-      if (u->silenced_by >= 0) ev.push_back(support::event_evidence(facts, "silenced", u->silenced_by));
+      if (u->silenced_by >= 0) ev.push_back(support::event_evidence(facts_, "silenced", u->silenced_by));
       ev.push_back(support::figure("blocked_ms", blocked));
       return support::violated(property::kFairQueue, anomaly::kBlockedByEvicted, std::move(ev));
     }
     return support::violated(property::kFairQueue, anomaly::kStarved, std::move(ev));
   }
-  return support::holds(property::kFairQueue, {support::figure("queue_stays", static_cast<int64_t>(entries.size())),
-                                               support::figure("grants", static_cast<int64_t>(grants.size()))});
+
+  const Facts& facts_;
+  const FairQueueOptions options_;
+  int64_t next_ = 0;  // the Invoke of the next acquire to take, or before it
+  int64_t stays_ = 0;
+  int64_t grants_ = 0;
+  std::vector<Entry> waiting_;                // stays still waiting at the latest judged grant, by enqueue
+  std::map<int64_t, Grant> grants_pending_;  // by the grant's index
+  std::map<int64_t, Entry> pending_;         // stays not judged yet, by enqueue
+  std::vector<Entry> earlier_;               // judged stays that may still count for a later one
+  std::optional<Entry> last_judged_;         // the latest judged stay: it counts from the next one on
+  std::optional<Verdict> fifo_;
+  std::optional<Verdict> starved_;
+};
+
+}  // namespace
+
+std::unique_ptr<Judge> fair_queue_judge(const Facts& facts, const FairQueueOptions& options) {
+  return std::make_unique<FairQueueJudge>(facts, options);
+}
+
+Verdict check_fair_queue(const Facts& facts, const FairQueueOptions& options) {
+  return judge_whole(*fair_queue_judge(facts, options), facts);
 }
 
 }  // namespace locksim::model

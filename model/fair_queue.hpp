@@ -31,8 +31,10 @@
 // attempt: its eviction time in the timeout set is that attempt + the lock's remaining lease (+ W
 // per waiter ahead) + W, not the attempt + W.
 #include <cstdint>
+#include <memory>
 
 #include "model/facts.hpp"
+#include "model/judge.hpp"
 #include "model/verdict.hpp"
 
 namespace locksim::model {
@@ -44,5 +46,8 @@ struct FairQueueOptions {
 };
 
 Verdict check_fair_queue(const Facts& facts, const FairQueueOptions& options = {});
+// The same as a judge (judge.hpp): a grant is judged once every acquire begun before it is settled,
+// a stay once every stay enqueued before it is known; a fifo-inversion anywhere beats a starvation.
+std::unique_ptr<Judge> fair_queue_judge(const Facts& facts, const FairQueueOptions& options = {});
 
 }  // namespace locksim::model

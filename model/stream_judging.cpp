@@ -2,32 +2,16 @@
 
 #include <algorithm>
 #include <memory>
-#include <stdexcept>
 
 #include "model/facts.hpp"
 #include "model/judge.hpp"
 
 namespace locksim::model {
 
-std::string stream_problem(const std::vector<std::string>& names, const std::vector<NamedChecker>& table) {
-  std::vector<std::string> cannot;
-  for (const std::string& name : names) {
-    const auto it = std::find_if(table.begin(), table.end(), [&](const NamedChecker& c) { return c.name == name; });
-    if (it != table.end() && !it->judge) cannot.push_back(name);
-  }
-  if (cannot.empty()) return "";
-  std::vector<std::string> can;
-  for (const NamedChecker& c : table)
-    if (c.judge) can.push_back(c.name);
-  return property_list(cannot) + (cannot.size() == 1 ? " is" : " are") +
-         " not judged from a stream yet (a stream judges " + property_list(can) + ")";
-}
-
 std::vector<Verdict> judge_stream(const std::function<EventReading()>& read, const std::vector<std::string>& names,
                                   const CheckerOptions& options, StreamFigures* figures, int64_t step,
                                   const std::vector<NamedChecker>& table) {
   const std::vector<const NamedChecker*> chosen = choose_checkers(names, options, table);
-  if (const std::string problem = stream_problem(names, table); !problem.empty()) throw std::invalid_argument(problem);
   StreamFigures seen;
   Facts facts(find_lock_type(options.lock_type));
   {

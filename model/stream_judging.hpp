@@ -25,12 +25,8 @@ struct StreamFigures {
   int64_t most_kept = 0;  // the most events held at once
 };
 
-// "" when every checker named can judge a stream; otherwise which cannot, yet.
-std::string stream_problem(const std::vector<std::string>& names, const std::vector<NamedChecker>& table = standard_checkers());
-
 // The verdicts of the checkers named, over the history `read` reads (it is called twice, for two
-// readings). Throws what run_checkers throws for bad names, std::invalid_argument where
-// stream_problem says why, and what a reading throws.
+// readings). Throws what run_checkers throws for bad names, and what a reading throws.
 std::vector<Verdict> judge_stream(const std::function<EventReading()>& read, const std::vector<std::string>& names,
                                   const CheckerOptions& options = {}, StreamFigures* figures = nullptr,
                                   int64_t step = 4096, const std::vector<NamedChecker>& table = standard_checkers());

@@ -30,13 +30,24 @@ grep -qxF "$explanation" whole || fail "the explanation differs from the whole c
 "$locksim" check --stream "$history" --properties "$properties" --expect mutual_exclusion=violated,liveness=holds >/dev/null 2>&1
 [[ $? -eq 0 ]] || fail "as --expect says: exit $?, expected 0"
 
+# fair_queue, judged in two phases (every grant, then every stay), streams too: a blocked-by-evicted
+# waiter is found and told as the whole check tells it.
+"$locksim" run "$source_dir/scenarios/fair-crashed-waiter-head.yaml" --out run >/dev/null 2>&1
+fair=run/fair-crashed-waiter-head/history.jsonl
+[[ -s $fair ]] || fail "locksim run wrote no $fair"
+"$locksim" check --stream "$fair" --properties fair_queue --expect fair_queue=violated >fair-streamed 2>&1
+[[ $? -eq 0 ]] || fail "fair_queue streamed: exit $?, expected 0: $(cat fair-streamed)"
+"$locksim" check "$fair" --properties fair_queue --expect fair_queue=violated --out fair-reports >fair-whole 2>&1
+fair_explanation=$(grep "^fair_queue: " fair-streamed)
+[[ $fair_explanation == *evict* ]] || fail "no blocked-by-evicted explanation: $(cat fair-streamed)"
+grep -qxF "$fair_explanation" fair-whole || fail "fair_queue's explanation differs from the whole check's: $fair_explanation"
+
 refuses() {  # expected-text args...
   local expected=$1; shift
   local out status
   out=$("$locksim" check --stream "$@" 2>&1); status=$?
   [[ $status -eq 2 && $out == *"$expected"* ]] || fail "check --stream $*: exit $status, expected 2 and '$expected'; got: $out"
 }
-refuses "fair_queue is not judged from a stream yet" "$history" --properties fair_queue
 refuses "it takes neither --out" "$history" --out somewhere
 refuses "it takes neither --exhaustive" "$source_dir/examples/exhaustive/rlock-2x2.yaml" --exhaustive
 refuses "cannot read missing.jsonl" missing.jsonl

@@ -53,16 +53,9 @@ std::string shown(const model::Verdict& v) {
          report::evidence_json(v).dump();
 }
 
-std::vector<std::string> streamed_properties(const std::string& lock_type) {
-  std::vector<std::string> names;
-  for (const std::string& name : model::applicable_properties(lock_type))
-    if (model::stream_problem({name}).empty()) names.push_back(name);
-  return names;
-}
-
 void compare(const std::string& what, const model::History& h, const std::string& lock_type,
              const model::CheckerOptions& options, Tally& tally) {
-  const std::vector<std::string> names = streamed_properties(lock_type);
+  const std::vector<std::string> names = model::applicable_properties(lock_type);
   if (names.empty()) return;
   ++tally.histories;
   const std::vector<model::Verdict> whole = model::run_checkers(h, names, options);

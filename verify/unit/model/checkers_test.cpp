@@ -59,7 +59,7 @@ TEST(CheckerCompose, AThrowingCheckerGivesUnknownWithItsMessage) {
   std::vector<NamedChecker> table = standard_checkers();
   table.push_back(
       {"broken", "nothing", [](const LockType&) { return true; },
-       [](const Facts&, const CheckerOptions&) -> Verdict { throw std::runtime_error("cannot read event 7"); }});
+       [](const Facts&, const CheckerOptions&) -> std::unique_ptr<Judge> { throw std::runtime_error("cannot read event 7"); }});
   const auto verdicts = run_checkers(History(), {"broken", "fencing"}, {}, table);
   ASSERT_EQ(verdicts.size(), 2u);
   EXPECT_EQ(verdicts[0].property, "broken");

@@ -15,6 +15,7 @@
 #include "model/lock_types.hpp"
 #include "verify/unit/model/evidence.hpp"
 #include "verify/unit/model/history_builder.hpp"
+#include "verify/unit/model/streamed.hpp"
 
 namespace locksim::model {
 namespace {
@@ -81,7 +82,9 @@ struct Story {
   }
   Verdict judge(FairQueueOptions options = {}) const {
     const Facts facts(b.history(), find_lock_type("fair"));
-    return check_fair_queue(facts, options);
+    CheckerOptions streamed = test::options_for("fair");
+    streamed.fair_queue = options;
+    return test::streamed_alike(b.history(), "fair_queue", streamed, check_fair_queue(facts, options));
   }
 };
 
@@ -130,6 +133,26 @@ TEST(CheckerFairQueue, ALaterWaiterGrantedBeforeALiveEarlierOneIsAFifoInversion)
       v.explanation,
       "Let B:1 enqueue for orders at 101 ms. Then C:1, which had enqueued at 201 ms, was granted orders at 1003 ms "
       "while B:1 was still waiting and live (never silent for the thread wait of 5000 ms).");
+}
+
+// Its place is where the server queued it, not when it asked: B asked after C but its request came
+// first. (Judged as it streams, C's grant waits until B, begun before it, is settled.)
+TEST(CheckerFairQueue, AWaiterThatAskedLaterButQueuedFirstIsAhead) {
+  Story s;
+  s.wants(0, "A", 1);
+  s.granted(1, "A", 1);
+  s.wants(100, "C", 3);
+  s.wants(150, "B", 2);
+  const int64_t b_enqueued = s.queued(151, 2);
+  const int64_t c_enqueued = s.queued(201, 3);
+  s.releases(1000, "A", 4);
+  const int64_t c_granted = s.granted(1003, "C", 3);
+  s.releases(2000, "C", 5);
+  const Verdict v = s.judge();
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kFifoInversion);
+  EXPECT_EQ(v.witness, (W{b_enqueued, c_enqueued, c_granted}));
+  EXPECT_EQ(v.find("earlier_enqueue")->who, "B:1");
 }
 
 TEST(CheckerFairQueue, ANewcomerThatNeverQueuedMayNotBargePastALiveWaiter) {

@@ -28,12 +28,15 @@ void ClientBackend::complete(const std::shared_ptr<Waiter>& waiter, bool value) 
   if (waiter->done) return;
   waiter->done = true;
   waiter->value = value;
+  // Its timeout would find it done and do nothing: it is taken back, unless a scheduler chooses
+  // among the events due at once, whose choices (and the schedules saved from them) count it.
+  if (!world_.scheduler().decides_order()) world_.queue().cancel(waiter->timer);
   if (waiter->handle) world_.wake(client_, waiter);
 }
 
 void ClientBackend::complete_at(int64_t at_ms, const std::shared_ptr<Waiter>& waiter, bool value) {
-  world_.queue().at(std::max(at_ms, world_.now()), [this, waiter, value] { complete(waiter, value); },
-                    Actor::client(client_.index));
+  waiter->timer = world_.queue().at(std::max(at_ms, world_.now()), [this, waiter, value] { complete(waiter, value); },
+                                    Actor::client(client_.index));
 }
 
 client::Task<void> ClientBackend::sleep(int64_t ms) {

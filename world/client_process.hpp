@@ -11,6 +11,7 @@
 
 #include "client/lock_user.hpp"
 #include "client/task.hpp"
+#include "world/event_queue.hpp"
 #include "world/network.hpp"
 #include "world/ops.hpp"
 #include "world/rng.hpp"
@@ -38,6 +39,7 @@ struct Waiter {
   uint64_t generation = 0;
   bool done = false;
   bool value = false;
+  EventQueue::EventId timer{};  // the event that ends the wait if nothing else does first
 };
 
 struct ClientProcess {

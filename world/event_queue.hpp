@@ -6,6 +6,11 @@
 // on wait in a slot table beside it, so that keeping the heap in order moves 24 bytes an item, not a
 // closure. A slot is reused once its event has run; which slot an event gets never affects order.
 //
+// An event taken back (cancel: a timeout whose wait ended first) leaves the agenda as if it had never
+// been put there: it never runs nor counts, and the others keep their order. It is dropped from the
+// heap when it reaches the top, or all at once when the taken back are half the heap: a client's
+// call leaves its timeout seconds ahead, and thousands of them would deepen every push and pop.
+//
 // Beside the heap, one periodic event (a ticker: the simulated servers' housekeeping every 100 ms)
 // that ran as an ordinary event rescheduling itself: in a typical explored case nine events in ten
 // were its ticks, most of which found nothing to do. It keeps exactly the order it had, its
@@ -30,20 +35,50 @@ class EventQueue {
 
   int64_t now() const { return now_; }
 
+  static constexpr uint64_t kNoSeq = UINT64_MAX;
+
+  // An event put on the agenda, for taking it back.
+  struct EventId {
+    uint32_t slot = 0;
+    uint64_t seq = kNoSeq;
+  };
+
   // `actor`: what the event acts on (scheduler.hpp), for a scheduler that orders same-time events.
-  void at(int64_t at_ms, Action action, Actor actor = Actor::world()) {
+  EventId at(int64_t at_ms, Action action, Actor actor = Actor::world()) {
     LS_ASSERT(at_ms >= now_);
     uint32_t slot;
+    const uint64_t seq = next_seq_++;
     if (free_slots_.empty()) {
       slot = static_cast<uint32_t>(slots_.size());
-      slots_.push_back(Slot{std::move(action), actor});
+      slots_.push_back(Slot{std::move(action), actor, seq});
     } else {
       slot = free_slots_.back();
       free_slots_.pop_back();
-      slots_[slot] = Slot{std::move(action), actor};
+      slots_[slot] = Slot{std::move(action), actor, seq};
     }
-    heap_.push_back(Item{at_ms, next_seq_++, slot});
+    heap_.push_back(Item{at_ms, seq, slot});
     std::push_heap(heap_.begin(), heap_.end(), std::greater<Item>());
+    return EventId{slot, seq};
+  }
+
+  // Takes back `id` if it has not run yet (nothing happens if it has, or is running).
+  void cancel(EventId id) {
+    if (id.seq == kNoSeq || id.slot >= slots_.size() || slots_[id.slot].seq != id.seq) return;
+    Slot& slot = slots_[id.slot];
+    slot.seq = kNoSeq;
+    slot.cancelled = true;
+    slot.action = nullptr;  // what it holds (a waiter, a request) goes now
+    ++cancelled_;
+    drop_cancelled_top();
+    if (cancelled_ > 64 && cancelled_ * 2 > heap_.size()) {
+      std::erase_if(heap_, [this](const Item& item) {
+        if (!slots_[item.slot].cancelled) return false;
+        free_slot(item.slot);
+        return true;
+      });
+      cancelled_ = 0;
+      std::make_heap(heap_.begin(), heap_.end(), std::greater<Item>());
+    }
   }
 
   // The ticker: `tick` runs at `first_ms`, then `period_ms` after the time it last ran, as if each
@@ -74,6 +109,7 @@ class EventQueue {
     std::pop_heap(heap_.begin(), heap_.end(), std::greater<Item>());
     const uint32_t slot = heap_.back().slot;
     heap_.pop_back();
+    drop_cancelled_top();
     run_slot(slot);
   }
 
@@ -93,7 +129,7 @@ class EventQueue {
     const int64_t t = next_time();
     if (ticker_.armed && ticker_.at_ms == t) out.push_back({ticker_.seq, Actor::housekeeping()});
     for (const Item& item : heap_)
-      if (item.at_ms == t) out.push_back({item.seq, slots_[item.slot].actor});
+      if (item.at_ms == t && !slots_[item.slot].cancelled) out.push_back({item.seq, slots_[item.slot].actor});
     std::sort(out.begin(), out.end(), [](const Due& a, const Due& b) { return a.seq < b.seq; });
   }
 
@@ -108,9 +144,10 @@ class EventQueue {
       return;
     }
     auto it = std::find_if(heap_.begin(), heap_.end(), [&](const Item& item) { return item.seq == seq; });
-    LS_ASSERT(it != heap_.end() && it->at_ms == now_);
+    LS_ASSERT(it != heap_.end() && it->at_ms == now_ && !slots_[it->slot].cancelled);
     const uint32_t slot = it->slot;
     remove_at(static_cast<size_t>(it - heap_.begin()));
+    drop_cancelled_top();
     run_slot(slot);
   }
 
@@ -142,8 +179,22 @@ class EventQueue {
   // Frees the slot first (its action moved out), so an event may schedule others while it runs.
   void run_slot(uint32_t slot) {
     Action action = std::move(slots_[slot].action);
-    free_slots_.push_back(slot);
+    free_slot(slot);
     action();
+  }
+  void free_slot(uint32_t slot) {
+    slots_[slot].seq = kNoSeq;
+    slots_[slot].cancelled = false;
+    free_slots_.push_back(slot);
+  }
+  // Keeps the top of the heap an event that will run, so next_time() and empty() tell the truth.
+  void drop_cancelled_top() {
+    while (!heap_.empty() && slots_[heap_.front().slot].cancelled) {
+      std::pop_heap(heap_.begin(), heap_.end(), std::greater<Item>());
+      free_slot(heap_.back().slot);
+      heap_.pop_back();
+      --cancelled_;
+    }
   }
 
   // Fills the hole at `i` (an item moved out) with the last item and restores the heap there:
@@ -181,6 +232,8 @@ class EventQueue {
   struct Slot {
     Action action;
     Actor actor;
+    uint64_t seq = kNoSeq;   // the event's while it waits to run; kNoSeq once it runs or is free
+    bool cancelled = false;  // taken back, still in the heap
   };
 
   struct Ticker {
@@ -209,6 +262,7 @@ class EventQueue {
   std::vector<Item> heap_;  // a binary min-heap on (time, seq), so events can be moved out
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_slots_;
+  size_t cancelled_ = 0;  // items of the heap taken back
   Ticker ticker_;
   int64_t now_ = 0;
   uint64_t next_seq_ = 0;

@@ -1,11 +1,12 @@
 // Unit: the event queue's ticker (EventQueue::every, skip_idle_ticks) runs its ticks exactly where
 // a tick that rescheduled itself with at() ran them, among the same events, and passing over idle
-// ticks changes nothing but the work done.
+// ticks changes nothing but the work done. An event taken back (cancel) is as if never scheduled.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "world/event_queue.hpp"
@@ -141,6 +142,71 @@ TEST(EventQueueSlots, AnEventInAReusedSlotCarriesItsOwnActionAndActor) {
   for (size_t k = due.size(); k > 0; --k) q.step_chosen(due[k - 1].seq);
   EXPECT_EQ(ran, (std::vector<int>{0, 1, 2, 3, 4, 104, 103, 102, 101, 100}));
   EXPECT_TRUE(q.empty());
+}
+
+// Events at random times (many at the same ms), most of which an event at 0 takes back, and one at
+// 1500 takes back every event, those that ran included (no effect on them); the same run with the
+// taken-back ones never scheduled logs the same, in the same order, and counts only what ran.
+std::pair<std::vector<std::string>, uint64_t> run_cancelling(bool schedule_cancelled, uint64_t seed) {
+  EventQueue q;
+  std::vector<std::string> log;
+  std::vector<EventQueue::EventId> ids(600);
+  std::vector<int64_t> times(ids.size());
+  std::vector<bool> taken_back(ids.size());
+  Rng rng(seed);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    times[i] = static_cast<int64_t>(rng.next() % 3000) / 10 * 10;
+    taken_back[i] = rng.next() % 3 != 0;  // most of them: the heap is compacted too
+  }
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (taken_back[i] && !schedule_cancelled) continue;
+    ids[i] = q.at(times[i], [&log, &q, i] { log.push_back(std::to_string(i) + "@" + std::to_string(q.now())); });
+  }
+  q.at(0, [&] {
+    for (size_t i = 0; i < ids.size(); ++i)
+      if (taken_back[i] && times[i] > 0) q.cancel(ids[i]);
+  });
+  q.at(1500, [&] {
+    for (const EventQueue::EventId& id : ids) q.cancel(id);
+    log.push_back("cut@1500");
+  });
+  while (!q.empty()) q.step_at(q.next_time());
+  return {log, q.executed()};
+}
+
+TEST(EventQueueCancel, ATakenBackEventIsAsIfNeverScheduled) {
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    auto [with, with_count] = run_cancelling(true, seed);
+    auto [without, without_count] = run_cancelling(false, seed);
+    // Counted: what ran (a line each) and the silent canceller at 0; nothing taken back.
+    EXPECT_EQ(with_count, with.size() + 1) << "seed " << seed;
+    EXPECT_EQ(without_count, without.size() + 1) << "seed " << seed;
+    // The events at 0 ran before the canceller could take them back: only they differ.
+    std::erase_if(with, [](const std::string& line) { return line.ends_with("@0"); });
+    std::erase_if(without, [](const std::string& line) { return line.ends_with("@0"); });
+    EXPECT_EQ(with, without) << "seed " << seed;
+    ASSERT_FALSE(with.empty());
+    EXPECT_EQ(with.back(), "cut@1500") << "seed " << seed << ": everything after 1500 was taken back";
+  }
+}
+
+TEST(EventQueueCancel, AnEventThatRanOrIsRunningIsNotTakenBack) {
+  EventQueue q;
+  int runs = 0;
+  EventQueue::EventId self;
+  self = q.at(5, [&] {
+    ++runs;
+    q.cancel(self);  // itself, running: nothing to take back
+    q.at(6, [&] { ++runs; });
+  });
+  const EventQueue::EventId other = q.at(7, [&] { ++runs; });
+  q.step_at(5);
+  q.cancel(self);  // ran already: its slot went to the event at 6, which still runs
+  q.step_at(6);
+  EXPECT_EQ(runs, 2);
+  q.cancel(other);
+  EXPECT_TRUE(q.empty());
+  EXPECT_EQ(q.executed(), 2u);
 }
 
 }  // namespace

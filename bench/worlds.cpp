@@ -19,9 +19,7 @@ constexpr int64_t kCyclesPerTopUp = kTopUpEveryMs / (kWorkMs + kThinkMs) + 1;
 const std::string kLockName = "orders";
 
 
-std::vector<std::string> add_rlock_and_clients(world::World& world, int clients) {
-  client::LockSpec spec;
-  spec.type = "rlock";
+std::vector<std::string> add_lock_and_clients(world::World& world, int clients, client::LockSpec spec = {}) {
   spec.name = kLockName;
   world.add_lock(spec);
   std::vector<std::string> names;
@@ -56,8 +54,8 @@ void top_up(world::World& world, const std::vector<std::string>& clients) {
 
 }  // namespace
 
-std::vector<std::string> set_up_standard_contention(world::World& world, int64_t run_ms) {
-  std::vector<std::string> clients = add_rlock_and_clients(world, kStandardClients);
+std::vector<std::string> set_up_standard_contention(world::World& world, int64_t run_ms, client::LockSpec lock) {
+  std::vector<std::string> clients = add_lock_and_clients(world, kStandardClients, std::move(lock));
   for (int64_t t = 0; t < run_ms; t += kTopUpEveryMs)
     world.at(t, [&world, clients] { top_up(world, clients); });
   return clients;
@@ -72,7 +70,7 @@ bool any_ran_dry(world::World& world, const std::vector<std::string>& clients) {
 // All but the last operation go straight onto the thread's queue, the last through World::op, whose
 // event (at time 0) appends it and starts the idle thread on the first one.
 std::vector<std::string> set_up_lock_loops(world::World& world, int clients, int64_t pairs_per_client) {
-  std::vector<std::string> names = add_rlock_and_clients(world, clients);
+  std::vector<std::string> names = add_lock_and_clients(world, clients);
   for (const std::string& name : names) {
     world::ClientThread& thread = world.client(name).threads[kThread];
     for (int64_t i = 0; i < pairs_per_client; ++i) {

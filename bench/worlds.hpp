@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "client/lock_spec.hpp"
 #include "sim/simulation.hpp"
 #include "world/world.hpp"
 
@@ -12,9 +13,11 @@ namespace locksim::bench {
 
 // The standard contention world: 8 clients on one RLock "orders" with the watchdog (no lease), each
 // thread looping lock(), work 50 ms, unlock(), think 50 ms, topped up every 10 simulated seconds so
-// that no thread runs dry before `run_ms`. Returns the clients' names.
+// that no thread runs dry before `run_ms`. Returns the clients' names. `lock` puts another lock
+// (its type and options; its name is the world's) in the RLock's place, for tests.
 constexpr int64_t kStandardRunMs = 10 * 60 * 1000;
-std::vector<std::string> set_up_standard_contention(world::World& world, int64_t run_ms = kStandardRunMs);
+std::vector<std::string> set_up_standard_contention(world::World& world, int64_t run_ms = kStandardRunMs,
+                                                    client::LockSpec lock = {});
 
 // Whether a client of the standard world ran out of queued operations (a top-up too small).
 bool any_ran_dry(world::World& world, const std::vector<std::string>& clients);

@@ -135,6 +135,29 @@ TEST(StreamJudging, ExploredCasesComeOutAsJudgedWhole) {
   EXPECT_EQ(tally.unknown, 0);
 }
 
+// The same world on a FairLock whose waiters are never pruned while live (threadWaitTime 300 s, as
+// from Redisson 3.13.3), so that every checker, fair_queue included, judges to the end: its judge
+// keeps the stays and grants it has yet to judge, and what they read, not the history.
+TEST(StreamJudging, AFairLockContentionWorldIsJudgedInAFractionOfItsHistory) {
+  sim::Simulation sim({});
+  world::World& w = sim.world;
+  constexpr int64_t kRunMs = 5 * 60 * 1000;
+  client::LockSpec fair;
+  fair.type = "fair";
+  fair.fair.thread_wait_ms = 300'000;
+  const auto clients = bench::set_up_standard_contention(w, kRunMs, fair);
+  w.run_until(kRunMs);
+  ASSERT_FALSE(bench::any_ran_dry(w, clients));
+  Tally tally;
+  model::CheckerOptions options;
+  options.lock_type = "fair";
+  options.fair_queue.thread_wait_ms = 300'000;
+  compare("a FairLock contention world", w.history(), "fair", options, tally);
+  EXPECT_EQ(tally.violations, 0) << "a FairLock without faults, its waiters never pruned, keeps every property";
+  EXPECT_EQ(tally.long_histories, 1);
+  EXPECT_EQ(tally.dropped_most, 1) << "a stream of the FairLock world held more than half of its history at once";
+}
+
 TEST(StreamJudging, TheStandardContentionWorldIsJudgedInAFractionOfItsHistory) {
   sim::Simulation sim({});
   world::World& w = sim.world;

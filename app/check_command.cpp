@@ -85,12 +85,7 @@ scenario::ScenarioResult result_of(const CheckOptions& options, const Shown& sho
 // never held whole; the verdicts and their explanations, no reports.
 int run_check_streaming(const CheckOptions& options, const std::map<std::string, std::string>& expected,
                         std::ostream& out, std::ostream& err) {
-  const auto open = [&] {
-    auto in = std::make_shared<std::ifstream>(options.history, std::ios::binary);
-    if (!*in) throw std::runtime_error("cannot read " + options.history);
-    auto reader = std::make_shared<model::HistoryReader>(*in);
-    return model::EventReading([in, reader] { return reader->next(); });
-  };
+  const auto open = model::file_readings(options.history);
   Shown shown;
   std::vector<model::Verdict> verdicts;
   std::vector<std::string> names;

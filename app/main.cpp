@@ -134,6 +134,10 @@ int main(int argc, char** argv) {
                   "by this factor in (0, 1], on either backend, so long scenarios run shorter live; scenarios that\n"
                   "say live: {time_scale: false} are skipped (reported, not failed)")
       ->capture_default_str();
+  run->add_flag("--stream", run_options.stream,
+                "Write each history to its file as it is recorded and judge it from there as it streams, for a\n"
+                "run too long to hold (a soak): memory stays flat however long the run, the verdicts are the\n"
+                "same; no timeline is written (docs/checkers.md)");
 
   locksim::shell::RedisShellOptions shell_options;
   double redis_interval_s = 0;

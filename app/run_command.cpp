@@ -129,6 +129,14 @@ int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& er
     }
     backend.redisson = options.redisson;
   }
+  if (options.stream) {
+    std::error_code ec;
+    std::filesystem::create_directories(options.out, ec);
+    if (ec) {
+      err << "locksim run: " << options.out << ": cannot create (" << ec.message() << ")\n";
+      return 2;
+    }
+  }
   const auto old_int = std::signal(SIGINT, on_run_interrupt);
   const auto old_term = std::signal(SIGTERM, on_run_interrupt);
   std::vector<ScenarioResult> results;
@@ -148,6 +156,10 @@ int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& er
         else if (now_ms % (kProgressEveryS * 1000) == 0 && now_ms < end_ms)
           err << which << " (live) " << now_ms / 1000 << " s of " << end_s << " s\n";
       };
+    // Streamed: each history goes to a file of its own in the report folder until the reports move
+    // it into its scenario's folder.
+    if (options.stream)
+      backend.stream_to = (std::filesystem::path(options.out) / (".streaming-" + std::to_string(i + 1) + ".jsonl")).string();
     const auto started = std::chrono::steady_clock::now();
     results.push_back(run_scenario_file(files[i], backend));
     info.seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
@@ -174,7 +186,7 @@ int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& er
   try {
     write_reports(options.out, results, info);
     out << "reports: " << options.out << "/index.html (open this), summary.md, results.json, junit.xml, "
-        << "<scenario>/timeline.html\n";
+        << (options.stream ? "<scenario>/history.jsonl\n" : "<scenario>/timeline.html\n");
   } catch (const std::exception& e) {
     err << "locksim run: " << e.what() << "\n";
     return 2;

@@ -16,6 +16,7 @@ struct RunOptions {
   bool flush = false;                  // live: FLUSHALL the named servers before each scenario
   double time_scale = 1.0;             // multiplies every duration of a scenario (app/time_scale.hpp)
   std::string redisson;                // run every Redisson lock as this version ("": each file's own)
+  bool stream = false;                 // histories streamed to their files and judged from there
 };
 
 // The scenario library `locksim audit` reads: ./scenarios if there is one, else the installed one

@@ -1,12 +1,32 @@
 #include "model/stream_judging.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <memory>
+#include <stdexcept>
 
 #include "model/facts.hpp"
 #include "model/judge.hpp"
 
 namespace locksim::model {
+
+std::function<EventReading()> file_readings(const std::string& path) {
+  return [path] {
+    auto in = std::make_shared<std::ifstream>(path, std::ios::binary);
+    if (!*in) throw std::runtime_error("cannot read " + path);
+    auto reader = std::make_shared<HistoryReader>(*in);
+    return EventReading([in, reader] { return reader->next(); });
+  };
+}
+
+std::function<EventReading()> history_readings(const History& history) {
+  return [&history] {
+    return EventReading([&history, i = size_t{0}]() mutable -> std::optional<Event> {
+      if (i == history.size()) return std::nullopt;
+      return history[i++];
+    });
+  };
+}
 
 std::vector<Verdict> judge_stream(const std::function<EventReading()>& read, const std::vector<std::string>& names,
                                   const CheckerOptions& options, StreamFigures* figures, int64_t step,

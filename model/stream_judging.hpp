@@ -20,6 +20,14 @@ namespace locksim::model {
 // One reading of the history's events, in order: the next, or nullopt at the end.
 using EventReading = std::function<std::optional<Event>()>;
 
+// Readings of the history file at `path`, each from its start (HistoryReader: the file is never
+// held whole). A reading throws std::runtime_error when the file cannot be read, and what
+// HistoryReader throws for a bad line.
+std::function<EventReading()> file_readings(const std::string& path);
+
+// Readings of a history in memory (which must outlive them), each from its start.
+std::function<EventReading()> history_readings(const History& history);
+
 struct StreamFigures {
   int64_t events = 0;     // the history's events
   int64_t most_kept = 0;  // the most events held at once

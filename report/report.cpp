@@ -82,6 +82,17 @@ void write_file(const std::filesystem::path& path, const std::string& content) {
   write_file(path, [&](std::ostream& out) { out << content; });
 }
 
+// A file written elsewhere (a streamed history) moved to `to`: renamed, or copied then removed
+// where a rename cannot cross file systems.
+void move_file(const std::filesystem::path& from, const std::filesystem::path& to) {
+  std::error_code ec;
+  std::filesystem::rename(from, to, ec);
+  if (!ec) return;
+  std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing, ec);
+  if (ec) throw std::runtime_error(to.string() + ": cannot move " + from.string() + " there (" + ec.message() + ")");
+  std::filesystem::remove(from, ec);
+}
+
 // Scenarios, and rows by outcome. A check is a row with an expectation; a skipped one is neither
 // passed nor failed (JUnit counts it among the tests, as skipped).
 struct Counts {
@@ -175,7 +186,8 @@ IndexPage index_of(const std::vector<ScenarioResult>& results, const RunInfo& in
     std::vector<IndexLink> links;
     if (has_folder(r)) {
       const std::string folder = folder_of.at(&r);
-      links = {{"timeline", folder + "/timeline.html"}, {"history", folder + "/history.jsonl"}};
+      links = {{"history", folder + "/history.jsonl"}};
+      if (!r.history_file) links.insert(links.begin(), {"timeline", folder + "/timeline.html"});
     }
     std::string note = has_folder(r) ? "seed " + std::to_string(r.seed) : "";  // what did not run has no seed
     if (i < info.seconds.size() && has_folder(r)) note += ", " + seconds_text(info.seconds[i]);
@@ -200,9 +212,10 @@ std::string markdown_summary(const std::vector<ScenarioResult>& results, const R
   md << "| scenario | lock | faults | property | expected | observed | result | seed | explanation | files |\n";
   md << "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
   for (const auto& r : results) {
-    const std::string files = has_folder(r) ? "[timeline](" + folder_of.at(&r) + "/timeline.html) [history](" +
-                                                  folder_of.at(&r) + "/history.jsonl)"
-                                            : "-";
+    const std::string history = has_folder(r) ? "[history](" + folder_of.at(&r) + "/history.jsonl)" : "";
+    const std::string files = !has_folder(r)   ? "-"
+                              : r.history_file ? history + " (streamed: no timeline)"
+                                               : "[timeline](" + folder_of.at(&r) + "/timeline.html) " + history;
     for (const auto& row : rows_of(r)) {
       const std::string result(outcome_label(row.outcome));
       md << "| " << md_cell(row.scenario) << " | " << md_cell(row.lock) << " | " << md_cell(r.faults.empty() ? "-" : r.faults)
@@ -368,6 +381,12 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
     const std::filesystem::path folder = root / folder_of.at(&r);
     std::filesystem::create_directories(folder, ec);
     if (ec) throw std::runtime_error(folder.string() + ": cannot create (" + ec.message() + ")");
+    if (r.history_file) {
+      // Streamed: the run wrote the history as it went; it moves here, and a history too long to hold
+      // gets no timeline (one would hold it whole).
+      move_file(*r.history_file, folder / "history.jsonl");
+      continue;
+    }
     write_file(folder / "history.jsonl", [&](std::ostream& out) { r.history.write_jsonl(out); });
     TimelineInput input;
     input.title = r.name;

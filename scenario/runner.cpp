@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <functional>
+#include <optional>
 #include <set>
 
 #include "model/lock_types.hpp"
+#include "model/stream_judging.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/time_scale.hpp"
 #include "live/interrupt.hpp"
@@ -26,9 +30,10 @@ std::string outcome_name(model::EventKind kind) {
 
 // The outcome of the nth `op` of a client thread ("ok", "ok 1" when a value is pinned), or "missing"
 // when it never finished.
-std::string observed_outcome(const model::History& history, const OpExpectation& pin) {
+std::string observed_outcome(const model::EventReading& events, const OpExpectation& pin) {
   int seen = 0;
-  for (const model::Event& e : history.events()) {
+  while (const auto next = events()) {
+    const model::Event& e = *next;
     if (e.process != pin.client || e.thread != pin.thread || e.f != pin.op) continue;
     if (e.kind != model::EventKind::Ok && e.kind != model::EventKind::Fail && e.kind != model::EventKind::Info) continue;
     if (++seen == pin.nth) {
@@ -138,6 +143,13 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
       scheduler = &*replay;
     }
     world::World w(options, *fabric);
+    std::ofstream streamed;
+    if (!backend.stream_to.empty()) {
+      streamed.open(backend.stream_to, std::ios::binary | std::ios::trunc);
+      if (!streamed) throw std::runtime_error(backend.stream_to + ": cannot write the history there");
+      w.stream_history(streamed);
+      result.history_file = backend.stream_to;
+    }
     if (scheduler) {
       w.set_scheduler(*scheduler);
       w.stop_when_settled();
@@ -182,8 +194,13 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
       result.error = ex.what();
       result.interrupted = live::interrupt_requested();
     }
-    // The world ends here: its history is moved out, not copied.
-    result.history = std::move(w.history());
+    // The world ends here: its history is moved out, not copied (streamed: it is the file).
+    if (result.history_file) {
+      streamed.close();
+      if (!streamed && !result.error) result.error = backend.stream_to + ": the history could not be written there";
+    } else {
+      result.history = std::move(w.history());
+    }
   } catch (const std::exception& ex) {
     result.error = ex.what();
   }
@@ -195,7 +212,17 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
     for (const std::string& property : model::applicable_properties(s.lock.type)) asked.emplace_back(property, "");
   std::vector<std::string> names;
   for (const auto& [property, expected] : asked) names.push_back(property);
-  const std::vector<model::Verdict> verdicts = model::run_checkers(result.history, names, s.checker_options);
+  // A streamed history is read from its file, twice to judge it and once per pinned outcome.
+  const auto readings = result.history_file ? model::file_readings(*result.history_file)
+                                            : model::history_readings(result.history);
+  std::vector<model::Verdict> verdicts;
+  try {
+    verdicts = result.history_file ? model::judge_stream(readings, names, s.checker_options)
+                                   : model::run_checkers(result.history, names, s.checker_options);
+  } catch (const std::exception& ex) {
+    result.error = ex.what();
+    return result;
+  }
   for (size_t i = 0; i < names.size(); ++i) {
     PropertyResult p;
     p.property = names[i];
@@ -211,7 +238,7 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
     result.properties.push_back(std::move(p));
   }
   for (const OpExpectation& pin : s.expect_ops) {
-    OpPinResult r{pin, observed_outcome(result.history, pin), false};
+    OpPinResult r{pin, observed_outcome(readings(), pin), false};
     r.passed = r.observed == expected_outcome(pin);
     result.pins.push_back(std::move(r));
   }

@@ -50,7 +50,10 @@ struct ScenarioResult {
   std::optional<std::string> skipped;  // not run, and why (a refused --time-scale)
   std::vector<PropertyResult> properties;
   std::vector<OpPinResult> pins;
-  model::History history;
+  model::History history;  // empty when streamed (history_file)
+  // Streamed (Backend::stream_to): the history is this file, written as it was recorded and judged
+  // from it as it streams.
+  std::optional<std::string> history_file;
   bool passed() const;
 };
 
@@ -66,6 +69,10 @@ struct Backend {
   // Simulated only: the run's chances come from this scheduler (a bounded search's), and it ends
   // once the world has settled. Without one, a file with `bounded:` replays its `choices`.
   world::ChoiceScheduler* scheduler = nullptr;
+  // A file: the history is written there as it is recorded and judged from it as it streams, so
+  // that memory stays flat however long the run (model/stream_judging.hpp); the result then holds
+  // no history, only its file. "": the history is held and judged whole.
+  std::string stream_to;
 };
 
 // Runs one loaded scenario. Never throws for a problem in the run: it ends up in `error`, with the

@@ -39,14 +39,6 @@ struct Tally {
   int dropped_most = 0;     // of those, streams that never held half of it
 };
 
-std::function<model::EventReading()> reading(const model::History& h) {
-  return [&h] {
-    return model::EventReading([&h, i = size_t{0}]() mutable -> std::optional<model::Event> {
-      if (i == h.size()) return std::nullopt;
-      return h[i++];
-    });
-  };
-}
 
 std::string shown(const model::Verdict& v) {
   return std::string(model::to_string(v.valid)) + " " + v.anomaly + "\n" + v.explanation + "\n" +
@@ -65,7 +57,7 @@ void compare(const std::string& what, const model::History& h, const std::string
   for (const int64_t step : {int64_t{1}, int64_t{13}, int64_t{4096}}) {
     if (step == 1 && h.size() > 5'000) continue;  // an event at a time: for the short ones
     model::StreamFigures figures;
-    const std::vector<model::Verdict> streamed = model::judge_stream(reading(h), names, options, &figures, step);
+    const std::vector<model::Verdict> streamed = model::judge_stream(model::history_readings(h), names, options, &figures, step);
     ASSERT_EQ(streamed.size(), whole.size());
     EXPECT_EQ(figures.events, static_cast<int64_t>(h.size())) << what;
     for (size_t i = 0; i < names.size(); ++i)

@@ -32,13 +32,7 @@ inline std::string shown(const Verdict& v) {
 inline Verdict streamed_alike(const History& history, const std::string& property, const CheckerOptions& options,
                               Verdict whole) {
   if (!applicability_problem(property, options.lock_type).empty()) return whole;
-  const auto read = [&history] {
-    return EventReading([&history, i = size_t{0}]() mutable -> std::optional<Event> {
-      if (i == history.size()) return std::nullopt;
-      return history[i++];
-    });
-  };
-  const std::vector<Verdict> streamed = judge_stream(read, {property}, options, nullptr, 1);
+  const std::vector<Verdict> streamed = judge_stream(history_readings(history), {property}, options, nullptr, 1);
   EXPECT_EQ(shown(streamed.at(0)), shown(whole)) << property << ": judged as it streams, an event at a time";
   return whole;
 }

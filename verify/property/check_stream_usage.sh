@@ -2,14 +2,7 @@
 # `locksim check --stream` as a user meets it: a history written by `locksim run`, judged as it
 # streams, gives the verdicts and explanations the whole history's check gives, with the same exit
 # codes; what it cannot do is refused with exit 2 and the reason.
-set -uo pipefail
-locksim=$(realpath "$1")
-source_dir=$(cd "$(dirname "$0")/../.." && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-cd "$dir"
-fails=0
-fail() { echo "FAIL: $*"; fails=1; }
+source "$(dirname "$0")/../support/usage.sh" "$@"
 
 "$locksim" run "$source_dir/scenarios/pause-longer-than-lease-rlock.yaml" --out run >/dev/null 2>&1
 history=run/pause-longer-than-lease-rlock/history.jsonl

@@ -3,14 +3,7 @@
 # and judged from there as it streams. The verdict table, the results (pinned outcomes included) and
 # the histories are those of the same run held whole; the streamed reports have no timeline, and
 # nothing is left behind in the report folder.
-set -uo pipefail
-locksim=$(realpath "$1")
-source_dir=$(cd "$(dirname "$0")/../.." && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-cd "$dir"
-fails=0
-fail() { echo "FAIL: $*"; fails=1; }
+source "$(dirname "$0")/../support/usage.sh" "$@"
 
 scenarios=(fair-crashed-waiter-head pause-longer-than-lease-rlock client-side-reentrancy watchdog-long-job)
 files=()

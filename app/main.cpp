@@ -136,8 +136,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   run->add_flag("--stream", run_options.stream,
                 "Write each history to its file as it is recorded and judge it from there as it streams, for a\n"
-                "run too long to hold (a soak): memory stays flat however long the run, the verdicts are the\n"
-                "same; no timeline is written (docs/checkers.md)");
+                "run too long to hold (a soak): what is held follows how long operations and holds last, not\n"
+                "the run's length (the scenario's own timeline is held). The verdicts are the whole run's, or\n"
+                "unknown where a stream dropped what one needs; no timeline is written (docs/checkers.md)");
 
   locksim::shell::RedisShellOptions shell_options;
   double redis_interval_s = 0;

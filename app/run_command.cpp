@@ -189,6 +189,10 @@ int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& er
         << (options.stream ? "<scenario>/history.jsonl\n" : "<scenario>/timeline.html\n");
   } catch (const std::exception& e) {
     err << "locksim run: " << e.what() << "\n";
+    // Streamed histories not yet moved into their scenario's folder stay where the run wrote them.
+    for (const auto& r : results)
+      if (r.history_file && std::filesystem::exists(*r.history_file))
+        err << "locksim run: " << r.name << "'s history is in " << *r.history_file << "\n";
     return 2;
   }
   bool bad = false, failed = false;

@@ -26,7 +26,7 @@ struct Entry {
   End end = End::Open;
   int64_t end_index = -1;        // the grant Exec, or the acquire_failed Exec / outcome that left
   int64_t end_at = kForever;     // Evicted: when the eviction fell due
-  int64_t ghost_to = kForever;   // Evicted: its next attempt or its leaving
+  int64_t ghost_to = kForever;   // Evicted: its next attempt or its leaving (kForever: the end)
   int64_t silenced_by = -1;      // Evicted: the fault that began the silence
   const std::vector<Span>* away = nullptr;
   std::shared_ptr<const Op> waiter{};  // a copy: a stream may retire the operation before the stay is judged
@@ -76,7 +76,7 @@ int64_t counts_until(const Entry& u) {
 struct Acquire {
   std::vector<Entry> entries;
   std::optional<Grant> grant;
-  bool needs_end = false;  // a stay open at the end: its eviction and window reach the history's end
+  bool needs_end = false;  // a stay that may be open at the end: only the end decides it
 };
 
 // Judged in the order the property's two bounds are defined: every grant (in history order) for a
@@ -91,13 +91,19 @@ class FairQueueJudge final : public Judge {
 
   void advance(const Settled& settled) override {
     if (fifo_) return;
+    // A silence that evicts a waiter may have begun before the waiter asked, in events a stream
+    // drops before the waiter is judged: each fault is kept as evidence as it is taken.
+    judge_taken_events(facts_, settled, faults_next_, [&](const Event& e) {
+      if (e.kind == EventKind::Fault) faults_.emplace(e.index, support::event_evidence(facts_, "silenced", e.index));
+      return false;
+    });
     const auto& ops = facts_.ops();
     auto it = std::lower_bound(ops.begin(), ops.end(), next_, [](const Op& op, int64_t v) { return op.invoke < v; });
     for (; it != ops.end(); ++it) {
       if (!settled.end() && facts_.settles_ms(*it) > settled.ms) break;
       if (support::is_acquire(it->f)) {
-        Acquire a = take(*it);
-        if (a.needs_end && !settled.end()) break;
+        Acquire a = take(*it, settled);
+        if (a.needs_end) break;
         for (Entry& e : a.entries) {
           ++stays_;
           waiting_.insert(std::lower_bound(waiting_.begin(), waiting_.end(), e.enqueue,
@@ -149,15 +155,12 @@ class FairQueueJudge final : public Judge {
     for (const Entry& w : waiting_) first = std::min(first, w.enqueue);
     for (const auto& [index, g] : grants_pending_) first = std::min(first, g.position);
     for (const auto& [enqueue, v] : pending_) first = std::min({first, enqueue, v.waiter->invoke});
-    for (const Entry* u : earlier()) {
-      first = std::min(first, u->enqueue);
-      if (u->silenced_by >= 0) first = std::min(first, u->silenced_by);
-    }
+    for (const Entry* u : earlier()) first = std::min(first, u->enqueue);
     return first;
   }
 
  private:
-  Acquire take(const Op& op) const {
+  Acquire take(const Op& op, const Settled& settled) const {
     Acquire out;
     const std::vector<Span>& away = facts_.unavailable(op.process);
     const Event& invoke = facts_.at(op.invoke);
@@ -217,17 +220,27 @@ class FairQueueJudge final : public Judge {
       }
     }
     if (!current) return out;
-    out.needs_end = left < 0;
-    evict_before(std::min(left_at, facts_.end_ms()));
-    if (!current) {
-      if (left >= 0) out.entries.back().ghost_to = left_at;
-      return out;
-    }
     if (left >= 0) {
+      evict_before(left_at);
+      if (!current) {
+        out.entries.back().ghost_to = left_at;
+        return out;
+      }
       current->end = Entry::End::Left;
       current->end_index = left;
       current->end_at = left_at;
+      out.entries.push_back(*current);
+      return out;
     }
+    // Still queued when its operation ended (a crash cut it short, say): open to the end, unless a
+    // silence evicts it first. An eviction due by the latest settled ms is the one the end would
+    // find (any other falls due later), and its ghost lasts to the end; none yet: it waits.
+    evict_before(settled.end() ? facts_.end_ms() : settled.ms);
+    if (!current) {
+      out.entries.back().ghost_to = kForever;
+      return out;
+    }
+    out.needs_end = !settled.end();
     out.entries.push_back(*current);
     return out;
   }
@@ -315,7 +328,10 @@ class FairQueueJudge final : public Judge {
       ghost.to_ms = u->end_at;
       ghost.number = u->wait_ms;
       ev.push_back(ghost);
-      if (u->silenced_by >= 0) ev.push_back(support::event_evidence(facts_, "silenced", u->silenced_by));
+      if (u->silenced_by >= 0) {
+        const auto fault = faults_.find(u->silenced_by);
+        ev.push_back(fault != faults_.end() ? fault->second : support::event_evidence(facts_, "silenced", u->silenced_by));
+      }
       ev.push_back(support::figure("blocked_ms", blocked));
       return support::violated(property::kFairQueue, anomaly::kBlockedByEvicted, std::move(ev));
     }
@@ -325,6 +341,8 @@ class FairQueueJudge final : public Judge {
   const Facts& facts_;
   const FairQueueOptions options_;
   int64_t next_ = 0;  // the Invoke of the next acquire to take, or before it
+  int64_t faults_next_ = 0;  // the next event to look at for a fault
+  std::map<int64_t, Evidence> faults_;  // every fault event so far, by index, as "silenced" evidence
   int64_t stays_ = 0;
   int64_t grants_ = 0;
   std::vector<Entry> waiting_;                // stays still waiting at the latest judged grant, by enqueue

@@ -196,8 +196,12 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
     }
     // The world ends here: its history is moved out, not copied (streamed: it is the file).
     if (result.history_file) {
+      const bool written = streamed.good();
       streamed.close();
-      if (!streamed && !result.error) result.error = backend.stream_to + ": the history could not be written there";
+      // A write that failed stopped the run (World::record throws); what was written stays the history.
+      if (!written || !streamed)
+        result.error = "the run stopped: its history could not be written to its file (a full disk or a file size "
+                       "limit?); the part written is kept as its history";
     } else {
       result.history = std::move(w.history());
     }
@@ -216,9 +220,11 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
   const auto readings = result.history_file ? model::file_readings(*result.history_file)
                                             : model::history_readings(result.history);
   std::vector<model::Verdict> verdicts;
+  std::vector<std::string> observed;  // each pinned outcome's
   try {
     verdicts = result.history_file ? model::judge_stream(readings, names, s.checker_options)
                                    : model::run_checkers(result.history, names, s.checker_options);
+    for (const OpExpectation& pin : s.expect_ops) observed.push_back(observed_outcome(readings(), pin));
   } catch (const std::exception& ex) {
     result.error = ex.what();
     return result;
@@ -237,9 +243,9 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
     }
     result.properties.push_back(std::move(p));
   }
-  for (const OpExpectation& pin : s.expect_ops) {
-    OpPinResult r{pin, observed_outcome(readings(), pin), false};
-    r.passed = r.observed == expected_outcome(pin);
+  for (size_t i = 0; i < s.expect_ops.size(); ++i) {
+    OpPinResult r{s.expect_ops[i], observed[i], false};
+    r.passed = r.observed == expected_outcome(s.expect_ops[i]);
     result.pins.push_back(std::move(r));
   }
   return result;

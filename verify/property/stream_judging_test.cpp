@@ -6,9 +6,12 @@
 // 4096. A stream that kept the whole history would pass too, so the test also asserts that streams
 // dropped most of what long histories hold, and that many of the verdicts compared are violations.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -148,6 +151,41 @@ TEST(StreamJudging, AFairLockContentionWorldIsJudgedInAFractionOfItsHistory) {
   EXPECT_EQ(tally.violations, 0) << "a FairLock without faults, its waiters never pruned, keeps every property";
   EXPECT_EQ(tally.long_histories, 1);
   EXPECT_EQ(tally.dropped_most, 1) << "a stream of the FairLock world held more than half of its history at once";
+}
+
+// A FairLock waiter crashes while queued and never comes back: its stay stays open to the end of
+// the history unless a silence evicts it, which its crash does W later. Judged as it streams, the
+// stay is decided then, not at the end, so the long run of A and B taking turns after it is dropped
+// as it is judged.
+TEST(StreamJudging, AWaiterThatCrashedWhileQueuedDoesNotHoldTheStreamBack) {
+  std::ostringstream yaml;
+  yaml << "name: crashed-queued-waiter\nworld: {latency_ms: 1}\n"
+       << "lock: {type: fair, name: orders, redisson: 3.13.2}\nclients: [A, B, X]\ntimeline:\n"
+       << "  - {at: 0, client: A, op: lock}\n  - {at: 0, client: A, op: work, for_ms: 300}\n"
+       << "  - {at: 0, client: A, op: unlock}\n  - {at: 100, client: X, op: lock}\n"
+       << "  - {at: 200, client: X, fault: crash}\n";
+  constexpr int kTurns = 2000;
+  for (int i = 1; i <= kTurns; ++i) {
+    const std::string who = i % 2 == 1 ? "B" : "A";
+    const std::string at = std::to_string(i * 1000);
+    yaml << "  - {at: " << at << ", client: " << who << ", op: lock}\n"
+         << "  - {at: " << at << ", client: " << who << ", op: work, for_ms: 100}\n"
+         << "  - {at: " << at << ", client: " << who << ", op: unlock}\n";
+  }
+  yaml << "run_ms: " << (kTurns + 1) * 1000 << "\n";
+  const fs::path dir = fs::temp_directory_path() / ("locksim-stream-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / "crashed-queued-waiter.yaml";
+  std::ofstream(file) << yaml.str();
+  const scenario::Scenario s = scenario::load_scenario(file.string());
+  fs::remove_all(dir);
+  const scenario::ScenarioResult r = scenario::run_scenario(s);
+  ASSERT_FALSE(r.error) << *r.error;
+  Tally tally;
+  compare("a waiter that crashed while queued", r.history, "fair", s.checker_options, tally);
+  EXPECT_EQ(tally.long_histories, 1);
+  EXPECT_EQ(tally.dropped_most, 1) << "the crashed waiter's open stay held the stream back";
+  EXPECT_GE(tally.violations, 1) << "its crash blocks B (blocked-by-evicted, as in scenarios/fair-crashed-waiter-head)";
 }
 
 TEST(StreamJudging, TheStandardContentionWorldIsJudgedInAFractionOfItsHistory) {

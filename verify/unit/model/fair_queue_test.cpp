@@ -365,6 +365,32 @@ TEST(CheckerFairQueue, AWaiterHeldUpByAnEvictedOneIsBlockedByEvicted) {
       "the lock was free for 29951 ms of it (grace 500 ms); 29951 ms of that came after B:1 was due for eviction.");
 }
 
+// The silence that evicts B began before B asked (a partition a recorded history shows from 50 ms,
+// B's request reaching the server all the same): the fault is the evidence, and a stream, which has
+// dropped its event by the time B is judged, kept it as it went by.
+TEST(CheckerFairQueue, ASilenceBegunBeforeTheWaiterAskedIsItsEvidence) {
+  Story s;
+  s.wants(0, "A", 1);
+  s.granted(1, "A", 1);
+  const int64_t partition = s.b.fault({.t = 50, .p = "B", .f = "partition", .for_ms = 60000});
+  // D works meanwhile: events enough that a stream drops the partition's before B's (by the 128).
+  for (int64_t i = 0; i < 200; ++i) {
+    s.b.invoke({.t = 51 + i / 5, .p = "D", .op = 100 + i, .f = "work"});
+    s.b.ok({.t = 51 + i / 5, .p = "D", .op = 100 + i, .f = "work"});
+  }
+  s.wants(100, "B", 2);
+  s.queued(101, 2);
+  s.wants(200, "C", 3);
+  s.queued(201, 3);
+  s.releases(1000, "A", 4);
+  s.granted(35101, "C", 3);
+  const Verdict v = s.judge();
+  ASSERT_EQ(v.valid, Validity::No);
+  EXPECT_EQ(v.anomaly, anomaly::kBlockedByEvicted);
+  ASSERT_NE(v.find("silenced"), nullptr);
+  EXPECT_EQ(v.find("silenced")->event, partition);
+}
+
 TEST(CheckerFairQueue, TryLockWaitReplacesTheThreadWaitWhenAsked) {
   // B's tryLock(60 s) makes its thread wait 60 s (Redisson 3.13.3+): silent from 150 ms, it is not
   // due for eviction at 35101 ms, so C was granted past a live waiter; with the plain 5 s, B was a

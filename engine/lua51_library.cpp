@@ -418,7 +418,9 @@ int xpcall(lua_State* L) {
   lua_settop(L, 2);
   lua_pushcclosure(L, reworded_handler, 1);
   lua_insert(L, 1);
+  enter_protected(L, 1);
   const int status = lua_pcall(L, 0, LUA_MULTRET, 1);
+  leave_protected(L);
   lua_pushboolean(L, status == LUA_OK);
   lua_replace(L, 1);
   return lua_gettop(L);
@@ -642,6 +644,74 @@ void adapt(lua_State* L, int real, lua51_pattern::ChargeWork charge_work) {
     lua_pushnil(L);
     set(L, real, library, name);
   }
+}
+
+// The handlers put in effect, per coroutine: the registry's table at kHandlersKey maps a thread to
+// a sequence of its handlers (false for none), the latest last.
+namespace {
+constexpr const char* kHandlersKey = "locksim.handlers";
+
+// Pushes this thread's sequence (made when `create`); false, nothing pushed, when it has none.
+bool push_handlers(lua_State* L, bool create) {
+  if (lua_getfield(L, LUA_REGISTRYINDEX, kHandlersKey) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    if (!create) return false;
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, kHandlersKey);
+  }
+  lua_pushthread(L);
+  if (lua_rawget(L, -2) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    if (!create) {
+      lua_pop(L, 1);
+      return false;
+    }
+    lua_newtable(L);
+    lua_pushthread(L);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4);
+  }
+  lua_remove(L, -2);
+  return true;
+}
+}  // namespace
+
+void enter_protected(lua_State* L, int handler) {
+  handler = handler == 0 ? 0 : lua_absindex(L, handler);
+  push_handlers(L, true);
+  if (handler == 0) lua_pushboolean(L, 0);
+  else lua_pushvalue(L, handler);
+  lua_rawseti(L, -2, static_cast<lua_Integer>(lua_rawlen(L, -2)) + 1);
+  lua_pop(L, 1);
+}
+
+void leave_protected(lua_State* L) {
+  if (!push_handlers(L, false)) return;
+  lua_pushnil(L);
+  lua_rawseti(L, -2, static_cast<lua_Integer>(lua_rawlen(L, -2)));
+  lua_pop(L, 1);
+}
+
+Handler handler_in_effect(lua_State* L) {
+  const bool main = lua_pushthread(L) == 1;
+  lua_pop(L, 1);
+  if (!push_handlers(L, false)) return main ? Handler::Script : Handler::None;
+  const auto n = static_cast<lua_Integer>(lua_rawlen(L, -1));
+  if (n == 0) {
+    lua_pop(L, 1);
+    return main ? Handler::Script : Handler::None;
+  }
+  lua_rawgeti(L, -1, n);
+  lua_remove(L, -2);
+  if (lua_isfunction(L, -1)) return Handler::Own;
+  lua_pop(L, 1);
+  return Handler::None;
+}
+
+void reset_protected(lua_State* L) {
+  lua_pushnil(L);
+  lua_setfield(L, LUA_REGISTRYINDEX, kHandlersKey);
 }
 
 }  // namespace locksim::engine::lua51_library

@@ -24,4 +24,17 @@ namespace locksim::engine::lua51_library {
 // made read-only; the pattern matcher charges its steps with `charge_work`.
 void adapt(lua_State* L, int real, lua51_pattern::ChargeWork charge_work);
 
+// The message handler in effect, as 5.1 keeps one per coroutine (L->errfunc): a script runs under
+// Redis's, a coroutine under none, pcall under none and xpcall under its own until they return.
+// load's reader runs under it, as 5.1's protected parser does.
+enum class Handler { Script, None, Own };
+// pcall and xpcall put theirs in effect around their call: `handler`, a stack index of a function,
+// or 0 for none; `leave_protected` restores what was.
+void enter_protected(lua_State* L, int handler);
+void leave_protected(lua_State* L);
+// Which handler is in effect; with Own, the function is pushed.
+Handler handler_in_effect(lua_State* L);
+// Forgets every handler put in effect (a script begins).
+void reset_protected(lua_State* L);
+
 }  // namespace locksim::engine::lua51_library

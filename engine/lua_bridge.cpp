@@ -298,7 +298,10 @@ int math_randomseed(lua_State* L) {
 int redis_style_pcall(lua_State* L) {
   luaL_checkany(L, 1);
   const int argc = lua_gettop(L);
-  if (lua_pcall(L, argc - 1, LUA_MULTRET, 0) == LUA_OK) {
+  lua51_library::enter_protected(L, 0);
+  const int status = lua_pcall(L, argc - 1, LUA_MULTRET, 0);
+  lua51_library::leave_protected(L);
+  if (status == LUA_OK) {
     lua_pushboolean(L, 1);
     lua_insert(L, 1);
     return lua_gettop(L);
@@ -600,16 +603,20 @@ int read_chunk(lua_State* L) {
 // 5.1's load takes a reader function only (5.4's takes a string too, which 5.1 leaves to
 // loadstring). The pieces are joined first, so that the chunk compiles as 5.1 reads it. An error
 // while reading fails the load (nil and the error), as 5.1's protected parser does, after the
-// script's error handler made it Redis's error table, as it does in Redis.
+// message handler in effect made it what it makes of one: at a script's top level Redis's error
+// table, under pcall the message itself, under xpcall what its handler returns.
 int safe_load(lua_State* L) {
   const char* name = luaL_optstring(L, 2, "=(load)");
   luaL_checktype(L, 1, LUA_TFUNCTION);
   lua_settop(L, 2);
-  lua_pushcfunction(L, error_handler);
+  const lua51_library::Handler handler = lua51_library::handler_in_effect(L);
+  if (handler == lua51_library::Handler::Script) lua_pushcfunction(L, error_handler);
+  else if (handler == lua51_library::Handler::None) lua_pushnil(L);  // a place holder: no handler
   lua_pushvalue(L, 1);
   luaL_where(L, 1);
   lua_pushcclosure(L, read_chunk, 2);
-  if (const int status = lua_pcall(L, 0, 1, 3); status != LUA_OK) return loaded(L, status);
+  const int msgh = handler == lua51_library::Handler::None ? 0 : 3;
+  if (const int status = lua_pcall(L, 0, 1, msgh); status != LUA_OK) return loaded(L, status);
   size_t length = 0;
   const char* chunk = lua_tolstring(L, -1, &length);
   return loaded(L, lua51_compile::load(L, std::string_view(chunk, length), name));
@@ -1014,6 +1021,7 @@ int error_handler(lua_State* L) {
 }
 
 void arm_budget(lua_State* L) {
+  lua51_library::reset_protected(L);
   run_of(L).executed = 0;
   lua_sethook(L, budget_hook, LUA_MASKCOUNT, kHookEvery);
 }

@@ -247,6 +247,21 @@ TEST_F(Differential, LoadstringTakesSourceOnly) {
   expect_same(eval("local f = loadstring('return x_from_loadstring') return pcall(f)"));
 }
 
+// load's reader runs under the message handler in effect, as 5.1's protected parser does: at a
+// script's top level Redis's (an error table), under pcall none (the message), under xpcall its own.
+TEST_F(Differential, LoadsReaderErrorsPassThroughTheHandlerInEffect) {
+  const std::string reader = "local function r() return nil < 1 end ";
+  expect_same(eval(reader + "local f, e = load(r) return {type(f), type(e)}"));
+  expect_same(eval(reader + "local f, e = load(r) return e.err"));
+  expect_same(eval(reader + "return {pcall(load, r)}"));
+  expect_same(eval(reader + "local ok, f, e = pcall(load, r) return e"));
+  expect_same(eval(reader + "return {xpcall(function() local f, e = load(r) return e end, function(m) return 'handled' end)}"));
+  expect_same(eval(reader + "local ok, e = pcall(function() local f, e = load(r) return e end) return {ok, e}"));
+  expect_same(eval(reader + "local co = coroutine.create(function() local f, e = load(r) return e end) "
+                            "return {coroutine.resume(co)}"));
+  expect_same(eval("local f, e = load(function() return {} end) return {type(f), e}"));
+}
+
 TEST_F(Differential, CompileErrors) {
   expect_same(eval("return 1 +"));
   expect_same(eval("return ("));

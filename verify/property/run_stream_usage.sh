@@ -36,5 +36,19 @@ touch not-a-folder
 "$locksim" run "${files[0]}" --out not-a-folder/reports --stream >bad.txt 2>&1
 [[ $? -eq 2 ]] && grep -q "cannot create" bad.txt || fail "an unwritable --out: $(cat bad.txt)"
 
+# A history that cannot be written (here a file size limit of 30 KiB; the history is 60) stops the
+# run with that said, and what was written is kept as the scenario's history.
+(
+  ulimit -f 30
+  trap '' XFSZ
+  "$locksim" run "$source_dir/scenarios/setnx-expire-not-atomic.yaml" --out limited --stream >limited.txt 2>&1
+  echo $? >limited.status
+)
+[[ $(cat limited.status) -eq 1 ]] || fail "a history that could not be written: exit $(cat limited.status), expected 1"
+grep -q "the run stopped: its history could not be written to its file" limited.txt \
+  || fail "no word of the history that could not be written: $(cat limited.txt)"
+kept=limited/setnx-expire-not-atomic/history.jsonl
+[[ -s $kept ]] && (($(wc -c <"$kept") <= 30 * 1024)) || fail "the part written was not kept: $(ls -la limited/*/ 2>&1)"
+
 ((fails == 0)) && echo "ok: run --stream judges as the whole run does and writes the same histories"
 exit $fails

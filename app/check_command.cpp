@@ -1,6 +1,7 @@
 #include "app/check_command.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -86,15 +87,38 @@ scenario::ScenarioResult result_of(const CheckOptions& options, const Shown& sho
 int run_check_streaming(const CheckOptions& options, const std::map<std::string, std::string>& expected,
                         std::ostream& out, std::ostream& err) {
   const auto open = model::file_readings(options.history);
+  // A long history takes a while to read three times: say how far it is (a line that rewrites
+  // itself on a terminal, else one every 10 s for a log).
+  auto last = std::chrono::steady_clock::now();
+  bool shown_progress = false;
+  const auto progress = [&](const std::string& reading, int64_t read, int64_t events) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last < (options.progress ? std::chrono::milliseconds(250) : std::chrono::milliseconds(10'000))) return;
+    last = now;
+    shown_progress = true;
+    std::string line = "locksim check --stream: " + reading + ", " + std::to_string(read) + " events";
+    if (events > 0) line += " of " + std::to_string(events) + " (" + std::to_string(read * 100 / events) + "%)";
+    if (options.progress) err << "\r" << line << "\x1b[K" << std::flush;
+    else err << line << "\n";
+  };
   Shown shown;
   std::vector<model::Verdict> verdicts;
   std::vector<std::string> names;
   try {
     const model::EventReading read = open();
-    while (auto e = read()) shown.see(*e);
+    int64_t seen = 0;
+    while (auto e = read()) {
+      shown.see(*e);
+      if (++seen % 4096 == 0) progress("reading 1 of 3 (what it records)", seen, -1);
+    }
     names = properties_to_judge(options, shown, expected, err);
     if (names.empty()) return 2;
-    verdicts = model::judge_stream(open, names);
+    verdicts = model::judge_stream(open, names, {}, nullptr, 4096, model::standard_checkers(),
+                                   [&](int64_t read, int64_t events) {
+                                     progress(events < 0 ? "reading 2 of 3 (learning)" : "reading 3 of 3 (judging)",
+                                              read, events < 0 ? seen : events);
+                                   });
+    if (options.progress && shown_progress) err << "\r\x1b[K" << std::flush;
   } catch (const std::invalid_argument& e) {
     err << "locksim check: " << e.what() << " (expected " << model::property_list(model::property_names()) << ")\n";
     return 2;

@@ -16,6 +16,7 @@ struct CheckOptions {
   // Judge it as it streams (model/stream_judging.hpp), in memory that does not grow with its length;
   // the verdicts only, no reports or timeline.
   bool stream = false;
+  bool progress = false;  // --stream: a progress line every 250 ms (a terminal), else every 10 s
 };
 
 // Exit code: 0 every verdict holds (or is as --expect says), 1 one does not, 2 bad input.

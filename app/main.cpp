@@ -381,10 +381,11 @@ int main(int argc, char** argv) {
   check->add_option("--out", check_options.out, "Where to write the reports")->capture_default_str();
   check->add_option("--name", check_options.name, "The report's name (default: the file's)");
   check->add_flag("--stream", check_options.stream,
-                  "Judge the history as it streams, for one too long to hold: the file is read twice and never\n"
-                  "held whole, and memory follows how long operations and holds last, not how long the history\n"
-                  "is; the same verdicts, printed with their explanations, and no reports or timeline\n"
-                  "(docs/checkers.md)");
+                  "Judge the history as it streams, for one too long to hold: the file is read three times (what\n"
+                  "it records, then twice to judge) and never held whole, and memory follows how long operations\n"
+                  "and holds last, not how long the history is; the same verdicts, printed with their\n"
+                  "explanations, and no reports or timeline (docs/checkers.md). How far it is shows on a line\n"
+                  "that rewrites itself on a terminal, else on a line every 10 s");
   // --exhaustive: the positional is a scenario, searched through every schedule within its bounds.
   bool check_exhaustive = false;
   locksim::app::ExhaustiveCommandOptions ex;
@@ -577,6 +578,7 @@ int main(int argc, char** argv) {
                        "schedules); without it the file is a history to judge\n";
           return 2;
         }
+      check_options.progress = ::isatty(2) != 0;
       return locksim::app::run_check(check_options, std::cout, std::cerr);
     }
     if (*explore) {

@@ -30,13 +30,17 @@ std::function<EventReading()> history_readings(const History& history) {
 
 std::vector<Verdict> judge_stream(const std::function<EventReading()>& read, const std::vector<std::string>& names,
                                   const CheckerOptions& options, StreamFigures* figures, int64_t step,
-                                  const std::vector<NamedChecker>& table) {
+                                  const std::vector<NamedChecker>& table, const StreamProgress& progress) {
   const std::vector<const NamedChecker*> chosen = choose_checkers(names, options, table);
   StreamFigures seen;
   Facts facts(find_lock_type(options.lock_type));
+  int64_t learned = 0;
   {
     const EventReading next = read();
-    while (auto e = next()) facts.learn(*e);
+    while (auto e = next()) {
+      facts.learn(*e);
+      if (++learned % step == 0 && progress) progress(learned, -1);
+    }
   }
   facts.settle();
   // A judge that throws gives an unknown verdict, as run_checkers's checkers do.
@@ -69,6 +73,7 @@ std::vector<Verdict> judge_stream(const std::function<EventReading()>& read, con
     ahead = next();
     seen.most_kept = std::max(seen.most_kept, taken - static_cast<int64_t>(facts.history().events().first()));
     if (!ahead || taken % step != 0) continue;
+    if (progress) progress(taken, learned);
     facts.complete(ahead->at_ms - 1);
     advance(Settled{taken, ahead->at_ms - 1});
     int64_t horizon = std::min(facts.open_since(), taken);

@@ -33,10 +33,15 @@ struct StreamFigures {
   int64_t most_kept = 0;  // the most events held at once
 };
 
+// How far a long judgement has come: called every `step` events with the events read so far and
+// the history's length (-1 during the first reading, which learns it).
+using StreamProgress = std::function<void(int64_t read, int64_t events)>;
+
 // The verdicts of the checkers named, over the history `read` reads (it is called twice, for two
 // readings). Throws what run_checkers throws for bad names, and what a reading throws.
 std::vector<Verdict> judge_stream(const std::function<EventReading()>& read, const std::vector<std::string>& names,
                                   const CheckerOptions& options = {}, StreamFigures* figures = nullptr,
-                                  int64_t step = 4096, const std::vector<NamedChecker>& table = standard_checkers());
+                                  int64_t step = 4096, const std::vector<NamedChecker>& table = standard_checkers(),
+                                  const StreamProgress& progress = {});
 
 }  // namespace locksim::model

@@ -142,8 +142,8 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
       replay.emplace(bounds, s.choices);
       scheduler = &*replay;
     }
+    std::ofstream streamed;  // before the world, which writes to it until it is gone
     world::World w(options, *fabric);
-    std::ofstream streamed;
     if (!backend.stream_to.empty()) {
       streamed.open(backend.stream_to, std::ios::binary | std::ios::trunc);
       if (!streamed) throw std::runtime_error(backend.stream_to + ": cannot write the history there");

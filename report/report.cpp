@@ -385,6 +385,7 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
       // Streamed: the run wrote the history as it went; it moves here, and a history too long to hold
       // gets no timeline (one would hold it whole).
       move_file(*r.history_file, folder / "history.jsonl");
+      for (const char* stale : {"timeline.html", "timeline.txt"}) std::filesystem::remove(folder / stale, ec);
       continue;
     }
     write_file(folder / "history.jsonl", [&](std::ostream& out) { r.history.write_jsonl(out); });

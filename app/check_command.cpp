@@ -101,6 +101,11 @@ int run_check_streaming(const CheckOptions& options, const std::map<std::string,
     if (options.progress) err << "\r" << line << "\x1b[K" << std::flush;
     else err << line << "\n";
   };
+  // A terminal's progress line goes before anything else is said.
+  const auto clear_progress = [&] {
+    if (options.progress && shown_progress) err << "\r\x1b[K" << std::flush;
+    shown_progress = false;
+  };
   Shown shown;
   std::vector<model::Verdict> verdicts;
   std::vector<std::string> names;
@@ -111,6 +116,7 @@ int run_check_streaming(const CheckOptions& options, const std::map<std::string,
       shown.see(*e);
       if (++seen % 4096 == 0) progress("reading 1 of 3 (what it records)", seen, -1);
     }
+    clear_progress();
     names = properties_to_judge(options, shown, expected, err);
     if (names.empty()) return 2;
     verdicts = model::judge_stream(open, names, {}, nullptr, 4096, model::standard_checkers(),
@@ -118,11 +124,13 @@ int run_check_streaming(const CheckOptions& options, const std::map<std::string,
                                      progress(events < 0 ? "reading 2 of 3 (learning)" : "reading 3 of 3 (judging)",
                                               read, events < 0 ? seen : events);
                                    });
-    if (options.progress && shown_progress) err << "\r\x1b[K" << std::flush;
+    clear_progress();
   } catch (const std::invalid_argument& e) {
+    clear_progress();
     err << "locksim check: " << e.what() << " (expected " << model::property_list(model::property_names()) << ")\n";
     return 2;
   } catch (const std::exception& e) {
+    clear_progress();
     err << "locksim check: " << options.history << ": " << e.what() << "\n";
     return 2;
   }

@@ -138,7 +138,7 @@ class FairQueueJudge final : public Judge {
         pending_.clear();
         earlier_.clear();
       } else {
-        last_judged_ = std::move(v);
+        earlier_.push_back(std::move(v));  // it may count for the stays after it
       }
     }
   }
@@ -155,7 +155,7 @@ class FairQueueJudge final : public Judge {
     for (const Entry& w : waiting_) first = std::min(first, w.enqueue);
     for (const auto& [index, g] : grants_pending_) first = std::min(first, g.position);
     for (const auto& [enqueue, v] : pending_) first = std::min({first, enqueue, v.waiter->invoke});
-    for (const Entry* u : earlier()) first = std::min(first, u->enqueue);
+    for (const Entry& u : earlier_) first = std::min(first, u.enqueue);
     return first;
   }
 
@@ -267,20 +267,10 @@ class FairQueueJudge final : public Judge {
     return std::nullopt;
   }
 
-  // The stays enqueued before the latest judged one that still count for a later one.
-  std::vector<const Entry*> earlier() const {
-    std::vector<const Entry*> out;
-    for (const Entry& u : earlier_) out.push_back(&u);
-    if (last_judged_) out.push_back(&*last_judged_);
-    return out;
-  }
-
   // blocked-by-evicted / starved: a live waiter kept waiting while the lock is free. An earlier stay
   // counts for a later one only by its silences and its ghost, which end by its end (an evicted
   // one's: its ghost's end); one over before the waiter enqueued counts for no later waiter either.
   std::optional<Verdict> judge_stay(const Entry& v) {
-    if (last_judged_) earlier_.push_back(std::move(*last_judged_));
-    last_judged_.reset();
     std::erase_if(earlier_, [&](const Entry& u) { return counts_until(u) <= v.enqueue_at; });
     const int64_t end = v.end == Entry::End::Open ? facts_.end_ms() : v.end_at;
     if (end <= v.enqueue_at) return std::nullopt;
@@ -349,7 +339,6 @@ class FairQueueJudge final : public Judge {
   std::map<int64_t, Grant> grants_pending_;  // by the grant's index
   std::map<int64_t, Entry> pending_;         // stays not judged yet, by enqueue
   std::vector<Entry> earlier_;               // judged stays that may still count for a later one
-  std::optional<Entry> last_judged_;         // the latest judged stay: it counts from the next one on
   std::optional<Verdict> fifo_;
   std::optional<Verdict> starved_;
 };

@@ -37,6 +37,16 @@ touch not-a-folder
 "$locksim" run "${files[0]}" --out not-a-folder/reports --stream >bad.txt 2>&1
 [[ $? -eq 2 ]] && grep -q "cannot create" bad.txt || fail "an unwritable --out: $(cat bad.txt)"
 
+# Reports that cannot be written (a file where a scenario's folder goes) are bad usage, and the
+# streamed histories stay where the run wrote them, each said.
+mkdir blocked && touch blocked/pause-longer-than-lease-rlock
+"$locksim" run "${files[@]:0:2}" --out blocked --stream >blocked.txt 2>&1
+[[ $? -eq 2 ]] || fail "reports that cannot be written: exit $?, expected 2"
+[[ -s blocked/fair-crashed-waiter-head/history.jsonl ]] || fail "the first history did not reach its folder"
+[[ -s blocked/.streaming-2.jsonl ]] || fail "the second history, whose folder could not be made, was not kept"
+grep -q "pause-longer-than-lease-rlock's history is in blocked/.streaming-2.jsonl" blocked.txt \
+  || fail "not said where the second history is: $(cat blocked.txt)"
+
 # A history that cannot be written (here a file size limit of 30 KiB; the history is 60) stops the
 # run with that said, and what was written is kept as the scenario's history.
 (

@@ -30,12 +30,14 @@ struct Command {
   int64_t thread = 0;
   int64_t op = 0;
   int server = 0;  // which Redis server (RedLock's locks live on several)
-  int64_t sent_ms = -1;  // when the backend sent it (the backend sets it; recorded with its execution)
-  int64_t sent_index = -1;  // and the history's size then: what was recorded before the send
   // A FairLock's waiter queue (a list key), recorded after the command ran: who may take the lock
   // next is part of what the server holds.
   std::string queue{};
 };
+
+// A request as it is sent: built once, then shared, unchanged, by every attempt to send it and by
+// the copies in flight (a reply may come after its caller gave up).
+using SharedCommand = std::shared_ptr<const Command>;
 
 struct CallResult {
   bool timed_out = false;
@@ -57,7 +59,7 @@ class Backend {
   virtual int64_t now_ms() = 0;
   virtual Task<void> sleep(int64_t ms) = 0;
   // Sends one request; its reply, or timed_out when none came within `timeout_ms`.
-  virtual Task<CallResult> call(Command command, int64_t timeout_ms) = 0;
+  virtual Task<CallResult> call(SharedCommand command, int64_t timeout_ms) = 0;
   // Subscribes this client to `channel` on `server` (reference-counted across its threads); false
   // when the server did not confirm within `timeout_ms`.
   virtual Task<bool> subscribe(std::string channel, int64_t timeout_ms, int server) = 0;

@@ -30,12 +30,10 @@ bool resends_after(const CallResult& result) {
 
 Task<CallResult> call_with_retry(Backend& backend, Command command, CommandPolicy policy) {
   CallResult result;
+  const SharedCommand sending = std::make_shared<const Command>(std::move(command));
   for (int attempt = 0; attempt <= policy.retry_attempts; ++attempt) {
     if (attempt > 0) co_await backend.sleep(retry_delay_ms(backend, policy, attempt - 1));
-    // The last attempt may take the command itself: nothing sends it again. (Built outside the
-    // co_await: GCC 12 mishandles a conditional's temporaries inside one.)
-    Command sending = attempt < policy.retry_attempts ? command : std::move(command);
-    result = co_await backend.call(std::move(sending), policy.timeout_ms);
+    result = co_await backend.call(sending, policy.timeout_ms);
     if (!resends_after(result)) co_return result;
   }
   co_return result;

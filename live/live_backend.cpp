@@ -103,19 +103,20 @@ void LiveBackend::resubscribe(int server) {
   });
 }
 
-void LiveBackend::send(SharedCommand command, bool as_eval, std::shared_ptr<world::Waiter> waiter, SharedReply reply) {
+void LiveBackend::send(SharedCommand command, world::Sent sent, bool as_eval, std::shared_ptr<world::Waiter> waiter,
+                       SharedReply reply) {
   hop(world::Actor::server(command->server),
-      [this, command, as_eval, waiter, reply, epoch = connection_epoch_] {
-        if (epoch == connection_epoch_) execute(command, as_eval, waiter, reply);
+      [this, command, sent, as_eval, waiter, reply, epoch = connection_epoch_] {
+        if (epoch == connection_epoch_) execute(command, sent, as_eval, waiter, reply);
       },
       [command] { return "request " + client::command_summary(*command); });
 }
 
-void LiveBackend::execute(const SharedCommand& command, bool as_eval, std::shared_ptr<world::Waiter> waiter,
-                          SharedReply reply) {
-  auto finish = [this, command, waiter, reply](Reply answer, std::string before, std::string after,
+void LiveBackend::execute(const SharedCommand& command, world::Sent sent, bool as_eval,
+                          std::shared_ptr<world::Waiter> waiter, SharedReply reply) {
+  auto finish = [this, command, sent, waiter, reply](Reply answer, std::string before, std::string after,
                                                int64_t ttl_ms, std::string queue) {
-    world_.record(world::exec_event(command->server, client_.name, *command, answer,
+    world_.record(world::exec_event(command->server, client_.name, *command, sent, answer,
                                     {.before = Atom(before), .after = Atom(after), .ttl_ms = ttl_ms,
                                      .queue = Atom(queue)}));
     hop(world::Actor::client(client_.index),
@@ -127,9 +128,9 @@ void LiveBackend::execute(const SharedCommand& command, bool as_eval, std::share
         [command] { return "reply to " + client::command_summary(*command); });
   };
   Connection& connection = *links(command->server).commands;
-  bool sent = false;
+  bool written = false;
   if (command->lock.empty()) {
-    sent = connection.send(client::command_words(*command, as_eval), [finish](Reply r) { finish(std::move(r), "", "", -2, ""); });
+    written = connection.send(client::command_words(*command, as_eval), [finish](Reply r) { finish(std::move(r), "", "", -2, ""); });
   } else {
     // The key before and after, read atomically with the script (what the simulated server records).
     auto queued_error = std::make_shared<std::optional<Reply>>();
@@ -154,9 +155,9 @@ void LiveBackend::execute(const SharedCommand& command, bool as_eval, std::share
                          finish(queued_error->value_or(std::move(r)), "", "", -2, "");
                        }
                      }});
-    sent = connection.send(std::move(block));
+    written = connection.send(std::move(block));
   }
-  if (!sent)
+  if (!written)
     lost("request " + client::command_summary(*command) + " (no connection to " + endpoints_.describe(command->server) + ")");
 }
 

@@ -48,7 +48,7 @@ Atom RedisNode::render(const std::string& key) {
 
 int64_t RedisNode::ttl(const std::string& key) { return key_ttl(engine_->keyspace(), key, world_.epoch_now()); }
 
-Reply RedisNode::execute(const std::string& client, const client::Command& command, bool as_eval) {
+Reply RedisNode::execute(const std::string& client, const client::Command& command, world::Sent sent, bool as_eval) {
   LS_ASSERT(up_);
   Connections& conn = connections(client);
   aof_stale_ = true;
@@ -64,7 +64,7 @@ Reply RedisNode::execute(const std::string& client, const client::Command& comma
     around.queue = render(command.queue);
     if (around.queue.empty()) around.queue = Atom(model::render_list({}));
   }
-  world_.record(world::exec_event(index_, client, command, reply, std::move(around)));
+  world_.record(world::exec_event(index_, client, command, sent, reply, std::move(around)));
   if (has_replica_) remember_for_replica();
   return reply;
 }
@@ -74,7 +74,7 @@ const std::string* RedisNode::error_now() const { return world_.now() < errors_u
 // A request refused by an error window: the server answers with the error and runs nothing, so the
 // keys read the same before and after. Recorded like an execution, so that the history shows whom it
 // refused and when.
-Reply RedisNode::refuse(const std::string& client, const client::Command& command) {
+Reply RedisNode::refuse(const std::string& client, const client::Command& command, world::Sent sent) {
   const std::string* error = error_now();
   LS_ASSERT(error != nullptr);
   Reply reply = Reply::error(*error);
@@ -85,7 +85,7 @@ Reply RedisNode::refuse(const std::string& client, const client::Command& comman
     around.queue = render(command.queue);
     if (around.queue.empty()) around.queue = Atom(model::render_list({}));
   }
-  world_.record(world::exec_event(index_, client, command, reply, std::move(around)));
+  world_.record(world::exec_event(index_, client, command, sent, reply, std::move(around)));
   return reply;
 }
 

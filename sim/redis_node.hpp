@@ -16,6 +16,7 @@
 #include "client/backend.hpp"
 #include "engine/engine.hpp"
 #include "engine/snapshot.hpp"
+#include "world/exec_event.hpp"
 #include "world/fault.hpp"
 #include "world/harness.hpp"
 
@@ -34,9 +35,9 @@ class RedisNode : public engine::Host {
   bool up() const { return up_; }
 
   // Runs a client's request; the reply Redis would send. `client` names the connection.
-  Reply execute(const std::string& client, const client::Command& command, bool as_eval);
+  Reply execute(const std::string& client, const client::Command& command, world::Sent sent, bool as_eval);
   // Answers a request during an error window (error_now() is set): the error, recorded, nothing run.
-  Reply refuse(const std::string& client, const client::Command& command);
+  Reply refuse(const std::string& client, const client::Command& command, world::Sent sent);
   // The pub/sub connection of `client`: SUBSCRIBE / UNSUBSCRIBE, replies as the engine gives them.
   Reply pubsub(const std::string& client, const std::vector<std::string>& argv);
   // A client's connections close (it crashed): its subscriptions go.

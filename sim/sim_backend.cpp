@@ -33,12 +33,14 @@ void SimBackend::arrive(const std::shared_ptr<Request>& request, RedisNode& node
       [&request] { return "reply to " + request->what(); });
 }
 
-void SimBackend::send(SharedCommand command, bool as_eval, std::shared_ptr<Waiter> waiter, SharedReply reply) {
+void SimBackend::send(SharedCommand command, world::Sent sent, bool as_eval, std::shared_ptr<Waiter> waiter,
+                      SharedReply reply) {
   RedisNode& target = node(command->server);
   round_trip([command] { return client::command_summary(*command); }, target,
-             [&target, who = &client_.name, command, as_eval, reply]() -> std::optional<bool> {
+             [&target, who = &client_.name, command, sent, as_eval, reply]() -> std::optional<bool> {
                if (!target.up()) return std::nullopt;
-               *reply = target.error_now() ? target.refuse(*who, *command) : target.execute(*who, *command, as_eval);
+               *reply = target.error_now() ? target.refuse(*who, *command, sent)
+                                           : target.execute(*who, *command, sent, as_eval);
                return true;
              },
              std::move(waiter));

@@ -23,7 +23,8 @@ class SimBackend : public world::ClientBackend {
   void reset() override;
 
  protected:
-  void send(SharedCommand command, bool as_eval, std::shared_ptr<world::Waiter> waiter, SharedReply reply) override;
+  void send(SharedCommand command, world::Sent sent, bool as_eval, std::shared_ptr<world::Waiter> waiter,
+            SharedReply reply) override;
   void send_subscribe(const std::string& channel, int server, std::shared_ptr<world::Waiter> waiter) override;
   void send_unsubscribe(const std::string& channel, int server) override;
 

@@ -45,20 +45,13 @@ client::Task<void> ClientBackend::sleep(int64_t ms) {
   co_await Park{waiter.get()};
 }
 
-client::Task<client::CallResult> ClientBackend::call(client::Command command, int64_t timeout_ms) {
+client::Task<client::CallResult> ClientBackend::call(client::SharedCommand command, int64_t timeout_ms) {
   bool as_eval = false;
-  // Shared with the request in flight, which may outlive this coroutine (a reply after a timeout); a
-  // second attempt sends a copy of its own.
-  auto sending = std::make_shared<client::Command>(std::move(command));
   for (int attempt = 0; attempt < 2; ++attempt) {
-    if (attempt > 0) sending = std::make_shared<client::Command>(*sending);
-    sending->sent_ms = world_.now();
-    sending->sent_index = world_.history_size();
-    const std::shared_ptr<const client::Command> shared = sending;
     auto call = std::make_shared<InFlight>(InFlight{new_waiter(), Reply(), false});
     const uint64_t id = next_call_++;
     in_flight_.emplace_back(id, call);
-    send(shared, as_eval, call->waiter, SharedReply(call, &call->reply));
+    send(command, Sent{world_.now(), world_.history_size()}, as_eval, call->waiter, SharedReply(call, &call->reply));
     complete_at(world_.now() + timeout_ms, call->waiter, false);
     const bool answered = co_await Park{call->waiter.get()};
     const auto it = std::lower_bound(in_flight_.begin(), in_flight_.end(), id,
@@ -68,7 +61,7 @@ client::Task<client::CallResult> ClientBackend::call(client::Command command, in
     if (call->connection_lost) co_return client::CallResult{false, std::move(call->reply), true};
     Reply& reply = call->reply;
     // A script the server does not know (a restart emptied its cache) is sent again in full.
-    if (shared->script && !as_eval && reply.is_error() && reply.str.rfind("NOSCRIPT", 0) == 0) {
+    if (command->script && !as_eval && reply.is_error() && reply.str.rfind("NOSCRIPT", 0) == 0) {
       as_eval = true;
       continue;
     }

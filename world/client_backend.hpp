@@ -11,6 +11,7 @@
 
 #include "client/backend.hpp"
 #include "world/event_queue.hpp"
+#include "world/exec_event.hpp"
 #include "world/scheduler.hpp"
 
 namespace locksim::world {
@@ -25,7 +26,7 @@ class ClientBackend : public client::Backend {
 
   int64_t now_ms() override;
   client::Task<void> sleep(int64_t ms) override;
-  client::Task<client::CallResult> call(client::Command command, int64_t timeout_ms) override;
+  client::Task<client::CallResult> call(client::SharedCommand command, int64_t timeout_ms) override;
   client::Task<bool> subscribe(std::string channel, int64_t timeout_ms, int server) override;
   void unsubscribe(const std::string& channel, int server) override;
   client::Task<bool> wait_message(std::string channel, int64_t timeout_ms, int server) override;
@@ -56,11 +57,13 @@ class ClientBackend : public client::Backend {
   }
 
  protected:
-  using SharedCommand = std::shared_ptr<const client::Command>;
+  using SharedCommand = client::SharedCommand;
   using SharedReply = std::shared_ptr<Reply>;
-  // Sends one request (EVAL with the script's body when `as_eval`); when the reply comes it is stored
-  // in `*reply` and `waiter` completed with true. A request or reply that is lost completes nothing.
-  virtual void send(SharedCommand command, bool as_eval, std::shared_ptr<Waiter> waiter, SharedReply reply) = 0;
+  // Sends one request (EVAL with the script's body when `as_eval`), stamped `sent`; when the reply
+  // comes it is stored in `*reply` and `waiter` completed with true. A request or reply that is
+  // lost completes nothing.
+  virtual void send(SharedCommand command, Sent sent, bool as_eval, std::shared_ptr<Waiter> waiter,
+                    SharedReply reply) = 0;
   // Subscribes the pub/sub connection; completes `waiter` with true on the server's confirmation.
   virtual void send_subscribe(const std::string& channel, int server, std::shared_ptr<Waiter> waiter) = 0;
   virtual void send_unsubscribe(const std::string& channel, int server) = 0;

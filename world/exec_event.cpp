@@ -16,8 +16,8 @@ std::string command_line(const std::string& client, const client::Command& comma
 
 }  // namespace
 
-model::Event exec_event(int server, const std::string& client, const client::Command& command, const Reply& reply,
-                        AroundRequest around) {
+model::Event exec_event(int server, const std::string& client, const client::Command& command, Sent sent,
+                        const Reply& reply, AroundRequest around) {
   return model::exec_event({.server = server,
                             .client = client,
                             .thread = command.thread,
@@ -28,8 +28,8 @@ model::Event exec_event(int server, const std::string& client, const client::Com
                             .reply = Atom(locksim::describe(reply)),
                             .before = std::move(around.before),
                             .after = std::move(around.after),
-                            .sent_ms = command.sent_ms,
-                            .sent_index = command.sent_index,
+                            .sent_ms = sent.ms,
+                            .sent_index = sent.index,
                             .ttl_ms = around.ttl_ms,
                             .queue = command.queue.empty() ? Atom() : std::move(around.queue)});
 }

@@ -11,6 +11,12 @@
 
 namespace locksim::world {
 
+// When a request was sent: the run time, and the history's size then (what was recorded before it).
+struct Sent {
+  int64_t ms = -1;
+  int64_t index = -1;
+};
+
 // What the server held around the request, rendered as model/rendered.hpp writes keys.
 struct AroundRequest {
   Atom before{};  // the lock key before and after
@@ -19,7 +25,7 @@ struct AroundRequest {
   Atom queue{};   // a FairLock's queue after ("" when the request names none)
 };
 
-model::Event exec_event(int server, const std::string& client, const client::Command& command, const Reply& reply,
-                        AroundRequest around);
+model::Event exec_event(int server, const std::string& client, const client::Command& command, Sent sent,
+                        const Reply& reply, AroundRequest around);
 
 }  // namespace locksim::world

@@ -56,7 +56,11 @@ Command RedissonLock::renewal(const Script& script, std::vector<std::string> key
                  .op = 0};
 }
 
-std::string RedissonLock::holder_id(int64_t thread) const { return backend_.client_id() + ":" + std::to_string(thread); }
+const std::string& RedissonLock::holder_id(int64_t thread) const {
+  auto it = holder_ids_.find(thread);
+  if (it == holder_ids_.end()) it = holder_ids_.emplace(thread, backend_.client_id() + ":" + std::to_string(thread)).first;
+  return it->second;
+}
 
 RedissonLock::Attempt RedissonLock::to_attempt(const CallResult& result) const {
   if (result.timed_out) return {Attempt::Kind::Unknown, 0, "RedisResponseTimeoutException"};

@@ -99,8 +99,8 @@ class RedissonLock : public Lock {
   Task<CallResult> send(Command command);
   // An integer reply as Ok(value); a timeout as Unknown; anything else as Fail.
   static OpResult integer_result(const CallResult& result);
-  // "<client uuid>:<thread id>", Redisson's getLockName(threadId).
-  std::string holder_id(int64_t thread) const;
+  // "<client uuid>:<thread id>", Redisson's getLockName(threadId); made once per thread.
+  const std::string& holder_id(int64_t thread) const;
   Attempt to_attempt(const CallResult& result) const;
   // After a successful acquire: an explicit lease becomes internalLockLeaseTime, none starts the watchdog.
   Task<OpResult> after_acquired(int64_t thread, int64_t lease_ms);
@@ -126,6 +126,8 @@ class RedissonLock : public Lock {
   int64_t internal_lease_ms_;
 
  private:
+  mutable std::map<int64_t, std::string> holder_ids_;  // holder_id's, by thread (the client id never changes)
+
   Task<OpResult> lock_forever(int64_t thread, int64_t op, int64_t lease_ms);
   Task<OpResult> try_lock(int64_t thread, int64_t op, int64_t wait_ms, int64_t lease_ms);
   // Before a waiter listens: what RedissonOptions::wakeup_lost_between_check_and_listen loses.

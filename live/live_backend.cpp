@@ -89,10 +89,9 @@ LiveBackend::Links& LiveBackend::links(int server) {
 }
 
 void LiveBackend::resubscribe(int server) {
-  const std::string prefix = channel_key("", server);
   std::vector<std::string> channels;
   for (const auto& [key, state] : client_.channels)
-    if (key.rfind(prefix, 0) == 0 && state.references > 0) channels.push_back(key.substr(prefix.size()));
+    if (key.server == server && state.references > 0) channels.push_back(key.channel);
   if (channels.empty()) return;
   std::vector<Connection::Request> requests;
   for (const auto& channel : channels) requests.push_back({{"SUBSCRIBE", channel}, nullptr});

@@ -85,17 +85,17 @@ void ClientBackend::reset() {
   // (reattachPubSub); a SUBSCRIBE that was awaiting its confirmation is confirmed by the new one.
   for (auto& [key, state] : client_.channels) {
     if (state.references <= 0) continue;
-    const size_t slash = key.find('/');
-    const int server = std::stoi(key.substr(0, slash));
     auto waiter = state.subscribing && !state.subscribing->done ? state.subscribing : new_waiter();
-    send_subscribe(key.substr(slash + 1), server, waiter);
+    send_subscribe(key.channel, key.server, waiter);
   }
   for (const auto& call : failed) complete(call->waiter, true);
 }
 
 client::Task<bool> ClientBackend::subscribe(std::string channel, int64_t timeout_ms, int server) {
-  const std::string key = channel_key(channel, server);
-  ChannelState& state = client_.channels[key];
+  const std::pair<int, std::string_view> key(server, channel);
+  auto found = client_.channels.find(key);
+  if (found == client_.channels.end()) found = client_.channels.emplace(ChannelKey{server, channel}, ChannelState{}).first;
+  ChannelState& state = found->second;
   ++state.references;
   if (state.confirmed) co_return true;
   auto waiter = new_waiter();
@@ -109,7 +109,7 @@ client::Task<bool> ClientBackend::subscribe(std::string channel, int64_t timeout
 }
 
 void ClientBackend::unsubscribe(const std::string& channel, int server) {
-  auto it = client_.channels.find(channel_key(channel, server));
+  auto it = client_.channels.find(std::pair<int, std::string_view>(server, channel));
   if (it == client_.channels.end()) return;
   if (--it->second.references > 0) return;
   client_.channels.erase(it);
@@ -117,7 +117,7 @@ void ClientBackend::unsubscribe(const std::string& channel, int server) {
 }
 
 client::Task<bool> ClientBackend::wait_message(std::string channel, int64_t timeout_ms, int server) {
-  auto it = client_.channels.find(channel_key(channel, server));
+  auto it = client_.channels.find(std::pair<int, std::string_view>(server, channel));
   if (it != client_.channels.end() && it->second.permits > 0) {
     --it->second.permits;
     co_return true;
@@ -129,12 +129,12 @@ client::Task<bool> ClientBackend::wait_message(std::string channel, int64_t time
 }
 
 void ClientBackend::forget_messages(const std::string& channel, int server) {
-  auto it = client_.channels.find(channel_key(channel, server));
+  auto it = client_.channels.find(std::pair<int, std::string_view>(server, channel));
   if (it != client_.channels.end()) it->second.permits = 0;
 }
 
 void ClientBackend::on_message(const std::string& channel, int server) {
-  auto it = client_.channels.find(channel_key(channel, server));
+  auto it = client_.channels.find(std::pair<int, std::string_view>(server, channel));
   if (it == client_.channels.end()) return;
   auto& waiters = it->second.waiters;
   waiters.erase(std::remove_if(waiters.begin(), waiters.end(), [](const auto& w) { return w->done; }), waiters.end());

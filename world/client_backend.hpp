@@ -51,11 +51,6 @@ class ClientBackend : public client::Backend {
   // connections, then calls this.
   virtual void reset();
 
-  // How the client keeps a server's channel apart from another server's channel of the same name.
-  static std::string channel_key(const std::string& channel, int server) {
-    return std::to_string(server) + "/" + channel;
-  }
-
  protected:
   using SharedCommand = client::SharedCommand;
   using SharedReply = std::shared_ptr<Reply>;

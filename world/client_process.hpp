@@ -7,6 +7,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "client/lock_user.hpp"
@@ -31,6 +33,22 @@ struct ChannelState {
   int64_t permits = 0;
   std::vector<std::shared_ptr<struct Waiter>> waiters;
   std::shared_ptr<struct Waiter> subscribing;  // the SUBSCRIBE awaiting its confirmation, if any
+};
+
+// A server's channel, as a client keeps it apart from another server's channel of the same name.
+// Found by (server, name) without building a key (ChannelOrder is transparent).
+struct ChannelKey {
+  int server = 0;
+  std::string channel;
+};
+struct ChannelOrder {
+  using is_transparent = void;
+  static std::pair<int, std::string_view> of(const ChannelKey& k) { return {k.server, k.channel}; }
+  static std::pair<int, std::string_view> of(const std::pair<int, std::string_view>& k) { return k; }
+  template <typename A, typename B>
+  bool operator()(const A& a, const B& b) const {
+    return of(a) < of(b);
+  }
 };
 
 // A coroutine parked until something happens (a reply, a message, a timer), whichever first.
@@ -58,7 +76,7 @@ struct ClientProcess {
   std::vector<client::Task<void>> tasks;          // top-level coroutines (thread ops, watchdogs)
   std::deque<std::coroutine_handle<>> deferred;   // woken while paused, run at resume
   std::map<int64_t, ClientThread> threads;
-  std::map<std::string, ChannelState> channels;
+  std::map<ChannelKey, ChannelState, ChannelOrder> channels;  // by server, then channel
   ClientBackend* backend = nullptr;  // its connections; the world owns it and drops it after the process
   std::unique_ptr<client::LockUser> user;
 };

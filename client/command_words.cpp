@@ -24,20 +24,19 @@ std::vector<std::string> command_words(const Command& command, bool as_eval) {
   return words;
 }
 
-std::vector<std::string_view> command_word_views(const Command& command, bool as_eval, std::string& numkeys) {
-  std::vector<std::string_view> words;
+void command_word_views(const Command& command, bool as_eval, std::string& numkeys,
+                        std::vector<std::string_view>& words) {
+  words.clear();
   if (!command.script) {
     words.assign(command.argv.begin(), command.argv.end());
-    return words;
+    return;
   }
   numkeys = std::to_string(command.keys.size());
-  words.reserve(3 + command.keys.size() + command.argv.size());
   words.push_back(as_eval ? "EVAL" : "EVALSHA");
   words.push_back(as_eval ? command.script->body : command.script->sha);
   words.push_back(numkeys);
   words.insert(words.end(), command.keys.begin(), command.keys.end());
   words.insert(words.end(), command.argv.begin(), command.argv.end());
-  return words;
 }
 
 std::string command_summary(const Command& command) {

@@ -14,8 +14,9 @@ namespace locksim::client {
 std::vector<std::string> command_words(const Command& command, bool as_eval);
 // The same words as views into `command` (and its script), for a server in this process: nothing
 // copied, not even a script's body. `numkeys` holds the one word that is made; the views live as
-// long as it and `command`.
-std::vector<std::string_view> command_word_views(const Command& command, bool as_eval, std::string& numkeys);
+// long as it and `command`. Written into `words` (cleared first), so that a server reuses one buffer.
+void command_word_views(const Command& command, bool as_eval, std::string& numkeys,
+                        std::vector<std::string_view>& words);
 
 // A request in one line, for messages about it ("EVALSHA rlock_unlock orders ...").
 std::string command_summary(const Command& command);

@@ -53,10 +53,10 @@ Reply RedisNode::execute(const std::string& client, const client::Command& comma
   Connections& conn = connections(client);
   aof_stale_ = true;
   std::string numkeys;
-  const std::vector<std::string_view> argv = client::command_word_views(command, as_eval, numkeys);
+  client::command_word_views(command, as_eval, numkeys, words_);
   world::AroundRequest around;
   if (!command.lock.empty()) around.before = render(command.lock);
-  Reply reply = engine_->execute(conn.commands, std::span<const std::string_view>(argv));
+  Reply reply = engine_->execute(conn.commands, std::span<const std::string_view>(words_));
   if (!command.lock.empty()) around.after = render(command.lock);
   around.ttl_ms = ttl(command.lock);
   // An absent queue is an empty one.

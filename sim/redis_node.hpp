@@ -119,6 +119,7 @@ class RedisNode : public engine::Host {
   std::string error_text_;
   engine::ReplicaLog replica_log_;
   std::string rendering_;  // render's buffer, reused
+  std::vector<std::string_view> words_;  // execute's words, reused (a server runs one request at a time)
 };
 
 // A fabric's servers, redis0 first.

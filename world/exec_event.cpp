@@ -6,12 +6,14 @@
 namespace locksim::world {
 namespace {
 
-// "<client> <command text>", built in one buffer.
-std::string command_line(const std::string& client, const client::Command& command) {
-  std::string line = client;
+// "<client> <command text>", as an atom. Built in one buffer kept between calls (locksim runs one
+// thread, as its atoms do): a command seen before costs its lookup and nothing allocated.
+Atom command_line(const std::string& client, const client::Command& command) {
+  static std::string line;
+  line.assign(client);
   line += ' ';
   client::append_command_text(line, command);
-  return line;
+  return Atom(line);
 }
 
 }  // namespace
@@ -24,7 +26,7 @@ model::Event exec_event(int server, const std::string& client, const client::Com
                             .op = command.op,
                             .lock = command.lock,
                             .role = command.role,
-                            .command = Atom(command_line(client, command)),
+                            .command = command_line(client, command),
                             .reply = Atom(locksim::describe(reply)),
                             .before = std::move(around.before),
                             .after = std::move(around.after),

@@ -20,8 +20,11 @@ TEST(CommandWords, AScriptsTextIsItsNameKeysAndArgvSpaced) {
   append_command_text(line, command);
   EXPECT_EQ(line, "A rlock_acquire orders 30000 u:1");
   std::string numkeys;
-  const std::vector<std::string_view> words = command_word_views(command, false, numkeys);
+  std::vector<std::string_view> words{"left", "from before"};
+  command_word_views(command, false, numkeys, words);
   EXPECT_EQ(words, (std::vector<std::string_view>{"EVALSHA", script.sha, "1", "orders", "30000", "u:1"}));
+  command_word_views(command, true, numkeys, words);
+  EXPECT_EQ(words, (std::vector<std::string_view>{"EVAL", script.body, "1", "orders", "30000", "u:1"}));
 }
 
 TEST(CommandWords, APlainCommandsTextIsItsWords) {

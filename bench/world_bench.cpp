@@ -8,8 +8,11 @@
 // BM_StandardContentionStreamed runs the same world with its history streamed to a file
 // (World::stream_history) and judges that file as it streams (model/stream_judging.hpp): the heap
 // after each simulated 10 minutes of the run, and the most it holds while judging.
+// It also counts the C++ heap allocations (operator new) run_until makes per script: unlike the
+// times, a figure that does not move with the machine's load, for tracking the world's own cost.
 #include <benchmark/benchmark.h>
 #include <malloc.h>
+
 
 #include <algorithm>
 #include <chrono>
@@ -21,6 +24,7 @@
 
 #include <unistd.h>
 
+#include "bench/counted_new.hpp"
 #include "bench/worlds.hpp"
 #include "engine/scripting.hpp"
 #include "model/checkers.hpp"
@@ -35,6 +39,7 @@ struct RunFigures {
   uint64_t events = 0;
   size_t history = 0;
   uint64_t scripts = 0;  // EVAL and EVALSHA the engines ran (engine::scripts_run_total)
+  uint64_t news = 0;     // operator new calls during run_until
   int64_t locks_taken = 0;
   double heap_bytes = 0;  // heap in use at the end of the run, less what was in use before it
   double judge_wall_s = 0;      // building the facts and running every checker
@@ -79,13 +84,16 @@ RunFigures run_standard_world(int64_t run_ms, double& wall_seconds) {
   const std::vector<std::string> clients = locksim::bench::set_up_standard_contention(world, run_ms);
   const uint64_t scripts_before = locksim::engine::scripts_run_total();
 
+  const uint64_t news_before = locksim::bench::news_made();
   const auto start = std::chrono::steady_clock::now();
   world.run_until(run_ms);
   wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const uint64_t news = locksim::bench::news_made() - news_before;
 
   RunFigures figures;
   figures.heap_bytes = heap_in_use() - heap_before;
   figures.scripts = locksim::engine::scripts_run_total() - scripts_before;
+  figures.news = news;
   figures.events = world.events_executed();
   figures.history = world.history().size();
   for (const auto& e : world.history().events())
@@ -113,6 +121,8 @@ void run_benchmark(benchmark::State& state, int64_t run_ms) {
   state.counters["events"] = benchmark::Counter(static_cast<double>(last.events));
   state.counters["history"] = benchmark::Counter(static_cast<double>(last.history));
   state.counters["scripts"] = benchmark::Counter(static_cast<double>(last.scripts));
+  state.counters["news_per_script"] =
+      benchmark::Counter(last.scripts > 0 ? static_cast<double>(last.news) / static_cast<double>(last.scripts) : 0);
   state.counters["locks"] = benchmark::Counter(static_cast<double>(last.locks_taken));
   state.counters["heap_bytes"] = benchmark::Counter(last.heap_bytes);
   state.counters["judge_wall_s"] = benchmark::Counter(last.judge_wall_s);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string_view>
 
+#include "base/pooled.hpp"
+
 namespace locksim::client {
 
 int64_t retry_delay_ms(Backend& backend, const CommandPolicy& policy, int attempt) {
@@ -30,7 +32,7 @@ bool resends_after(const CallResult& result) {
 
 Task<CallResult> call_with_retry(Backend& backend, Command command, CommandPolicy policy) {
   CallResult result;
-  const SharedCommand sending = std::make_shared<const Command>(std::move(command));
+  const SharedCommand sending = pooled<const Command>(std::move(command));
   for (int attempt = 0; attempt <= policy.retry_attempts; ++attempt) {
     if (attempt > 0) co_await backend.sleep(retry_delay_ms(backend, policy, attempt - 1));
     result = co_await backend.call(sending, policy.timeout_ms);

@@ -1,5 +1,6 @@
 #include "sim/sim_backend.hpp"
 
+#include "base/pooled.hpp"
 #include "client/command_words.hpp"
 #include "world/client_process.hpp"
 #include "world/harness.hpp"
@@ -9,7 +10,7 @@ namespace locksim::sim {
 using world::Waiter;
 
 void SimBackend::round_trip(Describe what, RedisNode& node, AtServer at_server, std::shared_ptr<Waiter> waiter) {
-  auto request = std::make_shared<Request>(Request{std::move(what), std::move(at_server)});
+  auto request = pooled<Request>(Request{std::move(what), std::move(at_server)});
   hop(world::Actor::server(node.index()),
       [this, request, &node, waiter, epoch = connection_epoch_] {
         if (epoch == connection_epoch_) arrive(request, node, waiter);

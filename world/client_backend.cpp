@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "base/pooled.hpp"
 #include "model/events.hpp"
 #include "world/client_process.hpp"
 #include "world/harness.hpp"
@@ -19,7 +20,7 @@ const std::string& ClientBackend::name() const { return client_.name; }
 int64_t ClientBackend::now_ms() { return client_.clock.now(world_.epoch_now()); }
 
 std::shared_ptr<Waiter> ClientBackend::new_waiter() const {
-  auto waiter = std::make_shared<Waiter>();
+  auto waiter = pooled<Waiter>();
   waiter->generation = client_.generation;
   return waiter;
 }
@@ -48,7 +49,7 @@ client::Task<void> ClientBackend::sleep(int64_t ms) {
 client::Task<client::CallResult> ClientBackend::call(client::SharedCommand command, int64_t timeout_ms) {
   bool as_eval = false;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    auto call = std::make_shared<InFlight>(InFlight{new_waiter(), Reply(), false});
+    auto call = pooled<InFlight>(InFlight{new_waiter(), Reply(), false});
     const uint64_t id = next_call_++;
     in_flight_.emplace_back(id, call);
     send(command, Sent{world_.now(), world_.history_size()}, as_eval, call->waiter, SharedReply(call, &call->reply));

@@ -59,7 +59,7 @@ Event key_event(std::string server, std::string key, std::string f, int64_t expi
   return e;
 }
 
-Event message_event(std::string client, std::string channel, std::string_view f) {
+Event message_event(std::string client, Atom channel, std::string_view f) {
   Event e;
   e.kind = EventKind::Message;
   e.process = std::move(client);

@@ -29,7 +29,7 @@ Event fault_event(std::string process, std::string_view f, int64_t value, int64_
 Event key_event(std::string server, std::string key, std::string f, int64_t expire_at_ms);
 
 // A pub/sub message on `channel` for `client`, "delivered" or "lost".
-Event message_event(std::string client, std::string channel, std::string_view f);
+Event message_event(std::string client, Atom channel, std::string_view f);
 
 // A request or reply a link lost (the backend fills in the client).
 Event lost_message(std::string what);

@@ -22,7 +22,7 @@ void RedisNode::sleep_ms(int64_t) {}
 void RedisNode::deliver(engine::SessionId subscriber, std::string_view channel, std::string_view) {
   auto it = pubsub_owner_.find(subscriber);
   LS_ASSERT(it != pubsub_owner_.end());
-  world_.carry_message(it->second, std::string(channel), index_);
+  world_.carry_message(it->second, channel, index_);
 }
 
 void RedisNode::key_event(engine::KeyEvent event, std::string_view key, int64_t expire_at_ms) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "client/task.hpp"
 #include "model/history.hpp"
@@ -39,7 +40,7 @@ class Harness {
   // Runs a top-level coroutine of `client` (a thread's operation, a watchdog).
   virtual void spawn(ClientProcess& client, client::Task<void> task) = 0;
   // A message a server published, on its way to `client` over its link.
-  virtual void carry_message(const std::string& client, const std::string& channel, int server) = 0;
+  virtual void carry_message(const std::string& client, std::string_view channel, int server) = 0;
   // A write with `token` reaches the fenced resource: recorded, and whether it was accepted.
   virtual bool fenced_write(const std::string& client, int64_t thread, const std::string& resource, int64_t token) = 0;
   // A fresh operation id for linking history events.

@@ -130,17 +130,17 @@ void World::wake(ClientProcess& process, const std::shared_ptr<Waiter>& waiter) 
   waiter->handle.resume();
 }
 
-void World::carry_message(const std::string& client_name, const std::string& channel, int server) {
+void World::carry_message(const std::string& client_name, std::string_view channel_name, int server) {
   ClientProcess& process = client(client_name);
   if (process.crashed) return;
+  // As the history's atom: the closure and the Message event share it, nothing copied.
+  const Atom channel(channel_name);
   const auto arrival = process.link.arrival(now(), false, process.index, *scheduler_);
   if (!arrival) {
     record(model::message_event(client_name, channel, "lost"));
     return;
   }
-  // `channel` by init-capture: a plain capture of a const reference would make the member const, its
-  // move a copy that may throw, and the closure too costly to keep in place.
-  auto deliver = [this, &process, generation = process.generation, channel = std::string(channel), server] {
+  auto deliver = [this, &process, generation = process.generation, channel, server] {
     if (process.crashed || process.generation != generation) return;
     record(model::message_event(process.name, channel, "delivered"));
     process.backend->on_message(channel, server);

@@ -88,7 +88,7 @@ class World final : public Harness {
   int64_t history_size() const override { return static_cast<int64_t>(history_.size()); }
   void wake(ClientProcess& client, const std::shared_ptr<Waiter>& waiter) override;
   void spawn(ClientProcess& client, client::Task<void> task) override;
-  void carry_message(const std::string& client, const std::string& channel, int server) override;
+  void carry_message(const std::string& client, std::string_view channel, int server) override;
   bool fenced_write(const std::string& client, int64_t thread, const std::string& resource, int64_t token) override;
   int64_t next_op_id() override { return ++last_op_id_; }
 

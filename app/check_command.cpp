@@ -8,9 +8,11 @@
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include "model/anomaly.hpp"
 #include "model/checkers.hpp"
+#include "model/lock_types.hpp"
 #include "model/protected_resource.hpp"
 #include "model/stream_judging.hpp"
 #include "report/report.hpp"
@@ -18,16 +20,30 @@
 namespace locksim::app {
 namespace {
 
+// The script an Exec event of locksim's own clients ran ("A rlock_acquire_hincrby orders ..." :
+// "rlock_acquire_hincrby"), or "". They record a script by its file's name, which has an
+// underscore; no Redis command's name has one, so a history of other clients shows none.
+std::string lock_script_of(std::string_view text) {
+  const size_t from = text.find(' ');
+  if (from == std::string_view::npos) return "";
+  const std::string_view word = text.substr(from + 1, text.find(' ', from + 1) - from - 1);
+  return word.find('_') == std::string_view::npos ? "" : std::string(word);
+}
+
 // What a history shows, read event by event: whether it has the inputs for mutual exclusion
-// (beliefs: Hold events) and for resource (the protected resource's reads and writes), and its
-// clients in order of appearance.
+// (beliefs: Hold events) and for resource (the protected resource's reads and writes), its clients
+// in order of appearance, and the first of locksim's own lock scripts it ran, if any.
 struct Shown {
   bool beliefs = false, resource = false;
+  int64_t events = 0;
   std::vector<std::string> clients;
+  std::string script;
 
   void see(const model::Event& e) {
+    ++events;
     beliefs = beliefs || e.kind == model::EventKind::Hold;
     resource = resource || (e.kind == model::EventKind::Exec && (e.f == model::kResourceRead || e.f == model::kResourceWrite));
+    if (script.empty() && e.kind == model::EventKind::Exec) script = lock_script_of(e.text);
     const std::string who = e.kind == model::EventKind::Exec ? e.client : e.process;
     if (who.empty() || who == "world" || who.rfind("redis", 0) == 0) return;
     if (std::find(clients.begin(), clients.end(), who) == clients.end()) clients.push_back(who);
@@ -40,18 +56,43 @@ struct Shown {
   }
 };
 
-// The properties to judge: those named, else those the history has the inputs for; and those
-// --expect names. Empty, with the message written, when there are none.
+// The properties to judge: those named, else those the history has the inputs for (with --lock,
+// every one that applies to that lock); and those --expect names. Empty, with the message
+// written, when there are none or the history cannot be judged as asked.
 std::vector<std::string> properties_to_judge(const CheckOptions& options, const Shown& shown,
                                              const std::map<std::string, std::string>& expected, std::ostream& err) {
+  if (shown.events == 0) {
+    err << "locksim check: " << options.history << " has no events: there is nothing to judge\n";
+    return {};
+  }
+  // A lock's verdicts depend on how it works (readers share a ReadWriteLock; a token lock has no
+  // watchdog): judged as a generic lock, such a history could be called violated when it is not.
+  if (options.lock_type.empty() && !shown.script.empty()) {
+    err << "locksim check: " << options.history << " was recorded by locksim's own clients (they ran the script "
+        << shown.script << "), and what each property means depends on the lock they ran: say which with --lock TYPE ("
+        << model::lock_type_list() << ")\n";
+    return {};
+  }
   std::vector<std::string> names = options.properties;
-  if (names.empty()) names = shown.judgeable();
+  if (names.empty() && !options.lock_type.empty()) {
+    for (const std::string& name : model::applicable_properties(options.lock_type))
+      if (name != model::property::kResource || shown.resource) names.push_back(name);
+  } else if (names.empty()) {
+    names = shown.judgeable();
+  }
   for (const auto& [property, value] : expected)
     if (std::find(names.begin(), names.end(), property) == names.end()) names.push_back(property);
-  if (names.empty())
+  if (names.empty()) {
     err << "locksim check: " << options.history
         << " has nothing to judge: no client noted a hold (LOCKSIM.NOTE acquired <lock>) and no protected\n"
            "resource was read and written (serve --resource KEY); name --properties to judge anyway\n";
+    return {};
+  }
+  for (const std::string& name : names)
+    if (const std::string problem = model::applicability_problem(name, options.lock_type); !problem.empty()) {
+      err << "locksim check: " << problem << "\n";
+      return {};
+    }
   return names;
 }
 
@@ -67,6 +108,7 @@ scenario::ScenarioResult result_of(const CheckOptions& options, const Shown& sho
   result.about = "a recorded history, judged by locksim check";
   result.backend = "serve";
   result.clients = shown.clients;
+  result.lock_type = options.lock_type;
   for (model::Verdict& v : verdicts) {
     scenario::PropertyResult p;
     p.property = v.property;
@@ -118,7 +160,9 @@ int run_check_streaming(const CheckOptions& options, const std::map<std::string,
     clear_progress();
     names = properties_to_judge(options, shown, expected, err);
     if (names.empty()) return 2;
-    verdicts = model::judge_stream(open, names, {}, nullptr, 4096, model::standard_checkers(),
+    model::CheckerOptions checker_options;
+    checker_options.lock_type = options.lock_type;
+    verdicts = model::judge_stream(open, names, checker_options, nullptr, 4096, model::standard_checkers(),
                                    [&](int64_t read, int64_t events) {
                                      progress(events < 0 ? "reading 2 of 3 (learning)" : "reading 3 of 3 (judging)",
                                               read, events < 0 ? seen : events);
@@ -143,6 +187,10 @@ int run_check_streaming(const CheckOptions& options, const std::map<std::string,
 }  // namespace
 
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
+  if (!options.lock_type.empty() && !model::find_lock_type(options.lock_type)) {
+    err << "locksim check: --lock " << options.lock_type << ": expected " << model::lock_type_list() << "\n";
+    return 2;
+  }
   std::map<std::string, std::string> expected;
   for (const std::string& item : options.expect) {
     const auto eq = item.find('=');
@@ -176,7 +224,9 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   if (names.empty()) return 2;
   std::vector<model::Verdict> verdicts;
   try {
-    verdicts = model::run_checkers(history, names);
+    model::CheckerOptions checker_options;
+    checker_options.lock_type = options.lock_type;
+    verdicts = model::run_checkers(history, names, checker_options);
   } catch (const std::invalid_argument& e) {
     err << "locksim check: " << e.what() << " (expected " << model::property_list(model::property_names()) << ")\n";
     return 2;

@@ -13,6 +13,9 @@ struct CheckOptions {
   std::vector<std::string> expect;      // PROPERTY=holds|violated
   std::string out = "reports/check";
   std::string name;                     // the report's name ("" : the history file's)
+  // The lock the history's clients ran (model/lock_types.hpp); "" : a generic lock, which a
+  // history of locksim's own clients is refused as (their lock decides what each property means).
+  std::string lock_type;
   // Judge it as it streams (model/stream_judging.hpp), in memory that does not grow with its length;
   // the verdicts only, no reports or timeline.
   bool stream = false;

@@ -372,6 +372,7 @@ int main(int argc, char** argv) {
       "Judges a recorded history (one `locksim serve` wrote, or a run's history.jsonl) with the checkers, prints\n"
       "the verdicts and writes the usual reports and a timeline. By default it judges what the history has the\n"
       "inputs for: mutual_exclusion (clients noted their holds with LOCKSIM.NOTE) and resource (serve --resource).\n"
+      "A history of locksim's own clients (a run's) needs --lock: what each property means depends on the lock.\n"
       "Exit code: 0 every verdict holds (or is as --expect says), 1 one does not, 2 bad input.\n"
       "With --exhaustive the file is a scenario, and every schedule of it within its bounds is run and judged.");
   check->add_option("history", check_options.history, "history.jsonl (with --exhaustive: a scenario file)")->required();
@@ -380,6 +381,10 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   check->add_option("--out", check_options.out, "Where to write the reports")->capture_default_str();
   check->add_option("--name", check_options.name, "The report's name (default: the file's)");
+  check->add_option("--lock", check_options.lock_type,
+                    "TYPE: the lock the history's clients ran (rlock, fair, rwlock, ...): the properties that apply\n"
+                    "to it are judged (unless --properties names some), each as that lock works. Needed for a run's\n"
+                    "history; a history of other clients is judged as a generic lock without it");
   check->add_flag("--stream", check_options.stream,
                   "Judge the history as it streams, for one too long to hold: the file is read three times (what\n"
                   "it records, then twice to judge) and never held whole, and memory follows how long operations\n"

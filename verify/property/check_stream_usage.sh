@@ -9,9 +9,9 @@ history=run/pause-longer-than-lease-rlock/history.jsonl
 [[ -s $history ]] || { echo "FAIL: locksim run wrote no $history"; exit 1; }
 properties=mutual_exclusion,reentrancy,watchdog,liveness
 
-"$locksim" check --stream "$history" --properties "$properties" >streamed 2>&1
+"$locksim" check --stream "$history" --lock rlock --properties "$properties" >streamed 2>&1
 [[ $? -eq 1 ]] || fail "a violation without --expect: exit $?, expected 1"
-"$locksim" check "$history" --properties "$properties" --expect mutual_exclusion=violated --out reports >whole 2>&1
+"$locksim" check "$history" --lock rlock --properties "$properties" --expect mutual_exclusion=violated --out reports >whole 2>&1
 grep -q "mutual_exclusion  -         violated" streamed || fail "no mutual_exclusion violation: $(cat streamed)"
 # The same verdicts, and the explanation the whole check prints is the streamed one's.
 diff <(grep -E "^pause" streamed | awk '{print $3, $5}') <(grep -E "^pause" whole | awk '{print $3, $5}') >/dev/null \
@@ -20,7 +20,7 @@ explanation=$(grep "^mutual_exclusion: Let " streamed)
 [[ -n $explanation ]] || fail "no explanation of the overlap: $(cat streamed)"
 grep -qxF "$explanation" whole || fail "the explanation differs from the whole check's: $explanation"
 
-"$locksim" check --stream "$history" --properties "$properties" --expect mutual_exclusion=violated,liveness=holds >/dev/null 2>&1
+"$locksim" check --stream "$history" --lock rlock --properties "$properties" --expect mutual_exclusion=violated,liveness=holds >/dev/null 2>&1
 [[ $? -eq 0 ]] || fail "as --expect says: exit $?, expected 0"
 
 # fair_queue, judged in two phases (every grant, then every stay), streams too: a blocked-by-evicted
@@ -28,9 +28,9 @@ grep -qxF "$explanation" whole || fail "the explanation differs from the whole c
 "$locksim" run "$source_dir/scenarios/fair-crashed-waiter-head.yaml" --out run >/dev/null 2>&1
 fair=run/fair-crashed-waiter-head/history.jsonl
 [[ -s $fair ]] || fail "locksim run wrote no $fair"
-"$locksim" check --stream "$fair" --properties fair_queue --expect fair_queue=violated >fair-streamed 2>&1
+"$locksim" check --stream "$fair" --lock fair --properties fair_queue --expect fair_queue=violated >fair-streamed 2>&1
 [[ $? -eq 0 ]] || fail "fair_queue streamed: exit $?, expected 0: $(cat fair-streamed)"
-"$locksim" check "$fair" --properties fair_queue --expect fair_queue=violated --out fair-reports >fair-whole 2>&1
+"$locksim" check "$fair" --lock fair --properties fair_queue --expect fair_queue=violated --out fair-reports >fair-whole 2>&1
 fair_explanation=$(grep "^fair_queue: " fair-streamed)
 [[ $fair_explanation == *evict* ]] || fail "no blocked-by-evicted explanation: $(cat fair-streamed)"
 grep -qxF "$fair_explanation" fair-whole || fail "fair_queue's explanation differs from the whole check's: $fair_explanation"
@@ -46,5 +46,6 @@ refuses "it takes neither --exhaustive" "$source_dir/examples/exhaustive/rlock-2
 refuses "cannot read missing.jsonl" missing.jsonl
 printf '{"i":0,"t":5,"type":"invoke","p":"A"}\n{"i":1,"t":4,"type":"ok","p":"A"}\n' >bad.jsonl
 refuses "history line 2: history events must arrive in time order" bad.jsonl --properties liveness
+refuses "say which with --lock TYPE" "$history" --properties "$properties"
 ((fails == 0)) && echo "ok: check --stream judges as the whole check does, and refuses what it cannot do"
 exit $fails

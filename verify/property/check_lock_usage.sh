@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# `locksim check` on a run's history as a user meets it: what a property means depends on the lock
+# (readers share a ReadWriteLock), so a history of locksim's own clients is judged as the lock
+# --lock names, refused without one, and an empty history has nothing to judge, even with --expect.
+source "$(dirname "$0")/../support/usage.sh" "$@"
+
+"$locksim" run "$source_dir/scenarios/rwlock-readers-share.yaml" --out run >/dev/null 2>&1
+history=run/rwlock-readers-share/history.jsonl
+[[ -s $history ]] || { echo "FAIL: locksim run wrote no $history"; exit 1; }
+
+# Without --lock: refused, naming the script that gave it away and the flag to use.
+out=$("$locksim" check "$history" --out r0 2>&1); status=$?
+[[ $status -eq 2 && $out == *"ran the script rwlock_"*"say which with --lock TYPE"* ]] \
+  || fail "check without --lock: exit $status, expected 2 and a request for --lock; got: $out"
+out=$("$locksim" check --stream "$history" 2>&1); status=$?
+[[ $status -eq 2 && $out == *"--lock TYPE"* ]] || fail "check --stream without --lock: exit $status; got: $out"
+
+# With it: every property that applies to a ReadWriteLock, judged as one (the readers shared; all hold).
+out=$("$locksim" check "$history" --lock rwlock --out r1 2>&1); status=$?
+[[ $status -eq 0 ]] || fail "check --lock rwlock: exit $status, expected 0: $out"
+for property in read_write reentrancy watchdog liveness; do
+  grep -qE "^rwlock-readers-share +rwlock +$property +- +holds" <<<"$out" || fail "no '$property holds' row: $out"
+done
+grep -q "mutual_exclusion" <<<"$out" && fail "mutual_exclusion judged on a ReadWriteLock: $out"
+out=$("$locksim" check --stream "$history" --lock rwlock 2>&1); status=$?
+[[ $status -eq 0 && $out == *"read_write  -         holds"* ]] || fail "check --stream --lock rwlock: exit $status: $out"
+
+# A property that does not apply to the lock, and a lock locksim does not know, are refused.
+out=$("$locksim" check "$history" --lock rwlock --properties mutual_exclusion --out r2 2>&1); status=$?
+[[ $status -eq 2 && $out == *"does not apply to a rwlock lock"* ]] || fail "an inapplicable property: exit $status; got: $out"
+out=$("$locksim" check "$history" --lock rwlok --out r3 2>&1); status=$?
+[[ $status -eq 2 && $out == *"--lock rwlok: expected rlock, fair"* ]] || fail "an unknown lock: exit $status; got: $out"
+
+# An empty history has nothing to judge: an expectation of "holds" is not met by default.
+: >empty.jsonl
+for stream in --out=r4 --stream; do
+  out=$("$locksim" check "$stream" empty.jsonl --expect mutual_exclusion=holds 2>&1); status=$?
+  [[ $status -eq 2 && $out == *"has no events: there is nothing to judge"* ]] \
+    || fail "check $stream of an empty history with --expect: exit $status, expected 2; got: $out"
+done
+((fails == 0)) && echo "ok: check judges a run's history as the lock --lock names, and refuses what it cannot judge"
+exit $fails

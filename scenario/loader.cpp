@@ -541,6 +541,12 @@ void read_timeline(const Reader& r, const YAML::Node& node, Scenario& s) {
     }
     s.timeline.push_back(e);
   }
+  // With no operation on the lock every property would hold vacuously: a "holds" never tested.
+  const bool acts = std::any_of(s.timeline.begin(), s.timeline.end(),
+                                [](const TimelineEntry& e) { return e.op && e.op->kind != world::OpSpec::Kind::Work; });
+  if (!acts)
+    r.fail(node, "the timeline has no op step on the lock (lock, try_lock, unlock, write, ...): there would be nothing "
+                 "to judge");
 }
 
 std::string ordinal(int n) {

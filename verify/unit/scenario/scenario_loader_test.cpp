@@ -345,6 +345,17 @@ TEST(ScenarioLoader, AResetIsAClientsFaultOfAnInstant) {
             "reset-without-client.yaml:6:5: missing 'client' in a 'reset' fault");
 }
 
+// --- A timeline with no operation on the lock would let every property hold untested.
+
+TEST(ScenarioLoader, ATimelineWithNoOpOnTheLockIsRefused) {
+  EXPECT_EQ(error_of("empty-timeline.yaml"),
+            "empty-timeline.yaml:4:11: the timeline has no op step on the lock (lock, try_lock, unlock, write, ...): "
+            "there would be nothing to judge");
+  EXPECT_EQ(error_of("only-work-and-faults.yaml"),
+            "only-work-and-faults.yaml:5:3: the timeline has no op step on the lock (lock, try_lock, unlock, write, "
+            "...): there would be nothing to judge");
+}
+
 // --- A step has the keys its op or fault reads (op_vocabulary.hpp, world/fault.hpp) and no other.
 
 TEST(ScenarioLoader, AKeyTheOpIgnoresIsAnErrorListingTheKeysItTakes) {

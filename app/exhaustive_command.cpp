@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "app/cli_values.hpp"
+#include "base/sha1.hpp"
 #include "explore/exhaustive.hpp"
 #include "model/checkers.hpp"
 #include "model/lock_types.hpp"
@@ -210,6 +211,8 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
   try {
     std::string what = s.name + "; " + bounds_text(search.bounds) + "; judging";
     for (const auto& [name, value] : properties) what += " " + name + "=" + value;
+    // The world itself, as a replay would write it: shards of a file edited in between are not one search.
+    what += "; world " + sha1_hex(scenario::write_scenario(s)).substr(0, 16);
     write_text(dir / "exhaustive.json", explore::exhaustive_json(r, search, what) + "\n");
   } catch (const std::exception& e) {
     return bad(e.what());
@@ -258,7 +261,10 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
       out << c.property << " violated";
     if (v && !v->anomaly.empty()) out << " (" << v->anomaly << ")";
     out << " with " << c.cost << " deviation" << (c.cost == 1 ? "" : "s") << " from the default schedule"
-        << (search.shortest ? ", the fewest any schedule needs\n" : " (--first: not necessarily the fewest)\n");
+        << (!search.shortest     ? " (--first: not necessarily the fewest)\n"
+            : search.shards > 1 ? ", the fewest in this shard's part of the tree (`locksim merge` of every shard gives "
+                                  "the fewest of all)\n"
+                                : ", the fewest any schedule needs\n");
     for (const auto& rec : c.records)
       if (!rec.what.empty()) out << "  - " << rec.what << "\n";
     if (v && !c.pin) out << "  " << v->explanation << "\n";
@@ -307,7 +313,7 @@ bool is_exhaustive_json(const std::string& path) {
 
 int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::string& out_path, std::ostream& out,
                          std::ostream& err) {
-  nlohmann::ordered_json total;
+  nlohmann::ordered_json total, expect;
   std::set<int64_t> seen;
   int64_t shards = -1;
   std::string search;
@@ -337,6 +343,7 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
       return 2;
     }
     if (total.empty()) {
+      expect = j.value("expect", nlohmann::ordered_json::object());
       total = {{"search", search}, {"shards", n}, {"schedules", 0}, {"runs", 0}, {"states", 0}, {"pruned", 0}, {"cut", 0},
                {"level", j["level"]}, {"complete", true}, {"stopped", ""}, {"seconds", 0.0}, {"counterexample", nullptr}};
     }
@@ -372,7 +379,13 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
     out << "; the shortest counterexample: " << total["counterexample"]["property"].get<std::string>() << ", "
         << total["counterexample"]["cost"] << " deviations, in shard " << total["counterexample"]["shard"];
   out << "\n";
-  return 0;
+  // The exit code one search would give: 0 when what was expected came out (a counterexample of a
+  // property expected violated; else every schedule holding, and none expected violated).
+  const auto& c = total["counterexample"];
+  bool violated_expected = false;
+  for (const auto& [name, value] : expect.items()) violated_expected = violated_expected || value == "violated";
+  if (c.is_object()) return expect.value(c["property"].get<std::string>(), std::string()) == "violated" ? 0 : 1;
+  return total["complete"].get<bool>() && !violated_expected ? 0 : 1;
 }
 
 }  // namespace locksim::app

@@ -236,6 +236,9 @@ std::string exhaustive_json(const ExhaustiveResult& r, const ExhaustiveOptions& 
                               {"runs", r.runs},     {"states", r.states}, {"pruned", r.pruned},
                               {"cut", r.cut},       {"level", r.level},   {"complete", r.complete},
                               {"stopped", r.stopped}, {"seconds", r.seconds}, {"counterexample", nullptr}};
+  // What each property was expected to show, so that a merge says what a single search would.
+  j["expect"] = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : o.properties) j["expect"][name] = value;
   if (r.counterexample)
     j["counterexample"] = {{"property", r.counterexample->property},
                            {"cost", r.counterexample->cost},

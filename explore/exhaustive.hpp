@@ -102,8 +102,9 @@ RandomSearchResult search_random(const scenario::Scenario& scenario, const Exhau
 // Throws std::invalid_argument for bounds or options that cannot run.
 ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const ExhaustiveOptions& options);
 
-// The result as one JSON object: the totals, which shards of one search add up to, and `search`,
-// what was searched (scenario, bounds, properties), by which merging knows the shards of one search.
+// The result as one JSON object: the totals, which shards of one search add up to, `search`, what
+// was searched (scenario, bounds, properties), by which merging knows the shards of one search, and
+// `expect`, what each property was expected to show.
 std::string exhaustive_json(const ExhaustiveResult& result, const ExhaustiveOptions& options, const std::string& search);
 
 }  // namespace locksim::explore

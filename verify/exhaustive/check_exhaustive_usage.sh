@@ -81,6 +81,22 @@ merge_refuses "another split" "shard 0 of 2, but the others are of 3" "$tmp/s1/e
 echo 'not json' >"$tmp/junk.json"
 "$locksim" check --exhaustive "$world" --faults none --shard 2/3 --out "$tmp/u2" >/dev/null 2>&1
 merge_refuses "a shard of another search" "a shard of another search \(rlock-late-trylock; .*faults none" "$tmp/s0/exhaustive.json" "$tmp/s1/exhaustive.json" "$tmp/u2/exhaustive.json"
+# The same name and bounds over a world edited between shards (a different client delay) is another search.
+sed 's/^\(name: .*\)$/\1\n# edited between shards/' "$world" >"$tmp/edited.yaml"
+sed -i '0,/at: \([0-9]\+\)/s//at: 1\1/' "$tmp/edited.yaml"
+cmp -s "$world" "$tmp/edited.yaml" && { echo "FAIL the edited world is not edited"; failures=$((failures + 1)); }
+"$locksim" check --exhaustive "$tmp/edited.yaml" --faults crash:1 --shard 2/3 --out "$tmp/e2" >/dev/null 2>&1
+merge_refuses "a shard of an edited world" "a shard of another search .*; world " "$tmp/s0/exhaustive.json" "$tmp/s1/exhaustive.json" "$tmp/e2/exhaustive.json"
+# A merge exits as the one search would: 1 when a counterexample nobody expected came out.
+"$locksim" check --exhaustive "$world" --faults pause=40000:1 --shard 0/2 --out "$tmp/p0" >/dev/null 2>&1; p0=$?
+"$locksim" check --exhaustive "$world" --faults pause=40000:1 --shard 1/2 --out "$tmp/p1" >"$tmp/p1.out" 2>&1; p1=$?
+# A shard knows only its part of the tree: it does not claim the fewest deviations of all.
+grep -q "the fewest in this shard's part of the tree" "$tmp/p1.out" && ! grep -q "the fewest any schedule needs" "$tmp/p1.out" &&
+  echo "ok   a shard's counterexample is the fewest of its part" || { echo "FAIL shard's claim:"; cat "$tmp/p1.out"; failures=$((failures + 1)); }
+"$locksim" check --exhaustive "$world" --faults pause=40000:1 --out "$tmp/pw" >/dev/null 2>&1; whole=$?
+"$locksim" merge "$tmp/p0/exhaustive.json" "$tmp/p1/exhaustive.json" --out "$tmp/pm.json" >"$tmp/out" 2>&1; merged=$?
+[[ $whole == 1 && $merged == 1 ]] && grep -q "the shortest counterexample" "$tmp/out" && echo "ok   merge exits 1 on an unexpected counterexample" ||
+  { echo "FAIL merge exit: one search $whole, shards $p0 and $p1, merged $merged:"; cat "$tmp/out"; failures=$((failures + 1)); }
 merge_refuses "a file that is not a search's" "junk.json: not the exhaustive.json of a .check --exhaustive. run" "$tmp/s0/exhaustive.json" "$tmp/junk.json"
 # A search's option on a plain check (a history to judge) is refused, not ignored.
 "$locksim" check "$world" --clock-offsets 0,5 >"$tmp/out" 2>&1

@@ -183,6 +183,14 @@ report::IndexRow finding_row(const Group& g, bool as_hazard, const ExploreOption
   return row;
 }
 
+// The exploration a shard's file belongs to: the command that generates its cases, with its seed
+// range in place of one seed.
+std::string exploration_of(const ExploreOptions& o) {
+  std::string command = explore::regenerate_command(o.config, 0);
+  command.resize(command.rfind(" --seed "));
+  return command + " --seeds " + std::to_string(o.seed_first) + ".." + std::to_string(o.seed_last);
+}
+
 }  // namespace
 
 int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
@@ -218,6 +226,14 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
       err << "locksim explore: " << o.out << ": cannot write\n";
       return 2;
     }
+    // A shard's file says which shard of which exploration it is, so that merge can tell a shard
+    // missing, given twice or of another exploration. One run's file has no such line, nor has a merge's.
+    if (o.shard_count > 1)
+      results << nlohmann::ordered_json{{"shard", o.shard_index},
+                                        {"shards", o.shard_count},
+                                        {"exploration", exploration_of(o)}}
+                     .dump()
+              << "\n";
   }
 
   explore::ShrinkOptions shrink = o.shrink;
@@ -478,18 +494,58 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
 int run_merge(const std::vector<std::string>& inputs, const std::string& out_path, std::ostream& err) {
   std::vector<std::pair<uint64_t, std::string>> lines;
   std::map<std::string, nlohmann::ordered_json> merged;  // finding id (or hazard name) -> its line
-  for (const std::string& input : inputs) {
+  std::map<uint64_t, std::string> seed_from;             // each case's seed -> the file it came from
+  std::map<int64_t, std::string> shard_from;             // each shard given -> its file
+  int64_t shards = 0;                                    // of the shards' exploration; 0: files of no shard
+  std::string exploration;
+  for (size_t n = 0; n < inputs.size(); ++n) {
+    const std::string& input = inputs[n];
     std::ifstream file(input, std::ios::binary);
     if (!file) {
       err << "locksim merge: " << input << ": cannot read\n";
       return 2;
     }
     std::string line;
+    bool shard_line = false;
     for (int number = 1; std::getline(file, line); ++number) {
       if (line.empty()) continue;
       const auto j = nlohmann::ordered_json::parse(line, nullptr, false);
+      if (number == 1 && !j.is_discarded() && j.is_object() && j.contains("shards") && j.contains("exploration")) {
+        const int64_t i = j.value("shard", int64_t{-1}), of = j.value("shards", int64_t{0});
+        const std::string what = j.value("exploration", std::string());
+        if (n > 0 && shards == 0) {
+          err << "locksim merge: " << input << " is shard " << i << "/" << of << ", but " << inputs[0]
+              << " is no shard's file\n";
+          return 2;
+        }
+        if (n > 0 && (of != shards || what != exploration)) {
+          err << "locksim merge: " << input << " is shard " << i << "/" << of << " of `" << what << "`, but "
+              << inputs[0] << " is of " << shards << " shards of `" << exploration << "`\n";
+          return 2;
+        }
+        if (const auto [it, added] = shard_from.emplace(i, input); !added) {
+          err << "locksim merge: shard " << i << " is given twice (" << it->second << " and " << input << ")\n";
+          return 2;
+        }
+        shards = of;
+        exploration = what;
+        shard_line = true;
+        continue;
+      }
+      if (number == 1 && shards > 0) {
+        err << "locksim merge: " << input << " is no shard's file, but " << inputs[0] << " is shard "
+            << shard_from.begin()->first << "/" << shards << "\n";
+        return 2;
+      }
       if (!j.is_discarded() && j.is_object() && j.contains("seed") && j["seed"].is_number_unsigned()) {
-        lines.emplace_back(j["seed"].get<uint64_t>(), line);
+        const uint64_t seed = j["seed"].get<uint64_t>();
+        // A seed in two files is a case counted twice, and its finding's seeds with it.
+        if (const auto [it, added] = seed_from.emplace(seed, input); !added) {
+          err << "locksim merge: seed " << seed << " is in both " << it->second << " and " << input
+              << ": the files overlap (a file given twice, or explorations of the same seeds)\n";
+          return 2;
+        }
+        lines.emplace_back(seed, line);
         continue;
       }
       const bool group = !j.is_discarded() && j.is_object() && j.contains("seeds") && j.contains("first_seed") &&
@@ -509,6 +565,17 @@ int run_merge(const std::vector<std::string>& inputs, const std::string& out_pat
       err << "locksim merge: " << input << ":" << number << ": not a case line (with a seed) or a finding line\n";
       return 2;
     }
+    if (shards > 0 && !shard_line) {
+      err << "locksim merge: " << input << " is empty, not a shard's file\n";
+      return 2;
+    }
+  }
+  if (shards > 0 && static_cast<int64_t>(shard_from.size()) != shards) {
+    err << "locksim merge: " << shard_from.size() << " of " << shards << " shards given; missing:";
+    for (int64_t i = 0; i < shards; ++i)
+      if (!shard_from.count(i)) err << " " << i;
+    err << "\n";
+    return 2;
   }
   std::sort(lines.begin(), lines.end());
   lines.erase(std::unique(lines.begin(), lines.end()), lines.end());

@@ -40,4 +40,17 @@ parallel --will-cite "'$locksim' explore ${plain[*]} --shard {}/2 --out plain-{}
 "$locksim" merge plain-0.jsonl plain-1.jsonl --out plain-merged.jsonl
 grep -q '^{"hazard":' plain.jsonl || { echo "expected a hazard line"; exit 1; }
 cmp plain.jsonl plain-merged.jsonl
-echo "ok: 2 shards merged equal the unsharded run (cases, findings, hazards); $first replays"
+# A merge that would count a case twice, or miss a shard, is refused rather than summed.
+refused() {  # refused PATTERN FILES...
+  local pattern=$1 out
+  shift
+  if out=$("$locksim" merge "$@" --out refused.jsonl 2>&1); then echo "merge $* was not refused"; exit 1; fi
+  [[ $out == *"$pattern"* ]] || { echo "merge $*: expected '$pattern', got: $out"; exit 1; }
+}
+refused "1 of 2 shards given; missing: 1" shard-0.jsonl
+refused "shard 0 is given twice (shard-0.jsonl and shard-0.jsonl)" shard-0.jsonl shard-0.jsonl shard-1.jsonl
+refused "seed 1 is in both all.jsonl and plain.jsonl" all.jsonl plain.jsonl
+refused "is shard 0/2, but all.jsonl is no shard's file" all.jsonl shard-0.jsonl
+"$locksim" explore --lock rlock --properties mutual_exclusion --seeds 1..20 --shard 1/2 --cases none --out other-1.jsonl >/dev/null 2>&1 || true
+refused "is shard 1/2 of \`locksim explore --lock rlock" shard-0.jsonl other-1.jsonl
+echo "ok: 2 shards merged equal the unsharded run (cases, findings, hazards); $first replays; bad merges refused"

@@ -783,7 +783,14 @@ Scenario load_scenario(const std::string& path, const std::string& redisson) {
   const std::string text = body.str();
   YAML::Node root;
   try {
-    root = YAML::Load(text);
+    // One scenario a file: a second document (after `---`) would be dropped without a word.
+    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    for (size_t i = 1; i < documents.size(); ++i)
+      if (!documents[i].IsNull())
+        throw ScenarioError(path, documents[i].Mark().line + 1, 1,
+                            "a second YAML document (after '---'): a scenario file holds one scenario; put the others "
+                            "in files of their own");
+    if (!documents.empty()) root = documents.front();
   } catch (const YAML::ParserException& e) {
     const YamlProblem p = explain_yaml_error(text, std::max(e.mark.line, 0) + 1, std::max(e.mark.column, 0) + 1, e.msg);
     throw ScenarioError(path, p.line, p.column, p.message);

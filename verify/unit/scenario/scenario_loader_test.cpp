@@ -345,6 +345,12 @@ TEST(ScenarioLoader, AResetIsAClientsFaultOfAnInstant) {
             "reset-without-client.yaml:6:5: missing 'client' in a 'reset' fault");
 }
 
+TEST(ScenarioLoader, ASecondYamlDocumentIsAnErrorNotDropped) {
+  EXPECT_EQ(error_of("two-documents.yaml"),
+            "two-documents.yaml:7:1: a second YAML document (after '---'): a scenario file holds one scenario; put "
+            "the others in files of their own");
+}
+
 // --- A timeline with no operation on the lock would let every property hold untested.
 
 TEST(ScenarioLoader, ATimelineWithNoOpOnTheLockIsRefused) {

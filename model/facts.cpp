@@ -886,7 +886,7 @@ Facts::Part Facts::part_state(const KeyTrack& part, const Op& waiter, int64_t t,
   if (!s.known) return Part::Kept;
   why = FreeWhy::Open;
   // Past its expiry a key is gone for Redis, whether or not a sweep or a command has noticed yet.
-  if (!s.present || (s.expire_at >= 0 && t > s.expire_at)) return Part::Free;
+  if (!s.present_at(t)) return Part::Free;
   const std::string side = side_of(waiter.lock);
   const bool reentrant = type_ ? type_->server_reentrant : hash_keys(s.value);
   std::vector<Claim> blocking;

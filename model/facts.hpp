@@ -117,6 +117,9 @@ struct KeyState {
   std::shared_ptr<const std::vector<std::string>> waiters;
   bool queue_known = false;
   const std::vector<std::string>& queue() const;
+  // Whether the key is there at run ms `t`: present, and its expiry (if known) not passed, though the
+  // history may record the expiry later (active expiry runs every 100 ms, or a read finds it).
+  bool present_at(int64_t t) const { return present && !(expire_at >= 0 && t > expire_at); }
   const Claim* claim_of(const std::string& owner, const std::string& lock) const;
 };
 

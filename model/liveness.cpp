@@ -19,8 +19,9 @@ Evidence free_evidence(const FreeSpan& f) {
   e.where = f.key ? f.key->name() : "";
   e.state = std::string(to_string(f.why));
   if (f.key) {
+    // An expired key is absent, whatever it carried: the history may tell its expiry only later.
     const KeyState& s = f.key->at(f.span.from_ms);
-    e.who = s.present ? s.value.str() : "";
+    e.who = s.present_at(f.span.from_ms) ? s.value.str() : "";
     e.number = s.expire_at;
   }
   return e;

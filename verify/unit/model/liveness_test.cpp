@@ -233,6 +233,25 @@ TEST(CheckerLiveness, AWaiterThatSleepsPastTheExpiryOfACrashedHoldersKeyIsStarve
   EXPECT_EQ(v.find("waiter")->event, waits);
 }
 
+TEST(CheckerLiveness, AKeyPastItsExpiryIsToldAbsentBeforeTheHistoryRecordsTheExpiry) {
+  // The key expires at 30101; the server's active expiry records it only at 30200. The time between
+  // is free, and the story says the key was absent then, not that it still carried A's hold.
+  HistoryBuilder b;
+  take(b, 100, "A", 1);
+  crash(b, 1000, "A");
+  b.invoke({.t = 2000, .p = "B", .op = 2, .f = "lock"});
+  refused(b, 2001, 2, "A:1=1", 28100);
+  b.key({.t = 30200, .f = "expired"});
+  gets(b, 31000, "B", 2);
+  const Verdict v = judge(b);
+  ASSERT_EQ(v.valid, Validity::No);
+  ASSERT_NE(v.find("free"), nullptr);
+  EXPECT_EQ(v.find("free")->from_ms, 30102);
+  EXPECT_EQ(v.find("free")->who, "");
+  EXPECT_NE(v.explanation.find("from 30102 ms to 31000 ms redis0/orders absent"), std::string::npos) << v.explanation;
+  EXPECT_EQ(v.explanation.find("held only by the waiter itself"), std::string::npos) << v.explanation;
+}
+
 TEST(CheckerLiveness, AnAcquireThatRanOnTheServerHoldsTheLockWhileItsReplyIsLate) {
   // A's acquire runs at 101 ms; A is paused before the reply reaches it and learns of it at 3000 ms.
   // B, waiting from 0, was free only until 101 ms (101 ms).

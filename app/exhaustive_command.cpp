@@ -194,17 +194,22 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
     std::signal(SIGINT, old_int);
     return bad(e.what());
   }
-  std::signal(SIGINT, old_int);
 
-  if (o.random > 0) {
-    const explore::RandomSearchResult rr = explore::search_random(s, search, o.random);
+  // The random schedules run under the same Ctrl-C and within what --max-seconds leaves of its time.
+  bool random_interrupted = false;
+  if (o.random > 0 && r.stopped != "interrupted") {
+    const double left = o.max_seconds > 0 ? std::max(o.max_seconds - r.seconds, 1e-3) : 0;
+    const explore::RandomSearchResult rr = explore::search_random(s, search, o.random, left);
+    random_interrupted = rr.stopped == "interrupted";
     out << std::fixed << std::setprecision(3) << "random schedules of the same world: ";
     if (rr.seed) out << "the first violation (" << rr.property << ") at schedule " << rr.seed << ", after " << rr.seconds << " s";
     else out << "no violation in " << rr.runs << " schedules, " << rr.seconds << " s";
+    if (!rr.stopped.empty()) out << " (stopped: " << rr.stopped << ")";
     out << "; the enumeration's first counterexample came after " << r.seconds << " s";
     if (r.counterexample && rr.seed && r.seconds > 0) out << std::setprecision(2) << " (random/enumeration time: " << rr.seconds / r.seconds << ")";
     out << "\n";
   }
+  std::signal(SIGINT, old_int);
   std::error_code ec;
   std::filesystem::create_directories(o.out, ec);
   const std::filesystem::path dir(o.out);
@@ -275,6 +280,7 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
     out << "  replay:   locksim run " << file << "\n";
     out << "  timeline: " << (dir / report::slug(c.scenario.name) / "timeline.html").string() << "\n";
     out << totals.str() << "\n";
+    if (random_interrupted) return 130;
     return as_expected ? 0 : 1;
   }
   bool expected_violation_missing = false;
@@ -299,7 +305,7 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
         << " were judged: some schedule did not run the same way twice (please report it)\n";
   bool unknown = false;
   for (const uint64_t u : r.unknown) unknown = unknown || u > 0;
-  if (r.stopped == "interrupted") return 130;
+  if (r.stopped == "interrupted" || random_interrupted) return 130;
   return r.complete && !expected_violation_missing && !unknown ? 0 : 1;
 }
 

@@ -1,6 +1,8 @@
 // locksim: a simulation and verification testbed for Redis-based distributed locks.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -27,6 +29,42 @@
 #include "model/lock_types.hpp"
 
 namespace {
+
+// A whole number from `lo` to `hi`, written in digits (a leading '-' only where lo < 0): CLI11
+// would read "-1" into an unsigned option as 2^64 - 1, and clamp a number too large for the type.
+CLI::Validator integer_in(int64_t lo, uint64_t hi) {
+  const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& v) -> std::string {
+        const bool negative = !v.empty() && v[0] == '-';
+        const std::string_view digits = std::string_view(v).substr(negative ? 1 : 0);
+        uint64_t n = 0;
+        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+        const bool whole = !digits.empty() && ec == std::errc() && end == digits.data() + digits.size();
+        const bool in = whole && (negative ? lo < 0 && n <= static_cast<uint64_t>(-(lo + 1)) + 1
+                                           : n <= hi && (lo <= 0 || n >= static_cast<uint64_t>(lo)));
+        return in ? std::string() : "an integer in " + range + ", not " + v;
+      },
+      "INT in " + range);
+}
+
+// A finite number of seconds from 0 to `hi` ("nan" and "inf" are numbers to strtod).
+CLI::Validator seconds_up_to(double hi) {
+  return CLI::Validator(
+      [hi](std::string& v) -> std::string {
+        try {
+          size_t used = 0;
+          const double s = std::stod(v, &used);
+          if (used == v.size() && std::isfinite(s) && s >= 0 && s <= hi) return "";
+        } catch (const std::exception&) {
+        }
+        return "a number of seconds from 0 to " + std::to_string(static_cast<int64_t>(hi)) + ", not " + v;
+      },
+      "SECONDS");
+}
+
+// Run ms since the epoch a clock may start at: 0 (1970) to the end of the year 9999.
+constexpr int64_t kLatestStartMs = 253'402'300'799'999;
 
 // The list of commands names each by the first phrase of its description, so that it fits a
 // terminal; `locksim help COMMAND` (or COMMAND --help) prints the whole description.
@@ -169,7 +207,7 @@ int main(int argc, char** argv) {
   redis->add_option("-i", redis_interval_s,
                     "After each command, move the simulated clock on by this many seconds (to the ms, e.g.\n"
                     "-i 0.1) instead of sleeping as redis-cli does")
-      ->check(CLI::NonNegativeNumber)
+      ->check(seconds_up_to(1e9))
       ->type_name("SECONDS");
   auto* redis_stdin = redis->add_flag("-x", shell_options.last_arg_from_stdin,
                                       "Read the command's last argument from standard input, all of it (echo v | locksim redis -x SET k)");
@@ -184,6 +222,7 @@ int main(int argc, char** argv) {
                         ->type_name("FILE");
   redis_stdin->excludes(redis_eval);
   redis->add_option("--start-ms", shell_options.start_ms, "The simulated clock's first instant, in ms since the epoch")
+      ->check(integer_in(0, kLatestStartMs))
       ->capture_default_str();
   std::string refused;
   // A group's name is one line (CLI11 refuses a newline in it).
@@ -280,9 +319,10 @@ int main(int argc, char** argv) {
                           " (fencing: token locks; reentrancy: hash locks and client-reentrant; watchdog: Redisson's locks; "
                           "fair_queue: fair; read_write: rwlock, which mutual_exclusion does not judge, and its default)")
       ->capture_default_str();
-  auto* seed_opt = explore->add_option("--seed", explore_seed, "Run this one seed");
+  auto* seed_opt = explore->add_option("--seed", explore_seed, "Run this one seed")->check(integer_in(0, UINT64_MAX));
   auto* seeds_opt = explore->add_option("--seeds", explore_seeds, "Run seeds A..B (inclusive)");
-  auto* count_opt = explore->add_option("--count", explore_count, "Run seeds 1..N")->capture_default_str();
+  auto* count_opt =
+      explore->add_option("--count", explore_count, "Run seeds 1..N")->check(integer_in(1, 100'000'000))->capture_default_str();
   seed_opt->excludes(seeds_opt)->excludes(count_opt);
   seeds_opt->excludes(count_opt);
   explore->add_option("--shard", explore_shard, "I/N: run only the seeds at positions I mod N of the range (0 <= I < N)");
@@ -295,6 +335,7 @@ int main(int argc, char** argv) {
                       "Also write every generated case, before it runs and unshrunk, as DIR/seed-S.yaml");
   explore->add_flag("--no-shrink", explore_no_shrink, "Write counterexamples as generated, unshrunk");
   explore->add_option("--shrink-runs", explore_options.shrink.runs_max, "Plans run while shrinking one case, at most (a differential run runs two scenarios a plan)")
+      ->check(integer_in(1, 1'000'000'000))
       ->capture_default_str();
 
   locksim::app::AuditOptions audit_options;
@@ -339,11 +380,13 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"real", "virtual"}))
       ->capture_default_str();
   serve->add_option("--start-ms", serve_options.start_ms, "The virtual clock's first reading (ms since the epoch)")
+      ->check(integer_in(0, kLatestStartMs))
       ->capture_default_str();
   serve->add_option("--history", serve_options.history,
                     "Record every command, fault and note, and write the history (JSON lines) here when the server\n"
                     "stops (default: nothing is recorded)");
   serve->add_option("--history-limit", serve_options.history_limit, "Events kept at most; the history says where it was cut")
+      ->check(integer_in(1, 1'000'000'000))
       ->capture_default_str();
   serve->add_option("--lock", serve_options.lock_keys,
                     "A lock key: every command naming it is recorded with the key's content before and after");
@@ -356,13 +399,18 @@ int main(int argc, char** argv) {
                   "Keep what an AOF fsynced every second would hold (a copy of the keyspace each second), so that\n"
                   "a redis_restart with persistence aof can restart from it");
   serve->add_option("--replica-lag-ms", serve_options.replica_lag_ms,
-                    "Keep an in-process replica up to this far behind, so a failover fault can promote it");
+                    "Keep an in-process replica up to this far behind, so a failover fault can promote it")
+      ->check(integer_in(0, 86'400'000));
   serve->add_option("--seed", serve_options.seed, "Seed of the loss fault's draws")->capture_default_str();
-  serve->add_option("--maxclients", serve_options.max_clients, "Connections at most")->capture_default_str();
+  serve->add_option("--maxclients", serve_options.max_clients, "Connections at most")
+      ->check(integer_in(1, 1'000'000))
+      ->capture_default_str();
   serve->add_option("--proto-max-bulk-len", serve_options.limits.proto_max_bulk_len, "Longest bulk argument, bytes")
+      ->check(integer_in(1, INT64_MAX))
       ->capture_default_str();
   serve->add_option("--client-query-buffer-limit", serve_options.limits.client_query_buffer_limit,
                     "A client's unparsed input past this closes it, bytes")
+      ->check(integer_in(1, INT64_MAX))
       ->capture_default_str();
   serve->add_flag("--quiet", serve_options.quiet, "No log lines on standard error");
 
@@ -409,8 +457,9 @@ int main(int argc, char** argv) {
   search->add_option("--clock-offsets", ex_clock_offsets,
                     "MS,...: each client's clock set off from the file's by one of these (the first is\n"
                     "the default; negative: behind)");
-  search->add_option("--slow-max", ex_slow, "messages with a latency other than the first, at most");
-  search->add_option("--lost-max", ex_lost, "messages lost, at most");
+  search->add_option("--slow-max", ex_slow, "messages with a latency other than the first, at most")
+      ->check(integer_in(0, 1'000'000));
+  search->add_option("--lost-max", ex_lost, "messages lost, at most")->check(integer_in(0, 1'000'000));
   search->add_option("--faults", ex.faults,
                     "KIND[=MS][@CLIENT][:COUNT],...: faults placed before any event of their client\n"
                     "(crash:1,pause=15000:1); 'none' for none")
@@ -420,7 +469,8 @@ int main(int argc, char** argv) {
                   "one pass, each schedule run once (faster), stopping at the first counterexample\n"
                   "rather than the shortest");
   search->add_flag("--no-reduce", ex.no_reduce, "reorder every pair of same-time events (no partial-order reduction)");
-  search->add_option("--max-schedules", ex.max_schedules, "stop after this many schedules (0: no limit)");
+  search->add_option("--max-schedules", ex.max_schedules, "stop after this many schedules (0: no limit)")
+      ->check(integer_in(0, UINT64_MAX));
   search->add_option("--max-seconds", ex.max_seconds, "stop after this many seconds (0: no limit)")
       ->check(CLI::Validator(
           [](const std::string& v) {
@@ -433,7 +483,8 @@ int main(int argc, char** argv) {
           "SECONDS"));
   std::string ex_shard;
   search->add_option("--shard", ex_shard, "I/N: this run's share of the tree");
-  search->add_option("--random", ex.random, "also run up to N random schedules of the same world, to compare");
+  search->add_option("--random", ex.random, "also run up to N random schedules of the same world, to compare")
+      ->check(integer_in(0, 1'000'000'000));
   search->add_flag("--progress", ex.progress, "a progress line every second (default: every 10 s)");
 
   std::vector<std::string> merge_inputs;
@@ -647,10 +698,6 @@ int main(int argc, char** argv) {
           return 2;
         }
       } else {
-        if (explore_count == 0) {
-          std::cerr << "locksim explore: --count must be positive\n";
-          return 2;
-        }
         explore_options.seed_first = 1;
         explore_options.seed_last = explore_count;
       }

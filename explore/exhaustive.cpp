@@ -207,7 +207,8 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
   }
 }
 
-RandomSearchResult search_random(const scenario::Scenario& scenario, const ExhaustiveOptions& o, uint64_t max_runs) {
+RandomSearchResult search_random(const scenario::Scenario& scenario, const ExhaustiveOptions& o, uint64_t max_runs,
+                                 double max_seconds) {
   scenario::Scenario s = scenario;
   s.expect = o.properties;
   // Every schedule runs the same script text, read once (the caller's reading, when it gave one).
@@ -215,6 +216,10 @@ RandomSearchResult search_random(const scenario::Scenario& scenario, const Exhau
   RandomSearchResult result;
   const auto started = Clock::now();
   for (uint64_t seed = 1; seed <= max_runs; ++seed) {
+    if (o.stop && o.stop()) result.stopped = "interrupted";
+    else if (max_seconds > 0 && std::chrono::duration<double>(Clock::now() - started).count() >= max_seconds)
+      result.stopped = "max-seconds";
+    if (!result.stopped.empty()) break;
     world::ChoiceScheduler chooser(o.bounds, {});
     chooser.draw_past_list(seed);
     const scenario::ScenarioResult run = run_schedule(s, chooser);
@@ -225,7 +230,7 @@ RandomSearchResult search_random(const scenario::Scenario& scenario, const Exhau
         result.property = p.property;
         break;
       }
-    if (result.seed != 0 || (o.stop && o.stop())) break;
+    if (result.seed != 0) break;
   }
   result.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return result;

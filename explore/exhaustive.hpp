@@ -96,8 +96,12 @@ struct RandomSearchResult {
   uint64_t runs = 0;
   double seconds = 0;
   std::string property;
+  std::string stopped;  // "" ran as far as it was to; "interrupted" (options.stop), "max-seconds"
 };
-RandomSearchResult search_random(const scenario::Scenario& scenario, const ExhaustiveOptions& options, uint64_t max_runs);
+// Up to `max_runs` random schedules, stopping at the first violation, when options.stop says so, or
+// after `max_seconds` (0: no limit).
+RandomSearchResult search_random(const scenario::Scenario& scenario, const ExhaustiveOptions& options, uint64_t max_runs,
+                                 double max_seconds = 0);
 
 // Throws std::invalid_argument for bounds or options that cannot run.
 ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const ExhaustiveOptions& options);

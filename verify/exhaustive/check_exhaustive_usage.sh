@@ -32,6 +32,7 @@ grep -qE ' [1-9][0-9]* states \(choice points\)' "$tmp/out" || { echo "FAIL coun
 check "expected counterexample" 0 '^COUNTEREXAMPLE \(expected\): mutual_exclusion' -- "$world" --faults pause=40000@A:1 --expect mutual_exclusion=violated --out "$tmp/c"
 check "expected but not found" 1 '^NOT FOUND: no schedule within the bounds violates' -- "$world" --properties mutual_exclusion --expect mutual_exclusion=violated --out "$tmp/d"
 check "a limit" 1 '^INCOMPLETE \(max-schedules\)' -- "$world" --faults crash:1 --max-schedules 3 --out "$tmp/e"
+check "random schedules within --max-seconds" 0 'no violation in [0-9]+ schedules, .* \(stopped: max-seconds\)' -- "$world" --random 1000000000 --max-seconds 1 --out "$tmp/r"
 check "random comparison" 1 '^random schedules of the same world: the first violation \(mutual_exclusion\)' -- "$world" --faults pause=40000@A:1 --random 1000 --out "$tmp/f"
 check "bad fault" 2 "--faults meteor: unknown fault 'meteor'" -- "$world" --faults meteor --out "$tmp/g"
 check "pause without duration" 2 'pause lasts: give its duration, pause=MS' -- "$world" --faults pause --out "$tmp/g"

@@ -118,7 +118,7 @@ class Reader {
 
 void read_world(const Reader& r, const YAML::Node& node, Scenario& s) {
   r.expect_map(node, "world");
-  r.check_keys(node, {"latency_ms", "loss_per_thousand", "reorder", "active_expire_ms", "servers"}, "world");
+  r.check_keys(node, {"latency_ms", "loss_per_thousand", "reorder", "active_expire_ms", "servers", "max_events"}, "world");
   if (const YAML::Node servers = node["servers"]) {
     const int64_t n = r.non_negative(servers, "servers");
     if (n < 1 || n > 64) r.fail(servers, "servers must be between 1 and 64");
@@ -146,6 +146,10 @@ void read_world(const Reader& r, const YAML::Node& node, Scenario& s) {
   if (const YAML::Node every = node["active_expire_ms"]) {
     s.world.active_expire_every_ms = r.non_negative(every, "active_expire_ms");
     if (s.world.active_expire_every_ms == 0) r.fail(every, "active_expire_ms must be positive");
+  }
+  if (const YAML::Node cap = node["max_events"]) {
+    s.world.max_events = r.non_negative(cap, "max_events");
+    if (s.world.max_events == 0) r.fail(cap, "max_events must be positive");
   }
 }
 

@@ -101,6 +101,7 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
 
   world::WorldOptions options = s.world;
   options.seed = s.seed;
+  options.stop_requested = &live::interrupt_requested;
   result.backend = backend.live ? "live" : "fake";
   result.time_scale = backend.time_scale;
   if (backend.live && s.bounded) {

@@ -336,10 +336,13 @@ void World::run_until(int64_t t) {
       if (since_sweep >= 4096) {
         sweep_finished_tasks();
         since_sweep %= 4096;
+        if (options_.stop_requested && options_.stop_requested()) throw Interrupted();
       }
       if (queue_.empty() || queue_.next_time() > reached) break;
       if (queue_.executed() >= max_events)
-        throw std::runtime_error("the run needed more than " + std::to_string(options_.max_events) + " events");
+        throw std::runtime_error("the run needed more than " + std::to_string(options_.max_events) +
+                                 " events, the cap on one run (usually a scenario without end; a soak meant to be this "
+                                 "long raises it with world: {max_events: N})");
       if (scheduler_->decides_order()) {
         step_scheduled();
         if (stop_when_settled_ && settled()) {
@@ -352,6 +355,7 @@ void World::run_until(int64_t t) {
       if (++since_sweep == 4096) {
         sweep_finished_tasks();
         since_sweep = 0;
+        if (options_.stop_requested && options_.stop_requested()) throw Interrupted();
       }
     }
     queue_.advance_to(reached);

@@ -2,6 +2,7 @@
 // WorldOptions: what a world is made with, whatever its servers are.
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "client/script_text_cache.hpp"
@@ -20,6 +21,14 @@ struct WorldOptions {
   std::shared_ptr<client::ScriptTexts> script_texts{};
   int64_t max_events = 50'000'000;        // a run that needs more is a bug (or an unbounded scenario)
   int servers = 1;                        // independent Redis servers, redis0 .. redis<N-1> (RedLock)
+  // Asked every few thousand events: true ends the run (run_until throws world::Interrupted), as
+  // Ctrl-C asks. It never changes what a run that goes on does. nullptr: never asked.
+  bool (*stop_requested)() = nullptr;
+};
+
+// Thrown by run_until when WorldOptions::stop_requested says so: what was recorded until then stays.
+struct Interrupted : std::runtime_error {
+  Interrupted() : std::runtime_error("interrupted (Ctrl-C or SIGTERM) before the run ended; the history shows what ran until then") {}
 };
 
 }  // namespace locksim::world

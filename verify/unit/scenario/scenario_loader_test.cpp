@@ -528,6 +528,15 @@ TEST(ScenarioLoader, ABadFileBecomesABadInputResultAndTheRunGoesOn) {
   EXPECT_FALSE(r.passed());
 }
 
+// A soak's own event cap reads back from the file a replay writes.
+TEST(ScenarioLoader, MaxEventsSurvivesTheWriter) {
+  Scenario s = load_scenario(std::string(LOCKSIM_SOURCE_DIR) + "/examples/exhaustive/rlock-2x2.yaml");
+  s.world.max_events = 123456789;
+  const std::string path = ::testing::TempDir() + "max-events-round-trip.yaml";
+  write_scenario_file(s, path);
+  EXPECT_EQ(load_scenario(path).world.max_events, 123456789);
+}
+
 }  // namespace
 }  // namespace locksim::scenario
 

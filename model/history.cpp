@@ -6,6 +6,8 @@
 #include <istream>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <type_traits>
 
 namespace locksim::model {
 namespace {
@@ -18,6 +20,30 @@ EventKind kind_from(std::string_view name) {
   for (size_t i = 0; i < std::size(kKindNames); ++i)
     if (kKindNames[i] == name) return static_cast<EventKind>(i);
   throw std::runtime_error("unknown event type '" + std::string(name) + "'");
+}
+
+
+// An event's field, of its JSON type, or a message that names it: "'t' must be an integer, not \"x\"".
+template <typename T>
+T field_of(const nlohmann::json& j, const char* key, const T* fallback) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) {
+    if (fallback) return *fallback;
+    throw std::runtime_error(std::string("missing '") + key + "'");
+  }
+  constexpr bool integer = std::is_same_v<T, int64_t>;
+  if (integer ? !it->is_number_integer() : !it->is_string())
+    throw std::runtime_error(std::string("'") + key + "' must be " + (integer ? "an integer" : "a string") + ", not " +
+                             it->dump());
+  return it->get<T>();
+}
+int64_t integer_field(const nlohmann::json& j, const char* key) { return field_of<int64_t>(j, key, nullptr); }
+int64_t integer_field(const nlohmann::json& j, const char* key, int64_t fallback) {
+  return field_of<int64_t>(j, key, &fallback);
+}
+std::string text_field(const nlohmann::json& j, const char* key) { return field_of<std::string>(j, key, nullptr); }
+std::string text_field(const nlohmann::json& j, const char* key, const std::string& fallback) {
+  return field_of<std::string>(j, key, &fallback);
 }
 
 }  // namespace
@@ -95,30 +121,34 @@ std::optional<Event> HistoryReader::read(std::string_view line) {
   ++line_no_;
   if (line.empty()) return std::nullopt;
   try {
-    const auto j = nlohmann::json::parse(line);
+    const auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+      throw std::runtime_error("not a JSON object: a history has one event a line, as `locksim run` and `serve "
+                               "--history` write it (a scenario file is run with `locksim run`, or searched with "
+                               "`check --exhaustive`)");
     Event e;
-    e.at_ms = j.at("t").get<int64_t>();
+    e.at_ms = integer_field(j, "t");
     // Times count from the run's start; the checkers search key states by time from 0 on.
     if (e.at_ms < 0) throw std::runtime_error("t " + std::to_string(e.at_ms) + " is before the run's start (0)");
     const int64_t own = count_;
     if (own > 0 && e.at_ms < recent_[static_cast<size_t>(own - 1) % kRecent])
       throw std::runtime_error("history events must arrive in time order");
-    e.kind = kind_from(j.at("type").get<std::string>());
-    e.process = j.at("p").get<std::string>();
-    e.thread = j.value("thread", int64_t{0});
-    e.op = j.value("op", int64_t{0});
-    e.lock = j.value("lock", std::string());
-    e.f = j.value("f", std::string());
-    e.value = j.value("value", int64_t{0});
-    e.wait_ms = j.value("wait_ms", int64_t{-1});
-    e.lease_ms = j.value("lease_ms", int64_t{-1});
-    e.text = j.value("text", std::string());
-    e.reply = j.value("reply", std::string());
-    e.before = j.value("before", std::string());
-    e.after = j.value("after", std::string());
-    e.client = j.value("client", std::string());
-    e.sent_ms = j.value("sent", int64_t{-1});
-    e.sent_index = j.value("sent_i", int64_t{-1});
+    e.kind = kind_from(text_field(j, "type"));
+    e.process = text_field(j, "p");
+    e.thread = integer_field(j, "thread", 0);
+    e.op = integer_field(j, "op", 0);
+    e.lock = text_field(j, "lock", {});
+    e.f = text_field(j, "f", {});
+    e.value = integer_field(j, "value", 0);
+    e.wait_ms = integer_field(j, "wait_ms", -1);
+    e.lease_ms = integer_field(j, "lease_ms", -1);
+    e.text = text_field(j, "text", {});
+    e.reply = text_field(j, "reply", {});
+    e.before = text_field(j, "before", {});
+    e.after = text_field(j, "after", {});
+    e.client = text_field(j, "client", {});
+    e.sent_ms = integer_field(j, "sent", -1);
+    e.sent_index = integer_field(j, "sent_i", -1);
     // Where the send fell among the events before this one, at its `sent` ms: a wrong place would
     // judge the sender's right by the wrong events.
     if (e.sent_index < -1 || e.sent_index > own)
@@ -132,9 +162,9 @@ std::optional<Event> HistoryReader::read(std::string_view line) {
          (kept(e.sent_index) && time_of(e.sent_index) < e.sent_ms)))
       throw std::runtime_error("sent_i " + std::to_string(e.sent_index) + " does not fall at sent " +
                                std::to_string(e.sent_ms) + " ms: the events around that index are at other times");
-    e.ttl_ms = j.value("ttl", int64_t{-2});
-    e.queue = j.value("queue", std::string());
-    e.for_ms = j.value("for_ms", int64_t{-1});
+    e.ttl_ms = integer_field(j, "ttl", -2);
+    e.queue = text_field(j, "queue", {});
+    e.for_ms = integer_field(j, "for_ms", -1);
     e.index = own;
     recent_[static_cast<size_t>(own) % kRecent] = e.at_ms;
     ++count_;

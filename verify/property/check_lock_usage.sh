@@ -38,5 +38,12 @@ for stream in --out=r4 --stream; do
   [[ $status -eq 2 && $out == *"has no events: there is nothing to judge"* ]] \
     || fail "check $stream of an empty history with --expect: exit $status, expected 2; got: $out"
 done
+# A file that is not a history says so, and a field of the wrong type is named.
+out=$("$locksim" check "$source_dir/examples/exhaustive/rlock-2x2.yaml" --out r5 2>&1); status=$?
+[[ $status -eq 2 && $out == *"history line 1: not a JSON object"*"check --exhaustive"* ]] \
+  || fail "check of a scenario file: exit $status; got: $out"
+printf '{"i":0,"t":"x","type":"invoke","p":"A"}\n' >badfield.jsonl
+out=$("$locksim" check badfield.jsonl --out r6 2>&1); status=$?
+[[ $status -eq 2 && $out == *"history line 1: 't' must be an integer, not \"x\""* ]] || fail "a bad field: exit $status; got: $out"
 ((fails == 0)) && echo "ok: check judges a run's history as the lock --lock names, and refuses what it cannot judge"
 exit $fails

@@ -288,7 +288,9 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
   if (r.complete) {
     out << (expected_violation_missing ? "NOT FOUND: no schedule within the bounds violates " : "HOLDS for every schedule within the bounds: ")
         << names;
-    if (!s.expect_ops.empty()) out << ", and the " << s.expect_ops.size() << " outcomes expect.ops pins";
+    if (!s.expect_ops.empty())
+      out << ", and " << (s.expect_ops.size() == 1 ? std::string("the outcome") : "the " + std::to_string(s.expect_ops.size()) + " outcomes")
+          << " expect.ops pins";
     out << "\n";
     for (size_t i = 0; i < properties.size(); ++i)
       if (r.unknown[i] > 0)
@@ -383,7 +385,8 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
       << (total["complete"].get<bool>() ? "complete" : "not complete") << ")";
   if (total["counterexample"].is_object())
     out << "; the shortest counterexample: " << total["counterexample"]["property"].get<std::string>() << ", "
-        << total["counterexample"]["cost"] << " deviations, in shard " << total["counterexample"]["shard"];
+        << total["counterexample"]["cost"] << (total["counterexample"]["cost"].get<int64_t>() == 1 ? " deviation" : " deviations")
+        << ", in shard " << total["counterexample"]["shard"];
   out << "\n";
   // The exit code one search would give: 0 when what was expected came out (a counterexample of a
   // property expected violated; else every schedule holding, and none expected violated).

@@ -27,6 +27,7 @@
 #include "client/script_files.hpp"
 #include "model/checkers.hpp"
 #include "model/lock_types.hpp"
+#include "world/fault.hpp"
 
 namespace {
 
@@ -261,9 +262,11 @@ int main(int argc, char** argv) {
                       "Each client's sessions run on 1..N threads (1..100): with --clients 26, hundreds of waiters")
       ->capture_default_str();
   explore->add_option("--ops", explore_options.config.ops_max, "At most this many operations per client")->capture_default_str();
+  std::string all_drawn;
+  for (const std::string& kind : locksim::world::drawn_fault_names()) all_drawn += (all_drawn.empty() ? "" : ",") + kind;
   explore->add_option("--faults", explore_faults,
-                      "Fault kinds allowed, comma-separated: crash,pause,partition,delay,loss,clock_jump,redis_restart,\n"
-                      "failover,redis_pause; or all, or none")
+                      "Fault kinds allowed, comma-separated: " + locksim::world::fault_list() + "; or all (" + all_drawn +
+                          "), or none")
       ->capture_default_str();
   explore->add_option("--faults-max", explore_options.config.faults_max, "At most this many faults per case")->capture_default_str();
   explore->add_option("--world-loss", explore_options.config.world_loss_max, "World-wide message loss per thousand, at most")

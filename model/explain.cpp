@@ -25,6 +25,12 @@ int64_t number(const Verdict& v, std::string_view name) {
   return 0;
 }
 
+// A figure with its noun, singular for one: "1 holding interval", "3 holding intervals".
+std::string counted(const Verdict& v, std::string_view name, std::string_view noun, std::string_view nouns) {
+  const int64_t n = number(v, name);
+  return std::to_string(n) + " " + std::string(n == 1 ? noun : nouns);
+}
+
 std::vector<const Evidence*> all(const Verdict& v, std::string_view role) {
   std::vector<const Evidence*> out;
   for (const Evidence& e : v.evidence)
@@ -254,23 +260,30 @@ std::string fifo(const Verdict& v) {
 std::string holds(const Verdict& v) {
   const std::string& p = v.property;
   if (p == property::kMutualExclusion)
-    return figure(v, "intervals") + " holding intervals on " + figure(v, "locks") + " locks, none overlapping";
+    return counted(v, "intervals", "holding interval", "holding intervals") + " on " + counted(v, "locks", "lock", "locks") +
+           ", none overlapping";
   if (p == property::kFencing)
-    return number(v, "accepted_writes") == 0 ? "no write with a fencing token accepted"
-                                             : figure(v, "accepted_writes") +
-                                                   " accepted writes, each holder's tokens above every other holder's before it";
-  if (p == property::kReentrancy) return figure(v, "executions") + " lock executions agree with the reference counts";
+    return number(v, "accepted_writes") == 0
+               ? "no write with a fencing token accepted"
+               : counted(v, "accepted_writes", "accepted write", "accepted writes") +
+                     ", each holder's tokens above every other holder's before it";
+  if (p == property::kReentrancy)
+    return counted(v, "executions", "lock execution agrees", "lock executions agree") + " with the reference counts";
   if (p == property::kWatchdog)
-    return figure(v, "holds") + " holds, " + figure(v, "renewals") + " successful renewals, no lapse, late expiry or stray renewal";
-  if (p == property::kLiveness) return figure(v, "attempts") + " acquire attempts, none kept from a free lock";
+    return counted(v, "holds", "hold", "holds") + ", " + counted(v, "renewals", "successful renewal", "successful renewals") +
+           ", no lapse, late expiry or stray renewal";
+  if (p == property::kLiveness)
+    return counted(v, "attempts", "acquire attempt", "acquire attempts") + ", none kept from a free lock";
   if (p == property::kFairQueue)
-    return figure(v, "queue_stays") + " queue stays and " + figure(v, "grants") +
-           " grants, in FIFO order, none kept waiting while the lock was free";
+    return counted(v, "queue_stays", "queue stay", "queue stays") + " and " + counted(v, "grants", "grant", "grants") +
+           ", in FIFO order, none kept waiting while the lock was free";
   if (p == property::kReadWrite)
-    return figure(v, "write_intervals") + " write and " + figure(v, "read_intervals") + " read holding intervals on " +
-           figure(v, "locks") + " read-write locks, no writer overlapping another holder";
+    return figure(v, "write_intervals") + " write and " +
+           counted(v, "read_intervals", "read holding interval", "read holding intervals") + " on " +
+           counted(v, "locks", "read-write lock", "read-write locks") + ", no writer overlapping another holder";
   if (p == property::kResource)
-    return figure(v, "judged_writes") + " writes of the protected resource, each from a value no other client had changed since";
+    return counted(v, "judged_writes", "write", "writes") +
+           " of the protected resource, each from a value no other client had changed since";
   return "holds";
 }
 

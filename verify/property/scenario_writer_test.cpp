@@ -102,6 +102,11 @@ TEST(ScenarioWriter, ErrorRepliesAndResetsRoundTrip) {
   reset.kind = world::FaultKind::Reset;
   reset.client = "A";
   fault_at(300, reset);
+  TimelineEntry lock;  // a file with no op on the lock is refused: there would be nothing to judge
+  lock.at_ms = 400;
+  lock.client = "A";
+  lock.op = world::OpSpec::lock_op("orders");
+  s.timeline.push_back(lock);
   s.run_ms = 9000;
   const std::string text = write_scenario(s);
   // Redis's BUSY is the default, so a file need not spell it out.
@@ -109,7 +114,7 @@ TEST(ScenarioWriter, ErrorRepliesAndResetsRoundTrip) {
   const auto path = (temp_dir() / "fast-faults.yaml").string();
   write_scenario_file(s, path);
   const Scenario r = load_scenario(path);
-  ASSERT_EQ(r.timeline.size(), 3u);
+  ASSERT_EQ(r.timeline.size(), 4u);
   EXPECT_EQ(r.timeline[0].fault->kind, world::FaultKind::ErrorReply);
   EXPECT_EQ(r.timeline[0].fault->for_ms, 6000);
   EXPECT_EQ(r.timeline[0].fault->text,

@@ -245,7 +245,7 @@ TEST(CheckerFencing, UnfencedWritesAreNotJudgedUnlessUnfencedIsZero) {
   const int64_t unfenced = b.write({.t = 200, .p = "B", .f = "accepted", .value = 0});
   const Verdict v = check(b, {}, "");
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
-  EXPECT_EQ(v.explanation, "1 accepted writes, each holder's tokens above every other holder's before it");
+  EXPECT_EQ(v.explanation, "1 accepted write, each holder's tokens above every other holder's before it");
   const Verdict zero = check(b, FencingOptions{.unfenced_is_zero = true}, "");
   ASSERT_EQ(zero.valid, Validity::No);
   EXPECT_EQ(zero.anomaly, anomaly::kFencingOrder);

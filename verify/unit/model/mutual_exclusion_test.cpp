@@ -48,7 +48,7 @@ TEST(CheckerMutualExclusion, SuccessiveHoldersHold) {
   EXPECT_EQ(v.property, "mutual_exclusion");
   EXPECT_TRUE(v.anomaly.empty());
   EXPECT_TRUE(v.witness.empty());
-  EXPECT_EQ(v.explanation, "2 holding intervals on 1 locks, none overlapping");
+  EXPECT_EQ(v.explanation, "2 holding intervals on 1 lock, none overlapping");
 }
 
 // A holds with a lease of 1000 ms that runs out; B is let in; A's unlock begins at the ms B's reply
@@ -242,7 +242,7 @@ TEST(CheckerMutualExclusion, ARestartThatKeptTheFirstsHoldLetsNobodyInAndHolds) 
   const Restart h(/*keeps_data=*/true);
   const Verdict v = check(h.b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
-  EXPECT_EQ(v.explanation, "1 holding intervals on 1 locks, none overlapping");
+  EXPECT_EQ(v.explanation, "1 holding interval on 1 lock, none overlapping");
 }
 
 TEST(CheckerMutualExclusion, AScriptThatLetsTheSecondInBesideTheFirstsFieldShowsTheFirstStillHeld) {
@@ -586,7 +586,7 @@ TEST(CheckerMutualExclusion, AMultiLockWaiterRefusedOnAPartWaitsItsTurnAndHolds)
   b.hold({.t = 6006, .p = "B", .depth = 1, .op = 4});
   const Verdict v = check(b, "multi");
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
-  EXPECT_EQ(v.explanation, "2 holding intervals on 1 locks, none overlapping");
+  EXPECT_EQ(v.explanation, "2 holding intervals on 1 lock, none overlapping");
 }
 
 TEST(CheckerMutualExclusion, BeliefsAloneAreJudgedAndAnOwnerThatNeverReleasesOverlapsToTheEnd) {

@@ -91,7 +91,7 @@ TEST(CheckerReadWrite, ReadersShareAndWritersFollowInTurn) {
   EXPECT_TRUE(v.witness.empty());
   // B's re-entry and partial release keep one interval: reads A, B; writes C, A.
   EXPECT_EQ(v.explanation,
-            "2 write and 2 read holding intervals on 1 read-write locks, no writer overlapping another holder");
+            "2 write and 2 read holding intervals on 1 read-write lock, no writer overlapping another holder");
 }
 
 TEST(CheckerReadWrite, AWriterReadingItsOwnLockHolds) {
@@ -104,7 +104,7 @@ TEST(CheckerReadWrite, AWriterReadingItsOwnLockHolds) {
   const Verdict v = check(b);
   EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
   EXPECT_EQ(v.explanation,
-            "1 write and 2 read holding intervals on 1 read-write locks, no writer overlapping another holder");
+            "1 write and 2 read holding intervals on 1 read-write lock, no writer overlapping another holder");
 }
 
 TEST(CheckerReadWrite, LocksOfOtherNamesAreJudgedApartOrIgnored) {

@@ -131,7 +131,7 @@ TEST(CheckerWatchdog, RenewedHoldUnlockedCleanlyHolds) {
   EXPECT_TRUE(v.witness.empty());
   EXPECT_EQ(figure(v, "holds"), 1);
   EXPECT_EQ(figure(v, "renewals"), 3);
-  EXPECT_EQ(v.explanation, "1 holds, 3 successful renewals, no lapse, late expiry or stray renewal");
+  EXPECT_EQ(v.explanation, "1 hold, 3 successful renewals, no lapse, late expiry or stray renewal");
 }
 
 // ---------------------------------------------------------------------------------------------

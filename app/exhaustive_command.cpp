@@ -179,6 +179,12 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
 
   std::string names;
   for (const auto& [name, value] : properties) names += (names.empty() ? "" : ", ") + name + (value == "violated" ? " (expected violated)" : "");
+  // Bounds that cannot run are refused before anything is said of them.
+  try {
+    world::ChoiceScheduler(search.bounds, {});
+  } catch (const std::invalid_argument& e) {
+    return bad(e.what());
+  }
   out << "exhaustive: " << s.name << " (" << s.lock.type << ", " << s.clients.size() << " clients, " << s.timeline.size()
       << " steps), judging " << names << "\n";
   out << "bounds: " << bounds_text(search.bounds);

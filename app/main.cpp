@@ -609,6 +609,13 @@ int main(int argc, char** argv) {
       return 2;
     }
     if (*check && check_exhaustive) {
+      // A history's options mean nothing to a search, whose scenario file names itself and its lock.
+      for (const char* flag : {"--name", "--lock"})
+        if (check->count(flag) > 0) {
+          std::cerr << "locksim check --exhaustive: " << flag << " is an option of a history's check; a search takes "
+                    << (std::string(flag) == "--name" ? "its name" : "its lock") << " from the scenario file\n";
+          return 2;
+        }
       ex.scenario = check_options.history;
       ex.properties = check_options.properties;
       ex.expect = check_options.expect;

@@ -72,6 +72,9 @@ class Reader {
 
   YAML::Node require(const YAML::Node& map, const char* key, const std::string& where) const {
     const YAML::Node value = map[key];
+    if (value.IsDefined() && value.IsNull())  // `clients:` with nothing after it: said where it is
+      for (auto it = map.begin(); it != map.end(); ++it)
+        if (it->first.IsScalar() && it->first.Scalar() == key) fail(it->first, "'" + std::string(key) + "' has no value");
     if (!value.IsDefined() || value.IsNull()) fail(map, "missing '" + std::string(key) + "' in " + where);
     return value;
   }
@@ -84,8 +87,14 @@ class Reader {
   int64_t integer(const YAML::Node& node, const std::string& what) const {
     if (!node.IsScalar()) fail(node, "expected an integer for " + what);
     std::string s = node.Scalar();
-    s.erase(std::remove(s.begin(), s.end(), '_'), s.end());  // 30_000 reads as 30000
-    const auto value = engine::parse_int64(s);
+    // 30_000 reads as 30000: an underscore between two digits only ("_30", "30_" and "3__0" are typos).
+    bool grouped = true;
+    for (size_t i = 0; i < s.size(); ++i)
+      if (s[i] == '_' && (i == 0 || i + 1 == s.size() || !std::isdigit(static_cast<unsigned char>(s[i - 1])) ||
+                          !std::isdigit(static_cast<unsigned char>(s[i + 1]))))
+        grouped = false;
+    s.erase(std::remove(s.begin(), s.end(), '_'), s.end());
+    const auto value = grouped ? engine::parse_int64(s) : std::nullopt;
     if (!value) fail(node, "expected an integer for " + what + ", got '" + node.Scalar() + "'");
     return *value;
   }

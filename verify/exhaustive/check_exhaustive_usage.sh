@@ -104,4 +104,9 @@ merge_refuses "a file that is not a search's" "junk.json: not the exhaustive.jso
 [[ $? == 2 ]] && grep -q -- '--clock-offsets is an option of --exhaustive' "$tmp/out" && echo "ok   a search's option without --exhaustive" ||
   { echo "FAIL option without --exhaustive:"; cat "$tmp/out"; failures=$((failures + 1)); }
 check "depth 0" 2 'the depth bound is at least 1' -- "$world" --depth 0 --out "$tmp/g"
+check "a history's --name" 2 '--name is an option of a history.s check' -- "$world" --name foo --out "$tmp/g"
+check "a history's --lock" 2 '--lock is an option of a history.s check' -- "$world" --lock rlock --out "$tmp/g"
+"$locksim" check --exhaustive "$world" --latencies 0 --out "$tmp/g" >"$tmp/out" 2>&1
+[[ $? == 2 ]] && ! grep -q '^bounds:' "$tmp/out" && echo "ok   bad bounds refused before they are shown" ||
+  { echo "FAIL bad bounds:"; cat "$tmp/out"; failures=$((failures + 1)); }
 exit $((failures > 0))

@@ -345,6 +345,14 @@ TEST(ScenarioLoader, AResetIsAClientsFaultOfAnInstant) {
             "reset-without-client.yaml:6:5: missing 'client' in a 'reset' fault");
 }
 
+TEST(ScenarioLoader, AnUnderscoreGroupsDigitsOnlyBetweenTwoOfThem) {
+  EXPECT_EQ(error_of("underscore-typo.yaml"), "underscore-typo.yaml:5:10: expected an integer for at, got '3__0'");
+}
+
+TEST(ScenarioLoader, AKeyWithoutAValueIsSaidWhereItIs) {
+  EXPECT_EQ(error_of("clients-without-value.yaml"), "clients-without-value.yaml:3:1: 'clients' has no value");
+}
+
 TEST(ScenarioLoader, ASecondYamlDocumentIsAnErrorNotDropped) {
   EXPECT_EQ(error_of("two-documents.yaml"),
             "two-documents.yaml:7:1: a second YAML document (after '---'): a scenario file holds one scenario; put "

@@ -631,6 +631,10 @@ void read_expect(const Reader& r, const YAML::Node& node, Scenario& s) {
         pin.result = r.one_of(r.require(item, "result", "an expected op"), "result", {"ok", "fail", "unknown"});
         if (item["value"]) pin.value = r.integer(item["value"], "value");
         check_pin_can_match(r, item, pin, s);
+        // Two pins of one op: one of them can never hold, and which one the file meant is not known.
+        for (const OpExpectation& earlier : s.expect_ops)
+          if (earlier.client == pin.client && earlier.thread == pin.thread && earlier.op == pin.op && earlier.nth == pin.nth)
+            r.fail(item, "this op is pinned already, on line " + std::to_string(earlier.line) + ": pin each op once");
         s.expect_ops.push_back(pin);
       }
       continue;
@@ -816,6 +820,7 @@ Scenario load_scenario(const std::string& path, const std::string& redisson) {
   Scenario s;
   s.file = path;
   s.name = r.text(r.require(root, "name", "the scenario"), "name");
+  if (s.name.find_first_not_of(" \t") == std::string::npos) r.fail(root["name"], "the name is empty: reports name the scenario by it");
   if (root["about"]) s.about = r.text(root["about"], "about");
   if (root["seed"]) s.seed = static_cast<uint64_t>(r.non_negative(root["seed"], "seed"));
   s.world.seed = s.seed;

@@ -349,6 +349,12 @@ TEST(ScenarioLoader, AnUnderscoreGroupsDigitsOnlyBetweenTwoOfThem) {
   EXPECT_EQ(error_of("underscore-typo.yaml"), "underscore-typo.yaml:5:10: expected an integer for at, got '3__0'");
 }
 
+TEST(ScenarioLoader, AnOpPinnedTwiceOrAnEmptyNameIsRefused) {
+  EXPECT_EQ(error_of("pinned-twice.yaml"),
+            "pinned-twice.yaml:9:7: this op is pinned already, on line 8: pin each op once");
+  EXPECT_EQ(error_of("empty-name.yaml"), "empty-name.yaml:1:7: the name is empty: reports name the scenario by it");
+}
+
 TEST(ScenarioLoader, AKeyWithoutAValueIsSaidWhereItIs) {
   EXPECT_EQ(error_of("clients-without-value.yaml"), "clients-without-value.yaml:3:1: 'clients' has no value");
 }

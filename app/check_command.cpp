@@ -1,6 +1,7 @@
 #include "app/check_command.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -21,13 +22,19 @@ namespace locksim::app {
 namespace {
 
 // The script an Exec event of locksim's own clients ran ("A rlock_acquire_hincrby orders ..." :
-// "rlock_acquire_hincrby"), or "". They record a script by its file's name, which has an
-// underscore; no Redis command's name has one, so a history of other clients shows none.
+// "rlock_acquire_hincrby"), or "". They record a script by its file's name: lowercase letters,
+// digits and underscores, with an underscore. No Redis command's name has one, so a history of
+// other clients shows none (a module's "FT._LIST" is not lowercase).
 std::string lock_script_of(std::string_view text) {
   const size_t from = text.find(' ');
   if (from == std::string_view::npos) return "";
   const std::string_view word = text.substr(from + 1, text.find(' ', from + 1) - from - 1);
-  return word.find('_') == std::string_view::npos ? "" : std::string(word);
+  const bool named = !word.empty() && std::islower(static_cast<unsigned char>(word[0])) &&
+                     word.find('_') != std::string_view::npos &&
+                     std::all_of(word.begin(), word.end(), [](char c) {
+                       return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+                     });
+  return named ? std::string(word) : "";
 }
 
 // What a history shows, read event by event: whether it has the inputs for mutual exclusion

@@ -38,6 +38,13 @@ for stream in --out=r4 --stream; do
   [[ $status -eq 2 && $out == *"has no events: there is nothing to judge"* ]] \
     || fail "check $stream of an empty history with --expect: exit $status, expected 2; got: $out"
 done
+# Other clients' histories are judged as a generic lock: a command with an underscore that is not
+# a lowercase script name (a module's FT._LIST) does not make it locksim's.
+printf '%s\n' '{"i":0,"t":0,"type":"exec","p":"redis0","text":"A FT._LIST","reply":"-ERR unknown command","client":"A"}' \
+  '{"i":1,"t":1,"type":"hold","p":"A","thread":1,"lock":"orders","f":"lock","value":1}' >other.jsonl
+out=$("$locksim" check other.jsonl --out r7 2>&1); status=$?
+[[ $status -eq 0 && $out == *"mutual_exclusion  -         holds"* ]] || fail "another client's history: exit $status; got: $out"
+
 # A file that is not a history says so, and a field of the wrong type is named.
 out=$("$locksim" check "$source_dir/examples/exhaustive/rlock-2x2.yaml" --out r5 2>&1); status=$?
 [[ $status -eq 2 && $out == *"history line 1: not a JSON object"*"check --exhaustive"* ]] \

@@ -5,12 +5,15 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <ostream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
 
+#include "client/script_files.hpp"
 #include "model/anomaly.hpp"
 #include "model/checkers.hpp"
 #include "model/lock_types.hpp"
@@ -21,36 +24,48 @@
 namespace locksim::app {
 namespace {
 
-// The script an Exec event of locksim's own clients ran ("A rlock_acquire_hincrby orders ..." :
-// "rlock_acquire_hincrby"), or "". They record a script by its file's name: lowercase letters,
-// digits and underscores, with an underscore. No Redis command's name has one, so a history of
-// other clients shows none (a module's "FT._LIST" is not lowercase).
-std::string lock_script_of(std::string_view text) {
-  const size_t from = text.find(' ');
-  if (from == std::string_view::npos) return "";
-  const std::string_view word = text.substr(from + 1, text.find(' ', from + 1) - from - 1);
-  const bool named = !word.empty() && std::islower(static_cast<unsigned char>(word[0])) &&
-                     word.find('_') != std::string_view::npos &&
-                     std::all_of(word.begin(), word.end(), [](char c) {
-                       return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
-                     });
-  return named ? std::string(word) : "";
+// locksim's own lock scripts, by name: the files of its scripts folder (empty when it cannot be
+// found, and then no history is told as locksim's).
+std::set<std::string> lock_script_names() {
+  std::set<std::string> names;
+  try {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(client::default_scripts_dir(), ec))
+      if (entry.path().extension() == ".lua") names.insert(entry.path().stem().string());
+  } catch (const std::exception&) {
+  }
+  return names;
+}
+
+// The lock script an Exec event of locksim's own clients ran, or "": they record a script by its
+// file's name after the client's ("reader A rlock_acquire_hincrby orders ..."), which no Redis
+// command shares (evalsha_ro is a command, not a file of scripts/).
+std::string lock_script_of(const model::Event& e, const std::set<std::string>& scripts) {
+  const std::string_view text = e.text.view();
+  const std::string_view client = e.client.view();
+  if (client.empty() || text.size() <= client.size() || !text.starts_with(client) || text[client.size()] != ' ')
+    return "";
+  const std::string_view rest = text.substr(client.size() + 1);
+  const std::string word(rest.substr(0, rest.find(' ')));
+  return scripts.count(word) ? word : "";
 }
 
 // What a history shows, read event by event: whether it has the inputs for mutual exclusion
 // (beliefs: Hold events) and for resource (the protected resource's reads and writes), its clients
 // in order of appearance, and the first of locksim's own lock scripts it ran, if any.
 struct Shown {
-  bool beliefs = false, resource = false;
+  bool beliefs = false, resource = false, ops = false;
   int64_t events = 0;
   std::vector<std::string> clients;
   std::string script;
+  std::set<std::string> scripts = lock_script_names();
 
   void see(const model::Event& e) {
     ++events;
     beliefs = beliefs || e.kind == model::EventKind::Hold;
+    ops = ops || e.kind == model::EventKind::Invoke;
     resource = resource || (e.kind == model::EventKind::Exec && (e.f == model::kResourceRead || e.f == model::kResourceWrite));
-    if (script.empty() && e.kind == model::EventKind::Exec) script = lock_script_of(e.text);
+    if (script.empty() && e.kind == model::EventKind::Exec) script = lock_script_of(e, scripts);
     const std::string who = e.kind == model::EventKind::Exec ? e.client : e.process;
     if (who.empty() || who == "world" || who.rfind("redis", 0) == 0) return;
     if (std::find(clients.begin(), clients.end(), who) == clients.end()) clients.push_back(who);
@@ -80,13 +95,13 @@ std::vector<std::string> properties_to_judge(const CheckOptions& options, const 
         << model::lock_type_list() << ")\n";
     return {};
   }
+  // With --lock, a history of client operations (a run's) gets every property of that lock; one
+  // without (serve's) what it has the inputs for, as without --lock: a property with no input
+  // would hold untested.
   std::vector<std::string> names = options.properties;
-  if (names.empty() && !options.lock_type.empty()) {
-    for (const std::string& name : model::applicable_properties(options.lock_type))
-      if (name != model::property::kResource || shown.resource) names.push_back(name);
-  } else if (names.empty()) {
-    names = shown.judgeable();
-  }
+  if (names.empty()) names = options.lock_type.empty() || !shown.ops ? shown.judgeable() : model::applicable_properties(options.lock_type);
+  if (options.properties.empty() && shown.ops && shown.resource && !options.lock_type.empty())
+    names.emplace_back(model::property::kResource);
   for (const auto& [property, value] : expected)
     if (std::find(names.begin(), names.end(), property) == names.end()) names.push_back(property);
   if (names.empty()) {
@@ -95,8 +110,11 @@ std::vector<std::string> properties_to_judge(const CheckOptions& options, const 
            "resource was read and written (serve --resource KEY); name --properties to judge anyway\n";
     return {};
   }
+  // resource judges the server's log alone, whatever the lock: it applies to every history that has its inputs.
   for (const std::string& name : names)
-    if (const std::string problem = model::applicability_problem(name, options.lock_type); !problem.empty()) {
+    if (const std::string problem =
+            name == model::property::kResource ? "" : model::applicability_problem(name, options.lock_type);
+        !problem.empty()) {
       err << "locksim check: " << problem << "\n";
       return {};
     }
@@ -128,6 +146,26 @@ scenario::ScenarioResult result_of(const CheckOptions& options, const Shown& sho
     result.properties.push_back(std::move(p));
   }
   return result;
+}
+
+// The verdicts of `names`, in that order, each judged as the lock --lock names, but resource, which
+// reads the server's log alone, as any lock's (no lock type has it among its properties).
+std::vector<model::Verdict> judged(
+    const std::vector<std::string>& names, const std::string& lock_type,
+    const std::function<std::vector<model::Verdict>(const std::vector<std::string>&, const model::CheckerOptions&)>& judge) {
+  std::vector<std::string> typed, untyped;
+  for (const std::string& name : names)
+    (name == model::property::kResource && !lock_type.empty() ? untyped : typed).push_back(name);
+  model::CheckerOptions options;
+  options.lock_type = lock_type;
+  std::vector<model::Verdict> verdicts = typed.empty() ? std::vector<model::Verdict>{} : judge(typed, options);
+  if (!untyped.empty())
+    for (model::Verdict& v : judge(untyped, model::CheckerOptions{})) verdicts.push_back(std::move(v));
+  std::vector<model::Verdict> ordered;
+  for (const std::string& name : names)
+    for (model::Verdict& v : verdicts)
+      if (v.property == name) ordered.push_back(std::move(v));
+  return ordered;
 }
 
 // --stream: the history judged as it streams (model/stream_judging.hpp), read twice from its file,
@@ -167,13 +205,13 @@ int run_check_streaming(const CheckOptions& options, const std::map<std::string,
     clear_progress();
     names = properties_to_judge(options, shown, expected, err);
     if (names.empty()) return 2;
-    model::CheckerOptions checker_options;
-    checker_options.lock_type = options.lock_type;
-    verdicts = model::judge_stream(open, names, checker_options, nullptr, 4096, model::standard_checkers(),
-                                   [&](int64_t read, int64_t events) {
-                                     progress(events < 0 ? "reading 2 of 3 (learning)" : "reading 3 of 3 (judging)",
-                                              read, events < 0 ? seen : events);
-                                   });
+    verdicts = judged(names, options.lock_type, [&](const auto& some, const model::CheckerOptions& checker_options) {
+      return model::judge_stream(open, some, checker_options, nullptr, 4096, model::standard_checkers(),
+                                 [&](int64_t read, int64_t events) {
+                                   progress(events < 0 ? "reading 2 of 3 (learning)" : "reading 3 of 3 (judging)", read,
+                                            events < 0 ? seen : events);
+                                 });
+    });
     clear_progress();
   } catch (const std::invalid_argument& e) {
     clear_progress();
@@ -231,9 +269,9 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   if (names.empty()) return 2;
   std::vector<model::Verdict> verdicts;
   try {
-    model::CheckerOptions checker_options;
-    checker_options.lock_type = options.lock_type;
-    verdicts = model::run_checkers(history, names, checker_options);
+    verdicts = judged(names, options.lock_type, [&](const auto& some, const model::CheckerOptions& checker_options) {
+      return model::run_checkers(history, some, checker_options);
+    });
   } catch (const std::invalid_argument& e) {
     err << "locksim check: " << e.what() << " (expected " << model::property_list(model::property_names()) << ")\n";
     return 2;

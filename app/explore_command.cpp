@@ -184,11 +184,15 @@ report::IndexRow finding_row(const Group& g, bool as_hazard, const ExploreOption
 }
 
 // The exploration a shard's file belongs to: the command that generates its cases, with its seed
-// range in place of one seed.
+// range in place of one seed, and the options that change what its lines say (shrinking, hazards).
 std::string exploration_of(const ExploreOptions& o) {
   std::string command = explore::regenerate_command(o.config, 0);
   command.resize(command.rfind(" --seed "));
-  return command + " --seeds " + std::to_string(o.seed_first) + ".." + std::to_string(o.seed_last);
+  command += " --seeds " + std::to_string(o.seed_first) + ".." + std::to_string(o.seed_last);
+  if (!o.shrink.enabled) command += " --no-shrink";
+  else command += " --shrink-runs " + std::to_string(o.shrink.runs_max);
+  if (o.show_hazards) command += " --show-hazards";
+  return command;
 }
 
 }  // namespace
@@ -578,7 +582,6 @@ int run_merge(const std::vector<std::string>& inputs, const std::string& out_pat
     return 2;
   }
   std::sort(lines.begin(), lines.end());
-  lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
   std::vector<const nlohmann::ordered_json*> groups;
   for (const auto& [key, j] : merged) groups.push_back(&j);
   // As one process writes them: findings by first seed, then the hazards by first seed.

@@ -41,10 +41,11 @@ std::atomic<bool>& explore_stop_flag();
 // interrupted before any finding. Violations a hazard explains are findings only with show_hazards.
 int run_explore(const ExploreOptions& options, std::ostream& out, std::ostream& err);
 
-// Merges results.jsonl files: every case line of every input, sorted by seed (ties by text), exact
-// duplicates dropped; then the finding lines, one per finding (seeds added up, the first seed's
-// files and words kept), by first seed. Exit code 0, or 2 when an input cannot be read or a line
-// is neither.
+// Merges results.jsonl files: every case line of every input, sorted by seed; then the finding
+// lines, one per finding (seeds added up, the first seed's files and words kept), by first seed.
+// Exit code 0, or 2 when an input cannot be read, a line is neither, a seed is in two inputs, or
+// the inputs are shards (their first line says so) of which one is missing, given twice or of
+// another exploration.
 int run_merge(const std::vector<std::string>& inputs, const std::string& out_path, std::ostream& err);
 
 }  // namespace locksim::app

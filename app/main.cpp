@@ -402,8 +402,8 @@ int main(int argc, char** argv) {
                   "Keep what an AOF fsynced every second would hold (a copy of the keyspace each second), so that\n"
                   "a redis_restart with persistence aof can restart from it");
   serve->add_option("--replica-lag-ms", serve_options.replica_lag_ms,
-                    "Keep an in-process replica up to this far behind, so a failover fault can promote it")
-      ->check(integer_in(0, 86'400'000));
+                    "Keep an in-process replica up to this far behind, so a failover fault can promote it (-1: none)")
+      ->check(integer_in(-1, 86'400'000));
   serve->add_option("--seed", serve_options.seed, "Seed of the loss fault's draws")->capture_default_str();
   serve->add_option("--maxclients", serve_options.max_clients, "Connections at most")
       ->check(integer_in(1, 1'000'000))
@@ -460,8 +460,8 @@ int main(int argc, char** argv) {
   search->add_option("--clock-offsets", ex_clock_offsets,
                     "MS,...: each client's clock set off from the file's by one of these (the first is\n"
                     "the default; negative: behind)");
-  search->add_option("--slow-max", ex_slow, "messages with a latency other than the first, at most")
-      ->check(integer_in(0, 1'000'000));
+  search->add_option("--slow-max", ex_slow, "messages with a latency other than the first, at most (-1: no bound)")
+      ->check(integer_in(-1, 1'000'000));
   search->add_option("--lost-max", ex_lost, "messages lost, at most")->check(integer_in(0, 1'000'000));
   search->add_option("--faults", ex.faults,
                     "KIND[=MS][@CLIENT][:COUNT],...: faults placed before any event of their client\n"

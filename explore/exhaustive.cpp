@@ -244,6 +244,9 @@ std::string exhaustive_json(const ExhaustiveResult& r, const ExhaustiveOptions& 
   // What each property was expected to show, so that a merge says what a single search would.
   j["expect"] = nlohmann::ordered_json::object();
   for (const auto& [name, value] : o.properties) j["expect"][name] = value;
+  // Per property, the schedules whose verdict was unknown: a search with any is not a "holds".
+  j["unknown"] = nlohmann::ordered_json::object();
+  for (size_t i = 0; i < o.properties.size() && i < r.unknown.size(); ++i) j["unknown"][o.properties[i].first] = r.unknown[i];
   if (r.counterexample)
     j["counterexample"] = {{"property", r.counterexample->property},
                            {"cost", r.counterexample->cost},

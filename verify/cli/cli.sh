@@ -74,12 +74,12 @@ refused_number "--shrink-runs: an integer in 1..1000000000, not 0" explore --shr
 refused_number "-i: a number of seconds from 0 to 1000000000, not 1e300" redis -i 1e300 -r 2 TIME
 refused_number "-i: a number of seconds from 0 to 1000000000, not nan" redis -i nan TIME
 refused_number "--start-ms: an integer in 0..253402300799999, not -1" redis --start-ms -1 TIME
-refused_number "--slow-max: an integer in 0..1000000, not -1" check --exhaustive "$source_dir/examples/exhaustive/rlock-2x2.yaml" --slow-max -1
+refused_number "--slow-max: an integer in -1..1000000, not -2" check --exhaustive "$source_dir/examples/exhaustive/rlock-2x2.yaml" --slow-max -2
 refused_number "--random: an integer in 0..1000000000, not -1" check --exhaustive "$source_dir/examples/exhaustive/rlock-2x2.yaml" --random -1
 refused_number "--max-schedules: an integer in 0..18446744073709551615, not -1" check --exhaustive "$source_dir/examples/exhaustive/rlock-2x2.yaml" --max-schedules -1
 refused_number "--maxclients: an integer in 1..1000000, not 0" serve --maxclients 0
 refused_number "--proto-max-bulk-len: an integer in 1..9223372036854775807, not -1" serve --proto-max-bulk-len -1
-refused_number "--replica-lag-ms: an integer in 0..86400000, not -5" serve --replica-lag-ms -5
+refused_number "--replica-lag-ms: an integer in -1..86400000, not -5" serve --replica-lag-ms -5
 
 # --- a mistyped command: the closest one, when close; exit code 2
 for pair in runn:run exlpore:explore rdis:redis sever:serve chek:check; do

@@ -224,12 +224,21 @@ RandomSearchResult search_random(const scenario::Scenario& scenario, const Exhau
     chooser.draw_past_list(seed);
     const scenario::ScenarioResult run = run_schedule(s, chooser);
     ++result.runs;
+    // What the enumeration takes for a counterexample: a property violated, else a pinned outcome
+    // that did not come out.
     for (const auto& p : run.properties)
-      if (p.expected == "holds" && p.verdict.valid == model::Validity::No) {
+      if (p.verdict.valid == model::Validity::No) {
         result.seed = seed;
         result.property = p.property;
         break;
       }
+    if (result.seed == 0)
+      for (const auto& pin : run.pins)
+        if (!pin.passed) {
+          result.seed = seed;
+          result.property = "ops";
+          break;
+        }
     if (result.seed != 0) break;
   }
   result.seconds = std::chrono::duration<double>(Clock::now() - started).count();

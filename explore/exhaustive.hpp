@@ -89,8 +89,9 @@ struct ExhaustiveResult {
 };
 
 // Random schedules of the same bounded world (every choice drawn uniformly, seeds 1..max): what
-// random exploration of it would find, for comparison. The first seed whose schedule violates a
-// property expected to hold (0: none), with the runs and seconds it took.
+// random exploration of it would find, for comparison. The first seed whose schedule has what the
+// enumeration takes for a counterexample (0: none): a property violated, else a pinned outcome not
+// met ("ops"); with the runs and seconds it took.
 struct RandomSearchResult {
   uint64_t seed = 0;
   uint64_t runs = 0;

@@ -33,6 +33,8 @@ check "expected counterexample" 0 '^COUNTEREXAMPLE \(expected\): mutual_exclusio
 check "expected but not found" 1 '^NOT FOUND: no schedule within the bounds violates' -- "$world" --properties mutual_exclusion --expect mutual_exclusion=violated --out "$tmp/d"
 check "a limit" 1 '^INCOMPLETE \(max-schedules\)' -- "$world" --faults crash:1 --max-schedules 3 --out "$tmp/e"
 check "random schedules within --max-seconds" 0 'no violation in [0-9]+ schedules, .* \(stopped: max-seconds\)' -- "$world" --random 1000000000 --max-seconds 1 --out "$tmp/r"
+# The random schedules stop at what the enumeration calls a counterexample: here a pinned outcome.
+check "random schedules find a pinned outcome" 1 'the first violation \(ops\) at schedule [0-9]+' -- "$here/../../examples/exhaustive/fair-2-waiters-3.13.yaml" --random 20000 --out "$tmp/r2"
 check "random comparison" 1 '^random schedules of the same world: the first violation \(mutual_exclusion\)' -- "$world" --faults pause=40000@A:1 --random 1000 --out "$tmp/f"
 check "bad fault" 2 "--faults meteor: unknown fault 'meteor'" -- "$world" --faults meteor --out "$tmp/g"
 check "pause without duration" 2 'pause lasts: give its duration, pause=MS' -- "$world" --faults pause --out "$tmp/g"

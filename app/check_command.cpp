@@ -5,7 +5,6 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <map>
 #include <ostream>
 #include <set>
@@ -99,9 +98,12 @@ std::vector<std::string> properties_to_judge(const CheckOptions& options, const 
   // without (serve's) what it has the inputs for, as without --lock: a property with no input
   // would hold untested.
   std::vector<std::string> names = options.properties;
-  if (names.empty()) names = options.lock_type.empty() || !shown.ops ? shown.judgeable() : model::applicable_properties(options.lock_type);
-  if (options.properties.empty() && shown.ops && shown.resource && !options.lock_type.empty())
-    names.emplace_back(model::property::kResource);
+  if (names.empty() && !options.lock_type.empty() && shown.ops) {
+    names = model::applicable_properties(options.lock_type);
+    if (shown.resource) names.emplace_back(model::property::kResource);
+  } else if (names.empty()) {
+    names = shown.judgeable();
+  }
   for (const auto& [property, value] : expected)
     if (std::find(names.begin(), names.end(), property) == names.end()) names.push_back(property);
   if (names.empty()) {
@@ -110,11 +112,8 @@ std::vector<std::string> properties_to_judge(const CheckOptions& options, const 
            "resource was read and written (serve --resource KEY); name --properties to judge anyway\n";
     return {};
   }
-  // resource judges the server's log alone, whatever the lock: it applies to every history that has its inputs.
   for (const std::string& name : names)
-    if (const std::string problem =
-            name == model::property::kResource ? "" : model::applicability_problem(name, options.lock_type);
-        !problem.empty()) {
+    if (const std::string problem = model::lock_problem(name, options.lock_type); !problem.empty()) {
       err << "locksim check: " << problem << "\n";
       return {};
     }
@@ -146,26 +145,6 @@ scenario::ScenarioResult result_of(const CheckOptions& options, const Shown& sho
     result.properties.push_back(std::move(p));
   }
   return result;
-}
-
-// The verdicts of `names`, in that order, each judged as the lock --lock names, but resource, which
-// reads the server's log alone, as any lock's (no lock type has it among its properties).
-std::vector<model::Verdict> judged(
-    const std::vector<std::string>& names, const std::string& lock_type,
-    const std::function<std::vector<model::Verdict>(const std::vector<std::string>&, const model::CheckerOptions&)>& judge) {
-  std::vector<std::string> typed, untyped;
-  for (const std::string& name : names)
-    (name == model::property::kResource && !lock_type.empty() ? untyped : typed).push_back(name);
-  model::CheckerOptions options;
-  options.lock_type = lock_type;
-  std::vector<model::Verdict> verdicts = typed.empty() ? std::vector<model::Verdict>{} : judge(typed, options);
-  if (!untyped.empty())
-    for (model::Verdict& v : judge(untyped, model::CheckerOptions{})) verdicts.push_back(std::move(v));
-  std::vector<model::Verdict> ordered;
-  for (const std::string& name : names)
-    for (model::Verdict& v : verdicts)
-      if (v.property == name) ordered.push_back(std::move(v));
-  return ordered;
 }
 
 // --stream: the history judged as it streams (model/stream_judging.hpp), read twice from its file,
@@ -205,13 +184,13 @@ int run_check_streaming(const CheckOptions& options, const std::map<std::string,
     clear_progress();
     names = properties_to_judge(options, shown, expected, err);
     if (names.empty()) return 2;
-    verdicts = judged(names, options.lock_type, [&](const auto& some, const model::CheckerOptions& checker_options) {
-      return model::judge_stream(open, some, checker_options, nullptr, 4096, model::standard_checkers(),
-                                 [&](int64_t read, int64_t events) {
-                                   progress(events < 0 ? "reading 2 of 3 (learning)" : "reading 3 of 3 (judging)", read,
-                                            events < 0 ? seen : events);
-                                 });
-    });
+    model::CheckerOptions checker_options;
+    checker_options.lock_type = options.lock_type;
+    verdicts = model::judge_stream(open, names, checker_options, nullptr, 4096, model::standard_checkers(),
+                                   [&](int64_t read, int64_t events) {
+                                     progress(events < 0 ? "reading 2 of 3 (learning)" : "reading 3 of 3 (judging)",
+                                              read, events < 0 ? seen : events);
+                                   });
     clear_progress();
   } catch (const std::invalid_argument& e) {
     clear_progress();
@@ -269,9 +248,9 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
   if (names.empty()) return 2;
   std::vector<model::Verdict> verdicts;
   try {
-    verdicts = judged(names, options.lock_type, [&](const auto& some, const model::CheckerOptions& checker_options) {
-      return model::run_checkers(history, some, checker_options);
-    });
+    model::CheckerOptions checker_options;
+    checker_options.lock_type = options.lock_type;
+    verdicts = model::run_checkers(history, names, checker_options);
   } catch (const std::invalid_argument& e) {
     err << "locksim check: " << e.what() << " (expected " << model::property_list(model::property_names()) << ")\n";
     return 2;

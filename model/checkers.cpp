@@ -31,11 +31,11 @@ const std::vector<NamedChecker>& standard_checkers() {
       {std::string(property::kReadWrite), "no writer overlaps another writer or a reader",
        [](const LockType& t) { return t.sides; },
        [](const Facts& f, const CheckerOptions& o) { return read_write_judge(f, o.read_write); }},
-      // Only `locksim serve` records the resource's reads and writes: it applies to no modelled lock
-      // type, so no scenario judges it by default, and `locksim check` (no lock type) can.
+      // It reads the server's log alone, whatever the lock; only `locksim serve` records its inputs,
+      // so no run judges it, and `locksim check` can.
       {std::string(property::kResource), "no client writes the protected counter from a value another client then changed",
-       [](const LockType&) { return false; },
-       [](const Facts& f, const CheckerOptions& o) { return protected_resource_judge(f, o.resource); }},
+       [](const LockType&) { return true; },
+       [](const Facts& f, const CheckerOptions& o) { return protected_resource_judge(f, o.resource); }, false},
   };
   return table;
 }
@@ -50,7 +50,7 @@ std::vector<std::string> scenario_property_names() {
   std::vector<std::string> names;
   for (const NamedChecker& c : standard_checkers())
     for (const LockType& t : lock_types())
-      if (c.applies(t)) {
+      if (c.run_inputs && c.applies(t)) {
         names.push_back(c.name);
         break;
       }
@@ -70,11 +70,22 @@ std::vector<std::string> applicable_properties(std::string_view lock_type) {
   const LockType* type = find_lock_type(lock_type);
   std::vector<std::string> names;
   for (const NamedChecker& c : standard_checkers())
-    if (!type || c.applies(*type)) names.push_back(c.name);
+    if (!type || (c.run_inputs && c.applies(*type))) names.push_back(c.name);
   return names;
 }
 
 std::string applicability_problem(std::string_view property, std::string_view lock_type) {
+  if (std::string problem = lock_problem(property, lock_type); !problem.empty()) return problem;
+  const auto& table = standard_checkers();
+  const auto it = std::find_if(table.begin(), table.end(), [&](const NamedChecker& c) { return c.name == property; });
+  // A type the table does not know refuses nothing, as lock_problem does.
+  if (it->run_inputs || !find_lock_type(lock_type)) return "";
+  return "property '" + std::string(property) + "' is judged from a server's log of the protected resource (locksim " +
+         "serve --resource, then locksim check), which a run does not record; for " + std::string(lock_type) + " use " +
+         property_list(applicable_properties(lock_type));
+}
+
+std::string lock_problem(std::string_view property, std::string_view lock_type) {
   const auto& table = standard_checkers();
   const auto it = std::find_if(table.begin(), table.end(), [&](const NamedChecker& c) { return c.name == property; });
   if (it == table.end()) return "unknown property '" + std::string(property) + "' (expected " + property_list(property_names()) + ")";

@@ -46,6 +46,9 @@ struct NamedChecker {
   // The checker, as a judge (judge.hpp): given a whole history's facts (judge_whole), or a stream's
   // as they grow (stream_judging.hpp).
   std::function<std::unique_ptr<Judge>(const Facts&, const CheckerOptions&)> judge;
+  // Whether a run of locksim's clients records what it reads. resource's inputs come only from a
+  // server's log of the protected counter (`locksim serve --resource`), whatever the lock.
+  bool run_inputs = true;
 };
 
 // The eight checkers above, in that order.
@@ -58,10 +61,12 @@ std::vector<std::string> property_names();
 std::vector<std::string> scenario_property_names();
 std::string property_list(const std::vector<std::string>& names);
 
-// The properties that apply to `lock_type` (every one for a type the table does not know).
+// The properties a run of `lock_type` can judge (every one for a type the table does not know).
 std::vector<std::string> applicable_properties(std::string_view lock_type);
 // "" when `property` is a checker that applies to `lock_type`; otherwise why not, naming the ones
-// that do.
+// that do. For a recorded history (`locksim check`).
+std::string lock_problem(std::string_view property, std::string_view lock_type);
+// The same for a run (a scenario, an exploration, a search), which records no protected resource.
 std::string applicability_problem(std::string_view property, std::string_view lock_type);
 
 // The verdicts of the checkers named `names`, looked up in `table`. Throws std::invalid_argument

@@ -51,6 +51,9 @@ refused "1 of 2 shards given; missing: 1" shard-0.jsonl
 refused "shard 0 is given twice (shard-0.jsonl and shard-0.jsonl)" shard-0.jsonl shard-0.jsonl shard-1.jsonl
 refused "seed 1 is in both all.jsonl and plain.jsonl" all.jsonl plain.jsonl
 refused "is shard 0/2, but all.jsonl is no shard's file" all.jsonl shard-0.jsonl
+refused "all.jsonl is no shard's file, but shard-0.jsonl is shard 0/2" shard-0.jsonl all.jsonl
+: >empty.jsonl
+refused "empty.jsonl is empty, not a shard's file" shard-0.jsonl empty.jsonl
 refused "is shard 1/2 of" shard-0.jsonl plain-1.jsonl  # --show-hazards on one shard only: other lines
 "$locksim" explore --lock rlock --properties mutual_exclusion --seeds 1..20 --shard 1/2 --cases none --out other-1.jsonl >/dev/null 2>&1 || true
 refused "is shard 1/2 of \`locksim explore --lock rlock" shard-0.jsonl other-1.jsonl

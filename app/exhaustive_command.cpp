@@ -173,7 +173,7 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
         << (search.shortest ? "level " + std::to_string(p.level) : std::string("one pass")) << " ("
         << 100 * p.level_done << "% of it; " << p.schedules << " schedules judged in it), " << p.runs
         << " runs, frontier " << p.frontier;
-    if (p.level_done > 0.01) err << ", level done in ~" << p.seconds * (1 - p.level_done) / p.level_done << " s at this pace";
+    if (p.level_done > 0.01) err << ", level done in ~" << p.level_seconds * (1 - p.level_done) / p.level_done << " s at this pace";
     err << "\n";
   };
 

@@ -1,6 +1,8 @@
 #include "explore/exhaustive.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -11,44 +13,121 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Which shard a schedule belongs to: its first `depth` choices, hashed (FNV-1a). Every shard runs
-// the same tree above that depth, so the shards together cover each schedule exactly once.
-int owner(const std::vector<uint32_t>& taken, size_t depth, int shards) {
-  if (shards <= 1) return 0;
-  uint64_t h = 1469598103934665603ULL;
-  for (size_t i = 0; i < std::min(depth, taken.size()); ++i) h = (h ^ (taken[i] + 1)) * 1099511628211ULL;
-  return static_cast<int>(h % static_cast<uint64_t>(shards));
-}
+// Which shard a schedule belongs to. A bounded search's tree hangs off its default path: a subtree
+// per first deviation, each of them a subtree per second deviation, and so on, neighbours alike in
+// size. A schedule's first kSplit deviations are its key: each deviation is numbered in the order
+// of its path since the deviation before it (choice point by choice point, option by option), and
+// the schedule belongs to the shard the sum of the numbers comes to, modulo the shards. So each
+// first deviation's subtree is dealt out round-robin in its turn. The schedules with fewer
+// deviations than that are every shard's to run (to find where the subtrees begin; shard 0 counts
+// their choice points) and their own key's to judge. Splitting at the first three choices, as
+// before, left almost the whole tree in one shard (fair-2-waiters-3.32: 7 / 1,900 / 2).
+class Sharding {
+ public:
+  static constexpr int kSplit = 2;
 
-std::vector<uint32_t> taken_of(const std::vector<world::ChoiceRecord>& records) {
-  std::vector<uint32_t> out;
-  out.reserve(records.size());
-  for (const auto& r : records) out.push_back(r.taken);
-  return out;
-}
+  Sharding(int shard, int shards) : shard_(static_cast<uint64_t>(shard)), shards_(static_cast<uint64_t>(shards)) {}
 
-// The next schedule depth-first after the one that made `records`: the deepest choice point with an
-// option left, taken one further; nullopt when the tree is done. `skip_below`: choice points from
-// this depth on are not revisited (a subtree of another shard).
-std::optional<std::vector<uint32_t>> next_prefix(const std::vector<world::ChoiceRecord>& records, size_t skip_below) {
+  // Reads the path `records`: for each choice point up to its kSplit-th deviation, the deviations
+  // before it and the number its option 1 would have.
+  void read(const std::vector<world::ChoiceRecord>& records) {
+    before_.clear();
+    base_.clear();
+    split_at_ = records.size();
+    int deviations = 0;
+    uint64_t sum = 0, since = 0;
+    for (size_t i = 0; i < records.size(); ++i) {
+      before_.push_back(deviations);
+      base_.push_back(sum + since);
+      if (records[i].taken == 0) {
+        since += records[i].options - 1;
+        continue;
+      }
+      sum += since + records[i].taken - 1;
+      since = 0;
+      if (++deviations == kSplit) {
+        split_at_ = i;
+        break;
+      }
+    }
+    owner_ = sum % shards_;
+  }
+  // Whether this shard judges the schedule read.
+  bool owns_path() const { return owner_ == shard_; }
+  // Whether a choice point at `depth` of the path read is this shard's to count: one with fewer
+  // than kSplit deviations before it is every shard's (shard 0 counts it), one past them the
+  // path's owner's.
+  bool counts(size_t depth) const { return depth <= split_at_ ? shard_ == 0 : owns_path(); }
+  // Whether taking `option` at choice point `i` of the path read leads to schedules this shard
+  // runs: it does unless the option is a kSplit-th deviation another shard owns.
+  bool runs(size_t i, uint32_t option) const {
+    if (i > split_at_ || before_[i] != kSplit - 1) return true;
+    return (base_[i] + option - 1) % shards_ == shard_;
+  }
+
+ private:
+  uint64_t shard_, shards_;
+  std::vector<int> before_;       // per choice point up to the split: the deviations before it
+  std::vector<uint64_t> base_;    // and the number its option 1 would have
+  size_t split_at_ = 0;           // the kSplit-th deviation's choice point (records.size(): none)
+  uint64_t owner_ = 0;
+};
+
+// The next schedule depth-first after the one that made `records` (read by `sharding`): the deepest
+// choice point with an option left that this shard runs, taken; nullopt when the tree is done.
+// Another shard's subtree is skipped where it begins.
+std::optional<std::vector<uint32_t>> next_prefix(const std::vector<world::ChoiceRecord>& records, const Sharding& sharding) {
   for (size_t i = records.size(); i-- > 0;) {
-    if (i >= skip_below) continue;
-    if (records[i].taken + 1 < records[i].options) {
+    uint32_t option = records[i].taken + 1;
+    while (option < records[i].options && !sharding.runs(i, option)) ++option;
+    if (option < records[i].options) {
       std::vector<uint32_t> prefix;
+      prefix.reserve(i + 1);
       for (size_t j = 0; j < i; ++j) prefix.push_back(records[j].taken);
-      prefix.push_back(records[i].taken + 1);
+      prefix.push_back(option);
       return prefix;
     }
   }
   return std::nullopt;
 }
 
-// How much of the tree lies behind the path `records`, if every node of a depth had as many options.
-double done_fraction(const std::vector<world::ChoiceRecord>& records) {
-  double done = 0, weight = 1;
-  for (const auto& r : records) {
-    weight /= r.options;
-    done += weight * r.taken;
+// How much of the level's tree lies behind the path `records`, estimated from the path itself. At
+// each choice point the options are weighed by the schedules under them, as if the tree below were
+// `depth` choice points deep with the path's mean number of options: the default option leaves the
+// deviations still allowed (`budget`, -1 for no bound), any other one deviation fewer. With a
+// bound, the default's subtree is by far the largest (most of the tree deviates later), so counting
+// every option alike (as before) said 0% until the search was nearly done.
+double done_fraction(const std::vector<world::ChoiceRecord>& records, int budget, size_t depth) {
+  if (records.empty()) return 0;
+  double extra = 0;  // mean options past the default
+  for (const auto& r : records) extra += r.options - 1;
+  extra /= static_cast<double>(records.size());
+  const double log_extra = std::log(extra);
+  depth = std::max(depth, records.size());
+  // The schedules under a subtree `n` choice points deep with at most `b` deviations, as a log:
+  // sum over k <= b of C(n, k) * extra^k.
+  const auto log_schedules = [&](size_t n, int b) {
+    const size_t top = std::min<size_t>(n, static_cast<size_t>(b));
+    std::vector<double> terms;
+    terms.reserve(top + 1);
+    for (size_t k = 0; k <= top; ++k)
+      terms.push_back(std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0) + k * log_extra);
+    const double most = *std::max_element(terms.begin(), terms.end());
+    double sum = 0;
+    for (const double t : terms) sum += std::exp(t - most);
+    return most + std::log(sum);
+  };
+  double done = 0, share = 1;
+  int left = budget;
+  for (size_t j = 0; j < records.size(); ++j) {
+    const auto& r = records[j];
+    const size_t below = depth - j - 1;
+    // A deviating option's subtree against the default's.
+    const double ratio = left < 0 ? 1.0 : left == 0 ? 0.0 : std::exp(log_schedules(below, left - 1) - log_schedules(below, left));
+    const double total = 1 + (r.options - 1) * ratio;
+    if (r.taken > 0) done += share * (1 + (r.taken - 1) * ratio) / total;
+    share *= (r.taken == 0 ? 1.0 : ratio) / total;
+    if (r.taken != 0 && left > 0) --left;
   }
   return done;
 }
@@ -80,7 +159,7 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
   if (!s.world.script_texts) s.world.script_texts = std::make_shared<client::ScriptTexts>();
   s.bounded = o.bounds;
   s.choices.clear();
-  const size_t m = static_cast<size_t>(std::max(o.shard_depth, 0));
+  Sharding sharding(o.shard, o.shards);
 
   ExhaustiveResult result;
   result.unknown.assign(o.properties.size(), 0);
@@ -106,6 +185,8 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
     // level had covered so far; one that ends before the level ran anything, what the last level
     // it finished covered.
     uint64_t level_runs = 0;
+    size_t default_depth = 0;  // choice points on this level's default path (its first run)
+    const auto level_started = Clock::now();
     const auto ended_early = [&]() -> ExhaustiveResult& {
       result.schedules = judged;
       if (level_runs > 0) {
@@ -126,12 +207,13 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
       ++result.runs;
       ++level_runs;
       const auto& records = chooser.choices();
-      const std::vector<uint32_t> taken = taken_of(records);
-      const bool owned = owner(taken, m, o.shards) == o.shard;
+      if (level_runs == 1) default_depth = records.size();
+      sharding.read(records);
+      const bool owned = sharding.owns_path();
       capped = capped || chooser.capped();
       // The nodes this run reached first: those past the prefix it was given.
       const size_t fresh_from = prefix->size();
-      const auto counted = [&](size_t depth) { return depth >= fresh_from && (depth < m ? o.shard == 0 : owned); };
+      const auto counted = [&](size_t depth) { return depth >= fresh_from && sharding.counts(depth); };
       for (size_t j = 0; j < records.size(); ++j)
         if (counted(j)) {
           ++states;
@@ -182,11 +264,13 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
             }
         if (result.counterexample) return ended_early();
       }
-      if (o.progress && Clock::now() - last_report >= std::chrono::seconds(1)) {
+      if (o.progress && std::chrono::duration<double>(Clock::now() - last_report).count() >= o.progress_every) {
         last_report = Clock::now();
-        o.progress({level, level_judged, result.runs, frontier_of(records), done_fraction(records), elapsed()});
+        o.progress({level, level_judged, result.runs, frontier_of(records),
+                    done_fraction(records, bounds.cost_max, default_depth), elapsed(),
+                    std::chrono::duration<double>(Clock::now() - level_started).count()});
       }
-      prefix = next_prefix(records, owned ? records.size() : m);
+      prefix = next_prefix(records, sharding);
     }
     result.level = level;
     result.schedules = judged;

@@ -32,8 +32,9 @@ struct ExhaustiveProgress {
   uint64_t schedules = 0;    // schedules with exactly `level` deviations judged so far in it
   uint64_t runs = 0;         // every run so far, all levels
   uint64_t frontier = 0;     // choice-point options on the current path not yet tried
-  double level_done = 0;     // the part of the level's tree behind the search (a uniform-tree estimate)
-  double seconds = 0;
+  double level_done = 0;     // the part of the level's tree behind the search (an estimate from the path)
+  double seconds = 0;        // since the search began
+  double level_seconds = 0;  // since the level began
 };
 
 struct ExhaustiveOptions {
@@ -43,13 +44,15 @@ struct ExhaustiveOptions {
   std::vector<std::pair<std::string, std::string>> properties;
   uint64_t max_schedules = 0;  // 0: no limit (schedules judged, all levels)
   double max_seconds = 0;      // 0: no limit
-  int shard = 0, shards = 1;   // this run takes the subtrees of the first shard_depth choices hashed to it
-  int shard_depth = 3;
+  // This run takes shard `shard` of `shards`: the subtrees of the first deviations dealt to it
+  // (round-robin along the default path), and the default schedule when it is shard 0.
+  int shard = 0, shards = 1;
   // Iterative deepening, so that the first counterexample is a shortest one. Without it, one
   // depth-first pass over every schedule, each run once (several times faster where same-time
   // orders make many levels), and the first counterexample found is not necessarily the shortest.
   bool shortest = true;
-  std::function<void(const ExhaustiveProgress&)> progress;  // about once a second
+  std::function<void(const ExhaustiveProgress&)> progress;  // every `progress_every` seconds, between runs
+  double progress_every = 1;
   std::function<bool()> stop;                               // polled between runs (Ctrl-C)
 };
 

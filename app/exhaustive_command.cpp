@@ -339,6 +339,7 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
   nlohmann::ordered_json total, expect, unknown = nlohmann::ordered_json::object();
   std::set<int64_t> seen;
   int64_t shards = -1;
+  int64_t deepest_level = -1, stopped_level = std::numeric_limits<int64_t>::max();
   std::string search;
   for (const std::string& input : inputs) {
     std::ifstream file(input, std::ios::binary);
@@ -372,7 +373,11 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
     }
     for (const char* key : {"schedules", "runs", "states", "pruned", "cut"})
       total[key] = total[key].get<uint64_t>() + j[key].get<uint64_t>();
-    total["level"] = std::min(total["level"].get<int64_t>(), j["level"].get<int64_t>());
+    // A complete shard ran every schedule of its part, at whatever level; one stopped early, every
+    // one with at most its level's deviations. So the search's level is the least of the stopped
+    // shards', or, when none stopped, the deepest any shard needed (the single search's).
+    if (j["complete"].get<bool>()) deepest_level = std::max(deepest_level, j["level"].get<int64_t>());
+    else stopped_level = std::min(stopped_level, j["level"].get<int64_t>());
     total["complete"] = total["complete"].get<bool>() && j["complete"].get<bool>();
     if (!j["stopped"].get<std::string>().empty()) total["stopped"] = j["stopped"];
     total["seconds"] = total["seconds"].get<double>() + j["seconds"].get<double>();
@@ -391,6 +396,7 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
     err << "\n";
     return 2;
   }
+  total["level"] = total["complete"].get<bool>() ? deepest_level : stopped_level;
   total["expect"] = expect;
   total["unknown"] = unknown;
   std::ofstream file(out_path, std::ios::binary);

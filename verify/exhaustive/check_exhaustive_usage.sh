@@ -65,11 +65,21 @@ check "no such file" 2 'cannot read the file' -- "$tmp/none.yaml" --out "$tmp/g"
 "$locksim" check --exhaustive "$world" --faults crash:1 --out "$tmp/whole" >/dev/null 2>&1
 for i in 0 1 2; do "$locksim" check --exhaustive "$world" --faults crash:1 --shard $i/3 --out "$tmp/s$i" >/dev/null 2>&1; done
 "$locksim" merge "$tmp/s0/exhaustive.json" "$tmp/s1/exhaustive.json" "$tmp/s2/exhaustive.json" --out "$tmp/merged.json" >"$tmp/out" 2>&1
-for key in schedules states pruned complete; do
+for key in schedules states pruned complete level; do
   want=$(grep -oE "\"$key\":[a-z0-9]+" "$tmp/whole/exhaustive.json")
   got=$(grep -oE "\"$key\":[a-z0-9]+" "$tmp/merged.json")
   if [[ -z $want || $want != "$got" ]]; then echo "FAIL merge $key: one search $want, shards $got"; failures=$((failures + 1)); else echo "ok   merge $key ($got)"; fi
 done
+# The merged level: a complete search's is the deepest level any shard needed (a shard whose part
+# ran out of schedules sooner says a lower one); with a shard stopped early, the least of the
+# stopped shards' levels.
+grep -q '"level":2,"complete":true' "$tmp/s1/exhaustive.json" || { echo "FAIL shard 1 is not complete at level 2"; failures=$((failures + 1)); }
+sed 's/"level":2,"complete":true/"level":1,"complete":true/' "$tmp/s1/exhaustive.json" >"$tmp/s1-level1.json"
+"$locksim" merge "$tmp/s0/exhaustive.json" "$tmp/s1-level1.json" "$tmp/s2/exhaustive.json" --out "$tmp/ml.json" >/dev/null 2>&1
+grep -q '"level":2,"complete":true' "$tmp/ml.json" && echo "ok   merge: a complete search's level is the deepest shard's" || { echo "FAIL merge level (complete):"; cat "$tmp/ml.json"; failures=$((failures + 1)); }
+sed 's/"level":2,"complete":true/"level":1,"complete":false/' "$tmp/s1/exhaustive.json" >"$tmp/s1-stopped.json"
+"$locksim" merge "$tmp/s0/exhaustive.json" "$tmp/s1-stopped.json" "$tmp/s2/exhaustive.json" --out "$tmp/ml.json" >/dev/null 2>&1
+grep -q '"level":1,"complete":false' "$tmp/ml.json" && echo "ok   merge: a stopped shard's level bounds the search's" || { echo "FAIL merge level (stopped):"; cat "$tmp/ml.json"; failures=$((failures + 1)); }
 "$locksim" merge "$tmp/s0/exhaustive.json" "$tmp/s2/exhaustive.json" --out "$tmp/m2.json" >"$tmp/out" 2>&1
 [[ $? == 2 ]] && grep -q "2 of 3 shards given; missing: 1" "$tmp/out" && echo "ok   merge with a shard missing" || { echo "FAIL merge missing:"; cat "$tmp/out"; failures=$((failures + 1)); }
 merge_refuses() {  # merge_refuses NAME PATTERN FILES...

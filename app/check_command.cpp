@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <ostream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -51,12 +52,14 @@ std::string lock_script_of(const model::Event& e, const std::set<std::string>& s
 
 // What a history shows, read event by event: whether it has the inputs for mutual exclusion
 // (beliefs: Hold events) and for resource (the protected resource's reads and writes), its clients
-// in order of appearance, and the first of locksim's own lock scripts it ran, if any.
+// in order of appearance, the first of locksim's own lock scripts it ran, if any, and the lock type
+// its End names (a run's).
 struct Shown {
   bool beliefs = false, resource = false, ops = false;
   int64_t events = 0;
   std::vector<std::string> clients;
   std::string script;
+  std::string lock_type;
   std::set<std::string> scripts = lock_script_names();
 
   void see(const model::Event& e) {
@@ -65,6 +68,7 @@ struct Shown {
     ops = ops || e.kind == model::EventKind::Invoke;
     resource = resource || (e.kind == model::EventKind::Exec && (e.f == model::kResourceRead || e.f == model::kResourceWrite));
     if (script.empty() && e.kind == model::EventKind::Exec) script = lock_script_of(e, scripts);
+    if (e.kind == model::EventKind::End && !e.f.empty()) lock_type = e.f;
     const std::string who = e.kind == model::EventKind::Exec ? e.client : e.process;
     if (who.empty() || who == "world" || who.rfind("redis", 0) == 0) return;
     if (std::find(clients.begin(), clients.end(), who) == clients.end()) clients.push_back(who);
@@ -76,6 +80,26 @@ struct Shown {
     return names;
   }
 };
+
+// The lock the history is judged as: the one its run recorded, else --lock's (it may be ""). A
+// --lock that says otherwise than the history would judge it as a lock it is not (a
+// ReadWriteLock's readers as an RLock's holders: "violated"), so it is refused. nullopt, with the
+// message written, when the history cannot be judged so.
+std::optional<std::string> lock_type_to_judge(const CheckOptions& options, const Shown& shown, std::ostream& err) {
+  if (shown.lock_type.empty()) return options.lock_type;
+  if (!model::find_lock_type(shown.lock_type)) {
+    err << "locksim check: " << options.history << " says its clients ran a lock of type '" << shown.lock_type
+        << "', which this locksim does not know (" << model::lock_type_list() << ")\n";
+    return std::nullopt;
+  }
+  if (!options.lock_type.empty() && options.lock_type != shown.lock_type) {
+    err << "locksim check: " << options.history << " was recorded by a run of a " << shown.lock_type
+        << " lock, not a " << options.lock_type << " one: judged as another lock, its verdicts would not be true; "
+        << "drop --lock (the history names its lock)\n";
+    return std::nullopt;
+  }
+  return shown.lock_type;
+}
 
 // The properties to judge: those named, else those the history has the inputs for (with --lock,
 // every one that applies to that lock); and those --expect names. Empty, with the message
@@ -90,8 +114,9 @@ std::vector<std::string> properties_to_judge(const CheckOptions& options, const 
   // watchdog): judged as a generic lock, such a history could be called violated when it is not.
   if (options.lock_type.empty() && !shown.script.empty()) {
     err << "locksim check: " << options.history << " was recorded by locksim's own clients (they ran the script "
-        << shown.script << "), and what each property means depends on the lock they ran: say which with --lock TYPE ("
-        << model::lock_type_list() << ")\n";
+        << shown.script << "), and what each property means depends on the lock they ran, which the history does not name "
+        << "(its run did not finish, or an older locksim recorded it): say which with --lock TYPE (" << model::lock_type_list()
+        << ")\n";
     return {};
   }
   // With --lock, a history of client operations (a run's) gets every property of that lock; one
@@ -172,6 +197,7 @@ int run_check_streaming(const CheckOptions& options, const std::map<std::string,
     shown_progress = false;
   };
   Shown shown;
+  CheckOptions judged = options;  // with the lock the history is judged as
   std::vector<model::Verdict> verdicts;
   std::vector<std::string> names;
   try {
@@ -182,10 +208,13 @@ int run_check_streaming(const CheckOptions& options, const std::map<std::string,
       if (++seen % 4096 == 0) progress("reading 1 of 3 (what it records)", seen, -1);
     }
     clear_progress();
-    names = properties_to_judge(options, shown, expected, err);
+    const std::optional<std::string> lock_type = lock_type_to_judge(options, shown, err);
+    if (!lock_type) return 2;
+    judged.lock_type = *lock_type;
+    names = properties_to_judge(judged, shown, expected, err);
     if (names.empty()) return 2;
     model::CheckerOptions checker_options;
-    checker_options.lock_type = options.lock_type;
+    checker_options.lock_type = judged.lock_type;
     verdicts = model::judge_stream(open, names, checker_options, nullptr, 4096, model::standard_checkers(),
                                    [&](int64_t read, int64_t events) {
                                      progress(events < 0 ? "reading 2 of 3 (learning)" : "reading 3 of 3 (judging)",
@@ -201,7 +230,7 @@ int run_check_streaming(const CheckOptions& options, const std::map<std::string,
     err << "locksim check: " << options.history << ": " << e.what() << "\n";
     return 2;
   }
-  const scenario::ScenarioResult result = result_of(options, shown, std::move(verdicts), expected);
+  const scenario::ScenarioResult result = result_of(judged, shown, std::move(verdicts), expected);
   report::print_table(out, {result});
   for (const auto& p : result.properties) out << "\n" << p.property << ": " << p.verdict.explanation << "\n";
   out << "\n(--stream: judged as it streamed; no reports or timeline are written)\n";
@@ -244,18 +273,22 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     err << "locksim check: " << options.history << ": " << e.what() << "\n";
     return 2;
   }
-  const std::vector<std::string> names = properties_to_judge(options, shown, expected, err);
+  const std::optional<std::string> lock_type = lock_type_to_judge(options, shown, err);
+  if (!lock_type) return 2;
+  CheckOptions judged = options;  // with the lock the history is judged as
+  judged.lock_type = *lock_type;
+  const std::vector<std::string> names = properties_to_judge(judged, shown, expected, err);
   if (names.empty()) return 2;
   std::vector<model::Verdict> verdicts;
   try {
     model::CheckerOptions checker_options;
-    checker_options.lock_type = options.lock_type;
+    checker_options.lock_type = judged.lock_type;
     verdicts = model::run_checkers(history, names, checker_options);
   } catch (const std::invalid_argument& e) {
     err << "locksim check: " << e.what() << " (expected " << model::property_list(model::property_names()) << ")\n";
     return 2;
   }
-  scenario::ScenarioResult result = result_of(options, shown, std::move(verdicts), expected);
+  scenario::ScenarioResult result = result_of(judged, shown, std::move(verdicts), expected);
   result.history = std::move(history);
   report::print_table(out, {result});
   try {

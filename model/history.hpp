@@ -29,7 +29,7 @@ enum class EventKind : uint8_t {
   Fault,    // a fault begins or ends (f: crash, pause, resume, partition, heal, clock_jump, restart, ...; for_ms)
   Message,  // a pub/sub message (f: delivered or lost)
   Write,    // a write reached the fenced resource (f: accepted or rejected; value: its token)
-  End,      // the run stopped here (process "world"): what had not finished by now never did
+  End,      // the run stopped here (process "world"): what had not finished by now never did (f: the lock type a run's clients ran)
 };
 
 std::string_view to_string(EventKind kind);

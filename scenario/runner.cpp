@@ -187,7 +187,7 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
         if (scheduler && w.now() < s.run_ms)
           note = "ended when the world settled, " + std::to_string(s.run_ms - w.now()) + " ms before run_ms";
       }
-      w.finish(note);
+      w.finish(note, s.lock.type);
       if (replay && s.deviations && replay->deviations() != *s.deviations)
         throw std::runtime_error(drifted_schedule(*s.deviations, replay->deviations()));
     } catch (const std::exception& ex) {

@@ -401,9 +401,10 @@ bool World::settled() const {
   return true;
 }
 
-void World::finish(std::string note) {
+void World::finish(std::string note, std::string lock_type) {
   model::Event end = model::end_event();
   end.text = std::move(note);
+  end.f = std::move(lock_type);
   record(std::move(end));
 }
 

@@ -67,8 +67,9 @@ class World final : public Harness {
   // failover awaited. A live run without an explicit run_ms ends here (scenario/runner.hpp).
   bool settled() const;
   // Records that the run stops now: checkers judge what never finished against this end. `note`
-  // says why it stops before the time planned, if it does.
-  void finish(std::string note = {});
+  // says why it stops before the time planned, if it does; `lock_type`, the lock the clients ran
+  // (model/lock_types.hpp), so that a history says how it is to be judged.
+  void finish(std::string note = {}, std::string lock_type = {});
   uint64_t events_executed() const { return queue_.executed(); }
   // The history recorded so far (of a streamed run: its latest events only).
   model::History& history() { return history_; }

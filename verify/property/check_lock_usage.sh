@@ -1,14 +1,36 @@
 #!/usr/bin/env bash
 # `locksim check` on a run's history as a user meets it: what a property means depends on the lock
-# (readers share a ReadWriteLock), so a history of locksim's own clients is judged as the lock
-# --lock names, refused without one, and an empty history has nothing to judge, even with --expect.
+# (readers share a ReadWriteLock), so a run's history is judged as the lock its End names, a --lock
+# that says otherwise is refused, a history of locksim's own clients that names none (an older
+# one) is judged as the lock --lock names and refused without one, and an empty history has
+# nothing to judge, even with --expect.
 source "$(dirname "$0")/../support/usage.sh" "$@"
 
 "$locksim" run "$source_dir/scenarios/rwlock-readers-share.yaml" --out run >/dev/null 2>&1
 history=run/rwlock-readers-share/history.jsonl
 [[ -s $history ]] || { echo "FAIL: locksim run wrote no $history"; exit 1; }
 
-# Without --lock: refused, naming the script that gave it away and the flag to use.
+# The run's End names its lock: judged as a ReadWriteLock without being told (the readers shared).
+grep -q '"type":"end","p":"world","f":"rwlock"' "$history" || fail "the End does not name the lock: $(tail -1 "$history")"
+for stream in --out=r10 --stream; do
+  out=$("$locksim" check "$stream" "$history" 2>&1); status=$?
+  [[ $status -eq 0 && $out == *"read_write  -         holds"* && $out != *mutual_exclusion* ]] \
+    || fail "check $stream of a run's history, without --lock: exit $status, expected 0 and read_write judged; got: $out"
+  # Judged as an RLock, its sharing readers would be "violated": a --lock that says otherwise is refused.
+  out=$("$locksim" check "$stream" "$history" --lock rlock 2>&1); status=$?
+  [[ $status -eq 2 && $out == *"was recorded by a run of a rwlock lock, not a rlock one"* ]] \
+    || fail "check $stream --lock rlock of a rwlock run: exit $status, expected 2; got: $out"
+done
+sed 's/"f":"rwlock"}$/"f":"rwlok"}/' "$history" >misnamed.jsonl
+out=$("$locksim" check misnamed.jsonl --out r11 2>&1); status=$?
+[[ $status -eq 2 && $out == *"says its clients ran a lock of type 'rwlok', which this locksim does not know"* ]] \
+  || fail "a history naming an unknown lock: exit $status; got: $out"
+
+# A history that does not name its lock (an older locksim's): refused without --lock, naming the
+# script that gave it away and the flag to use.
+mkdir -p untyped/rwlock-readers-share
+sed 's/"type":"end","p":"world","f":"rwlock"}$/"type":"end","p":"world"}/' "$history" >untyped/rwlock-readers-share/history.jsonl
+history=untyped/rwlock-readers-share/history.jsonl
 out=$("$locksim" check "$history" --out r0 2>&1); status=$?
 [[ $status -eq 2 && $out == *"ran the script rwlock_"*"say which with --lock TYPE"* ]] \
   || fail "check without --lock: exit $status, expected 2 and a request for --lock; got: $out"
@@ -51,6 +73,7 @@ sed 's/\bA\b/reader A/g; s/\bB\b/reader B/g; s/clients: \[reader A, reader B\]/c
 "$locksim" run spaced.yaml --out spaced >/dev/null 2>&1
 spaced=$(ls spaced/*/history.jsonl 2>/dev/null | head -1)
 grep -q '"client":"reader A"' "$spaced" || fail "the spaced scenario did not run with its clients: $(head -3 spaced.yaml)"
+sed -i 's/"type":"end","p":"world","f":"rwlock"}$/"type":"end","p":"world"}/' "$spaced"
 out=$("$locksim" check "$spaced" --out r8 2>&1); status=$?
 [[ $status -eq 2 && $out == *"say which with --lock TYPE"* ]] || fail "a run with a spaced client name: exit $status; got: $out"
 
@@ -70,5 +93,5 @@ out=$("$locksim" check "$source_dir/examples/exhaustive/rlock-2x2.yaml" --out r5
 printf '{"i":0,"t":"x","type":"invoke","p":"A"}\n' >badfield.jsonl
 out=$("$locksim" check badfield.jsonl --out r6 2>&1); status=$?
 [[ $status -eq 2 && $out == *"history line 1: 't' must be an integer, not \"x\""* ]] || fail "a bad field: exit $status; got: $out"
-((fails == 0)) && echo "ok: check judges a run's history as the lock --lock names, and refuses what it cannot judge"
+((fails == 0)) && echo "ok: check judges a run's history as the lock it names (or --lock does), and refuses what it cannot judge"
 exit $fails

@@ -46,6 +46,11 @@ refuses "it takes neither --exhaustive" "$source_dir/examples/exhaustive/rlock-2
 refuses "cannot read missing.jsonl" missing.jsonl
 printf '{"i":0,"t":5,"type":"invoke","p":"A"}\n{"i":1,"t":4,"type":"ok","p":"A"}\n' >bad.jsonl
 refuses "history line 2: history events must arrive in time order" bad.jsonl --properties liveness
-refuses "say which with --lock TYPE" "$history" --properties "$properties"
+# A history whose End does not name its lock (an older locksim's) needs --lock; one that names it
+# refuses another.
+sed 's/"type":"end","p":"world","f":"rlock"/"type":"end","p":"world"/' "$history" >untyped.jsonl
+grep -q '"type":"end","p":"world"}' untyped.jsonl || fail "the history's End did not name its lock: $(tail -1 "$history")"
+refuses "say which with --lock TYPE" untyped.jsonl --properties "$properties"
+refuses "was recorded by a run of a rlock lock, not a fair one" "$history" --lock fair --properties liveness
 ((fails == 0)) && echo "ok: check --stream judges as the whole check does, and refuses what it cannot do"
 exit $fails

@@ -48,11 +48,15 @@ client::Task<void> ClientBackend::sleep(int64_t ms) {
 
 client::Task<client::CallResult> ClientBackend::call(client::SharedCommand command, int64_t timeout_ms) {
   bool as_eval = false;
+  // A script sent again in full after NOSCRIPT is the same request, decided when it was first sent:
+  // both carry that send's stamp. A checker asks what the client held when it sent a request (a
+  // renewal sent while unlocking is rightful), and the resend is no new decision of the client's.
+  const Sent sent{world_.now(), world_.history_size()};
   for (int attempt = 0; attempt < 2; ++attempt) {
     auto call = pooled<InFlight>(InFlight{new_waiter(), Reply(), false});
     const uint64_t id = next_call_++;
     in_flight_.emplace_back(id, call);
-    send(command, Sent{world_.now(), world_.history_size()}, as_eval, call->waiter, SharedReply(call, &call->reply));
+    send(command, sent, as_eval, call->waiter, SharedReply(call, &call->reply));
     complete_at(world_.now() + timeout_ms, call->waiter, false);
     const bool answered = co_await Park{call->waiter.get()};
     const auto it = std::lower_bound(in_flight_.begin(), in_flight_.end(), id,

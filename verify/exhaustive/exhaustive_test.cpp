@@ -267,6 +267,26 @@ TEST(Exhaustive, ShardsAddUpToOneSearch) {
   EXPECT_EQ(pruned, whole.pruned);
 }
 
+// A renewal answered NOSCRIPT is sent again in full: the same request, stamped with its first send.
+// Here the first send left while A was unlocking and the resend after its unlock came back, just
+// before A locked again; judged by the resend's time it was "revived-after-unlock", a false
+// violation the exhaustive search found at 2 deviations (rlock-2x2, --slow-max 0).
+TEST(Exhaustive, ARenewalResentAfterNoscriptKeepsItsFirstSend) {
+  const scenario::ScenarioResult r = scenario::run_scenario_file(kDir + "renewal-resent-after-noscript.yaml");
+  ASSERT_FALSE(r.error) << *r.error;
+  // The premise: a renewal that succeeded was sent before A's unlock came back and ran after it.
+  int64_t unlocked_at = -1;
+  bool resent_across_unlock = false;
+  for (const model::Event& e : r.history.events()) {
+    if (e.kind == model::EventKind::Ok && e.process == "A" && e.f == "unlock" && unlocked_at < 0) unlocked_at = e.at_ms;
+    if (e.kind == model::EventKind::Exec && e.f == "renew" && e.reply == "1" && unlocked_at >= 0 && e.sent_ms < unlocked_at)
+      resent_across_unlock = true;
+  }
+  EXPECT_TRUE(resent_across_unlock) << "the schedule no longer resends a renewal across A's unlock";
+  ASSERT_EQ(r.properties.size(), 1u);
+  EXPECT_EQ(r.properties[0].verdict.valid, model::Validity::Yes) << r.properties[0].verdict.explanation;
+}
+
 // The shards split the tree by its size, not by its first choices: the split at the first three
 // choices gave this world's three shards 46 / 342 / 3 of its 391 schedules.
 TEST(Exhaustive, ShardsAreAlikeInSize) {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iomanip>
 #include <limits>
+#include <map>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -101,7 +102,19 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   if (!file) throw std::runtime_error("cannot write " + path.string());
 }
 
+// What an earlier search left in the same --out folder and this one would not write: its
+// counterexample and the reports of it. Left there, they would stand beside a "holds" as if found.
+void clear_stale_reports(const std::filesystem::path& dir, const std::string& scenario_name) {
+  std::error_code ec;
+  for (const char* name : {"counterexample.yaml", "index.html", "summary.md", "results.json", "junit.xml"})
+    std::filesystem::remove(dir / name, ec);
+  const std::filesystem::path runs = dir / report::slug(scenario_name);
+  for (const char* name : {"timeline.html", "timeline.txt", "history.jsonl"}) std::filesystem::remove(runs / name, ec);
+  std::filesystem::remove(runs, ec);  // only if empty
+}
+
 }  // namespace
+
 
 int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::ostream& err) {
   const auto bad = [&](const std::string& what) {
@@ -156,6 +169,9 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
   if (o.shard) {
     const auto shard = parse_shard(*o.shard);
     if (!shard) return bad("--shard " + *o.shard + ": expected I/N, e.g. 0/4");
+    // Refused before anything is said of the search.
+    if (shard->count < 1 || shard->index < 0 || shard->index >= shard->count)
+      return bad("--shard I/N needs 0 <= I < N, not " + std::to_string(shard->index) + "/" + std::to_string(shard->count));
     search.shard = shard->index;
     search.shards = shard->count;
   }
@@ -211,7 +227,8 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
     if (rr.seed) out << "the first violation (" << rr.property << ") at schedule " << rr.seed << ", after " << rr.seconds << " s";
     else out << "no violation in " << rr.runs << " schedules, " << rr.seconds << " s";
     if (!rr.stopped.empty()) out << " (stopped: " << rr.stopped << ")";
-    out << "; the enumeration's first counterexample came after " << r.seconds << " s";
+    if (r.counterexample) out << "; the enumeration's first counterexample came after " << r.seconds << " s";
+    else out << "; the enumeration found none in " << r.seconds << " s";
     if (r.counterexample && rr.seed && r.seconds > 0) out << std::setprecision(2) << " (random/enumeration time: " << rr.seconds / r.seconds << ")";
     out << "\n";
   }
@@ -220,7 +237,7 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
   std::filesystem::create_directories(o.out, ec);
   const std::filesystem::path dir(o.out);
   try {
-    std::string what = s.name + "; " + bounds_text(search.bounds) + "; judging";
+    std::string what = s.name + "; " + bounds_text(search.bounds) + (search.shortest ? "" : "; --first") + "; judging";
     for (const auto& [name, value] : properties) what += " " + name + "=" + value;
     // The world itself, as a replay would write it, with the user's own scripts by their content, not
     // their paths: shards of a file (or script) edited in between are not one search, and shards run
@@ -294,14 +311,25 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
             << (e.for_ms > 0 ? " for " + std::to_string(e.for_ms) + " ms" : "") << "\n";
     out << "  replay:   locksim run " << file << "\n";
     out << "  timeline: " << (dir / report::slug(c.scenario.name) / "timeline.html").string() << "\n";
+    // The search ends at its first counterexample: what else it claims, it claims of the schedules
+    // before it only.
+    if (as_expected && (properties.size() > 1 || !s.expect_ops.empty()))
+      out << "  the search stopped here: the other claims were judged in the " << r.schedules
+          << " schedules up to this one, not in every schedule within the bounds\n";
     out << totals.str() << "\n";
     if (random_interrupted) return 130;
     return as_expected ? 0 : 1;
   }
+  clear_stale_reports(dir, s.name);
   bool expected_violation_missing = false;
   for (const auto& [name, value] : properties) expected_violation_missing = expected_violation_missing || value == "violated";
+  // A shard speaks for its part of the tree only.
+  const std::string part = search.shards > 1 ? " of shard " + std::to_string(search.shard) + "/" + std::to_string(search.shards) +
+                                                   "'s part (`locksim merge` of every shard speaks for all)"
+                                             : "";
   if (r.complete) {
-    out << (expected_violation_missing ? "NOT FOUND: no schedule within the bounds violates " : "HOLDS for every schedule within the bounds: ")
+    out << (expected_violation_missing ? "NOT FOUND: no schedule within the bounds" + part + " violates "
+                                       : "HOLDS for every schedule within the bounds" + part + ": ")
         << names;
     if (!s.expect_ops.empty())
       out << ", and " << (s.expect_ops.size() == 1 ? std::string("the outcome") : "the " + std::to_string(s.expect_ops.size()) + " outcomes")
@@ -311,7 +339,7 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
       if (r.unknown[i] > 0)
         out << "  but " << properties[i].first << " could not be judged in " << r.unknown[i] << " schedules (unknown)\n";
   } else {
-    out << "INCOMPLETE (" << r.stopped << "): no counterexample in what ran; ";
+    out << "INCOMPLETE (" << r.stopped << "): no counterexample in what ran" << part << "; ";
     if (!search.shortest) out << "the " << r.schedules << " schedules run hold (--first: in depth-first order, not by deviations)\n";
     else if (r.level >= 0) out << "every schedule with at most " << r.level << " deviation" << (r.level == 1 ? "" : "s") << " holds\n";
     else out << "not even the default schedule's level finished\n";
@@ -340,6 +368,11 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
   std::set<int64_t> seen;
   int64_t shards = -1;
   int64_t deepest_level = -1, stopped_level = std::numeric_limits<int64_t>::max();
+  // Every shard's counterexample counts: one of a property expected to hold (or of a pinned
+  // outcome) makes the search's outcome unexpected, whichever is shorter. And a counterexample is
+  // the shortest of all only if every shard without one searched every level below it.
+  nlohmann::ordered_json unexpected_c, expected_c;
+  std::map<int64_t, int64_t> finished;  // per shard, every level up to this one searched to its end
   std::string search;
   for (const std::string& input : inputs) {
     std::ifstream file(input, std::ios::binary);
@@ -384,10 +417,17 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
     const nlohmann::ordered_json shard_unknown = j.value("unknown", nlohmann::ordered_json::object());
     for (const auto& [name, n] : shard_unknown.items()) unknown[name] = unknown.value(name, uint64_t{0}) + n.get<uint64_t>();
     const auto& c = j["counterexample"];
-    if (c.is_object() && (total["counterexample"].is_null() || c["cost"].get<int64_t>() < total["counterexample"]["cost"].get<int64_t>())) {
-      total["counterexample"] = c;
-      total["counterexample"]["shard"] = i;
+    if (c.is_object()) {
+      const bool looked_for = j.value("expect", nlohmann::ordered_json::object()).value(c["property"].get<std::string>(), std::string()) == "violated";
+      auto& kept = looked_for ? expected_c : unexpected_c;
+      if (kept.is_null() || c["cost"].get<int64_t>() < kept["cost"].get<int64_t>()) {
+        kept = c;
+        kept["shard"] = i;
+      }
     }
+    finished[i] = j["complete"].get<bool>() ? std::numeric_limits<int64_t>::max()
+                  : c.is_object()           ? c["cost"].get<int64_t>() - 1
+                                            : j["level"].get<int64_t>();
   }
   if (static_cast<int64_t>(seen.size()) != shards) {
     err << "locksim merge: " << seen.size() << " of " << shards << " shards given; missing:";
@@ -397,6 +437,8 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
     return 2;
   }
   total["level"] = total["complete"].get<bool>() ? deepest_level : stopped_level;
+  total["counterexample"] = !unexpected_c.is_null() ? unexpected_c : expected_c;
+  const bool first_pass = search.find("; --first;") != std::string::npos;
   total["expect"] = expect;
   total["unknown"] = unknown;
   std::ofstream file(out_path, std::ios::binary);
@@ -408,10 +450,17 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
   out << total["schedules"] << " schedules, " << total["runs"] << " runs, " << total["states"] << " states, "
       << total["pruned"] << " orders pruned over " << shards << " shards ("
       << (total["complete"].get<bool>() ? "complete" : "not complete") << ")";
-  if (total["counterexample"].is_object())
-    out << "; the shortest counterexample: " << total["counterexample"]["property"].get<std::string>() << ", "
-        << total["counterexample"]["cost"] << (total["counterexample"]["cost"].get<int64_t>() == 1 ? " deviation" : " deviations")
-        << ", in shard " << total["counterexample"]["shard"];
+  if (total["counterexample"].is_object()) {
+    const int64_t cost = total["counterexample"]["cost"].get<int64_t>(), in = total["counterexample"]["shard"].get<int64_t>();
+    bool others_searched = true;
+    for (const auto& [shard, level] : finished) others_searched = others_searched && (shard == in || level >= cost - 1);
+    const bool shortest = !first_pass && others_searched;
+    out << (shortest ? "; the shortest counterexample: " : "; a counterexample: ")
+        << total["counterexample"]["property"].get<std::string>() << ", " << cost << (cost == 1 ? " deviation" : " deviations")
+        << ", in shard " << in;
+    if (first_pass) out << " (--first: not necessarily the fewest)";
+    else if (!others_searched) out << " (not necessarily the fewest: another shard stopped before searching every schedule with fewer)";
+  }
   out << "\n";
   // The exit code one search would give: 0 when what was expected came out (a counterexample of a
   // property expected violated; else every schedule holding, and none expected violated).
@@ -424,7 +473,8 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
     }
   bool violated_expected = false;
   for (const auto& [name, value] : expect.items()) violated_expected = violated_expected || value == "violated";
-  if (c.is_object()) return expect.value(c["property"].get<std::string>(), std::string()) == "violated" ? 0 : 1;
+  if (!unexpected_c.is_null()) return 1;
+  if (c.is_object()) return 0;
   return total["complete"].get<bool>() && !violated_expected && !unjudged ? 0 : 1;
 }
 

@@ -469,8 +469,8 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   search->add_option("--depth", ex_depth, "choice points per schedule, at most");
   search->add_flag("--first", ex.first,
-                  "one pass, each schedule run once (faster), stopping at the first counterexample\n"
-                  "rather than the shortest");
+                  "one depth-first pass, each schedule run once: faster over a whole tree, but its first\n"
+                  "counterexample may come much later than the shortest one, and is not necessarily the shortest");
   search->add_flag("--no-reduce", ex.no_reduce, "reorder every pair of same-time events (no partial-order reduction)");
   search->add_option("--max-schedules", ex.max_schedules, "stop after this many schedules (0: no limit)")
       ->check(integer_in(0, UINT64_MAX));
@@ -493,8 +493,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> merge_inputs;
   std::string merge_out;
   CLI::App* merge = app.add_subcommand(
-      "merge", "Combines `locksim explore --out` files of several shards into one, sorted by seed (deterministic),\n"
-               "or the exhaustive.json files of `check --exhaustive --shard I/N` into the totals of one search.");
+      "merge", "Combines the shards of an explore run or of a check --exhaustive search into one\n"
+               "(explore's --out files, sorted by seed; exhaustive.json files, into the totals of one search).");
   merge->add_option("inputs", merge_inputs, "results.jsonl files, or exhaustive.json files")->required();
   merge->add_option("--out", merge_out, "The merged file")->required();
 

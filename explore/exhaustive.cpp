@@ -247,21 +247,22 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
           c.run = std::move(run);
           result.counterexample = std::move(c);
         };
+        // One schedule may break several claims: what was not expected comes first (a property
+        // expected to hold, then an outcome the file pins), so that an expected violation never
+        // hides it. counterexample() moves the run out: nothing of it is read after.
+        const scenario::PropertyResult* unexpected = nullptr;
+        const scenario::PropertyResult* expected = nullptr;
         for (size_t i = 0; i < run.properties.size(); ++i) {
           const auto& p = run.properties[i];
           if (p.verdict.valid == model::Validity::Unknown) ++result.unknown[i];
-          if (p.verdict.valid == model::Validity::No) {
-            counterexample(p.property, std::nullopt);  // moves the run out: nothing of it is read after
-            break;
-          }
+          if (p.verdict.valid != model::Validity::No) continue;
+          if (p.expected != "violated" && !unexpected) unexpected = &p;
+          if (p.expected == "violated" && !expected) expected = &p;
         }
-        // The file's pinned outcomes are claims about every schedule too.
-        if (!result.counterexample)
-          for (const auto& pin : run.pins)
-            if (!pin.passed) {
-              counterexample("ops", pin);
-              break;
-            }
+        const auto pin = std::find_if(run.pins.begin(), run.pins.end(), [](const auto& p) { return !p.passed; });
+        if (unexpected) counterexample(unexpected->property, std::nullopt);
+        else if (pin != run.pins.end()) counterexample("ops", *pin);
+        else if (expected) counterexample(expected->property, std::nullopt);
         if (result.counterexample) return ended_early();
       }
       if (o.progress && std::chrono::duration<double>(Clock::now() - last_report).count() >= o.progress_every) {

@@ -794,10 +794,15 @@ void apply_lock_options(const std::vector<LockOption>& options, const std::strin
 
 Scenario load_scenario(const std::string& path, const std::string& redisson) {
   std::ifstream file(path, std::ios::binary);
-  if (!file || std::filesystem::is_directory(path)) throw ScenarioError(path, 1, 1, "cannot read the file");
+  if (std::filesystem::is_directory(path))
+    throw ScenarioError(path, 1, 1, "a folder, not a scenario file (`locksim run` takes a folder and runs its files)");
+  if (!file) throw ScenarioError(path, 1, 1, "cannot read the file");
   std::ostringstream body;
   body << file.rdbuf();
   const std::string text = body.str();
+  // A history's lines are YAML too (flow maps, one a document): say what it is, not how it parses.
+  if (text.starts_with("{\"i\":"))
+    throw ScenarioError(path, 1, 1, "a history (history.jsonl), not a scenario: `locksim check FILE` judges it");
   YAML::Node root;
   try {
     // One scenario a file: a second document (after `---`) would be dropped without a word.

@@ -40,6 +40,7 @@ check "bad fault" 2 "--faults meteor: unknown fault 'meteor'" -- "$world" --faul
 check "pause without duration" 2 'pause lasts: give its duration, pause=MS' -- "$world" --faults pause --out "$tmp/g"
 check "fault of a client not there" 2 "no client named 'Z'" -- "$world" --faults crash@Z --out "$tmp/g"
 check "bad shard" 2 '--shard I/N needs 0 <= I < N, not 3/2' -- "$world" --shard 3/2 --out "$tmp/g"
+grep -q '^bounds:' "$tmp/out" && { echo "FAIL a bad shard is refused after the search is described"; failures=$((failures + 1)); }
 check "shard not a pair" 2 '--shard x: expected I/N' -- "$world" --shard x --out "$tmp/g"
 check "bad expect" 2 '--expect mutual_exclusion=maybe: expected PROPERTY=holds or PROPERTY=violated' -- "$world" --expect mutual_exclusion=maybe --out "$tmp/g"
 check "property not for the lock" 2 'fair_queue' -- "$world" --properties fair_queue --out "$tmp/g"
@@ -61,6 +62,9 @@ check "clock offset out of range" 2 'a clock offset is at most 1000000000000 ms 
 check "clock offsets" 0 '^HOLDS' -- "$world" --clock-offsets 0,-500 --out "$tmp/h"
 grep -q 'clock offsets {0, -500} ms' "$tmp/out" && grep -q '^HOLDS' "$tmp/out" || { echo "FAIL clock offsets: no bound or no verdict"; failures=$((failures + 1)); }
 check "no such file" 2 'cannot read the file' -- "$tmp/none.yaml" --out "$tmp/g"
+check "a folder" 2 'a folder, not a scenario file' -- "$here" --out "$tmp/g"
+printf '%s\n' '{"i":0,"t":0,"type":"invoke","p":"A","thread":1,"op":1,"lock":"orders","f":"lock"}' >"$tmp/history.jsonl"
+check "a history" 2 'a history \(history.jsonl\), not a scenario: .locksim check FILE. judges it' -- "$tmp/history.jsonl" --out "$tmp/g"
 # Shards: each runs its part; `locksim merge` adds them up to the totals of one search.
 "$locksim" check --exhaustive "$world" --faults crash:1 --out "$tmp/whole" >/dev/null 2>&1
 for i in 0 1 2; do "$locksim" check --exhaustive "$world" --faults crash:1 --shard $i/3 --out "$tmp/s$i" >/dev/null 2>&1; done
@@ -121,4 +125,37 @@ check "a history's --lock" 2 '--lock is an option of a history.s check' -- "$wor
 "$locksim" check --exhaustive "$world" --latencies 0 --out "$tmp/g" >"$tmp/out" 2>&1
 [[ $? == 2 ]] && ! grep -q '^bounds:' "$tmp/out" && echo "ok   bad bounds refused before they are shown" ||
   { echo "FAIL bad bounds:"; cat "$tmp/out"; failures=$((failures + 1)); }
+# A shard that holds says so of its part only, and exits 0 for it.
+check "a shard holds for its part" 0 "^HOLDS for every schedule within the bounds of shard 1/3's part \(.locksim merge. of every shard speaks for all\)" -- "$world" --faults crash:1 --shard 1/3 --out "$tmp/h1"
+# A search that holds leaves no earlier search's counterexample or reports beside it.
+"$locksim" check --exhaustive "$world" --faults pause=40000@A:1 --out "$tmp/stale" >/dev/null 2>&1
+[[ -f $tmp/stale/counterexample.yaml && -f $tmp/stale/index.html ]] || { echo "FAIL no counterexample to leave stale"; failures=$((failures + 1)); }
+check "a search that holds after one that did not" 0 '^HOLDS' -- "$world" --out "$tmp/stale"
+[[ ! -e $tmp/stale/counterexample.yaml && ! -e $tmp/stale/index.html && ! -e $tmp/stale/summary.md ]] && echo "ok   no stale counterexample" ||
+  { echo "FAIL stale reports left:"; ls "$tmp/stale"; failures=$((failures + 1)); }
+# --random beside a search that found nothing does not speak of its counterexample.
+check "--random beside a search that holds" 0 'the enumeration found none in' -- "$world" --random 5 --out "$tmp/r"
+grep -q "first counterexample came after" "$tmp/out" && { echo "FAIL --random speaks of a counterexample that was not found"; failures=$((failures + 1)); }
+# --first and deepening shards are not one search.
+"$locksim" check --exhaustive "$world" --faults crash:1 --first --shard 0/2 --out "$tmp/f0" >/dev/null 2>&1
+"$locksim" check --exhaustive "$world" --faults crash:1 --shard 1/2 --out "$tmp/f1" >/dev/null 2>&1
+merge_refuses "a --first shard with a deepening one" "a shard of another search .*; --first; judging" "$tmp/f1/exhaustive.json" "$tmp/f0/exhaustive.json"
+# Every shard's counterexample counts, whatever the order of the files: one of a property expected
+# to hold makes the merge exit 1 though another shard's expected one costs no more. And a shortest
+# counterexample is claimed only when every other shard searched every level below it. (Shard files
+# edited: no small world gives these at once.)
+"$locksim" check --exhaustive "$world" --faults crash:1 --expect mutual_exclusion=holds,reentrancy=violated --shard 0/2 --out "$tmp/x0" >/dev/null 2>&1
+"$locksim" check --exhaustive "$world" --faults crash:1 --expect mutual_exclusion=holds,reentrancy=violated --shard 1/2 --out "$tmp/x1" >/dev/null 2>&1
+sed -i 's/"counterexample":null/"counterexample":{"property":"reentrancy","cost":2,"choices":[1,1]}/' "$tmp/x0/exhaustive.json"
+sed -i 's/"counterexample":null/"counterexample":{"property":"mutual_exclusion","cost":2,"choices":[2,1]}/' "$tmp/x1/exhaustive.json"
+for order in "x0 x1" "x1 x0"; do
+  set -- $order
+  "$locksim" merge "$tmp/$1/exhaustive.json" "$tmp/$2/exhaustive.json" --out "$tmp/xm.json" >"$tmp/out" 2>&1
+  [[ $? == 1 ]] && grep -q "counterexample: mutual_exclusion, 2 deviations, in shard 1" "$tmp/out" && echo "ok   merge ($order) keeps the unexpected counterexample" ||
+    { echo "FAIL merge ($order):"; cat "$tmp/out"; failures=$((failures + 1)); }
+done
+sed -i 's/"counterexample":{"property":"reentrancy","cost":2,"choices":\[1,1\]}/"counterexample":null/; s/"level":[0-9]*,"complete":true/"level":0,"complete":false/' "$tmp/x0/exhaustive.json"
+"$locksim" merge "$tmp/x0/exhaustive.json" "$tmp/x1/exhaustive.json" --out "$tmp/xm.json" >"$tmp/out" 2>&1
+grep -q "a counterexample: mutual_exclusion, 2 deviations, in shard 1 (not necessarily the fewest" "$tmp/out" && ! grep -q "shortest" "$tmp/out" &&
+  echo "ok   merge claims no shortest beside a shard that stopped early" || { echo "FAIL merge shortest:"; cat "$tmp/out"; failures=$((failures + 1)); }
 exit $((failures > 0))

@@ -287,6 +287,19 @@ TEST(Exhaustive, ARenewalResentAfterNoscriptKeepsItsFirstSend) {
   EXPECT_EQ(r.properties[0].verdict.valid, model::Validity::Yes) << r.properties[0].verdict.explanation;
 }
 
+// One schedule that breaks an expected violation and a claim the file makes too: the claim that
+// failed unexpectedly is the counterexample. Taking the first violated property, as before, called
+// the search "as expected" (exit 0) while its own counterexample failed the file's pin on replay.
+TEST(Exhaustive, AnExpectedViolationDoesNotHideAnUnexpectedOne) {
+  const scenario::Scenario s = load(kDir + "pin-and-expected-violation.yaml");
+  const ExhaustiveResult r = search_exhaustive(s, options_for(s));
+  ASSERT_TRUE(r.counterexample);
+  EXPECT_EQ(r.counterexample->property, "ops");
+  ASSERT_TRUE(r.counterexample->pin);
+  EXPECT_EQ(r.counterexample->pin->observed, "ok");
+  EXPECT_TRUE(violated(r.counterexample->run, "mutual_exclusion"));  // the same schedule breaks both
+}
+
 // The shards split the tree by its size, not by its first choices: the split at the first three
 // choices gave this world's three shards 46 / 342 / 3 of its 391 schedules.
 TEST(Exhaustive, ShardsAreAlikeInSize) {

@@ -55,6 +55,14 @@ scenario::ScenarioResult replayed(const scenario::Scenario& s, const std::string
   return scenario::run_scenario_file(path);
 }
 
+// The search's counterexample is an outcome the file pins that came out `observed`.
+void expect_pin_counterexample(const ExhaustiveResult& r, const std::string& observed) {
+  ASSERT_TRUE(r.counterexample);
+  EXPECT_EQ(r.counterexample->property, "ops");
+  ASSERT_TRUE(r.counterexample->pin);
+  EXPECT_EQ(r.counterexample->pin->observed, observed);
+}
+
 bool violated(const scenario::ScenarioResult& r, const std::string& property) {
   for (const auto& p : r.properties)
     if (p.property == property) return p.verdict.valid == model::Validity::No;
@@ -293,10 +301,7 @@ TEST(Exhaustive, ARenewalResentAfterNoscriptKeepsItsFirstSend) {
 TEST(Exhaustive, AnExpectedViolationDoesNotHideAnUnexpectedOne) {
   const scenario::Scenario s = load(kDir + "pin-and-expected-violation.yaml");
   const ExhaustiveResult r = search_exhaustive(s, options_for(s));
-  ASSERT_TRUE(r.counterexample);
-  EXPECT_EQ(r.counterexample->property, "ops");
-  ASSERT_TRUE(r.counterexample->pin);
-  EXPECT_EQ(r.counterexample->pin->observed, "ok");
+  ASSERT_NO_FATAL_FAILURE(expect_pin_counterexample(r, "ok"));
   EXPECT_TRUE(violated(r.counterexample->run, "mutual_exclusion"));  // the same schedule breaks both
 }
 
@@ -367,10 +372,7 @@ TEST(Exhaustive, LimitsStopTheSearchAndSaySo) {
 TEST(Exhaustive, TheFairLockNegativeTtlHangIsFoundAndFixedIn332) {
   const scenario::Scenario old_era = load(kExamples + "fair-2-waiters-3.13.yaml");
   const ExhaustiveResult r = search_exhaustive(old_era, options_for(old_era));
-  ASSERT_TRUE(r.counterexample);
-  EXPECT_EQ(r.counterexample->property, "ops");
-  ASSERT_TRUE(r.counterexample->pin);
-  EXPECT_EQ(r.counterexample->pin->observed, "missing");
+  ASSERT_NO_FATAL_FAILURE(expect_pin_counterexample(r, "missing"));
   EXPECT_EQ(r.counterexample->cost, 1);
 #ifndef LOCKSIM_SANITIZED
   const scenario::Scenario fixed = load(kExamples + "fair-2-waiters-3.32.yaml");

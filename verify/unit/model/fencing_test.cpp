@@ -103,6 +103,16 @@ TEST(CheckerFencing, NoAcceptedWriteHolds) {
   EXPECT_EQ(v.explanation, "no write with a fencing token accepted");
 }
 
+// With no write at all the resource's fencing was never exercised: unknown, not "holds" (an
+// exhaustive search of a token lock without writes said "HOLDS for every schedule" of fencing).
+TEST(CheckerFencing, NoWriteAtAllIsUnknown) {
+  HistoryBuilder b;
+  acquired(b, 0, "A", 1, 3);
+  const Verdict v = check(b);
+  EXPECT_EQ(v.valid, Validity::Unknown);
+  EXPECT_NE(v.explanation.find("no write reached the fenced resource"), std::string::npos) << v.explanation;
+}
+
 TEST(CheckerFencing, OneHolderWritingTwiceWithItsTokenAndRisingTokensHold) {
   HistoryBuilder b;
   acquired(b, 0, "A", 1, 1);

@@ -138,6 +138,26 @@ uint64_t frontier_of(const std::vector<world::ChoiceRecord>& records) {
   return n;
 }
 
+// What one schedule's run counts as a counterexample, if anything: the claim it broke that matters
+// most. What nobody expected comes first (a property expected to hold, then an outcome the file
+// pins), so that an expected violation never hides it; then the violation the file looks for.
+struct Broken {
+  std::string property;  // or "ops"
+  const scenario::OpPinResult* pin = nullptr;
+};
+std::optional<Broken> broken_claim(const scenario::ScenarioResult& run) {
+  const scenario::PropertyResult* expected = nullptr;
+  for (const auto& p : run.properties) {
+    if (p.verdict.valid != model::Validity::No) continue;
+    if (p.expected != "violated") return Broken{p.property};
+    if (!expected) expected = &p;
+  }
+  for (const auto& pin : run.pins)
+    if (!pin.passed) return Broken{"ops", &pin};
+  if (expected) return Broken{expected->property};
+  return std::nullopt;
+}
+
 // One schedule of `s`: its chances taken from `chooser`.
 scenario::ScenarioResult run_schedule(const scenario::Scenario& s, world::ChoiceScheduler& chooser) {
   scenario::Backend backend;
@@ -234,36 +254,22 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
           result.error_choices = chooser.taken();
           return ended_early();
         }
-        const auto counterexample = [&](std::string property, std::optional<scenario::OpPinResult> pin) {
+        for (size_t i = 0; i < run.properties.size(); ++i)
+          if (run.properties[i].verdict.valid == model::Validity::Unknown) ++result.unknown[i];
+        if (const auto broken = broken_claim(run)) {
           Counterexample c;
-          c.property = std::move(property);
-          c.pin = std::move(pin);
+          c.property = broken->property;
+          if (broken->pin) c.pin = *broken->pin;
           c.choices = chooser.taken();
           c.records = records;
           c.cost = chooser.cost();
           c.scenario = s;
           c.scenario.choices = c.choices;
           c.scenario.deviations = chooser.deviations();
-          c.run = std::move(run);
+          c.run = std::move(run);  // last: the pin was read from it
           result.counterexample = std::move(c);
-        };
-        // One schedule may break several claims: what was not expected comes first (a property
-        // expected to hold, then an outcome the file pins), so that an expected violation never
-        // hides it. counterexample() moves the run out: nothing of it is read after.
-        const scenario::PropertyResult* unexpected = nullptr;
-        const scenario::PropertyResult* expected = nullptr;
-        for (size_t i = 0; i < run.properties.size(); ++i) {
-          const auto& p = run.properties[i];
-          if (p.verdict.valid == model::Validity::Unknown) ++result.unknown[i];
-          if (p.verdict.valid != model::Validity::No) continue;
-          if (p.expected != "violated" && !unexpected) unexpected = &p;
-          if (p.expected == "violated" && !expected) expected = &p;
+          return ended_early();
         }
-        const auto pin = std::find_if(run.pins.begin(), run.pins.end(), [](const auto& p) { return !p.passed; });
-        if (unexpected) counterexample(unexpected->property, std::nullopt);
-        else if (pin != run.pins.end()) counterexample("ops", *pin);
-        else if (expected) counterexample(expected->property, std::nullopt);
-        if (result.counterexample) return ended_early();
       }
       if (o.progress && std::chrono::duration<double>(Clock::now() - last_report).count() >= o.progress_every) {
         last_report = Clock::now();
@@ -309,22 +315,12 @@ RandomSearchResult search_random(const scenario::Scenario& scenario, const Exhau
     chooser.draw_past_list(seed);
     const scenario::ScenarioResult run = run_schedule(s, chooser);
     ++result.runs;
-    // What the enumeration takes for a counterexample: a property violated, else a pinned outcome
-    // that did not come out.
-    for (const auto& p : run.properties)
-      if (p.verdict.valid == model::Validity::No) {
-        result.seed = seed;
-        result.property = p.property;
-        break;
-      }
-    if (result.seed == 0)
-      for (const auto& pin : run.pins)
-        if (!pin.passed) {
-          result.seed = seed;
-          result.property = "ops";
-          break;
-        }
-    if (result.seed != 0) break;
+    // What the enumeration takes for a counterexample.
+    if (const auto broken = broken_claim(run)) {
+      result.seed = seed;
+      result.property = broken->property;
+      break;
+    }
   }
   result.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return result;

@@ -115,7 +115,6 @@ void clear_stale_reports(const std::filesystem::path& dir, const std::string& sc
 
 }  // namespace
 
-
 int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::ostream& err) {
   const auto bad = [&](const std::string& what) {
     err << "locksim check --exhaustive: " << what << "\n";
@@ -376,6 +375,7 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
   nlohmann::ordered_json unexpected_c, expected_c;
   std::map<int64_t, int64_t> finished;  // per shard, every level up to this one searched to its end
   std::string search;
+  bool first_pass = false;  // --first shards: their counterexamples are not the shortest
   for (const std::string& input : inputs) {
     std::ifstream file(input, std::ios::binary);
     std::stringstream text;
@@ -401,10 +401,13 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
       err << "locksim merge: " << input << ": shard " << i << " is given twice\n";
       return 2;
     }
+    // The search's identity names --first, so every shard agrees on it.
+    first_pass = !j.value("shortest", true);
     if (total.empty()) {
       expect = j.value("expect", nlohmann::ordered_json::object());
       total = {{"search", search}, {"shards", n}, {"schedules", 0}, {"runs", 0}, {"states", 0}, {"pruned", 0}, {"cut", 0},
-               {"level", j["level"]}, {"complete", true}, {"stopped", ""}, {"seconds", 0.0}, {"counterexample", nullptr}};
+               {"level", j["level"]}, {"complete", true}, {"shortest", !first_pass}, {"stopped", ""}, {"seconds", 0.0},
+               {"counterexample", nullptr}};
     }
     for (const char* key : {"schedules", "runs", "states", "pruned", "cut"})
       total[key] = total[key].get<uint64_t>() + j[key].get<uint64_t>();
@@ -440,7 +443,6 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
   }
   total["level"] = total["complete"].get<bool>() ? deepest_level : stopped_level;
   total["counterexample"] = !unexpected_c.is_null() ? unexpected_c : expected_c;
-  const bool first_pass = search.find("; --first;") != std::string::npos;
   total["expect"] = expect;
   total["unknown"] = unknown;
   std::ofstream file(out_path, std::ios::binary);

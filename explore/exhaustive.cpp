@@ -330,6 +330,7 @@ std::string exhaustive_json(const ExhaustiveResult& r, const ExhaustiveOptions& 
   nlohmann::ordered_json j = {{"search", search}, {"shard", o.shard},   {"shards", o.shards}, {"schedules", r.schedules},
                               {"runs", r.runs},     {"states", r.states}, {"pruned", r.pruned},
                               {"cut", r.cut},       {"level", r.level},   {"complete", r.complete},
+                              {"shortest", o.shortest},
                               {"stopped", r.stopped}, {"seconds", r.seconds}, {"counterexample", nullptr}};
   // What each property was expected to show, so that a merge says what a single search would.
   j["expect"] = nlohmann::ordered_json::object();

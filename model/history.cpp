@@ -22,7 +22,6 @@ EventKind kind_from(std::string_view name) {
   throw std::runtime_error("unknown event type '" + std::string(name) + "'");
 }
 
-
 // An event's field, of its JSON type, or a message that names it: "'t' must be an integer, not \"x\"".
 template <typename T>
 T field_of(const nlohmann::json& j, const char* key, const T* fallback) {

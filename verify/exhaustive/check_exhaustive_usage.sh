@@ -140,6 +140,11 @@ grep -q "first counterexample came after" "$tmp/out" && { echo "FAIL --random sp
 "$locksim" check --exhaustive "$world" --faults crash:1 --first --shard 0/2 --out "$tmp/f0" >/dev/null 2>&1
 "$locksim" check --exhaustive "$world" --faults crash:1 --shard 1/2 --out "$tmp/f1" >/dev/null 2>&1
 merge_refuses "a --first shard with a deepening one" "a shard of another search .*; --first; judging" "$tmp/f1/exhaustive.json" "$tmp/f0/exhaustive.json"
+# --first shards' counterexample is not called the shortest.
+for i in 0 1; do "$locksim" check --exhaustive "$world" --faults pause=40000@A:1 --first --shard $i/2 --out "$tmp/fp$i" >/dev/null 2>&1; done
+"$locksim" merge "$tmp/fp0/exhaustive.json" "$tmp/fp1/exhaustive.json" --out "$tmp/fpm.json" >"$tmp/out" 2>&1
+[[ $? == 1 ]] && grep -q "; a counterexample: mutual_exclusion, .* (--first: not necessarily the fewest)" "$tmp/out" && grep -q '"shortest":false' "$tmp/fpm.json" &&
+  echo "ok   merge of --first shards claims no shortest" || { echo "FAIL merge of --first shards:"; cat "$tmp/out"; failures=$((failures + 1)); }
 # Every shard's counterexample counts, whatever the order of the files: one of a property expected
 # to hold makes the merge exit 1 though another shard's expected one costs no more. And a shortest
 # counterexample is claimed only when every other shard searched every level below it. (Shard files

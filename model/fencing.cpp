@@ -40,8 +40,10 @@ class FencingJudge final : public Judge {
 
   Verdict verdict() override {
     if (verdict_) return *verdict_;
-    // No write reached the resource: a "holds" would say fencing was tested when it was not.
-    if (writes_ == 0) return support::unknown(property::kFencing, "no write reached the fenced resource: nothing to judge");
+    // No write was fenced (none refused, none accepted with a token): a "holds" would say fencing
+    // was tested when it was not.
+    if (accepted_ + rejected_ == 0)
+      return support::unknown(property::kFencing, "no write with a fencing token reached the fenced resource: nothing to judge");
     return support::holds(property::kFencing, {support::figure("accepted_writes", accepted_)});
   }
 
@@ -91,8 +93,11 @@ class FencingJudge final : public Judge {
 
   // Whether `e` decided the verdict (`at_end`: the last call, a whole history's or a stream's).
   bool judge(const Event& e, bool at_end) {
-    if (e.kind == EventKind::Write) ++writes_;
-    if (e.kind != EventKind::Write || e.f != "accepted") return false;
+    if (e.kind != EventKind::Write) return false;
+    if (e.f != "accepted") {
+      ++rejected_;
+      return false;
+    }
     if (e.value == 0 && !options_.unfenced_is_zero) return false;
     ++accepted_;
     auto& owners = highest_[e.lock];
@@ -128,7 +133,7 @@ class FencingJudge final : public Judge {
   // resource -> owner -> the accepted write with that owner's highest token so far
   std::map<std::string, std::map<std::string, Write>> highest_;
   int64_t accepted_ = 0;
-  int64_t writes_ = 0;  // accepted or rejected
+  int64_t rejected_ = 0;  // writes the resource refused for their token
   int64_t next_ = 0;  // the next event to judge
   std::optional<Verdict> verdict_;
 };

@@ -103,14 +103,17 @@ TEST(CheckerFencing, NoAcceptedWriteHolds) {
   EXPECT_EQ(v.explanation, "no write with a fencing token accepted");
 }
 
-// With no write at all the resource's fencing was never exercised: unknown, not "holds" (an
+// With no fenced write the resource's fencing was never exercised: unknown, not "holds" (an
 // exhaustive search of a token lock without writes said "HOLDS for every schedule" of fencing).
-TEST(CheckerFencing, NoWriteAtAllIsUnknown) {
+// A write without a token (0) is not judged, so it does not count either.
+TEST(CheckerFencing, NoFencedWriteIsUnknown) {
   HistoryBuilder b;
   acquired(b, 0, "A", 1, 3);
+  EXPECT_EQ(check(b).valid, Validity::Unknown);
+  wrote(b, 100, "A", 2, 0, /*accepted=*/true);
   const Verdict v = check(b);
   EXPECT_EQ(v.valid, Validity::Unknown);
-  EXPECT_NE(v.explanation.find("no write reached the fenced resource"), std::string::npos) << v.explanation;
+  EXPECT_NE(v.explanation.find("no write with a fencing token reached the fenced resource"), std::string::npos) << v.explanation;
 }
 
 TEST(CheckerFencing, OneHolderWritingTwiceWithItsTokenAndRisingTokensHold) {

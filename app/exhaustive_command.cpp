@@ -102,17 +102,6 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   if (!file) throw std::runtime_error("cannot write " + path.string());
 }
 
-// What an earlier search left in the same --out folder and this one would not write: its
-// counterexample and the reports of it. Left there, they would stand beside a "holds" as if found.
-void clear_stale_reports(const std::filesystem::path& dir, const std::string& scenario_name) {
-  std::error_code ec;
-  for (const char* name : {"counterexample.yaml", "index.html", "summary.md", "results.json", "junit.xml"})
-    std::filesystem::remove(dir / name, ec);
-  const std::filesystem::path runs = dir / report::slug(scenario_name);
-  for (const char* name : {"timeline.html", "timeline.txt", "history.jsonl"}) std::filesystem::remove(runs / name, ec);
-  std::filesystem::remove(runs, ec);  // only if empty
-}
-
 }  // namespace
 
 int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::ostream& err) {
@@ -319,7 +308,10 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
     if (random_interrupted) return 130;
     return as_expected ? 0 : 1;
   }
-  clear_stale_reports(dir, s.name);
+  // An earlier search's counterexample and its reports, left in the same folder, would stand beside
+  // this "holds" as if found.
+  std::filesystem::remove(dir / "counterexample.yaml", ec);
+  report::remove_reports(o.out, s.name);
   bool expected_violation_missing = false;
   for (const auto& [name, value] : properties) expected_violation_missing = expected_violation_missing || value == "violated";
   // A shard speaks for its part of the tree only.

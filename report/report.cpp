@@ -21,6 +21,15 @@ namespace locksim::report {
 using scenario::ScenarioResult;
 namespace {
 
+// What write_reports writes: in the folder, and in each scenario's own folder within it.
+constexpr const char* kIndexHtml = "index.html";
+constexpr const char* kSummaryMd = "summary.md";
+constexpr const char* kResultsJson = "results.json";
+constexpr const char* kJunitXml = "junit.xml";
+constexpr const char* kHistoryJsonl = "history.jsonl";
+constexpr const char* kTimelineTxt = "timeline.txt";
+constexpr const char* kTimelineHtml = "timeline.html";
+
 struct Row {
   std::string scenario, lock, check, expected, observed;
   Outcome outcome;
@@ -328,8 +337,8 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
   const auto folder_of = folders(results);
   const Counts counts = count(results);
 
-  write_file(root / "index.html", render_run_index(index_of(results, info, folder_of)));
-  write_file(root / "summary.md", markdown_summary(results, info, folder_of));
+  write_file(root / kIndexHtml, render_run_index(index_of(results, info, folder_of)));
+  write_file(root / kSummaryMd, markdown_summary(results, info, folder_of));
 
   nlohmann::ordered_json json;
   json["scenarios"] = counts.scenarios;
@@ -372,9 +381,9 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
     }
     json["results"].push_back(std::move(s));
   }
-  write_file(root / "results.json", json.dump(2) + "\n");
+  write_file(root / kResultsJson, json.dump(2) + "\n");
 
-  write_file(root / "junit.xml", junit_xml(results, info));
+  write_file(root / kJunitXml, junit_xml(results, info));
 
   for (const auto& r : results) {
     if (!has_folder(r)) continue;
@@ -384,11 +393,11 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
     if (r.history_file) {
       // Streamed: the run wrote the history as it went; it moves here, and a history too long to hold
       // gets no timeline (one would hold it whole).
-      move_file(*r.history_file, folder / "history.jsonl");
-      for (const char* stale : {"timeline.html", "timeline.txt"}) std::filesystem::remove(folder / stale, ec);
+      move_file(*r.history_file, folder / kHistoryJsonl);
+      for (const char* stale : {kTimelineHtml, kTimelineTxt}) std::filesystem::remove(folder / stale, ec);
       continue;
     }
-    write_file(folder / "history.jsonl", [&](std::ostream& out) { r.history.write_jsonl(out); });
+    write_file(folder / kHistoryJsonl, [&](std::ostream& out) { r.history.write_jsonl(out); });
     TimelineInput input;
     input.title = r.name;
     input.about = r.about;
@@ -404,9 +413,18 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
       input.expected.push_back(p.expected);
       input.met.push_back(p.passed);
     }
-    write_file(folder / "timeline.txt", [&](std::ostream& out) { write_timeline_text(input, out); });
-    write_file(folder / "timeline.html", [&](std::ostream& out) { write_timeline_html(input, out); });
+    write_file(folder / kTimelineTxt, [&](std::ostream& out) { write_timeline_text(input, out); });
+    write_file(folder / kTimelineHtml, [&](std::ostream& out) { write_timeline_html(input, out); });
   }
+}
+
+void remove_reports(const std::string& dir, const std::string& name) {
+  const std::filesystem::path root(dir);
+  std::error_code ec;
+  for (const char* file : {kIndexHtml, kSummaryMd, kResultsJson, kJunitXml}) std::filesystem::remove(root / file, ec);
+  const std::filesystem::path folder = root / slug(name);
+  for (const char* file : {kHistoryJsonl, kTimelineTxt, kTimelineHtml}) std::filesystem::remove(folder / file, ec);
+  std::filesystem::remove(folder, ec);  // only if empty
 }
 
 }  // namespace locksim::report

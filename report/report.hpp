@@ -31,6 +31,11 @@ void print_table(std::ostream& out, const std::vector<scenario::ScenarioResult>&
 void write_reports(const std::string& dir, const std::vector<scenario::ScenarioResult>& results,
                    const RunInfo& info = {});
 
+// Removes from `dir` what write_reports writes there for a run of the scenario `name` (its folder
+// too, when nothing else is left in it), so that a command that writes no reports this time leaves
+// none of an earlier run's standing beside its own result.
+void remove_reports(const std::string& dir, const std::string& name);
+
 // A file-system-safe name for a scenario's own folder.
 std::string slug(const std::string& name);
 

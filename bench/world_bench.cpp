@@ -64,8 +64,8 @@ void judge(const locksim::model::History& history, RunFigures& figures) {
   model::CheckerOptions options;
   options.lock_type = std::string(rlock.name);
   std::vector<model::Verdict> verdicts;
-  for (const model::NamedChecker& checker : model::standard_checkers())
-    if (checker.applies(rlock)) verdicts.push_back(model::judge_whole(*checker.judge(facts, options), facts));
+  for (const model::NamedChecker* checker : model::choose_checkers(model::applicable_properties(rlock.name), options))
+    verdicts.push_back(model::judge_whole(*checker->judge(facts, options), facts));
   figures.judge_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   figures.holds = !verdicts.empty() && model::overall(verdicts) == model::Validity::Yes;
 }

@@ -54,6 +54,9 @@ inline constexpr std::string_view kWriteOverlap = "write-overlap";
 inline constexpr std::string_view kReadWriteOverlap = "read-write-overlap";
 // resource: a client wrote the protected resource from a value it read before another client's update.
 inline constexpr std::string_view kLostUpdate = "lost-update";
+// every property, on an unknown verdict: the history had none of what the property judges (no hold,
+// no acquire, no queued waiter, ...). Not "holds": a property nothing tested was not shown to hold.
+inline constexpr std::string_view kNothingToJudge = "nothing-to-judge";
 }  // namespace anomaly
 
 }  // namespace locksim::model

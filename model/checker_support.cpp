@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/anomaly.hpp"
 #include "model/explain.hpp"
 #include "model/fault_events.hpp"
 
@@ -48,6 +49,12 @@ Verdict unknown(std::string_view property, std::string why) {
   v.property = std::string(property);
   v.valid = Validity::Unknown;
   v.explanation = std::move(why);
+  return v;
+}
+
+Verdict nothing_to_judge(std::string_view property, std::string_view what_none) {
+  Verdict v = unknown(property, std::string(what_none) + ": nothing to judge");
+  v.anomaly = std::string(anomaly::kNothingToJudge);
   return v;
 }
 

@@ -25,6 +25,9 @@ bool is_acquire(std::string_view f);
 Verdict holds(std::string_view property, std::vector<Evidence> figures);
 Verdict violated(std::string_view property, std::string_view anomaly, std::vector<Evidence> evidence);
 Verdict unknown(std::string_view property, std::string why);
+// Unknown, with anomaly::kNothingToJudge: the history had none of `what_none`, the property's inputs
+// ("no client held the lock").
+Verdict nothing_to_judge(std::string_view property, std::string_view what_none);
 
 // Evidence of common facts.
 Evidence figure(std::string name, int64_t n);

@@ -146,6 +146,7 @@ class FairQueueJudge final : public Judge {
   Verdict verdict() override {
     if (fifo_) return *fifo_;
     if (starved_) return *starved_;
+    if (stays_ == 0) return support::nothing_to_judge(property::kFairQueue, "no waiter stayed in the lock's queue");
     return support::holds(property::kFairQueue, {support::figure("queue_stays", stays_), support::figure("grants", grants_)});
   }
 

@@ -43,7 +43,7 @@ class FencingJudge final : public Judge {
     // No write was fenced (none refused, none accepted with a token): a "holds" would say fencing
     // was tested when it was not.
     if (accepted_ + rejected_ == 0)
-      return support::unknown(property::kFencing, "no write with a fencing token reached the fenced resource: nothing to judge");
+      return support::nothing_to_judge(property::kFencing, "no write with a fencing token reached the fenced resource");
     return support::holds(property::kFencing, {support::figure("accepted_writes", accepted_)});
   }
 

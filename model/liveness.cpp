@@ -61,6 +61,7 @@ class LivenessJudge final : public Judge {
 
   Verdict verdict() override {
     if (verdict_) return *verdict_;
+    if (attempts_ == 0) return support::nothing_to_judge(property::kLiveness, "no acquire of the lock");
     return support::holds(property::kLiveness, {support::figure("attempts", attempts_)});
   }
 

@@ -49,6 +49,7 @@ class MutualExclusionJudge final : public Judge {
 
   Verdict verdict() override {
     if (verdict_) return *verdict_;
+    if (intervals_ == 0) return support::nothing_to_judge(property::kMutualExclusion, "no owner held the lock");
     return support::holds(property::kMutualExclusion,
                           {support::figure("intervals", intervals_),
                            support::figure("locks", static_cast<int64_t>(by_lock_.size()))});

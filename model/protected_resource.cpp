@@ -34,8 +34,8 @@ class ProtectedResourceJudge final : public Judge {
   Verdict verdict() override {
     if (verdict_) return *verdict_;
     if (judged_ == 0)
-      return support::unknown(property::kResource,
-                              "no read followed by a write of the protected resource by the same client: nothing to judge");
+      return support::nothing_to_judge(property::kResource,
+                                       "no read followed by a write of the protected resource by the same client");
     return support::holds(property::kResource, {support::figure("judged_writes", judged_),
                                                 support::figure("resources", static_cast<int64_t>(resources_.size()))});
   }

@@ -247,6 +247,7 @@ class ReentrancyJudge final : public Judge {
   Verdict verdict() override {
     if (verdict_) return *verdict_;
     const size_t judged = client_counted_ ? client_judged_ : hash_.judged();
+    if (judged == 0) return support::nothing_to_judge(property::kReentrancy, "no acquire or unlock ran on the lock's hash");
     return support::holds(property::kReentrancy, {support::figure("executions", static_cast<int64_t>(judged))});
   }
 

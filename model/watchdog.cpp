@@ -46,6 +46,7 @@ class WatchdogJudge final : public Judge {
   Verdict verdict() override {
     if (found_) return support::violated(property::kWatchdog, found_->anomaly, found_->evidence);
     if (unknown_) return support::unknown(property::kWatchdog, *unknown_);
+    if (holds_ == 0) return support::nothing_to_judge(property::kWatchdog, "no owner held the lock");
     return support::holds(property::kWatchdog, {support::figure("holds", holds_), support::figure("renewals", renewals_)});
   }
 

@@ -7,7 +7,7 @@
 // explores the same cases; large ranges are split into tests of their own so ctest -j spreads them.
 #include <gtest/gtest.h>
 
-#include <algorithm>
+#include <map>
 #include <string>
 
 #include "explore/explore.hpp"
@@ -37,20 +37,25 @@ constexpr uint64_t kStride = 1;
 
 // Every case of seeds [first, first + count) holds every configured property (no shrinking: a
 // failure prints the generated case, which `locksim explore --seed` reproduces and shrinks). And
-// most of them were judged on something: a case with nothing to judge (a token lock's case with no
-// write, for fencing) says unknown, and clean seeds that judged nothing would prove nothing.
+// each property was judged on something in most of them: a case with none of a property's inputs
+// (a token lock's case with no write, a FairLock's where nobody queued) says unknown, and clean
+// seeds that judged nothing would prove nothing. Two seeds in three is the bar: the FairLock
+// configuration queues a waiter in about four seeds in five.
 void expect_clean(const ExploreConfig& config, uint64_t first, uint64_t count) {
   const ShrinkOptions no_shrink{false, 0};
-  uint64_t seeds = 0, judged = 0;
+  uint64_t seeds = 0;
+  std::map<std::string, uint64_t> judged;  // property -> seeds that judged it
   for (uint64_t seed = first; seed < first + count; seed += kStride) {
     const CaseResult r = explore_case(config, seed, no_shrink);
     ASSERT_FALSE(r.error) << "seed " << seed << ": " << *r.error;
     ASSERT_TRUE(r.violated.empty()) << "seed " << seed << ": " << r.violated << " (" << r.anomaly << ") " << r.explanation
                                     << "\n" << write_scenario(r.shrunk);
     ++seeds;
-    if (std::none_of(r.verdicts.begin(), r.verdicts.end(), [](const auto& v) { return v.second == "unknown"; })) ++judged;
+    for (const auto& [property, verdict] : r.verdicts) judged[property] += verdict == "unknown" ? 0 : 1;
   }
-  EXPECT_GE(judged * 10, seeds * 9) << judged << " of " << seeds << " seeds judged every property";
+  ASSERT_EQ(judged.size(), config.properties.size());
+  for (const auto& [property, n] : judged)
+    EXPECT_GE(n * 3, seeds * 2) << property << " was judged in " << n << " of " << seeds << " seeds";
 }
 
 // A counterexample of `property` with `anomaly` is found within `count` seeds.

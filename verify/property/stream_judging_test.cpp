@@ -19,6 +19,7 @@
 #include "explore/explore.hpp"
 #include "verify/support/explore_configs.hpp"
 #include "explore/generator.hpp"
+#include "model/anomaly.hpp"
 #include "model/checkers.hpp"
 #include "model/stream_judging.hpp"
 #include "report/verdict_json.hpp"
@@ -72,7 +73,7 @@ void compare(const std::string& what, const model::History& h, const std::string
   for (const model::Verdict& v : whole) {
     ++tally.verdicts;
     if (v.valid == model::Validity::No) ++tally.violations;
-    if (v.valid == model::Validity::Unknown) ++(v.explanation.ends_with("nothing to judge") ? tally.nothing_to_judge : tally.unknown);
+    if (v.valid == model::Validity::Unknown) ++(v.anomaly == model::anomaly::kNothingToJudge ? tally.nothing_to_judge : tally.unknown);
   }
 }
 

@@ -102,6 +102,43 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   if (!file) throw std::runtime_error("cannot write " + path.string());
 }
 
+// How far each property was judged, over the schedules a search (or a merge of shards) ran without
+// a counterexample: a line for each property not judged in every one, and whether any keeps the
+// search from saying "holds": a schedule whose verdict could not be told, or a property that no
+// schedule had anything to judge for (it was never tested). Schedules with nothing to judge hold
+// the property vacuously; the line says how many schedules did test it.
+struct PropertyCounts {
+  std::string name;
+  uint64_t unknown = 0;
+  uint64_t nothing_to_judge = 0;
+};
+struct Judged {
+  std::string lines;
+  bool unjudged = false;
+};
+Judged judged_in(const std::vector<PropertyCounts>& counts, uint64_t schedules) {
+  Judged j;
+  for (const PropertyCounts& c : counts) {
+    if (c.unknown > 0) {
+      j.lines += "  but " + c.name + " could not be judged in " + std::to_string(c.unknown) + " schedules (unknown)\n";
+      j.unjudged = true;
+    }
+    if (c.nothing_to_judge == 0 || schedules == 0) continue;
+    if (c.nothing_to_judge + c.unknown >= schedules) {
+      j.lines += "  but " + c.name + " had nothing to judge in " +
+                 (c.unknown == 0 ? "any of the " + std::to_string(schedules) + " schedules"
+                                 : "the other " + std::to_string(c.nothing_to_judge)) +
+                 " (unknown): it was never tested\n";
+      j.unjudged = true;
+    } else {
+      j.lines += "  " + c.name + " had nothing to judge in " + std::to_string(c.nothing_to_judge) + " of the " +
+                 std::to_string(schedules) + " schedules; the other " +
+                 std::to_string(schedules - c.nothing_to_judge - c.unknown) + " tested it\n";
+    }
+  }
+  return j;
+}
+
 }  // namespace
 
 int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::ostream& err) {
@@ -318,8 +355,10 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
   const std::string part = search.shards > 1 ? " of shard " + std::to_string(search.shard) + "/" + std::to_string(search.shards) +
                                                    "'s part (`locksim merge` of every shard speaks for all)"
                                              : "";
-  bool unjudged = false;
-  for (const uint64_t u : r.unknown) unjudged = unjudged || u > 0;
+  std::vector<PropertyCounts> counts;
+  for (size_t i = 0; i < properties.size(); ++i) counts.push_back({properties[i].first, r.unknown[i], r.nothing_to_judge[i]});
+  const Judged judged = judged_in(counts, r.schedules);
+  const bool unjudged = judged.unjudged;
   if (r.complete) {
     // A schedule whose verdict is unknown was not judged: no "holds" is said of it.
     out << (expected_violation_missing ? "NOT FOUND: no schedule within the bounds" + part + " violates "
@@ -329,10 +368,7 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
     if (!s.expect_ops.empty())
       out << ", and " << (s.expect_ops.size() == 1 ? std::string("the outcome") : "the " + std::to_string(s.expect_ops.size()) + " outcomes")
           << " expect.ops pins";
-    out << "\n";
-    for (size_t i = 0; i < properties.size(); ++i)
-      if (r.unknown[i] > 0)
-        out << "  but " << properties[i].first << " could not be judged in " << r.unknown[i] << " schedules (unknown)\n";
+    out << "\n" << judged.lines;
   } else {
     out << "INCOMPLETE (" << r.stopped << "): no counterexample in what ran" << part << "; ";
     if (!search.shortest) out << "the " << r.schedules << " schedules run hold (--first: in depth-first order, not by deviations)\n";
@@ -357,7 +393,8 @@ bool is_exhaustive_json(const std::string& path) {
 
 int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::string& out_path, std::ostream& out,
                          std::ostream& err) {
-  nlohmann::ordered_json total, expect, unknown = nlohmann::ordered_json::object();
+  nlohmann::ordered_json total, expect, unknown = nlohmann::ordered_json::object(),
+                                        nothing_to_judge = nlohmann::ordered_json::object();
   std::set<int64_t> seen;
   int64_t shards = -1;
   int64_t deepest_level = -1, stopped_level = std::numeric_limits<int64_t>::max();
@@ -413,6 +450,9 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
     total["seconds"] = total["seconds"].get<double>() + j["seconds"].get<double>();
     const nlohmann::ordered_json shard_unknown = j.value("unknown", nlohmann::ordered_json::object());
     for (const auto& [name, n] : shard_unknown.items()) unknown[name] = unknown.value(name, uint64_t{0}) + n.get<uint64_t>();
+    const nlohmann::ordered_json shard_nothing = j.value("nothing_to_judge", nlohmann::ordered_json::object());
+    for (const auto& [name, n] : shard_nothing.items())
+      nothing_to_judge[name] = nothing_to_judge.value(name, uint64_t{0}) + n.get<uint64_t>();
     const auto& c = j["counterexample"];
     if (c.is_object()) {
       const bool looked_for = j.value("expect", nlohmann::ordered_json::object()).value(c["property"].get<std::string>(), std::string()) == "violated";
@@ -437,6 +477,7 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
   total["counterexample"] = !unexpected_c.is_null() ? unexpected_c : expected_c;
   total["expect"] = expect;
   total["unknown"] = unknown;
+  total["nothing_to_judge"] = nothing_to_judge;
   std::ofstream file(out_path, std::ios::binary);
   file << total.dump() << "\n";
   if (!file) {
@@ -461,12 +502,16 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
   // The exit code one search would give: 0 when what was expected came out (a counterexample of a
   // property expected violated; else every schedule holding, and none expected violated).
   const auto& c = total["counterexample"];
-  bool unjudged = false;
-  for (const auto& [name, n] : unknown.items())
-    if (n.get<uint64_t>() > 0) {
-      out << "  but " << name << " could not be judged in " << n.get<uint64_t>() << " schedules (unknown)\n";
-      unjudged = true;
-    }
+  std::vector<PropertyCounts> counts;
+  for (const auto& [name, n] : unknown.items()) counts.push_back({name, n.get<uint64_t>(), 0});
+  for (const auto& [name, n] : nothing_to_judge.items()) {
+    const auto it = std::find_if(counts.begin(), counts.end(), [&](const PropertyCounts& p) { return p.name == name; });
+    (it == counts.end() ? counts.emplace_back(PropertyCounts{name}) : *it).nothing_to_judge = n.get<uint64_t>();
+  }
+  const Judged judged = judged_in(counts, total["schedules"].get<uint64_t>());
+  // Only a search without a counterexample speaks of how far each property was judged.
+  if (!c.is_object()) out << judged.lines;
+  const bool unjudged = judged.unjudged;
   bool violated_expected = false;
   for (const auto& [name, value] : expect.items()) violated_expected = violated_expected || value == "violated";
   if (!unexpected_c.is_null()) return 1;

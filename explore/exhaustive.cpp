@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/anomaly.hpp"
 
 namespace locksim::explore {
 namespace {
@@ -183,6 +184,7 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
 
   ExhaustiveResult result;
   result.unknown.assign(o.properties.size(), 0);
+  result.nothing_to_judge.assign(o.properties.size(), 0);
   const auto started = Clock::now();
   auto last_report = started;
   const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - started).count(); };
@@ -255,7 +257,8 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
           return ended_early();
         }
         for (size_t i = 0; i < run.properties.size(); ++i)
-          if (run.properties[i].verdict.valid == model::Validity::Unknown) ++result.unknown[i];
+          if (const model::Verdict& v = run.properties[i].verdict; v.valid == model::Validity::Unknown)
+            ++(v.anomaly == model::anomaly::kNothingToJudge ? result.nothing_to_judge[i] : result.unknown[i]);
         if (const auto broken = broken_claim(run)) {
           Counterexample c;
           c.property = broken->property;
@@ -338,6 +341,10 @@ std::string exhaustive_json(const ExhaustiveResult& r, const ExhaustiveOptions& 
   // Per property, the schedules whose verdict was unknown: a search with any is not a "holds".
   j["unknown"] = nlohmann::ordered_json::object();
   for (size_t i = 0; i < o.properties.size() && i < r.unknown.size(); ++i) j["unknown"][o.properties[i].first] = r.unknown[i];
+  // Per property, the schedules with nothing to judge: a property with no other schedule was not tested.
+  j["nothing_to_judge"] = nlohmann::ordered_json::object();
+  for (size_t i = 0; i < o.properties.size() && i < r.nothing_to_judge.size(); ++i)
+    j["nothing_to_judge"][o.properties[i].first] = r.nothing_to_judge[i];
   if (r.counterexample)
     j["counterexample"] = {{"property", r.counterexample->property},
                            {"cost", r.counterexample->cost},

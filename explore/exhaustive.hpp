@@ -85,7 +85,11 @@ struct ExhaustiveResult {
   // The default schedule's choice points, by kind (world::ChoiceKind order), as the unbounded
   // level sees them: how wide the tree is at its root path.
   std::vector<uint64_t> default_points = std::vector<uint64_t>(world::kChoiceKinds, 0);
-  std::vector<uint64_t> unknown;  // per property: schedules whose verdict was unknown
+  // Per property: schedules whose verdict was unknown because it could not be told, and schedules
+  // that had none of its inputs (anomaly::kNothingToJudge: nobody queued, no write...), which hold
+  // it vacuously and are counted apart so that "holds" says how many schedules tested it.
+  std::vector<uint64_t> unknown;
+  std::vector<uint64_t> nothing_to_judge;
   std::optional<Counterexample> counterexample;
   std::optional<std::string> error;  // a run stopped (its choices in error_choices)
   std::vector<uint32_t> error_choices;

@@ -136,6 +136,22 @@ check "a search that holds after one that did not" 0 '^HOLDS' -- "$world" --out 
 # --random beside a search that found nothing does not speak of its counterexample.
 check "--random beside a search that holds" 0 'the enumeration found none in' -- "$world" --random 5 --out "$tmp/r"
 grep -q "first counterexample came after" "$tmp/out" && { echo "FAIL --random speaks of a counterexample that was not found"; failures=$((failures + 1)); }
+# A property some schedules had nothing to judge for (nobody queued) holds in the others, and the
+# search says how many tested it; one that no schedule could judge was never tested: not "holds".
+queue=$here/fair-queue-sometimes-queued.yaml
+check "nothing to judge in some schedules" 0 '^HOLDS for every schedule within the bounds: fair_queue, mutual_exclusion' -- "$queue" --out "$tmp/q"
+grep -qE '^  fair_queue had nothing to judge in [1-9][0-9]* of the [0-9]+ schedules; the other [1-9][0-9]* tested it$' "$tmp/out" &&
+  grep -qE '"nothing_to_judge":\{"fair_queue":[1-9][0-9]*,"mutual_exclusion":0\}' "$tmp/q/exhaustive.json" &&
+  echo "ok   the schedules with nothing to judge are counted" || { echo "FAIL nothing-to-judge count:"; cat "$tmp/out"; failures=$((failures + 1)); }
+line=$(grep 'had nothing to judge' "$tmp/out")
+for i in 0 1; do "$locksim" check --exhaustive "$queue" --shard $i/2 --out "$tmp/q$i" >/dev/null 2>&1; done
+"$locksim" merge "$tmp/q0/exhaustive.json" "$tmp/q1/exhaustive.json" --out "$tmp/qm.json" >"$tmp/out" 2>&1
+[[ $? == 0 ]] && grep -qxF -- "$line" "$tmp/out" && echo "ok   merge counts the schedules with nothing to judge as one search" ||
+  { echo "FAIL merge of nothing to judge (want: $line):"; cat "$tmp/out"; failures=$((failures + 1)); }
+sed 's/at: 8,/at: 100,/' "$queue" >"$tmp/never-queued.yaml"
+check "nothing to judge in any schedule" 1 '^NOT ALL JUDGED: no counterexample within the bounds for fair_queue, mutual_exclusion' -- "$tmp/never-queued.yaml" --out "$tmp/q"
+grep -qE '^  but fair_queue had nothing to judge in any of the [0-9]+ schedules \(unknown\): it was never tested$' "$tmp/out" &&
+  echo "ok   a property never tested is said so" || { echo "FAIL never tested:"; cat "$tmp/out"; failures=$((failures + 1)); }
 # --first and deepening shards are not one search.
 "$locksim" check --exhaustive "$world" --faults crash:1 --first --shard 0/2 --out "$tmp/f0" >/dev/null 2>&1
 "$locksim" check --exhaustive "$world" --faults crash:1 --shard 1/2 --out "$tmp/f1" >/dev/null 2>&1

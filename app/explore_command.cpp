@@ -258,6 +258,9 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
   std::ostringstream junit_errors;
   std::vector<report::IndexRow> error_rows;  // cases that could not run, for index.html
   bool interrupted = false;
+  // Per property, in the order judged: the cases whose verdict was unknown (nothing to judge, such
+  // as nobody queued; or not told). "0 findings" says nothing of them.
+  std::vector<std::pair<std::string, uint64_t>> unjudged;
   for (const uint64_t seed : seeds) {
     if (explore_stop_flag().load()) {
       interrupted = true;
@@ -277,6 +280,11 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
     }
     CaseResult r = explore_case(config, seed, shrink);
     ++done;
+    for (const auto& [property, verdict] : r.verdicts) {
+      auto it = std::find_if(unjudged.begin(), unjudged.end(), [&](const auto& u) { return u.first == property; });
+      if (it == unjudged.end()) it = unjudged.insert(unjudged.end(), {property, 0});
+      if (verdict == model::to_string(model::Validity::Unknown)) ++it->second;
+    }
     CaseFiles files;
     if (r.error) {
       ++errors;
@@ -483,6 +491,12 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
       err << "locksim explore: " << e.what() << "\n";
     }
   }
+  std::string untested;
+  for (const auto& [property, n] : unjudged)
+    if (n > 0) untested += (untested.empty() ? "" : ", ") + property + " in " + std::to_string(n);
+  if (!untested.empty())
+    out << "not judged in every case (unknown: nothing to judge, or not told; the findings above do not cover those): "
+        << untested << " of " << plural(done, "case") << "\n";
   out << "explore: " << done << " of " << seeds.size() << " cases (seeds " << o.seed_first << ".." << o.seed_last;
   if (o.shard_count > 1) out << ", shard " << o.shard_index << "/" << o.shard_count;
   out << "), " << plural(findings.size(), "finding") << " in " << plural(found, "seed");

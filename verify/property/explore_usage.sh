@@ -24,4 +24,13 @@ refuses "threads per client must be within 1..100" --threads 0
 refuses "the longest tryLock wait must not be negative" --wait-ms-max -1
 refuses "unknown fair_variant 'middle'" --lock fair --fair-variant middle
 ((fails == 0)) && echo "ok: every bad option refused with exit 2 and its reason"
+# A property some cases had nothing to judge for (nobody queued on the FairLock) is said to be
+# unjudged there: "0 findings" does not cover those cases.
+out=$("$locksim" explore --lock fair --count 100 --properties fair_queue,mutual_exclusion --cases none 2>&1)
+if [[ $out =~ not\ judged\ in\ every\ case\ .*:\ fair_queue\ in\ [1-9][0-9]*\ of\ 100\ cases ]] && [[ $out != *"mutual_exclusion in"* ]]; then
+  echo "ok: the cases with fair_queue unjudged are counted"
+else
+  echo "explore --lock fair: expected fair_queue unjudged in some cases; got: $out"
+  fails=1
+fi
 exit $fails

@@ -423,7 +423,7 @@ int main(int argc, char** argv) {
       "Judges a recorded history (one `locksim serve` wrote, or a run's history.jsonl) with the checkers, prints\n"
       "the verdicts and writes the usual reports and a timeline. By default it judges what the history has the\n"
       "inputs for: mutual_exclusion (clients noted their holds with LOCKSIM.NOTE) and resource (serve --resource).\n"
-      "A history of locksim's own clients (a run's) needs --lock: what each property means depends on the lock.\n"
+      "A run's history names its lock, and is judged as that lock; an older one, whose end names none, needs --lock.\n"
       "Exit code: 0 every verdict holds (or is as --expect says), 1 one does not, 2 bad input.\n"
       "With --exhaustive the file is a scenario, and every schedule of it within its bounds is run and judged.");
   check->add_option("history", check_options.history, "history.jsonl (with --exhaustive: a scenario file)")->required();

@@ -140,8 +140,9 @@ int main(int argc, char** argv) {
       "in the simulated world (or, with --backend live, against real redis-servers), judges each run\n"
       "with the checkers the file names, prints a verdict table\n"
       "and writes summary.md, results.json, junit.xml and per scenario its history and an HTML timeline.\n"
-      "Exit code: 0 every expectation met, 1 one was not, 2 a bad file, bad usage or live servers that could\n"
-      "not be set up, 130 (143) interrupted by Ctrl-C (SIGTERM): the reports then cover what ran.\n"
+      "Exit code: 0 every expectation met, 1 one was not (or every scenario was skipped: nothing judged), 2 a bad\n"
+      "file, bad usage or live servers that could not be set up, 130 (143) interrupted by Ctrl-C (SIGTERM): the\n"
+      "reports then cover what ran.\n"
       "The format: docs/scenario-format.md; live runs: docs/live.md.");
   run->add_option("paths", run_options.paths,
                   "Scenario files or folders (default: ./scenarios, which must then exist; the installed library\n"

@@ -195,13 +195,20 @@ int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& er
         err << "locksim run: " << r.name << "'s history is in " << *r.history_file << "\n";
     return 2;
   }
-  bool bad = false, failed = false;
+  bool bad = false, failed = false, all_skipped = !results.empty();
   for (const auto& r : results) {
     bad = bad || r.bad_input || r.setup_error;
     failed = failed || !r.passed();
+    all_skipped = all_skipped && r.skipped.has_value();
   }
   if (interrupted) return 128 + (g_signal ? static_cast<int>(g_signal) : SIGINT);
-  return bad ? 2 : failed ? 1 : 0;
+  if (bad) return 2;
+  // A run that judged nothing met no expectation: exit 0 would pass a CI job that tested nothing.
+  if (all_skipped) {
+    err << "locksim run: every scenario was skipped (the table says why): nothing was judged\n";
+    return 1;
+  }
+  return failed ? 1 : 0;
 }
 
 }  // namespace locksim::app

@@ -220,6 +220,13 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
     if (i % static_cast<uint64_t>(o.shard_count) == static_cast<uint64_t>(o.shard_index)) seeds.push_back(seed);
     if (seed == o.seed_last) break;
   }
+  // A shard with no seed would judge nothing and exit 0: a job of a fan-out that tested nothing.
+  if (seeds.empty()) {
+    err << "locksim explore: --shard " << o.shard_index << "/" << o.shard_count << " over seeds " << o.seed_first << ".."
+        << o.seed_last << " leaves this shard no seed: split them into at most " << o.seed_last - o.seed_first + 1
+        << " shards\n";
+    return 2;
+  }
 
   std::ofstream results;
   if (!o.out.empty()) {

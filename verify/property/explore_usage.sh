@@ -23,6 +23,12 @@ refuses "expected true or false for unlock_latch" --against unlock_latch=maybe
 refuses "threads per client must be within 1..100" --threads 0
 refuses "the longest tryLock wait must not be negative" --wait-ms-max -1
 refuses "unknown fair_variant 'middle'" --lock fair --fair-variant middle
+# A shard left no seed would judge nothing and exit 0.
+out=$("$locksim" explore --seeds 1..2 --shard 5/10 --cases none 2>&1); status=$?
+if [[ $status -ne 2 || $out != *"--shard 5/10 over seeds 1..2 leaves this shard no seed: split them into at most 2 shards"* ]]; then
+  echo "explore --shard 5/10 of 2 seeds: exit $status, expected 2; got: $out"
+  fails=1
+fi
 ((fails == 0)) && echo "ok: every bad option refused with exit 2 and its reason"
 # A property some cases had nothing to judge for (nobody queued on the FairLock) is said to be
 # unjudged there: "0 findings" does not cover those cases.

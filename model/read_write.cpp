@@ -100,7 +100,8 @@ class ReadWriteJudge final : public Judge {
 
   Verdict verdict() override {
     if (verdict_) return *verdict_;
-    if (writes_ + reads_ == 0) return support::nothing_to_judge(property::kReadWrite, "no owner held either side of the lock");
+    // A reader is judged only against writers: readers alone could never break it.
+    if (writes_ == 0) return support::nothing_to_judge(property::kReadWrite, "no owner held the write side of the lock");
     return support::holds(property::kReadWrite, {support::figure("write_intervals", writes_),
                                                  support::figure("read_intervals", reads_),
                                                  support::figure("locks", static_cast<int64_t>(seen_.size()))});

@@ -166,7 +166,6 @@ class HashCounts {
 // The client-reentrant lock: the client counts, the key holds a token.
 std::optional<Verdict> judge_client_counted(const Facts& facts, const Op& op, size_t& judged) {
   if (!support::is_acquire(op.f) && op.f != "unlock") return std::nullopt;
-  ++judged;
   // The depth its Hold or Release reported: the first of its events that says.
   std::optional<int64_t> depth;
   const auto& events = facts.history().events();
@@ -177,6 +176,9 @@ std::optional<Verdict> judge_client_counted(const Facts& facts, const Op& op, si
       break;
     }
   }
+  // Every rule below reads its executions or its depth, or an unlock's success: without any of
+  // them the operation was not judged (an acquire whose client crashed before anything ran).
+  if (!op.execs.empty() || depth || (op.f == "unlock" && op.result == EventKind::Ok)) ++judged;
   std::vector<Evidence> ev{support::event_evidence(facts, "operation", op.invoke)};
   if (op.outcome >= 0) ev.push_back(support::event_evidence(facts, "outcome", op.outcome));
   bool removed = false, touched = false;

@@ -102,8 +102,11 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   if (!file) throw std::runtime_error("cannot write " + path.string());
 }
 
+// "1 schedule", "3 schedules".
+std::string schedules(uint64_t n) { return std::to_string(n) + (n == 1 ? " schedule" : " schedules"); }
+
 // How far each property was judged, over the schedules a search (or a merge of shards) ran without
-// a counterexample: a line for each property not judged in every one, and whether any keeps the
+// a counterexample, or before the one it expected: a line for each property not judged in every one, and whether any keeps the
 // search from saying "holds": a schedule whose verdict could not be told, or a property that no
 // schedule had anything to judge for (it was never tested). Schedules with nothing to judge hold
 // the property vacuously; the line says how many schedules did test it.
@@ -116,24 +119,25 @@ struct Judged {
   std::string lines;
   bool unjudged = false;
 };
-Judged judged_in(const std::vector<PropertyCounts>& counts, uint64_t schedules) {
+Judged judged_in(const std::vector<PropertyCounts>& counts, uint64_t total) {
   Judged j;
   for (const PropertyCounts& c : counts) {
     if (c.unknown > 0) {
-      j.lines += "  but " + c.name + " could not be judged in " + std::to_string(c.unknown) + " schedules (unknown)\n";
+      j.lines += "  but " + c.name + " could not be judged in " + schedules(c.unknown) + " (unknown)\n";
       j.unjudged = true;
     }
-    if (c.nothing_to_judge == 0 || schedules == 0) continue;
-    if (c.nothing_to_judge + c.unknown >= schedules) {
+    if (c.nothing_to_judge == 0 || total == 0) continue;
+    if (c.nothing_to_judge + c.unknown >= total) {
       j.lines += "  but " + c.name + " had nothing to judge in " +
-                 (c.unknown == 0 ? "any of the " + std::to_string(schedules) + " schedules"
-                                 : "the other " + std::to_string(c.nothing_to_judge)) +
+                 (c.unknown > 0 ? "the other " + std::to_string(c.nothing_to_judge)
+                  : total == 1  ? std::string("the one schedule")
+                                : "any of the " + schedules(total)) +
                  " (unknown): it was never tested\n";
       j.unjudged = true;
     } else {
       j.lines += "  " + c.name + " had nothing to judge in " + std::to_string(c.nothing_to_judge) + " of the " +
-                 std::to_string(schedules) + " schedules; the other " +
-                 std::to_string(schedules - c.nothing_to_judge - c.unknown) + " tested it\n";
+                 schedules(total) + "; the other " + std::to_string(total - c.nothing_to_judge - c.unknown) +
+                 " tested it\n";
     }
   }
   return j;
@@ -339,11 +343,17 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
     // The search ends at its first counterexample: what else it claims, it claims of the schedules
     // before it only.
     if (as_expected && (properties.size() > 1 || !s.expect_ops.empty()))
-      out << "  the search stopped here: the other claims were judged in the " << r.schedules
-          << " schedules up to this one, not in every schedule within the bounds\n";
+      out << "  the search stopped here: the other claims were judged in the " << schedules(r.schedules)
+          << " up to this one, not in every schedule within the bounds\n";
+    // And a property expected to hold that those schedules could not judge was not tested at all.
+    std::vector<PropertyCounts> counts;
+    for (size_t i = 0; i < properties.size(); ++i)
+      if (properties[i].second != "violated") counts.push_back({properties[i].first, r.unknown[i], r.nothing_to_judge[i]});
+    const Judged judged = judged_in(counts, r.schedules);
+    if (as_expected) out << judged.lines;
     out << totals.str() << "\n";
     if (random_interrupted) return 130;
-    return as_expected ? 0 : 1;
+    return as_expected && !judged.unjudged ? 0 : 1;
   }
   // An earlier search's counterexample and its reports, left in the same folder, would stand beside
   // this "holds" as if found.
@@ -359,7 +369,11 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
   for (size_t i = 0; i < properties.size(); ++i) counts.push_back({properties[i].first, r.unknown[i], r.nothing_to_judge[i]});
   const Judged judged = judged_in(counts, r.schedules);
   const bool unjudged = judged.unjudged;
-  if (r.complete) {
+  if (r.complete && r.schedules == 0) {
+    // Only a shard can have no schedule: the split left its part of the tree empty.
+    out << "NOTHING JUDGED: shard " << search.shard << "/" << search.shards << "'s part of the tree has no schedule "
+        << "within the bounds (fewer shards give each a part; `locksim merge` of every shard still speaks for all)\n";
+  } else if (r.complete) {
     // A schedule whose verdict is unknown was not judged: no "holds" is said of it.
     out << (expected_violation_missing ? "NOT FOUND: no schedule within the bounds" + part + " violates "
             : unjudged                 ? "NOT ALL JUDGED: no counterexample within the bounds" + part + " for "
@@ -374,13 +388,14 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
     if (!search.shortest) out << "the " << r.schedules << " schedules run hold (--first: in depth-first order, not by deviations)\n";
     else if (r.level >= 0) out << "every schedule with at most " << r.level << " deviation" << (r.level == 1 ? "" : "s") << " holds\n";
     else out << "not even the default schedule's level finished\n";
+    out << judged.lines;
   }
   out << totals.str() << "\n";
   if (r.level >= 0 && r.leaves != r.judged_at_level_end && search.shards == 1)
     out << "WARNING: level " << r.level << " has " << r.leaves << " schedules where " << r.judged_at_level_end
         << " were judged: some schedule did not run the same way twice (please report it)\n";
   if (r.stopped == "interrupted" || random_interrupted) return 130;
-  return r.complete && !expected_violation_missing && !unjudged ? 0 : 1;
+  return r.complete && r.schedules > 0 && !expected_violation_missing && !unjudged ? 0 : 1;
 }
 
 bool is_exhaustive_json(const std::string& path) {
@@ -502,20 +517,23 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
   // The exit code one search would give: 0 when what was expected came out (a counterexample of a
   // property expected violated; else every schedule holding, and none expected violated).
   const auto& c = total["counterexample"];
+  // How far each claim was judged, as one search says it: not beside an unexpected counterexample;
+  // beside an expected one, for the properties expected to hold (judged in the schedules before it).
   std::vector<PropertyCounts> counts;
-  for (const auto& [name, n] : unknown.items()) counts.push_back({name, n.get<uint64_t>(), 0});
-  for (const auto& [name, n] : nothing_to_judge.items()) {
-    const auto it = std::find_if(counts.begin(), counts.end(), [&](const PropertyCounts& p) { return p.name == name; });
-    (it == counts.end() ? counts.emplace_back(PropertyCounts{name}) : *it).nothing_to_judge = n.get<uint64_t>();
-  }
+  for (const auto& [name, n] : unknown.items())
+    if (expect.value(name, std::string()) != "violated" || !c.is_object()) counts.push_back({name, n.get<uint64_t>(), 0});
+  for (const auto& [name, n] : nothing_to_judge.items())
+    if (expect.value(name, std::string()) != "violated" || !c.is_object()) {
+      const auto it = std::find_if(counts.begin(), counts.end(), [&](const PropertyCounts& p) { return p.name == name; });
+      (it == counts.end() ? counts.emplace_back(PropertyCounts{name}) : *it).nothing_to_judge = n.get<uint64_t>();
+    }
   const Judged judged = judged_in(counts, total["schedules"].get<uint64_t>());
-  // Only a search without a counterexample speaks of how far each property was judged.
-  if (!c.is_object()) out << judged.lines;
+  if (unexpected_c.is_null()) out << judged.lines;
   const bool unjudged = judged.unjudged;
   bool violated_expected = false;
   for (const auto& [name, value] : expect.items()) violated_expected = violated_expected || value == "violated";
   if (!unexpected_c.is_null()) return 1;
-  if (c.is_object()) return 0;
+  if (c.is_object()) return unjudged ? 1 : 0;
   return total["complete"].get<bool>() && !violated_expected && !unjudged ? 0 : 1;
 }
 

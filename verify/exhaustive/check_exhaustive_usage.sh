@@ -152,6 +152,34 @@ sed 's/at: 8,/at: 100,/' "$queue" >"$tmp/never-queued.yaml"
 check "nothing to judge in any schedule" 1 '^NOT ALL JUDGED: no counterexample within the bounds for fair_queue, mutual_exclusion' -- "$tmp/never-queued.yaml" --out "$tmp/q"
 grep -qE '^  but fair_queue had nothing to judge in any of the [0-9]+ schedules \(unknown\): it was never tested$' "$tmp/out" &&
   echo "ok   a property never tested is said so" || { echo "FAIL never tested:"; cat "$tmp/out"; failures=$((failures + 1)); }
+# So is one a stopped search never tested.
+check "a stopped search's untested property" 1 '^  but fair_queue had nothing to judge in any of the 30 schedules \(unknown\): it was never tested$' -- "$tmp/never-queued.yaml" --max-schedules 30 --out "$tmp/q"
+# A shard whose part of the tree is empty judged nothing: not "holds".
+check "a shard with no schedule" 1 "^NOTHING JUDGED: shard 50/339's part of the tree has no schedule within the bounds" -- "$queue" --shard 50/339 --out "$tmp/q50"
+# The violation a search looks for, found: a property expected to hold that no schedule before it
+# could judge (a token lock without a write: fencing) keeps it from exit 0.
+cat >"$tmp/expected-and-untested.yaml" <<'EOF'
+name: expected-and-untested
+lock: {type: token, name: orders, lease_ms: 100}
+clients: [A, B]
+timeline:
+  - {at: 0,   client: A, op: lock}
+  - {at: 0,   client: A, op: work, for_ms: 500}
+  - {at: 0,   client: A, op: unlock}
+  - {at: 200, client: B, op: lock}
+  - {at: 200, client: B, op: unlock}
+expect:
+  mutual_exclusion: violated
+  fencing: holds
+bounded:
+  latencies_ms: [1, 10]
+  slow_max: 1
+EOF
+check "an expected counterexample beside an untested claim" 1 '^  but fencing had nothing to judge in the one schedule \(unknown\): it was never tested$' -- "$tmp/expected-and-untested.yaml" --out "$tmp/eu"
+grep -q '^COUNTEREXAMPLE (expected): mutual_exclusion' "$tmp/out" || { echo "FAIL no expected counterexample:"; cat "$tmp/out"; failures=$((failures + 1)); }
+"$locksim" merge "$tmp/eu/exhaustive.json" --out "$tmp/eum.json" >"$tmp/out" 2>&1
+[[ $? == 1 ]] && grep -q 'but fencing had nothing to judge' "$tmp/out" && echo "ok   merge: an expected counterexample beside an untested claim exits 1" ||
+  { echo "FAIL merge of an untested claim:"; cat "$tmp/out"; failures=$((failures + 1)); }
 # --first and deepening shards are not one search.
 "$locksim" check --exhaustive "$world" --faults crash:1 --first --shard 0/2 --out "$tmp/f0" >/dev/null 2>&1
 "$locksim" check --exhaustive "$world" --faults crash:1 --shard 1/2 --out "$tmp/f1" >/dev/null 2>&1

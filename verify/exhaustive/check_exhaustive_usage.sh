@@ -158,24 +158,7 @@ check "a stopped search's untested property" 1 '^  but fair_queue had nothing to
 check "a shard with no schedule" 1 "^NOTHING JUDGED: shard 50/339's part of the tree has no schedule within the bounds" -- "$queue" --shard 50/339 --out "$tmp/q50"
 # The violation a search looks for, found: a property expected to hold that no schedule before it
 # could judge (a token lock without a write: fencing) keeps it from exit 0.
-cat >"$tmp/expected-and-untested.yaml" <<'EOF'
-name: expected-and-untested
-lock: {type: token, name: orders, lease_ms: 100}
-clients: [A, B]
-timeline:
-  - {at: 0,   client: A, op: lock}
-  - {at: 0,   client: A, op: work, for_ms: 500}
-  - {at: 0,   client: A, op: unlock}
-  - {at: 200, client: B, op: lock}
-  - {at: 200, client: B, op: unlock}
-expect:
-  mutual_exclusion: violated
-  fencing: holds
-bounded:
-  latencies_ms: [1, 10]
-  slow_max: 1
-EOF
-check "an expected counterexample beside an untested claim" 1 '^  but fencing had nothing to judge in the one schedule \(unknown\): it was never tested$' -- "$tmp/expected-and-untested.yaml" --out "$tmp/eu"
+check "an expected counterexample beside an untested claim" 1 '^  but fencing had nothing to judge in the one schedule \(unknown\): it was never tested$' -- "$here/expected-and-untested.yaml" --out "$tmp/eu"
 grep -q '^COUNTEREXAMPLE (expected): mutual_exclusion' "$tmp/out" || { echo "FAIL no expected counterexample:"; cat "$tmp/out"; failures=$((failures + 1)); }
 "$locksim" merge "$tmp/eu/exhaustive.json" --out "$tmp/eum.json" >"$tmp/out" 2>&1
 [[ $? == 1 ]] && grep -q 'but fencing had nothing to judge' "$tmp/out" && echo "ok   merge: an expected counterexample beside an untested claim exits 1" ||

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/anomaly.hpp"
 #include "model/lock_types.hpp"
 #include "world/fault.hpp"
 
@@ -71,6 +72,15 @@ bool skew(const FaultPlan&, world::FaultKind kind, const Plan&, const ExploreCon
   return kind == world::FaultKind::ClockJump;
 }
 
+// What loses, slows, cuts or refuses a client's commands: each costs a waiter a command timeout, a
+// retry interval or the delay itself.
+bool message_trouble(const FaultPlan&, world::FaultKind kind, const Plan&, const ExploreConfig&) {
+  using K = world::FaultKind;
+  return kind == K::Loss || kind == K::Delay || kind == K::Partition || kind == K::Reset || kind == K::ErrorReply;
+}
+
+constexpr std::string_view kTogether = "hazards-together";
+
 }  // namespace
 
 const std::vector<HazardInfo>& hazards() {
@@ -122,53 +132,57 @@ const std::vector<HazardInfo>& hazards() {
              for (ClientPlan& client : out.clients) client.clock_offset_ms = 0;
              return out;
            }},
-      // Last: what no one hazard explains but the ones present together do.
-      {.name = "hazards-together",
-       .reason = "only the configuration's hazards together explain it (each alone does not): without all of them, "
-                 "the case holds",
-       .present =
-           [](const Plan& p, const ExploreConfig& c) {
-             int n = 0;
-             for (const HazardInfo& h : hazards())
-               if (h.name != "hazards-together" && h.present(p, c)) ++n;
-             return n >= 2;
-           },
+      {.name = "network-keeps-waiter-out",
+       .reason = "a lost, delayed, cut-off or refused command (loss, delay, partition, reset, error replies) kept a "
+                 "waiter from a free lock while it waited for the reply, its command timeout or the retry interval: "
+                 "liveness says so, but that is how every client lives with an unreliable network (without that "
+                 "trouble the case holds)",
+       .present = [](const Plan& p, const ExploreConfig& c) { return p.loss_per_thousand > 0 || any_fault(p, c, message_trouble); },
        .without =
            [](const Plan& p, const ExploreConfig& c) {
-             const HazardInfo* present = nullptr;
-             return without_hazards(p, c, &present);
-           }},
+             Plan out = drop_faults(p, c, message_trouble);
+             out.loss_per_thousand = 0;
+             return out;
+           },
+       .property = model::property::kLiveness},
+      // Last: what no one hazard explains but the ones present together do (without_hazards and
+      // hazard_of try it by taking away every hazard present that explains the property).
+      {.name = std::string_view(kTogether),
+       .reason = "only the configuration's hazards together explain it (each alone does not): without all of them, "
+                 "the case holds",
+       .present = nullptr,
+       .without = nullptr},
   };
   return table;
 }
 
-Plan without_hazards(const Plan& plan, const ExploreConfig& config, const HazardInfo** present, int* count) {
+Plan without_hazards(const Plan& plan, const ExploreConfig& config, std::string_view property, const HazardInfo** present,
+                     int* count) {
   Plan out = plan;
   *present = nullptr;
-  if (count) *count = 0;
+  int n = 0;
   for (const HazardInfo& hazard : hazards()) {
-    if (!hazard.present(out, config)) continue;
+    if (hazard.name == kTogether || !hazard.explains(property) || !hazard.present(out, config)) continue;
     if (!*present) *present = &hazard;
-    if (count) ++*count;
+    ++n;
     out = hazard.without(out, config);
   }
+  if (count) *count = n;
   return out;
 }
 
-const HazardInfo* hazard_of(const Plan& plan, const ExploreConfig& config, const std::function<bool(const Plan&)>& keeps,
-                            int* runs) {
+const HazardInfo* hazard_of(const Plan& plan, const ExploreConfig& config, std::string_view property,
+                            const std::function<bool(const Plan&)>& keeps, int* runs) {
   const HazardInfo* first = nullptr;
   int count = 0;
-  without_hazards(plan, config, &first, &count);
-  if (count == 1) return first;  // its removal is the removal of them all
-  first = nullptr;
+  without_hazards(plan, config, property, &first, &count);
+  if (count <= 1) return first;  // its removal is the removal of them all
   for (const HazardInfo& hazard : hazards()) {
-    if (!hazard.present(plan, config)) continue;
-    if (!first) first = &hazard;
+    if (hazard.name == kTogether || !hazard.explains(property) || !hazard.present(plan, config)) continue;
     if (runs) ++*runs;
     if (!keeps(hazard.without(plan, config))) return &hazard;
   }
-  return first;  // not reached for a plan that holds without every hazard: the last entry removes them all
+  return &hazards().back();  // each alone left it violated; all of them together did not
 }
 
 }  // namespace locksim::explore

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "explore/explore.hpp"
+#include "explore/hazards.hpp"
 #include "scenario/runner.hpp"
 
 namespace locksim::explore {
@@ -106,6 +107,52 @@ TEST(Hazards, ATtlWithoutAWatchdogIsTheLeaseHazard) {
     EXPECT_EQ(verdict_of(endless, "mutual_exclusion"), model::Validity::Yes) << "seed " << seed;
   }
   EXPECT_GE(labelled, 20u);
+}
+
+// One client, lost and delayed messages: every liveness violation is the network keeping the client
+// from a free lock (nobody else could), and explore says so. Checked by hand: the written case
+// without its loss and delay faults holds.
+TEST(Hazards, NetworkTroubleThatKeepsAWaiterOutIsLabelledAndTheLabelIsTrue) {
+  ExploreConfig c;
+  c.faults = {"loss", "delay"};
+  c.clients_max = 1;
+  c.leases = false;
+  c.properties = {"liveness"};
+  size_t labelled = 0;
+  for (uint64_t seed = 1; seed <= 100; ++seed) {
+    const CaseResult r = explore_case(c, seed);
+    ASSERT_FALSE(r.error) << *r.error;
+    if (r.violated.empty()) continue;
+    ASSERT_NE(r.hazard, nullptr) << "seed " << seed << ": a finding with one client: " << r.explanation;
+    ASSERT_EQ(r.hazard->name, "network-keeps-waiter-out") << "seed " << seed;
+    ++labelled;
+    Scenario without = r.shrunk;
+    std::erase_if(without.timeline, [](const scenario::TimelineEntry& e) {
+      return e.fault && (e.fault->kind == world::FaultKind::Loss || e.fault->kind == world::FaultKind::Delay);
+    });
+    EXPECT_EQ(verdict_of(without, "liveness"), model::Validity::Yes) << "seed " << seed;
+  }
+  EXPECT_GE(labelled, 20u);
+}
+
+// The network hazard explains liveness alone: a slow link that lets two owners in (Redisson's
+// #3194) must stay a finding.
+TEST(Hazards, TheNetworkHazardExplainsNoOtherProperty) {
+  ExploreConfig c;
+  c.faults = {"delay"};
+  Plan plan;
+  plan.faults.push_back(FaultPlan{.kind = 0, .extra_ms = 2000});
+  const HazardInfo* present = nullptr;
+  without_hazards(plan, c, "liveness", &present);
+  ASSERT_NE(present, nullptr);
+  EXPECT_EQ(present->name, "network-keeps-waiter-out");
+  without_hazards(plan, c, "mutual_exclusion", &present);
+  EXPECT_EQ(present, nullptr);
+  plan.faults.clear();
+  plan.loss_per_thousand = 5;  // world-wide loss is the same trouble
+  without_hazards(plan, c, "liveness", &present);
+  ASSERT_NE(present, nullptr);
+  EXPECT_EQ(without_hazards(plan, c, "liveness", &present).loss_per_thousand, 0);
 }
 
 TEST(Signatures, SeedsOfOneShapeAreOneFindingWhateverTheNamesAndTimes) {

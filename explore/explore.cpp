@@ -63,11 +63,11 @@ void first_difference(CaseResult& r) {
 // cannot drift into one. The cheapest experiment runs first: the first hazard alone (usually a
 // lease) often clears it. (A differential finding is the change's by construction: both
 // configurations share the hazards.)
-Plan put_down_to_hazards(const Plan& plan, const ExploreConfig& config, const std::string& property,
+Plan put_down_to_hazards(const Plan& plan, const ExploreConfig& config, const std::string& anomaly,
                          const std::function<bool(const Plan&)>& keeps, CaseResult& result) {
   const HazardInfo* first = nullptr;
   int present = 0;
-  const Plan clean = without_hazards(plan, config, property, &first, &present);
+  const Plan clean = without_hazards(plan, config, anomaly, &first, &present);
   if (!first) return plan;
   if (present > 1) {
     ++result.shrink_runs;
@@ -78,7 +78,7 @@ Plan put_down_to_hazards(const Plan& plan, const ExploreConfig& config, const st
   }
   ++result.shrink_runs;
   if (keeps(clean)) return clean;
-  result.hazard = present == 1 ? first : hazard_of(plan, config, property, keeps, &result.shrink_runs);
+  result.hazard = present == 1 ? first : hazard_of(plan, config, anomaly, keeps, &result.shrink_runs);
   return plan;
 }
 
@@ -140,7 +140,8 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
     if (judge(to_scenario(candidate, breaks), property) != model::Validity::No) return false;
     return !keeps_holding || judge(to_scenario(candidate, *keeps_holding), property) == model::Validity::Yes;
   };
-  Plan start = against ? plan : put_down_to_hazards(plan, config, property, keeps, result);
+  const PropertyResult* violated = property_of(run, property);
+  Plan start = against ? plan : put_down_to_hazards(plan, config, violated ? violated->verdict.anomaly : "", keeps, result);
   const bool shrinks = shrink.enabled && (!result.hazard || shrink.hazards);
   // A violation that needs no chance makes a smaller, steadier story: try that first. A difference
   // between two configurations must need none (leaves_nothing_to_chance says why).

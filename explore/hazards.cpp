@@ -135,7 +135,7 @@ const std::vector<HazardInfo>& hazards() {
       {.name = "network-keeps-waiter-out",
        .reason = "a lost, delayed, cut-off or refused command (loss, delay, partition, reset, error replies) kept a "
                  "waiter from a free lock while it waited for the reply, its command timeout or the retry interval: "
-                 "liveness says so, but that is how every client lives with an unreliable network (without that "
+                 "starved says so, but that is how every client lives with an unreliable network (without that "
                  "trouble the case holds)",
        .present = [](const Plan& p, const ExploreConfig& c) { return p.loss_per_thousand > 0 || any_fault(p, c, message_trouble); },
        .without =
@@ -144,7 +144,7 @@ const std::vector<HazardInfo>& hazards() {
              out.loss_per_thousand = 0;
              return out;
            },
-       .property = model::property::kLiveness},
+       .anomaly = model::anomaly::kStarved},
       // Last: what no one hazard explains but the ones present together do (without_hazards and
       // hazard_of try it by taking away every hazard present that explains the property).
       {.name = std::string_view(kTogether),
@@ -156,13 +156,13 @@ const std::vector<HazardInfo>& hazards() {
   return table;
 }
 
-Plan without_hazards(const Plan& plan, const ExploreConfig& config, std::string_view property, const HazardInfo** present,
+Plan without_hazards(const Plan& plan, const ExploreConfig& config, std::string_view anomaly, const HazardInfo** present,
                      int* count) {
   Plan out = plan;
   *present = nullptr;
   int n = 0;
   for (const HazardInfo& hazard : hazards()) {
-    if (hazard.name == kTogether || !hazard.explains(property) || !hazard.present(out, config)) continue;
+    if (hazard.name == kTogether || !hazard.explains(anomaly) || !hazard.present(out, config)) continue;
     if (!*present) *present = &hazard;
     ++n;
     out = hazard.without(out, config);
@@ -171,14 +171,14 @@ Plan without_hazards(const Plan& plan, const ExploreConfig& config, std::string_
   return out;
 }
 
-const HazardInfo* hazard_of(const Plan& plan, const ExploreConfig& config, std::string_view property,
+const HazardInfo* hazard_of(const Plan& plan, const ExploreConfig& config, std::string_view anomaly,
                             const std::function<bool(const Plan&)>& keeps, int* runs) {
   const HazardInfo* first = nullptr;
   int count = 0;
-  without_hazards(plan, config, property, &first, &count);
+  without_hazards(plan, config, anomaly, &first, &count);
   if (count <= 1) return first;  // its removal is the removal of them all
   for (const HazardInfo& hazard : hazards()) {
-    if (hazard.name == kTogether || !hazard.explains(property) || !hazard.present(plan, config)) continue;
+    if (hazard.name == kTogether || !hazard.explains(anomaly) || !hazard.present(plan, config)) continue;
     if (runs) ++*runs;
     if (!keeps(hazard.without(plan, config))) return &hazard;
   }

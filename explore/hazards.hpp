@@ -5,8 +5,9 @@
 // persisted, a failover that loses what the replica had not received, a FairLock judged by skewed
 // clocks.
 //
-// A hazard may explain one property only: trouble on the network keeps a waiter from a free lock
-// (liveness states that), but a lock that a slow link lets two owners hold is a bug to find.
+// A hazard may explain one anomaly only: trouble on the network keeps a waiter from a free lock
+// (`starved`, in liveness or fair_queue), but a lock that a slow link lets two owners hold is a bug
+// to find.
 //
 // A counterexample is put down to a hazard by experiment, not by its looks: the hazard is removed
 // from the shrunk plan (and nothing else), and if the property then holds, the hazard is what the
@@ -27,22 +28,22 @@ struct HazardInfo {
   // Whether `plan` has the hazard; and `plan` without it.
   bool (*present)(const Plan& plan, const ExploreConfig& config);
   Plan (*without)(const Plan& plan, const ExploreConfig& config);
-  std::string_view property = {};  // the one property it explains; empty: any
-  bool explains(std::string_view violated) const { return property.empty() || property == violated; }
+  std::string_view anomaly = {};  // the one anomaly it explains, whichever property reports it; empty: any
+  bool explains(std::string_view violated) const { return anomaly.empty() || anomaly == violated; }
 };
 
 const std::vector<HazardInfo>& hazards();
 
-// `plan` without any hazard of the table that explains a violation of `property`; `present` is set
+// `plan` without any hazard of the table that explains a violation with `anomaly`; `present` is set
 // to the first it had (nullptr: none), `count` to how many it had.
-Plan without_hazards(const Plan& plan, const ExploreConfig& config, std::string_view property, const HazardInfo** present,
+Plan without_hazards(const Plan& plan, const ExploreConfig& config, std::string_view anomaly, const HazardInfo** present,
                      int* count = nullptr);
 
-// The hazard a violation of `property` in `plan` that holds without every hazard needs: the first of
-// the table present (and explaining it) whose removal makes `keeps` (still violated) false; else the
+// The hazard a violation (with `anomaly`) in `plan` that holds without every hazard needs: the first
+// of the table present (and explaining it) whose removal makes `keeps` (still violated) false; else the
 // table's last entry, "hazards-together" (it has no present or without of its own). With one hazard
 // present, it is that one and nothing is run.
-const HazardInfo* hazard_of(const Plan& plan, const ExploreConfig& config, std::string_view property,
+const HazardInfo* hazard_of(const Plan& plan, const ExploreConfig& config, std::string_view anomaly,
                             const std::function<bool(const Plan&)>& keeps, int* runs = nullptr);
 
 }  // namespace locksim::explore

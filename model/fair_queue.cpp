@@ -202,6 +202,15 @@ class FairQueueJudge final : public Judge {
         const bool granted = key && !key->after_event(i - 1).claim_of(op.owner, op.lock) &&
                              key->after_event(i).claim_of(op.owner, op.lock);
         Grant g{op.id, op.owner, op.lock, i, x.at_ms, i, false};
+        if (!current && key) {
+          // Granted at its first attempt, but its thread was already in the server's queue (an
+          // earlier acquire of it queued and gave up, or its reply was lost): the server's queue is
+          // per thread, so that is where it stood.
+          if (const auto since = in_queue_since(*key, i, op.owner)) {
+            g.position = *since;
+            g.queued = true;
+          }
+        }
         if (current) {
           g.position = current->enqueue;
           g.queued = true;
@@ -244,6 +253,20 @@ class FairQueueJudge final : public Judge {
     out.needs_end = !settled.end();
     out.entries.push_back(*current);
     return out;
+  }
+
+  // The event from which `owner`'s thread has stood in `key`'s recorded queue without a break up to
+  // just before event `index`; nothing when the queue was not recorded or did not have it. A
+  // stream may have retired the states where it entered: then the earliest kept, which is no later.
+  std::optional<int64_t> in_queue_since(const KeyTrack& key, int64_t index, const std::string& owner) const {
+    const std::string id = facts_.field_of(owner);
+    const auto has = [&](const KeyState& s) {
+      return s.queue_known && std::find(s.queue().begin(), s.queue().end(), id) != s.queue().end();
+    };
+    const KeyState* s = &key.after_event(index - 1);
+    if (!has(*s)) return std::nullopt;
+    while (s != key.states.data() && has(*(s - 1))) --s;
+    return std::max<int64_t>(s->event, facts_.history().events().first());
   }
 
   // fifo-inversion: a grant while an earlier, live waiter still waits. Grants come in history

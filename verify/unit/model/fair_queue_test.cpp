@@ -116,6 +116,41 @@ TEST(CheckerFairQueue, WaitersGrantedInTheOrderTheyEnqueuedPass) {
   EXPECT_EQ(v.explanation, "2 queue stays and 3 grants, in FIFO order, none kept waiting while the lock was free");
 }
 
+// The server's queue is per thread: B:1 queued, gave up (its entry stays in the queue), C queued
+// behind that entry, and B:1's next lock() is granted at once as the queue's head. B:1 enqueued
+// before C, so that is FIFO order, not an inversion; the checker reads where B:1 stood from the
+// queue the history records.
+Story a_thread_that_left_its_entry_behind(const std::string& b_queue_at_c) {
+  Story s;
+  s.wants(0, "A", 1);
+  s.granted(1, "A", 1);
+  s.wants(50, "B", 2);
+  s.b.exec({.t = 51, .op = 2, .f = "acquire", .reply = "29000", .before = s.hash, .after = s.hash, .ttl = 29950,
+            .sent = 50, .queue = "[B:1]"});
+  s.b.fail({.t = 60, .p = "B", .op = 2, .f = "lock"});
+  s.wants(100, "C", 3);
+  s.b.exec({.t = 101, .op = 3, .f = "acquire", .reply = "34000", .before = s.hash, .after = s.hash, .ttl = 29900,
+            .sent = 100, .queue = b_queue_at_c});
+  s.releases(1000, "A", 4);
+  s.wants(1005, "B", 5);
+  s.granted(1006, "B", 5);
+  s.releases(2000, "B", 6);
+  s.granted(2003, "C", 3);
+  return s;
+}
+
+TEST(CheckerFairQueue, AThreadGrantedFromTheQueueEntryItLeftBehindKeepsItsPlace) {
+  const Verdict v = a_thread_that_left_its_entry_behind("[B:1,C:1]").judge();
+  EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+}
+
+// The same grant with B:1 gone from the queue before C queued: B:1 jumped it.
+TEST(CheckerFairQueue, AThreadNoLongerInTheQueueIsANewcomer) {
+  const Verdict v = a_thread_that_left_its_entry_behind("[C:1]").judge();
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kFifoInversion);
+}
+
 TEST(CheckerFairQueue, ALaterWaiterGrantedBeforeALiveEarlierOneIsAFifoInversion) {
   int64_t b_enqueued = 0, c_enqueued = 0;
   Story s = two_waiters_behind_a(&b_enqueued, &c_enqueued);

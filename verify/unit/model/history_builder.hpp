@@ -93,6 +93,7 @@ class HistoryBuilder {
     std::string client = "";   // "": the process that invoked `op`
     int64_t sent = -1;
     int64_t sent_i = -1;
+    std::string queue = "";    // a FairLock's queue after it, as the history renders it ("[A:1,B:1]")
   };
   struct KeyArgs {
     int64_t t;
@@ -206,6 +207,7 @@ class HistoryBuilder {
     e.sent_ms = a.sent;
     e.sent_index = a.sent_i;
     e.ttl_ms = a.ttl != -3 ? a.ttl : a.after.empty() ? -2 : 30000;
+    e.queue = a.queue;
     return add(std::move(e));
   }
   // A watchdog renewal of `client`'s hold, run by the server: it answers 1 and sets the key's TTL

@@ -520,13 +520,9 @@ int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::stri
   // How far each claim was judged, as one search says it: not beside an unexpected counterexample;
   // beside an expected one, for the properties expected to hold (judged in the schedules before it).
   std::vector<PropertyCounts> counts;
-  for (const auto& [name, n] : unknown.items())
-    if (expect.value(name, std::string()) != "violated" || !c.is_object()) counts.push_back({name, n.get<uint64_t>(), 0});
-  for (const auto& [name, n] : nothing_to_judge.items())
-    if (expect.value(name, std::string()) != "violated" || !c.is_object()) {
-      const auto it = std::find_if(counts.begin(), counts.end(), [&](const PropertyCounts& p) { return p.name == name; });
-      (it == counts.end() ? counts.emplace_back(PropertyCounts{name}) : *it).nothing_to_judge = n.get<uint64_t>();
-    }
+  for (const auto& [name, value] : expect.items())
+    if (value != "violated" || !c.is_object())
+      counts.push_back({name, unknown.value(name, uint64_t{0}), nothing_to_judge.value(name, uint64_t{0})});
   const Judged judged = judged_in(counts, total["schedules"].get<uint64_t>());
   if (unexpected_c.is_null()) out << judged.lines;
   const bool unjudged = judged.unjudged;

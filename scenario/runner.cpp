@@ -209,6 +209,13 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
   } catch (const std::exception& ex) {
     result.error = ex.what();
   }
+  // What had not returned by the end, a stopped run's too (its history is what it recorded).
+  try {
+    result.pending = result.history_file ? model::pending_operations(model::file_readings(*result.history_file)())
+                                         : model::pending_operations(result.history);
+  } catch (const std::exception&) {
+    // An unreadable streamed file is reported below, where it is judged.
+  }
   if (result.error) return result;
 
   // Without expectations, every property that applies is observed.

@@ -9,6 +9,7 @@
 #include "scenario/scenario.hpp"
 #include "live/live_fabric.hpp"
 #include "model/history.hpp"
+#include "model/pending.hpp"
 #include "model/verdict.hpp"
 
 namespace locksim::scenario {
@@ -50,6 +51,8 @@ struct ScenarioResult {
   std::optional<std::string> skipped;  // not run, and why (a refused --time-scale)
   std::vector<PropertyResult> properties;
   std::vector<OpPinResult> pins;
+  // What had not returned when the run ended (also when it stopped on an error, as far as recorded).
+  model::PendingOps pending;
   model::History history;  // empty when streamed (history_file)
   // Streamed (Backend::stream_to): the history is this file, written as it was recorded and judged
   // from it as it streams.

@@ -166,8 +166,14 @@ std::string lapse(const Verdict& v) {
   std::string s = "Let " + hold->who + " hold " + hold->where + " from " + ms(hold->from_ms) +
                   " with the watchdog (no lease). Then its hold in " + expired->where + " expired at " + ms(expired->from_ms);
   if (set) s += " (the expiry it ran out of was set at " + ms(set->from_ms) + ")";
-  s += " while it still believed it held the lock, with no fault on " + hold->who.substr(0, hold->who.find(':')) +
-       " or " + expired->who + " in between";
+  if (number(v, "renewal_period_ms") > 0)
+    s += " while it still believed it held the lock, although " + hold->who.substr(0, hold->who.find(':')) +
+         "'s connection to " + expired->who + " had worked for " + figure(v, "working_ms") +
+         " ms in one stretch in between, more than one renewal period (" + figure(v, "renewal_period_ms") +
+         " ms): the faults in between do not explain it";
+  else
+    s += " while it still believed it held the lock, with no fault on " + hold->who.substr(0, hold->who.find(':')) +
+         " or " + expired->who + " in between";
   const auto failed = all(v, "failed_renewal");
   if (!failed.empty()) {
     s += "; renewals without success at";
@@ -178,15 +184,30 @@ std::string lapse(const Verdict& v) {
 
 std::string late(const Verdict& v) {
   const Evidence* hold = v.find("hold");
+  if (!hold) return v.anomaly;
   const Evidence* crash = v.find("crash");
-  if (!hold || !crash) return v.anomaly;
-  std::string s = "Let " + hold->who + " hold " + hold->where + " with the watchdog and crash at " + ms(crash->from_ms);
-  if (const Evidence* set = v.find("lease_set")) s += "; the latest expiry set while it held was " + ms(set->number);
-  else s += "; its hold had no expiry, so it was given one watchdog lease";
-  s += ". Then its hold should have gone by " + figure(v, "deadline") + " ms (with " + figure(v, "slack") + " ms slack), ";
-  if (const Evidence* g = v.find("gone")) return s + "but it went only at " + ms(g->from_ms) + ".";
-  if (const Evidence* k = v.find("still_there")) return s + "but it was still in " + k->where + " when the history ended.";
-  return s + "but it did not.";
+  std::string s = "Let " + hold->who + " hold " + hold->where;
+  if (const Evidence* armed = v.find("armed")) {
+    s += " with a lease of " + figure(v, "lease") + " ms, last armed by its own " + armed->state + " on " + armed->who +
+         " at " + ms(armed->from_ms);
+    if (crash) s += ", and crash at " + ms(crash->from_ms);
+    s += ". Then its hold should have gone by " + figure(v, "deadline") + " ms (with " + figure(v, "slack") +
+         " ms slack), whatever else touched the key, ";
+  } else {
+    s += " with the watchdog and crash at " + (crash ? ms(crash->from_ms) : std::string("?"));
+    if (const Evidence* set = v.find("lease_set"))
+      s += "; the last of its acquires and renewals that set an expiry ran on " + set->who + " at " + ms(set->from_ms);
+    else
+      s += "; none of its requests had set an expiry, so it was given one watchdog lease from the crash";
+    s += ". Then its hold should have gone one watchdog lease later, by " + figure(v, "deadline") + " ms (with " +
+         figure(v, "slack") + " ms slack), ";
+  }
+  if (const Evidence* g = v.find("gone")) s += "but it went only at " + ms(g->from_ms);
+  else if (const Evidence* k = v.find("still_there")) s += "but it was still in " + k->where + " when the history ended";
+  else s += "but it did not";
+  if (const Evidence* by = v.find("extended_by"))
+    s += " (" + by->who + "'s " + by->state + " at " + ms(by->from_ms) + " had set its expiry to " + ms(by->number) + ")";
+  return s + ".";
 }
 
 std::string renewal(const Verdict& v) {
@@ -213,6 +234,12 @@ std::string renewal(const Verdict& v) {
 std::string lease(const Verdict& v) {
   const Evidence* a = v.find("acquire");
   const Evidence* key = v.find("key");
+  if (const Evidence* r = v.find("renewal"); r && key) {
+    const int64_t ttl = number(v, "ttl");
+    return "Let " + r->who + " renew its hold in " + r->where + " at " + ms(r->from_ms) +
+           ". Then the server set the key to expire after " + ms(ttl) + ", not the watchdog's lease of " +
+           figure(v, "lease") + " ms.";
+  }
   if (!a || !key) return v.anomaly;
   const int64_t ttl = number(v, "ttl");
   return "Let " + a->who + " acquire " + a->where + " at " + ms(a->from_ms) + " with a lease of " + figure(v, "lease") +

@@ -11,6 +11,7 @@
 #include "model/anomaly.hpp"
 #include "model/checker_support.hpp"
 #include "model/fault_events.hpp"
+#include "model/working_connection.hpp"
 
 namespace locksim::model {
 namespace {
@@ -72,6 +73,9 @@ class WatchdogJudge final : public Judge {
     if (found_ && std::tie(found_->decided, found_->rank, found_->seq) <= std::tie(decided, rank, seq)) return;
     found_ = Found{decided, rank, seq, anomaly, std::move(ev), hold && hold->span.end < 0 ? hold : nullptr};
   }
+  // Redisson renews every lockWatchdogTimeout / 3.
+  int64_t renewal_period() const { return options_.watchdog_lease_ms / 3; }
+
   // What a stream dropped, that a whole history would have shown this judgement.
   void cannot_tell(const std::string& what) {
     if (!unknown_) unknown_ = "not judged exactly from a stream: " + what + " lies before what the stream kept";
@@ -101,7 +105,9 @@ class WatchdogJudge final : public Judge {
       ++holds_;
       for (const KeyTrack* key : facts_.parts(b.lock)) {
         lapses(b, *key, seq_++);
-        if (b.crashed) late_.push_back(Late{&b, key, seq_++});
+        const bool leased =
+            std::any_of(b.holds.begin(), b.holds.end(), [&](int64_t h) { return facts_.at(h).lease_ms >= 0; });
+        if (b.crashed || leased) late_.push_back(Late{&b, key, seq_++});
       }
     }
     std::erase_if(late_, [&](const Late& l) { return late_expiry(*l.belief, *l.key, l.seq, settled); });
@@ -145,17 +151,27 @@ class WatchdogJudge final : public Judge {
             }
         }
       if (!kept_from(set_at)) return cannot_tell("the renewals since " + support::ms(set_at));
+      // A fault excuses the lapse only when it left the holder less than one renewal period of
+      // working connection, in one stretch, between the expiry's setting and the expiry: a short
+      // fault, or one long over before the expiry, explains nothing.
+      const int64_t expiry = prev.expire_at >= 0 && prev.expire_at < cause.at_ms ? prev.expire_at : cause.at_ms;
       bool excused = false;
       for (const FaultSpan& f : facts_.faults()) {
         const int64_t to = std::max(f.span.to_ms, f.span.from_ms);
         if (excuses(f, b.process, key.server) && f.span.from_ms <= cause.at_ms && to >= set_at) excused = true;
       }
-      if (excused) continue;
+      const int64_t working = longest_working_stretch(facts_, b.process, key.server, set_at, expiry);
+      if (excused && working < renewal_period()) continue;
       std::vector<Evidence> ev{support::belief_evidence(facts_, "hold", b),
                                support::key_evidence("expiry_set", key, states[j]),
                                support::event_evidence(facts_, "expired", cur.event)};
       ev.back().where = key.name();
       if (prev.expire_at >= 0 && prev.expire_at < cause.at_ms) ev.back().from_ms = prev.expire_at;
+      if (excused) {
+        // Faults were in effect, but not enough to explain it: say how long the connection worked.
+        ev.push_back(support::figure("working_ms", working));
+        ev.push_back(support::figure("renewal_period_ms", renewal_period()));
+      }
       for (auto r = first_at(set_at); r != facts_.history().events().end() && r->index < cur.event; ++r)
         if (r->kind == EventKind::Renew && r->owner() == b.owner && r->value != 1)
           ev.push_back(support::event_evidence(facts_, "failed_renewal", r->index));
@@ -164,67 +180,187 @@ class WatchdogJudge final : public Judge {
     }
   }
 
-  // Whether a crashed holder's hold in `key` has been judged (true), or must wait for more events.
+  // The lease the Hold of operation `op` in `b` asked for (-1: none, the watchdog), nullopt when the
+  // belief has no Hold of it.
+  std::optional<int64_t> lease_of(const Belief& b, int64_t op) const {
+    for (int64_t h : b.holds)
+      if (facts_.at(h).op == op) return facts_.at(h).lease_ms;
+    return std::nullopt;
+  }
+
+  // b: whether `b`'s hold in `key` has been judged for a late expiry (true), or must wait for more
+  // events. Its deadline is the owner's own, whatever else touched the key (another owner's renewal,
+  // an unlock's or a refusal's PEXPIRE, a renewal that set a wrong expiry):
+  //  - while its unmatched acquires all named a lease (explicit), the lease of the latest of them,
+  //    from when it ran on the server, or from its owner's partial unlock that re-armed it since;
+  //  - once its holder crashed with the watchdog, one watchdog lease from the last of its own
+  //    acquires and renewals that ran on the server and set an expiry (one in flight at the crash
+  //    included), or from the crash when none set one;
+  //  - a mixed hold (a lease re-entry on top of lock()) asked for either: the later of the two.
+  // A live watchdog hold has none (renewal keeps it), nor has a hold once its owner has unlocked.
+  // The hold is late when it is still in the key after its deadline plus the slack; a history that
+  // ends before then is not judged.
   bool late_expiry(const Belief& b, const KeyTrack& key, int64_t seq, const Settled& settled) {
-    const Event& crash = facts_.at(b.span.end);
     const auto& states = key.states;
-    size_t i = static_cast<size_t>(&key.after_event(b.span.end) - states.data());
-    if (!states[i].claim_of(b.owner, b.lock)) return true;
-    int64_t deadline = kNoExpiry, gone = -1, gone_at = kForever;
-    size_t last_set = i;
-    bool decided = false;
-    for (; i < states.size(); ++i) {
+    const int64_t crash = b.crashed ? b.span.end : -1;
+    const int64_t crash_ms = b.crashed ? facts_.at(crash).at_ms : kForever;
+    // Whether the hold is in the key in state j (a reader whose timeout keys expired is not).
+    auto carries = [&](const KeyState& st) {
+      const Claim* c = st.known && st.present ? st.claim_of(b.owner, b.lock) : nullptr;
+      return c && !c->stale;
+    };
+    int64_t explicit_from = -1, explicit_lease = -1;  // the latest granted acquire that named a lease
+    size_t explicit_state = 0;
+    int64_t own_from = -1;  // the latest own acquire or renewal that set an expiry
+    size_t own_state = 0;
+    for (size_t i = static_cast<size_t>(&key.after_event(b.since) - states.data()); i < states.size(); ++i) {
       const KeyState& s = states[i];
-      if (!s.known || !s.claim_of(b.owner, b.lock)) {
-        gone = s.event;
-        gone_at = facts_.at(gone).at_ms;
-        decided = true;
+      if (b.span.end >= 0 && !b.crashed && s.event >= b.span.end) return true;  // unlocked: no deadline after
+      // Only what happened since the hold's operation began can be its own acquire (and only that is
+      // still there in a stream).
+      if (s.event >= b.since) {
+        const Event& x = facts_.at(s.event);
+        const bool sent_before_crash = !b.crashed || (x.sent_ms >= 0 ? x.sent_ms : x.at_ms) <= crash_ms;
+        if (x.kind == EventKind::Exec && x.owner() == b.owner && sent_before_crash && carries(s)) {
+          const bool acquired = (x.f == "acquire" || x.f == "try_acquire") && x.reply == "nil";
+          // A partial unlock re-arms the lease its holder asked for (Redisson's PEXPIRE of the stored
+          // lease): its own request, so the hold may run its lease from there, and no further.
+          const bool rearmed = x.f == "unlock" && s.expire_at >= 0;
+          if (acquired || rearmed || (x.f == "renew" && x.reply == "1")) {
+            if (s.expire_at >= 0) {
+              own_from = x.at_ms;
+              own_state = i;
+            }
+            const auto lease = acquired ? lease_of(b, x.op) : std::nullopt;
+            if (lease && *lease >= 0) {
+              explicit_from = x.at_ms;
+              explicit_lease = *lease;
+              explicit_state = i;
+            } else if (rearmed && explicit_lease >= 0) {
+              explicit_from = x.at_ms;
+              explicit_state = i;
+            }
+          }
+        }
+      }
+      if (!carries(s)) {
+        if (b.crashed && s.event >= crash && s.known) return true;  // gone after the crash, by its deadline
+        continue;
+      }
+      // How long the hold stays in this state: to the next state, its expiry, or the end.
+      const bool last = i + 1 == states.size();
+      int64_t until = last ? facts_.end_ms() + 1 : states[i + 1].from_ms;
+      const bool runs_on = last && (s.expire_at < 0 || s.expire_at >= facts_.end_ms());  // past the end, maybe
+      if (s.expire_at >= 0) until = std::min(until, s.expire_at + 1);
+      // The state's time before the holder's crash and after it: a crash splits the state it falls in.
+      int64_t deadline = kForever, seen = -1;
+      bool from_explicit = false, after_crash = false;
+      // The live part is cut further where the hold's mode changed (a Hold or Release within the state).
+      std::vector<std::tuple<int64_t, int64_t, bool, Belief::Mode>> parts;  // from, to, crashed, mode
+      {
+        const int64_t live_to = std::min(until, crash_ms);
+        int64_t from = s.from_ms;
+        Belief::Mode mode = b.mode_at(std::max(s.event, b.span.begin));
+        for (const auto& [index, m] : b.modes) {
+          // The final Release clears the modes; after it the hold stands as it did before it.
+          if (index <= s.event || index == b.span.end) continue;
+          const int64_t at = facts_.at(index).at_ms;
+          if (at >= live_to) break;
+          if (at > from) parts.emplace_back(from, at, false, mode);
+          from = std::max(from, at);
+          mode = m;
+        }
+        if (from < live_to) parts.emplace_back(from, live_to, false, mode);
+        // The Release at the crash clears the modes: the hold stood as it did just before it.
+        if (b.crashed && until > std::max(s.from_ms, crash_ms))
+          parts.emplace_back(std::max(s.from_ms, crash_ms), until, true, b.mode_at(crash - 1));
+      }
+      for (const auto& [from, to, crashed_part, mode] : parts) {
+        int64_t d = kForever;
+        // A live mixed hold asked for renewal too: only a crash gives it a deadline.
+        if (explicit_lease >= 0 && (mode == Belief::Mode::Explicit || (crashed_part && mode == Belief::Mode::Mixed)))
+          d = explicit_from + explicit_lease;
+        const bool explicit_bar = d != kForever;
+        if (crashed_part && mode != Belief::Mode::Explicit) {
+          const int64_t watchdog = (own_from >= 0 ? own_from : crash_ms) + options_.watchdog_lease_ms;
+          if (d == kForever || watchdog > d) d = watchdog;
+        }
+        if (d == kForever) continue;
+        const bool bar_is_explicit = explicit_bar && d == explicit_from + explicit_lease;
+        d += options_.slack_ms;
+        if (runs_on && to == until && !settled.end() && facts_.end_ms() <= d) return false;  // not decided yet
+        if (to - 1 <= d) continue;  // gone (from this part of the state) by the deadline
+        deadline = d;
+        seen = std::max(d + 1, from);
+        from_explicit = bar_is_explicit;
+        after_crash = crashed_part;
         break;
       }
-      if (s.expire_at == kUnknownExpiry) return true;  // cannot be judged
-      if (s.lease_bound > deadline) {
-        deadline = s.lease_bound;
-        last_set = i;
+      if (seen < 0) continue;
+      // Late. Where it went, once known: a stream waits for it, so that both readings say the same.
+      std::optional<Evidence> gone;
+      bool still = false;
+      for (size_t j = i; j < states.size() && !gone && !still; ++j) {
+        const KeyState& g = states[j];
+        const bool final_state = j + 1 == states.size();
+        if (!carries(g) && g.known) {
+          gone = support::event_evidence(facts_, "gone", g.event);
+          gone->where = key.name();
+          gone->from_ms = g.from_ms;
+        } else if (g.expire_at >= 0 && g.expire_at < (final_state ? facts_.end_ms() : states[j + 1].from_ms)) {
+          if (final_state && !settled.end()) return false;  // the state after it will say which event
+          gone = Evidence{};
+          gone->role = "gone";
+          gone->event = final_state ? -1 : states[j + 1].event;
+          gone->where = key.name();
+          gone->from_ms = g.expire_at;
+        } else if (final_state) {
+          if (!settled.end()) return false;
+          still = true;
+        }
       }
-      // Past its expiry the hold is gone for Redis, though no sweep has run yet (a stopped server).
-      // The state that follows it says when; a stream waits for it.
-      if (i + 1 == states.size() && !settled.end()) return false;
-      const int64_t next = i + 1 < states.size() ? states[i + 1].from_ms : facts_.end_ms() + 1;
-      if (s.expire_at >= 0 && s.expire_at < next) {
-        gone = i + 1 < states.size() ? states[i + 1].event : -1;
-        gone_at = s.expire_at;
-        decided = true;
-        break;
+      std::vector<Evidence> ev{support::belief_evidence(facts_, "hold", b)};
+      if (after_crash) ev.push_back(support::event_evidence(facts_, "crash", crash));
+      if (from_explicit) {
+        ev.push_back(support::event_evidence(facts_, "armed", states[explicit_state].event));
+        ev.back().where = key.name();
+        ev.back().state = facts_.at(states[explicit_state].event).f;  // acquire, or a partial unlock
+        ev.push_back(support::figure("lease", explicit_lease));
+      } else if (own_from >= 0) {
+        ev.push_back(support::key_evidence("lease_set", key, states[own_state]));
+        ev.back().from_ms = own_from;
+        ev.push_back(support::figure("lease", options_.watchdog_lease_ms));
       }
+      ev.push_back(support::figure("deadline", deadline));
+      ev.push_back(support::figure("slack", options_.slack_ms));
+      // The request that set the expiry it outlived its deadline by (the first state with it).
+      if (s.expire_at > deadline) {
+        size_t set = i;
+        while (set > 0 && states[set - 1].event >= b.since && states[set - 1].expire_at == s.expire_at &&
+               carries(states[set - 1]))
+          --set;
+        const int64_t by = states[set].event;
+        if (by >= b.since && facts_.at(by).kind == EventKind::Exec) {
+          Evidence e = support::event_evidence(facts_, "extended_by", by);
+          e.who = facts_.at(by).owner();  // whose request, and which (the server is the key's)
+          e.state = facts_.at(by).f;
+          e.number = s.expire_at;
+          ev.push_back(std::move(e));
+        }
+      }
+      if (gone) {
+        ev.push_back(std::move(*gone));
+      } else {
+        Evidence there = support::key_evidence("still_there", key, states.back());
+        ev.push_back(there);
+      }
+      const auto after = first_at(seen);
+      const int64_t when =
+          after == facts_.history().events().end() ? static_cast<int64_t>(facts_.history().size()) - 1 : after->index;
+      report(when, 0, seq, anomaly::kLateExpiry, std::move(ev));
+      return true;
     }
-    if (!decided && !settled.end()) return false;
-    const bool no_lease = deadline == kNoExpiry;
-    if (no_lease) deadline = crash.at_ms + options_.watchdog_lease_ms;
-    deadline += options_.slack_ms;
-    if (gone_at <= deadline) return true;
-    if (gone_at == kForever && facts_.end_ms() <= deadline) return true;  // too short to judge
-    // Decided when the deadline passed: the first event after it.
-    if (!settled.end() && facts_.end_ms() <= deadline) return false;
-    std::vector<Evidence> ev{support::belief_evidence(facts_, "hold", b),
-                             support::event_evidence(facts_, "crash", b.span.end)};
-    if (!no_lease) ev.push_back(support::key_evidence("lease_set", key, states[last_set]));
-    Evidence d = support::figure("deadline", deadline);
-    ev.push_back(d);
-    ev.push_back(support::figure("slack", options_.slack_ms));
-    if (gone_at != kForever) {
-      Evidence g = support::event_evidence(facts_, "gone", gone);
-      g.where = key.name();
-      g.from_ms = gone_at;
-      ev.push_back(g);
-    } else {
-      Evidence still = support::key_evidence("still_there", key, states.back());
-      ev.push_back(still);
-    }
-    const auto after = first_at(deadline + 1);
-    const int64_t when =
-        after == facts_.history().events().end() ? static_cast<int64_t>(facts_.history().size()) - 1 : after->index;
-    report(when, 0, seq, anomaly::kLateExpiry, std::move(ev));
-    return true;
+    return settled.end() || (b.span.end >= 0 && !b.crashed);
   }
 
   // c, d and e: a renewal is judged once every event of its millisecond is taken.
@@ -278,6 +414,16 @@ class WatchdogJudge final : public Judge {
     if (explicit_hold && !watchdog) {
       ev.insert(ev.begin(), support::belief_evidence(facts_, "hold", *explicit_hold));
       report(x.index, 1, seq, anomaly::kRenewedExplicitLease, std::move(ev), explicit_hold);
+      return;
+    }
+    // A renewal sets the watchdog's lease and nothing else: a shorter one lets a live hold lapse, a
+    // longer one keeps a crashed holder's key past its lease.
+    if (x.reply == "1" && after.present && after.expire_at >= 0 && before.known &&
+        std::abs(after.expire_at - x.at_ms - options_.watchdog_lease_ms) > kTtlPrecisionMs) {
+      ev.push_back(support::key_evidence("key", *key, after));
+      ev.push_back(support::figure("lease", options_.watchdog_lease_ms));
+      ev.push_back(support::figure("ttl", after.expire_at - x.at_ms));
+      report(x.index, 1, seq, anomaly::kLeaseMismatch, std::move(ev));
     }
   }
 

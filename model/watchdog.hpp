@@ -4,9 +4,12 @@
 // An owner's hold is in watchdog mode while its latest unmatched acquire had no lease, explicit
 // while none of them had one (facts.hpp's Belief::Mode; re-entries and unlocks change it).
 //  a. watchdog-lapse: the owner's hold in a key expires while it believes it holds the lock in
-//     watchdog mode (a re-entry with a lease on top of a lease-less hold asked for that lease), unless a fault that can explain it was in effect between the moment the
-//     expired expiry was set and the expiry: on the owner's process or link (pause, partition,
-//     delay, loss) or on that key's server (pause, down, restart, failover). Nothing else excuses it.
+//     watchdog mode (a re-entry with a lease on top of a lease-less hold asked for that lease), unless
+//     a fault that can explain it was in effect between the moment the expired expiry was set and the
+//     expiry, on the owner's process or link (pause, partition, delay, loss) or on that key's server
+//     (pause, down, restart, failover), and left the owner less than one renewal period (lease / 3)
+//     of working connection in one stretch in between (model/working_connection.hpp). Nothing else
+//     excuses it: not a fault of 2 ms, nor one long over before the expiry.
 //  b. late-expiry: after a holder crashes, its hold in each key is gone by the latest expiry
 //     any request sent while holding set (a renewal in flight at the crash included) plus slack_ms;
 //     a key with no expiry is given one watchdog lease from the crash. A history that ends before the

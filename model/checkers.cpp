@@ -7,6 +7,17 @@
 #include "model/anomaly.hpp"
 
 namespace locksim::model {
+namespace {
+
+// Liveness judges a FairLock's queue by the threadWaitTime the fair queue reads.
+LivenessOptions liveness_options(const CheckerOptions& o) {
+  LivenessOptions l = o.liveness;
+  l.thread_wait_ms = o.fair_queue.thread_wait_ms;
+  l.try_wait_replaces_thread_wait = o.fair_queue.try_wait_replaces_thread_wait;
+  return l;
+}
+
+}  // namespace
 
 const std::vector<NamedChecker>& standard_checkers() {
   static const std::vector<NamedChecker> table{
@@ -24,7 +35,7 @@ const std::vector<NamedChecker>& standard_checkers() {
        [](const Facts& f, const CheckerOptions& o) { return watchdog_judge(f, o.watchdog); }},
       {std::string(property::kLiveness), "no waiter waits while the server holds the lock for nobody who can release it",
        [](const LockType&) { return true; },
-       [](const Facts& f, const CheckerOptions& o) { return liveness_judge(f, o.liveness); }},
+       [](const Facts& f, const CheckerOptions& o) { return liveness_judge(f, liveness_options(o)); }},
       {std::string(property::kFairQueue), "live waiters are granted in the order they queued",
        [](const LockType& t) { return t.fair; },
        [](const Facts& f, const CheckerOptions& o) { return fair_queue_judge(f, o.fair_queue); }},

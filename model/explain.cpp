@@ -270,6 +270,11 @@ std::string starved(const Verdict& v) {
             "still release or let expire kept it out (grace " + figure(v, "grace_ms") + " ms)";
   const auto free = all(v, "free");
   for (size_t i = 0; i < free.size(); ++i) s += (i ? "; " : ": ") + free_text(*free[i]);
+  if (const Evidence* q = v.find("queue_ahead"))
+    s += ". The queue had told it to wait, but from " + ms(q->to_ms) + " " + q->who +
+         "'s entry ahead of it kept it out for nobody: " + q->who +
+         " was no longer live (not waiting, unable to act, or every message lost), and the server had last heard "
+         "from it at " + ms(q->from_ms) + ", more than its thread wait of " + ms(q->number) + " before";
   return s + "." + faults_meanwhile(v);
 }
 

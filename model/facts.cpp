@@ -43,6 +43,7 @@ bool holds_at(const std::vector<Span>& spans, int64_t t) {
 }
 
 bool is_lock_op(std::string_view f) { return f == "lock" || f == "try_lock" || f == "unlock"; }
+bool is_acquire_op(std::string_view f) { return f == "lock" || f == "try_lock"; }
 
 // "[a,b]" -> {a, b}.
 std::vector<std::string> parse_list(std::string_view rendered) {
@@ -209,6 +210,7 @@ struct Facts::Tracking {
   };
   std::map<std::string, OpenBelief> open_beliefs;
   std::map<int64_t, int64_t> op_rights;  // an acquire or unlock under way -> its span of right
+  std::map<int64_t, int64_t> op_acquiring;  // an acquire under way -> its span in Waiting::acquiring
   // Keys follow the events of a millisecond once it is over, when every right that began or ended
   // in it is known: the events from `untracked` on are still to follow.
   int64_t ms = -1;
@@ -299,6 +301,9 @@ void Facts::learn_op_seen(Learning& pass, const Event& e) {
 }
 
 void Facts::learn_op(Tracking& pass, const Event& e) {
+  // A request lost on its way to the server (the world records it; the live backend cannot).
+  if (e.kind == EventKind::Message && e.f == "lost" && e.text.starts_with("request "))
+    lost_requests_[e.process].push_back(e.index);
   if (e.op == 0) return;
   if (e.kind == EventKind::Invoke) {
     if (op_index_.contains(e.op)) return;
@@ -319,6 +324,12 @@ void Facts::learn_op(Tracking& pass, const Event& e) {
       const int64_t right = rights_[pair_key(op.owner, op.lock)].begin(op.span);
       if (op.span.to_ms == kForever) pass.op_rights[op.id] = right;
     }
+    if (is_acquire_op(op.f)) {
+      Waiting& w = waiting_[pair_key(op.owner, op.lock)];
+      const int64_t handle = w.acquiring.begin(op.span);
+      if (op.span.to_ms == kForever) pass.op_acquiring[op.id] = handle;
+      w.waits.emplace_back(e.at_ms, e.wait_ms);
+    }
     op_index_[e.op] = ops_retired_ + ops_.size();
     ops_.push_back(std::move(op));
     return;
@@ -336,8 +347,15 @@ void Facts::learn_op(Tracking& pass, const Event& e) {
       rights_[pair_key(op.owner, op.lock)].end(right->second, e.at_ms, e.index);
       pass.op_rights.erase(right);
     }
+    if (const auto a = pass.op_acquiring.find(op.id); a != pass.op_acquiring.end()) {
+      waiting_[pair_key(op.owner, op.lock)].acquiring.end(a->second, e.at_ms, e.index);
+      pass.op_acquiring.erase(a);
+    }
   } else if (e.kind == EventKind::Exec) {
     op.execs.push_back(e.index);
+    // The server heard from a waiter: an attempt of its acquire ran there.
+    if (is_acquire_op(op.f) && (e.f == "acquire" || e.f == "try_acquire"))
+      waiting_[pair_key(op.owner, op.lock)].polls.push_back(e.at_ms);
   }
 }
 
@@ -407,6 +425,13 @@ void Facts::learn_key_name(Learning& pass, const Event& e) {
 // the one holder field of the requesting thread an Exec changed names its client.
 void Facts::learn_client_id(const Event& e) {
   if (e.kind != EventKind::Exec || e.client.empty() || e.thread == 0) return;
+  // A FairLock waiter that never held is known by its queue entry: the one the command names as its
+  // holder id argument.
+  for (const std::string& entry : parse_list(e.queue)) {
+    const auto h = parse_holder(entry);
+    if (h && h->thread == e.thread && e.text.find(" " + entry + " ") != std::string::npos)
+      client_of_prefix_.try_emplace(h->prefix, e.client);
+  }
   if (e.before == e.after) return;  // the same rendering: no field changed
   const auto before = parse_hash(e.before);
   const auto after = parse_hash(e.after);
@@ -751,6 +776,16 @@ void Facts::retire(int64_t index, int64_t ms) {
   }
   for (auto* rights : {&rights_, &believed_})
     for (auto& [pair, spans] : *rights) spans.retire(ms);
+  for (auto& [process, lost] : lost_requests_)
+    std::erase_if(lost, [&](int64_t l) { return l < index; });
+  for (auto& [pair, w] : waiting_) {
+    w.acquiring.retire(ms);
+    // The latest poll before `ms` stays: a dead entry keeps others out for W from it.
+    const auto kept = std::lower_bound(w.polls.begin(), w.polls.end(), ms);
+    if (kept - w.polls.begin() > 1) w.polls.erase(w.polls.begin(), kept - 1);
+    const auto wait = std::lower_bound(w.waits.begin(), w.waits.end(), std::make_pair(ms, int64_t{-2}));
+    if (wait - w.waits.begin() > 1) w.waits.erase(w.waits.begin(), wait - 1);
+  }
 }
 
 void Facts::track(Tracking& pass, const Event& e) {
@@ -912,17 +947,20 @@ Facts::Part Facts::part_state(const KeyTrack& part, const Op& waiter, int64_t t,
   if (blocking.empty()) return mine ? Part::Mine : Part::Free;
   for (const Claim& c : blocking) {
     if (c.owner.empty()) continue;
-    if (!c.lock.empty() && rightful(c.owner, c.lock, t, as_of)) return Part::Kept;
+    if (!c.lock.empty() && rightful(c.owner, c.lock, t, as_of) && !locked_out(c.owner, c.lock, part, t)) return Part::Kept;
     if (c.lock.empty())
       for (const std::string& lock : part.locks)
-        if (rightful(c.owner, lock, t, as_of)) return Part::Kept;
+        if (rightful(c.owner, lock, t, as_of) && !locked_out(c.owner, lock, part, t)) return Part::Kept;
   }
   if (s.expire_at == kUnknownExpiry) return Part::Kept;
   if (s.expire_at == kNoExpiry) {
     why = FreeWhy::Forever;
     return Part::Free;
   }
-  if (s.expire_at <= s.lease_bound) return Part::Kept;  // the lease its holder set is running out
+  // The lease its holder set is running out. Live, an expiry is known only to within a few ms of
+  // when the server set it (the reply's time, a notification's): an expiry that close to the bound
+  // is that lease, not one kept alive beyond it.
+  if (s.expire_at <= s.lease_bound + kExpiryPrecisionMs) return Part::Kept;
   why = FreeWhy::Stale;
   return Part::Free;
 }
@@ -943,6 +981,75 @@ std::string Facts::field_of(const std::string& owner) const {
   for (const auto& [prefix, c] : client_of_prefix_)
     if (c == client) return prefix + owner.substr(colon);
   return "";
+}
+
+std::vector<Span> Facts::silences(const Op& op) const {
+  std::vector<Span> out = unavailable(op.process);
+  const auto lost = lost_requests_.find(op.process);
+  const std::string field = field_of(op.owner);
+  if (lost == lost_requests_.end() || field.empty() || op.execs.empty()) return out;
+  for (int64_t l : lost->second) {
+    if (l < op.invoke || (op.span.end >= 0 && l > op.span.end)) continue;
+    // Its own request: the command names its holder id (another thread's names another).
+    if (at(l).text.find(" " + field + " ") == std::string::npos) continue;
+    const auto next = std::upper_bound(op.execs.begin(), op.execs.end(), l);
+    if (next == op.execs.begin()) continue;  // the server never heard from it: it never queued
+    const int64_t heard = at(*std::prev(next)).at_ms;
+    const int64_t until = next != op.execs.end() ? at(*next).at_ms : op.span.to_ms;
+    if (heard < until) out.push_back(Span{heard, until, l, next != op.execs.end() ? *next : op.span.end});
+  }
+  return merge_spans(std::move(out));
+}
+
+bool Facts::locked_out(const std::string& owner, const std::string& lock, const KeyTrack& part, int64_t t) const {
+  if (!type_ || type_->server_reentrant || believes(owner, lock, t)) return false;
+  // Its acquire under way at t, latest first: ops are in the order they began.
+  for (auto op = ops_.rbegin(); op != ops_.rend(); ++op) {
+    if (op->owner != owner || op->lock != lock || !is_acquire_op(op->f) || !op->span.contains(t)) continue;
+    for (int64_t i : op->execs) {
+      const Event& x = at(i);
+      if (x.at_ms > t) break;
+      // A resend refused by the key the operation's own earlier attempt set: it will never learn.
+      if (x.process == part.server && x.lock == part.key && !x.before.empty() && x.before == x.after &&
+          part.after_event(i - 1).claim_of(owner, lock))
+        return true;
+    }
+    return false;
+  }
+  return false;
+}
+
+bool Facts::entry_keeps(const std::string& owner, const std::string& lock, int64_t t, const FreeOptions& options,
+                        DeadEntry* why) const {
+  const auto it = waiting_.find(pair_key(owner, lock));
+  if (it == waiting_.end()) return true;
+  const Waiting& w = it->second;
+  const std::vector<Span>& away = unavailable(owner.substr(0, owner.rfind(':')));
+  const bool acquiring = w.acquiring.holds_at(t);
+  // Silent to the server while every request it sends is lost, from the last one the server ran.
+  std::optional<Span> unheard;
+  if (acquiring)
+    for (auto op = ops_.rbegin(); op != ops_.rend() && !unheard; ++op)
+      if (op->owner == owner && op->lock == lock && is_acquire_op(op->f) && op->span.contains(t))
+        for (const Span& silence : silences(*op))
+          if (silence.contains(t) && !holds_at(away, t)) unheard = silence;
+  if (acquiring && !holds_at(away, t) && !unheard) return true;  // live: how often it polls is the lock's business
+  const auto after = std::upper_bound(w.polls.begin(), w.polls.end(), t);
+  if (after == w.polls.begin()) return true;  // never heard from (as far as the history kept): keeps
+  int64_t heard = *std::prev(after);
+  // Still waiting but stopped or cut off: silent from its last poll or from when it stopped, whichever
+  // is later (a waiter sleeping its ttl was live until then).
+  if (acquiring && !unheard)
+    for (const Span& u : away)
+      if (u.contains(t)) heard = std::max(heard, u.from_ms);
+  // Its threadWaitTime: tryLock's wait where that replaces it, of the acquire it last began.
+  int64_t wait = options.thread_wait_ms;
+  const auto began = std::upper_bound(w.waits.begin(), w.waits.end(), std::make_pair(t, kForever));
+  if (options.try_wait_replaces_thread_wait && began != w.waits.begin() && std::prev(began)->second > 0)
+    wait = std::prev(began)->second;
+  if (t < heard + wait) return true;
+  if (why) *why = DeadEntry{owner, heard, wait};
+  return false;
 }
 
 std::optional<FreeSpan> Facts::free_at(const Op& waiter, int64_t index) const {
@@ -991,15 +1098,25 @@ std::vector<FreeSpan> Facts::free_spans(const Op& waiter, int64_t from, int64_t 
     told = merge_spans(std::move(told));
   }
   const std::string me = field_of(waiter.owner);
-  auto queued_behind = [&](int64_t t) {
+  // Whether the queue keeps the waiter out at t: some entry is ahead of it (every entry, when it is
+  // not queued at all) and each of those keeps it legitimately (entry_keeps).
+  // `dead`: the entry ahead that no longer keeps it, when one is why.
+  auto queue_keeps = [&](int64_t t, FreeSpan::Dead& dead) {
     for (const KeyTrack* part : parts) {
       const KeyState& s = part->at(t);
       if (!s.queue_known) return true;
+      bool ahead = false;
       for (const std::string& entry : s.queue()) {
-        if (entry == me) return false;
-        return true;  // someone ahead of it (or it is not queued at all)
+        if (entry == me) break;
+        ahead = true;
+        const std::string owner = owner_of_field(entry);
+        DeadEntry why;
+        if (!owner.empty() && !entry_keeps(owner, waiter.lock, t, options, &why)) {
+          dead = FreeSpan::Dead{why.owner, why.heard_ms, why.wait_ms};
+          return false;
+        }
       }
-      return false;
+      return ahead;
     }
     return true;
   };
@@ -1020,6 +1137,30 @@ std::vector<FreeSpan> Facts::free_spans(const Op& waiter, int64_t from, int64_t 
        e != events.end() && e->at_ms < to; ++e)
     cuts.push_back(e->at_ms);
   for (const Span& s : told) cuts.push_back(s.to_ms);
+  // A queue entry stops keeping the waiter threadWaitTime after the server last heard from it, with
+  // no event then.
+  if (!told.empty())
+    for (const KeyTrack* part : parts) {
+      std::set<std::string> entries;
+      const auto& states = part->states;
+      auto s = std::upper_bound(states.begin(), states.end(), from, [](int64_t v, const KeyState& k) { return v < k.from_ms; });
+      if (s != states.begin()) --s;
+      for (; s != states.end() && s->from_ms < to; ++s)
+        if (s->queue_known) entries.insert(s->queue().begin(), s->queue().end());
+      for (const std::string& entry : entries) {
+        const std::string owner = owner_of_field(entry);
+        const auto w = waiting_.find(pair_key(owner, waiter.lock));
+        if (w == waiting_.end()) continue;
+        // Every wait it may have had: which one depends on the acquire it last began.
+        std::set<int64_t> waits{options.thread_wait_ms};
+        for (const auto& [from, wait] : w->second.waits)
+          if (wait > 0) waits.insert(wait);
+        for (const int64_t wait : waits) {
+          for (int64_t p : w->second.polls) cuts.push_back(p + wait);
+          for (const Span& u : unavailable(owner.substr(0, owner.rfind(':')))) cuts.push_back(u.from_ms + wait);
+        }
+      }
+    }
   for (const KeyTrack* part : parts) {
     // Only the states in effect at some time in [from, to): the one at `from` and those begun
     // before `to`. Another's expiry is never read there, so cutting at it changes nothing.
@@ -1041,7 +1182,8 @@ std::vector<FreeSpan> Facts::free_spans(const Op& waiter, int64_t from, int64_t 
     while (tried_next < tried.size() && tried[tried_next].first <= t) trying = tried[tried_next++].second;
     FreeSpan f;
     f.span = Span{t, next, -1, -1};
-    bool free = !(holds_at(told, t) && queued_behind(t));
+    FreeSpan::Dead dead;
+    bool free = !(holds_at(told, t) && queue_keeps(t, dead));
     if (free && trying) {
       FreeWhy why = FreeWhy::Open;
       int64_t state = -1;
@@ -1070,7 +1212,9 @@ std::vector<FreeSpan> Facts::free_spans(const Op& waiter, int64_t from, int64_t 
       if (parts.empty()) free = true;
     }
     if (free) {
-      if (!out.empty() && out.back().span.to_ms == t && out.back().why == f.why && out.back().key == f.key)
+      f.dead_entry = dead;
+      if (!out.empty() && out.back().span.to_ms == t && out.back().why == f.why && out.back().key == f.key &&
+          out.back().dead_entry == f.dead_entry)
         out.back().span.to_ms = next;
       else
         out.push_back(f);

@@ -153,12 +153,24 @@ struct FreeSpan {
   FreeWhy why = FreeWhy::Open;
   const KeyTrack* key = nullptr;  // the key (a part) that shows it, with its state at span.from_ms
   int64_t state_event = -1;
+  // FairLock: a queue entry ahead that had told the waiter to wait, but no longer kept it out
+  // (Facts::entry_keeps); its owner is "" when the queue played no part.
+  struct Dead {
+    std::string owner;
+    int64_t heard_ms = -1;  // when the server last heard from it
+    int64_t wait_ms = 0;    // its threadWaitTime
+    bool operator==(const Dead&) const = default;
+  } dead_entry{};
 };
 
 struct FreeOptions {
-  // FairLock: an acquire answered "wait T ms" keeps the waiter those T ms as long as the server's
-  // queue (Exec.queue, when the history records it; else always) has someone ahead of it.
+  // FairLock: an acquire answered "wait T ms" keeps the waiter those T ms only as long as the
+  // server's queue (Exec.queue, when the history records it; else always) has entries ahead of it
+  // and each of them keeps it out legitimately (Facts::entry_keeps): DESIGN's "a FairLock queue keeps
+  // a waiter out legitimately only while the lock is held or every entry ahead of it is live".
   bool queue_replies = false;
+  int64_t thread_wait_ms = 5000;                // threadWaitTime
+  bool try_wait_replaces_thread_wait = false;  // an entry's tryLock wait (> 0) is its threadWaitTime
 };
 
 class Facts {
@@ -243,6 +255,23 @@ class Facts {
   // server has put the waiter's own hold in the key, the lock is the waiter's (its reply may still
   // be on the way): not free for it.
   std::vector<FreeSpan> free_spans(const Op& waiter, int64_t from, int64_t to, const FreeOptions& options = {}) const;
+  // Whether the queue entry of `owner` (a FairLock waiter's thread) legitimately keeps the waiters
+  // behind it out of `lock` at t: while it is live (its acquire under way, its process able to act),
+  // and for threadWaitTime after the server last heard from it once it is not (crashed, gave up,
+  // paused, cut off). An entry the history cannot attribute, or whose polls a stream dropped, keeps.
+  // `why`, when it does not: the entry's owner, when the server last heard from it and the thread wait.
+  struct DeadEntry {
+    std::string owner;
+    int64_t heard_ms = -1;
+    int64_t wait_ms = 0;
+  };
+  bool entry_keeps(const std::string& owner, const std::string& lock, int64_t t, const FreeOptions& options,
+                   DeadEntry* why = nullptr) const;
+  // When the server did not hear from the waiter of `op`: its process could not act (unavailable),
+  // or every request it sent was lost, from the last of its attempts the server ran to the next (or
+  // its end). DESIGN: a waiter "whose every message is lost is silent from the last message of it the
+  // server received". Disjoint and sorted.
+  std::vector<Span> silences(const Op& op) const;
   // Whether the lock was free for `waiter` as of event `index` (e.g. an acquire the server refused
   // there), judged on the state right after that event, in recorded order within its ms.
   std::optional<FreeSpan> free_at(const Op& waiter, int64_t index) const;
@@ -270,6 +299,11 @@ class Facts {
   bool hash_keys(const std::string& rendered) const;
   std::vector<Claim> claims_of(const KeyTrack& track, const std::string& value, const std::string& creator) const;
   bool sent_rightfully(const Event& exec, const KeyTrack& track) const;
+  // Whether `owner`, acquiring `lock` at t without believing it holds it, is locked out by its own
+  // hold in `part`: an attempt of its acquire under way was refused by the key an earlier attempt of
+  // the same operation set (its reply lost), so it will never learn it holds the lock. A lock that
+  // lets its holder back in (Redisson's hashes) never locks one out.
+  bool locked_out(const std::string& owner, const std::string& lock, const KeyTrack& part, int64_t t) const;
   // Whether the part keeps `waiter` from the lock at t (Kept), holds the waiter's own hold (Mine),
   // or neither (Free, and why).
   enum class Part : uint8_t { Kept, Mine, Free };
@@ -306,6 +340,16 @@ class Facts {
   // owner + '\n' + lock -> its spans of believing or operating, and of believing
   std::map<std::string, RightSpans> rights_;
   std::map<std::string, RightSpans> believed_;
+  // owner + '\n' + lock -> its acquires under way, the ms its attempts ran on the server (a
+  // stream's: from the latest before what it retired) and its latest acquire's wait
+  struct Waiting {
+    RightSpans acquiring;
+    std::vector<int64_t> polls;
+    std::vector<std::pair<int64_t, int64_t>> waits;  // each acquire's Invoke ms and wait, in order
+  };
+  std::map<std::string, Waiting> waiting_;
+  // process -> its requests lost on the way to a server (Message events), in order
+  std::map<std::string, std::vector<int64_t>> lost_requests_;
 };
 
 // How long the parts of `spans` inside [from, to) last, minus whatever `away` covers.

@@ -28,7 +28,7 @@ struct Entry {
   int64_t end_at = kForever;     // Evicted: when the eviction fell due
   int64_t ghost_to = kForever;   // Evicted: its next attempt or its leaving (kForever: the end)
   int64_t silenced_by = -1;      // Evicted: the fault that began the silence
-  const std::vector<Span>* away = nullptr;
+  std::shared_ptr<const std::vector<Span>> away{};  // its silences (Facts::silences)
   std::shared_ptr<const Op> waiter{};  // a copy: a stream may retire the operation before the stay is judged
 };
 
@@ -94,7 +94,9 @@ class FairQueueJudge final : public Judge {
     // A silence that evicts a waiter may have begun before the waiter asked, in events a stream
     // drops before the waiter is judged: each fault is kept as evidence as it is taken.
     judge_taken_events(facts_, settled, faults_next_, [&](const Event& e) {
-      if (e.kind == EventKind::Fault) faults_.emplace(e.index, support::event_evidence(facts_, "silenced", e.index));
+      const bool lost_request = e.kind == EventKind::Message && e.f == "lost" && e.text.starts_with("request ");
+      if (e.kind == EventKind::Fault || lost_request)
+        faults_.emplace(e.index, support::event_evidence(facts_, "silenced", e.index));
       return false;
     });
     const auto& ops = facts_.ops();
@@ -163,7 +165,9 @@ class FairQueueJudge final : public Judge {
  private:
   Acquire take(const Op& op, const Settled& settled) const {
     Acquire out;
-    const std::vector<Span>& away = facts_.unavailable(op.process);
+    // Silent while it cannot act, or while every request it sends is lost (to the server, the same).
+    const auto silences = std::make_shared<const std::vector<Span>>(facts_.silences(op));
+    const std::vector<Span>& away = *silences;
     const Event& invoke = facts_.at(op.invoke);
     const int64_t wait_ms = options_.try_wait_replaces_thread_wait && invoke.wait_ms > 0 ? invoke.wait_ms
                                                                                        : options_.thread_wait_ms;
@@ -225,7 +229,7 @@ class FairQueueJudge final : public Judge {
       }
       if (x.f == "acquire" && parse_integer(x.reply) && !current) {
         current = Entry{op.id, op.owner, op.lock, wait_ms, i, x.at_ms};
-        current->away = &away;
+        current->away = silences;
         current->waiter = waiter;
       }
     }

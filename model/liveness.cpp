@@ -33,6 +33,19 @@ std::vector<Evidence> story(const Facts& facts, const Op& op, const std::vector<
   ev.back().to_ms = end;
   if (op.outcome >= 0) ev.push_back(support::event_evidence(facts, "outcome", op.outcome));
   for (size_t i = 0; i < free.size() && i < 4; ++i) ev.push_back(free_evidence(free[i]));
+  // A FairLock's queue told it to wait, but an entry ahead of it no longer kept it out.
+  for (const FreeSpan& f : free)
+    if (!f.dead_entry.owner.empty()) {
+      Evidence q;
+      q.role = "queue_ahead";
+      q.who = f.dead_entry.owner;
+      q.where = f.key ? f.key->name() : "";
+      q.from_ms = f.dead_entry.heard_ms;  // when the server last heard from it
+      q.to_ms = f.span.from_ms;           // from when it kept the waiter out for nobody
+      q.number = f.dead_entry.wait_ms;
+      ev.push_back(q);
+      break;
+    }
   ev.push_back(support::figure("free_ms", total));
   ev.push_back(support::figure("grace_ms", grace));
   std::vector<std::string> processes{op.process};
@@ -47,6 +60,8 @@ class LivenessJudge final : public Judge {
  public:
   LivenessJudge(const Facts& facts, const LivenessOptions& options) : facts_(facts), options_(options) {
     free_options_.queue_replies = facts.lock_type() && facts.lock_type()->fair;
+    free_options_.thread_wait_ms = options.thread_wait_ms;
+    free_options_.try_wait_replaces_thread_wait = options.try_wait_replaces_thread_wait;
   }
 
   void advance(const Settled& settled) override {

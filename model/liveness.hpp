@@ -27,6 +27,10 @@ namespace locksim::model {
 
 struct LivenessOptions {
   int64_t grace_ms = 500;
+  // FairLock: how long a queue entry that is no longer live keeps the waiters behind it
+  // (FreeOptions), as the fair queue reads it (checkers.cpp gives its FairQueueOptions').
+  int64_t thread_wait_ms = 5000;
+  bool try_wait_replaces_thread_wait = false;
 };
 
 Verdict check_liveness(const Facts& facts, const LivenessOptions& options = {});

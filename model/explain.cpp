@@ -114,14 +114,31 @@ std::string fencing(const Verdict& v) {
   return s + faults_meanwhile(v);
 }
 
+std::string expiry_text(int64_t at) { return at == kNoExpiry ? "none" : at == kUnknownExpiry ? "unknown" : ms(at); }
+
+// "1 ms, 2301 ms and 2302 ms".
+std::string times_text(const std::vector<const Evidence*>& events) {
+  std::string s;
+  for (size_t i = 0; i < events.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == events.size() ? " and " : ", ") + ms(events[i]->from_ms);
+  return s;
+}
+
 std::string reentrancy(const Verdict& v) {
   const Evidence* op = v.find("operation");
+  const Evidence* sender = v.find("sender");
   const Evidence* exec = v.find("execution");
   const Evidence* count = v.find("count");
   const Evidence* key = v.find("key");
   const Evidence* outcome = v.find("outcome");
-  if (!op) return v.anomaly;
-  std::string s = "Let " + op->who + " " + op->state + " " + op->where + " at " + ms(op->from_ms);
+  // A request of no operation (a renewal) is told by its sender and execution.
+  if (!op && !(sender && exec)) return v.anomaly;
+  std::string s = op ? "Let " + op->who + " " + op->state + " " + op->where + " at " + ms(op->from_ms)
+                     : "Let " + sender->who + "'s " + sender->state + " run on " + exec->where + " at " +
+                           ms(exec->from_ms) + " (reply " + exec->state + ")";
+  const std::string then = op && exec ? ". Then its execution on " + exec->where + " at " + ms(exec->from_ms) +
+                                            " (reply " + exec->state + ")"
+                                      : ". Then it";
   bool client_counted = false;
   for (const Evidence& e : v.evidence) client_counted = client_counted || (e.role == "figure" && e.where == "depth_after");
   bool removals = false;
@@ -137,6 +154,14 @@ std::string reentrancy(const Verdict& v) {
     return s + ", leaving its count at " + depth + ". Then " + (op->state == "unlock" ? "the key was released" : "the re-entry changed the key") +
            " on the server.";
   }
+  bool expiry = false;
+  for (const Evidence& e : v.evidence) expiry = expiry || (e.role == "figure" && e.where == "expiry_before");
+  if (expiry && exec) {
+    s += " holding nothing in the key" + then + " moved the key's expiry from " + expiry_text(number(v, "expiry_before")) +
+         " to " + expiry_text(number(v, "expiry_after")) + ", where an unlock by a non-holder changes nothing";
+    if (key) s += " (the key: " + key->state + ")";
+    return s + ".";
+  }
   if (v.anomaly == anomaly::kUnlockByNonHolder && !count) {
     if (outcome && outcome->state != "ok") return s + " holding nothing in the key. Then its unlock changed the key.";
     s += " holding nothing in the key. Then its unlock succeeded";
@@ -149,11 +174,21 @@ std::string reentrancy(const Verdict& v) {
            count->who + "'s hold.";
   // A ReadWriteLock counts each side apart.
   std::string side;
-  if (op->where.ends_with(":read") || op->where.ends_with(":write"))
+  if ((op && (op->where.ends_with(":read") || op->where.ends_with(":write"))) || count->where.ends_with(":write"))
     side = count->where.ends_with(":write") ? " write" : " read";
-  s += ". Then its execution on " + exec->where + " at " + ms(exec->from_ms) + " (reply " + exec->state + ") took " +
-       count->who + "'s" + side + " count from " + figure(v, "count_before") + " to " + figure(v, "count_after") +
-       ", where the reference model says " + count->state;
+  bool between = false;
+  for (const Evidence& e : v.evidence) between = between || (e.role == "figure" && e.where == "count_expected");
+  if (between) {
+    // A count that moved between executions: what the executions before made it, and what came in between.
+    s += then + " found " + count->who + "'s" + side + " count at " + figure(v, "count_found") +
+         ", where the acquires and unlocks that ran there make it " + figure(v, "count_expected");
+    const auto counted = all(v, "counted");
+    if (!counted.empty()) s += " (its unmatched acquires ran at " + times_text(counted) + ")";
+    if (key) s += " (the key: " + key->state + ")";
+    return s + "." + faults_meanwhile(v);
+  }
+  s += then + " took " + count->who + "'s" + side + " count from " + figure(v, "count_before") + " to " +
+       figure(v, "count_after") + ", where the reference model says " + count->state;
   if (key) s += " (the key: " + key->state + ")";
   return s + ".";
 }

@@ -1,22 +1,29 @@
 #pragma once
-// Reentrancy counts. Every execution of every acquire and unlock, on every server the lock lives
-// on (resends, RedLock's servers and MultiLock's parts included), whatever its operation's outcome,
-// is held to the reference model's step, judged on that execution's own before and after:
-//  - an acquire the server granted (reply nil) adds exactly 1 to its owner's count (its hash field;
-//    a ReadWriteLock's read and write sides count apart); one it refused changes no count;
-//  - an unlock by a holder takes exactly 1 off (or, resent behind Redisson's latch, nothing), and the
-//    key is gone once no holder is left in it (not-freed-at-zero);
-//  - an unlock by an owner with no count changes nothing (unlock-by-non-holder), and its operation
-//    must not succeed;
-//  - no execution changes another owner's count;
+// Reentrancy counts. A lock hash's field of an owner must equal its unmatched acquires: the acquires
+// that ran on the server (one operation counted once per key), less the unlocks that ran. Every
+// execution on every server the lock lives on (resends, RedLock's servers and MultiLock's parts
+// included), whatever its role and its operation's outcome, is taken in history order:
+//  - its own before and after are held to the reference model's step: an acquire the server granted
+//    (reply nil) adds exactly 1 to its owner's count (a ReadWriteLock's read and write sides count
+//    apart), one it refused changes no count; an unlock by a holder takes exactly 1 off (or, resent
+//    behind Redisson's latch, nothing), and the key is gone once no holder is left in it
+//    (not-freed-at-zero); any other command (a renewal, a refused waiter's cleanup, a query) changes no
+//    count, and a force unlock may only delete the whole key;
+//  - no execution changes another owner's count (a stale reader dropped by a read unlock aside);
 //  - one operation counts once on each key: an acquire is never added twice without an unlock in
-//    between (a resent acquire), an unlock never taken off twice (a resent unlock).
+//    between (a resent acquire), an unlock never taken off twice (a resent unlock);
+//  - an unlock by an owner with no count changes nothing, neither a count nor the key's expiry
+//    (unlock-by-non-holder), and its operation must not succeed;
+//  - what it found is held to what the executions before it on that key left, when a restart or a
+//    failover of the server came in between: a live hold's count the restored copy rolled back (or
+//    forward) is a reentry-count, reported at this first execution to show it, with the acquires that
+//    made the expected count and the fault.
+// A key that expired or was lost whole takes its counts with it, which is mutual exclusion's and the
+// watchdog's business, not this property's.
 // For the client-reentrant lock, which counts on the client and stores a token, the key is released
 // by the unlock that takes the client's count to 0, and by no other (a re-entry sends nothing).
-// The counts are the server's truth: a key that expires or is lost in a restart takes its counts with
-// it, which is mutual exclusion's and the watchdog's business, not this property's. Anomalies:
-// reentry-count, unlock-by-non-holder, not-freed-at-zero. Applies to rlock, fair, multi, red,
-// rwlock and client-reentrant.
+// Anomalies: reentry-count, unlock-by-non-holder, not-freed-at-zero. Applies to rlock, fair, multi,
+// red, rwlock and client-reentrant.
 #include <cstdint>
 #include <memory>
 #include <optional>

@@ -381,6 +381,250 @@ TEST(CheckerReentrancy, ExpiredKeyTakesItsCountsAlongAndTheNextAcquireStartsAtOn
 }
 
 // ---------------------------------------------------------------------------------------------
+// Commands that are neither acquires nor unlocks: DESIGN, "Anything else that changes a live hold's
+// count is a violation ...: a renewal that adds to or resets it".
+
+TEST(CheckerReentrancy, RenewalThatAddsToItsHoldersCountIsAReentryCount) {
+  HistoryBuilder b;
+  granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
+  const int64_t renew =
+      b.exec({.t = 10101, .op = 0, .f = "renew", .reply = "1", .before = "A:1=1", .after = "A:1=2", .client = "A"});
+  unlocked(b, 15000, "A", 2, "orders", "orders", 0, "0", "A:1=2", "A:1=1");
+  const Verdict v = check(b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
+  EXPECT_EQ(v.witness, (W{renew}));
+  EXPECT_EQ(v.find("operation"), nullptr);
+  EXPECT_EQ(evidence(v, "sender").who, "A:1");
+  EXPECT_EQ(evidence(v, "sender").state, "renew");
+  expect_execution(v, renew, "redis0/orders");
+  expect_count(v, "A:1", "A:1", "unchanged by A:1's renew", 1, 2);
+  EXPECT_EQ(v.explanation,
+            "Let A:1's renew run on redis0/orders at 10101 ms (reply 1). Then it took A:1's count from 1 to 2, where "
+            "the reference model says unchanged by A:1's renew (the key: A:1=1 -> A:1=2).");
+}
+
+TEST(CheckerReentrancy, RenewalThatResetsAReenteredCountIsAReentryCount) {
+  HistoryBuilder b;
+  granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
+  granted(b, 200, "A", 2, "orders", "orders", 2, "A:1=1", "A:1=2");
+  const int64_t renew =
+      b.exec({.t = 10101, .op = 0, .f = "renew", .reply = "1", .before = "A:1=2", .after = "A:1=1", .client = "A"});
+  const Verdict v = check(b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
+  EXPECT_EQ(v.witness, (W{renew}));
+  expect_count(v, "A:1", "A:1", "unchanged by A:1's renew", 2, 1);
+}
+
+TEST(CheckerReentrancy, RenewalThatLeavesTheCountsAloneHolds) {
+  HistoryBuilder b;
+  granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
+  granted(b, 200, "A", 2, "orders", "orders", 2, "A:1=1", "A:1=2");
+  b.renewal({.t = 10101, .client = "A", .holds = "A:1=2"});
+  unlocked(b, 15000, "A", 3, "orders", "orders", 1, "0", "A:1=2", "A:1=1");
+  unlocked(b, 16000, "A", 4, "orders", "orders", 0, "1", "A:1=1", "");
+  const Verdict v = check(b);
+  EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+  EXPECT_EQ(figure(v, "executions"), 4);  // the acquires and unlocks
+}
+
+// A force unlock that deletes the key: the holds are lost with their whole key, and the holder's
+// later unlock holds nothing.
+TEST(CheckerReentrancy, ForceUnlockThatDeletesTheKeyTakesEveryCountWithIt) {
+  HistoryBuilder b;
+  granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
+  granted(b, 200, "A", 2, "orders", "orders", 2, "A:1=1", "A:1=2");
+  b.invoke({.t = 300, .p = "C", .op = 3, .f = "force_unlock"});
+  b.exec({.t = 301, .op = 3, .f = "force_unlock", .reply = "1", .before = "A:1=2"});
+  b.ok({.t = 302, .p = "C", .op = 3, .f = "force_unlock"});
+  b.invoke({.t = 400, .p = "A", .op = 4, .f = "unlock"});
+  b.release({.t = 400, .p = "A", .depth = 1, .op = 4});
+  b.exec({.t = 401, .op = 4, .f = "unlock", .reply = "nil"});
+  b.fail({.t = 402, .p = "A", .op = 4, .f = "unlock", .text = "IllegalMonitorStateException"});
+  granted(b, 500, "B", 5, "orders", "orders", 1, "", "B:1=1");
+  const Verdict v = check(b);
+  EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+}
+
+TEST(CheckerReentrancy, ForceUnlockThatChangesACountButLeavesTheKeyIsAReentryCount) {
+  HistoryBuilder b;
+  granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
+  granted(b, 200, "A", 2, "orders", "orders", 2, "A:1=1", "A:1=2");
+  const int64_t inv = b.invoke({.t = 300, .p = "C", .op = 3, .f = "force_unlock"});
+  const int64_t x =
+      b.exec({.t = 301, .op = 3, .f = "force_unlock", .reply = "1", .before = "A:1=2", .after = "A:1=1"});
+  const int64_t ok = b.ok({.t = 302, .p = "C", .op = 3, .f = "force_unlock"});
+  const Verdict v = check(b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
+  EXPECT_EQ(v.witness, (W{inv, x, ok}));
+  expect_count(v, "A:1", "A:1", "unchanged by C:1's force_unlock", 2, 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counts between executions: DESIGN, "a restart or failover that rolls it back (the next unlock then
+// frees the lock with acquires still unmatched)", "reported at the first execution on that key that
+// shows it". A hold lost with its whole key takes its count with it.
+
+// A holds orders twice (the re-entry at 2300 ms); the server restarts at 2800 ms; A's unlock at 3500
+// ms finds `found` in the restored key.
+struct Restored {
+  HistoryBuilder b;
+  Acquire first{}, reentry{};
+  int64_t restart = -1;
+  Unlock unlock{};
+
+  explicit Restored(const std::string& found, const std::string& fault = "restart", int64_t lag = 0) {
+    first = granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
+    reentry = granted(b, 2300, "A", 2, "orders", "orders", 2, "A:1=1", "A:1=2");
+    restart = b.fault({.t = 2800, .p = "redis0", .f = fault, .value = lag});
+    if (found.empty()) {  // nothing left to unlock: refused
+      unlock.invoke = b.invoke({.t = 3500, .p = "A", .op = 3, .f = "unlock"});
+      unlock.release = b.release({.t = 3500, .p = "A", .depth = 1, .op = 3});
+      unlock.exec = b.exec({.t = 3501, .op = 3, .f = "unlock", .reply = "nil"});
+      unlock.ok = b.fail({.t = 3502, .p = "A", .op = 3, .f = "unlock", .text = "IllegalMonitorStateException"});
+      return;
+    }
+    const std::string after = found == "A:1=2" ? "A:1=1" : "";
+    unlock = unlocked(b, 3500, "A", 3, "orders", "orders", 1, after.empty() ? "1" : "0", found, after);
+  }
+};
+
+TEST(CheckerReentrancy, RestartFromAnAofThatMissedTheLastReentryIsAReentryCountAtTheNextExecution) {
+  Restored r("A:1=1");
+  const Verdict v = check(r.b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
+  EXPECT_EQ(v.witness, (W{r.first.exec, r.reentry.exec, r.restart, r.unlock.invoke, r.unlock.exec, r.unlock.ok}));
+  expect_execution(v, r.unlock.exec, "redis0/orders");
+  EXPECT_EQ(evidence(v, "count").who, "A:1");
+  EXPECT_EQ(evidence(v, "count").where, "A:1");
+  EXPECT_EQ(figure(v, "count_expected"), 2);
+  EXPECT_EQ(figure(v, "count_found"), 1);
+  const auto counted = test::all(v, "counted");
+  ASSERT_EQ(counted.size(), 2u);
+  EXPECT_EQ(counted[0]->event, r.first.exec);
+  EXPECT_EQ(counted[1]->event, r.reentry.exec);
+  EXPECT_EQ(evidence(v, "fault").event, r.restart);
+  EXPECT_EQ(evidence(v, "fault").state, "restart");
+  EXPECT_EQ(v.explanation,
+            "Let A:1 unlock orders at 3500 ms. Then its execution on redis0/orders at 3501 ms (reply 1) found A:1's "
+            "count at 1, where the acquires and unlocks that ran there make it 2 (its unmatched acquires ran at 101 ms "
+            "and 2301 ms) (the key: A:1=1 -> ). Faults meanwhile: restart of redis0 at 2800 ms.");
+}
+
+TEST(CheckerReentrancy, RestartFromAnAofThatKeptTheCountHolds) {
+  Restored r("A:1=2");
+  unlocked(r.b, 4000, "A", 4, "orders", "orders", 0, "1", "A:1=1", "");
+  const Verdict v = check(r.b);
+  EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+}
+
+TEST(CheckerReentrancy, RestartThatLosesTheWholeKeyTakesItsCountsAlong) {
+  Restored r("");
+  granted(r.b, 4000, "B", 4, "orders", "orders", 1, "", "B:1=1");
+  const Verdict v = check(r.b);
+  EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+}
+
+TEST(CheckerReentrancy, FailoverToALaggingReplicaThatRollsBackACountIsAReentryCount) {
+  Restored r("A:1=1", "failover", 1000);
+  const Verdict v = check(r.b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
+  EXPECT_EQ(evidence(v, "fault").state, "failover");
+  EXPECT_NE(v.explanation.find("Faults meanwhile: failover of redis0 at 2800 ms (replica 1000 ms behind)."),
+            std::string::npos)
+      << v.explanation;
+}
+
+// The first execution after the restart is a renewal: it is the one that shows the rolled-back count.
+TEST(CheckerReentrancy, RenewalIsTheFirstExecutionToShowARolledBackCount) {
+  HistoryBuilder b;
+  const Acquire first = granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
+  const Acquire reentry = granted(b, 2300, "A", 2, "orders", "orders", 2, "A:1=1", "A:1=2");
+  const int64_t restart = b.fault({.t = 2800, .p = "redis0", .f = "restart"});
+  const int64_t renew = b.renewal({.t = 10101, .client = "A", .holds = "A:1=1"});
+  unlocked(b, 12000, "A", 3, "orders", "orders", 1, "1", "A:1=1", "");
+  const Verdict v = check(b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
+  EXPECT_EQ(v.witness, (W{first.exec, reentry.exec, restart, renew}));
+  EXPECT_EQ(v.explanation,
+            "Let A:1's renew run on redis0/orders at 10101 ms (reply 1). Then it found A:1's count at 1, where the "
+            "acquires and unlocks that ran there make it 2 (its unmatched acquires ran at 101 ms and 2301 ms) (the key: "
+            "A:1=1 -> A:1=1). Faults meanwhile: restart of redis0 at 2800 ms.");
+}
+
+// A restored copy from before an unlock rolls the count forward: A's unmatched acquires are 1, the
+// key says 2, and A's next unlock would leave the lock held.
+TEST(CheckerReentrancy, RestartThatBringsBackAnUnlockedCountIsAReentryCount) {
+  HistoryBuilder b;
+  granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
+  granted(b, 200, "A", 2, "orders", "orders", 2, "A:1=1", "A:1=2");
+  unlocked(b, 2300, "A", 3, "orders", "orders", 1, "0", "A:1=2", "A:1=1");
+  b.fault({.t = 2800, .p = "redis0", .f = "restart"});
+  const Unlock u = unlocked(b, 3500, "A", 4, "orders", "orders", 0, "0", "A:1=2", "A:1=1");
+  const Verdict v = check(b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
+  expect_execution(v, u.exec, "redis0/orders");
+  EXPECT_EQ(figure(v, "count_expected"), 1);
+  EXPECT_EQ(figure(v, "count_found"), 2);
+  EXPECT_EQ(test::all(v, "counted").size(), 1u);  // the first acquire; the re-entry was matched by the unlock
+}
+
+TEST(CheckerReentrancy, FailoverOfOneRedLockServerIsJudgedOnThatServerAlone) {
+  HistoryBuilder b;
+  for (int64_t op : {1, 2}) {
+    b.invoke({.t = op * 1000, .p = "A", .op = op, .f = "lock"});
+    for (const char* s : {"redis0", "redis1", "redis2"})
+      b.exec({.t = op * 1000 + 1,
+              .op = op,
+              .f = "acquire",
+              .reply = "nil",
+              .before = op == 1 ? "" : "A:1=1",
+              .after = op == 1 ? "A:1=1" : "A:1=2",
+              .p = s});
+    b.ok({.t = op * 1000 + 2, .p = "A", .op = op, .f = "lock"});
+    b.hold({.t = op * 1000 + 2, .p = "A", .depth = op, .op = op});
+  }
+  b.fault({.t = 2500, .p = "redis1", .f = "failover", .value = 1000});
+  b.invoke({.t = 3000, .p = "A", .op = 3, .f = "unlock"});
+  b.release({.t = 3000, .p = "A", .depth = 1, .op = 3});
+  b.exec({.t = 3001, .op = 3, .f = "unlock", .reply = "0", .before = "A:1=2", .after = "A:1=1", .p = "redis0"});
+  const int64_t bad = b.exec({.t = 3002, .op = 3, .f = "unlock", .reply = "1", .before = "A:1=1", .p = "redis1"});
+  b.exec({.t = 3003, .op = 3, .f = "unlock", .reply = "0", .before = "A:1=2", .after = "A:1=1", .p = "redis2"});
+  b.ok({.t = 3004, .p = "A", .op = 3, .f = "unlock", .value = 0});
+  const Verdict v = check(b, "red");
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kReentryCount);
+  expect_execution(v, bad, "redis1/orders");
+  EXPECT_EQ(evidence(v, "fault").who, "redis1");
+  for (const Evidence* c : test::all(v, "counted")) EXPECT_EQ(c->where, "redis1/orders");
+}
+
+// Live, executions are recorded as their replies come: B's refused acquire ran after A's re-entry
+// but its reply came first, so the history shows B finding a count of 2 before the re-entry that made
+// it. With no restart or failover of its server in between nothing else writes the key (another
+// server's restart is no news for it): no count changed there.
+TEST(CheckerReentrancy, ExecutionsRecordedInAnotherOrderThanTheyRanAreNoChange) {
+  HistoryBuilder b;
+  granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
+  b.fault({.t = 150, .p = "redis1", .f = "restart"});
+  b.invoke({.t = 200, .p = "A", .op = 2, .f = "lock"});
+  b.invoke({.t = 200, .p = "B", .op = 3, .f = "try_lock", .wait_ms = 0});
+  b.exec({.t = 201, .op = 3, .f = "acquire", .reply = "29800", .before = "A:1=2", .after = "A:1=2", .ttl = 29800});
+  b.exec({.t = 202, .op = 2, .f = "acquire", .reply = "nil", .before = "A:1=1", .after = "A:1=2"});
+  b.fail({.t = 203, .p = "B", .op = 3, .f = "try_lock", .text = "not acquired within 0 ms"});
+  b.ok({.t = 203, .p = "A", .op = 2, .f = "lock"});
+  b.hold({.t = 203, .p = "A", .depth = 2, .op = 2});
+  const Verdict v = check(b);
+  EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Unlocks by an owner with no count.
 
 TEST(CheckerReentrancy, NonHolderUnlockThatRemovesTheHoldersFieldIsAnUnlockByNonHolder) {
@@ -470,6 +714,106 @@ TEST(CheckerReentrancy, UnlockAfterTheHoldExpiredMustFailAndMayNotSucceed) {
     ASSERT_EQ(v.valid, Validity::No) << v.explanation;
     EXPECT_EQ(v.anomaly, anomaly::kUnlockByNonHolder);
     EXPECT_EQ(v.witness, (W{inv, x, out}));
+  }
+}
+
+// DESIGN: "An unlock by a non-holder changes nothing, neither a count nor the key's expiry".
+// A holds orders with a 60 s lease (the key expires at 60001 ms); B, holding nothing, unlocks at 1000
+// ms and its execution leaves the key expiring `ttl` ms after 1001 ms.
+struct NonHolderExpiry {
+  HistoryBuilder b;
+  int64_t invoke = -1, exec = -1, fail = -1;
+
+  explicit NonHolderExpiry(int64_t ttl, const std::string& fault = "") {
+    b.invoke({.t = 0, .p = "A", .op = 1, .f = "lock", .lease_ms = 60000});
+    b.exec({.t = 1, .op = 1, .f = "acquire", .reply = "nil", .after = "A:1=1", .ttl = 60000});
+    b.ok({.t = 2, .p = "A", .op = 1, .f = "lock"});
+    b.hold({.t = 2, .p = "A", .depth = 1, .lease_ms = 60000, .op = 1});
+    if (!fault.empty()) b.fault({.t = 500, .p = "redis0", .f = fault, .value = 100});
+    invoke = b.invoke({.t = 1000, .p = "B", .op = 2, .f = "unlock"});
+    exec = b.exec({.t = 1001, .op = 2, .f = "unlock", .reply = "nil", .before = "A:1=1", .after = "A:1=1", .ttl = ttl});
+    fail = b.fail({.t = 1002, .p = "B", .op = 2, .f = "unlock", .text = "IllegalMonitorStateException"});
+  }
+};
+
+TEST(CheckerReentrancy, NonHolderUnlockThatShortensTheKeysExpiryIsAnUnlockByNonHolder) {
+  NonHolderExpiry n(30000);
+  const Verdict v = check(n.b);
+  ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+  EXPECT_EQ(v.anomaly, anomaly::kUnlockByNonHolder);
+  EXPECT_EQ(v.witness, (W{n.invoke, n.exec, n.fail}));
+  expect_execution(v, n.exec, "redis0/orders");
+  EXPECT_EQ(figure(v, "expiry_before"), 60001);
+  EXPECT_EQ(figure(v, "expiry_after"), 31001);
+  EXPECT_EQ(v.explanation,
+            "Let B:1 unlock orders at 1000 ms holding nothing in the key. Then its execution on redis0/orders at 1001 "
+            "ms (reply nil) moved the key's expiry from 60001 ms to 31001 ms, where an unlock by a non-holder changes "
+            "nothing (the key: A:1=1 -> A:1=1).");
+}
+
+TEST(CheckerReentrancy, NonHolderUnlockThatLengthensOrRemovesTheKeysExpiryIsAnUnlockByNonHolder) {
+  for (const int64_t ttl : {int64_t{90000}, int64_t{-1}}) {
+    SCOPED_TRACE(ttl);
+    NonHolderExpiry n(ttl);
+    const Verdict v = check(n.b);
+    ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+    EXPECT_EQ(v.anomaly, anomaly::kUnlockByNonHolder);
+    EXPECT_EQ(figure(v, "expiry_after"), ttl < 0 ? kNoExpiry : 1001 + ttl);
+  }
+}
+
+TEST(CheckerReentrancy, NonHolderUnlockThatLeavesTheExpiryWithinWhatAHistoryCanTellHolds) {
+  // 59000 ms after 1001 ms is where the lease ends; live, a reply read 200 ms late reads the same
+  // expiry that much later (kExpiryPrecisionMs).
+  for (const int64_t ttl : {int64_t{59000}, int64_t{59000 + kExpiryPrecisionMs}, int64_t{59000 - kExpiryPrecisionMs}}) {
+    SCOPED_TRACE(ttl);
+    NonHolderExpiry n(ttl);
+    const Verdict v = check(n.b);
+    EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+  }
+}
+
+// A failover (or restart) restores a copy of the key whose expiry the history does not show: the one
+// B's unlock leaves may be the copy's.
+TEST(CheckerReentrancy, NonHolderUnlockRightAfterARestoreIsNotHeldToAnExpiryTheHistoryDoesNotShow) {
+  for (const char* fault : {"failover", "restart"}) {
+    SCOPED_TRACE(fault);
+    NonHolderExpiry n(30000, fault);
+    const Verdict v = check(n.b);
+    EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+  }
+}
+
+// B's unlock was sent at 10000 ms; A's renewal (the key's expiry moved to 40001 ms) is recorded before
+// it. Sent after the renewal was recorded, B's unlock ran after it and shortened what it set. Sent
+// before, it may have run before the renewal (live, executions are recorded as their replies come),
+// and the expiry it left is the one it found then.
+TEST(CheckerReentrancy, NonHolderUnlockIsHeldToTheExpiriesItMayHaveFound) {
+  for (const bool sent_before_renewal : {true, false}) {
+    SCOPED_TRACE(sent_before_renewal ? "sent before the renewal was recorded" : "sent after");
+    HistoryBuilder b;
+    granted(b, 0, "A", 1, "orders", "orders", 1, "", "A:1=1");  // the key expires at 30001 ms
+    const int64_t inv = b.invoke({.t = 10000, .p = "B", .op = 2, .f = "unlock"});
+    const int64_t renew = b.renewal({.t = 10001, .client = "A", .holds = "A:1=1"});
+    const int64_t x = b.exec({.t = 10002,
+                              .op = 2,
+                              .f = "unlock",
+                              .reply = "nil",
+                              .before = "A:1=1",
+                              .after = "A:1=1",
+                              .ttl = 19999,
+                              .sent = sent_before_renewal ? 10000 : 10001,
+                              .sent_i = sent_before_renewal ? inv + 1 : renew + 1});
+    b.fail({.t = 10003, .p = "B", .op = 2, .f = "unlock", .text = "IllegalMonitorStateException"});
+    const Verdict v = check(b);
+    if (sent_before_renewal) {
+      EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+      continue;
+    }
+    ASSERT_EQ(v.valid, Validity::No) << v.explanation;
+    EXPECT_EQ(v.anomaly, anomaly::kUnlockByNonHolder);
+    expect_execution(v, x, "redis0/orders");
+    EXPECT_EQ(figure(v, "expiry_before"), 40001);
   }
 }
 

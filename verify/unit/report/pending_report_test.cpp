@@ -14,6 +14,8 @@
 
 #include "report/report.hpp"
 #include "report/run_index.hpp"
+#include "report/timeline.hpp"
+#include "report/timeline_layout.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/runner.hpp"
 
@@ -40,6 +42,13 @@ std::string group_of(const std::string& html, const std::string& name) {
     if (has(group, "<span class=\"name\">" + name + "</span>")) return group;
   }
   return "";
+}
+
+// A client thread's lane in a timeline page: from its group up to the next lane's.
+std::string lane_markup(const std::string& html, const std::string& lane) {
+  const size_t at = html.find("data-lane=\"" + lane + "\"");
+  if (at == std::string::npos) return "";
+  return html.substr(at, html.find("<g class=\"lane", at) - at);
 }
 
 class PendingReports : public ::testing::Test {
@@ -138,6 +147,82 @@ TEST_F(PendingReports, SummaryMdListsThem) {
   const std::string md = read(out_ / "summary.md");
   EXPECT_TRUE(has(md, "\nOperations still pending when the run ended:\n\n- pending-lock-waiter: " + kSentence + "\n")) << md;
   EXPECT_FALSE(has(md, "- waiter-twin")) << md;
+}
+
+TEST_F(PendingReports, TheTimelineDrawsTheOpenWaitToTheEndAndOpensOnIt) {
+  const std::string html = read(out_ / "pending-lock-waiter" / "timeline.html");
+  // The header names it, with a link that selects B's lock() on the plot.
+  const size_t event = results_[0].pending.ops.at(0).invoke;
+  const std::string n = std::to_string(event);
+  EXPECT_TRUE(has(html, "<b>pending at the end:</b> " + kSentence)) << "no note in the header";
+  EXPECT_TRUE(has(html, "<a href=\"#select=" + n + "\" data-select=\"" + n + "\">B:1 lock() orders #" + n + "</a>"));
+  // B's wait runs from its invoke to the run's end, and its arrow sits at the end.
+  const std::string b = lane_markup(html, "B:1");
+  ASSERT_NE(b, "");
+  const std::regex wait("<rect [^>]*data-t0=\"100\" data-t1=\"20000\"[^>]*class=\"op wait open pending\"[^>]*data-ev=\"" + n + "\"");
+  EXPECT_TRUE(std::regex_search(b, wait)) << b;
+  EXPECT_TRUE(std::regex_search(b, std::regex("<g transform=\"[^\"]*\" data-t0=\"20000\"[^>]*class=\"mark pending-end\" data-ev=\"" + n + "\"")))
+      << b;
+  EXPECT_TRUE(has(b, "pending: still waiting when the run ended, after 19900 ms")) << b;
+  EXPECT_TRUE(has(html, "still waiting at the end</span>")) << "no legend entry";
+  // The fitted view holds the whole wait: it runs to the run's end.
+  EXPECT_TRUE(std::regex_search(html, std::regex("data-view0=\"([0-9]|[1-9][0-9])\" data-view1=\"20000\""))) << "the view";
+
+  const std::string text = read(out_ / "pending-lock-waiter" / "timeline.txt");
+  EXPECT_TRUE(has(text, "\npending at the end: " + kSentence + " [invoked: #" + n + "]\n")) << text;
+
+  // The twin's pages say nothing of it.
+  const std::string twin = read(out_ / "waiter-twin" / "timeline.html");
+  ASSERT_FALSE(twin.empty());
+  for (const char* part : {"pending at the end", "class=\"mark pending-end\"", "open pending", "still waiting at the end"})
+    EXPECT_FALSE(has(twin, part)) << part;
+  EXPECT_FALSE(has(read(out_ / "waiter-twin" / "timeline.txt"), "pending at the end"));
+}
+
+// A wait that opens late in a long run still pulls the fitted view to the run's end, while a run
+// with nothing pending keeps opening on its last event.
+TEST(PendingTimeline, TheFittedViewNeverHidesAnOpenWait) {
+  const auto event = [](int64_t t, model::EventKind kind, const char* process, int64_t op, const char* f) {
+    model::Event e;
+    e.at_ms = t;
+    e.kind = kind;
+    e.process = process;
+    e.thread = 1;
+    e.op = op;
+    e.f = f;
+    e.lock = "orders";
+    return e;
+  };
+  model::Event end;
+  end.at_ms = 60000;
+  end.kind = model::EventKind::End;
+  end.process = "world";
+  // A holds orders from 1 s to 2 s; B asks at 1.5 s. `answered`: B gets it at 2.1 s.
+  const auto history = [&](bool answered) {
+    model::History h;
+    h.add(event(1000, model::EventKind::Invoke, "A", 1, "lock"));
+    h.add(event(1010, model::EventKind::Ok, "A", 1, "lock"));
+    h.add(event(1500, model::EventKind::Invoke, "B", 2, "lock"));
+    h.add(event(2000, model::EventKind::Invoke, "A", 3, "unlock"));
+    h.add(event(2010, model::EventKind::Ok, "A", 3, "unlock"));
+    if (answered) h.add(event(2100, model::EventKind::Ok, "B", 2, "lock"));
+    h.add(end);
+    return h;
+  };
+  const model::History waiting = history(false);
+  TimelineInput in;
+  in.history = &waiting;
+  const timeline::Layout L(in);
+  ASSERT_EQ(L.pending.ops.size(), 1u);
+  EXPECT_LE(L.view.first, 1500) << "from before B's invoke";
+  EXPECT_EQ(L.view.second, 60000) << "to the run's end, where B is still waiting";
+
+  const model::History answered = history(true);
+  in.history = &answered;
+  const timeline::Layout closed(in);
+  EXPECT_TRUE(closed.pending.empty());
+  EXPECT_GT(closed.view.second, 2100);
+  EXPECT_LE(closed.view.second, 2300) << "nothing open: the view ends near the last event";
 }
 
 // However many are waiting, the table's note keeps within 100 columns and three lines, and so does

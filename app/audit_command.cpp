@@ -94,6 +94,14 @@ void table(std::ostream& out, const std::vector<const RowRun*>& runs, const Audi
         << o.redisson << " " << r->result.file << "` | " << (links ? "[timeline](" + timeline + ")" : o.out + "/" + timeline)
         << " |\n";
   }
+  // A story's verdict may rest on a call that never returned: named under the table, as `run` does.
+  bool said = false;
+  for (const RowRun* r : runs) {
+    if (r->result.pending.empty()) continue;
+    out << (said ? "" : "\nStill waiting when the run ended:\n\n") << "- " << label(*r->row) << ": "
+        << r->result.pending.describe() << "\n";
+    said = true;
+  }
 }
 
 void write_audit(std::ostream& out, const std::vector<RowRun>& runs, const AuditOptions& o, bool links) {

@@ -17,6 +17,7 @@
 #include "model/anomaly.hpp"
 #include "model/checkers.hpp"
 #include "model/lock_types.hpp"
+#include "model/pending.hpp"
 #include "model/protected_resource.hpp"
 #include "model/stream_judging.hpp"
 #include "report/report.hpp"
@@ -200,13 +201,18 @@ int run_check_streaming(const CheckOptions& options, const std::map<std::string,
   CheckOptions judged = options;  // with the lock the history is judged as
   std::vector<model::Verdict> verdicts;
   std::vector<std::string> names;
+  model::PendingOps pending;
   try {
     const model::EventReading read = open();
     int64_t seen = 0;
-    while (auto e = read()) {
+    // The first reading also finds what was still waiting at the end, so that the table says so.
+    pending = model::pending_operations([&]() -> std::optional<model::Event> {
+      std::optional<model::Event> e = read();
+      if (!e) return e;
       shown.see(*e);
       if (++seen % 4096 == 0) progress("reading 1 of 3 (what it records)", seen, -1);
-    }
+      return e;
+    });
     clear_progress();
     const std::optional<std::string> lock_type = lock_type_to_judge(options, shown, err);
     if (!lock_type) return 2;
@@ -230,7 +236,8 @@ int run_check_streaming(const CheckOptions& options, const std::map<std::string,
     err << "locksim check: " << options.history << ": " << e.what() << "\n";
     return 2;
   }
-  const scenario::ScenarioResult result = result_of(judged, shown, std::move(verdicts), expected);
+  scenario::ScenarioResult result = result_of(judged, shown, std::move(verdicts), expected);
+  result.pending = std::move(pending);
   report::print_table(out, {result});
   for (const auto& p : result.properties) out << "\n" << p.property << ": " << p.verdict.explanation << "\n";
   out << "\n(--stream: judged as it streamed; no reports or timeline are written)\n";
@@ -289,6 +296,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     return 2;
   }
   scenario::ScenarioResult result = result_of(judged, shown, std::move(verdicts), expected);
+  result.pending = model::pending_operations(history);
   result.history = std::move(history);
   report::print_table(out, {result});
   try {

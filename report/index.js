@@ -1,11 +1,13 @@
-// The run index's filters: failed only, violations only, one lock type. They live in the URL's hash
-// (#failed&violated&lock=rlock), so a filtered view can be linked to and reloaded.
+// The run index's filters: failed only, violations only, pending operations only (offered when a
+// scenario left a call waiting), one lock type. They live in the URL's hash
+// (#failed&violated&pending&lock=rlock), so a filtered view can be linked to and reloaded.
 (function () {
   'use strict';
   var rows = Array.prototype.slice.call(document.querySelectorAll('table.runs tr.row'));
   var groups = Array.prototype.slice.call(document.querySelectorAll('table.runs tbody.scenario'));
   var failed = document.getElementById('f-failed');
   var violated = document.getElementById('f-violated');
+  var pending = document.getElementById('f-pending');  // null where no scenario left a call waiting
   var lock = document.getElementById('f-lock');
   var shown = document.getElementById('shown');
   var empty = document.getElementById('empty');
@@ -16,6 +18,7 @@
     rows.forEach(function (row) {
       var hide = (failed.checked && row.dataset.failed !== '1') ||
         (violated.checked && row.dataset.violated !== '1') ||
+        (pending && pending.checked && row.dataset.pending !== '1') ||
         (lock.value !== '' && row.dataset.lock !== lock.value);
       row.hidden = hide;
       if (!hide) count++;
@@ -32,6 +35,7 @@
     var parts = decodeURIComponent(location.hash.replace(/^#/, '')).split('&');
     failed.checked = parts.indexOf('failed') >= 0;
     violated.checked = parts.indexOf('violated') >= 0;
+    if (pending) pending.checked = parts.indexOf('pending') >= 0;
     var wanted = '';
     parts.forEach(function (p) { if (p.indexOf('lock=') === 0) wanted = p.slice(5); });
     lock.value = wanted;
@@ -43,13 +47,16 @@
     var parts = [];
     if (failed.checked) parts.push('failed');
     if (violated.checked) parts.push('violated');
+    if (pending && pending.checked) parts.push('pending');
     if (lock.value) parts.push('lock=' + encodeURIComponent(lock.value));
     var hash = parts.length ? '#' + parts.join('&') : '';
     history.replaceState(null, '', location.pathname + location.search + hash);
     apply();
   }
 
-  [failed, violated, lock].forEach(function (control) { control.addEventListener('change', toHash); });
+  [failed, violated, pending, lock].forEach(function (control) {
+    if (control) control.addEventListener('change', toHash);
+  });
   window.addEventListener('hashchange', fromHash);
   fromHash();
 })();

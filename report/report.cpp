@@ -1,5 +1,6 @@
 #include "report/report.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <fstream>
@@ -70,6 +71,37 @@ std::vector<Row> rows_of(const ScenarioResult& r) {
   return rows;
 }
 
+// `text` after `lead`, wrapped into lines of at most kTerminalColumns (each further line indented two
+// spaces more than `lead` itself is), at most `max_lines` of them, the last then cut with "...": a
+// long list of waiters must not flood the table (results.json has them all).
+constexpr size_t kTerminalColumns = 100;
+std::string wrapped(const std::string& lead, const std::string& text, size_t max_lines) {
+  const std::string indent(std::min(lead.find_first_not_of(' '), lead.size()) + 2, ' ');
+  std::vector<std::string> lines{lead};
+  bool fresh = true;  // the last line has no word yet
+  for (size_t at = 0; at < text.size();) {
+    const size_t space = std::min(text.find(' ', at), text.size());
+    const std::string word = text.substr(at, space - at);
+    at = space + 1;
+    if (fresh || lines.back().size() + 1 + word.size() <= kTerminalColumns) {
+      lines.back() += (fresh ? "" : " ") + word;
+      fresh = false;
+      continue;
+    }
+    if (lines.size() == max_lines) {
+      // Cut at a word, so that " ..." still fits.
+      std::string& last = lines.back();
+      while (last.size() + 4 > kTerminalColumns && last.rfind(' ') > indent.size()) last.erase(last.rfind(' '));
+      last += " ...";
+      break;
+    }
+    lines.push_back(indent + word);
+  }
+  std::string out;
+  for (const std::string& line : lines) out += line + "\n";
+  return out;
+}
+
 // Whether the scenario got a folder of its own (history and timelines): it ran, at least in part.
 bool has_folder(const ScenarioResult& r) { return !(r.bad_input || r.skipped || (r.setup_error && r.history.size() == 0)); }
 
@@ -106,6 +138,7 @@ void move_file(const std::filesystem::path& from, const std::filesystem::path& t
 // passed nor failed (JUnit counts it among the tests, as skipped).
 struct Counts {
   int scenarios = 0, checks = 0, passed = 0, failed = 0, bad = 0, skipped = 0, setup = 0, observed = 0;
+  int pending = 0;  // scenarios with operations still under way at the end
 };
 
 Counts count(const std::vector<ScenarioResult>& results) {
@@ -115,6 +148,7 @@ Counts count(const std::vector<ScenarioResult>& results) {
     if (r.bad_input) ++c.bad;
     if (r.skipped) ++c.skipped;
     if (r.setup_error) ++c.setup;
+    if (!r.pending.empty()) ++c.pending;
     for (const auto& row : rows_of(r)) {
       if (row.outcome == Outcome::Seen) {
         ++c.observed;
@@ -135,6 +169,8 @@ std::string summary_line(const Counts& c) {
   if (c.bad) out << " (" << c.bad << " bad scenario file" << (c.bad > 1 ? "s" : "") << ")";
   if (c.setup) out << " (" << c.setup << " could not set up its servers)";
   if (c.skipped) out << " (" << c.skipped << " skipped)";
+  if (c.pending)
+    out << " (" << c.pending << " scenario" << (c.pending > 1 ? "s" : "") << " with operations pending at the end)";
   return out.str();
 }
 
@@ -206,9 +242,10 @@ IndexPage index_of(const std::vector<ScenarioResult>& results, const RunInfo& in
     // Two scenarios of one name are told apart by their folders (the page groups rows by name).
     const std::string& folder = folder_of.at(&r);
     const std::string name = folder == slug(r.name) ? r.name : r.name + " (" + folder + ")";
+    const std::string pending = r.pending.empty() ? "" : r.pending.describe();
     for (Row& row : rows_of(r))
       page.rows.push_back({name, label.empty() ? r.about : label, r.lock_type, row.lock, row.check, row.expected,
-                           row.observed, row.outcome, row.detail, links, note});
+                           row.observed, row.outcome, row.detail, links, note, pending});
   }
   return page;
 }
@@ -232,6 +269,13 @@ std::string markdown_summary(const std::vector<ScenarioResult>& results, const R
          << (is_failure(row.outcome) ? "**" + result + "**" : result) << " | " << r.seed << " | "
          << (row.detail.empty() ? "-" : md_cell(row.detail)) << " | " << files << " |\n";
     }
+  }
+  bool pending = false;
+  for (const auto& r : results) {
+    if (r.pending.empty()) continue;
+    if (!pending) md << "\nOperations still pending when the run ended:\n\n";
+    pending = true;
+    md << "- " << md_cell(r.name) << ": " << md_cell(r.pending.describe()) << "\n";
   }
   if (!results.empty())
     md << "\nBackend: " << results.front().backend
@@ -302,15 +346,15 @@ std::string slug(const std::string& name) {
 }
 
 void print_table(std::ostream& out, const std::vector<ScenarioResult>& results) {
-  std::vector<Row> rows;
-  for (const auto& r : results)
-    for (auto& row : rows_of(r)) rows.push_back(std::move(row));
+  std::vector<std::vector<Row>> rows;  // by scenario: its pending operations follow its rows
+  for (const auto& r : results) rows.push_back(rows_of(r));
   size_t w[5] = {8, 4, 8, 8, 8};
-  for (const auto& row : rows) {
-    w[0] = std::max(w[0], row.scenario.size());
-    w[1] = std::max(w[1], row.lock.size());
-    w[2] = std::max(w[2], row.check.size());
-  }
+  for (const auto& of : rows)
+    for (const auto& row : of) {
+      w[0] = std::max(w[0], row.scenario.size());
+      w[1] = std::max(w[1], row.lock.size());
+      w[2] = std::max(w[2], row.check.size());
+    }
   w[0] = std::min<size_t>(w[0], 44);
   auto cell = [](const std::string& s, size_t width) {
     std::string t = s.size() > width ? s.substr(0, width - 1) + "~" : s;
@@ -319,14 +363,25 @@ void print_table(std::ostream& out, const std::vector<ScenarioResult>& results) 
   out << cell("scenario", w[0]) << "  " << cell("lock", w[1]) << "  " << cell("property", w[2]) << "  "
       << cell("expected", w[3]) << "  " << cell("observed", w[4]) << "  result\n";
   out << std::string(w[0] + w[1] + w[2] + w[3] + w[4] + 16, '-') << "\n";
-  for (const auto& row : rows) {
-    out << cell(row.scenario, w[0]) << "  " << cell(row.lock, w[1]) << "  " << cell(row.check, w[2]) << "  "
-        << cell(row.expected, w[3]) << "  " << cell(row.observed, w[4]) << "  " << outcome_word(row.outcome) << "\n";
-    const bool tell = is_failure(row.outcome) || row.outcome == Outcome::Skipped ||
-                      (row.outcome == Outcome::Seen && row.observed != "holds");
-    if (tell && !row.detail.empty()) out << "    " << row.detail << "\n";
+  for (size_t i = 0; i < results.size(); ++i) {
+    for (const auto& row : rows[i]) {
+      out << cell(row.scenario, w[0]) << "  " << cell(row.lock, w[1]) << "  " << cell(row.check, w[2]) << "  "
+          << cell(row.expected, w[3]) << "  " << cell(row.observed, w[4]) << "  " << outcome_word(row.outcome) << "\n";
+      const bool tell = is_failure(row.outcome) || row.outcome == Outcome::Skipped ||
+                        (row.outcome == Outcome::Seen && row.observed != "holds");
+      if (tell && !row.detail.empty()) out << "    " << row.detail << "\n";
+    }
+    // Said whatever the verdicts: a verdict that rests on how a waiting call ends is no settled one.
+    if (!results[i].pending.empty()) out << wrapped("    pending: ", results[i].pending.describe(), 3);
   }
-  out << summary_line(count(results)) << "\n";
+  // A long summary breaks before one of its parenthesised counts, not inside it.
+  std::string summary = summary_line(count(results));
+  for (size_t cut; summary.size() > kTerminalColumns && (cut = summary.rfind(" (", kTerminalColumns)) != std::string::npos &&
+                   cut > 2;) {
+    out << summary.substr(0, cut) << "\n";
+    summary = "  " + summary.substr(cut + 1);
+  }
+  out << summary << "\n";
 }
 
 void write_reports(const std::string& dir, const std::vector<ScenarioResult>& results, const RunInfo& info) {
@@ -348,6 +403,7 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
   json["bad_files"] = counts.bad;
   json["setup_errors"] = counts.setup;
   json["skipped"] = counts.skipped;
+  json["scenarios_with_pending"] = counts.pending;
   json["results"] = nlohmann::ordered_json::array();
   for (const auto& r : results) {
     nlohmann::ordered_json s;
@@ -366,6 +422,12 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
     if (r.skipped) s["skipped"] = *r.skipped;
     if (r.ended_early_ms) s["ended_early_ms"] = *r.ended_early_ms;  // live: the world settled before run_ms
     s["folder"] = folder_of.at(&r);
+    // Always there, empty when nothing was left waiting, so that a reader need not tell "none" from
+    // "not said".
+    s["pending"] = nlohmann::ordered_json::array();
+    for (const model::PendingOp& p : r.pending.ops)
+      s["pending"].push_back({{"event", p.invoke}, {"op", p.op}, {"owner", p.owner}, {"f", p.f}, {"lock", p.lock},
+                              {"since_ms", p.since_ms}, {"wait_ms", p.wait_ms}, {"open_ms", r.pending.end_ms - p.since_ms}});
     s["checks"] = nlohmann::ordered_json::array();
     for (const auto& row : rows_of(r)) {
       if (r.error || r.skipped) break;

@@ -32,6 +32,15 @@ std::string header(const IndexPage& page) {
                     .text(std::to_string(counts[o]) + " " + std::string(outcome_label(o)))
                     .str());
   }
+  // Counted by scenario, as the terminal's summary counts them: every row of one shares its run.
+  int pending = 0;
+  for (size_t i = 0; i < page.rows.size(); ++i)
+    pending += !page.rows[i].pending.empty() && (i == 0 || page.rows[i - 1].scenario != page.rows[i].scenario);
+  if (pending)
+    chips.child(El("span")
+                    .a("class", "chip pending")
+                    .text(std::to_string(pending) + (pending > 1 ? " scenarios" : " scenario") + " with pending operations")
+                    .str());
   El h("header");
   h.child(El("h1").text(page.title).str()).child(facts.str());
   if (!page.summary.empty()) h.child(El("p").a("class", "summary").text(page.summary).str());
@@ -40,19 +49,24 @@ std::string header(const IndexPage& page) {
 
 std::string filters(const IndexPage& page) {
   std::set<std::string> locks;
-  for (const IndexRow& row : page.rows)
+  bool pending = false;
+  for (const IndexRow& row : page.rows) {
     if (!row.lock.empty()) locks.insert(row.lock);
+    pending = pending || !row.pending.empty();
+  }
   El select("select");
   select.a("id", "f-lock").child(El("option").a("value", "").text("all").str());
   for (const std::string& lock : locks) select.child(El("option").a("value", lock).text(lock).str());
   auto box = [](const char* id, const char* label) {
     return El("label").child(El("input").a("type", "checkbox").a("id", id).str()).text(label).str();
   };
+  // Offered only where some scenario left a call waiting: elsewhere it could only empty the page.
   return El("form")
       .a("class", "filters")
       .a("id", "filters")
       .child(box("f-failed", " failed only"))
       .child(box("f-violated", " violations only"))
+      .child(pending ? box("f-pending", " pending operations only") : "")
       .child(El("label").text("lock type ").child(select.str()).str())
       .child(El("span").a("id", "shown").text(std::to_string(page.rows.size()) + " rows").str())  // the script counts
       .str();
@@ -72,6 +86,7 @@ std::string row_html(const IndexRow& row) {
       .a("data-failed", is_failure(row.outcome) ? "1" : "0")
       .a("data-violated", row.observed == "violated" ? "1" : "0")
       .a("data-lock", row.lock)
+      .a("data-pending", row.pending.empty() ? "0" : "1")
       .child(td("property", escape_markup(row.property)))
       .child(td("verdict", escape_markup(row.expected)))
       // Only "violated" is marked: other observed words (fail, error) are also outcome classes.
@@ -82,7 +97,7 @@ std::string row_html(const IndexRow& row) {
 }
 
 // The heading row of a scenario's rows (those of `first`, which share its name): the name, the lock,
-// the links to its files, the note and what the scenario is about.
+// the links to its files, the note, what the scenario is about and what it left waiting.
 std::string head_html(const IndexRow& first) {
   El th("th");
   th.a("colspan", 5).a("scope", "rowgroup");
@@ -91,6 +106,12 @@ std::string head_html(const IndexRow& first) {
   for (const IndexLink& link : first.links) th.child(El("a").a("href", link.href).text(link.label).str());
   if (!first.note.empty()) th.child(El("span").a("class", "note").text(first.note).str());
   if (!first.about.empty()) th.child(El("div").a("class", "about").text(first.about).str());
+  if (!first.pending.empty())
+    th.child(El("div")
+                 .a("class", "pending")
+                 .child(El("span").a("class", "badge pending").text("pending").str())
+                 .text(" " + first.pending)
+                 .str());
   return El("tr").a("class", "head").child(th.str()).str();
 }
 

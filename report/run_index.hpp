@@ -2,8 +2,10 @@
 // index.html: the page to open after a run, explore or audit. A row per scenario and property (or
 // per finding) with what was expected, what was observed, the outcome (an expected violation reads
 // apart from a regression; skipped is skipped) and the checker's explanation, under a heading per
-// scenario with relative links to its files; a header with the counts and what ran; filters (failed
-// only, violations only, lock type) that the URL's hash can also set (#failed&violated&lock=rlock).
+// scenario with relative links to its files and, when its run ended with operations still waiting,
+// a "pending" badge naming them; a header with the counts and what ran; filters (failed only,
+// violations only, pending operations only where a scenario left one waiting, lock type) that the
+// URL's hash can also set (#failed&violated&pending&lock=rlock).
 // Self-contained: the CSS and script are inline (report/index.css, report/index.js), nothing is
 // fetched.
 #include <string>
@@ -33,6 +35,9 @@ struct IndexRow {
   std::string explanation;  // the verdict's prose, the error or why it was skipped
   std::vector<IndexLink> links;
   std::string note;  // small print after the links: "0.12 s", "12 seeds (first 410)"
+  // What was still waiting when the scenario's run ended (model::PendingOps::describe), "" nothing:
+  // shown under the heading with a "pending" badge, and what the "pending only" filter keeps.
+  std::string pending;
 };
 
 struct IndexPage {

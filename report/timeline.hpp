@@ -14,7 +14,10 @@
 // violations in red: the explanation in a box at the top with "jump to first violation", the witness
 // events ringed and marked by dashed lines. What it draws of beliefs, faults and keys comes from
 // model/facts.hpp, the same facts the checkers judged; a bar still open when its client crashed ends at
-// the crash. The page opens fitted to the span where something happens (a button shows the whole run);
+// the crash. An operation still waiting when the run ended (model/pending.hpp) runs to the run's end
+// with an arrow head there, and the header names each ("pending at the end: ...", a link that
+// selects it). The page opens fitted to the span where something happens, which then runs to the
+// run's end, so that no open wait is out of view (a button shows the whole run);
 // the plot zooms (buttons, ctrl+wheel) and scrolls sideways. Hovering a mark shows its event's details,
 // clicking it pins them in a side panel (so does the URL hash #select=<event index>, and the witness
 // numbers in the violation box). Lane groups carry class="lane" and data-lane="A:1" (client A, thread
@@ -22,7 +25,8 @@
 // label, axis label or box is cut off and lists what is in the body's data-overflow (empty: nothing).
 //
 // render_timeline_text: a header (verdicts first, each with whether it met the scenario's expectation
-// when there is one), then one line per event: time, index (a '!' marks
+// when there is one; then the operations pending at the end with their Invoke events), then one
+// line per event: time, index (a '!' marks
 // a witness of a violation), a fixed-width column per client and per server with a short summary in
 // the column of the event's process, and the event's long details (commands, replies, reasons) after
 // the last column.

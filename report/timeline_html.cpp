@@ -79,10 +79,14 @@ std::string swatch(const std::string& shape, const std::string& label) {
   return "<span class=\"key-item\"><svg width=\"26\" height=\"14\">" + shape + "</svg>" + escape_markup(label) + "</span>";
 }
 
-std::string legend(bool queues) {
+std::string legend(bool queues, bool pending) {
   std::string out = "<div class=\"legend\">";
   out += swatch("<rect x=\"1\" y=\"2\" width=\"24\" height=\"10\" fill=\"#3467c8\"/>", "believes it holds");
   out += swatch("<rect x=\"1\" y=\"2.5\" width=\"24\" height=\"9\" fill=\"url(#wait-hatch)\" stroke=\"#3467c8\"/>", "waits to acquire");
+  if (pending)
+    out += swatch("<rect x=\"1\" y=\"2.5\" width=\"18\" height=\"9\" fill=\"url(#wait-hatch)\" stroke=\"#3467c8\"/>"
+                  "<path d=\"M16,1 L25,7 L16,13 Z\" fill=\"#c2410c\"/>",
+                  "still waiting at the end");
   out += swatch("<rect x=\"1\" y=\"5\" width=\"24\" height=\"4\" fill=\"#c4cad1\"/>", "other op");
   out += swatch("<circle cx=\"7\" cy=\"7\" r=\"3.5\" class=\"ok-s\"/><rect x=\"15\" y=\"3.5\" width=\"7\" height=\"7\" class=\"fail-s\"/>", "ok / fail");
   out += swatch("<rect x=\"12\" y=\"0\" width=\"2\" height=\"14\" fill=\"#1d2126\"/>", "renewal");
@@ -104,6 +108,19 @@ std::string legend(bool queues) {
   return out + "</div>";
 }
 
+// What was still waiting when the run ended, each a link that selects its open wait on the plot.
+std::string pending_note(const Layout& L) {
+  if (L.pending.empty()) return {};
+  std::string links;
+  for (const model::PendingOp& p : L.pending.ops) {
+    const std::string n = std::to_string(p.invoke);
+    links += " <a href=\"#select=" + n + "\" data-select=\"" + n + "\">" +
+             escape_markup(p.owner + " " + p.f + "()" + (p.lock.empty() ? "" : " " + p.lock)) + " #" + n + "</a>";
+  }
+  return "<p class=\"pending-note\" id=\"pending\"><b>pending at the end:</b> " + escape_markup(L.pending.describe()) +
+         " <span class=\"pending-links\">show:" + links + "</span></p>";
+}
+
 std::string header(const Layout& L) {
   const TimelineInput& in = L.in;
   std::string out = "<header><h1>" + escape_markup(in.title.empty() ? "locksim run" : in.title) + "</h1>";
@@ -118,7 +135,7 @@ std::string header(const Layout& L) {
   out += "clients " + (clients.empty() ? std::string("none") : clients) + " · servers " +
          (servers.empty() ? std::string("none") : servers) + " · " + std::to_string(L.h.size()) + " events · 0 to " +
          std::to_string(L.h.end_ms()) + (in.real_time ? " ms of real time (live)</p>" : " ms of virtual time</p>");
-  return out + standings(in) + "</header>";
+  return out + standings(in) + pending_note(L) + "</header>";
 }
 
 std::string toolbar(const Layout& L) {
@@ -127,7 +144,7 @@ std::string toolbar(const Layout& L) {
          "<button id=\"zoom-fit\" title=\"fit the span where something happens\">fit the action</button>"
          "<button id=\"zoom-all\" title=\"show the whole run, 0 to " + std::to_string(L.end_ms) + " ms\">whole run</button>"
          "<span class=\"hint\">ctrl+wheel zooms; hover a mark for its event, click it to pin the details</span>" +
-         legend(!L.queues.empty()) + "</div>";
+         legend(!L.queues.empty(), !L.pending.empty()) + "</div>";
 }
 
 std::string panel() {

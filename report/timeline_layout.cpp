@@ -143,13 +143,17 @@ Cast find_cast(const TimelineInput& in, const model::Facts& facts) {
   return cast;
 }
 
-std::pair<int64_t, int64_t> action_span(const History& h) {
+std::pair<int64_t, int64_t> action_span(const History& h, const model::PendingOps& pending) {
   const int64_t end = std::max<int64_t>(h.end_ms(), 1);
   int64_t first = -1, last = -1;
   for (const Event& e : h.events()) {
     if (e.kind == EventKind::End) continue;
     if (first < 0) first = e.at_ms;
     last = std::max(last, e.at_ms);
+  }
+  for (const model::PendingOp& p : pending.ops) {
+    first = first < 0 ? p.since_ms : std::min(first, p.since_ms);
+    last = end;
   }
   if (first < 0) return {0, end};
   // A little margin, so the first and last marks are not on the edge.
@@ -163,9 +167,10 @@ Layout::Layout(const TimelineInput& input)
     : in(input), h(*input.history), facts(*input.history, model::find_lock_type(input.lock_type)) {
   cast = find_cast(in, facts);
   queues = queue_tracks(facts, in.thread_wait_ms);
+  pending = model::pending_operations(h);
   lanes = make_lanes(in, cast, facts, queues);
   end_ms = std::max<int64_t>(h.end_ms(), 1);
-  view = action_span(h);
+  view = action_span(h, pending);
   scale.px_per_ms = (kStaticWidth - kPad - kPadRight) / static_cast<double>(end_ms);
   height = (lanes.empty() ? kAxisH : lanes.back().bottom()) + 8;
 }
@@ -175,6 +180,12 @@ int64_t Layout::open_end(const std::string& process, int64_t from_ms) const {
     if (f.process == process && f.kind == model::fault_name::kCrash && f.span.from_ms >= from_ms)
       return std::min(end_ms, f.span.from_ms);
   return end_ms;
+}
+
+const model::PendingOp* Layout::pending_of(int64_t invoke) const {
+  for (const model::PendingOp& p : pending.ops)
+    if (p.invoke == invoke) return &p;
+  return nullptr;
 }
 
 const Lane* Layout::lane_of(const std::string& process, int64_t thread) const {

@@ -13,6 +13,7 @@
 
 #include "model/facts.hpp"
 #include "model/history.hpp"
+#include "model/pending.hpp"
 #include "report/element.hpp"
 #include "report/timeline.hpp"
 
@@ -135,8 +136,9 @@ Cast find_cast(const TimelineInput& in, const model::Facts& facts);
 // --- the layout
 
 // The span where something happens: from the first to the last event that is not the run's End, with
-// a margin; the whole run when that is most of it.
-std::pair<int64_t, int64_t> action_span(const History& h);
+// a margin; the whole run when that is most of it. An operation still waiting at the end happens
+// until the end: with one, the span runs to the run's end, so that no open wait is out of view.
+std::pair<int64_t, int64_t> action_span(const History& h, const model::PendingOps& pending = {});
 
 struct Layout {
   const TimelineInput& in;
@@ -144,6 +146,7 @@ struct Layout {
   model::Facts facts;
   Cast cast;
   std::vector<QueueTrack> queues;
+  model::PendingOps pending;  // the operations still waiting when the run ended
   std::vector<Lane> lanes;
   Scale scale;
   int64_t end_ms = 1;
@@ -155,6 +158,8 @@ struct Layout {
   double width() const { return scale.x(end_ms) + kPadRight; }
   // Where a bar that no event closed ends: its process's crash after `from_ms`, else the run's end.
   int64_t open_end(const std::string& process, int64_t from_ms) const;
+  // The pending operation invoked by event `invoke`, or nullptr.
+  const model::PendingOp* pending_of(int64_t invoke) const;
   const Lane* lane_of(const std::string& process, int64_t thread) const;
   const Lane* lane_of(const Event& e) const { return lane_of(e.process, e.thread); }
   // The vertical extent of all of a process's lanes.

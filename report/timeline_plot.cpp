@@ -156,6 +156,14 @@ std::string outcome_marker(const Layout& L, const Event& e, double y) {
   return g.str();
 }
 
+// The head of an operation still waiting at the end: an arrow against the run's end line, so that the
+// wait reads as going on past what was recorded.
+std::string pending_marker(const Layout& L, const Event& invoke, double y, const std::string& tip) {
+  El g = point(L.scale, L.end_ms, y);
+  g.a("class", "mark pending-end").a("data-ev", std::to_string(invoke.index)).tip(tip);
+  return g.child(El("path").a("d", "M-9,-6 L0,0 L-9,6 Z").str()).str();
+}
+
 std::string op_bars(const Layout& L, const Lane& lane) {
   std::string bars, markers;
   std::map<int64_t, const Event*> open;  // by op id
@@ -163,17 +171,20 @@ std::string op_bars(const Layout& L, const Lane& lane) {
   const auto draw = [&](const Event& invoke, const Event* outcome) {
     const int64_t end = outcome ? outcome->at_ms : L.open_end(lane.process, invoke.at_ms);
     const bool acquire = is_acquire(invoke.f);
+    const bool pending = !outcome && L.pending_of(invoke.index);
     El bar = span_rect(L.scale, invoke.at_ms, end, acquire ? y - 4.5 : y - 2, acquire ? 9 : 4, 2);
-    bar.a("class", std::string(acquire ? "op wait" : "op") + (outcome ? "" : " open"));
+    bar.a("class", std::string(acquire ? "op wait" : "op") + (outcome ? "" : pending ? " open pending" : " open"));
     if (acquire) bar.a("stroke", color_of(lane.color));
     bar.a("data-ev", std::to_string(invoke.index) + (outcome ? " " + std::to_string(outcome->index) : ""));
     std::string tip = describe(invoke) + "\n";
     tip += outcome ? "-> " + std::string(to_string(outcome->kind)) + " at " + ms(outcome->at_ms) + " after " +
                          ms(outcome->at_ms - invoke.at_ms) + (outcome->text.empty() ? "" : ": " + outcome->text)
+                   : pending    ? "-> pending: still waiting when the run ended, after " + ms(end - invoke.at_ms)
                    : end < L.end_ms ? "-> no outcome: its client crashed at " + ms(end)
                                     : std::string("-> no outcome by the run's end");
     bars += bar.tip(tip).str();
     if (outcome && !(outcome->kind == EventKind::Ok && invoke.f == "work")) markers += outcome_marker(L, *outcome, y);
+    if (pending) markers += pending_marker(L, invoke, y, tip);
   };
   for (const Event& e : L.h.events()) {
     if (e.process != lane.process || e.thread != lane.thread) continue;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "model/lock_types.hpp"
+#include "model/pending.hpp"
 #include "report/timeline.hpp"
 #include "report/timeline_layout.hpp"
 
@@ -100,6 +101,11 @@ void write_timeline_text(const TimelineInput& in, std::ostream& page) {
     }
     out += "\n";
     if (!timeline::expected_of(in, k).empty()) out += "  -> " + timeline::standing_text(in, k) + "\n";
+  }
+  if (const model::PendingOps pending = model::pending_operations(h); !pending.empty()) {
+    out += "pending at the end: " + pending.describe() + " [invoked:";
+    for (const model::PendingOp& p : pending.ops) out += " #" + std::to_string(p.invoke);
+    out += "]\n";
   }
   constexpr size_t kClientW = 30, kServerW = 36;
   const auto width = [&](const std::string& col) { return timeline::contains(cast.servers, col) ? kServerW : kClientW; };

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The run index in a real browser: `locksim run` on a few library scenarios (one whose violation is
-# expected, one turned into a regression, a fair lock, one skipped because it refuses --time-scale)
-# writes index.html; headless Chromium renders it offline, and we check the DOM after the page's
-# script ran: a row per check with its links, and the filters (set from the URL's hash) hiding
-# exactly the rows they should. Screenshots at 1000 and 1600 px must not be blank, and at 1000 px
+# expected, one turned into a regression, a fair lock, one skipped because it refuses --time-scale,
+# and verify/scenario/pending-lock-waiter.yaml, whose run ends with a lock() still waiting) writes
+# index.html; headless Chromium renders it offline, and we check the DOM after the page's
+# script ran: a row per check with its links, the pending badge on the scenario that left a call
+# waiting and on no other, and the filters (set from the URL's hash) hiding exactly the rows they
+# should. Screenshots at 1000 and 1600 px must not be blank, and at 1000 px
 # the page must not scroll sideways (nothing clipped).
 #
 # usage: index_chromium.sh <locksim binary> [folder to keep the screenshots and the report in]
@@ -23,6 +25,7 @@ mkdir "$work/scenarios"
 for name in explicit-lease-no-renewal pubsub-wakeup fair-fifo-head redis-restart-aof; do
   cp "$library/$name.yaml" "$work/scenarios/"
 done
+cp "$here/pending-lock-waiter.yaml" "$work/scenarios/"
 # The same story expecting the lock to hold: a regression the page must show as one.
 sed -e 's/^name: explicit-lease-no-renewal/name: explicit-lease-regressed/' -e 's/mutual_exclusion: violated/mutual_exclusion: holds/' \
   "$library/explicit-lease-no-renewal.yaml" >"$work/scenarios/regressed.yaml"
@@ -53,6 +56,7 @@ dump all ""
 dump failed "#failed"
 dump fair "#lock=fair"
 dump violated-rlock "#violated&lock=rlock"
+dump pending "#pending"
 
 # At 1000 px, in a frame of that width: does the page scroll sideways?
 cat >"$work/frame.html" <<HTML
@@ -86,11 +90,17 @@ class Page(html.parser.HTMLParser):
     """The scenarios' groups (<tbody>: hidden or not, the heading's links) and their rows."""
     def __init__(self):
         super().__init__()
-        self.groups, self.rows, self.shown, self._in_shown = [], [], "", False
+        self.groups, self.rows, self.shown = [], [], ""
+        self._in_shown = self._in_pending = self._in_name = False
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "tbody" and a.get("class") == "scenario":
-            self.groups.append(dict(a, links=[], rows=[]))
+            self.groups.append(dict(a, links=[], rows=[], pending=None, name=""))
+        if tag == "div" and a.get("class") == "pending":
+            self.groups[-1]["pending"] = ""
+            self._in_pending = True
+        if tag == "span" and a.get("class") == "name":
+            self._in_name = True
         if tag == "tr" and "row" in a.get("class", "").split():
             self.groups[-1]["rows"].append(a)
             self.rows.append(a)
@@ -101,9 +111,16 @@ class Page(html.parser.HTMLParser):
     def handle_endtag(self, tag):
         if tag == "span":
             self._in_shown = False
+            self._in_name = False
+        if tag == "div":
+            self._in_pending = False
     def handle_data(self, data):
         if self._in_shown:
             self.shown += data
+        if self._in_pending:
+            self.groups[-1]["pending"] += data
+        if self._in_name:
+            self.groups[-1]["name"] += data
 
 def parse(name):
     p = Page()
@@ -143,6 +160,28 @@ def filtered(name, keep):
         check(("hidden" in g) == all("hidden" in r for r in g["rows"]), f"{name}: a heading shown without rows, or hidden with")
     check(p.shown.strip() == f"{len(visible)} of {len(rows)} rows shown", f"{name}: counter says {p.shown!r}")
     return len(visible)
+
+# The pending badge: on the scenarios whose results.json lists pending operations, naming each
+# owner, and on no other; its rows are what #pending keeps.
+by_name = {g["name"]: g for g in everything.groups}
+for r in results["results"]:
+    g = by_name.get(r["name"])
+    check(g is not None, f"no heading for {r['name']}")
+    if g is None:
+        continue
+    if r["pending"]:
+        text = g["pending"] or ""
+        check(text.startswith("pending ") and "still waiting at the end" in text, f"{r['name']}: pending badge reads {text!r}")
+        for op in r["pending"]:
+            check(f"{op['owner']} since {op['since_ms']} ms" in text, f"{r['name']}: the badge does not name {op['owner']}: {text!r}")
+        check(all(row["data-pending"] == "1" for row in g["rows"]), f"{r['name']}: a row without data-pending")
+    else:
+        check(g["pending"] is None, f"{r['name']} has nothing pending, yet a badge: {g['pending']!r}")
+        check(all(row["data-pending"] == "0" for row in g["rows"]), f"{r['name']}: a row marked pending")
+check(sum(1 for r in results["results"] if r["pending"]) == 1, "pending-lock-waiter alone should leave a call waiting")
+check(results["scenarios_with_pending"] == 1, f"scenarios_with_pending: {results['scenarios_with_pending']}")
+n_pending = filtered("pending", lambda r: r["data-pending"] == "1")
+check(n_pending >= 1, "#pending shows no row")
 
 n_failed = filtered("failed", lambda r: r["data-failed"] == "1")
 check(n_failed == 1, f"#failed shows {n_failed} rows, expected the regression alone")

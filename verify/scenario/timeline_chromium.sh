@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The HTML timeline in a real browser: the unit tests write the showcase run's timeline and a
-# FairLock scenario's (Timeline.Writes*, via LOCKSIM_TIMELINE_OUT), headless Chromium renders them
-# offline at two widths (1000 and 1600 px), and we check the DOM after the page's script ran: every
-# lane there, tooltips wired, the axis redrawn, the view fitted to the action, the side panel pinned
-# by #select=<n>, the fair queue's lane, and nothing cut off (the script lists what is in the body's
-# data-overflow); and that the screenshots are not blank.
+# The HTML timeline in a real browser: the unit tests write the showcase run's timeline, a FairLock
+# scenario's and one of a run that ends with a lock() still waiting (Timeline.Writes*, via
+# LOCKSIM_TIMELINE_OUT), headless Chromium renders them offline at two widths (1000 and 1600 px),
+# and we check the DOM after the page's script ran: every lane there, tooltips wired, the axis
+# redrawn, the view fitted to the action, the side panel pinned by #select=<n>, the fair queue's
+# lane, the open wait in view up to the run's end where the page opens, and nothing cut off (the
+# script lists what is in the body's data-overflow); and that the screenshots are not blank.
 #
 # usage: timeline_chromium.sh <locksim_unit_tests binary> [directory to keep the screenshots in]
 # Without Chromium the test is skipped (exit 77), unless CI=true: then it fails.
@@ -23,7 +24,8 @@ html="$work/timeline.html"
 LOCKSIM_TIMELINE_OUT="$html" "$unit_tests" --gtest_filter='Timeline*Writes*' >"$work/gtest.log" 2>&1 ||
   { cat "$work/gtest.log" >&2; echo "FAIL: the unit test did not write the timeline" >&2; exit 1; }
 fair="$html.fair.html"
-for f in "$html" "$fair"; do
+pending="$html.pending.html"
+for f in "$html" "$fair" "$pending"; do
   [[ -s $f ]] || { cat "$work/gtest.log" >&2; echo "FAIL: $f was not written" >&2; exit 1; }
 done
 
@@ -41,9 +43,10 @@ selected=$(grep -o 'data-select="[0-9]*"' "$html" | head -1 | grep -o '[0-9]*') 
 [[ -n $selected ]] || fail "the showcase has no witness link (data-select)"
 
 for width in 1000 1600; do
-  for page in showcase fair; do
+  for page in showcase fair pending; do
     file=$html
     [[ $page == fair ]] && file=$fair
+    [[ $page == pending ]] && file=$pending
     url="file://$file"
     [[ $page == showcase && -n $selected ]] && url="$url#select=$selected"
     dom="$work/$page-$width.html"
@@ -78,8 +81,16 @@ if not shown:
 else:
     s0, s1 = int(shown.group(1)), int(shown.group(2))
     slack = max(2, end // 100)
-    if page == "fair" and (abs(s0 - view0) > slack or abs(s1 - view1) > slack):
+    if page in ("fair", "pending") and (abs(s0 - view0) > slack or abs(s1 - view1) > slack):
         problems.append(f"the page opened on {s0}..{s1}, not the action's {view0}..{view1}")
+    if page == "pending":
+        # B's lock() is still waiting at the end: the view it opens on shows the wait from its invoke
+        # to the run's end, the arrow at its head included.
+        wait = re.search(r'<rect [^>]*data-t0="(\d+)" data-t1="(\d+)"[^>]*class="op wait open pending"', dom)
+        if not wait:
+            problems.append("no open wait (class op wait open pending) on the plot")
+        elif not (s0 <= int(wait.group(1)) and int(wait.group(2)) == end and s1 >= end - slack):
+            problems.append(f"the page opened on {s0}..{s1}, which hides part of the open wait {wait.group(1)}..{wait.group(2)}")
 if page == "showcase":
     for lane in ["A:1", "B:1", "C:1", "redis0"]:
         expect(f"lane {lane}", f'data-lane="{lane}"')
@@ -89,6 +100,10 @@ if page == "showcase":
     expect(f"event #{selected} pinned (body data-selected)", rf'<body[^>]*data-selected="{selected}"')
     expect(f"the panel naming #{selected}", rf'id="panel-body"[^>]*>.*?data-select="{selected}"')
     expect("the selection's ring", r'<g id="rings"><rect [^>]*class="ring"')
+elif page == "pending":
+    expect("the header's note", r'id="pending"[^>]*><b>pending at the end:</b> 1 lock\(\) call still waiting at the end \(B:1 since 100 ms\)')
+    expect("the arrow at the open wait's head", r'class="mark pending-end"')
+    expect("the legend's entry", r"still waiting at the end</span>")
 else:
     if view1 >= end:
         problems.append(f"the fair run's action ({view0}..{view1}) should end before the run does ({end})")

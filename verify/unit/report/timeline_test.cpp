@@ -2,9 +2,9 @@
 // red box with the checker's words, nothing fetched from the network, every name escaped; the text
 // has a line per event. The page opens on the span where something happens, bars end at a crash, a
 // FairLock's queue has a lane of its own, and the top says whether the verdicts met the scenario's
-// expectations. With LOCKSIM_TIMELINE_OUT set, two tests write their HTML there (the showcase, and
-// a FairLock scenario beside it as <out>.fair.html) for the Chromium check,
-// verify/scenario/timeline_chromium.sh.
+// expectations. With LOCKSIM_TIMELINE_OUT set, three tests write their HTML there (the showcase, a
+// FairLock scenario beside it as <out>.fair.html, and a run that ends with a lock() still waiting as
+// <out>.pending.html) for the Chromium check, verify/scenario/timeline_chromium.sh.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -514,6 +514,20 @@ TEST(Timeline, WritesAFairLockScenarioBesideTheShowcase) {
   if (!out || !*out) GTEST_SKIP() << "LOCKSIM_TIMELINE_OUT is not set";
   ScenarioRun run = run_library_scenario("fair-crashed-waiter-head.yaml");
   const std::string path = std::string(out) + ".fair.html";
+  std::ofstream file(path, std::ios::binary);
+  ASSERT_TRUE(file) << path;
+  file << render_timeline_html(run.input);
+  ASSERT_TRUE(file.good()) << path;
+}
+
+// ... and one whose run ends with B's lock() still waiting (verify/scenario/pending-lock-waiter.yaml),
+// for the open wait at the right edge of the view the page opens on.
+TEST(Timeline, WritesAPendingWaitBesideTheShowcase) {
+  const char* out = std::getenv("LOCKSIM_TIMELINE_OUT");
+  if (!out || !*out) GTEST_SKIP() << "LOCKSIM_TIMELINE_OUT is not set";
+  ScenarioRun run = run_library_scenario("../verify/scenario/pending-lock-waiter.yaml");
+  ASSERT_EQ(run.result.pending.ops.size(), 1u);
+  const std::string path = std::string(out) + ".pending.html";
   std::ofstream file(path, std::ios::binary);
   ASSERT_TRUE(file) << path;
   file << render_timeline_html(run.input);

@@ -45,6 +45,13 @@ bool holds_at(const std::vector<Span>& spans, int64_t t) {
 bool is_lock_op(std::string_view f) { return f == "lock" || f == "try_lock" || f == "unlock"; }
 bool is_acquire_op(std::string_view f) { return f == "lock" || f == "try_lock"; }
 
+// The same holds in a key's next state keep what their owners' own requests set.
+void carry_own_bounds(std::vector<Claim>& to, const std::vector<Claim>& from) {
+  for (Claim& c : to)
+    for (const Claim& p : from)
+      if (p.field == c.field && p.owner == c.owner) c.own_bound = p.own_bound;
+}
+
 // "[a,b]" -> {a, b}.
 std::vector<std::string> parse_list(std::string_view rendered) {
   std::vector<std::string> items;
@@ -685,6 +692,7 @@ void Facts::Tracking::reveal(size_t k, bool present, const std::optional<std::st
     creator[k].clear();
   }
   s.claims = facts.claims_of(facts.keys_[k], s.value, creator[k]);
+  if (same) carry_own_bounds(s.claims, old->first.claims);
 }
 
 Facts::Facts(const History& history, const LockType* type) : history_(&history), type_(type) {
@@ -808,6 +816,7 @@ void Facts::track(Tracking& pass, const Event& e) {
       s.from_ms = e.at_ms;
       s.event = e.index;
       s.claims = claims_of(keys_[k], s.value, creator[k]);
+      carry_own_bounds(s.claims, now.claims);
       pass.push(k, std::move(s));
     }
   }
@@ -905,8 +914,12 @@ void Facts::track(Tracking& pass, const Event& e) {
         if (c.owner == e.owner()) return true;
       return false;
     }();
-    if (set_here && s.expire_at >= 0 && own && sent_rightfully(e, keys_[k]))
-      s.lease_bound = std::max(s.lease_bound, s.expire_at);
+    const bool rightly = set_here && s.expire_at >= 0 && own && sent_rightfully(e, keys_[k]);
+    if (rightly) s.lease_bound = std::max(s.lease_bound, s.expire_at);
+    // Each hold carries on what its owner's own requests set; this request sets its sender's.
+    if (!fresh) carry_own_bounds(s.claims, prev.claims);
+    for (Claim& c : s.claims)
+      if (rightly && !e.client.empty() && c.owner == e.owner()) c.own_bound = std::max(c.own_bound, s.expire_at);
   } else {
     creator[k].clear();
   }
@@ -960,6 +973,18 @@ Facts::Part Facts::part_state(const KeyTrack& part, const Op& waiter, int64_t t,
   // The lease its holder set is running out. Live, an expiry is known only to within a few ms of
   // when the server set it (the reply's time, a notification's): an expiry that close to the bound
   // is that lease, not one kept alive beyond it.
+  // Holders gone whose own leases have all run out keep nobody, whatever else keeps their key
+  // alive (another holder's renewal of a shared hash, since gone too).
+  int64_t own = kNoExpiry;
+  bool owns = !blocking.empty();
+  for (const Claim& c : blocking) {
+    owns = owns && !c.owner.empty() && c.own_bound >= 0;
+    own = std::max(own, c.own_bound);
+  }
+  if (owns && t > own + kExpiryPrecisionMs) {
+    why = FreeWhy::Stale;
+    return Part::Free;
+  }
   if (s.expire_at <= s.lease_bound + kExpiryPrecisionMs) return Part::Kept;
   why = FreeWhy::Stale;
   return Part::Free;

@@ -95,6 +95,11 @@ struct Claim {
   // has expired: its lease ran out, though its field is still in the hash (Redisson keeps a reader's
   // expiry in those keys, and the next read unlock drops the field).
   bool stale = false;
+  // The latest expiry its owner's own requests set on the key while it rightfully had the lock
+  // (kNoExpiry: none known). Once its owner is gone, its hold is kept this long and no longer,
+  // whatever else keeps the key alive (DESIGN: another reader's renewal must not keep a crashed
+  // reader's hold alive).
+  int64_t own_bound = kNoExpiry;
 };
 
 struct KeyState {

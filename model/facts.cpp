@@ -308,9 +308,19 @@ void Facts::learn_op_seen(Learning& pass, const Event& e) {
 }
 
 void Facts::learn_op(Tracking& pass, const Event& e) {
-  // A request lost on its way to the server (the world records it; the live backend cannot).
-  if (e.kind == EventKind::Message && e.f == "lost" && e.text.starts_with("request "))
-    lost_requests_[e.process].push_back(e.index);
+  // A request lost on its way to the server (the world records it; the live backend cannot): the
+  // waiter whose holder id it names goes unheard from its last attempt the server ran.
+  if (e.kind == EventKind::Message && e.f == "lost" && e.text.starts_with("request ")) {
+    const std::string prefix = e.process.str() + ":";
+    for (auto it = waiting_.lower_bound(prefix); it != waiting_.end() && it->first.starts_with(prefix); ++it) {
+      Waiting& w = it->second;
+      const std::string owner = it->first.substr(0, it->first.find('\n'));
+      const std::string field = field_of(owner);
+      if (field.empty() || w.polls.empty() || e.text.find(" " + field + " ") == std::string::npos) continue;
+      if (!w.acquiring.holds_at(e.at_ms) || (!w.unheard.empty() && w.unheard.back().to_ms == kForever)) continue;
+      w.unheard.push_back(Span{w.polls.back(), kForever, e.index, -1});
+    }
+  }
   if (e.op == 0) return;
   if (e.kind == EventKind::Invoke) {
     if (op_index_.contains(e.op)) return;
@@ -335,7 +345,7 @@ void Facts::learn_op(Tracking& pass, const Event& e) {
       Waiting& w = waiting_[pair_key(op.owner, op.lock)];
       const int64_t handle = w.acquiring.begin(op.span);
       if (op.span.to_ms == kForever) pass.op_acquiring[op.id] = handle;
-      w.waits.emplace_back(e.at_ms, e.wait_ms);
+      w.waits.push_back(Waiting::Acquire{e.at_ms, e.wait_ms, op.id});
     }
     op_index_[e.op] = ops_retired_ + ops_.size();
     ops_.push_back(std::move(op));
@@ -355,14 +365,22 @@ void Facts::learn_op(Tracking& pass, const Event& e) {
       pass.op_rights.erase(right);
     }
     if (const auto a = pass.op_acquiring.find(op.id); a != pass.op_acquiring.end()) {
-      waiting_[pair_key(op.owner, op.lock)].acquiring.end(a->second, e.at_ms, e.index);
+      Waiting& w = waiting_[pair_key(op.owner, op.lock)];
+      w.acquiring.end(a->second, e.at_ms, e.index);
+      if (!w.unheard.empty() && w.unheard.back().to_ms == kForever) w.unheard.back().to_ms = e.at_ms;
       pass.op_acquiring.erase(a);
     }
   } else if (e.kind == EventKind::Exec) {
     op.execs.push_back(e.index);
     // The server heard from a waiter: an attempt of its acquire ran there.
-    if (is_acquire_op(op.f) && (e.f == "acquire" || e.f == "try_acquire"))
-      waiting_[pair_key(op.owner, op.lock)].polls.push_back(e.at_ms);
+    if (is_acquire_op(op.f) && (e.f == "acquire" || e.f == "try_acquire")) {
+      Waiting& w = waiting_[pair_key(op.owner, op.lock)];
+      w.polls.push_back(e.at_ms);
+      if (!w.unheard.empty() && w.unheard.back().to_ms == kForever) {
+        w.unheard.back().to_ms = e.at_ms;
+        w.unheard.back().end = e.index;
+      }
+    }
   }
 }
 
@@ -784,15 +802,15 @@ void Facts::retire(int64_t index, int64_t ms) {
   }
   for (auto* rights : {&rights_, &believed_})
     for (auto& [pair, spans] : *rights) spans.retire(ms);
-  for (auto& [process, lost] : lost_requests_)
-    std::erase_if(lost, [&](int64_t l) { return l < index; });
   for (auto& [pair, w] : waiting_) {
     w.acquiring.retire(ms);
     // The latest poll before `ms` stays: a dead entry keeps others out for W from it.
     const auto kept = std::lower_bound(w.polls.begin(), w.polls.end(), ms);
     if (kept - w.polls.begin() > 1) w.polls.erase(w.polls.begin(), kept - 1);
-    const auto wait = std::lower_bound(w.waits.begin(), w.waits.end(), std::make_pair(ms, int64_t{-2}));
+    const auto wait = std::lower_bound(w.waits.begin(), w.waits.end(), ms,
+                                       [](const Waiting::Acquire& a, int64_t v) { return a.from_ms < v; });
     if (wait - w.waits.begin() > 1) w.waits.erase(w.waits.begin(), wait - 1);
+    std::erase_if(w.unheard, [&](const Span& u) { return u.to_ms < ms; });
   }
 }
 
@@ -1010,19 +1028,11 @@ std::string Facts::field_of(const std::string& owner) const {
 
 std::vector<Span> Facts::silences(const Op& op) const {
   std::vector<Span> out = unavailable(op.process);
-  const auto lost = lost_requests_.find(op.process);
-  const std::string field = field_of(op.owner);
-  if (lost == lost_requests_.end() || field.empty() || op.execs.empty()) return out;
-  for (int64_t l : lost->second) {
-    if (l < op.invoke || (op.span.end >= 0 && l > op.span.end)) continue;
-    // Its own request: the command names its holder id (another thread's names another).
-    if (at(l).text.find(" " + field + " ") == std::string::npos) continue;
-    const auto next = std::upper_bound(op.execs.begin(), op.execs.end(), l);
-    if (next == op.execs.begin()) continue;  // the server never heard from it: it never queued
-    const int64_t heard = at(*std::prev(next)).at_ms;
-    const int64_t until = next != op.execs.end() ? at(*next).at_ms : op.span.to_ms;
-    if (heard < until) out.push_back(Span{heard, until, l, next != op.execs.end() ? *next : op.span.end});
-  }
+  if (const auto w = waiting_.find(pair_key(op.owner, op.lock)); w != waiting_.end())
+    for (const Span& u : w->second.unheard) {
+      const int64_t from = std::max(u.from_ms, op.span.from_ms), to = std::min(u.to_ms, op.span.to_ms);
+      if (from < to) out.push_back(Span{from, to, u.begin, u.end});
+    }
   return merge_spans(std::move(out));
 }
 
@@ -1049,15 +1059,18 @@ bool Facts::entry_keeps(const std::string& owner, const std::string& lock, int64
   const auto it = waiting_.find(pair_key(owner, lock));
   if (it == waiting_.end()) return true;
   const Waiting& w = it->second;
-  const std::vector<Span>& away = unavailable(owner.substr(0, owner.rfind(':')));
   const bool acquiring = w.acquiring.holds_at(t);
   // Silent to the server while every request it sends is lost, from the last one the server ran.
   std::optional<Span> unheard;
-  if (acquiring)
-    for (auto op = ops_.rbegin(); op != ops_.rend() && !unheard; ++op)
-      if (op->owner == owner && op->lock == lock && is_acquire_op(op->f) && op->span.contains(t))
-        for (const Span& silence : silences(*op))
-          if (silence.contains(t) && !holds_at(away, t)) unheard = silence;
+  const std::string process = owner.substr(0, owner.rfind(':'));
+  const std::vector<Span>& away = unavailable(process);
+  // The acquire it last began by t.
+  const auto began = std::upper_bound(w.waits.begin(), w.waits.end(), t,
+                                      [](int64_t v, const Waiting::Acquire& a) { return v < a.from_ms; });
+  const Waiting::Acquire* latest = began != w.waits.begin() ? &*std::prev(began) : nullptr;
+  if (acquiring && !holds_at(away, t))
+    for (const Span& u : w.unheard)
+      if (u.contains(t)) unheard = u;
   if (acquiring && !holds_at(away, t) && !unheard) return true;  // live: how often it polls is the lock's business
   const auto after = std::upper_bound(w.polls.begin(), w.polls.end(), t);
   if (after == w.polls.begin()) return true;  // never heard from (as far as the history kept): keeps
@@ -1069,9 +1082,7 @@ bool Facts::entry_keeps(const std::string& owner, const std::string& lock, int64
       if (u.contains(t)) heard = std::max(heard, u.from_ms);
   // Its threadWaitTime: tryLock's wait where that replaces it, of the acquire it last began.
   int64_t wait = options.thread_wait_ms;
-  const auto began = std::upper_bound(w.waits.begin(), w.waits.end(), std::make_pair(t, kForever));
-  if (options.try_wait_replaces_thread_wait && began != w.waits.begin() && std::prev(began)->second > 0)
-    wait = std::prev(began)->second;
+  if (options.try_wait_replaces_thread_wait && latest && latest->wait_ms > 0) wait = latest->wait_ms;
   if (t < heard + wait) return true;
   if (why) *why = DeadEntry{owner, heard, wait};
   return false;
@@ -1178,10 +1189,14 @@ std::vector<FreeSpan> Facts::free_spans(const Op& waiter, int64_t from, int64_t 
         if (w == waiting_.end()) continue;
         // Every wait it may have had: which one depends on the acquire it last began.
         std::set<int64_t> waits{options.thread_wait_ms};
-        for (const auto& [from, wait] : w->second.waits)
-          if (wait > 0) waits.insert(wait);
+        for (const Waiting::Acquire& a : w->second.waits)
+          if (a.wait_ms > 0) waits.insert(a.wait_ms);
         for (const int64_t wait : waits) {
-          for (int64_t p : w->second.polls) cuts.push_back(p + wait);
+          // Only the polls whose wait runs out within [from, to).
+          const auto& polls = w->second.polls;
+          for (auto p = std::lower_bound(polls.begin(), polls.end(), from - wait);
+               p != polls.end() && *p + wait < to; ++p)
+            cuts.push_back(*p + wait);
           for (const Span& u : unavailable(owner.substr(0, owner.rfind(':')))) cuts.push_back(u.from_ms + wait);
         }
       }

@@ -350,11 +350,15 @@ class Facts {
   struct Waiting {
     RightSpans acquiring;
     std::vector<int64_t> polls;
-    std::vector<std::pair<int64_t, int64_t>> waits;  // each acquire's Invoke ms and wait, in order
+    struct Acquire {
+      int64_t from_ms, wait_ms, op;
+    };
+    std::vector<Acquire> waits;  // each acquire's Invoke ms, wait and operation, in order
+    // While acquiring, the spans in which every request it sent was lost: from the last attempt the
+    // server ran to the next (or the acquire's end); the latest may still be open (to kForever).
+    std::vector<Span> unheard;
   };
   std::map<std::string, Waiting> waiting_;
-  // process -> its requests lost on the way to a server (Message events), in order
-  std::map<std::string, std::vector<int64_t>> lost_requests_;
 };
 
 // How long the parts of `spans` inside [from, to) last, minus whatever `away` covers.

@@ -124,7 +124,7 @@ Plan put_down_to_hazards(const Plan& plan, const ExploreConfig& config, const Vi
     std::sort(removed.begin(), removed.end());  // the table's order: its entries lie in one vector
     ++result.shrink_runs;
     if (!keeps(clean)) {
-      result.hazard = hazard_of(plan, config, removed, keeps, &result.shrink_runs);
+      result.hazard = hazard_of(plan, config, raw.verdict->anomaly, removed, keeps, &result.shrink_runs);
       if (cleared) *cleared = clean;
       return plan;
     }

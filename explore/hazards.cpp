@@ -287,10 +287,13 @@ Plan without_hazards(const Plan& plan, const ExploreConfig& config, std::string_
   return out;
 }
 
-const HazardInfo* hazard_of(const Plan& plan, const ExploreConfig& config, const std::vector<const HazardInfo*>& removed,
-                            const std::function<bool(const Plan&)>& keeps, int* runs) {
-  if (removed.size() <= 1) return removed.empty() ? nullptr : removed.front();  // its removal is the removal of them all
+const HazardInfo* hazard_of(const Plan& plan, const ExploreConfig& config, std::string_view anomaly,
+                            const std::vector<const HazardInfo*>& removed, const std::function<bool(const Plan&)>& keeps,
+                            int* runs) {
+  if (removed.size() == 1 && removed.front()->explains(anomaly)) return removed.front();  // its removal is all of them
+  if (removed.empty()) return nullptr;
   for (const HazardInfo* hazard : removed) {
+    if (!hazard->explains(anomaly)) continue;
     if (runs) ++*runs;
     if (!keeps(hazard->without(plan, config))) return hazard;
   }
@@ -309,7 +312,9 @@ int64_t retry_interval_ms(const scenario::Scenario& s) {
   const client::CommandPolicy& commands = type && type->redisson ? s.lock.redisson.commands : s.lock.polling.commands;
   // 3.48.0 on, a resend waits a jittered delay of at most retry_delay_max_ms (command_policy.hpp).
   const int64_t delay = commands.retry_delay_max_ms > 0 ? commands.retry_delay_max_ms : commands.retry_interval_ms;
-  return commands.timeout_ms + delay + (type && !type->redisson ? s.lock.polling.retry_ms : 0);
+  if (type && !type->redisson) return commands.timeout_ms + delay + s.lock.polling.retry_ms;
+  // A Redisson waiter's SUBSCRIBE is not resent: lost, it fails the lock() after subscriptionTimeout.
+  return std::max(commands.timeout_ms + delay, s.lock.redisson.subscribe_timeout_ms);
 }
 
 }  // namespace locksim::explore

@@ -58,20 +58,24 @@ const std::vector<HazardInfo>& hazards();
 Plan without_hazards(const Plan& plan, const ExploreConfig& config, std::string_view anomaly, const Violation* violation,
                      std::vector<const HazardInfo*>* removed = nullptr);
 
-// The hazard a violation in `plan` needs, given the hazards taken out of it (`removed`, in the
-// table's order) without which it holds: the first whose removal alone makes `keeps` (still
-// violated) false; else the table's last entry, "hazards-together" (it has no present or without of
-// its own). With one hazard removed, it is that one and nothing is run.
-const HazardInfo* hazard_of(const Plan& plan, const ExploreConfig& config, const std::vector<const HazardInfo*>& removed,
-                            const std::function<bool(const Plan&)>& keeps, int* runs = nullptr);
+// The hazard a violation (with `anomaly`) in `plan` needs, given the hazards taken out of it
+// (`removed`, in the table's order) without which it holds: the first that explains `anomaly` and
+// whose removal alone makes `keeps` (still violated) false; else the table's last entry,
+// "hazards-together" (it has no present or without of its own). A hazard removed only once the
+// case told another story (a lease taken out, the network then starved a waiter) names no anomaly
+// it does not explain. With one hazard removed, it is that one and nothing is run.
+const HazardInfo* hazard_of(const Plan& plan, const ExploreConfig& config, std::string_view anomaly,
+                            const std::vector<const HazardInfo*>& removed, const std::function<bool(const Plan&)>& keeps,
+                            int* runs = nullptr);
 
 // Whether a bounded hazard present in `plan` is within its bound on `violation`: a shrink that
 // keeps a finding must not drift into a case that network trouble may explain.
 bool within_a_bound(const Plan& plan, const ExploreConfig& config, const Violation& violation);
 
-// The retry interval of a client of the lock `scenario` configures: the longest from one send of a
-// command to the next (its timeout, then its resend delay; a polling lock's sleep between tries
-// added). A waiter may sit that out after network trouble ends.
+// The retry interval of a client of the lock `scenario` configures: the longest it may take to learn
+// that a message sent as network trouble ended was lost and to act on it: a command's timeout, then
+// its resend delay (a polling lock's sleep between tries added), or a Redisson waiter's
+// subscriptionTimeout (a lost SUBSCRIBE is not resent). A waiter may sit that out after the trouble.
 int64_t retry_interval_ms(const scenario::Scenario& scenario);
 
 }  // namespace locksim::explore

@@ -164,7 +164,8 @@ const model::Evidence* evidence(const model::Verdict& v, const std::string& role
 // history: for two owners in, the holder whose key expired had a renewal period (a third of the
 // watchdog's lease) of working connection in the lease before the expiry; for a starved waiter, it
 // was kept from a free lock for the grace or more after the last network trouble ended and one retry
-// interval of its client (the command timeout, then the longest resend delay).
+// interval of its client (the command timeout, then the longest resend delay; or the subscription
+// timeout, after which a waiter whose SUBSCRIBE was lost gives up).
 std::string outside_the_bound(const Side& s, const std::string& anomaly) {
   const model::Facts facts(s.run.history, model::find_lock_type(s.scenario.lock.type));
   const int64_t watchdog = s.scenario.lock.redisson.watchdog_timeout_ms;
@@ -191,8 +192,9 @@ std::string outside_the_bound(const Side& s, const std::string& anomaly) {
     if (on_link || on_server) trouble_end = std::max(trouble_end, f.span.to_ms);
   }
   const client::CommandPolicy& commands = s.scenario.lock.redisson.commands;
-  const int64_t after = trouble_end + commands.timeout_ms +
-                        (commands.retry_delay_max_ms > 0 ? commands.retry_delay_max_ms : commands.retry_interval_ms);
+  const int64_t resend = commands.timeout_ms +
+                         (commands.retry_delay_max_ms > 0 ? commands.retry_delay_max_ms : commands.retry_interval_ms);
+  const int64_t after = trouble_end + std::max(resend, s.scenario.lock.redisson.subscribe_timeout_ms);
   int64_t free_after = 0;
   for (const model::Evidence& e : s.verdict->evidence)
     if (e.role == "free" && e.to_ms > after) free_after += e.to_ms - std::max(e.from_ms, after);

@@ -183,14 +183,19 @@ TEST(HazardBounds, BoundedHazardsNeedTheViolatingRun) {
   EXPECT_FALSE(hazard_named("network-cuts-holder-off").present(plan, c));
 }
 
-TEST(HazardBounds, TheRetryIntervalIsTheCommandTimeoutThenTheResendDelay) {
+// The longest a client may take, after trouble ends, to learn that a message it sent was lost and act
+// on it: Redisson's lost SUBSCRIBE fails the lock() after subscriptionTimeout (7.5 s), longer than a
+// command's 3 s timeout and its resend delay, unless the timeout is raised.
+TEST(HazardBounds, TheRetryIntervalIsTheLongestAClientTakesToActOnALostMessage) {
   ExploreConfig c;
   c.lock_options = {{"redisson", "3.47.0"}};
-  EXPECT_EQ(retry_interval_ms(to_scenario(plan_of({session(0, 0)}, {}), c)), 3000 + 1500);
-  c.lock_options = {{"redisson", "3.52.0"}, {"timeout_ms", "1000"}};
-  EXPECT_EQ(retry_interval_ms(to_scenario(plan_of({session(0, 0)}, {}), c)), 1000 + 2000);  // a jittered delay of 2 s at most
+  EXPECT_EQ(retry_interval_ms(to_scenario(plan_of({session(0, 0)}, {}), c)), 7500);
+  c.lock_options = {{"redisson", "3.47.0"}, {"timeout_ms", "10000"}};
+  EXPECT_EQ(retry_interval_ms(to_scenario(plan_of({session(0, 0)}, {}), c)), 10000 + 1500);
+  c.lock_options = {{"redisson", "3.52.0"}, {"timeout_ms", "10000"}};
+  EXPECT_EQ(retry_interval_ms(to_scenario(plan_of({session(0, 0)}, {}), c)), 10000 + 2000);  // a jittered delay of 2 s at most
   // A polling lock's commands follow the same policy (the default version's: 3 s, then a jittered
-  // delay of at most 2 s), and it sleeps between tries.
+  // delay of at most 2 s), and it sleeps between tries; it subscribes to nothing.
   c.lock_type = "token";
   c.lock_options = {{"retry_ms", "250"}};
   EXPECT_EQ(retry_interval_ms(to_scenario(plan_of({session(0, 0)}, {}), c)), 3000 + 2000 + 250);

@@ -141,6 +141,15 @@ Plan put_down_to_hazards(const Plan& plan, const ExploreConfig& config, const Vi
   }
 }
 
+// `plan` with every session unlocking what it acquired: a holder that never unlocks leaves its
+// waiters waiting at the end, with no verdict to compare.
+Plan unlocking(const Plan& plan) {
+  Plan out = plan;
+  for (ClientPlan& client : out.clients)
+    for (SessionPlan& session : client.sessions) session.unlock = true;
+  return out;
+}
+
 // "the configuration (Redisson 3.23.0)" or "--against redisson=3.52.0".
 std::string side_name(const std::string& side, const ExploreConfig& config, const ScenarioResult& run) {
   if (side == "against") return "--against " + variation_text(*config.against);
@@ -232,15 +241,27 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
   if (!against) {
     start = put_down_to_hazards(plan, config, raw, keeps, run_violating, result);
   } else if (!result.no_verdict.empty()) {
-    // A side with no verdict: without the hazards both sides may complete and differ (a finding);
-    // else the pair is what each side showed, the violating one put down to its hazards alone.
+    // A side with no verdict: its waiters often wait on a holder that never unlocks, or on a hazard.
+    // Where every session unlocks, or without the hazards, both sides may complete and differ: that
+    // case is the finding. Else the pair is what each side showed, the violating one put down to its
+    // hazards alone.
     std::vector<const HazardInfo*> present;
     const Plan clean = without_hazards(plan, breaks, anomaly, &raw, &present);
-    if (!present.empty()) ++result.shrink_runs;
-    if (!present.empty() && keeps(clean)) {
-      start = clean;
-      result.no_verdict.clear();
-    } else {
+    std::vector<Plan> comparable{unlocking(plan)};
+    if (!present.empty()) {
+      comparable.push_back(clean);
+      comparable.push_back(unlocking(clean));
+    }
+    for (const Plan& candidate : comparable) {
+      if (candidate == plan) continue;
+      ++result.shrink_runs;
+      if (keeps(candidate)) {
+        start = candidate;
+        result.no_verdict.clear();
+        break;
+      }
+    }
+    if (!result.no_verdict.empty()) {
       put_down_to_hazards(plan, breaks, raw, keeps_alone, run_violating, result);
       const ScenarioResult& waiting = on_against ? run : other;
       const std::string waiting_name = side_name(result.no_verdict, config, waiting);

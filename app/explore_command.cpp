@@ -149,6 +149,7 @@ nlohmann::ordered_json finding_json(const Group& g, GroupKind kind) {
   if (!r.side.empty()) j["violated_under"] = r.side;
   j["anomaly"] = r.anomaly;
   if (!r.signature.shape.empty()) j["shape"] = r.signature.shape;
+  if (kind == GroupKind::Finding && !r.found_anomaly.empty() && r.found_anomaly != r.anomaly) j["found_as"] = r.found_anomaly;
   if (r.hazard) {
     if (kind == GroupKind::Finding) j["hazard"] = std::string(r.hazard->name);
     j["hazard_reason"] = std::string(r.hazard->reason);
@@ -218,6 +219,7 @@ std::string exploration_of(const ExploreOptions& o) {
   command += " --seeds " + std::to_string(o.seed_first) + ".." + std::to_string(o.seed_last);
   if (!o.shrink.enabled) command += " --no-shrink";
   else command += " --shrink-runs " + std::to_string(o.shrink.runs_max);
+  if (o.shrink.enabled && o.shrink.keep_anomaly) command += " --keep-anomaly";
   if (o.show_hazards) command += " --show-hazards";
   return command;
 }
@@ -382,6 +384,8 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
             << "  steps: " << r.signature.shape << "\n";
         if (r.hazard) out << "  hazard: " << r.hazard->name << ": " << r.hazard->reason << "\n";
         if (!r.sides.empty()) out << "  sides: " << r.sides << "\n";
+        if (!r.found_anomaly.empty() && r.found_anomaly != r.anomaly)
+          out << "  found as: " << r.found_anomaly << " (the shrink kept the property; --keep-anomaly keeps the anomaly too)\n";
         out << "  " << r.explanation << "\n";
         if (!files.timeline.empty()) {
           const bool differential = !files.timeline_against.empty();

@@ -21,6 +21,9 @@ struct ShrinkOptions {
   bool enabled = true;
   int runs_max = 3000;   // plans run while shrinking one case, at most
   bool hazards = false;  // also shrink the cases a hazard explains (to show them)
+  // A shrink that changed the anomaly is done again keeping it (slower; seeds of one bug may then
+  // sign as several findings, each of its faces apart).
+  bool keep_anomaly = false;
 };
 
 struct CaseResult {
@@ -35,7 +38,8 @@ struct CaseResult {
   // Differential: the verdicts differed, but not once chance was taken out of the world
   // (leaves_nothing_to_chance): not a finding, counted apart.
   bool by_chance = false;
-  std::string anomaly;
+  std::string anomaly;         // the shrunk case's
+  std::string found_anomaly;   // the case's as generated (a shrink keeps the property, not always this)
   std::string explanation;     // the checker's words, for the shrunk case
   model::Verdict verdict;      // the shrunk case's verdict of the violated property, evidence and all
   size_t steps = 0;            // timeline steps as generated

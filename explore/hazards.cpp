@@ -56,11 +56,43 @@ int64_t shortest_lease(const Plan& p, const ExploreConfig& c) {
   return shortest;
 }
 
-bool long_stop(const FaultPlan& f, world::FaultKind kind, const Plan& p, const ExploreConfig& c) {
+// A server answering every command with an error stalls renewals as a stopped one does.
+bool stop_kind(world::FaultKind kind) {
   using K = world::FaultKind;
-  // A server answering every command with an error stalls renewals as a stopped one does.
-  return (kind == K::Pause || kind == K::Partition || kind == K::RedisPause || kind == K::ErrorReply) &&
-         f.for_ms >= std::max<int64_t>(0, shortest_lease(p, c) - 1000);
+  return kind == K::Pause || kind == K::Partition || kind == K::RedisPause || kind == K::ErrorReply;
+}
+
+// How long the renewals of some client stay stopped in one stretch that `f` is part of: stops of
+// one client, and the server's (which stop every client's), merged where they overlap or touch.
+// Two pauses back to back are one pause as long as both.
+int64_t stopped_ms(const FaultPlan& f, const Plan& p, const ExploreConfig& c) {
+  const bool on_server = fault_of(f, c)->on_server;
+  int64_t longest = f.for_ms;
+  for (int client = 0; client < static_cast<int>(p.clients.size()); ++client) {
+    if (!on_server && f.client != client) continue;
+    std::vector<std::pair<int64_t, int64_t>> stops;
+    for (const FaultPlan& g : p.faults) {
+      const world::FaultInfo* info = fault_of(g, c);
+      if (stop_kind(info->kind) && (info->on_server || g.client == client)) stops.emplace_back(g.at_ms, g.at_ms + g.for_ms);
+    }
+    std::sort(stops.begin(), stops.end());
+    int64_t from = -1, to = -1;
+    for (const auto& [a, b] : stops) {
+      if (from < 0 || a > to) {
+        if (from <= f.at_ms && f.at_ms <= to) longest = std::max(longest, to - from);
+        from = a;
+        to = b;
+      } else {
+        to = std::max(to, b);
+      }
+    }
+    if (from <= f.at_ms && f.at_ms <= to) longest = std::max(longest, to - from);
+  }
+  return longest;
+}
+
+bool long_stop(const FaultPlan& f, world::FaultKind kind, const Plan& p, const ExploreConfig& c) {
+  return stop_kind(kind) && stopped_ms(f, p, c) >= std::max<int64_t>(0, shortest_lease(p, c) - 1000);
 }
 
 bool restart(const FaultPlan&, world::FaultKind kind, const Plan&, const ExploreConfig&) {
@@ -206,9 +238,10 @@ const std::vector<HazardInfo>& hazards() {
              return out;
            }},
       {.name = "pause-longer-than-lease",
-       .reason = "a pause, partition or stalled server outlasted what the lease guarantees (an explicit lease, or "
-                 "the two thirds of the watchdog's between a renewal and the expiry, less a second for round trips), "
-                 "so the hold expired: every version loses a lock so (only fencing at the resource protects it)",
+       .reason = "a pause, partition or stalled server (or several back to back) outlasted what the lease guarantees "
+                 "(an explicit lease, or the two thirds of the watchdog's between a renewal and the expiry, less a "
+                 "second for round trips), so the hold expired: every version loses a lock so (only fencing at the "
+                 "resource protects it)",
        .present = [](const Plan& p, const ExploreConfig& c) { return any_fault(p, c, long_stop); },
        .without = [](const Plan& p, const ExploreConfig& c) { return drop_faults(p, c, long_stop); }},
       {.name = "restart-loses-locks",

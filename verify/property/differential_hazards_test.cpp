@@ -96,23 +96,65 @@ bool network_kind(const std::string& kind) {
 }
 
 // The file's text with its hazards taken out: leases removed; restarts, failovers, a FairLock's clock
-// jumps and long stops deleted; with `network`, every network trouble deleted too. `watchdog_ms`: the
-// lock's lockWatchdogTimeout, whose two thirds less a second a stop may not outlast.
+// jumps and long stops deleted (a client's stops, and the server's, back to back count as one); with
+// `network`, every network trouble deleted too. `watchdog_ms`: the lock's lockWatchdogTimeout, whose
+// two thirds less a second a stop may not outlast.
 std::string without_hazards(const std::string& text, bool fair, bool network, int64_t watchdog_ms) {
   static const std::regex lease(R"(, lease_(ms|s): [0-9_]+)");
   static const std::regex fault(R"(fault: ([a-z_]+))");
+  static const std::regex at(R"(at: ([0-9_]+))");
   static const std::regex for_ms(R"(for_ms: ([0-9_]+))");
+  static const std::regex client(R"(client: ([A-Za-z0-9]+))");
+  auto number = [](const std::string& line, const std::regex& key) -> int64_t {
+    std::smatch m;
+    return std::regex_search(line, m, key) ? std::stoll(std::regex_replace(m[1].str(), std::regex("_"), "")) : 0;
+  };
+  struct Stop {
+    std::string client;  // "" for the server's: it stops every client
+    int64_t from, to;
+  };
+  std::vector<std::string> lines;
+  std::vector<Stop> stops;
   std::istringstream in(text);
-  std::ostringstream out;
   for (std::string line; std::getline(in, line);) {
+    lines.push_back(line);
+    std::smatch m;
+    if (!std::regex_search(line, m, fault)) continue;
+    const std::string kind = m[1];
+    if (kind != "pause" && kind != "partition" && kind != "redis_pause" && kind != "error_reply") continue;
+    std::smatch who;
+    const int64_t from = number(line, at);
+    stops.push_back({std::regex_search(line, who, client) ? who[1].str() : "", from, from + number(line, for_ms)});
+  }
+  // The stretch of stops a stop belongs to, for the client it stops (or any, for the server's).
+  auto stretch = [&](const Stop& s) {
+    int64_t longest = s.to - s.from;
+    for (const Stop& of : stops) {
+      const std::string target = s.client.empty() ? of.client : s.client;
+      int64_t from = s.from, to = s.to;
+      for (bool grew = true; grew;) {
+        grew = false;
+        for (const Stop& o : stops)
+          if ((o.client.empty() || o.client == target) && o.from <= to && o.to >= from && (o.from < from || o.to > to)) {
+            from = std::min(from, o.from);
+            to = std::max(to, o.to);
+            grew = true;
+          }
+      }
+      longest = std::max(longest, to - from);
+    }
+    return longest;
+  };
+  std::ostringstream out;
+  size_t stop = 0;
+  for (const std::string& line : lines) {
     std::smatch m;
     if (std::regex_search(line, m, fault)) {
       const std::string kind = m[1];
-      std::smatch d;
-      const int64_t lasts = std::regex_search(line, d, for_ms) ? std::stoll(std::regex_replace(d[1].str(), std::regex("_"), "")) : 0;
-      const bool stop = kind == "pause" || kind == "partition" || kind == "redis_pause" || kind == "error_reply";
-      if (kind == "redis_restart" || kind == "failover" || (fair && kind == "clock_jump") ||
-          (stop && lasts >= watchdog_ms * 2 / 3 - 1000) || (network && network_kind(kind)))
+      const bool is_stop = kind == "pause" || kind == "partition" || kind == "redis_pause" || kind == "error_reply";
+      const bool long_stop = is_stop && stretch(stops[stop++]) >= watchdog_ms * 2 / 3 - 1000;
+      if (kind == "redis_restart" || kind == "failover" || (fair && kind == "clock_jump") || long_stop ||
+          (network && network_kind(kind)))
         continue;
     }
     out << std::regex_replace(line, lease, "") << "\n";

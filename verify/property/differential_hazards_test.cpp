@@ -302,6 +302,42 @@ TEST_P(DifferentialHazards, NoFindingThatAHazardExplainsOnEitherSide) {
   RecordProperty("needing_network_trouble", static_cast<int>(network));
 }
 
+// A pair with no verdict on one side is a row of explore's page of its own, beside the findings:
+// neither a regression nor "holds", each side said for what it showed. ReadWriteLock 3.43.0 against
+// 3.44.0, seeds 79..81: a finding (79) and 3.44.0's reader still waiting at the end (81).
+TEST(ExploreIndex, APairWithNoVerdictIsARowSayingWhatEachSideShowed) {
+  const fs::path dir = fs::temp_directory_path() / ("locksim-explore-no-verdict-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  app::ExploreOptions o;
+  o.config = pair_config("rwlock", "3.43.0", "3.44.0", {"crash", "pause"}, {"read_write", "reentrancy"});
+  o.seed_first = 79;
+  o.seed_last = 81;
+  o.cases_dir = (dir / "cases").string();
+  o.out = (dir / "results.jsonl").string();
+  std::ostringstream out, err;
+  ASSERT_EQ(app::run_explore(o, out, err), 1) << out.str() << err.str();  // the finding, not the pair
+  EXPECT_NE(out.str().find("1 seed with no verdict on one side"), std::string::npos) << out.str();
+  const std::string html = read_text((dir / "cases" / "index.html").string());
+  const size_t row = html.find("no verdict under --against");
+  ASSERT_NE(row, std::string::npos) << html;
+  const std::string rest = html.substr(row);
+  EXPECT_NE(rest.find("no verdict, 1 lock() call still waiting at the end"), std::string::npos) << rest;
+  EXPECT_NE(rest.find("violated / no verdict"), std::string::npos) << rest;
+  std::ifstream results(o.out);
+  size_t pair_lines = 0;
+  for (std::string line; std::getline(results, line);) {
+    const auto j = nlohmann::json::parse(line);
+    if (j.contains("first_seed") && j.contains("no_verdict_under")) {
+      ++pair_lines;
+      EXPECT_EQ(j["no_verdict_under"], "against");
+      EXPECT_EQ(j["first_seed"], 81);
+      EXPECT_FALSE(j.contains("finding"));
+    }
+  }
+  EXPECT_EQ(pair_lines, 1u);
+  fs::remove_all(dir);
+}
+
 INSTANTIATE_TEST_SUITE_P(Redisson, DifferentialHazards, ::testing::ValuesIn(pairs()),
                          [](const ::testing::TestParamInfo<Pair>& info) { return info.param.name; });
 

@@ -97,8 +97,12 @@ struct Group {
 // "liveness violated under the configuration, holds under --against fair_variant=tail-3.32".
 std::string finding_title(const explore::CaseResult& r, const explore::ExploreConfig& c) {
   std::string t = r.violated + " (" + r.anomaly + ")";
-  if (r.side == "config") t += " violated under the configuration, holds under --against " + explore::variation_text(*c.against);
-  if (r.side == "against") t += " holds under the configuration, violated under --against " + explore::variation_text(*c.against);
+  // A side still waiting at the end has no verdict: it never "holds".
+  const char* other = r.no_verdict.empty() ? "holds" : "no verdict";
+  if (r.side == "config")
+    t += std::string(" violated under the configuration, ") + other + " under --against " + explore::variation_text(*c.against);
+  if (r.side == "against")
+    t += std::string(" ") + other + " under the configuration, violated under --against " + explore::variation_text(*c.against);
   return t;
 }
 
@@ -122,22 +126,39 @@ void write_case(const Scenario& s, const scenario::ScenarioResult& run, const st
   write_text(timeline_path, render_timeline_html(t));
 }
 
-// A finding's line in results.jsonl; a hazard's group (`as_hazard`) is keyed by the hazard instead.
-nlohmann::ordered_json finding_json(const Group& g, bool as_hazard) {
+// What a group of seeds is: a finding, a hazard's, or (differential) pairs whose other side has no
+// verdict. Each is counted apart, and only findings make explore exit 1.
+enum class GroupKind { Finding, Hazard, NoVerdict };
+
+// The key of a no-verdict group: the side without a verdict, and the hazard of the violating one.
+std::string no_verdict_key(const CaseResult& r) {
+  return r.no_verdict + (r.hazard ? " " + std::string(r.hazard->name) : std::string());
+}
+
+// A finding's line in results.jsonl; a hazard's group is keyed by the hazard instead, a no-verdict
+// group by the side without a verdict (and the violating side's hazard).
+nlohmann::ordered_json finding_json(const Group& g, GroupKind kind) {
   const CaseResult& r = g.first;
   nlohmann::ordered_json j;
-  if (as_hazard) j["hazard"] = std::string(r.hazard->name);
-  else j["finding"] = r.signature.id;
+  if (kind == GroupKind::NoVerdict) j["no_verdict_under"] = r.no_verdict;
+  if (kind != GroupKind::Finding && r.hazard) j["hazard"] = std::string(r.hazard->name);
+  if (kind == GroupKind::Finding) j["finding"] = r.signature.id;
   j["seeds"] = g.seeds;
   j["first_seed"] = r.seed;
   j["property"] = r.violated;
   if (!r.side.empty()) j["violated_under"] = r.side;
   j["anomaly"] = r.anomaly;
   if (!r.signature.shape.empty()) j["shape"] = r.signature.shape;
+  if (kind == GroupKind::Finding && !r.found_anomaly.empty() && r.found_anomaly != r.anomaly) j["found_as"] = r.found_anomaly;
   if (r.hazard) {
-    if (!as_hazard) j["hazard"] = std::string(r.hazard->name);
+    if (kind == GroupKind::Finding) j["hazard"] = std::string(r.hazard->name);
     j["hazard_reason"] = std::string(r.hazard->reason);
   }
+  if (!r.no_verdict.empty()) {
+    j["pending"] = r.pending;
+    j["liveness_there"] = r.liveness_there;
+  }
+  if (!r.sides.empty()) j["sides"] = r.sides;
   if (!g.files.scenario.empty()) j["scenario"] = g.files.scenario;
   if (!g.files.timeline.empty()) j["timeline"] = g.files.timeline;
   if (!g.files.scenario_against.empty()) j["scenario_against"] = g.files.scenario_against;
@@ -159,19 +180,26 @@ report::IndexLink case_link(const std::string& label, const std::string& path) {
   return {label, std::filesystem::path(path).filename().string()};
 }
 
-// A finding's (or a hazard's) row of index.html: the property violated, how many seeds, its replay
-// files. A hazard's violation is one the configuration makes expected.
-report::IndexRow finding_row(const Group& g, bool as_hazard, const ExploreOptions& o) {
+// A finding's (or a hazard's, or a no-verdict group's) row of index.html: the property violated, how
+// many seeds, its replay files. A hazard's violation is one the configuration makes expected; a pair
+// with no verdict on one side is shown, not judged.
+report::IndexRow finding_row(const Group& g, GroupKind kind, const ExploreOptions& o) {
   const CaseResult& r = g.first;
+  const bool as_hazard = kind == GroupKind::Hazard;
   report::IndexRow row;
-  row.scenario = as_hazard ? "hazard " + std::string(r.hazard->name) : "finding " + r.signature.id;
+  row.scenario = kind == GroupKind::NoVerdict ? "no verdict under " + std::string(r.no_verdict == "config" ? "the configuration" : "--against")
+                 : as_hazard                  ? "hazard " + std::string(r.hazard->name)
+                                              : "finding " + r.signature.id;
   row.about = finding_title(r, o.config) + (r.signature.shape.empty() ? "" : "; steps: " + r.signature.shape);
+  if (!r.sides.empty()) row.about += "; " + r.sides;
   row.lock = o.config.lock_type;
   row.lock_label = r.shrunk_run.redisson.empty() ? row.lock : row.lock + ", Redisson " + r.shrunk_run.redisson;
   row.property = r.violated + " (" + r.anomaly + ")";
-  row.expected = as_hazard ? "violated" : "holds";
-  row.observed = "violated";
-  row.outcome = as_hazard ? report::Outcome::ExpectedViolation : report::Outcome::UnexpectedViolation;
+  row.expected = kind == GroupKind::Finding ? "holds" : as_hazard ? "violated" : "-";
+  row.observed = kind == GroupKind::NoVerdict ? "violated / no verdict" : "violated";
+  row.outcome = kind == GroupKind::Finding ? report::Outcome::UnexpectedViolation
+                : as_hazard                ? report::Outcome::ExpectedViolation
+                                           : report::Outcome::Seen;
   row.explanation = r.explanation;
   if (r.hazard) row.explanation = "hazard " + std::string(r.hazard->name) + ": " + std::string(r.hazard->reason) + ". " + row.explanation;
   if (!g.files.scenario.empty()) row.links.push_back(case_link("scenario", g.files.scenario));
@@ -179,7 +207,7 @@ report::IndexRow finding_row(const Group& g, bool as_hazard, const ExploreOption
   if (!g.files.scenario_against.empty()) row.links.push_back(case_link("--against scenario", g.files.scenario_against));
   if (!g.files.timeline_against.empty()) row.links.push_back(case_link("--against timeline", g.files.timeline_against));
   row.note = plural(g.seeds, "seed") + " (first " + std::to_string(r.seed) + ")";
-  if (!as_hazard) row.note += ", shrunk from " + std::to_string(r.steps) + " to " + std::to_string(r.shrunk_steps) + " steps";
+  if (kind == GroupKind::Finding) row.note += ", shrunk from " + std::to_string(r.steps) + " to " + std::to_string(r.shrunk_steps) + " steps";
   return row;
 }
 
@@ -191,6 +219,7 @@ std::string exploration_of(const ExploreOptions& o) {
   command += " --seeds " + std::to_string(o.seed_first) + ".." + std::to_string(o.seed_last);
   if (!o.shrink.enabled) command += " --no-shrink";
   else command += " --shrink-runs " + std::to_string(o.shrink.runs_max);
+  if (o.shrink.enabled && o.shrink.keep_anomaly) command += " --keep-anomaly";
   if (o.show_hazards) command += " --show-hazards";
   return command;
 }
@@ -258,10 +287,11 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
 
   const auto started = std::chrono::steady_clock::now();
   auto last_progress = started;
-  size_t done = 0, found = 0, hazardous = 0, chance = 0, errors = 0;
+  size_t done = 0, found = 0, hazardous = 0, chance = 0, unverdicted = 0, errors = 0;
   std::map<std::string, Group> findings;  // by signature id
-  std::vector<std::string> finding_order, hazard_order;
-  std::map<std::string, Group> hazard_groups;  // by hazard name
+  std::vector<std::string> finding_order, hazard_order, no_verdict_order;
+  std::map<std::string, Group> hazard_groups;      // by hazard name
+  std::map<std::string, Group> no_verdict_groups;  // by no_verdict_key
   std::ostringstream junit_errors;
   std::vector<report::IndexRow> error_rows;  // cases that could not run, for index.html
   bool interrupted = false;
@@ -310,6 +340,13 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
       error_rows.push_back(std::move(row));
     } else if (r.by_chance) {
       ++chance;
+    } else if (!r.no_verdict.empty()) {
+      ++unverdicted;
+      Group& g = no_verdict_groups[no_verdict_key(r)];
+      if (g.seeds++ == 0) {
+        no_verdict_order.push_back(no_verdict_key(r));
+        g.first = r;
+      }
     } else if (r.hazard && !o.show_hazards) {
       ++hazardous;
       Group& g = hazard_groups[std::string(r.hazard->name)];
@@ -346,6 +383,9 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
             << r.steps << " to " << r.shrunk_steps << " steps in " << r.shrink_runs << " runs\n"
             << "  steps: " << r.signature.shape << "\n";
         if (r.hazard) out << "  hazard: " << r.hazard->name << ": " << r.hazard->reason << "\n";
+        if (!r.sides.empty()) out << "  sides: " << r.sides << "\n";
+        if (!r.found_anomaly.empty() && r.found_anomaly != r.anomaly)
+          out << "  found as: " << r.found_anomaly << " (the shrink kept the property; --keep-anomaly keeps the anomaly too)\n";
         out << "  " << r.explanation << "\n";
         if (!files.timeline.empty()) {
           const bool differential = !files.timeline_against.empty();
@@ -414,6 +454,16 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
       const Group& g = hazard_groups[name];
       out << "  " << name << "  " << plural(g.seeds, "seed") << " (first " << g.first.seed << "): " << g.first.hazard->reason
           << "\n";
+      if (!g.first.sides.empty()) out << "    seed " << g.first.seed << ": " << g.first.sides << "\n";
+    }
+  }
+  if (!no_verdict_order.empty()) {
+    out << plural(unverdicted, "seed") << " violated under one configuration with no verdict under the other (its "
+        << "acquires still waiting at the end): not findings:\n";
+    for (const std::string& key : no_verdict_order) {
+      const Group& g = no_verdict_groups[key];
+      out << "  " << plural(g.seeds, "seed") << " (first " << g.first.seed << "): " << finding_title(g.first, o.config)
+          << "\n    " << g.first.sides << "\n";
     }
   }
   if (chance) {
@@ -421,8 +471,11 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
         << "not findings\n";
   }
   if (results) {
-    for (const std::string& id : finding_order) results << finding_json(findings[id], false).dump() << "\n";
-    for (const std::string& name : hazard_order) results << finding_json(hazard_groups[name], true).dump() << "\n";
+    for (const std::string& id : finding_order) results << finding_json(findings[id], GroupKind::Finding).dump() << "\n";
+    for (const std::string& name : hazard_order)
+      results << finding_json(hazard_groups[name], GroupKind::Hazard).dump() << "\n";
+    for (const std::string& key : no_verdict_order)
+      results << finding_json(no_verdict_groups[key], GroupKind::NoVerdict).dump() << "\n";
   }
   if (!o.junit.empty()) {
     std::ostringstream cases;
@@ -441,17 +494,23 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
             << "\"><skipped message=\"" << escape_markup(plural(g.seeds, "seed") + ": " + std::string(g.first.hazard->reason))
             << "\"/></testcase>\n";
     }
+    for (const std::string& key : no_verdict_order) {
+      const Group& g = no_verdict_groups[key];
+      cases << "  <testcase classname=\"explore." << escape_markup(o.config.lock_type) << "\" name=\"no-verdict-"
+            << escape_markup(key) << "\"><skipped message=\"" << escape_markup(plural(g.seeds, "seed") + ": " + g.first.sides)
+            << "\"/></testcase>\n";
+    }
     cases << "  <testcase classname=\"explore." << escape_markup(o.config.lock_type) << "\" name=\"cases\" time=\""
           << std::fixed << std::setprecision(3) << elapsed << "\">"
           << (found ? "<failure message=\"" + escape_markup(plural(findings.size(), "distinct finding") + " in " +
                                                              plural(found, "seed")) + "\"/>"
                     : std::string())
           << "</testcase>\n";
-    const size_t tests = finding_order.size() + hazard_order.size() + 1 + errors;
+    const size_t tests = finding_order.size() + hazard_order.size() + no_verdict_order.size() + 1 + errors;
     std::ostringstream xml;
     xml << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"locksim explore\" tests=\"" << tests
         << "\" failures=\"" << finding_order.size() + (found ? 1 : 0) << "\" errors=\"" << errors << "\" skipped=\""
-        << hazard_order.size() << "\" time=\"" << std::fixed << std::setprecision(3) << elapsed << "\">\n"
+        << hazard_order.size() + no_verdict_order.size() << "\" time=\"" << std::fixed << std::setprecision(3) << elapsed << "\">\n"
         << cases.str() << junit_errors.str() << "</testsuite>\n";
     try {
       write_text(o.junit, xml.str());
@@ -483,9 +542,14 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
     page.facts.emplace_back("took", took.str());
     page.summary = plural(findings.size(), "distinct finding") + " in " + plural(found, "seed") + ", " +
                    plural(hazardous, "seed") + " violated through a hazard of the configuration, " +
-                   plural(chance, "seed") + " differing by chance, " + plural(errors, "error");
-    for (const std::string& id : finding_order) page.rows.push_back(finding_row(findings[id], false, o));
-    for (const std::string& name : hazard_order) page.rows.push_back(finding_row(hazard_groups[name], true, o));
+                   plural(chance, "seed") + " differing by chance, " +
+                   (o.config.against ? plural(unverdicted, "seed") + " with no verdict on one side, " : std::string()) +
+                   plural(errors, "error");
+    for (const std::string& id : finding_order) page.rows.push_back(finding_row(findings[id], GroupKind::Finding, o));
+    for (const std::string& name : hazard_order)
+      page.rows.push_back(finding_row(hazard_groups[name], GroupKind::Hazard, o));
+    for (const std::string& key : no_verdict_order)
+      page.rows.push_back(finding_row(no_verdict_groups[key], GroupKind::NoVerdict, o));
     for (auto& row : error_rows) page.rows.push_back(std::move(row));
     try {
       std::filesystem::create_directories(o.cases_dir);
@@ -509,6 +573,7 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
   out << "), " << plural(findings.size(), "finding") << " in " << plural(found, "seed");
   if (hazardous) out << ", " << plural(hazardous, "seed") << " a known hazard";
   if (chance) out << ", " << plural(chance, "seed") << " differing by chance";
+  if (unverdicted) out << ", " << plural(unverdicted, "seed") << " with no verdict on one side";
   if (errors) out << ", " << plural(errors, "error");
   out << ", " << std::fixed << std::setprecision(1) << elapsed << " s (" << static_cast<int64_t>(done / std::max(elapsed, 1e-9))
       << " cases/s)" << (interrupted ? ", interrupted" : "") << "\n";
@@ -574,10 +639,17 @@ int run_merge(const std::vector<std::string>& inputs, const std::string& out_pat
         continue;
       }
       const bool group = !j.is_discarded() && j.is_object() && j.contains("seeds") && j.contains("first_seed") &&
-                         ((j.contains("finding") && j["finding"].is_string()) || (j.contains("hazard") && j["hazard"].is_string()));
+                         ((j.contains("finding") && j["finding"].is_string()) || (j.contains("hazard") && j["hazard"].is_string()) ||
+                          (j.contains("no_verdict_under") && j["no_verdict_under"].is_string()));
       if (group) {
-        // A finding's seeds are grouped by its signature, a hazard's (with no finding) by the hazard.
-        const std::string key = j.contains("finding") ? j["finding"].get<std::string>() : "hazard " + j["hazard"].get<std::string>();
+        // A finding's seeds are grouped by its signature, a no-verdict pair's by the side without a
+        // verdict (and the other's hazard), a hazard's by the hazard.
+        const std::string key =
+            j.contains("finding") ? j["finding"].get<std::string>()
+            : j.contains("no_verdict_under")
+                ? "no-verdict " + j["no_verdict_under"].get<std::string>() +
+                      (j.contains("hazard") ? " " + j["hazard"].get<std::string>() : std::string())
+                : "hazard " + j["hazard"].get<std::string>();
         auto [it, added] = merged.emplace(key, j);
         if (!added) {
           nlohmann::ordered_json& kept = it->second;
@@ -605,10 +677,11 @@ int run_merge(const std::vector<std::string>& inputs, const std::string& out_pat
   std::sort(lines.begin(), lines.end());
   std::vector<const nlohmann::ordered_json*> groups;
   for (const auto& [key, j] : merged) groups.push_back(&j);
-  // As one process writes them: findings by first seed, then the hazards by first seed.
+  // As one process writes them: findings by first seed, then the hazards, then the pairs with no
+  // verdict on one side, each by first seed.
   std::sort(groups.begin(), groups.end(), [](const auto* a, const auto* b) {
-    const bool ha = !a->contains("finding"), hb = !b->contains("finding");
-    if (ha != hb) return hb;
+    auto rank = [](const auto* j) { return j->contains("finding") ? 0 : j->contains("no_verdict_under") ? 2 : 1; };
+    if (rank(a) != rank(b)) return rank(a) < rank(b);
     return (*a)["first_seed"].template get<uint64_t>() < (*b)["first_seed"].template get<uint64_t>();
   });
   std::ofstream out(out_path, std::ios::binary | std::ios::trunc);

@@ -341,6 +341,9 @@ int main(int argc, char** argv) {
   explore->add_option("--shrink-runs", explore_options.shrink.runs_max, "Plans run while shrinking one case, at most (a differential run runs two scenarios a plan)")
       ->check(integer_in(1, 1'000'000'000))
       ->capture_default_str();
+  explore->add_flag("--keep-anomaly", explore_options.shrink.keep_anomaly,
+                    "Shrink again, keeping the anomaly, a finding whose first shrink told another (a fifo-inversion that\n"
+                    "ended as a starved waiter): slower, and seeds of one bug may then show as several findings");
 
   locksim::app::AuditOptions audit_options;
   std::string audit_locks;

@@ -1,8 +1,11 @@
 #include "explore/explore.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "explore/shrink.hpp"
+#include "model/anomaly.hpp"
 #include "report/verdict_json.hpp"
 
 namespace locksim::explore {
@@ -25,14 +28,29 @@ const PropertyResult* property_of(const ScenarioResult& r, const std::string& na
   return nullptr;
 }
 
-// The verdict of one property alone (the other checkers not run), or Unknown when the run stopped.
-model::Validity judge(const Scenario& s, const std::string& property) {
-  Scenario only = s;
-  only.expect = {{property, "holds"}};
-  const ScenarioResult r = run_scenario(only);
-  if (r.error) return model::Validity::Unknown;
-  const PropertyResult* p = property_of(r, property);
-  return p ? p->verdict.valid : model::Validity::Unknown;
+// One property judged alone (the other checkers not run): its verdict (Unknown when the run
+// stopped) and the run, whose history a hazard's bound reads and whose pending operations say
+// whether the verdict is one.
+struct Judged {
+  model::Validity valid = model::Validity::Unknown;
+  ScenarioResult run;
+  Scenario scenario;
+  const model::Verdict* verdict() const {
+    const PropertyResult* p = property_of(run, scenario.expect.front().first);
+    return p ? &p->verdict : nullptr;
+  }
+  Violation violation() const { return Violation{&scenario, &run.history, verdict()}; }
+};
+
+Judged judge(const Scenario& s, const std::string& property) {
+  Judged j;
+  j.scenario = s;
+  j.scenario.expect = {{property, "holds"}};
+  j.run = run_scenario(j.scenario);
+  if (j.run.error) return j;
+  const PropertyResult* p = property_of(j.run, property);
+  j.valid = p ? p->verdict.valid : model::Validity::Unknown;
+  return j;
 }
 
 std::vector<std::pair<std::string, std::string>> verdicts_of(const ScenarioResult& run) {
@@ -41,45 +59,101 @@ std::vector<std::pair<std::string, std::string>> verdicts_of(const ScenarioResul
   return out;
 }
 
+// A run whose acquires have not all returned has no verdict to compare: how they end could change it.
+bool waiting_at_end(const ScenarioResult& run) { return run.pending.acquires() > 0; }
+
 // A differential case's finding: the first property violated under the configuration and holding
-// under --against (the bug a fix removes), else the first the other way round.
-void first_difference(CaseResult& r) {
+// under --against (the bug a fix removes), else the first the other way round. A side still waiting
+// at the end holds nothing: the first such pair is kept as `no_verdict` when no difference is found.
+void first_difference(CaseResult& r, bool config_waits, bool against_waits) {
   const std::string violated(model::to_string(model::Validity::No)), holds(model::to_string(model::Validity::Yes));
+  std::string pair_property, pair_side;
   for (const std::string side : {"config", "against"}) {
+    const bool theirs_wait = side == "config" ? against_waits : config_waits;
     for (size_t i = 0; i < r.verdicts.size() && r.violated.empty(); ++i) {
       const std::string& mine = side == "config" ? r.verdicts[i].second : r.against_verdicts[i].second;
       const std::string& theirs = side == "config" ? r.against_verdicts[i].second : r.verdicts[i].second;
-      if (mine == violated && theirs == holds) {
+      if (mine != violated || theirs != holds) continue;
+      if (!theirs_wait) {
         r.violated = r.verdicts[i].first;
         r.side = side;
+      } else if (pair_property.empty()) {
+        pair_property = r.verdicts[i].first;
+        pair_side = side;
       }
     }
   }
+  if (!r.violated.empty() || pair_property.empty()) return;
+  r.violated = pair_property;
+  r.side = pair_side;
+  r.no_verdict = pair_side == "config" ? "against" : "config";
 }
 
-// A plain violation that holds once every hazard of the configuration is taken out is the
+// A violation that holds once every hazard of the configuration is taken out is the
 // configuration's: `result.hazard` names the hazard it needs, and it is shrunk only to be shown. One
 // that stays is a finding, shrunk from the case without the hazards (returned), so that shrinking
 // cannot drift into one. The cheapest experiment runs first: the first hazard alone (usually a
-// lease) often clears it. (A differential finding is the change's by construction: both
-// configurations share the hazards.)
-Plan put_down_to_hazards(const Plan& plan, const ExploreConfig& config, const std::string& anomaly,
-                         const std::function<bool(const Plan&)>& keeps, CaseResult& result) {
-  const HazardInfo* first = nullptr;
-  int present = 0;
-  const Plan clean = without_hazards(plan, config, anomaly, &first, &present);
-  if (!first) return plan;
-  if (present > 1) {
+// lease) often clears it. A case still violated without its hazards may tell another story, one a
+// bounded hazard explains (a lease taken out leaves the watchdog at the network's mercy): its run
+// (`violating`) is read again and any hazard now within its bound taken out too. In a differential
+// run `keeps` is the difference, so both sides are re-run. `cleared`, when given, gets the plan
+// without every hazard taken out, where one explains the violation.
+Plan put_down_to_hazards(const Plan& plan, const ExploreConfig& config, const Violation& raw,
+                         const std::function<bool(const Plan&)>& keeps,
+                         const std::function<Judged(const Plan&)>& violating, CaseResult& result,
+                         Plan* cleared = nullptr) {
+  if (!raw.verdict) return plan;
+  std::vector<const HazardInfo*> removed;
+  Plan current = plan;
+  Violation seen_violation = raw;
+  std::optional<Judged> seen;  // the run of `current`, once it is not the raw case
+  for (;;) {
+    std::vector<const HazardInfo*> now;
+    const Plan clean = without_hazards(current, config, seen_violation.verdict->anomaly, &seen_violation, &now);
+    if (now.empty()) return current;
+    if (removed.empty() && now.size() > 1) {
+      ++result.shrink_runs;
+      if (!keeps(now.front()->without(plan, config))) {
+        result.hazard = now.front();
+        if (cleared) *cleared = now.front()->without(plan, config);
+        return plan;
+      }
+    }
+    for (const HazardInfo* h : now)
+      if (std::find(removed.begin(), removed.end(), h) == removed.end()) removed.push_back(h);
+    std::sort(removed.begin(), removed.end());  // the table's order: its entries lie in one vector
     ++result.shrink_runs;
-    if (!keeps(first->without(plan, config))) {
-      result.hazard = first;
+    if (!keeps(clean)) {
+      result.hazard = hazard_of(plan, config, raw.verdict->anomaly, removed, keeps, &result.shrink_runs);
+      if (cleared) *cleared = clean;
       return plan;
     }
+    const bool bounded_left = std::any_of(hazards().begin(), hazards().end(), [&](const HazardInfo& h) {
+      return h.bound && h.present(clean, config) &&
+             std::find(removed.begin(), removed.end(), &h) == removed.end();
+    });
+    if (!bounded_left) return clean;
+    ++result.shrink_runs;
+    seen.emplace(violating(clean));
+    if (seen->valid != model::Validity::No || !seen->verdict()) return clean;
+    seen_violation = seen->violation();
+    current = clean;
   }
-  ++result.shrink_runs;
-  if (keeps(clean)) return clean;
-  result.hazard = present == 1 ? first : hazard_of(plan, config, anomaly, keeps, &result.shrink_runs);
-  return plan;
+}
+
+// `plan` with every session unlocking what it acquired: a holder that never unlocks leaves its
+// waiters waiting at the end, with no verdict to compare.
+Plan unlocking(const Plan& plan) {
+  Plan out = plan;
+  for (ClientPlan& client : out.clients)
+    for (SessionPlan& session : client.sessions) session.unlock = true;
+  return out;
+}
+
+// "the configuration (Redisson 3.23.0)" or "--against redisson=3.52.0".
+std::string side_name(const std::string& side, const ExploreConfig& config, const ScenarioResult& run) {
+  if (side == "against") return "--against " + variation_text(*config.against);
+  return "the configuration" + (run.redisson.empty() ? std::string() : " (Redisson " + run.redisson + ")");
 }
 
 }  // namespace
@@ -117,14 +191,17 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
     return result;
   }
   result.verdicts = verdicts_of(run);
+  std::optional<Scenario> other_scenario;
+  ScenarioResult other;
   if (against) {
-    const ScenarioResult other = run_scenario(to_scenario(plan, *against));
+    other_scenario = to_scenario(plan, *against);
+    other = run_scenario(*other_scenario);
     if (other.error) {
       result.error = "--against: " + *other.error;
       return result;
     }
     result.against_verdicts = verdicts_of(other);
-    first_difference(result);
+    first_difference(result, waiting_at_end(run), waiting_at_end(other));
   } else {
     for (const auto& [property, verdict] : result.verdicts)
       if (result.violated.empty() && verdict == model::to_string(model::Validity::No)) result.violated = property;
@@ -132,31 +209,148 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
   if (result.violated.empty()) return result;
 
   const std::string property = result.violated;
-  const ExploreConfig& breaks = result.side == "against" ? *against : config;
-  const ExploreConfig* keeps_holding = !against ? nullptr : result.side == "against" ? &config : &*against;
+  const bool on_against = result.side == "against";
+  const ExploreConfig& breaks = on_against ? *against : config;
+  const ExploreConfig* other_side = !against ? nullptr : on_against ? &config : &*against;
+  const Scenario& violating_scenario = on_against ? *other_scenario : s;
+  const ScenarioResult& violating_run = on_against ? other : run;
+  const PropertyResult* violated = property_of(violating_run, property);
+  const Violation raw{&violating_scenario, &violating_run.history, violated ? &violated->verdict : nullptr};
+  const std::string anomaly = violated ? violated->verdict.anomaly : "";
+
   bool fixed_world = false;  // once the case leaves nothing to chance, its shrinks must not either
-  const std::function<bool(const Plan&)> keeps = [&](const Plan& candidate) {
+  bool shrinking = false;    // a finding's shrink must not drift into what network trouble may explain
+  // Whether `candidate` still violates the property under `breaks` and, given `holding`, holds under
+  // that configuration with every acquire returned (a verdict to compare).
+  std::string last_anomaly;  // the anomaly of the latest candidate found violated
+  auto violates = [&](const Plan& candidate, const ExploreConfig* holding) {
     if (fixed_world && !leaves_nothing_to_chance(candidate, config)) return false;
-    if (judge(to_scenario(candidate, breaks), property) != model::Validity::No) return false;
-    return !keeps_holding || judge(to_scenario(candidate, *keeps_holding), property) == model::Validity::Yes;
+    const Judged v = judge(to_scenario(candidate, breaks), property);
+    if (v.valid != model::Validity::No) return false;
+    last_anomaly = v.verdict() ? v.verdict()->anomaly : "";
+    if (shrinking && v.verdict() && within_a_bound(candidate, breaks, v.violation())) return false;
+    if (!holding) return true;
+    const Judged h = judge(to_scenario(candidate, *holding), property);
+    return h.valid == model::Validity::Yes && !waiting_at_end(h.run);
   };
-  const PropertyResult* violated = property_of(run, property);
-  Plan start = against ? plan : put_down_to_hazards(plan, config, violated ? violated->verdict.anomaly : "", keeps, result);
-  const bool shrinks = shrink.enabled && (!result.hazard || shrink.hazards);
-  // A violation that needs no chance makes a smaller, steadier story: try that first. A difference
-  // between two configurations must need none (leaves_nothing_to_chance says why).
-  if ((shrinks || against) && !leaves_nothing_to_chance(start, config)) {
+  const std::function<bool(const Plan&)> keeps = [&](const Plan& c) { return violates(c, other_side); };
+  const std::function<bool(const Plan&)> keeps_alone = [&](const Plan& c) { return violates(c, nullptr); };
+
+  Plan start = plan;
+  const std::function<Judged(const Plan&)> run_violating = [&](const Plan& c) {
+    return judge(to_scenario(c, breaks), property);
+  };
+  if (!against) {
+    start = put_down_to_hazards(plan, config, raw, keeps, run_violating, result);
+  } else if (!result.no_verdict.empty()) {
+    // A side with no verdict: its waiters often wait on a holder that never unlocks, or on a hazard.
+    // Where every session unlocks, or without the hazards, both sides may complete and differ: that
+    // case is the finding. Else the pair is what each side showed, the violating one put down to its
+    // hazards alone.
+    std::vector<const HazardInfo*> present;
+    const Plan clean = without_hazards(plan, breaks, anomaly, &raw, &present);
+    std::vector<Plan> comparable{unlocking(plan)};
+    if (!present.empty()) {
+      comparable.push_back(clean);
+      comparable.push_back(unlocking(clean));
+    }
+    for (const Plan& candidate : comparable) {
+      if (candidate == plan) continue;
+      ++result.shrink_runs;
+      if (keeps(candidate)) {
+        start = candidate;
+        result.no_verdict.clear();
+        break;
+      }
+    }
+    if (!result.no_verdict.empty()) {
+      put_down_to_hazards(plan, breaks, raw, keeps_alone, run_violating, result);
+      const ScenarioResult& waiting = on_against ? run : other;
+      const std::string waiting_name = side_name(result.no_verdict, config, waiting);
+      result.pending = waiting.pending.describe();
+      result.liveness_there = [&] {
+        for (const auto& p : waiting.properties)
+          if (p.property == model::property::kLiveness) return std::string(model::to_string(p.verdict.valid));
+        ++result.shrink_runs;
+        return std::string(model::to_string(
+            judge(on_against ? s : *other_scenario, std::string(model::property::kLiveness)).valid));
+      }();
+      result.sides = side_name(result.side, config, violating_run) + ": violated" +
+                     (result.hazard ? " through a hazard (" + std::string(result.hazard->name) + ")"
+                                    : " (no hazard of the configuration explains it)") +
+                     "; " + waiting_name + ": no verdict, " + result.pending + "; liveness " + result.liveness_there +
+                     " there";
+    }
+  }
+  if (against && result.no_verdict.empty()) {
+    // A difference between two configurations must need no chance (leaves_nothing_to_chance says why).
+    if (!leaves_nothing_to_chance(start, config)) {
+      const Plan fixed = without_chance(start, config);
+      if (keeps(fixed)) start = fixed;
+      ++result.shrink_runs;
+    }
+    if (!leaves_nothing_to_chance(start, config)) {
+      result.by_chance = true;
+      return result;
+    }
+    fixed_world = true;
+    // Both sides pass the hazard experiment: a difference that disappears without the hazards is theirs.
+    ++result.shrink_runs;
+    const Judged v = judge(to_scenario(start, breaks), property);
+    if (v.verdict()) {
+      const Plan before = start;
+      Plan clean;
+      start = put_down_to_hazards(before, breaks, v.violation(), keeps, run_violating, result, &clean);
+      if (result.hazard) {
+        const Judged v_clean = judge(to_scenario(clean, breaks), property);
+        const Judged h_clean = judge(to_scenario(clean, *other_side), property);
+        result.shrink_runs += 2;
+        const ScenarioResult& holding_run = on_against ? run : other;
+        std::string theirs = side_name(on_against ? "config" : "against", config, holding_run) + ": holds";
+        if (h_clean.valid == model::Validity::No) theirs += ", violated once the hazards are taken out";
+        else if (h_clean.valid == model::Validity::Yes && waiting_at_end(h_clean.run))
+          theirs += ", no verdict once the hazards are taken out (" + h_clean.run.pending.describe() + ")";
+        result.sides = side_name(result.side, config, violating_run) + ": violated" +
+                       (v_clean.valid == model::Validity::No ? ", and still once the hazards are taken out"
+                                                             : " through a hazard (" + std::string(result.hazard->name) + ")") +
+                       "; " + theirs;
+      }
+    }
+  } else if (against) {
+    fixed_world = leaves_nothing_to_chance(start, config);
+  }
+  const bool shrinks = shrink.enabled && result.no_verdict.empty() && (!result.hazard || shrink.hazards);
+  // A violation that needs no chance makes a smaller, steadier story: try that first.
+  if (!against && shrinks && !leaves_nothing_to_chance(start, config)) {
     const Plan fixed = without_chance(start, config);
     if (keeps(fixed)) start = fixed;
     ++result.shrink_runs;
   }
-  fixed_world = leaves_nothing_to_chance(start, config);
-  if (against && !fixed_world) {
-    result.by_chance = true;
-    return result;
-  }
+  if (!against) fixed_world = leaves_nothing_to_chance(start, config);
   ShrinkStats stats;
-  const Plan smallest = shrinks ? shrink_plan(start, config, keeps, shrink.runs_max, &stats) : start;
+  shrinking = !result.hazard;
+  // A shrink keeps the property, not the anomaly: a fifo-inversion may end as a starved waiter, often
+  // another face of one bug (docs/exploration.md, "Shrinking", has the numbers), so the anomaly the
+  // shrink started from is kept beside the result. On request, a shrink that changed it is done again
+  // from the same start, keeping it.
+  result.found_anomaly = anomaly;
+  if (shrinks) {
+    ++result.shrink_runs;
+    if (keeps_alone(start)) result.found_anomaly = last_anomaly;
+  }
+  Plan smallest = shrinks ? shrink_plan(start, config, keeps, shrink.runs_max, &stats) : start;
+  if (shrinks && shrink.keep_anomaly) {
+    const std::string wanted = result.found_anomaly;
+    keeps_alone(smallest);
+    ++result.shrink_runs;
+    if (last_anomaly != wanted) {
+      const std::function<bool(const Plan&)> same = [&](const Plan& c) { return keeps(c) && last_anomaly == wanted; };
+      ShrinkStats again;
+      smallest = shrink_plan(start, config, same, shrink.runs_max, &again);
+      stats.runs += again.runs;
+    }
+  }
+  shrinking = false;
   result.shrink_runs += stats.runs;
 
   const std::string finding = property + (result.side.empty() ? "" : " violated under " + std::string(result.side == "config" ? "the configuration" : "--against") + " only");
@@ -174,7 +368,7 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
     result.shrunk_against.about = "The case of " + result.shrunk.name + " under --against " +
                                   variation_text(*config.against) +
                                   ". Every property is expected to hold.";
-    result.shrunk_against_run = run_scenario(result.shrunk_against);
+    result.shrunk_against_run = smallest == plan ? std::move(other) : run_scenario(result.shrunk_against);
   }
   const ScenarioResult& violating = result.side == "against" ? result.shrunk_against_run : result.shrunk_run;
   if (const PropertyResult* p = property_of(violating, property)) {
@@ -183,7 +377,8 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
     result.verdict = p->verdict;
   }
   // A hazard's seeds are grouped by the hazard; only a shrunk case has a shape worth signing.
-  if (!result.hazard || shrinks) result.signature = signature_of(result.shrunk, property, result.anomaly, result.side);
+  if (shrinks || (!result.hazard && result.no_verdict.empty()))
+    result.signature = signature_of(result.shrunk, property, result.anomaly, result.side);
   return result;
 }
 
@@ -191,7 +386,7 @@ std::optional<CaseResult> find_counterexample(const ExploreConfig& config, uint6
                                               const ShrinkOptions& shrink) {
   for (uint64_t seed = first; seed < first + count; ++seed) {
     CaseResult r = explore_case(config, seed, shrink);
-    if (!r.violated.empty() && !r.by_chance) return r;
+    if (config.against ? r.is_finding() : !r.violated.empty()) return r;
   }
   return std::nullopt;
 }
@@ -215,7 +410,13 @@ std::string case_json_line(const CaseResult& r) {
   } else if (!r.violated.empty()) {
     j["violated"] = r.violated;
     if (!r.side.empty()) j["violated_under"] = r.side;
+    if (!r.no_verdict.empty()) {
+      j["no_verdict_under"] = r.no_verdict;
+      j["pending"] = r.pending;
+      j["liveness_there"] = r.liveness_there;
+    }
     j["anomaly"] = r.anomaly;
+    if (!r.found_anomaly.empty() && r.found_anomaly != r.anomaly) j["found_as"] = r.found_anomaly;
     if (!r.signature.id.empty()) {
       j["finding"] = r.signature.id;
       j["shape"] = r.signature.shape;
@@ -224,6 +425,7 @@ std::string case_json_line(const CaseResult& r) {
       j["hazard"] = std::string(r.hazard->name);
       j["hazard_reason"] = std::string(r.hazard->reason);
     }
+    if (!r.sides.empty()) j["sides"] = r.sides;
     j["steps"] = r.steps;
     j["shrunk_steps"] = r.shrunk_steps;
     j["shrink_runs"] = r.shrink_runs;

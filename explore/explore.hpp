@@ -21,6 +21,9 @@ struct ShrinkOptions {
   bool enabled = true;
   int runs_max = 3000;   // plans run while shrinking one case, at most
   bool hazards = false;  // also shrink the cases a hazard explains (to show them)
+  // A shrink that changed the anomaly is done again keeping it (slower; seeds of one bug may then
+  // sign as several findings, each of its faces apart).
+  bool keep_anomaly = false;
 };
 
 struct CaseResult {
@@ -35,7 +38,8 @@ struct CaseResult {
   // Differential: the verdicts differed, but not once chance was taken out of the world
   // (leaves_nothing_to_chance): not a finding, counted apart.
   bool by_chance = false;
-  std::string anomaly;
+  std::string anomaly;         // the shrunk case's
+  std::string found_anomaly;   // the case's as generated (a shrink keeps the property, not always this)
   std::string explanation;     // the checker's words, for the shrunk case
   model::Verdict verdict;      // the shrunk case's verdict of the violated property, evidence and all
   size_t steps = 0;            // timeline steps as generated
@@ -43,10 +47,21 @@ struct CaseResult {
   int shrink_runs = 0;         // scenario runs spent shrinking and labelling
   std::optional<std::string> error;  // a run stopped (an exception in the world)
   Signature signature;         // what makes it the same finding as another seed's
-  // A plain run's violation that holds once the configuration's hazards are taken out, and the
-  // hazard it needs (hazards.hpp). Such a case is shrunk only with ShrinkOptions::hazards, and
-  // signed only then.
+  // A violation that holds once the configuration's hazards are taken out, and the hazard it needs
+  // (hazards.hpp); in a differential run, a difference that disappears without them (both sides
+  // re-run). Such a case is shrunk only with ShrinkOptions::hazards, and signed only then.
   const HazardInfo* hazard = nullptr;
+  // Differential: the side ("config" or "against") whose run ended with acquires still waiting,
+  // where the other side violates `violated`. It has no verdict to compare (DESIGN.md, "Findings"),
+  // so the pair is no finding; `hazard` then labels the violating side alone (nullptr: no hazard
+  // explains it). Not shrunk.
+  std::string no_verdict;
+  std::string pending;         // that side's operations still waiting at the end, in words
+  std::string liveness_there;  // liveness on that side: holds | violated | unknown
+  // Differential, a hazard or no verdict: what each side showed, in words, the violating side first.
+  std::string sides;
+  // Neither a hazard nor chance nor a side without a verdict: what makes explore exit 1.
+  bool is_finding() const { return !error && !violated.empty() && !by_chance && !hazard && no_verdict.empty(); }
   scenario::Scenario shrunk;            // the smallest counterexample under the configuration
   scenario::ScenarioResult shrunk_run;  // and its run
   scenario::Scenario shrunk_against;            // differential: the same case under --against
@@ -55,11 +70,12 @@ struct CaseResult {
 
 // Runs the case of one seed (under both configurations when config.against is set); shrinks it
 // when it has a finding, keeping that finding: the same property violated, and in a differential
-// run, holding under the other configuration.
+// run, holding under the other configuration with every acquire returned.
 CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const ShrinkOptions& shrink = {});
 
-// The first case with a finding among `count` seeds from `first`, or nullopt: what "a
-// configuration that must be violated" tests assert.
+// The first case among `count` seeds from `first` that violates (plain: a hazard's too) or whose
+// configurations differ in a finding (differential), or nullopt: what "a configuration that must be
+// violated" tests assert.
 std::optional<CaseResult> find_counterexample(const ExploreConfig& config, uint64_t first, uint64_t count,
                                               const ShrinkOptions& shrink = {});
 

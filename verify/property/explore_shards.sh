@@ -40,6 +40,14 @@ parallel --will-cite "'$locksim' explore ${plain[*]} --shard {}/2 --out plain-{}
 "$locksim" merge plain-0.jsonl plain-1.jsonl --out plain-merged.jsonl
 grep -q '^{"hazard":' plain.jsonl || { echo "expected a hazard line"; exit 1; }
 cmp plain.jsonl plain-merged.jsonl
+# A differential run's pairs with no verdict on one side (its acquires still waiting) are counted
+# apart as hazards are, by the side and the other's hazard: their lines merge too.
+diff=(--lock fair --redisson 3.23.0 --against redisson=3.52.0 --seeds 1..120 --cases none)
+"$locksim" explore "${diff[@]}" --out diff.jsonl >diff.txt || true
+parallel --will-cite "'$locksim' explore ${diff[*]} --shard {}/2 --out diff-{}.jsonl > diff-{}.txt; test \$? -le 1" ::: 0 1
+"$locksim" merge diff-0.jsonl diff-1.jsonl --out diff-merged.jsonl
+grep -q '^{"no_verdict_under":' diff.jsonl || { echo "expected a no-verdict line"; exit 1; }
+cmp diff.jsonl diff-merged.jsonl
 # A merge that would count a case twice, or miss a shard, is refused rather than summed.
 refused() {  # refused PATTERN FILES...
   local pattern=$1 out
@@ -57,4 +65,4 @@ refused "empty.jsonl is empty, not a shard's file" shard-0.jsonl empty.jsonl
 refused "is shard 1/2 of" shard-0.jsonl plain-1.jsonl  # --show-hazards on one shard only: other lines
 "$locksim" explore --lock rlock --properties mutual_exclusion --seeds 1..20 --shard 1/2 --cases none --out other-1.jsonl >/dev/null 2>&1 || true
 refused "is shard 1/2 of \`locksim explore --lock rlock" shard-0.jsonl other-1.jsonl
-echo "ok: 2 shards merged equal the unsharded run (cases, findings, hazards); $first replays; bad merges refused"
+echo "ok: 2 shards merged equal the unsharded run (cases, findings, hazards, pairs with no verdict); $first replays; bad merges refused"

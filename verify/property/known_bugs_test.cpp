@@ -89,7 +89,7 @@ TEST_P(KnownBugs, AreFoundWithin2000SeedsAndReplayViolatedUnderTheBugAndHoldingU
   for (uint64_t seed = 1; seed <= 2000 && !found; ++seed) {
     CaseResult r = explore_case(bug.config, seed, shrink);
     ASSERT_FALSE(r.error) << bug.issue << " seed " << seed << ": " << *r.error;
-    if (!r.violated.empty() && !r.by_chance && r.side == "config") found = std::move(r);
+    if (r.is_finding() && r.side == "config") found = std::move(r);
   }
   ASSERT_TRUE(found) << bug.issue << ": not found in 2,000 seeds";
   EXPECT_NE(std::find(bug.flips.begin(), bug.flips.end(), found->violated), bug.flips.end()) << found->violated;

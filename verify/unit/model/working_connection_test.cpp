@@ -28,15 +28,23 @@ TEST(WorkingConnection, ClientLinkAndServerFaultsBreakIt) {
   h.fault({.t = 9000, .p = "redis1", .f = "pause", .for_ms = 5000});  // another server's
   h.fault({.t = 20000, .p = "A", .f = "reset"});                      // an instant
   const Facts facts(h.history(), nullptr);
-  const std::vector<Span> broken = broken_connection(facts, "A", "redis0", 0, 30000);
+  const std::vector<Span> broken = broken_connection(facts, "A", "redis0", 0, 30000, 0);
   ASSERT_EQ(broken.size(), 2u);
   EXPECT_EQ(broken[0].from_ms, 1000);
   EXPECT_EQ(broken[0].to_ms, 3000);
   EXPECT_EQ(broken[1].from_ms, 5000);
   EXPECT_EQ(broken[1].to_ms, 7000);
-  EXPECT_EQ(longest_working_stretch(facts, "A", "redis0", 0, 30000), 23000);  // 7000-30000
-  EXPECT_EQ(longest_working_stretch(facts, "A", "redis0", 0, 8000), 2000);    // 3000-5000
-  EXPECT_EQ(longest_working_stretch(facts, "A", "redis0", 1500, 2500), 0);
+  EXPECT_EQ(longest_working_stretch(facts, "A", "redis0", 0, 30000, 0), 23000);  // 7000-30000
+  EXPECT_EQ(longest_working_stretch(facts, "A", "redis0", 0, 8000, 0), 2000);    // 3000-5000
+  EXPECT_EQ(longest_working_stretch(facts, "A", "redis0", 1500, 2500, 0), 0);
+  // A delay shorter than slow_ms slows the messages but they get there: only the server's pause
+  // (5500-7000) breaks that stretch then.
+  const std::vector<Span> slow = broken_connection(facts, "A", "redis0", 0, 30000, 1501);
+  ASSERT_EQ(slow.size(), 2u);
+  EXPECT_EQ(slow[1].from_ms, 5500);
+  EXPECT_EQ(slow[1].to_ms, 7000);
+  EXPECT_EQ(longest_working_stretch(facts, "A", "redis0", 3000, 8000, 1501), 2500);  // 3000-5500
+  EXPECT_EQ(longest_working_stretch(facts, "A", "redis0", 3000, 8000, 1500), 2000);  // the delay counts
 }
 
 TEST(WorkingConnection, ACrashBreaksItForGood) {
@@ -44,8 +52,8 @@ TEST(WorkingConnection, ACrashBreaksItForGood) {
   h.fault({.t = 4000, .p = "A", .f = "crash"});
   h.fault({.t = 9000, .p = "B", .f = "crash"});
   const Facts facts(h.history(), nullptr);
-  EXPECT_EQ(longest_working_stretch(facts, "A", "redis0", 0, 9000), 4000);
-  EXPECT_EQ(longest_working_stretch(facts, "A", "redis0", 5000, 9000), 0);
+  EXPECT_EQ(longest_working_stretch(facts, "A", "redis0", 0, 9000, 0), 4000);
+  EXPECT_EQ(longest_working_stretch(facts, "A", "redis0", 5000, 9000, 0), 0);
 }
 
 }  // namespace

@@ -212,7 +212,8 @@ bool holder_cut_off(const Violation& v) {
   }
   if (set_at < 0) return false;
   const int64_t period = v.scenario->lock.redisson.watchdog_timeout_ms / 3;
-  return model::longest_working_stretch(facts, client_of(claim->who), server, set_at, expiry, period) < period;
+  return model::longest_working_stretch(facts, client_of(claim->who), server, set_at, expiry,
+                                        v.scenario->lock.redisson.commands.timeout_ms) < period;
 }
 
 constexpr std::string_view kTogether = "hazards-together";

@@ -160,7 +160,7 @@ class WatchdogJudge final : public Judge {
         const int64_t to = std::max(f.span.to_ms, f.span.from_ms);
         if (excuses(f, b.process, key.server) && f.span.from_ms <= cause.at_ms && to >= set_at) excused = true;
       }
-      const int64_t working = longest_working_stretch(facts_, b.process, key.server, set_at, expiry, renewal_period());
+      const int64_t working = longest_working_stretch(facts_, b.process, key.server, set_at, expiry, options_.command_timeout_ms);
       if (excused && working < renewal_period()) continue;
       std::vector<Evidence> ev{support::belief_evidence(facts_, "hold", b),
                                support::key_evidence("expiry_set", key, states[j]),

@@ -35,6 +35,9 @@ namespace locksim::model {
 struct WatchdogOptions {
   int64_t watchdog_lease_ms = 30000;  // Redisson's lockWatchdogTimeout
   int64_t slack_ms = 100;             // the active expiry cycle's period
+  // The clients' command timeout: a link that slows a round trip past it completes no command
+  // (model/working_connection.hpp).
+  int64_t command_timeout_ms = 3000;
 };
 
 Verdict check_watchdog(const Facts& facts, const WatchdogOptions& options = {});

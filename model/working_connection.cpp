@@ -7,12 +7,13 @@
 namespace locksim::model {
 
 std::vector<Span> broken_connection(const Facts& facts, const std::string& client, const std::string& server,
-                                    int64_t from, int64_t to, int64_t slow_ms) {
+                                    int64_t from, int64_t to, int64_t command_timeout_ms) {
   std::vector<Span> broken;
   for (const FaultSpan& f : facts.faults()) {
     const FaultEventInfo* info = find_fault_event(f.kind);
     if (!info) continue;
-    if (f.kind == fault_name::kDelay && f.value < slow_ms) continue;  // slow, but it gets there
+    // Slowed, but each command still completes within its timeout.
+    if (f.kind == fault_name::kDelay && 2 * f.value < command_timeout_ms) continue;
     const bool mine = !f.server && f.process == client && (info->disturbs_client || info->forever);
     const bool its = f.server && f.process == server && info->disturbs_server;
     if (!mine && !its) continue;
@@ -23,9 +24,9 @@ std::vector<Span> broken_connection(const Facts& facts, const std::string& clien
 }
 
 int64_t longest_working_stretch(const Facts& facts, const std::string& client, const std::string& server,
-                                int64_t from, int64_t to, int64_t slow_ms) {
+                                int64_t from, int64_t to, int64_t command_timeout_ms) {
   int64_t longest = 0, t = from;
-  for (const Span& b : broken_connection(facts, client, server, from, to, slow_ms)) {
+  for (const Span& b : broken_connection(facts, client, server, from, to, command_timeout_ms)) {
     longest = std::max(longest, b.from_ms - t);
     t = std::max(t, b.to_ms);
   }

@@ -6,12 +6,11 @@
 // one that ended long before the expiry with the holder connected since, explains nothing.
 //
 // The connection is broken while the client cannot act (paused, partitioned, crashed), while a
-// fault on its link loses its messages or slows them by `slow_ms` or more, and while the server
-// cannot answer (paused, down, answering every command with an error). A message slowed by less
-// still arrives and runs: a renewal delayed a second extends the key all the same, whatever the
-// client makes of its late reply (Redisson 3.44.0 on survives such a link; up to 3.43.x one
-// timed-out renewal stops the watchdog for good, #3194, which is the bug, not the link's).
-// Faults of an instant (a reset, a restart, a failover) break no stretch.
+// fault on its link loses its messages or slows them so much that a command's round trip reaches
+// the client's command timeout (its commands cannot complete: DESIGN's "its commands completing"),
+// and while the server cannot answer (paused, down, answering every command with an error). A link
+// slowed by less still completes its commands. Faults of an instant (a reset, a restart, a failover)
+// break no stretch.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,11 +21,10 @@ namespace locksim::model {
 
 // The spans within [from, to) in which `client`'s connection to `server` was broken, merged.
 std::vector<Span> broken_connection(const Facts& facts, const std::string& client, const std::string& server,
-                                    int64_t from, int64_t to, int64_t slow_ms);
+                                    int64_t from, int64_t to, int64_t command_timeout_ms);
 
-// The longest stretch within [from, to) in which it worked. For the watchdog, `slow_ms` is its renewal
-// period: a link slower than that keeps a renewal from the key in time.
+// The longest stretch within [from, to) in which it worked.
 int64_t longest_working_stretch(const Facts& facts, const std::string& client, const std::string& server,
-                                int64_t from, int64_t to, int64_t slow_ms);
+                                int64_t from, int64_t to, int64_t command_timeout_ms);
 
 }  // namespace locksim::model

@@ -308,6 +308,7 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s, const std::
   if (const YAML::Node i = node["retry_interval_ms"]) policy.retry_interval_ms = r.non_negative(i, "retry_interval_ms");
   s.lock.polling.commands = policy;
   s.checker_options.watchdog.watchdog_lease_ms = s.lock.redisson.watchdog_timeout_ms;
+  s.checker_options.watchdog.command_timeout_ms = policy.timeout_ms;
   read_fair(r, node, s);
   if (const YAML::Node v = node["rwlock_variant"]) {
     if (s.lock.type != "rwlock") r.fail(v, "rwlock_variant applies to lock type rwlock only (this lock is " + s.lock.type + ")");

@@ -63,6 +63,7 @@ Scenario scale_times(const Scenario& in, double factor) {
   scale(s.lock.polling.default_lease_ms);
   scale(s.lock.polling.retry_ms);
   scale(s.checker_options.watchdog.watchdog_lease_ms);
+  scale(s.checker_options.watchdog.command_timeout_ms);
   scale(s.checker_options.fair_queue.thread_wait_ms);
   return s;
 }

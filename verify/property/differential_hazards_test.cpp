@@ -217,7 +217,8 @@ std::string outside_the_bound(const Side& s, const std::string& anomaly) {
       if ((e.role != "first_claim" && e.role != "second_claim") || e.state != "expired") continue;
       const std::string client = e.who.substr(0, e.who.find(':'));
       const std::string server = e.where.substr(0, e.where.find('/'));
-      const int64_t stretch = model::longest_working_stretch(facts, client, server, e.from_ms - watchdog, e.from_ms, watchdog / 3);
+      const int64_t stretch = model::longest_working_stretch(facts, client, server, e.from_ms - watchdog, e.from_ms,
+                                                            s.scenario.lock.redisson.commands.timeout_ms);
       if (stretch >= watchdog / 3) return "";
       return "the holder " + e.who + " had " + std::to_string(stretch) + " ms of working connection before its key expired";
     }

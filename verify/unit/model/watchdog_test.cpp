@@ -186,7 +186,7 @@ TEST(CheckerWatchdog, FaultOnTheHoldersProcessOrLinkOrTheKeysServerExcusesALapse
   };
   for (const Case& c : std::vector<Case>{{"A", "pause", 8000, 20000, 0},       // works 7.9 s, then 2.1 s
                                          {"A", "partition", 8000, 20000, 0},
-                                         {"A", "delay", 5000, 30000, 10000},   // a renewal period late: 4.9 s
+                                         {"A", "delay", 5000, 30000, 1500},    // round trip past 3 s: 4.9 s
                                          {"A", "loss", 5000, 30000, 1000},
                                          {"redis0", "pause", 9000, 21500, 0},  // works 8.9 s
                                          {"redis0", "down", 9000, -1, 0}}) {   // down to the end
@@ -207,7 +207,7 @@ TEST(CheckerWatchdog, AFaultThatLeftARenewalPeriodOfWorkingConnectionExcusesNoth
   for (const Case& c : std::vector<Case>{{"A", "pause", 20000, 5000, 0, 19899},
                                          {"A", "partition", 20000, 15000, 0, 19899},
                                          {"A", "loss", 12000, 2, 1000, 18099},    // 2 ms of total loss
-                                         {"A", "delay", 5000, 30000, 1500, 30000},  // slow, but it gets there
+                                         {"A", "delay", 5000, 30000, 1000, 30000},  // slow, commands complete
                                          {"redis0", "pause", 29000, 500, 0, 28899},
                                          {"redis0", "down", 25000, -1, 0, 24899},
                                          {"redis0", "restart", 15000, -1, 0, 30000},

@@ -37,14 +37,14 @@ TEST(WorkingConnection, ClientLinkAndServerFaultsBreakIt) {
   EXPECT_EQ(longest_working_stretch(facts, "A", "redis0", 0, 30000, 0), 23000);  // 7000-30000
   EXPECT_EQ(longest_working_stretch(facts, "A", "redis0", 0, 8000, 0), 2000);    // 3000-5000
   EXPECT_EQ(longest_working_stretch(facts, "A", "redis0", 1500, 2500, 0), 0);
-  // A delay shorter than slow_ms slows the messages but they get there: only the server's pause
-  // (5500-7000) breaks that stretch then.
-  const std::vector<Span> slow = broken_connection(facts, "A", "redis0", 0, 30000, 1501);
+  // A delay whose round trip (2 x 1500 ms) stays under the command timeout slows the commands but
+  // they complete: only the server's pause (5500-7000) breaks that stretch then.
+  const std::vector<Span> slow = broken_connection(facts, "A", "redis0", 0, 30000, 3001);
   ASSERT_EQ(slow.size(), 2u);
   EXPECT_EQ(slow[1].from_ms, 5500);
   EXPECT_EQ(slow[1].to_ms, 7000);
-  EXPECT_EQ(longest_working_stretch(facts, "A", "redis0", 3000, 8000, 1501), 2500);  // 3000-5500
-  EXPECT_EQ(longest_working_stretch(facts, "A", "redis0", 3000, 8000, 1500), 2000);  // the delay counts
+  EXPECT_EQ(longest_working_stretch(facts, "A", "redis0", 3000, 8000, 3001), 2500);  // 3000-5500
+  EXPECT_EQ(longest_working_stretch(facts, "A", "redis0", 3000, 8000, 3000), 2000);  // the delay counts
 }
 
 TEST(WorkingConnection, ACrashBreaksItForGood) {

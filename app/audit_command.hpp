@@ -15,7 +15,7 @@ struct AuditOptions {
   std::string redisson;                            // the version audited
   std::vector<std::string> locks;                  // the lock types in use; empty: every type
   std::vector<scenario::LockOption> lock_options;  // the configuration in use (--set), on every story
-  std::string scenarios;                           // the library's root; empty: scenarios_dir()
+  std::string scenarios;                           // the library's root; empty: the one beside locksim (base/share_dir.hpp)
   std::string out = "reports/audit";
   bool progress = false;
 };

@@ -54,17 +54,19 @@ std::string violation_box(const TimelineInput& in) {
   const auto bad = violations(in);
   if (bad.empty()) return {};
   // Calm when every violation is one the scenario expected (it shows a bug), red when any is not.
-  bool regression = false, all_expected = true;
+  bool unexpected = false, all_expected = true;
   for (size_t i = 0; i < in.verdicts.size(); ++i) {
     if (in.verdicts[i].valid != model::Validity::No) continue;
     const timeline::Standing st = timeline::standing_of(in, i);
-    regression |= st == timeline::Standing::Missed;
+    unexpected |= st == timeline::Standing::Missed;
     all_expected &= st == timeline::Standing::Met;
   }
-  const char* cls = regression ? "violations regression" : all_expected ? "violations expected" : "violations observed";
+  const char* cls = unexpected ? "violations unexpected" : all_expected ? "violations expected" : "violations observed";
   std::string out = "<section class=\"" + std::string(cls) + "\" id=\"violations\"><h2>";
   out += std::to_string(bad.size()) + (bad.size() == 1 ? " violation" : " violations");
-  out += regression ? " \u2014 a regression" : all_expected ? " \u2014 expected (the scenario shows this bug)" : " (observed)";
+  out += unexpected ? " \u2014 not expected (the scenario expects the property to hold)"
+         : all_expected ? " \u2014 expected (the scenario shows this bug)"
+                        : " (observed)";
   out += " <a href=\"#\" id=\"jump-first\" data-jump=\"0\">jump to first violation</a></h2><ol>";
   for (size_t k = 0; k < bad.size(); ++k) {
     const Verdict& v = *bad[k];

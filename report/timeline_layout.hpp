@@ -73,7 +73,7 @@ enum class Standing : uint8_t { Observed, Met, Missed };
 std::string expected_of(const TimelineInput& in, size_t i);
 Standing standing_of(const TimelineInput& in, size_t i);
 // One line on verdict i: "1 violation of mutual_exclusion — expected (the scenario shows this bug)",
-// "mutual_exclusion violated, expected to hold — a regression", "liveness holds (observed)", ...
+// "mutual_exclusion violated, expected to hold — an unexpected violation", "liveness holds (observed)", ...
 std::string standing_text(const TimelineInput& in, size_t i);
 
 // --- a FairLock's waiter queue, as the facts' queue states (model::KeyState::queue) show it

@@ -460,24 +460,25 @@ TEST(Timeline, TheTopSaysWhetherTheVerdictsMetTheScenariosExpectations) {
   EXPECT_NE(html.find("The verdicts met the scenario&#39;s expectations"), std::string::npos);
   EXPECT_NE(html.find("<section class=\"violations expected\""), std::string::npos) << "an expected violation reads calm";
   EXPECT_NE(html.find("mutual_exclusion holds, as expected"), std::string::npos);
-  EXPECT_EQ(html.find("regression"), std::string::npos);
+  EXPECT_EQ(html.find("unexpected"), std::string::npos);
 
-  // Had the scenario expected fair_queue to hold, the same run is a regression, in red.
+  // Had the scenario expected fair_queue to hold, the same run is an unexpected violation, in red.
   run.input.expected[fair] = "holds";
   run.input.met[fair] = false;  // what the runner judges of a violation expected to hold
   html = page();
-  EXPECT_NE(html.find("fair_queue violated (blocked-by-evicted), expected to hold \u2014 a regression"), std::string::npos);
-  EXPECT_NE(html.find("<section class=\"violations regression\""), std::string::npos);
+  EXPECT_NE(html.find("fair_queue violated (blocked-by-evicted), expected to hold \u2014 an unexpected violation"),
+            std::string::npos);
+  EXPECT_NE(html.find("<section class=\"violations unexpected\""), std::string::npos);
   const size_t expecting = run.input.verdicts.size() - static_cast<size_t>(std::count(run.input.expected.begin(), run.input.expected.end(), ""));
   EXPECT_NE(html.find("1 of " + std::to_string(expecting) + " verdicts did not meet the scenario&#39;s expectations"), std::string::npos);
-  EXPECT_NE(render_timeline_text(run.input).find("expected to hold \u2014 a regression"), std::string::npos);
+  EXPECT_NE(render_timeline_text(run.input).find("expected to hold \u2014 an unexpected violation"), std::string::npos);
 
   // A run that expects nothing only observes.
   run.input.expected.clear();
   html = page();
   EXPECT_NE(html.find("Observed: the run expects no verdict"), std::string::npos);
   EXPECT_NE(html.find("<section class=\"violations observed\""), std::string::npos);
-  EXPECT_EQ(html.find("regression"), std::string::npos);
+  EXPECT_EQ(html.find("unexpected"), std::string::npos);
 }
 
 TEST(Timeline, WitnessNumbersLinkToTheirEvents) {

@@ -400,6 +400,7 @@ void write_audit_reports(const Audit& a, const std::string& dir) {
 bool write_self_check(const Audit& a, const TextStyle& style, std::ostream& out) {
   std::vector<std::vector<TextCell>> rows;
   bool all = true;
+  auto stem = [](std::string_view path) { return std::filesystem::path(path).stem().string(); };
   for (const StoryRun& r : a.stories) {
     const bool agrees = r.agrees();
     all = all && agrees;
@@ -407,18 +408,18 @@ bool write_self_check(const Audit& a, const TextStyle& style, std::ostream& out)
                     {r.table_affected ? "violated" : "holds", Tone::Plain},
                     {std::string(model::to_string(r.verdict())), Tone::Plain},
                     {agrees ? "yes" : "NO", agrees ? Tone::Green : Tone::Red},
-                    {r.file, Tone::Dim}});
+                    {stem(r.row->story) + " (" + std::string(r.row->property) + ")", Tone::Dim}});
   }
   for (const MitigationRun& m : a.mitigations) {
     all = all && m.shown();
-    rows.push_back({{"mitigation of " + issue_of(*m.row), Tone::Plain},
-                    {std::string(m.row->mitigation_property) + " holds", Tone::Plain},
+    rows.push_back({{issue_of(*m.row) + "'s mitigation", Tone::Plain},
+                    {"holds", Tone::Plain},
                     {std::string(model::to_string(verdict_of(m))), Tone::Plain},
                     {m.shown() ? "yes" : "NO", m.shown() ? Tone::Green : Tone::Red},
-                    {m.file, Tone::Dim}});
+                    {stem(m.row->mitigation_story) + " (" + std::string(m.row->mitigation_property) + ")", Tone::Dim}});
   }
-  out << "\nSelf-check: each story's verdict against locksim's version table\n";
-  out << text_table({"row", "the table says", "observed", "as it says", "story"}, rows, 4, style, "  ", 20);
+  out << "\nSelf-check: each story's verdict against what locksim's version table says of " << version(a) << "\n";
+  out << text_table({"row", "table says", "observed", "agrees", "story (property)"}, rows, 4, style, "  ", 20);
   out << (all ? "Every verdict as the version table says.\n"
               : "SOME VERDICTS DIFFER from the version table: a fault in locksim's model or table.\n");
   return all;

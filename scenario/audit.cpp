@@ -201,6 +201,16 @@ Audit audit_version(const AuditRequest& request,
     for (const model::LockType& t : model::lock_types())
       if (t.redisson) types.emplace_back(t.name);
   std::vector<std::set<std::string>> takes(request.options.size());
+  for (const LockOption& o : request.options) {
+    // Options that would make each story another one, not the same one under the user's configuration.
+    if (o.key == "redisson")
+      throw std::invalid_argument("--set redisson=" + o.value + ": the version audited is --redisson's");
+    if (o.key == "lease_ms")
+      throw std::invalid_argument("--set lease_ms=" + o.value +
+                                  ": a lease on every acquire the stories make without one turns each story into "
+                                  "another (no watchdog, the lease's own hazard), so the audit does not take it; the "
+                                  "stories whose acquires name a lease keep theirs");
+  }
   for (size_t i = 0; i < request.options.size(); ++i) {
     std::string first_refusal;
     for (const std::string& type : types) {

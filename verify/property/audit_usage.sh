@@ -31,6 +31,8 @@ refuses "unknown key 'unlock-latch' in lock" --redisson 3.23.0 --set unlock-latc
 refuses "fair_variant applies to lock type fair only" --redisson 3.23.0 --lock rlock --set fair_variant=tail
 refuses "--self-check compares the stories with locksim's version table" --redisson 3.23.0 --self-check --set watchdog_ms=60000
 refuses "--format" --redisson 3.23.0 --format html
+refuses "the version audited is --redisson's" --redisson 3.23.0 --set redisson=3.44.0
+refuses "--set lease_ms=10000: a lease on every acquire" --redisson 3.23.0 --set lease_ms=10000
 
 fits() {  # name text: no line wider than 100 columns
   local long

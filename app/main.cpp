@@ -379,7 +379,10 @@ int main(int argc, char** argv) {
   audit->add_option("--redisson", audit_options.redisson,
                     "X.Y.Z: the version to audit (modelled: " + locksim::client::modelled_range() + ")");
   audit->add_option("--lock", audit_locks, "The lock types in use, comma-separated (rlock, fair, multi, red, rwlock); default all");
-  audit->add_option("--set", audit_set, "KEY=VALUE[,...]: the lock options in use (the scenario format's lock: keys), on every story")
+  audit->add_option("--set", audit_set,
+                    "KEY=VALUE[,...]: the lock options in use (the scenario format's lock: keys), on every story that\n"
+                    "takes them; a story timed by one (watchdog_ms) scales its times with it, and one that can no longer\n"
+                    "show its bug under them runs without them, saying why")
       ->allow_extra_args(false);
   audit->add_option("--out", audit_options.out, "Where to write the reports")->capture_default_str();
   audit->add_flag("--matrix", audit_matrix,

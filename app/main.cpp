@@ -9,6 +9,7 @@
 #include <memory>
 #include <sstream>
 #include <tuple>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "base/heap_policy.hpp"
@@ -30,6 +31,25 @@
 #include "world/fault.hpp"
 
 namespace {
+
+// How standard output takes text: a terminal's width and colours; into a pipe the same text, plain,
+// 100 columns wide (or $COLUMNS, as a script that knows its reader's width says).
+locksim::report::TextStyle terminal_style() {
+  locksim::report::TextStyle style;
+  winsize size{};
+  const bool tty = ::isatty(1) != 0;
+  if (tty && ::ioctl(1, TIOCGWINSZ, &size) == 0 && size.ws_col >= 40) {
+    style.width = size.ws_col;
+  } else if (const char* columns = std::getenv("COLUMNS")) {
+    size_t n = 0;
+    const std::string_view text(columns);
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec == std::errc() && end == text.data() + text.size() && n >= 40 && n <= 1000) style.width = n;
+  }
+  const char* term = std::getenv("TERM");
+  style.colour = tty && std::getenv("NO_COLOR") == nullptr && !(term && std::string_view(term) == "dumb");
+  return style;
+}
 
 // A whole number from `lo` to `hi`, written in digits (a leading '-' only where lo < 0): CLI11
 // would read "-1" into an unsigned option as 2^64 - 1, and clamp a number too large for the type.
@@ -351,20 +371,31 @@ int main(int argc, char** argv) {
   bool audit_matrix = false;
   CLI::App* audit = app.add_subcommand(
       "audit",
-      "What a Redisson version risks: every bug and hazard of Redisson's locks that locksim models, each shown by\n"
-      "running its story from the library (scenarios/redisson/, scenarios/) as that version, in a table (row,\n"
-      "versions affected, verdict on this version, replay command, timeline), with the hazards no version avoids\n"
-      "and what is not modelled listed apart. Writes summary.md, results.json, junit.xml and timelines.\n"
-      "Exit code: 0 every verdict as locksim's version table says, 1 one differs (with --set: your options\n"
-      "bring a bug back or take it away; without: a fault in locksim), 2 bad usage.");
+      "What a Redisson version risks, and what to do: the version to upgrade to and the bugs it fixes, the fixes'\n"
+      "options that take a bug away short of it, and for what no version avoids, its mitigation and the scenario\n"
+      "that shows it working. Then every bug and hazard of Redisson's locks that locksim models, each shown by\n"
+      "running its story from locksim's own library (installed beside it) as that version: affected or fixed, the\n"
+      "versions it affects, and a replay command. Writes index.html, summary.md, results.json, junit.xml and a\n"
+      "folder per story (its history, timeline and the story as it ran) to --out.\n"
+      "Exit code: 0 no modelled bug that a later version fixes affects it, 1 one does, 2 bad usage\n"
+      "(with --self-check: 0 every verdict as locksim's version table says, 1 one differs).");
   audit->add_option("--redisson", audit_options.redisson,
                     "X.Y.Z: the version to audit (modelled: " + locksim::client::modelled_range() + ")");
   audit->add_option("--lock", audit_locks, "The lock types in use, comma-separated (rlock, fair, multi, red, rwlock); default all");
-  audit->add_option("--set", audit_set, "KEY=VALUE[,...]: the lock options in use (the scenario format's lock: keys), on every story")
+  audit->add_option("--set", audit_set,
+                    "KEY=VALUE[,...]: the lock options in use (the scenario format's lock: keys), on every story that\n"
+                    "takes them; a story timed by one (watchdog_ms) scales its times with it, and one that can no longer\n"
+                    "show its bug under them runs without them, saying why")
       ->allow_extra_args(false);
   audit->add_option("--out", audit_options.out, "Where to write the reports")->capture_default_str();
   audit->add_flag("--matrix", audit_matrix,
                   "Print the version matrix instead (every row on every version where a behaviour changes), as markdown");
+  audit->add_option("--format", audit_options.format,
+                    "text: aligned to the terminal's width (100 columns into a pipe, or $COLUMNS); md: Markdown, as summary.md")
+      ->check(CLI::IsMember({"text", "md"}))
+      ->capture_default_str();
+  audit->add_flag("--self-check", audit_options.self_check,
+                  "Also check every story's verdict against locksim's version table (locksim checking itself; not with --set)");
 
   locksim::server::ServeOptions serve_options;
   std::string serve_clock = "real";
@@ -593,6 +624,7 @@ int main(int argc, char** argv) {
         return 2;
       }
       audit_options.progress = ::isatty(2) != 0;
+      audit_options.style = terminal_style();
       return locksim::app::run_audit(audit_options, std::cout, std::cerr);
     }
     if (*merge && locksim::app::is_exhaustive_json(merge_inputs.front()))

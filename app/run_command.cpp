@@ -60,12 +60,6 @@ std::optional<live::Address> parse_address(const std::string& text) {
 
 }  // namespace
 
-std::string scenarios_dir() {
-  if (std::filesystem::is_directory("scenarios")) return "scenarios";
-  if (const auto installed = base::find_share_folder("scenarios")) return *installed;
-  return "scenarios";
-}
-
 int run_scenarios(const RunOptions& options, std::ostream& out, std::ostream& err) {
   std::vector<std::string> paths = options.paths;
   if (paths.empty()) {

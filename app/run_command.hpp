@@ -19,10 +19,6 @@ struct RunOptions {
   bool stream = false;                 // histories streamed to their files and judged from there
 };
 
-// The scenario library `locksim audit` reads: ./scenarios if there is one, else the installed one
-// (share/locksim/scenarios beside the executable, base/share_dir.hpp), else "scenarios".
-std::string scenarios_dir();
-
 // Exit code: 0 every expectation met, 1 one was not, 2 bad input (a file that does not load, a
 // path that does not exist, no path and no ./scenarios, no lock scripts (client/script_files.hpp), a report folder that cannot be written, a bad --redis, live servers
 // that could not be set up), 130 or 143 interrupted by SIGINT or SIGTERM (the reports then cover

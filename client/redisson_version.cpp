@@ -1,5 +1,6 @@
 #include "client/redisson_version.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <stdexcept>
 
@@ -72,9 +73,10 @@ std::vector<VersionedBehaviour> make_table() {
       {"unlock latch",
        "rlock, multi, red",
        {
-           {first, "none: a resent unlock runs twice", "#4871", true, [](LockSpec& s) { s.redisson.unlock_latch = false; }},
+           {first, "none: a resent unlock runs twice", "#4871", true, [](LockSpec& s) { s.redisson.unlock_latch = false; },
+            "unlock_latch=false"},
            {{3, 24, 0}, "redisson_unlock_latch makes a resent unlock answer the first answer", "", false,
-            [](LockSpec& s) { s.redisson.unlock_latch = true; }},
+            [](LockSpec& s) { s.redisson.unlock_latch = true; }, "unlock_latch=true"},
        }},
       {"unlock and renewal",
        "rlock, fair, multi, red, rwlock",
@@ -100,11 +102,12 @@ std::vector<VersionedBehaviour> make_table() {
        "rlock, fair, multi, red, rwlock",
        {
            {first, "ends the watchdog for good and leaves its entry", "#3194 #3334", true,
-            [](LockSpec& s) { s.redisson.watchdog_on_error = WatchdogOnError::StopKeepEntry; }},
+            [](LockSpec& s) { s.redisson.watchdog_on_error = WatchdogOnError::StopKeepEntry; },
+            "watchdog_on_error=stop-keep-entry"},
            {{3, 14, 0}, "ends the watchdog for good; the next lock() renews again", "#3194", true,
-            [](LockSpec& s) { s.redisson.watchdog_on_error = WatchdogOnError::StopForGood; }},
+            [](LockSpec& s) { s.redisson.watchdog_on_error = WatchdogOnError::StopForGood; }, "watchdog_on_error=stop"},
            {{3, 44, 0}, "is rescheduled (the batched watchdog)", "", false,
-            [](LockSpec& s) { s.redisson.watchdog_on_error = WatchdogOnError::KeepRenewing; }},
+            [](LockSpec& s) { s.redisson.watchdog_on_error = WatchdogOnError::KeepRenewing; }, "watchdog_on_error=keep"},
        }},
       {"lease kept by the instance",
        "rlock, fair, multi, red",
@@ -146,15 +149,15 @@ std::vector<VersionedBehaviour> make_table() {
        "fair",
        {
            {first, "scores chained from the first waiter; nothing reduced on acquire", "#2099", true,
-            [](LockSpec& s) { s.fair.variant = FairVariant::Head; }},
+            [](LockSpec& s) { s.fair.variant = FairVariant::Head; }, "fair_variant=head"},
            {{3, 11, 1}, "scores from the last waiter; a queued waiter may be told a negative ttl", "#5503", true,
-            [](LockSpec& s) { s.fair.variant = FairVariant::Tail; }},
+            [](LockSpec& s) { s.fair.variant = FairVariant::Tail; }, "fair_variant=tail"},
            {{3, 31, 0}, "the stale loop is nil-safe; still the negative ttl", "#5503", true,
-            [](LockSpec& s) { s.fair.variant = FairVariant::Tail3_31; }},
+            [](LockSpec& s) { s.fair.variant = FairVariant::Tail3_31; }, "fair_variant=tail-3.31"},
            {{3, 32, 0}, "a queued waiter is told max(0, pttl)", "", false,
-            [](LockSpec& s) { s.fair.variant = FairVariant::Tail3_32; }},
+            [](LockSpec& s) { s.fair.variant = FairVariant::Tail3_32; }, "fair_variant=tail-3.32"},
            {{3, 45, 0}, "a newcomer chains from the last waiter only when it has a score", "", false,
-            [](LockSpec& s) { s.fair.variant = FairVariant::Tail3_45; }},
+            [](LockSpec& s) { s.fair.variant = FairVariant::Tail3_45; }, "fair_variant=tail-3.45"},
        }},
       {"FairLock threadWaitTime",
        "fair",
@@ -163,25 +166,29 @@ std::vector<VersionedBehaviour> make_table() {
             [](LockSpec& s) {
               s.fair.thread_wait_ms = 5000;
               s.fair.try_wait_replaces_thread_wait = false;
-            }},
+            },
+            "thread_wait_ms=5000,wait_replaces_thread_wait=false"},
            // The same value; from 3.11.1 every acquire lowers each waiter's timeout by it (PR #2100),
            // which is what prunes live waiters deep in the queue.
            {{3, 11, 1}, "5000 ms, taken off every waiter's timeout on each acquire", "#2883", true,
             [](LockSpec& s) {
               s.fair.thread_wait_ms = 5000;
               s.fair.try_wait_replaces_thread_wait = false;
-            }},
+            },
+            "thread_wait_ms=5000,wait_replaces_thread_wait=false"},
            {{3, 13, 3}, "300 000 ms; a tryLock wait > 0 replaces it", "", false,
             [](LockSpec& s) {
               s.fair.thread_wait_ms = 300000;
               s.fair.try_wait_replaces_thread_wait = true;
-            }},
+            },
+            "thread_wait_ms=300000,wait_replaces_thread_wait=true"},
        }},
       {"ReadWriteLock unlock of a missing lock",
        "rwlock",
        {
-           {first, "silent", "", false, [](LockSpec& s) { s.rw.variant = RwVariant::Silent; }},
-           {{3, 44, 0}, "nil: IllegalMonitorStateException", "", false, [](LockSpec& s) { s.rw.variant = RwVariant::Nil3_44; }},
+           {first, "silent", "", false, [](LockSpec& s) { s.rw.variant = RwVariant::Silent; }, "rwlock_variant=3.11"},
+           {{3, 44, 0}, "nil: IllegalMonitorStateException", "", false, [](LockSpec& s) { s.rw.variant = RwVariant::Nil3_44; },
+            "rwlock_variant=3.44"},
        }},
       {"MultiLock tryLock(-1, lease)",
        "multi, red",
@@ -288,6 +295,41 @@ std::vector<VersionRange> affected_by(std::string_view issue) {
     }
   }
   return ranges;
+}
+
+std::string_view fixing_option(std::string_view issue) {
+  std::string_view option;
+  std::optional<Version> last;
+  for (const VersionedBehaviour& behaviour : versioned_behaviours())
+    for (size_t i = 0; i + 1 < behaviour.steps.size(); ++i) {
+      const VersionStep& step = behaviour.steps[i];
+      if (!step.bug || !names_issue(step, issue) || names_issue(behaviour.steps[i + 1], issue)) continue;
+      if (!last || *last < behaviour.steps[i + 1].since) {
+        last = behaviour.steps[i + 1].since;
+        option = behaviour.steps[i + 1].option;
+      }
+    }
+  return option;
+}
+
+std::vector<std::string> behaviour_keys(std::string_view issue) {
+  std::vector<std::string> keys;
+  for (const VersionedBehaviour& behaviour : versioned_behaviours()) {
+    bool named = false;
+    for (const VersionStep& step : behaviour.steps) named = named || (step.bug && names_issue(step, issue));
+    if (!named) continue;
+    for (const VersionStep& step : behaviour.steps) {
+      std::string_view rest = step.option;
+      while (!rest.empty()) {
+        const size_t comma = rest.find(',');
+        const std::string_view item = rest.substr(0, comma);
+        const std::string key(item.substr(0, item.find('=')));
+        if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+      }
+    }
+  }
+  return keys;
 }
 
 bool affects(std::string_view issue, Version v) {

@@ -32,12 +32,15 @@ std::string modelled_range();
 
 // One step of a behaviour: from `since` on (until the behaviour's next step) `apply` sets it.
 // `issue` names the Redisson issue or pull request; `bug` marks a step whose behaviour was a bug.
+// `option` is the lock option (a scenario's lock: keys, `--set`) that gives any version this step's
+// behaviour alone, where one does: the audit offers a fix's option as a way out short of the upgrade.
 struct VersionStep {
   Version since;
   std::string_view behaves;  // what the lock does from this version on, in a few words
   std::string_view issue;    // "#4871", several separated by spaces, or empty
   bool bug = false;
   void (*apply)(LockSpec&) = nullptr;
+  std::string_view option{};  // "unlock_latch=true", several joined by commas; empty: no option selects it
 };
 
 struct VersionedBehaviour {
@@ -71,5 +74,11 @@ std::vector<VersionRange> affected_by(std::string_view issue);
 // Whether `step` names `issue` among its issues.
 bool names_issue(const VersionStep& step, std::string_view issue);
 bool affects(std::string_view issue, Version v);
+// The option of the step that ends the issue's last range (the fix, as an option), or "" when that
+// step has none or nothing fixes it.
+std::string_view fixing_option(std::string_view issue);
+// The option keys of every behaviour that names `issue` ("watchdog_on_error" for #3194): setting
+// one of them changes whether the bug is there at all, not how a story about it is timed.
+std::vector<std::string> behaviour_keys(std::string_view issue);
 
 }  // namespace locksim::client

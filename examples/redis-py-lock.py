@@ -5,11 +5,17 @@ Worker A stalls inside its critical section (a GC pause, a slow disk) for longer
 B then gets the lock, and both write the counter. Nothing here tells locksim what the lock is: the
 server's own log of GETs and SETs of `counter` is enough for `locksim check` to find the lost update.
 
-Usage: python3 examples/redis-py-lock.py PORT
+Usage: /usr/bin/python3 examples/redis-py-lock.py PORT   (any Python 3 with redis-py)
 """
 import sys
 
-import redis
+try:
+    import redis
+except ImportError:
+    # Debian puts its python3-redis on Debian's own python; a python3 earlier on PATH (pyenv, a
+    # virtualenv) does not see it.
+    sys.exit(f"{sys.executable} has no redis-py: run this with /usr/bin/python3 after "
+             "`apt-get install python3-redis`, or `pip install redis` into this Python")
 
 port = int(sys.argv[1])
 a = redis.Redis(port=port, client_name="A")

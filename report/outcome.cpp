@@ -12,15 +12,21 @@ struct OutcomeRow {
 };
 
 // One row per outcome, in the enum's order.
-constexpr std::array<OutcomeRow, 8> kOutcomes{{
+constexpr std::array<OutcomeRow, 14> kOutcomes{{
     {Outcome::Pass, "pass", "pass", "pass", false},
     {Outcome::ExpectedViolation, "pass", "pass: violation expected", "expected", false},
-    {Outcome::UnexpectedViolation, "FAIL", "FAIL: unexpected violation", "regression", true},
+    {Outcome::UnexpectedViolation, "FAIL", "FAIL: unexpected violation", "unexpected", true},
     {Outcome::MissedViolation, "FAIL", "FAIL: expected violation not found", "missed", true},
     {Outcome::Fail, "FAIL", "FAIL", "fail", true},
     {Outcome::Seen, "seen", "seen (no expectation)", "seen", false},
     {Outcome::Skipped, "skipped", "skipped", "skipped", false},
     {Outcome::Error, "FAIL", "error", "error", true},
+    {Outcome::Affected, "affected", "affected", "affected", true},
+    {Outcome::Hazard, "affected", "affected: every version", "hazard", false},
+    {Outcome::Fixed, "fixed", "fixed", "fixed", false},
+    {Outcome::NotAffected, "not affected", "not affected with your options", "unaffected", false},
+    {Outcome::Mitigated, "mitigated", "mitigation shown", "mitigated", false},
+    {Outcome::Differs, "differs", "differs", "differs", true},
 }};
 
 constexpr bool in_enum_order() {

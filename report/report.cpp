@@ -141,15 +141,29 @@ struct Counts {
   int pending = 0;  // scenarios with operations still under way at the end
 };
 
-Counts count(const std::vector<ScenarioResult>& results) {
+// The result's rows as the run judged them, or as an audit reads them.
+std::vector<Row> rows_of(const ScenarioResult& r, const RunInfo& info, size_t i) {
+  std::vector<Row> rows = rows_of(r);
+  if (i >= info.readings.size() || !info.readings[i] || r.error || r.skipped) return rows;
+  const RowReading& reading = *info.readings[i];
+  for (Row& row : rows) {
+    if (reading.outcome) row.outcome = *reading.outcome;
+    if (!reading.expected.empty()) row.expected = reading.before_expected ? reading.expected + " " + row.expected : reading.expected;
+    if (!reading.note.empty()) row.detail = reading.note + (row.detail.empty() ? "" : " " + row.detail);
+  }
+  return rows;
+}
+
+Counts count(const std::vector<ScenarioResult>& results, const RunInfo& info = {}) {
   Counts c;
-  for (const auto& r : results) {
+  for (size_t i = 0; i < results.size(); ++i) {
+    const ScenarioResult& r = results[i];
     ++c.scenarios;
     if (r.bad_input) ++c.bad;
     if (r.skipped) ++c.skipped;
     if (r.setup_error) ++c.setup;
     if (!r.pending.empty()) ++c.pending;
-    for (const auto& row : rows_of(r)) {
+    for (const auto& row : rows_of(r, info, i)) {
       if (row.outcome == Outcome::Seen) {
         ++c.observed;
         continue;
@@ -225,7 +239,10 @@ IndexPage index_of(const std::vector<ScenarioResult>& results, const RunInfo& in
   IndexPage page;
   page.title = info.title;
   page.facts = facts_of(results, info);
-  page.summary = summary_line(count(results));
+  page.summary = info.summary.empty() ? summary_line(count(results, info)) : info.summary;
+  page.advice = info.advice;
+  page.expected_heading = info.expected_heading;
+  page.failed_label = info.failed_label;
   for (size_t i = 0; i < results.size(); ++i) {
     const ScenarioResult& r = results[i];
     std::vector<IndexLink> links;
@@ -243,7 +260,7 @@ IndexPage index_of(const std::vector<ScenarioResult>& results, const RunInfo& in
     const std::string& folder = folder_of.at(&r);
     const std::string name = folder == slug(r.name) ? r.name : r.name + " (" + folder + ")";
     const std::string pending = r.pending.empty() ? "" : r.pending.describe();
-    for (Row& row : rows_of(r))
+    for (Row& row : rows_of(r, info, i))
       page.rows.push_back({name, label.empty() ? r.about : label, r.lock_type, row.lock, row.check, row.expected,
                            row.observed, row.outcome, row.detail, links, note, pending});
   }
@@ -253,16 +270,17 @@ IndexPage index_of(const std::vector<ScenarioResult>& results, const RunInfo& in
 std::string markdown_summary(const std::vector<ScenarioResult>& results, const RunInfo& info,
                              const std::map<const ScenarioResult*, std::string>& folder_of) {
   std::ostringstream md;
-  md << "# " << info.title << "\n\n" << summary_line(count(results)) << "\n\n";
+  md << "# " << info.title << "\n\n" << (info.summary.empty() ? summary_line(count(results, info)) : info.summary) << "\n\n";
   md << "`index.html` beside this file is the same table as a page, with filters.\n\n";
   md << "| scenario | lock | faults | property | expected | observed | result | seed | explanation | files |\n";
   md << "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
-  for (const auto& r : results) {
+  for (size_t i = 0; i < results.size(); ++i) {
+    const ScenarioResult& r = results[i];
     const std::string history = has_folder(r) ? "[history](" + folder_of.at(&r) + "/history.jsonl)" : "";
     const std::string files = !has_folder(r)   ? "-"
                               : r.history_file ? history + " (streamed: no timeline)"
                                                : "[timeline](" + folder_of.at(&r) + "/timeline.html) " + history;
-    for (const auto& row : rows_of(r)) {
+    for (const auto& row : rows_of(r, info, i)) {
       const std::string result(outcome_label(row.outcome));
       md << "| " << md_cell(row.scenario) << " | " << md_cell(row.lock) << " | " << md_cell(r.faults.empty() ? "-" : r.faults)
          << " | " << md_cell(row.check) << " | " << md_cell(row.expected) << " | " << md_cell(row.observed) << " | "
@@ -286,7 +304,7 @@ std::string markdown_summary(const std::vector<ScenarioResult>& results, const R
 }
 
 std::string junit_xml(const std::vector<ScenarioResult>& results, const RunInfo& info) {
-  const Counts counts = count(results);
+  const Counts counts = count(results, info);
   auto time_attr = [](double seconds) {
     std::ostringstream t;
     t << " time=\"" << std::fixed << std::setprecision(3) << seconds << "\"";
@@ -301,7 +319,7 @@ std::string junit_xml(const std::vector<ScenarioResult>& results, const RunInfo&
       << counts.skipped << "\"" << (info.seconds.empty() ? "" : time_attr(total)) << ">\n";
   for (size_t i = 0; i < results.size(); ++i) {
     const ScenarioResult& r = results[i];
-    auto rows = rows_of(r);
+    auto rows = rows_of(r, info, i);
     std::erase_if(rows, [](const Row& row) { return row.outcome == Outcome::Seen; });  // nothing expected: no test
     int failures = 0;
     for (const auto& row : rows) failures += is_failure(row.outcome) ? 1 : 0;
@@ -327,8 +345,9 @@ std::string junit_xml(const std::vector<ScenarioResult>& results, const RunInfo&
       }
       xml << ">\n";
       const char* tag = error ? "error" : "failure";
-      xml << "      <" << tag << " message=\"expected " << escape_markup(row.expected) << ", observed "
-          << escape_markup(row.observed) << "\">" << escape_markup(row.detail) << "</" << tag << ">\n";
+      xml << "      <" << tag << " message=\"" << escape_markup(std::string(outcome_label(row.outcome))) << ": expected "
+          << escape_markup(row.expected) << ", observed " << escape_markup(row.observed) << "\">" << escape_markup(row.detail)
+          << "</" << tag << ">\n";
       xml << "    </testcase>\n";
     }
     xml << "  </testsuite>\n";
@@ -390,7 +409,7 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
   std::filesystem::create_directories(root, ec);
   if (ec) throw std::runtime_error(dir + ": cannot create the report folder (" + ec.message() + ")");
   const auto folder_of = folders(results);
-  const Counts counts = count(results);
+  const Counts counts = count(results, info);
 
   write_file(root / kIndexHtml, render_run_index(index_of(results, info, folder_of)));
   write_file(root / kSummaryMd, markdown_summary(results, info, folder_of));
@@ -405,7 +424,8 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
   json["skipped"] = counts.skipped;
   json["scenarios_with_pending"] = counts.pending;
   json["results"] = nlohmann::ordered_json::array();
-  for (const auto& r : results) {
+  for (size_t i = 0; i < results.size(); ++i) {
+    const ScenarioResult& r = results[i];
     nlohmann::ordered_json s;
     s["name"] = r.name;
     s["file"] = r.file;
@@ -429,10 +449,11 @@ void write_reports(const std::string& dir, const std::vector<ScenarioResult>& re
       s["pending"].push_back({{"event", p.invoke}, {"op", p.op}, {"owner", p.owner}, {"f", p.f}, {"lock", p.lock},
                               {"since_ms", p.since_ms}, {"wait_ms", p.wait_ms}, {"open_ms", r.pending.end_ms - p.since_ms}});
     s["checks"] = nlohmann::ordered_json::array();
-    for (const auto& row : rows_of(r)) {
+    for (const auto& row : rows_of(r, info, i)) {
       if (r.error || r.skipped) break;
       s["checks"].push_back({{"property", row.check}, {"expected", row.expected}, {"observed", row.observed},
                              {"passed", !is_failure(row.outcome)}, {"explanation", row.detail}});
+      if (i < info.readings.size() && info.readings[i]) s["checks"].back()["reads"] = outcome_label(row.outcome);
     }
     for (size_t i = 0; i < r.properties.size(); ++i) {
       s["checks"][i]["anomaly"] = r.properties[i].verdict.anomaly;

@@ -3,13 +3,25 @@
 // the terminal, and in the output directory index.html (the page to open), summary.md, results.json,
 // junit.xml (a test case per scenario and property) and, per scenario, its history and timelines.
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "report/outcome.hpp"
+#include "report/run_index.hpp"
 #include "scenario/runner.hpp"
 
 namespace locksim::report {
+
+// How an audit reads one result (report/outcome.hpp's audit outcomes), in place of the run's own
+// expectation and outcome.
+struct RowReading {
+  std::optional<Outcome> outcome;  // nullopt: the run's own
+  std::string expected;  // the "expected" column: the versions a bug affects ("" the run's own)
+  std::string note;      // put before the checker's explanation ("" none)
+  bool before_expected = false;  // `expected` goes before the run's own ("its scenario expects: holds")
+};
 
 // What the results alone do not say about a run.
 struct RunInfo {
@@ -21,6 +33,13 @@ struct RunInfo {
   // issue and title); empty, or "" for one result: its `about`.
   std::vector<std::string> labels;
   std::vector<std::pair<std::string, std::string>> facts;  // more of what ran, for index.html's header
+  // An audit's: by position, how each result reads (nullopt: as the run judged it), the line that
+  // replaces the count of passes and failures, and its advice, which index.html shows first.
+  std::vector<std::optional<RowReading>> readings;
+  std::string summary;
+  std::vector<AdviceSection> advice;
+  std::string expected_heading = "expected";
+  std::string failed_label = "failed only";
 };
 
 // The verdict table and the one-line summary.

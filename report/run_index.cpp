@@ -12,9 +12,10 @@ namespace locksim::report {
 namespace {
 
 // The header's counts, failures first.
-constexpr std::array<Outcome, 8> kChipOrder{Outcome::UnexpectedViolation, Outcome::MissedViolation, Outcome::Fail,
-                                            Outcome::Error,  Outcome::Pass,  Outcome::ExpectedViolation,
-                                            Outcome::Seen,   Outcome::Skipped};
+constexpr std::array<Outcome, 14> kChipOrder{
+    Outcome::Affected, Outcome::Differs, Outcome::UnexpectedViolation, Outcome::MissedViolation, Outcome::Fail,
+    Outcome::Error,    Outcome::Hazard,  Outcome::NotAffected,         Outcome::Fixed,           Outcome::Mitigated,
+    Outcome::Pass,     Outcome::ExpectedViolation, Outcome::Seen,      Outcome::Skipped};
 
 std::string header(const IndexPage& page) {
   El facts("p");
@@ -47,6 +48,28 @@ std::string header(const IndexPage& page) {
   return h.child(chips.str()).str();
 }
 
+std::string advice(const IndexPage& page) {
+  if (page.advice.empty()) return {};
+  El section("section");
+  section.a("class", "advice").a("id", "advice");
+  for (const AdviceSection& part : page.advice) {
+    El list("ul");
+    for (const AdviceItem& item : part.items) {
+      El li("li");
+      li.text(item.text);
+      if (!item.code.empty()) li.text(" ").child(El("code").text(item.code).str());
+      for (const IndexLink& link : item.links) li.text(" ").child(El("a").a("href", link.href).text(link.label).str());
+      list.child(li.str());
+    }
+    section.child(El("div")
+                      .a("class", "advice-part" + (part.kind.empty() ? std::string() : " " + part.kind))
+                      .child(El("h2").text(part.heading).str())
+                      .child(part.items.empty() ? "" : list.str())
+                      .str());
+  }
+  return section.str();
+}
+
 std::string filters(const IndexPage& page) {
   std::set<std::string> locks;
   bool pending = false;
@@ -57,14 +80,14 @@ std::string filters(const IndexPage& page) {
   El select("select");
   select.a("id", "f-lock").child(El("option").a("value", "").text("all").str());
   for (const std::string& lock : locks) select.child(El("option").a("value", lock).text(lock).str());
-  auto box = [](const char* id, const char* label) {
+  auto box = [](const char* id, const std::string& label) {
     return El("label").child(El("input").a("type", "checkbox").a("id", id).str()).text(label).str();
   };
   // Offered only where some scenario left a call waiting: elsewhere it could only empty the page.
   return El("form")
       .a("class", "filters")
       .a("id", "filters")
-      .child(box("f-failed", " failed only"))
+      .child(box("f-failed", " " + page.failed_label))
       .child(box("f-violated", " violations only"))
       .child(pending ? box("f-pending", " pending operations only") : "")
       .child(El("label").text("lock type ").child(select.str()).str())
@@ -117,7 +140,8 @@ std::string head_html(const IndexRow& first) {
 
 std::string table(const IndexPage& page) {
   El head("tr");
-  for (const char* column : {"property", "expected", "observed", "result", "explanation"})
+  for (const std::string& column : {std::string("property"), page.expected_heading, std::string("observed"),
+                                    std::string("result"), std::string("explanation")})
     head.child(El("th").text(column).str());
   std::string groups;
   for (size_t i = 0; i < page.rows.size();) {
@@ -140,7 +164,7 @@ std::string render_run_index(const IndexPage& page) {
   html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">";
   html += El("title").text(page.title).str();
   html += "<style>" + std::string(kIndexCss) + "</style></head>\n<body>\n";
-  html += header(page) + "\n" + filters(page) + "\n";
+  html += header(page) + "\n" + advice(page) + filters(page) + "\n";
   html += page.rows.empty() ? El("p").a("class", "empty").text("Nothing ran.").str() : table(page);
   html += "\n" + El("p").a("class", "empty").a("id", "empty").a("hidden", "").text("No row matches the filters.").str();
   html += "\n<script>" + std::string(kIndexJs) + "</script>\n</body></html>\n";

@@ -1,7 +1,8 @@
 #pragma once
-// index.html: the page to open after a run, explore or audit. A row per scenario and property (or
-// per finding) with what was expected, what was observed, the outcome (an expected violation reads
-// apart from a regression; skipped is skipped) and the checker's explanation, under a heading per
+// index.html: the page to open after a run, explore or audit. An audit's advice first, then a row per
+// scenario and property (or per finding) with what was expected, what was observed, the outcome (an
+// expected violation reads apart from an unexpected one; skipped is skipped; an audit's bug reads
+// affected or fixed) and the checker's explanation, under a heading per
 // scenario with relative links to its files and, when its run ended with operations still waiting,
 // a "pending" badge naming them; a header with the counts and what ran; filters (failed only,
 // violations only, pending operations only where a scenario left one waiting, lock type) that the
@@ -40,10 +41,27 @@ struct IndexRow {
   std::string pending;
 };
 
+// What to do, before the table (an audit's advice): a heading and its items, each a line of text
+// with, where there is one, a command or option to copy and links to the files that show it.
+struct AdviceItem {
+  std::string text;
+  std::string code;  // shown as code after the text ("" none)
+  std::vector<IndexLink> links;
+  std::string command;  // what a terminal shows for the links: the command that replays them ("" none)
+};
+struct AdviceSection {
+  std::string heading;
+  std::vector<AdviceItem> items;
+  std::string kind;  // its colour: "act" (an upgrade, a fix), "mitigate" (what no version avoids), "" plain
+};
+
 struct IndexPage {
   std::string title;  // "locksim run"
   std::vector<std::pair<std::string, std::string>> facts;  // what ran: {"backend", "fake"}, ...
   std::string summary;  // the one-line count the terminal printed
+  std::vector<AdviceSection> advice;  // between the header and the table
+  std::string expected_heading = "expected";  // the column of what was expected (an audit: versions affected)
+  std::string failed_label = "failed only";   // the filter of the rows is_failure() marks
   std::vector<IndexRow> rows;
 };
 

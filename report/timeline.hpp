@@ -3,7 +3,7 @@
 // key did, the faults, and the checkers' violations, on one virtual-time axis.
 //
 // render_timeline_html: one self-contained HTML file (inline CSS, JS and SVG; no network). At the top,
-// whether each verdict met the scenario's expectation (an expected violation reads calm, a regression
+// whether each verdict met the scenario's expectation (an expected violation reads calm, an unexpected one
 // red). A lane per client thread (believed-holding bars per lock, acquire waits hatched, other operations thin, outcome
 // markers, renewals as ticks, writes, lost messages as red crosses), a lane per server (each key's
 // life as a bar coloured by the client whose hold it carries, grey where a restart or failover left

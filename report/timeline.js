@@ -2,7 +2,8 @@
 // marks' title elements, a click pins a mark's details in the side panel (as does #select=<event>),
 // the view opens on the span where something happens, zoom (buttons, ctrl+wheel) re-lays out every
 // mark from its data-t0/t1, the axis is redrawn per zoom, long lane labels are shortened, the jumps
-// to violations, and a check that nothing is cut off (the body's data-overflow lists what is).
+// to violations, the legend's entries for what the plot has, and checks that nothing is cut off (the
+// body's data-overflow lists what is) and that the legend explains every mark (data-unexplained).
 (function(){
   const plot=document.getElementById('plot'), scroll=document.getElementById('scroll'), tip=document.getElementById('tip');
   const panel=document.getElementById('panel-body'), labels=document.querySelector('svg.labels');
@@ -17,6 +18,8 @@
   const positioned=Array.from(plot.querySelectorAll('[data-t0]')).filter(e=>!e.closest('#axis,#grid'));
   function el(tag,attrs,text){const e=document.createElementNS(NS,tag);for(const k in attrs)e.setAttribute(k,attrs[k]);if(text!==undefined)e.textContent=text;return e;}
   function niceStep(){const raw=90/scale,mag=Math.pow(10,Math.floor(Math.log10(raw)));for(const m of [1,2,5])if(m*mag>=raw)return Math.max(1,Math.round(m*mag));return Math.max(1,Math.round(10*mag));}
+  // The axis reads in seconds, with as many decimals as its step needs; each label's ms on hover.
+  const secs=(t,step)=>(t/1000).toFixed(step>=1000?0:step>=100?1:step>=10?2:3)+' s';
   function drawAxis(){
     const axis=document.getElementById('axis'),grid=document.getElementById('grid'),H=+plot.getAttribute('height');
     axis.replaceChildren(el('rect',{x:0,y:0,width:X(END)+PADR,height:AXIS-4,'class':'axis-bg'}));grid.replaceChildren();
@@ -24,9 +27,18 @@
     for(let t=0;t<=END;t+=step){
       grid.appendChild(el('line',{x1:X(t),x2:X(t),y1:AXIS,y2:H,'class':'grid'}));
       axis.appendChild(el('line',{x1:X(t),x2:X(t),y1:AXIS-10,y2:AXIS-4,'class':'tick'}));
-      axis.appendChild(el('text',{x:X(t),y:AXIS-14,'class':'tick-label'},String(t)));
+      axis.appendChild(el('text',{x:X(t),y:AXIS-14,'class':'tick-label','data-tip':t+' ms'},secs(t,step)));
     }
+    axis.appendChild(el('text',{x:0,y:9,'class':'cursor-time',id:'cursor-time'},''));
   }
+  // Where the pointer is on the plot, in ms, above the axis.
+  plot.addEventListener('mousemove',ev=>{
+    const c=document.getElementById('cursor-time');if(!c)return;
+    const x=ev.clientX-plot.getBoundingClientRect().left,t=Math.round((x-PAD)/scale);
+    if(t<0||t>END){c.textContent='';return;}
+    c.textContent=t+' ms';c.setAttribute('x',Math.min(Math.max(x,30),X(END)+PADR-30));
+  });
+  plot.addEventListener('mouseleave',()=>{const c=document.getElementById('cursor-time');if(c)c.textContent='';});
   function layout(){
     for(const e of positioned){
       const x0=X(+e.dataset.t0),dx=+(e.dataset.dx||0);
@@ -159,6 +171,21 @@
     if(document.documentElement.scrollWidth>page+1)bad.push('page wider than the window');
     document.body.setAttribute('data-overflow',bad.join('; '));
   }
+  // --- the legend: the entries for the marks this plot has; any drawn mark no entry explains is
+  // listed in the body's data-unexplained (empty: every one is explained)
+  function legend(){
+    const items=Array.from(document.querySelectorAll('#legend [data-for]'));
+    for(const item of items)item.hidden=!plot.querySelector(item.dataset.for);
+    const explained=items.filter(i=>!i.hidden).map(i=>i.dataset.for).join(',');
+    const unexplained=new Set();
+    for(const m of plot.querySelectorAll('[class]')){
+      if(m.closest('#axis,#grid,#rings,.backgrounds')||m.tagName==='text')continue;
+      if(/^(lane|faults|witnesses)\b/.test(m.getAttribute('class'))&&m.tagName==='g'&&!m.hasAttribute('data-ev'))continue;
+      if(!explained||!m.matches(explained))unexplained.add(m.getAttribute('class'));
+    }
+    document.body.setAttribute('data-unexplained',Array.from(unexplained).join('; '));
+  }
+  legend();
   shorten();
   fitAction();
   const m=/^#select=(\d+)$/.exec(location.hash);

@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <ostream>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -54,17 +56,19 @@ std::string violation_box(const TimelineInput& in) {
   const auto bad = violations(in);
   if (bad.empty()) return {};
   // Calm when every violation is one the scenario expected (it shows a bug), red when any is not.
-  bool regression = false, all_expected = true;
+  bool unexpected = false, all_expected = true;
   for (size_t i = 0; i < in.verdicts.size(); ++i) {
     if (in.verdicts[i].valid != model::Validity::No) continue;
     const timeline::Standing st = timeline::standing_of(in, i);
-    regression |= st == timeline::Standing::Missed;
+    unexpected |= st == timeline::Standing::Missed;
     all_expected &= st == timeline::Standing::Met;
   }
-  const char* cls = regression ? "violations regression" : all_expected ? "violations expected" : "violations observed";
+  const char* cls = unexpected ? "violations unexpected" : all_expected ? "violations expected" : "violations observed";
   std::string out = "<section class=\"" + std::string(cls) + "\" id=\"violations\"><h2>";
   out += std::to_string(bad.size()) + (bad.size() == 1 ? " violation" : " violations");
-  out += regression ? " \u2014 a regression" : all_expected ? " \u2014 expected (the scenario shows this bug)" : " (observed)";
+  out += unexpected ? " \u2014 not expected (the scenario expects the property to hold)"
+         : all_expected ? " \u2014 expected (the scenario shows this bug)"
+                        : " (observed)";
   out += " <a href=\"#\" id=\"jump-first\" data-jump=\"0\">jump to first violation</a></h2><ol>";
   for (size_t k = 0; k < bad.size(); ++k) {
     const Verdict& v = *bad[k];
@@ -73,39 +77,6 @@ std::string violation_box(const TimelineInput& in) {
            witness_links(v) + "</span> <a href=\"#\" data-jump=\"" + std::to_string(k) + "\">show</a></li>";
   }
   return out + "</ol></section>";
-}
-
-std::string swatch(const std::string& shape, const std::string& label) {
-  return "<span class=\"key-item\"><svg width=\"26\" height=\"14\">" + shape + "</svg>" + escape_markup(label) + "</span>";
-}
-
-std::string legend(bool queues, bool pending) {
-  std::string out = "<div class=\"legend\">";
-  out += swatch("<rect x=\"1\" y=\"2\" width=\"24\" height=\"10\" fill=\"#3467c8\"/>", "believes it holds");
-  out += swatch("<rect x=\"1\" y=\"2.5\" width=\"24\" height=\"9\" fill=\"url(#wait-hatch)\" stroke=\"#3467c8\"/>", "waits to acquire");
-  if (pending)
-    out += swatch("<rect x=\"1\" y=\"2.5\" width=\"18\" height=\"9\" fill=\"url(#wait-hatch)\" stroke=\"#3467c8\"/>"
-                  "<path d=\"M16,1 L25,7 L16,13 Z\" fill=\"#c2410c\"/>",
-                  "still waiting at the end");
-  out += swatch("<rect x=\"1\" y=\"5\" width=\"24\" height=\"4\" fill=\"#c4cad1\"/>", "other op");
-  out += swatch("<circle cx=\"7\" cy=\"7\" r=\"3.5\" class=\"ok-s\"/><rect x=\"15\" y=\"3.5\" width=\"7\" height=\"7\" class=\"fail-s\"/>", "ok / fail");
-  out += swatch("<rect x=\"12\" y=\"0\" width=\"2\" height=\"14\" fill=\"#1d2126\"/>", "renewal");
-  out += swatch("<rect x=\"1\" y=\"2\" width=\"24\" height=\"10\" fill=\"#3467c8\" opacity=\"0.55\"/>", "key exists (by creator)");
-  out += swatch("<rect x=\"1\" y=\"0\" width=\"24\" height=\"14\" fill=\"#f0a13a\" opacity=\"0.3\"/>", "pause");
-  out += swatch("<rect x=\"1\" y=\"0\" width=\"24\" height=\"14\" fill=\"#8e6cd0\" opacity=\"0.25\"/>", "partition");
-  out += swatch("<rect x=\"1\" y=\"0\" width=\"24\" height=\"14\" fill=\"url(#crash-hatch)\"/>", "crashed");
-  out += swatch("<rect x=\"11\" y=\"0\" width=\"4\" height=\"14\" fill=\"#e4572e\" opacity=\"0.6\"/>", "restart / failover");
-  out += swatch("<path d=\"M9.5,3.5 L16.5,10.5 M9.5,10.5 L16.5,3.5\" stroke=\"#d62728\" stroke-width=\"2\"/>", "lost message");
-  out += swatch("<circle cx=\"13\" cy=\"7\" r=\"5.5\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\"/>", "violation witness");
-  if (queues) {
-    out += swatch("<rect x=\"1\" y=\"1\" width=\"24\" height=\"12\" fill=\"#3467c8\" opacity=\"0.35\"/>"
-                  "<text x=\"4\" y=\"11\" font-size=\"9\">2nd</text>", "place in the queue");
-    out += swatch("<path d=\"M13,0 L13,14 M13,0 L19,3 L13,6\" stroke=\"#c2410c\" stroke-width=\"1.6\" fill=\"none\"/>", "timeout score");
-    out += swatch("<path d=\"M8,2 L18,12 M8,12 L18,2\" stroke=\"#d62728\" stroke-width=\"2.2\"/>", "pruned");
-    out += swatch("<circle cx=\"13\" cy=\"7\" r=\"4\" fill=\"#1f9a4a\"/>", "granted");
-    out += swatch("<path d=\"M9,4 L17,4 L13,10 Z\" fill=\"#0f7c8c\"/>", "wake-up");
-  }
-  return out + "</div>";
 }
 
 // What was still waiting when the run ended, each a link that selects its open wait on the plot.
@@ -121,6 +92,41 @@ std::string pending_note(const Layout& L) {
          " <span class=\"pending-links\">show:" + links + "</span></p>";
 }
 
+// The page's own words, each explained once, in the order they first appear.
+std::string words(const Layout& L) {
+  std::string text = L.in.title + "\n" + L.in.about + "\n" + L.pending.describe() + "\n";
+  for (const model::Verdict& v : L.in.verdicts) text += v.explanation + "\n" + (v.valid == model::Validity::No ? "witness\n" : "");
+  for (const timeline::Lane& lane : L.lanes) text += lane.id + "\n";
+  std::vector<std::pair<size_t, std::string>> found;
+  for (const timeline::PageWord& w : timeline::page_words()) {
+    std::smatch m;
+    if (!std::regex_search(text, m, std::regex(std::string(w.pattern)))) continue;
+    std::string said(w.explanation);
+    const std::string what = m.str();
+    auto put = [&](const std::string& hole, const std::string& with) {
+      for (size_t at; (at = said.find(hole)) != std::string::npos;) said.replace(at, hole.size(), with);
+    };
+    put("{client}", what.substr(0, what.find(':')));
+    put("{thread}", what.find(':') == std::string::npos ? "" : what.substr(what.find(':') + 1));
+    const size_t colon = said.find("{}");
+    found.emplace_back(static_cast<size_t>(m.position()),
+                       "<span class=\"word\"><b>" + escape_markup(what) + "</b>" + escape_markup(said.substr(colon + 2)) + "</span>");
+  }
+  if (found.empty()) return {};
+  std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string out = "<p class=\"words\" id=\"words\"><b>Words on this page:</b> ";
+  for (size_t i = 0; i < found.size(); ++i) out += (i ? "; " : "") + found[i].second;
+  return out + ".</p>";
+}
+
+// "31 s (31000 ms)", "250 ms": a run's length as a reader takes it in.
+std::string seconds_text(int64_t ms) {
+  if (ms < 1000) return std::to_string(ms) + " ms";
+  std::ostringstream out;
+  out << static_cast<double>(ms) / 1000.0 << " s (" << ms << " ms)";
+  return out.str();
+}
+
 std::string header(const Layout& L) {
   const TimelineInput& in = L.in;
   std::string out = "<header><h1>" + escape_markup(in.title.empty() ? "locksim run" : in.title) + "</h1>";
@@ -134,8 +140,8 @@ std::string header(const Layout& L) {
   if (!in.redisson.empty()) out += "Redisson " + escape_markup(in.redisson) + " · ";
   out += "clients " + (clients.empty() ? std::string("none") : clients) + " · servers " +
          (servers.empty() ? std::string("none") : servers) + " · " + std::to_string(L.h.size()) + " events · 0 to " +
-         std::to_string(L.h.end_ms()) + (in.real_time ? " ms of real time (live)</p>" : " ms of virtual time</p>");
-  return out + standings(in) + pending_note(L) + "</header>";
+         seconds_text(L.h.end_ms()) + (in.real_time ? " of real time (live)" : " of virtual time") + "</p>";
+  return out + standings(in) + pending_note(L) + words(L) + "</header>";
 }
 
 std::string toolbar(const Layout& L) {
@@ -144,7 +150,7 @@ std::string toolbar(const Layout& L) {
          "<button id=\"zoom-fit\" title=\"fit the span where something happens\">fit the action</button>"
          "<button id=\"zoom-all\" title=\"show the whole run, 0 to " + std::to_string(L.end_ms) + " ms\">whole run</button>"
          "<span class=\"hint\">ctrl+wheel zooms; hover a mark for its event, click it to pin the details</span>" +
-         legend(!L.queues.empty(), !L.pending.empty()) + "</div>";
+         timeline::legend_html() + "</div>";
 }
 
 std::string panel() {

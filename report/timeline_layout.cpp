@@ -74,10 +74,14 @@ std::vector<Lane> make_lanes(const TimelineInput& in, const Cast& cast, const mo
   for (size_t c = 0; c < cast.clients.size(); ++c) {
     const std::string& name = cast.clients[c];
     std::set<int64_t> threads;
-    for (const Event& e : h.events())
+    bool own = false;  // an event of the client's own, not only commands run for it
+    for (const Event& e : h.events()) {
+      own = own || e.process == name;
       if (e.process == name && e.thread > 0) threads.insert(e.thread);
+    }
     if (threads.empty()) {
       add(name, name, 0, Lane::Kind::Client, static_cast<int>(c), rows_of(h, name, 0, in.lock));
+      lanes.back().commands = !own;
       continue;
     }
     for (int64_t t : threads)
@@ -224,6 +228,26 @@ std::optional<Anchor> anchor_of(const Layout& L, const Event& e) {
     case EventKind::Fault: return Anchor{e.at_ms, lane->top + kTopPad / 2};
     default: return Anchor{e.at_ms, lane->op_y()};
   }
+}
+
+const std::vector<PageWord>& page_words() {
+  static const std::vector<PageWord> words = {
+      {"article", R"(\barticles? 00[0-4]\b)",
+       "{}: one of the five seed articles locksim was made from (Redisson's RLock and FairLock scripts, the SETNX locks, "
+       "the watchdog), not a run's seed"},
+      {"the ideal", R"(\bthe ideal\b)",
+       "{}: the fair queue as the fair_queue property defines it (first come, first served among live waiters; a silent "
+       "one evicted after threadWaitTime), which Redisson's scripts only approach"},
+      {"owner", R"(\b[A-Z][A-Za-z0-9_-]*:[0-9]+\b)", "{}: an owner, client {client}'s thread {thread} (Redisson's uuid:threadId)"},
+      {"redis0", R"(\bredis[0-9]+\b)", "{}: a Redis server of the run, numbered from 0"},
+      {"watchdog", R"(\bwatchdog\b)",
+       "{}: Redisson's renewal of a hold taken without a lease: every lockWatchdogTimeout/3 it sets the key's expiry "
+       "back to lockWatchdogTimeout (30 s unless set)"},
+      {"threadWaitTime", R"(\bthreadWaitTime\b)",
+       "{}: how long a FairLock waiter may go silent before the queue gives it up (5 s up to 3.13.2, 300 s after)"},
+      {"witness", R"(\bwitness\b)", "{}: an event a violation rests on, ringed on the plot"},
+  };
+  return words;
 }
 
 std::string who(const Event& e) { return e.thread > 0 ? e.owner() : e.process; }

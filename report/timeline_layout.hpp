@@ -48,6 +48,9 @@ struct Lane {
   std::vector<std::string> rows;  // locks (client), keys (server) or waiters (queue), a row each
   double top = 0;
   size_t queue = 0;          // a queue lane's index into Layout::queues
+  // A client known only by the commands a server ran for it (a real client on `locksim serve`): its
+  // lane shows those commands, there being no operation of its own to draw.
+  bool commands = false;
 
   bool server() const { return kind == Kind::Server; }
 
@@ -73,7 +76,7 @@ enum class Standing : uint8_t { Observed, Met, Missed };
 std::string expected_of(const TimelineInput& in, size_t i);
 Standing standing_of(const TimelineInput& in, size_t i);
 // One line on verdict i: "1 violation of mutual_exclusion — expected (the scenario shows this bug)",
-// "mutual_exclusion violated, expected to hold — a regression", "liveness holds (observed)", ...
+// "mutual_exclusion violated, expected to hold — an unexpected violation", "liveness holds (observed)", ...
 std::string standing_text(const TimelineInput& in, size_t i);
 
 // --- a FairLock's waiter queue, as the facts' queue states (model::KeyState::queue) show it
@@ -174,6 +177,17 @@ struct Anchor {
 };
 
 std::optional<Anchor> anchor_of(const Layout& L, const Event& e);
+
+// Words of locksim's own that a page may use, each explained on the page where it does
+// (docs/glossary.md has every term: a test checks). `pattern` (an ECMAScript regex) finds the word in
+// the page's texts; in the explanation, "{}" is what it found, "{client}" and "{thread}" an owner's
+// parts.
+struct PageWord {
+  std::string_view term;
+  std::string_view pattern;
+  std::string_view explanation;
+};
+const std::vector<PageWord>& page_words();
 
 // "A:1" for a client thread's event, else its process.
 std::string who(const Event& e);

@@ -1,6 +1,8 @@
 #include "report/timeline_plot.hpp"
 
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 #include <ostream>
 
 #include "model/fault_events.hpp"
@@ -20,6 +22,15 @@ std::vector<const Verdict*> violations(const TimelineInput& in) {
 
 namespace {
 
+// "12 s", "12.5 s", "12.345 s": seconds with the decimals a tick step of `step` ms needs (the
+// page's script writes the same).
+std::string seconds(int64_t t, int64_t step) {
+  const int decimals = step >= 1000 ? 0 : step >= 100 ? 1 : step >= 10 ? 2 : 3;
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(decimals) << static_cast<double>(t) / 1000.0 << " s";
+  return out.str();
+}
+
 std::string axis_and_grid(const Layout& L) {
   // Ticks every 1, 2 or 5 times a power of ten, at least ~90 px apart (the page's script redraws
   // them on zoom with the same rule).
@@ -37,7 +48,8 @@ std::string axis_and_grid(const Layout& L) {
   for (int64_t t = 0; t <= L.end_ms; t += istep) {
     grid += vline(L.scale, t, kAxisH, L.height).a("class", "grid").str();
     axis += vline(L.scale, t, kAxisH - 10, kAxisH - 4).a("class", "tick").str();
-    axis += El("text").a("x", L.scale.x(t)).a("y", kAxisH - 14).a("class", "tick-label").text(std::to_string(t)).str();
+    axis += El("text").a("x", L.scale.x(t)).a("y", kAxisH - 14).a("class", "tick-label").a("data-tip", ms(t))
+                .text(seconds(t, istep)).str();
   }
   return grid + "</g>" + axis + "</g>";
 }
@@ -224,8 +236,23 @@ std::string message_marker(const Layout& L, const Lane& lane, const Event& e) {
   return g.a("class", "mark message").child(El("circle").a("r", 2).str()).str();
 }
 
+// The commands a server ran for a client that recorded nothing of its own: a tick each, where the
+// server ran it, an error reply in amber.
+std::string sent_commands(const Layout& L, const Lane& lane) {
+  std::string out;
+  for (const Event& e : L.h.events()) {
+    if (e.kind != EventKind::Exec || e.client != lane.process) continue;
+    const bool error = !e.reply.empty() && e.reply[0] == '-';
+    El g = point(L.scale, e.at_ms, lane.op_y());
+    g.a("class", std::string("mark sent") + (error ? " error" : "")).a("data-ev", std::to_string(e.index));
+    g.a("fill", color_of(lane.color)).tip(describe(e) + "\n(a command " + lane.id + " sent, run by " + e.process + ")");
+    out += g.child(El("rect").a("x", -1).a("y", -6).a("width", 2).a("height", 12).str()).str();
+  }
+  return out;
+}
+
 std::string client_lane(const Layout& L, const Lane& lane) {
-  std::string out = hold_bars(L, lane) + op_bars(L, lane);
+  std::string out = hold_bars(L, lane) + op_bars(L, lane) + (lane.commands ? sent_commands(L, lane) : std::string());
   for (const Event& e : L.h.events()) {
     if (L.lane_of(e) != &lane) continue;
     if (e.kind == EventKind::Renew) out += renew_tick(L, lane, e);
@@ -506,8 +533,9 @@ std::string defs() {
 std::string labels_svg(const Layout& L) {
   std::string out = "<svg class=\"labels\" width=\"" + num(kLabelW) +
                     "\" height=\"" + num(L.height) + "\">";
-  out += El("text").a("x", 8).a("y", kAxisH - 14).a("class", "axis-caption").text(L.in.real_time ? "real time (ms)" : "virtual time (ms)").str();
+  out += El("text").a("x", 8).a("y", kAxisH - 14).a("class", "axis-caption").text(L.in.real_time ? "real time (s)" : "virtual time (s)").str();
   static const char* const kOpRow[] = {"ops", "events", "exec", "changes"};
+  static const char* const kCommandsRow = "commands";
   for (const Lane& lane : L.lanes) {
     std::string g = "<g class=\"lane-label\" data-label=\"" + escape_markup(lane.id) + "\">";
     g += El("rect").a("x", 0).a("y", lane.top).a("width", 5).a("height", lane.height()).a("fill", color_of(lane.color)).str();
@@ -517,7 +545,7 @@ std::string labels_svg(const Layout& L) {
       if (!row.empty() || lane.server())
         g += El("text").a("x", kLabelW - 6).a("y", lane.row_y(row) + 4).a("class", "row-name").text(row).str();
     g += El("text").a("x", kLabelW - 6).a("y", lane.op_y() + 4).a("class", "row-name")
-             .text(kOpRow[static_cast<int>(lane.kind)]).str();
+             .text(lane.commands ? kCommandsRow : kOpRow[static_cast<int>(lane.kind)]).str();
     out += g + "</g>";
   }
   return out + "</svg>";

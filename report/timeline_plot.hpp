@@ -16,6 +16,8 @@ std::string defs();
 // The plot, written lane by lane.
 void write_plot_svg(const Layout& L, std::ostream& out);
 std::string labels_svg(const Layout& L);
+// The legend: an entry per mark, line style and colour the plot can draw (report/timeline_legend.cpp).
+std::string legend_html();
 // The verdicts that are violations, in order.
 std::vector<const model::Verdict*> violations(const TimelineInput& in);
 

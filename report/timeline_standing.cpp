@@ -1,5 +1,5 @@
 // Verdicts against what the scenario expected of them: an expected violation (the scenario shows a
-// bug) is no regression, and the page says which is which.
+// bug) is no failure, an unexpected one is, and the page says which is which.
 #include "report/timeline_layout.hpp"
 
 #include "report/outcome.hpp"
@@ -27,7 +27,7 @@ std::string standing_text(const TimelineInput& in, size_t i) {
   switch (v.valid) {
     case Validity::No:
       if (expected == "violated") return "1 violation of " + v.property + anomaly + dash + "expected (the scenario shows this bug)";
-      if (expected == "holds") return v.property + " violated" + anomaly + ", expected to hold" + dash + "a regression";
+      if (expected == "holds") return v.property + " violated" + anomaly + ", expected to hold" + dash + "an unexpected violation";
       return v.property + " violated" + anomaly + " (observed; the scenario expects nothing of it)";
     case Validity::Yes:
       if (expected == "holds") return v.property + " holds, as expected";

@@ -13,14 +13,23 @@
 namespace locksim::scenario {
 
 struct LibraryRow {
-  std::string_view issue;     // "#4871" (the version table's bug steps); a hazard's or an unfixed bug's too
-  std::string_view title;     // what goes wrong, in a few words
-  std::string_view locks;     // the lock types it concerns
-  std::string_view story;     // the scenario file, relative to the scenarios folder; "" when not modelled
-  std::string_view property;  // the property the story is judged by
+  std::string_view issue{};     // "#4871" (the version table's bug steps); a hazard's or an unfixed bug's too
+  std::string_view title{};     // what goes wrong, in a few words
+  std::string_view locks{};     // the lock types it concerns
+  std::string_view story{};     // the scenario file, relative to the scenarios folder; "" when not modelled
+  std::string_view property{};  // the property the story is judged by
   bool every_version = false; // a hazard (or an unfixed bug): violated whatever the version
   std::string_view not_modelled{};  // why there is no story
   std::string_view versions{};      // a row outside the version table: the versions it concerns
+  bool before_range = false;        // ... all of them older than the modelled range
+  // What keeps the harm away where no version does (a hazard, a bug still open), and a scenario of
+  // the library that shows it working: the property that holds there thanks to it ("" none).
+  std::string_view mitigation{};
+  std::string_view mitigation_story{};
+  std::string_view mitigation_property{};
+  // The lock option the story's times are proportional to ("watchdog_ms": a pause, a fault, a wait
+  // set against the watchdog's lease); `--set` of it scales the story's times with it.
+  std::string_view scales_with{};
 };
 
 const std::vector<LibraryRow>& redisson_library();
@@ -29,5 +38,9 @@ const std::vector<LibraryRow>& redisson_library();
 bool expected_violated(const LibraryRow& row, client::Version v);
 // "up to 3.23.x", "3.11.1 - 3.31.x; 3.44.0+", or "every version".
 std::string affected_text(const LibraryRow& row);
+// Whether the row concerns one of `locks` (every row when it is empty).
+bool concerns(const LibraryRow& row, const std::vector<std::string>& locks);
+// The version table's ranges of the row's bug (empty for a hazard and a row outside the table).
+std::vector<client::VersionRange> ranges_of(const LibraryRow& row);
 
 }  // namespace locksim::scenario

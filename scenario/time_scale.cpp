@@ -36,7 +36,7 @@ struct Scaler {
 
 }  // namespace
 
-Scenario scale_times(const Scenario& in, double factor) {
+Scenario scale_story_times(const Scenario& in, double factor) {
   Scenario s = in;
   const Scaler scale{factor};
   for (TimelineEntry& e : s.timeline) {
@@ -53,6 +53,12 @@ Scenario scale_times(const Scenario& in, double factor) {
   }
   scale(s.run_ms);
   scale(s.default_lease_ms);
+  return s;
+}
+
+Scenario scale_times(const Scenario& in, double factor) {
+  Scenario s = scale_story_times(in, factor);
+  const Scaler scale{factor};
   client::RedissonOptions& r = s.lock.redisson;
   scale(r.watchdog_timeout_ms);
   scale(r.subscribe_timeout_ms);

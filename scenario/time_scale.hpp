@@ -17,6 +17,11 @@ namespace locksim::scenario {
 // stays at least 1 ms.
 Scenario scale_times(const Scenario& scenario, double factor);
 
+// The times the scenario itself states (timeline times, leases, waits, work, fault lengths, the run's
+// length) multiplied by `factor` (> 0), the lock's own timers left as configured: the audit sets a
+// story written against one watchdog timeout to another one this way.
+Scenario scale_story_times(const Scenario& scenario, double factor);
+
 // Why `scenario` cannot be scaled, or nullopt.
 std::optional<std::string> time_scale_refusal(const Scenario& scenario);
 

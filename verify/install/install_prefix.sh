@@ -3,7 +3,8 @@
 # the binary, the lock scripts and the scenario library in place; run from another temporary folder
 # it runs an installed scenario and writes the reports there; LOCKSIM_SCRIPTS takes the place of the
 # installed scripts (and a folder without scripts is refused by name); a `locksim run` with no path
-# and no ./scenarios exits 2 saying what it needs, and with a ./scenarios runs that.
+# and no ./scenarios exits 2 saying what it needs, and with a ./scenarios runs that; `locksim audit`
+# runs the installed Redisson library whatever ./scenarios holds.
 #   install_prefix.sh CMAKE BUILD_DIR
 set -euo pipefail
 cmake=$1
@@ -75,6 +76,13 @@ cd "$work/mine"
 "$locksim" run >"$work/mine.out" 2>"$work/mine.err" || fail "./scenarios was not run: $(cat "$work/mine.out" "$work/mine.err")"
 grep -q "^1 scenarios" "$work/mine.out" || fail "expected the one scenario of ./scenarios: $(cat "$work/mine.out")"
 [[ -s $work/mine/reports/latest/summary.md ]] || fail "no reports in ./reports/latest"
+# The audit runs the installed Redisson library, not the scenarios/ of the folder it runs from (here
+# one unrelated file): a user's own scenarios are theirs.
+code=0
+"$locksim" audit --redisson 3.23.0 --lock rlock >"$work/audit.out" 2>"$work/audit.err" || code=$?
+[[ $code != 2 ]] || fail "audit beside a scenarios/ of one's own: exit 2: $(cat "$work/audit.err")"
+grep -q "#4871" "$work/audit.out" || fail "the audit did not run the installed library: $(cat "$work/audit.out")"
+[[ -s $work/mine/reports/audit/index.html ]] || fail "the audit wrote no reports/audit/index.html"
 
 # tools/install-deps knows two sets, `run` and all; anything else is a usage error before any apt-get.
 deps=$(cd "$(dirname "$0")/../.." && pwd)/tools/install-deps

@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
-# `locksim audit`: two versions give different, correct tables (the bugs each is affected by, as the
-# version history says), reports are written, and bad usage is refused with exit code 2.
+# `locksim audit` as a user meets it, from a folder with a scenarios/ of its own: what to do comes
+# first (the upgrade and the bugs it fixes, read by hand from docs/redisson-versions.md), a bug the
+# version has reads "affected" and one it fixed "fixed", every line fits 100 columns into a pipe, the
+# replay commands are short and replay the story byte for byte, --set changes a story and not what
+# its verdict means, --format md gives the Markdown, --self-check is locksim checking itself, and bad
+# usage is refused with exit code 2.
 set -uo pipefail
 locksim=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fails=0
-fail() { echo "$*"; fails=1; }
+fail() { echo "FAIL: $*"; fails=1; }
+
+# A user's project: a scenarios/ with a file named like a story of the library, which is not one.
+mkdir -p "$dir/project/scenarios/redisson"
+echo "not: [a scenario" >"$dir/project/scenarios/redisson/2018-unlock-expired-silent.yaml"
+cd "$dir/project" || exit 1
 
 refuses() {  # expected-text args...
   local expected=$1; shift
@@ -19,29 +28,75 @@ refuses "is not a Redisson version" --redisson latest
 refuses "--redisson X.Y.Z is required"
 refuses "expected one of Redisson's lock types" --redisson 3.23.0 --lock token
 refuses "unknown key 'unlock-latch' in lock" --redisson 3.23.0 --set unlock-latch=true
+refuses "fair_variant applies to lock type fair only" --redisson 3.23.0 --lock rlock --set fair_variant=tail
+refuses "--self-check compares the stories with locksim's version table" --redisson 3.23.0 --self-check --set watchdog_ms=60000
+refuses "--format" --redisson 3.23.0 --format html
+refuses "the version audited is --redisson's" --redisson 3.23.0 --set redisson=3.44.0
+refuses "--set lease_ms=10000: a lease on every acquire" --redisson 3.23.0 --set lease_ms=10000
 
-# 3.23.0: before the latch (#4871), before the batched watchdog (#3194), before 3.28's listener (#5761).
-old=$("$locksim" audit --redisson 3.23.0 --lock rlock --out "$dir/old" 2>&1) || fail "audit 3.23.0: exit $?: $old"
-[[ $old == *"## Bugs that affect 3.23.0 (3)"* ]] || fail "3.23.0: expected 3 bugs; got: $old"
-for issue in "#4871" "#3194" "#5761"; do
-  grep -q "^| $issue .*| violated (.*) | yes |" <<<"$old" || fail "3.23.0: $issue not shown violated as the table says"
+fits() {  # name text: no line wider than 100 columns
+  local long
+  long=$(awk 'length($0) > 100' <<<"$2")
+  [[ -z $long ]] || fail "$1: lines wider than 100 columns:"$'\n'"$long"
+}
+
+# 3.23.0, rlock: before the latch (#4871, 3.24.0), the batched watchdog (#3194, 3.44.0) and 3.28's
+# listener (#5761): 3.44.0 is the first version without any of them.
+old=$("$locksim" audit --redisson 3.23.0 --lock rlock --out "$dir/old" 2>&1); status=$?
+[[ $status -eq 1 ]] || fail "3.23.0: exit $status, expected 1 (bugs affect it): $old"
+[[ $(sed -n 3p <<<"$old") == "What to do" ]] || fail "3.23.0: the advice does not come first: $(head -5 <<<"$old")"
+[[ $(sed -n 4p <<<"$old") == "  Upgrade to 3.44.0: it fixes #4871, #3194, #5761 "* ]] ||
+  fail "3.23.0: line 4 is not the upgrade: $(sed -n 4p <<<"$old")"
+for issue in 4871 3194 5761; do
+  grep -Eq "^  #$issue +affected +up to" <<<"$old" || fail "3.23.0: #$issue not shown affected"
 done
-grep -q "^| #2018 .*| holds (reentrancy) | yes |" <<<"$old" || fail "3.23.0: #2018 (fixed in 3.10.6) not shown holding"
-for f in summary.md results.json junit.xml 4871-resent-unlock-runs-twice/timeline.html; do
+grep -Eq "^  #2018 +fixed +up to 3.10.5" <<<"$old" || fail "3.23.0: #2018 (fixed in 3.10.6) not shown fixed"
+grep -Eq "^  #2665 +affected +every version" <<<"$old" || fail "3.23.0: the pause hazard is not shown"
+grep -q -- "--set unlock_latch=true" <<<"$old" || fail "3.23.0: the latch's option is not offered"
+grep -q "shown working: locksim run pause-longer-than-lease-token" <<<"$old" || fail "3.23.0: no mitigation shown working"
+if grep -Eqi "pass: violation expected|regression|as the table says" <<<"$old"; then fail "3.23.0: test words in the advice: $old"; fi
+fits "3.23.0 into a pipe" "$old"
+for f in index.html summary.md results.json junit.xml 4871/timeline.html 4871/story.yaml; do
   [[ -s $dir/old/$f ]] || fail "3.23.0: no $f written"
 done
+[[ ! -e $dir/project/reports/latest ]] || fail "the audit wrote reports/latest"
+# The replay command, run where it says, gives the same history.
+grep -q "replay one: cd $dir/old && locksim run <issue>" <<<"$old" || fail "3.23.0: where to replay from is not said"
+(cd "$dir/old" && "$locksim" run 4871 --out "$dir/replay" >/dev/null 2>&1) || fail "replaying 4871 did not meet what the audit saw"
+cmp -s "$dir/old/4871/history.jsonl" "$dir/replay/4871/history.jsonl" || fail "the replay of 4871 ran another history"
 
 # 3.52.0: every modelled rlock bug fixed; the hazards remain.
-new=$("$locksim" audit --redisson 3.52.0 --lock rlock --out "$dir/new" 2>&1) || fail "audit 3.52.0: exit $?: $new"
-[[ $new == *"## Bugs that affect 3.52.0 (0)"* && $new == *"None of the modelled bugs."* ]] || fail "3.52.0: expected no bug; got: $new"
-[[ $new == *"## Hazards no version avoids (2)"* ]] || fail "3.52.0: expected the 2 hazards; got: $new"
-grep -q "^| #4871 .*| holds (mutual_exclusion) | yes |" <<<"$new" || fail "3.52.0: #4871 not shown holding"
-[[ $old != "$new" ]] || fail "3.23.0 and 3.52.0 gave the same table"
+new=$("$locksim" audit --redisson 3.52.0 --lock rlock --out "$dir/new" 2>&1); status=$?
+[[ $status -eq 0 ]] || fail "3.52.0: exit $status, expected 0: $new"
+grep -q "No upgrade needed" <<<"$new" || fail "3.52.0: expected no upgrade; got: $new"
+grep -Eq "^  #4871 +fixed" <<<"$new" || fail "3.52.0: #4871 not shown fixed"
+grep -Eq "^  failover +affected +every version" <<<"$new" || fail "3.52.0: the failover hazard is not shown"
 
-# The configuration in use reaches every story: without the latch, 3.52.0 has #4871 again.
+# The bug's own switch reaches its story: without the latch, 3.52.0 has #4871 again.
 set=$("$locksim" audit --redisson 3.52.0 --lock rlock --set unlock_latch=false --out "$dir/set" 2>&1); status=$?
-[[ $status -eq 1 && $set == *"your --set options change them"* ]] || fail "3.52.0 without the latch: exit $status, expected 1 and why; got: $set"
-grep -q "^| #4871 .*| violated (mutual_exclusion) | NO |" <<<"$set" || fail "--set unlock_latch=false: #4871 not violated; got: $set"
+[[ $status -eq 1 ]] || fail "3.52.0 without the latch: exit $status, expected 1: $set"
+grep -Eq "^  #4871 +affected\* +up to 3.23.x" <<<"$set" || fail "--set unlock_latch=false: #4871 not affected; got: $set"
+grep -q "Your --set options bring back #4871" <<<"$set" || fail "--set unlock_latch=false: not said why"
 
-((fails == 0)) && echo "ok: audit tables for 3.23.0 and 3.52.0, reports written, bad usage refused"
+# A timing option changes the story, not what its verdict means: a 60 s watchdog on 3.43.0 still has
+# #3194, and #1966 (fixed in 3.10.5) does not turn up.
+wd=$("$locksim" audit --redisson 3.43.0 --set watchdog_ms=60000 --out "$dir/wd" 2>&1); status=$?
+[[ $status -eq 1 ]] || fail "3.43.0 watchdog_ms=60000: exit $status: $wd"
+grep -Eq "^  #3194 +affected\*" <<<"$wd" || fail "watchdog_ms=60000: #3194 not shown affected: $wd"
+grep -Eq "^  #1966 +fixed\*" <<<"$wd" || fail "watchdog_ms=60000: #1966 not shown fixed: $wd"
+grep -q "#1966: --set watchdog_ms=60000 not applied" <<<"$wd" || fail "watchdog_ms=60000: #1966's refusal not said"
+grep -q "#3194: its story's times scaled x2 with watchdog_ms" <<<"$wd" || fail "watchdog_ms=60000: #3194's scaling not said"
+grep -q "Upgrade to 3.44.0: it fixes #3194." <<<"$wd" || fail "watchdog_ms=60000: the upgrade is not 3.44.0 for #3194"
+fits "3.43.0 with --set" "$wd"
+
+md=$("$locksim" audit --redisson 3.23.0 --lock rlock --format md --out "$dir/md" 2>&1)
+[[ $(head -1 <<<"$md") == "# Redisson 3.23.0: what to do" ]] || fail "--format md: $(head -3 <<<"$md")"
+grep -q "^| #4871 | affected | up to 3.23.x |" <<<"$md" || fail "--format md: no Markdown row for #4871"
+grep -q "\[timeline\](4871/timeline.html)" "$dir/md/summary.md" || fail "summary.md does not link the timelines"
+grep -q "$dir/md/4871/timeline.html" <<<"$md" || fail "--format md does not name the timelines' paths"
+
+check=$("$locksim" audit --redisson 3.23.0 --lock rlock --self-check --out "$dir/check" 2>&1); status=$?
+[[ $status -eq 0 && $check == *"Every verdict as the version table says."* ]] || fail "--self-check: exit $status: $check"
+
+((fails == 0)) && echo "ok: audit advice, tables, replays, options and bad usage"
 exit $fails

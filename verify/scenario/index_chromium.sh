@@ -137,9 +137,9 @@ check(not any("hidden" in r for r in rows + everything.groups), "no filter in th
 check(everything.shown.strip() == f"{len(rows)} of {len(rows)} rows shown",
       f"the script did not count the rows: {everything.shown!r}")
 outcomes = [r["data-outcome"] for r in rows]
-for outcome in ("expected", "regression", "skipped", "pass"):
+for outcome in ("expected", "unexpected", "skipped", "pass"):
     check(outcome in outcomes, f"no {outcome} row")
-check(outcomes.count("regression") == 1, f"one regression expected: {outcomes}")
+check(outcomes.count("unexpected") == 1, f"one unexpected violation expected: {outcomes}")
 for g in everything.groups:
     if [r["data-outcome"] for r in g["rows"]] == ["skipped"]:
         check(g["links"] == [], "a skipped scenario links to files")

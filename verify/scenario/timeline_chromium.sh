@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The HTML timeline in a real browser: the unit tests write the showcase run's timeline, a FairLock
-# scenario's and one of a run that ends with a lock() still waiting (Timeline.Writes*, via
-# LOCKSIM_TIMELINE_OUT), headless Chromium renders them offline at two widths (1000 and 1600 px),
-# and we check the DOM after the page's script ran: every lane there, tooltips wired, the axis
-# redrawn, the view fitted to the action, the side panel pinned by #select=<n>, the fair queue's
-# lane, the open wait in view up to the run's end where the page opens, and nothing cut off (the
-# script lists what is in the body's data-overflow); and that the screenshots are not blank.
+# scenario's, one of a run that ends with a lock() still waiting and one of a serve history
+# (Timeline.Writes*, via LOCKSIM_TIMELINE_OUT), headless Chromium renders them offline at two widths
+# (1000 and 1600 px), and we check the DOM after the page's script ran: every lane there, tooltips
+# wired, the axis redrawn in seconds, the view fitted to the action, the side panel pinned by
+# #select=<n>, the fair queue's lane, the open wait in view up to the run's end where the page opens,
+# the serve clients' commands on their lanes, every drawn mark explained by a legend entry shown (the
+# script lists any other in the body's data-unexplained) and nothing cut off (data-overflow); and
+# that the screenshots are not blank.
 #
 # usage: timeline_chromium.sh <locksim_unit_tests binary> [directory to keep the screenshots in]
 # Without Chromium the test is skipped (exit 77), unless CI=true: then it fails.
@@ -25,7 +27,8 @@ LOCKSIM_TIMELINE_OUT="$html" "$unit_tests" --gtest_filter='Timeline*Writes*' >"$
   { cat "$work/gtest.log" >&2; echo "FAIL: the unit test did not write the timeline" >&2; exit 1; }
 fair="$html.fair.html"
 pending="$html.pending.html"
-for f in "$html" "$fair" "$pending"; do
+serve="$html.serve.html"
+for f in "$html" "$fair" "$pending" "$serve"; do
   [[ -s $f ]] || { cat "$work/gtest.log" >&2; echo "FAIL: $f was not written" >&2; exit 1; }
 done
 
@@ -43,10 +46,11 @@ selected=$(grep -o 'data-select="[0-9]*"' "$html" | head -1 | grep -o '[0-9]*') 
 [[ -n $selected ]] || fail "the showcase has no witness link (data-select)"
 
 for width in 1000 1600; do
-  for page in showcase fair pending; do
+  for page in showcase fair pending serve; do
     file=$html
     [[ $page == fair ]] && file=$fair
     [[ $page == pending ]] && file=$pending
+    [[ $page == serve ]] && file=$serve
     url="file://$file"
     [[ $page == showcase && -n $selected ]] && url="$url#select=$selected"
     dom="$work/$page-$width.html"
@@ -67,6 +71,22 @@ if re.search(r"<title>[^<]", body):
 expect("tooltips (the script turns <title>s into data-tip)", r'data-tip="')
 expect("the redrawn axis", r'class="tick-label"')
 expect("the side panel", r'id="panel"')
+unexplained = re.search(r'<body[^>]*data-unexplained="([^"]*)"', dom)
+if not unexplained:
+    problems.append("no data-unexplained on the body: the legend's check did not run")
+elif unexplained.group(1):
+    problems.append(f"marks the legend does not explain: {unexplained.group(1)}")
+labels = re.findall(r'class="tick-label" data-tip="(\d+) ms">([^<]*)<', dom)
+if not labels:
+    problems.append("no tick labels with their ms on hover")
+for ms, text in labels:
+    m = re.fullmatch(r"(\d+(?:\.\d+)?) s", text)
+    if not m or abs(float(m.group(1)) * 1000 - int(ms)) > 0.5:
+        problems.append(f"tick {ms} ms reads {text!r}, not in seconds")
+        break
+shown_items = [i for i in re.findall(r'<span class="key-item"([^>]*)>', dom) if "hidden" not in i]
+if not shown_items:
+    problems.append("the legend shows no entry")
 overflow = re.search(r'<body[^>]*data-overflow="([^"]*)"', dom)
 if not overflow:
     problems.append("no data-overflow on the body: the overflow check did not run")
@@ -103,7 +123,14 @@ if page == "showcase":
 elif page == "pending":
     expect("the header's note", r'id="pending"[^>]*><b>pending at the end:</b> 1 lock\(\) call still waiting at the end \(B:1 since 100 ms\)')
     expect("the arrow at the open wait's head", r'class="mark pending-end"')
-    expect("the legend's entry", r"still waiting at the end</span>")
+    expect("the legend's entry, shown", r'<span class="key-item" data-for="\.op\.pending,\.mark\.pending-end">')
+elif page == "serve":
+    for lane in ["A", "B"]:
+        lane_dom = re.search(rf'data-lane="{lane}">(.*?)</g><g class="lane', dom, re.S)
+        if not lane_dom or 'class="mark sent' not in lane_dom.group(1):
+            problems.append(f"client {lane}'s lane shows none of the commands it sent")
+    expect("the command lanes' row name", r">commands</text>")
+    expect("the legend's entry for a command sent, shown", r'<span class="key-item" data-for="\.mark\.sent:not\(\.error\)">')
 else:
     if view1 >= end:
         problems.append(f"the fair run's action ({view0}..{view1}) should end before the run does ({end})")

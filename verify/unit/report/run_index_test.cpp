@@ -93,10 +93,10 @@ TEST(RunIndex, HasARowPerEntryWithItsLinksAndOutcome) {
   EXPECT_TRUE(has(groups[0], "href=\"lease-expires/history.jsonl\"")) << groups[0];
   EXPECT_TRUE(has(groups[0], rows[0])) << "the row under its scenario's heading";
   EXPECT_TRUE(has(rows[0], "Let A:1 hold orders from 1 ms. Then B:1 acquired it.")) << rows[0];
-  // An expected violation is no failure and says so; a regression is one, in other words and colours.
+  // An expected violation is no failure and says so; an unexpected one is, in other words and colours.
   EXPECT_TRUE(has(rows[0], "is-expected") && has(rows[0], "data-failed=\"0\"") && has(rows[0], "pass: violation expected"))
       << rows[0];
-  EXPECT_TRUE(has(rows[1], "is-regression") && has(rows[1], "data-failed=\"1\"") && has(rows[1], "FAIL: unexpected violation"))
+  EXPECT_TRUE(has(rows[1], "is-unexpected") && has(rows[1], "data-failed=\"1\"") && has(rows[1], "FAIL: unexpected violation"))
       << rows[1];
   EXPECT_TRUE(has(rows[0], "data-violated=\"1\"") && has(rows[1], "data-violated=\"1\"") && has(rows[2], "data-violated=\"0\""));
   EXPECT_TRUE(has(rows[2], "is-skipped") && has(rows[2], ">skipped<") && has(rows[2], "does not allow --time-scale")) << rows[2];
@@ -181,10 +181,10 @@ TEST_F(RunReports, IndexHtmlHasEveryRowAndLinksThatExist) {
   size_t expected_rows = 1;  // the skipped scenario
   for (const auto& r : results_) expected_rows += r.properties.size() + r.pins.size();
   ASSERT_EQ(rows.size(), expected_rows) << html;
-  int violations_expected = 0, regressions = 0, skipped = 0;
+  int violations_expected = 0, unexpected = 0, skipped = 0;
   for (const std::string& r : rows) {
     violations_expected += has(r, "is-expected");
-    regressions += has(r, "is-regression");
+    unexpected += has(r, "is-unexpected");
     skipped += has(r, "is-skipped");
   }
   const std::regex href("href=\"([^\"]+)\"");
@@ -197,7 +197,7 @@ TEST_F(RunReports, IndexHtmlHasEveryRowAndLinksThatExist) {
   EXPECT_EQ(links, 4) << "timeline and history of the two scenarios that ran";
   EXPECT_EQ(groups_of(html).size(), 3u);
   EXPECT_EQ(violations_expected, 1);
-  EXPECT_EQ(regressions, 1);
+  EXPECT_EQ(unexpected, 1);
   EXPECT_EQ(skipped, 1);
   EXPECT_TRUE(has(html, "href=\"explicit-lease-no-renewal/timeline.html\""));
   EXPECT_TRUE(has(html, "href=\"explicit-lease-regressed/history.jsonl\""));
@@ -271,7 +271,7 @@ TEST(ExploreIndex, AFindingIsARowWithItsReplayFiles) {
   const std::string html = text.str();
   const auto rows = rows_of(html);
   ASSERT_EQ(rows.size(), 1u) << html;
-  EXPECT_TRUE(has(rows[0], "is-regression") && has(rows[0], "reentrancy (unlock-by-non-holder)")) << rows[0];
+  EXPECT_TRUE(has(rows[0], "is-unexpected") && has(rows[0], "reentrancy (unlock-by-non-holder)")) << rows[0];
   const auto groups = groups_of(html);
   ASSERT_EQ(groups.size(), 1u);
   for (const char* file_name : {"seed-1.yaml", "seed-1.html", "seed-1-against.yaml", "seed-1-against.html"}) {

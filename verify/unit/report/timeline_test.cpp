@@ -2,12 +2,16 @@
 // red box with the checker's words, nothing fetched from the network, every name escaped; the text
 // has a line per event. The page opens on the span where something happens, bars end at a crash, a
 // FairLock's queue has a lane of its own, and the top says whether the verdicts met the scenario's
-// expectations. With LOCKSIM_TIMELINE_OUT set, three tests write their HTML there (the showcase, a
-// FairLock scenario beside it as <out>.fair.html, and a run that ends with a lock() still waiting as
-// <out>.pending.html) for the Chromium check, verify/scenario/timeline_chromium.sh.
+// expectations. A history of real clients (`locksim serve`) shows each client's commands on its lane;
+// the axis reads in seconds; the legend has an entry, coloured by the page's own stylesheet, for
+// every fault; locksim's own words are explained where the page uses them. With
+// LOCKSIM_TIMELINE_OUT set, four tests write their HTML there (the showcase, a FairLock scenario
+// beside it as <out>.fair.html, a run that ends with a lock() still waiting as <out>.pending.html
+// and a serve history as <out>.serve.html) for the Chromium check, verify/scenario/timeline_chromium.sh.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <regex>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -16,6 +20,8 @@
 #include "model/checkers.hpp"
 #include "report/markup.hpp"
 #include "report/timeline.hpp"
+#include "model/fault_events.hpp"
+#include "report/timeline_assets.hpp"
 #include "report/timeline_layout.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/runner.hpp"
@@ -144,6 +150,12 @@ std::string nesting_problem(const std::string& html, size_t from) {
   return open.empty() ? "" : "<" + open.back() + "> never closed";
 }
 
+// The plot alone: the legend draws a swatch of every mark with the plot's own classes.
+std::string plot_of(const std::string& html) {
+  const size_t at = html.find("<svg id=\"plot\"");
+  return at == std::string::npos ? std::string() : html.substr(at, html.find("<g id=\"rings\">", at) - at);
+}
+
 TEST(Timeline, TheHtmlHasALaneForEveryClientThreadAndTheServer) {
   StoryRun run = explicit_lease_story();
   const std::string html = render_timeline_html(run.input);
@@ -151,11 +163,11 @@ TEST(Timeline, TheHtmlHasALaneForEveryClientThreadAndTheServer) {
     EXPECT_NE(html.find("class=\"lane" + std::string(lane[0] == 'r' ? " server" : "") + "\" data-lane=\"" + lane + "\""),
               std::string::npos) << lane;
   EXPECT_EQ(count(html, "data-lane="), 4u);
-  EXPECT_NE(html.find("class=\"hold"), std::string::npos) << "no believed-holding bar";
-  EXPECT_NE(html.find("class=\"op wait"), std::string::npos) << "no wait bar";
-  EXPECT_NE(html.find("class=\"key"), std::string::npos) << "no key bar";
-  EXPECT_NE(html.find("class=\"fault pause"), std::string::npos) << "no pause span";
-  EXPECT_NE(html.find("virtual time (ms)"), std::string::npos);
+  EXPECT_NE(plot_of(html).find("class=\"hold"), std::string::npos) << "no believed-holding bar";
+  EXPECT_NE(plot_of(html).find("class=\"op wait"), std::string::npos) << "no wait bar";
+  EXPECT_NE(plot_of(html).find("class=\"key"), std::string::npos) << "no key bar";
+  EXPECT_NE(plot_of(html).find("class=\"fault pause"), std::string::npos) << "no pause span";
+  EXPECT_NE(html.find("virtual time (s)"), std::string::npos);
   EXPECT_EQ(nesting_problem(html, 0), "");
 }
 
@@ -177,7 +189,7 @@ TEST(Timeline, AViolationIsARedBoxWithTheCheckersExplanationAndRingedWitnesses) 
   EXPECT_LT(box, html.find("<svg id=\"plot\"")) << "the box comes before the plot";
   for (int64_t i : broken->witness)
     EXPECT_NE(html.find("class=\"witness\" data-violation=\"0\" data-ev=\"" + std::to_string(i) + "\""), std::string::npos) << i;
-  EXPECT_NE(html.find("class=\"overlap\""), std::string::npos) << "the overlapping holds are not marked";
+  EXPECT_NE(plot_of(html).find("class=\"overlap\""), std::string::npos) << "the overlapping holds are not marked";
 }
 
 TEST(Timeline, ARunWithoutViolationsHasNoRedBox) {
@@ -188,7 +200,7 @@ TEST(Timeline, ARunWithoutViolationsHasNoRedBox) {
   judge(run);
   const std::string html = render_timeline_html(run.input);
   EXPECT_EQ(html.find("class=\"violations\""), std::string::npos);
-  EXPECT_EQ(html.find("class=\"witness\""), std::string::npos);
+  EXPECT_EQ(plot_of(html).find("class=\"witness\""), std::string::npos);
   EXPECT_NE(html.find("data-lane=\"A:1\""), std::string::npos);
 }
 
@@ -343,7 +355,7 @@ TEST(Timeline, ThePageOpensOnTheSpanWhereSomethingHappens) {
             std::string::npos);
   EXPECT_NE(html.find("id=\"zoom-all\""), std::string::npos) << "no button for the whole run";
   EXPECT_EQ(html.find("data-lane=\"world\""), std::string::npos) << "the world has only its End: no empty lane";
-  EXPECT_NE(html.find("class=\"run-end\""), std::string::npos) << "the run's end is drawn";
+  EXPECT_NE(plot_of(html).find("class=\"run-end\""), std::string::npos) << "the run's end is drawn";
 
   // A run whose events fill most of it opens on all of it.
   StoryRun busy = showcase_story();
@@ -436,7 +448,7 @@ TEST(Timeline, AFairLocksQueueHasALaneWithPlacesScoresAndPrunes) {
   // Without threadWaitTime the page marks the wait each waiter was told, and says so.
   run.input.thread_wait_ms = -1;
   const std::string told = render_timeline_html(run.input);
-  EXPECT_NE(told.find("class=\"mark score told"), std::string::npos);
+  EXPECT_NE(plot_of(told).find("class=\"mark score told"), std::string::npos);
   EXPECT_NE(told.find("threadWaitTime, not known to this page"), std::string::npos);
 }
 
@@ -460,24 +472,25 @@ TEST(Timeline, TheTopSaysWhetherTheVerdictsMetTheScenariosExpectations) {
   EXPECT_NE(html.find("The verdicts met the scenario&#39;s expectations"), std::string::npos);
   EXPECT_NE(html.find("<section class=\"violations expected\""), std::string::npos) << "an expected violation reads calm";
   EXPECT_NE(html.find("mutual_exclusion holds, as expected"), std::string::npos);
-  EXPECT_EQ(html.find("regression"), std::string::npos);
+  EXPECT_EQ(html.find("unexpected"), std::string::npos);
 
-  // Had the scenario expected fair_queue to hold, the same run is a regression, in red.
+  // Had the scenario expected fair_queue to hold, the same run is an unexpected violation, in red.
   run.input.expected[fair] = "holds";
   run.input.met[fair] = false;  // what the runner judges of a violation expected to hold
   html = page();
-  EXPECT_NE(html.find("fair_queue violated (blocked-by-evicted), expected to hold \u2014 a regression"), std::string::npos);
-  EXPECT_NE(html.find("<section class=\"violations regression\""), std::string::npos);
+  EXPECT_NE(html.find("fair_queue violated (blocked-by-evicted), expected to hold \u2014 an unexpected violation"),
+            std::string::npos);
+  EXPECT_NE(html.find("<section class=\"violations unexpected\""), std::string::npos);
   const size_t expecting = run.input.verdicts.size() - static_cast<size_t>(std::count(run.input.expected.begin(), run.input.expected.end(), ""));
   EXPECT_NE(html.find("1 of " + std::to_string(expecting) + " verdicts did not meet the scenario&#39;s expectations"), std::string::npos);
-  EXPECT_NE(render_timeline_text(run.input).find("expected to hold \u2014 a regression"), std::string::npos);
+  EXPECT_NE(render_timeline_text(run.input).find("expected to hold \u2014 an unexpected violation"), std::string::npos);
 
   // A run that expects nothing only observes.
   run.input.expected.clear();
   html = page();
   EXPECT_NE(html.find("Observed: the run expects no verdict"), std::string::npos);
   EXPECT_NE(html.find("<section class=\"violations observed\""), std::string::npos);
-  EXPECT_EQ(html.find("regression"), std::string::npos);
+  EXPECT_EQ(html.find("unexpected"), std::string::npos);
 }
 
 TEST(Timeline, WitnessNumbersLinkToTheirEvents) {
@@ -492,6 +505,103 @@ TEST(Timeline, WitnessNumbersLinkToTheirEvents) {
     EXPECT_NE(html.find("<a href=\"#select=" + n + "\" data-select=\"" + n + "\">#" + n + "</a>"), std::string::npos) << n;
   }
   EXPECT_NE(html.find("id=\"panel\""), std::string::npos) << "no side panel";
+}
+
+// Two redis-py clients on `locksim serve` (examples/redis-py-lock.py), as serve recorded them: the
+// server ran every command, and nothing else is known of the clients.
+const char* const kServeHistory = R"({"i":0,"t":0,"type":"key","p":"redis0","lock":"counter","f":"created"}
+{"i":1,"t":0,"type":"exec","p":"redis0","lock":"counter","f":"resource_write","text":"A SET counter 0","reply":"+OK","client":"A"}
+{"i":2,"t":0,"type":"key","p":"redis0","lock":"orders","f":"created"}
+{"i":3,"t":0,"type":"exec","p":"redis0","lock":"orders","text":"A SET orders t-a PX 30000 NX","reply":"+OK","after":"t-a","client":"A","ttl":30000}
+{"i":4,"t":0,"type":"exec","p":"redis0","lock":"counter","f":"resource_read","text":"A GET counter","reply":"\"0\"","client":"A"}
+{"i":5,"t":31000,"type":"key","p":"redis0","lock":"orders","f":"expired","value":1700000030000}
+{"i":6,"t":31000,"type":"key","p":"redis0","lock":"orders","f":"created"}
+{"i":7,"t":31000,"type":"exec","p":"redis0","lock":"orders","text":"B SET orders t-b PX 30000 NX","reply":"+OK","after":"t-b","client":"B","ttl":30000}
+{"i":8,"t":31000,"type":"exec","p":"redis0","lock":"counter","f":"resource_read","text":"B GET counter","reply":"\"0\"","client":"B"}
+{"i":9,"t":31000,"type":"exec","p":"redis0","lock":"counter","f":"resource_write","value":1,"text":"B SET counter 1","reply":"+OK","client":"B"}
+{"i":10,"t":31000,"type":"exec","p":"redis0","lock":"orders","text":"B EVALSHA c3f8 1 orders t-b","reply":"-NOSCRIPT No matching script. Please use EVAL.","before":"t-b","after":"t-b","client":"B","ttl":30000}
+{"i":11,"t":31000,"type":"exec","p":"redis0","lock":"counter","f":"resource_write","value":1,"text":"A SET counter 1","reply":"+OK","client":"A"}
+{"i":12,"t":31000,"type":"end","p":"world"}
+)";
+
+struct ServeRun {
+  model::History history;
+  TimelineInput input;
+};
+
+ServeRun serve_run() {
+  ServeRun run{model::History::from_jsonl(kServeHistory), {}};
+  run.input.title = "serve";
+  run.input.clients = {"A", "B"};
+  run.input.lock = "orders";
+  run.input.history = &run.history;
+  run.input.verdicts = model::run_checkers(run.history, {"resource"});
+  return run;
+}
+
+std::string lane_of(const std::string& html, const std::string& id) {
+  const size_t at = html.find("data-lane=\"" + id + "\"");
+  if (at == std::string::npos) return {};
+  return html.substr(at, html.find("</g><g class=\"lane", at) - at);
+}
+
+TEST(Timeline, AServeHistorysClientsShowTheCommandsTheySent) {
+  const ServeRun run = serve_run();
+  const std::string html = render_timeline_html(run.input);
+  const std::string a = lane_of(html, "A"), b = lane_of(html, "B");
+  ASSERT_FALSE(a.empty() || b.empty()) << html;
+  // A sent 4 commands, B 4, one of them answered NOSCRIPT; each is a tick on its own lane.
+  EXPECT_EQ(count(a, "class=\"mark sent\""), 4u) << a;
+  EXPECT_EQ(count(b, "class=\"mark sent\""), 3u) << b;
+  EXPECT_EQ(count(b, "class=\"mark sent error\""), 1u) << b;
+  EXPECT_NE(b.find("B EVALSHA c3f8 1 orders t-b"), std::string::npos) << "the command in its tip";
+  EXPECT_NE(html.find(">commands</text>"), std::string::npos) << "the lane's row says what it shows";
+  // A run of locksim's own clients draws their operations, not every command again.
+  StoryRun own = explicit_lease_story();
+  EXPECT_EQ(count(plot_of(render_timeline_html(own.input)), "class=\"mark sent"), 0u);
+}
+
+TEST(Timeline, TheAxisReadsInSecondsWithMillisecondsOnHover) {
+  const ServeRun run = serve_run();
+  const std::string html = render_timeline_html(run.input);
+  EXPECT_NE(html.find("data-tip=\"0 ms\">0 s</text>"), std::string::npos) << "the first tick";
+  EXPECT_NE(html.find("data-tip=\"30000 ms\">30 s</text>"), std::string::npos) << "a tick at 30 s";
+  EXPECT_NE(html.find("0 to 31 s (31000 ms) of virtual time"), std::string::npos);
+}
+
+TEST(Timeline, TheLegendHasAnEntryForEveryFaultInTheStylesheetsColour) {
+  const std::string html = render_timeline_html(serve_run().input);
+  const std::string css(kTimelineCss);
+  for (const model::FaultEventInfo& f : model::fault_events()) {
+    if (f.ends || f.loses_keys || !(f.timed || f.forever || f.open)) continue;
+    const std::string cls = ".fault." + std::string(f.name);
+    EXPECT_NE(html.find("data-for=\"" + cls + "\""), std::string::npos) << f.name << " has no legend entry";
+    EXPECT_NE(html.find("class=\"fault " + std::string(f.name) + "\""), std::string::npos) << f.name << "'s swatch";
+    // Its colour comes from a rule of the one stylesheet, for the plot and the swatch alike.
+    EXPECT_TRUE(std::regex_search(css, std::regex("\\" + cls + "[,{]"))) << cls << " has no colour of its own";
+  }
+  EXPECT_NE(html.find("data-for=\".server-fault\""), std::string::npos);
+  EXPECT_NE(html.find("data-for=\".mark.fault-point\""), std::string::npos);
+  for (const char* line : {".run-end", ".witness-line", ".key.unknown"})
+    EXPECT_NE(html.find("data-for=\"" + std::string(line) + "\""), std::string::npos) << line << ": a line style";
+}
+
+TEST(Timeline, LocksimsOwnWordsAreExplainedOnThePageAndInTheGlossary) {
+  std::ifstream file(std::string(LOCKSIM_SOURCE_DIR) + "/docs/glossary.md");
+  std::ostringstream glossary;
+  glossary << file.rdbuf();
+  for (const timeline::PageWord& w : timeline::page_words())
+    EXPECT_NE(glossary.str().find("**" + std::string(w.term)), std::string::npos) << w.term << " is not in docs/glossary.md";
+  // The story says "article 000" and "the ideal"; its owners are written B:1.
+  ScenarioRun run = run_library_scenario("fair-crashed-waiter-head.yaml");
+  const std::string html = render_timeline_html(run.input);
+  const size_t words = html.find("<p class=\"words\" id=\"words\">");
+  ASSERT_NE(words, std::string::npos);
+  const std::string said = html.substr(words, html.find("</p>", words) - words);
+  for (const char* word : {"<b>article 000</b>: one of the five seed articles", "<b>the ideal</b>: the fair queue",
+                           "</b>: an owner, client ", "<b>threadWaitTime</b>"})
+    EXPECT_NE(said.find(word), std::string::npos) << word << "\n" << said;
+  EXPECT_EQ(render_timeline_html(serve_run().input).find("<b>article"), std::string::npos) << "only the words a page uses";
 }
 
 // verify/scenario/timeline_chromium.sh sets LOCKSIM_TIMELINE_OUT and opens the file in Chromium.
@@ -528,6 +638,18 @@ TEST(Timeline, WritesAPendingWaitBesideTheShowcase) {
   ScenarioRun run = run_library_scenario("../verify/scenario/pending-lock-waiter.yaml");
   ASSERT_EQ(run.result.pending.ops.size(), 1u);
   const std::string path = std::string(out) + ".pending.html";
+  std::ofstream file(path, std::ios::binary);
+  ASSERT_TRUE(file) << path;
+  file << render_timeline_html(run.input);
+  ASSERT_TRUE(file.good()) << path;
+}
+
+// ... and a serve history's, for the clients' lanes of commands.
+TEST(Timeline, WritesAServeHistoryBesideTheShowcase) {
+  const char* out = std::getenv("LOCKSIM_TIMELINE_OUT");
+  if (!out || !*out) GTEST_SKIP() << "LOCKSIM_TIMELINE_OUT is not set";
+  const ServeRun run = serve_run();
+  const std::string path = std::string(out) + ".serve.html";
   std::ofstream file(path, std::ios::binary);
   ASSERT_TRUE(file) << path;
   file << render_timeline_html(run.input);

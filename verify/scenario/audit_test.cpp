@@ -1,0 +1,176 @@
+// The audit's engine (scenario/audit.hpp): the upgrade it advises, read by hand from
+// docs/redisson-versions.md's ranges; options that switch a bug's own behaviour against options its
+// story is only timed by (scaled with watchdog_ms, or refused when the story then no longer tells the
+// versions apart); the fixes' options, tried; and the version table's options, which must give a
+// lock exactly what the step they stand for gives it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "client/redisson_version.hpp"
+#include "scenario/audit.hpp"
+#include "scenario/writer.hpp"
+
+namespace locksim::scenario {
+namespace {
+
+using client::Version;
+
+const std::string kLibrary = std::string(LOCKSIM_SOURCE_DIR) + "/scenarios";
+
+std::vector<std::string> issues(const std::vector<const LibraryRow*>& rows) {
+  std::vector<std::string> out;
+  for (const LibraryRow* row : rows) out.emplace_back(row->issue);
+  return out;
+}
+
+const StoryRun& story(const Audit& a, std::string_view issue) {
+  for (const StoryRun& r : a.stories)
+    if (r.row->issue == issue) return r;
+  throw std::logic_error("no story of " + std::string(issue));
+}
+
+Audit audit(Version v, std::vector<std::string> locks, std::vector<LockOption> options = {}) {
+  return audit_version({v, std::move(locks), std::move(options), kLibrary});
+}
+
+TEST(AuditUpgrade, Rlock3_23GoesTo3_44ForItsThreeStoriesAndOneBugNoStoryShows) {
+  // #4871 up to 3.23.x, #3194 up to 3.43.x, #5761 up to 3.27.x; #5623 3.19.2 - 3.27.1 (no story).
+  const UpgradeAdvice a = upgrade_advice({3, 23, 0}, {"rlock"});
+  ASSERT_TRUE(a.to);
+  EXPECT_EQ(*a.to, (Version{3, 44, 0}));
+  EXPECT_EQ(issues(a.fixes), (std::vector<std::string>{"#4871", "#3194", "#5761"}));
+  EXPECT_EQ(issues(a.also), (std::vector<std::string>{"#5623"}));
+}
+
+TEST(AuditUpgrade, TheNewestVersionNeedsNone) {
+  EXPECT_FALSE(upgrade_advice(client::newest_modelled(), {}).to);
+  EXPECT_FALSE(upgrade_advice({3, 44, 0}, {"rlock"}).to) << "3.44.0 is past every modelled rlock bug";
+}
+
+TEST(AuditUpgrade, NeverToAVersionWhereABugOfTheLockBegins) {
+  // MultiLock on 3.11.0: #2172 ends at 3.11.1 and #4050 at 3.17.0, where #5484 begins (to 3.25.0):
+  // the first version free of all three is 3.25.1.
+  const UpgradeAdvice a = upgrade_advice({3, 11, 0}, {"multi"});
+  ASSERT_TRUE(a.to);
+  EXPECT_EQ(*a.to, (Version{3, 25, 1}));
+  EXPECT_EQ(issues(a.fixes), (std::vector<std::string>{"#2172"}));
+  EXPECT_EQ(issues(a.also), (std::vector<std::string>{"#4050"}));
+}
+
+TEST(AuditUpgrade, FairOn3_13GoesTo3_44) {
+  const UpgradeAdvice a = upgrade_advice({3, 13, 0}, {"fair"});
+  ASSERT_TRUE(a.to);
+  EXPECT_EQ(*a.to, (Version{3, 44, 0}));
+  EXPECT_EQ(issues(a.fixes), (std::vector<std::string>{"#3194", "#3334", "#5761", "#5503", "#2883"}));
+}
+
+TEST(AuditVersionTable, TheBugsOwnOptionsAndItsFix) {
+  EXPECT_EQ(client::behaviour_keys("#3194"), (std::vector<std::string>{"watchdog_on_error"}));
+  EXPECT_EQ(client::behaviour_keys("#4871"), (std::vector<std::string>{"unlock_latch"}));
+  EXPECT_TRUE(client::behaviour_keys("#5761").empty()) << "no lock option selects the listener's place";
+  EXPECT_EQ(client::fixing_option("#3194"), "watchdog_on_error=keep");
+  EXPECT_EQ(client::fixing_option("#3334"), "watchdog_on_error=stop") << "3.14.0 fixed #3334 alone";
+  EXPECT_EQ(client::fixing_option("#5503"), "fair_variant=tail-3.32");
+  EXPECT_EQ(client::fixing_option("#5761"), "");
+}
+
+// A step's option, set through the loader on any version, gives the lock what the step's own
+// function gives it: written back as a file, the two locks read the same.
+TEST(AuditVersionTable, EveryStepsOptionGivesTheLockWhatTheStepGives) {
+  int checked = 0;
+  for (const client::VersionedBehaviour& b : client::versioned_behaviours()) {
+    const std::string locks(b.locks);
+    const std::string type = locks.substr(0, locks.find(','));
+    for (const client::VersionStep& step : b.steps) {
+      if (step.option.empty()) continue;
+      std::vector<LockOption> options;
+      std::string_view rest = step.option;
+      while (!rest.empty()) {
+        const std::string_view item = rest.substr(0, rest.find(','));
+        options.push_back({std::string(item.substr(0, item.find('='))), std::string(item.substr(item.find('=') + 1))});
+        rest = item.size() == rest.size() ? std::string_view() : rest.substr(item.size() + 1);
+      }
+      for (const Version v : behaviour_versions()) {
+        Scenario by_option, by_step;
+        by_option.name = by_step.name = "lock";
+        by_option.lock = by_step.lock = client::redisson_spec(v, type, "orders");
+        apply_lock_options(options, "--set", by_option);
+        step.apply(by_step.lock);
+        EXPECT_EQ(write_scenario(by_option), write_scenario(by_step)) << b.name << ": " << step.option << " on " << v.str();
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 100);
+}
+
+TEST(AuditOptions, ALongerWatchdogScalesTheStoryAndKeepsTheBug) {
+  // The issue's case: with a 60 s watchdog, #3194's BUSY spell must cover the renewal at 20 s, not
+  // 10 s. Scaled, the story still shows the bug; #1966's story (its own 90 s watchdog) cannot be
+  // scaled down to 60 s and still show its bug, so the option is refused for it, and it still reads
+  // fixed on 3.43.0 rather than as something 3.43.0 broke.
+  const Audit a = audit({3, 43, 0}, {"rlock"}, {{"watchdog_ms", "60000"}});
+  const StoryRun& bug = story(a, "#3194");
+  EXPECT_EQ(bug.reading(), Reading::Affected);
+  EXPECT_EQ(bug.scaled, 2);
+  EXPECT_EQ(bug.scenario.lock.redisson.watchdog_timeout_ms, 60000);
+  const StoryRun& fixed = story(a, "#1966");
+  EXPECT_EQ(fixed.reading(), Reading::Fixed);
+  EXPECT_FALSE(fixed.refusal.empty());
+  EXPECT_EQ(fixed.refused, (std::vector<LockOption>{{"watchdog_ms", "60000"}}));
+  EXPECT_EQ(fixed.scenario.lock.redisson.watchdog_timeout_ms, 90000) << "the story's own";
+  for (const StoryRun& r : a.stories) {
+    EXPECT_NE(r.reading(), Reading::ViolatedWhereFixed) << r.row->issue << ": a timing option read as a bug";
+    EXPECT_NE(r.reading(), Reading::Unknown) << r.row->issue;
+  }
+}
+
+TEST(AuditOptions, WithoutScalingTheSameWatchdogWouldHideTheBug) {
+  // What the scaling is for: the story as written, run with a 60 s watchdog on 3.43.0, holds.
+  const LibraryRow* row = nullptr;
+  for (const LibraryRow& r : redisson_library())
+    if (r.issue == "#3194") row = &r;
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(run_story(*row, {3, 43, 0}, kLibrary, {{"watchdog_ms", "60000"}}).verdict(), model::Validity::Yes);
+}
+
+TEST(AuditOptions, TheBugsOwnSwitchIsAppliedAsIsAndBringsItBack) {
+  const Audit a = audit(client::newest_modelled(), {"rlock"}, {{"unlock_latch", "false"}});
+  const StoryRun& r = story(a, "#4871");
+  EXPECT_EQ(r.reading(), Reading::ViolatedWhereFixed);
+  EXPECT_TRUE(r.refused.empty());
+  EXPECT_EQ(r.applied, (std::vector<LockOption>{{"unlock_latch", "false"}}));
+}
+
+TEST(AuditOptions, AnOptionGoesOnlyToTheLocksThatTakeIt) {
+  EXPECT_THROW(audit({3, 23, 0}, {"rlock"}, {{"fair_variant", "tail-3.32"}}), std::invalid_argument);
+  const Audit a = audit({3, 23, 0}, {"rlock", "fair"}, {{"fair_variant", "tail-3.32"}});
+  EXPECT_EQ(story(a, "#4871").not_for_lock, (std::vector<LockOption>{{"fair_variant", "tail-3.32"}}));
+  EXPECT_EQ(story(a, "#5503").reading(), Reading::HoldsWhereAffected) << "3.32.0's fair scripts take #5503 away";
+}
+
+TEST(AuditFixes, EachFixsOptionIsTriedOnTheStories) {
+  const Audit a = audit({3, 23, 0}, {"rlock"});
+  std::vector<std::string> options;
+  for (const OptionFix& f : a.option_fixes) {
+    options.push_back(f.option);
+    EXPECT_TRUE(f.brings.empty()) << f.option;
+  }
+  EXPECT_EQ(options, (std::vector<std::string>{"unlock_latch=true", "watchdog_on_error=keep"}));
+  EXPECT_EQ(issues(a.option_fixes[0].removes), (std::vector<std::string>{"#4871"}));
+  EXPECT_EQ(issues(a.option_fixes[1].removes), (std::vector<std::string>{"#3194"}));
+}
+
+TEST(AuditMitigations, EveryHazardsMitigationIsShownWorking) {
+  for (const Version v : {client::oldest_modelled(), Version{3, 23, 0}, client::newest_modelled()}) {
+    const Audit a = audit(v, {});
+    int hazards = 0;
+    for (const StoryRun& r : a.stories) hazards += r.row->every_version;
+    EXPECT_EQ(a.mitigations.size(), static_cast<size_t>(hazards)) << v.str();
+    for (const MitigationRun& m : a.mitigations) EXPECT_TRUE(m.shown()) << m.file << " on " << v.str();
+  }
+}
+
+}  // namespace
+}  // namespace locksim::scenario

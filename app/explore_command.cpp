@@ -106,8 +106,10 @@ std::string finding_title(const explore::CaseResult& r, const explore::ExploreCo
   return t;
 }
 
+// A differential case's timelines show its verdicts as seen, not judged: what matters is how the two
+// configurations differ, which neither page alone can say ("differs", never a failed expectation).
 void write_case(const Scenario& s, const scenario::ScenarioResult& run, const std::string& scenario_path,
-                const std::string& timeline_path) {
+                const std::string& timeline_path, bool differential) {
   write_scenario_file(s, scenario_path);
   TimelineInput t;
   t.title = s.name;
@@ -120,8 +122,8 @@ void write_case(const Scenario& s, const scenario::ScenarioResult& run, const st
   if (s.lock.type == "fair") t.thread_wait_ms = s.lock.fair.thread_wait_ms;
   for (const auto& p : run.properties) {
     t.verdicts.push_back(p.verdict);
-    t.expected.push_back(p.expected);
-    t.met.push_back(p.passed);
+    t.expected.push_back(differential ? "" : p.expected);
+    t.met.push_back(differential || p.passed);
   }
   write_text(timeline_path, render_timeline_html(t));
 }
@@ -197,7 +199,10 @@ report::IndexRow finding_row(const Group& g, GroupKind kind, const ExploreOption
   row.property = r.violated + " (" + r.anomaly + ")";
   row.expected = kind == GroupKind::Finding ? "holds" : as_hazard ? "violated" : "-";
   row.observed = kind == GroupKind::NoVerdict ? "violated / no verdict" : "violated";
-  row.outcome = kind == GroupKind::Finding ? report::Outcome::UnexpectedViolation
+  // A differential finding is a difference between two configurations, not a test that failed.
+  const bool differs = kind == GroupKind::Finding && !r.side.empty();
+  row.outcome = differs                    ? report::Outcome::Differs
+                : kind == GroupKind::Finding ? report::Outcome::UnexpectedViolation
                 : as_hazard                ? report::Outcome::ExpectedViolation
                                            : report::Outcome::Seen;
   row.explanation = r.explanation;
@@ -364,11 +369,12 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
         if (o.write_cases) {
           try {
             std::filesystem::create_directories(dir);
-            write_case(r.shrunk, r.shrunk_run, stem + ".yaml", stem + ".html");
+            const bool differential = o.config.against.has_value();
+            write_case(r.shrunk, r.shrunk_run, stem + ".yaml", stem + ".html", differential);
             files.scenario = stem + ".yaml";
             files.timeline = stem + ".html";
             if (o.config.against) {
-              write_case(r.shrunk_against, r.shrunk_against_run, stem + "-against.yaml", stem + "-against.html");
+              write_case(r.shrunk_against, r.shrunk_against_run, stem + "-against.yaml", stem + "-against.html", true);
               files.scenario_against = stem + "-against.yaml";
               files.timeline_against = stem + "-against.html";
             }

@@ -34,8 +34,7 @@ const std::vector<LibraryRow>& redisson_library() {
        .not_modelled = "modelled (renewal_ignores_not_held; verify/unit/client/redisson_versions_test.cpp pins it), but no "
                        "property can see it: the renew script checks ownership, so the extra renewals change no key"},
       {.issue = "#5623", .title = "any unlock resets the stored lease to the watchdog timeout", .locks = "rlock",
-       .not_modelled = "modelled (lease_memory; the unit test pins testRemainTimeToLive2's TTLs), but no property can see "
-                       "it: a partial unlock's PEXPIRE to 30 s is sent by the holder and only lengthens its hold"},
+       .story = "redisson/5623-partial-unlock-resets-lease.yaml", .property = "watchdog"},
       {.issue = "#4050", .title = "MultiLock lock() uses one random wait for every retry", .locks = "multi, red",
        .not_modelled = "modelled (fixed_retry_wait; the unit test pins the rounds), but no property can see it: every "
                        "client takes the sub-locks in the same order, so a fixed wait only slows retries"},

@@ -45,11 +45,12 @@ fits() {  # name text: no line wider than 100 columns
 old=$("$locksim" audit --redisson 3.23.0 --lock rlock --out "$dir/old" 2>&1); status=$?
 [[ $status -eq 1 ]] || fail "3.23.0: exit $status, expected 1 (bugs affect it): $old"
 [[ $(sed -n 3p <<<"$old") == "What to do" ]] || fail "3.23.0: the advice does not come first: $(head -5 <<<"$old")"
-[[ $(sed -n 4p <<<"$old") == "  Upgrade to 3.44.0: it fixes #4871, #3194, #5761 "* ]] ||
+[[ $(sed -n 4p <<<"$old") == "  Upgrade to 3.44.0: it fixes #4871, #3194, #5761, #5623"* ]] ||
   fail "3.23.0: line 4 is not the upgrade: $(sed -n 4p <<<"$old")"
 for issue in 4871 3194 5761; do
   grep -Eq "^  #$issue +affected +up to" <<<"$old" || fail "3.23.0: #$issue not shown affected"
 done
+grep -Eq "^  #5623 +affected +3.19.2 - 3.27.1" <<<"$old" || fail "3.23.0: #5623 not shown affected"
 grep -Eq "^  #2018 +fixed +up to 3.10.5" <<<"$old" || fail "3.23.0: #2018 (fixed in 3.10.6) not shown fixed"
 grep -Eq "^  #2665 +affected +every version" <<<"$old" || fail "3.23.0: the pause hazard is not shown"
 grep -q -- "--set unlock_latch=true" <<<"$old" || fail "3.23.0: the latch's option is not offered"

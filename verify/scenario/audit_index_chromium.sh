@@ -116,7 +116,7 @@ def parse(name):
 page = parse("all")
 check(page.order[:2] == ["advice", "table"], f"the advice does not come before the table: {page.order}")
 advice = " ".join(page.advice.split())
-check("Upgrade to 3.44.0: it fixes #4871, #3194, #5761" in advice, f"no upgrade to 3.44.0 in the advice: {advice[:300]}")
+check("Upgrade to 3.44.0: it fixes #4871, #3194, #5761, #5623" in advice, f"no upgrade to 3.44.0 in the advice: {advice[:300]}")
 check("--set unlock_latch=true" in advice and "--set watchdog_on_error=keep" in advice, "the fixes' options are not offered")
 check("Mitigation: fencing" in advice, "the pause hazard's mitigation is not in the advice")
 for href in page.advice_links:
@@ -125,6 +125,7 @@ check(len(page.advice_links) >= 2, f"the mitigations link no scenario: {page.adv
 
 groups = {g["name"]: g for g in page.groups}
 expect = {"4871": ("affected", "affected"), "3194": ("affected", "affected"), "5761": ("affected", "affected"),
+          "5623": ("affected", "affected"),
           "2018": ("fixed", "fixed"), "3334": ("fixed", "fixed"), "1966": ("fixed", "fixed"),
           "2515": ("fixed", "fixed"), "4818": ("fixed", "fixed"),
           "2665": ("hazard", "affected: every version"), "failover": ("hazard", "affected: every version")}
@@ -143,13 +144,13 @@ for name, g in groups.items():
         continue
     check(name in ("pause-longer-than-lease-token", "failover-replica-caught-up"), f"an unexpected group {name}")
 chips = [c.strip() for c in page.chips]
-check("3 affected" in chips and "5 fixed" in chips and "2 affected: every version" in chips, f"the counts: {chips}")
+check("4 affected" in chips and "5 fixed" in chips and "2 affected: every version" in chips, f"the counts: {chips}")
 check(not any("passed" in c or "violation expected" in c for c in chips), f"test words in the counts: {chips}")
 
 affected = parse("affected")
 visible = [(g["name"], r) for g in affected.groups for r in g["rows"] if "hidden" not in r]
-check(sorted(n for n, _ in visible) == ["3194", "4871", "5761"], f"'affected only' shows {sorted(n for n, _ in visible)}")
-check(affected.shown.strip() == f"3 of {sum(len(g['rows']) for g in page.groups)} rows shown", f"counter: {affected.shown!r}")
+check(sorted(n for n, _ in visible) == ["3194", "4871", "5623", "5761"], f"'affected only' shows {sorted(n for n, _ in visible)}")
+check(affected.shown.strip() == f"4 of {sum(len(g['rows']) for g in page.groups)} rows shown", f"counter: {affected.shown!r}")
 
 frame = open(f"{work}/frame-dom.html").read()
 m = re.search(r"scroll=(\d+) client=(\d+)", frame)

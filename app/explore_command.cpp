@@ -292,7 +292,7 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
 
   const auto started = std::chrono::steady_clock::now();
   auto last_progress = started;
-  size_t done = 0, found = 0, hazardous = 0, chance = 0, unverdicted = 0, errors = 0;
+  size_t done = 0, found = 0, hazardous = 0, unverdicted = 0, errors = 0;
   std::map<std::string, Group> findings;  // by signature id
   std::vector<std::string> finding_order, hazard_order, no_verdict_order;
   std::map<std::string, Group> hazard_groups;      // by hazard name
@@ -343,8 +343,6 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
       row.outcome = report::Outcome::Error;
       row.explanation = *r.error + " (regenerate: " + regenerate_command(o.config, seed) + ")";
       error_rows.push_back(std::move(row));
-    } else if (r.by_chance) {
-      ++chance;
     } else if (!r.no_verdict.empty()) {
       ++unverdicted;
       Group& g = no_verdict_groups[no_verdict_key(r)];
@@ -472,10 +470,6 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
           << "\n    " << g.first.sides << "\n";
     }
   }
-  if (chance) {
-    out << plural(chance, "seed") << " differed only by chance (random latency or loss; with none, the verdicts agree): "
-        << "not findings\n";
-  }
   if (results) {
     for (const std::string& id : finding_order) results << finding_json(findings[id], GroupKind::Finding).dump() << "\n";
     for (const std::string& name : hazard_order)
@@ -548,7 +542,6 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
     page.facts.emplace_back("took", took.str());
     page.summary = plural(findings.size(), "distinct finding") + " in " + plural(found, "seed") + ", " +
                    plural(hazardous, "seed") + " violated through a hazard of the configuration, " +
-                   plural(chance, "seed") + " differing by chance, " +
                    (o.config.against ? plural(unverdicted, "seed") + " with no verdict on one side, " : std::string()) +
                    plural(errors, "error");
     for (const std::string& id : finding_order) page.rows.push_back(finding_row(findings[id], GroupKind::Finding, o));
@@ -578,7 +571,6 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
   if (o.shard_count > 1) out << ", shard " << o.shard_index << "/" << o.shard_count;
   out << "), " << plural(findings.size(), "finding") << " in " << plural(found, "seed");
   if (hazardous) out << ", " << plural(hazardous, "seed") << " a known hazard";
-  if (chance) out << ", " << plural(chance, "seed") << " differing by chance";
   if (unverdicted) out << ", " << plural(unverdicted, "seed") << " with no verdict on one side";
   if (errors) out << ", " << plural(errors, "error");
   out << ", " << std::fixed << std::setprecision(1) << elapsed << " s (" << static_cast<int64_t>(done / std::max(elapsed, 1e-9))

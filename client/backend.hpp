@@ -83,10 +83,12 @@ class Backend {
   virtual const std::string& client_id() const = 0;
   // The client's name in the run (A, B, ...).
   virtual const std::string& name() const = 0;
-  // A random 128-bit token (hex), from the backend's seeded source.
-  virtual std::string random_token() = 0;
-  // A number uniform in [lo, hi] (inclusive; lo when hi <= lo), from the same seeded source.
-  virtual int64_t random_range(int64_t lo, int64_t hi) = 0;
+  // A random 128-bit token (hex), from the backend's seeded source. `purpose` names what it is for
+  // (with the lock and thread it concerns): a simulated client draws it from that name and how many
+  // draws of that name went before, so a draw for one purpose never moves another's.
+  virtual std::string random_token(std::string_view purpose) = 0;
+  // A number uniform in [lo, hi] (inclusive; lo when hi <= lo), drawn as random_token() is.
+  virtual int64_t random_range(std::string_view purpose, int64_t lo, int64_t hi) = 0;
 };
 
 }  // namespace locksim::client

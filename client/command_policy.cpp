@@ -7,7 +7,7 @@
 
 namespace locksim::client {
 
-int64_t retry_delay_ms(Backend& backend, const CommandPolicy& policy, int attempt) {
+int64_t retry_delay_ms(Backend& backend, const CommandPolicy& policy, int attempt, std::string_view purpose) {
   const int64_t base_ms = policy.retry_interval_ms;
   const int64_t max_ms = policy.retry_delay_max_ms;
   if (max_ms <= 0) return base_ms;
@@ -17,7 +17,7 @@ int64_t retry_delay_ms(Backend& backend, const CommandPolicy& policy, int attemp
   if (attempt < 62 && base_ms > 0 && base_ms < max_ms && (int64_t{1} << attempt) <= max_ms / base_ms)
     exponential_ms = std::min(base_ms << attempt, max_ms);
   const int64_t half_ms = exponential_ms / 2;
-  return half_ms + (half_ms > 0 ? backend.random_range(0, half_ms) : 0);
+  return half_ms + (half_ms > 0 ? backend.random_range(purpose, 0, half_ms) : 0);
 }
 
 bool resends_after(const CallResult& result) {
@@ -34,7 +34,10 @@ Task<CallResult> call_with_retry(Backend& backend, Command command, CommandPolic
   CallResult result;
   const SharedCommand sending = pooled<const Command>(std::move(command));
   for (int attempt = 0; attempt <= policy.retry_attempts; ++attempt) {
-    if (attempt > 0) co_await backend.sleep(retry_delay_ms(backend, policy, attempt - 1));
+    if (attempt > 0) {
+      const std::string purpose = "retry " + sending->role + " " + sending->lock + " " + std::to_string(sending->thread);
+      co_await backend.sleep(retry_delay_ms(backend, policy, attempt - 1, purpose));
+    }
     result = co_await backend.call(sending, policy.timeout_ms);
     if (!resends_after(result)) co_return result;
   }

@@ -19,8 +19,8 @@ struct CommandPolicy {
 // The pause before resending a command whose attempt number `attempt` (0: the first send) timed
 // out: retry_interval_ms, or with retry_delay_max_ms > 0 Redisson's EqualJitterDelay, half of
 // min(retry_interval_ms x 2^attempt, retry_delay_max_ms) plus a draw from [0, that half] taken from
-// the backend's seeded source.
-int64_t retry_delay_ms(Backend& backend, const CommandPolicy& policy, int attempt);
+// the backend's seeded source, for `purpose` (the command it delays).
+int64_t retry_delay_ms(Backend& backend, const CommandPolicy& policy, int attempt, std::string_view purpose);
 
 // Whether Redisson sends a command again after this result (while attempts remain), as its
 // RedisExecutor does: after a response timeout; after the connection closed under it (the

@@ -42,9 +42,9 @@ class InertBackend final : public Backend {
   int64_t next_op() override { return 0; }
   const std::string& client_id() const override { return name_; }
   const std::string& name() const override { return name_; }
-  std::string random_token() override { return "0"; }
+  std::string random_token(std::string_view) override { return "0"; }
   void forget_messages(const std::string&, int) override {}
-  int64_t random_range(int64_t lo, int64_t) override { return lo; }
+  int64_t random_range(std::string_view, int64_t lo, int64_t) override { return lo; }
 
  private:
   std::string name_ = "inert";

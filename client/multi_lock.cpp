@@ -50,7 +50,7 @@ int64_t MultiLock::round_wait(int64_t lease_ms) {
   const int64_t base = static_cast<int64_t>(locks_.size()) * 1500;
   if (options_.fixed_retry_wait ? lease_ms < 0 : lease_ms <= 0) return base;
   if (options_.fixed_retry_wait && lease_ms <= 2000) return 2000;
-  const uint64_t r = std::strtoull(backend_.random_token().substr(0, 12).c_str(), nullptr, 16);
+  const uint64_t r = std::strtoull(backend_.random_token("multilock wait " + name_).substr(0, 12).c_str(), nullptr, 16);
   const int64_t lo = lease_ms <= base ? lease_ms / 2 : base;
   const int64_t span = std::max<int64_t>(lease_ms - lo, 1);
   return lo + static_cast<int64_t>(r % static_cast<uint64_t>(span));

@@ -229,8 +229,8 @@ void RedissonLock::add_unlock_latch(Command& command, const std::string& braced_
   // retryDelay(retryAttempts).
   const CommandPolicy& p = options_.commands;
   const int64_t latch_ms =
-      std::max<int64_t>((p.timeout_ms + retry_delay_ms(backend_, p, p.retry_attempts)) * p.retry_attempts, 1);
-  command.keys.push_back("redisson_unlock_latch:" + braced_name + ":" + backend_.random_token());
+      std::max<int64_t>((p.timeout_ms + retry_delay_ms(backend_, p, p.retry_attempts, "unlock latch " + key_)) * p.retry_attempts, 1);
+  command.keys.push_back("redisson_unlock_latch:" + braced_name + ":" + backend_.random_token("unlock latch " + key_));
   command.argv.push_back("publish");
   command.argv.push_back(std::to_string(latch_ms));
 }

@@ -57,7 +57,7 @@ TokenLock::TokenLock(Backend& backend, ScriptCatalog& scripts, std::string name,
     : PollingLock(backend, std::move(name), options), release_(scripts.get("token_release")) {}
 
 Task<OpResult> TokenLock::try_once(int64_t thread, int64_t op, int64_t lease_ms) {
-  const std::string token = backend_.random_token();
+  const std::string token = backend_.random_token("token " + name_ + " " + std::to_string(thread));
   std::vector<std::string> set{"SET", name_, token, "NX", "PX", std::to_string(lease_or_default(lease_ms))};
   const CallResult taken = co_await send("acquire", thread, op, std::move(set));
   if (taken.timed_out) co_return OpResult::unknown("timeout");

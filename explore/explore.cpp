@@ -283,17 +283,15 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
     }
   }
   if (against && result.no_verdict.empty()) {
-    // A difference between two configurations must need no chance (leaves_nothing_to_chance says why).
+    // Chance is keyed to what it decides (world/chance.hpp): a message both configurations send meets
+    // the same fate in both, so a difference under chance is the configurations' own. A case without
+    // chance is still the steadier story, tried first and kept while shrinking when it differs too.
     if (!leaves_nothing_to_chance(start, config)) {
       const Plan fixed = without_chance(start, config);
       if (keeps(fixed)) start = fixed;
       ++result.shrink_runs;
     }
-    if (!leaves_nothing_to_chance(start, config)) {
-      result.by_chance = true;
-      return result;
-    }
-    fixed_world = true;
+    fixed_world = leaves_nothing_to_chance(start, config);
     // Both sides pass the hazard experiment: a difference that disappears without the hazards is theirs.
     ++result.shrink_runs;
     const Judged v = judge(to_scenario(start, breaks), property);
@@ -405,9 +403,7 @@ std::string case_json_line(const CaseResult& r) {
   };
   j["verdicts"] = object(r.verdicts);
   if (!r.against_verdicts.empty()) j["verdicts_against"] = object(r.against_verdicts);
-  if (r.by_chance) {
-    j["differs_by_chance"] = r.violated;
-  } else if (!r.violated.empty()) {
+  if (!r.violated.empty()) {
     j["violated"] = r.violated;
     if (!r.side.empty()) j["violated_under"] = r.side;
     if (!r.no_verdict.empty()) {

@@ -35,9 +35,6 @@ struct CaseResult {
   // and holds under the other (an unknown on either side is no difference).
   std::string violated;
   std::string side;            // differential: which configuration violates it, "config" or "against"
-  // Differential: the verdicts differed, but not once chance was taken out of the world
-  // (leaves_nothing_to_chance): not a finding, counted apart.
-  bool by_chance = false;
   std::string anomaly;         // the shrunk case's
   std::string found_anomaly;   // the case's as generated (a shrink keeps the property, not always this)
   std::string explanation;     // the checker's words, for the shrunk case
@@ -60,8 +57,8 @@ struct CaseResult {
   std::string liveness_there;  // liveness on that side: holds | violated | unknown
   // Differential, a hazard or no verdict: what each side showed, in words, the violating side first.
   std::string sides;
-  // Neither a hazard nor chance nor a side without a verdict: what makes explore exit 1.
-  bool is_finding() const { return !error && !violated.empty() && !by_chance && !hazard && no_verdict.empty(); }
+  // Neither a hazard nor a side without a verdict: what makes explore exit 1.
+  bool is_finding() const { return !error && !violated.empty() && !hazard && no_verdict.empty(); }
   scenario::Scenario shrunk;            // the smallest counterexample under the configuration
   scenario::ScenarioResult shrunk_run;  // and its run
   scenario::Scenario shrunk_against;            // differential: the same case under --against

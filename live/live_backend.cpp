@@ -102,23 +102,23 @@ void LiveBackend::resubscribe(int server) {
   });
 }
 
-void LiveBackend::send(SharedCommand command, world::Sent sent, bool as_eval, std::shared_ptr<world::Waiter> waiter,
-                       SharedReply reply) {
-  hop(world::Actor::server(command->server),
-      [this, command, sent, as_eval, waiter, reply, epoch = connection_epoch_] {
-        if (epoch == connection_epoch_) execute(command, sent, as_eval, waiter, reply);
+void LiveBackend::send(SharedCommand command, world::Sent sent, bool as_eval, uint64_t identity,
+                       std::shared_ptr<world::Waiter> waiter, SharedReply reply) {
+  hop(world::Actor::server(command->server), identity,
+      [this, command, sent, as_eval, identity, waiter, reply, epoch = connection_epoch_] {
+        if (epoch == connection_epoch_) execute(command, sent, as_eval, identity, waiter, reply);
       },
       [command] { return "request " + client::command_summary(*command); });
 }
 
-void LiveBackend::execute(const SharedCommand& command, world::Sent sent, bool as_eval,
+void LiveBackend::execute(const SharedCommand& command, world::Sent sent, bool as_eval, uint64_t identity,
                           std::shared_ptr<world::Waiter> waiter, SharedReply reply) {
-  auto finish = [this, command, sent, waiter, reply](Reply answer, std::string before, std::string after,
+  auto finish = [this, command, sent, identity, waiter, reply](Reply answer, std::string before, std::string after,
                                                int64_t ttl_ms, std::string queue) {
     world_.record(world::exec_event(command->server, client_.name, *command, sent, answer,
                                     {.before = Atom(before), .after = Atom(after), .ttl_ms = ttl_ms,
                                      .queue = Atom(queue)}));
-    hop(world::Actor::client(client_.index),
+    hop(world::Actor::client(client_.index), reply_identity(identity),
         [this, waiter, reply, answer] {
           if (waiter->done) return;
           *reply = answer;
@@ -161,17 +161,20 @@ void LiveBackend::execute(const SharedCommand& command, world::Sent sent, bool a
 }
 
 void LiveBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<world::Waiter> waiter) {
-  hop(world::Actor::server(server),
-      [this, channel, server, waiter] {
-        links(server).pubsub->send({"SUBSCRIBE", channel}, [this, channel, waiter](Reply) {
-          hop(world::Actor::client(client_.index), [this, waiter] { complete(waiter, true); }, [channel] { return "reply to SUBSCRIBE " + channel; });
+  const uint64_t identity = message_identity(world::Identity() << "SUBSCRIBE" << channel << static_cast<int64_t>(server));
+  hop(world::Actor::server(server), identity,
+      [this, channel, server, waiter, identity] {
+        links(server).pubsub->send({"SUBSCRIBE", channel}, [this, channel, waiter, identity](Reply) {
+          hop(world::Actor::client(client_.index), reply_identity(identity), [this, waiter] { complete(waiter, true); }, [channel] { return "reply to SUBSCRIBE " + channel; });
         });
       },
       [channel] { return "request SUBSCRIBE " + channel; });
 }
 
 void LiveBackend::send_unsubscribe(const std::string& channel, int server) {
-  hop(world::Actor::server(server), [this, channel, server] { links(server).pubsub->send({"UNSUBSCRIBE", channel}, nullptr); },
+  hop(world::Actor::server(server),
+      message_identity(world::Identity() << "UNSUBSCRIBE" << channel << static_cast<int64_t>(server)),
+      [this, channel, server] { links(server).pubsub->send({"UNSUBSCRIBE", channel}, nullptr); },
       [channel] { return "request UNSUBSCRIBE " + channel; });
 }
 

@@ -30,7 +30,7 @@ class LiveBackend final : public world::ClientBackend, public MoveListener {
   void moved(int server) override;
 
  protected:
-  void send(SharedCommand command, world::Sent sent, bool as_eval, std::shared_ptr<world::Waiter> waiter,
+  void send(SharedCommand command, world::Sent sent, bool as_eval, uint64_t identity, std::shared_ptr<world::Waiter> waiter,
             SharedReply reply) override;
   void send_subscribe(const std::string& channel, int server, std::shared_ptr<world::Waiter> waiter) override;
   void send_unsubscribe(const std::string& channel, int server) override;
@@ -41,8 +41,8 @@ class LiveBackend final : public world::ClientBackend, public MoveListener {
     std::unique_ptr<Connection> pubsub;
   };
   Links& links(int server);
-  void execute(const SharedCommand& command, world::Sent sent, bool as_eval, std::shared_ptr<world::Waiter> waiter,
-               SharedReply reply);
+  void execute(const SharedCommand& command, world::Sent sent, bool as_eval, uint64_t identity,
+               std::shared_ptr<world::Waiter> waiter, SharedReply reply);
   void resubscribe(int server);
 
   Endpoints& endpoints_;

@@ -9,9 +9,10 @@ namespace locksim::sim {
 
 using world::Waiter;
 
-void SimBackend::round_trip(Describe what, RedisNode& node, AtServer at_server, std::shared_ptr<Waiter> waiter) {
-  auto request = pooled<Request>(Request{std::move(what), std::move(at_server)});
-  hop(world::Actor::server(node.index()),
+void SimBackend::round_trip(Describe what, RedisNode& node, uint64_t identity, AtServer at_server,
+                            std::shared_ptr<Waiter> waiter) {
+  auto request = pooled<Request>(Request{std::move(what), std::move(at_server), identity});
+  hop(world::Actor::server(node.index()), identity,
       [this, request, &node, waiter, epoch = connection_epoch_] {
         if (epoch == connection_epoch_) arrive(request, node, waiter);
       },
@@ -27,17 +28,17 @@ void SimBackend::arrive(const std::shared_ptr<Request>& request, RedisNode& node
   }
   const std::optional<bool> answer = request->at_server();
   if (!answer) return;
-  hop(world::Actor::client(client_.index),
+  hop(world::Actor::client(client_.index), reply_identity(request->identity),
       [this, waiter, value = *answer, epoch = connection_epoch_] {
         if (epoch == connection_epoch_ && !waiter->done) complete(waiter, value);
       },
       [&request] { return "reply to " + request->what(); });
 }
 
-void SimBackend::send(SharedCommand command, world::Sent sent, bool as_eval, std::shared_ptr<Waiter> waiter,
-                      SharedReply reply) {
+void SimBackend::send(SharedCommand command, world::Sent sent, bool as_eval, uint64_t identity,
+                      std::shared_ptr<Waiter> waiter, SharedReply reply) {
   RedisNode& target = node(command->server);
-  round_trip([command] { return client::command_summary(*command); }, target,
+  round_trip([command] { return client::command_summary(*command); }, target, identity,
              [&target, who = &client_.name, command, sent, as_eval, reply]() -> std::optional<bool> {
                if (!target.up()) return std::nullopt;
                *reply = target.error_now() ? target.refuse(*who, *command, sent)
@@ -50,6 +51,7 @@ void SimBackend::send(SharedCommand command, world::Sent sent, bool as_eval, std
 void SimBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<Waiter> waiter) {
   RedisNode& target = node(server);
   round_trip([channel] { return "SUBSCRIBE " + channel; }, target,
+             message_identity(world::Identity() << "SUBSCRIBE" << channel << static_cast<int64_t>(server)),
              [&target, who = client_.name, channel]() -> std::optional<bool> {
                if (!target.up()) return std::nullopt;
                if (target.error_now()) return false;  // refused: the client is not subscribed
@@ -62,6 +64,7 @@ void SimBackend::send_subscribe(const std::string& channel, int server, std::sha
 void SimBackend::send_unsubscribe(const std::string& channel, int server) {
   RedisNode& target = node(server);
   round_trip([channel] { return "UNSUBSCRIBE " + channel; }, target,
+             message_identity(world::Identity() << "UNSUBSCRIBE" << channel << static_cast<int64_t>(server)),
              [&target, who = client_.name, channel]() -> std::optional<bool> {
                if (target.up() && !target.error_now()) target.pubsub(who, {"UNSUBSCRIBE", channel});
                return std::nullopt;  // nobody waits for this reply

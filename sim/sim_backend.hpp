@@ -23,15 +23,16 @@ class SimBackend : public world::ClientBackend {
   void reset() override;
 
  protected:
-  void send(SharedCommand command, world::Sent sent, bool as_eval, std::shared_ptr<world::Waiter> waiter,
-            SharedReply reply) override;
+  void send(SharedCommand command, world::Sent sent, bool as_eval, uint64_t identity,
+            std::shared_ptr<world::Waiter> waiter, SharedReply reply) override;
   void send_subscribe(const std::string& channel, int server, std::shared_ptr<world::Waiter> waiter) override;
   void send_unsubscribe(const std::string& channel, int server) override;
 
  private:
   // Sends `what` to `node`; `at_server` runs there when the request arrives (or, the node paused,
   // when it takes it up), and when it gives an answer, that travels back and completes `waiter` with
-  // it (true: done; false: refused, as a SUBSCRIBE during an error window). A request still on the
+  // it (true: done; false: refused, as a SUBSCRIBE during an error window). `identity` names the
+  // request, for its chance and its reply's. A request still on the
   // link when the client's connection closes (reset) never arrives. `what` describes the request,
   // only when a message is lost.
   using Describe = InlineFunction<std::string(), 32>;  // a command or a channel name, kept in place
@@ -40,8 +41,10 @@ class SimBackend : public world::ClientBackend {
   struct Request {
     Describe what;
     AtServer at_server;
+    uint64_t identity = 0;
   };
-  void round_trip(Describe what, RedisNode& node, AtServer at_server, std::shared_ptr<world::Waiter> waiter);
+  void round_trip(Describe what, RedisNode& node, uint64_t identity, AtServer at_server,
+                  std::shared_ptr<world::Waiter> waiter);
   void arrive(const std::shared_ptr<Request>& request, RedisNode& node, std::shared_ptr<world::Waiter> waiter);
 
   RedisNode& node(int server) const { return *nodes_.at(static_cast<size_t>(server)); }

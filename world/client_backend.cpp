@@ -56,7 +56,9 @@ client::Task<client::CallResult> ClientBackend::call(client::SharedCommand comma
     auto call = pooled<InFlight>(InFlight{new_waiter(), Reply(), false});
     const uint64_t id = next_call_++;
     in_flight_.emplace_back(id, call);
-    send(command, sent, as_eval, call->waiter, SharedReply(call, &call->reply));
+    const uint64_t identity = message_identity(Identity() << command->role << command->lock << command->thread
+                                                          << static_cast<int64_t>(command->server));
+    send(command, sent, as_eval, identity, call->waiter, SharedReply(call, &call->reply));
     complete_at(world_.now() + timeout_ms, call->waiter, false);
     const bool answered = co_await Park{call->waiter.get()};
     const auto it = std::lower_bound(in_flight_.begin(), in_flight_.end(), id,
@@ -154,9 +156,9 @@ void ClientBackend::on_message(const std::string& channel, int server) {
 
 void ClientBackend::lost(std::string text) { record(model::lost_message(std::move(text))); }
 
-void ClientBackend::hop(Actor to, EventQueue::Action then, const std::function<std::string()>& what) {
+void ClientBackend::hop(Actor to, uint64_t identity, EventQueue::Action then, const std::function<std::string()>& what) {
   const bool to_server = to != Actor::client(client_.index);
-  const auto arrival = client_.link.arrival(world_.now(), to_server, client_.index, world_.scheduler());
+  const auto arrival = client_.link.arrival(world_.now(), to_server, client_.index, identity, world_.scheduler());
   if (!arrival) {
     lost(what());
     return;
@@ -167,10 +169,11 @@ void ClientBackend::hop(Actor to, EventQueue::Action then, const std::function<s
 client::Task<int> ClientBackend::write_fenced(std::string resource, int64_t token, int64_t thread, int64_t timeout_ms) {
   auto waiter = new_waiter();
   auto accepted = std::make_shared<bool>(false);
-  hop(Actor::world(),
-      [this, resource, token, thread, waiter, accepted] {
+  const uint64_t identity = message_identity(Identity() << "fenced write" << resource << thread);
+  hop(Actor::world(), identity,
+      [this, resource, token, thread, waiter, accepted, identity] {
         *accepted = world_.fenced_write(client_.name, thread, resource, token);
-        hop(Actor::client(client_.index),
+        hop(Actor::client(client_.index), reply_identity(identity),
             [this, waiter] {
               if (!waiter->done) complete(waiter, true);
             },
@@ -192,13 +195,22 @@ void ClientBackend::record(model::Event event) {
 
 int64_t ClientBackend::next_op() { return world_.next_op_id(); }
 
-std::string ClientBackend::random_token() {
+std::string ClientBackend::random_token(std::string_view purpose) {
+  Rng rng = chance_of(client_.chance_seed, client_.occurrences.next(Identity() << "token" << purpose), "token");
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(client_.rng.next()),
-                static_cast<unsigned long long>(client_.rng.next()));
+  const uint64_t a = rng.next(), b = rng.next();
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a), static_cast<unsigned long long>(b));
   return buf;
 }
 
-int64_t ClientBackend::random_range(int64_t lo, int64_t hi) { return client_.rng.range(lo, hi); }
+int64_t ClientBackend::random_range(std::string_view purpose, int64_t lo, int64_t hi) {
+  return chance_of(client_.chance_seed, client_.occurrences.next(Identity() << "range" << purpose), "range").range(lo, hi);
+}
+
+uint64_t ClientBackend::message_identity(Identity what) {
+  return client_.occurrences.next(Identity() << client_.name << "message" << what.value());
+}
+
+uint64_t ClientBackend::reply_identity(uint64_t request) { return (Identity(request) << "reply").value(); }
 
 }  // namespace locksim::world

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "client/backend.hpp"
+#include "world/chance.hpp"
 #include "world/event_queue.hpp"
 #include "world/exec_event.hpp"
 #include "world/scheduler.hpp"
@@ -38,8 +39,8 @@ class ClientBackend : public client::Backend {
   int64_t next_op() override;
   const std::string& client_id() const override;
   const std::string& name() const override;
-  std::string random_token() override;
-  int64_t random_range(int64_t lo, int64_t hi) override;
+  std::string random_token(std::string_view purpose) override;
+  int64_t random_range(std::string_view purpose, int64_t lo, int64_t hi) override;
 
   // A pub/sub message on `channel` from `server` reached this client.
   void on_message(const std::string& channel, int server);
@@ -54,10 +55,10 @@ class ClientBackend : public client::Backend {
  protected:
   using SharedCommand = client::SharedCommand;
   using SharedReply = std::shared_ptr<Reply>;
-  // Sends one request (EVAL with the script's body when `as_eval`), stamped `sent`; when the reply
-  // comes it is stored in `*reply` and `waiter` completed with true. A request or reply that is
-  // lost completes nothing.
-  virtual void send(SharedCommand command, Sent sent, bool as_eval, std::shared_ptr<Waiter> waiter,
+  // Sends one request (EVAL with the script's body when `as_eval`), stamped `sent` and named
+  // `identity` (its reply: reply_identity(identity)); when the reply comes it is stored in `*reply`
+  // and `waiter` completed with true. A request or reply that is lost completes nothing.
+  virtual void send(SharedCommand command, Sent sent, bool as_eval, uint64_t identity, std::shared_ptr<Waiter> waiter,
                     SharedReply reply) = 0;
   // Subscribes the pub/sub connection; completes `waiter` with true on the server's confirmation.
   virtual void send_subscribe(const std::string& channel, int server, std::shared_ptr<Waiter> waiter) = 0;
@@ -66,8 +67,12 @@ class ClientBackend : public client::Backend {
   // Crosses the client's link (latency, loss, partition, delay): `then` runs when the message
   // arrives, or never when it is lost (recorded with the text `what` gives).
   // `to` is what acts when it arrives: a server (or the world, for the fenced resource) on the way
-  // there, this client on the way back.
-  void hop(Actor to, EventQueue::Action then, const std::function<std::string()>& what);
+  // there, this client on the way back. `identity` names the message, for its chance.
+  void hop(Actor to, uint64_t identity, EventQueue::Action then, const std::function<std::string()>& what);
+  // The identity of the next message this client sends that is `what` (the n-th alike is another).
+  uint64_t message_identity(Identity what);
+  // The identity of the reply to the request named `request`.
+  static uint64_t reply_identity(uint64_t request);
   void lost(std::string text);
 
   std::shared_ptr<Waiter> new_waiter() const;

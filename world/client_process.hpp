@@ -16,6 +16,7 @@
 #include "world/event_queue.hpp"
 #include "world/network.hpp"
 #include "world/ops.hpp"
+#include "world/chance.hpp"
 #include "world/rng.hpp"
 
 namespace locksim::world {
@@ -61,15 +62,16 @@ struct Waiter {
 };
 
 struct ClientProcess {
-  ClientProcess(std::string name, int index, std::string uuid, LinkOptions link, Rng rng)
-      : name(std::move(name)), index(index), uuid(std::move(uuid)), link(link), rng(rng) {}
+  ClientProcess(std::string name, int index, std::string uuid, LinkOptions link, uint64_t chance_seed)
+      : name(std::move(name)), index(index), uuid(std::move(uuid)), link(link), chance_seed(chance_seed) {}
 
   std::string name;
   int index = 0;  // its place in the order the world's clients were added (its Actor)
   std::string uuid;
   ClientClock clock;
   Link link;
-  Rng rng;
+  uint64_t chance_seed;     // its tokens and jitter: drawn from this and what they are for (chance.hpp)
+  Occurrences occurrences;  // what it has sent and drawn, by name, for the identities of the next
   bool crashed = false;
   int64_t paused_until = 0;
   uint64_t generation = 1;  // bumped on crash: parked coroutines of an old generation never run

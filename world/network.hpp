@@ -23,8 +23,9 @@ class Link {
   explicit Link(LinkOptions options) : options_(options) {}
 
   // When a message sent at `now` arrives, or nullopt when it is lost: its latency and loss are the
-  // scheduler's to decide. `to_server` picks the direction; `client` is the link's owner.
-  std::optional<int64_t> arrival(int64_t now, bool to_server, int client, Scheduler& scheduler) {
+  // scheduler's to decide. `to_server` picks the direction; `client` is the link's owner; `identity`
+  // names the message (MessageAsk::identity).
+  std::optional<int64_t> arrival(int64_t now, bool to_server, int client, uint64_t identity, Scheduler& scheduler) {
     int64_t& last = to_server ? last_to_server_ : last_to_client_;
     const MessageAsk ask{client,
                          to_server,
@@ -33,7 +34,8 @@ class Link {
                          now + (now < delayed_until_ ? extra_delay_ms_ : 0),
                          options_.reorder ? -1 : last,
                          current_loss_numerator(now),
-                         options_.loss_denominator};
+                         options_.loss_denominator,
+                         identity};
     const int64_t latency = scheduler.latency(ask);
     const bool lost_by_chance = scheduler.lost(ask);
     if (now < partitioned_until_ || lost_by_chance) return std::nullopt;

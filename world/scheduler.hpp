@@ -1,8 +1,8 @@
 #pragma once
 // Scheduler: everything a world leaves to chance, decided in one place. A message's latency and
 // whether it is lost, which of the events due at one instant runs first, whether a fault falls
-// just before an event, and how far a client's clock is off: the random scheduler draws them from the world's seeded RNG (what `run` and
-// `explore` use, drawing exactly what the links always drew); a choice scheduler
+// just before an event, and how far a client's clock is off: the random scheduler draws them from the
+// world's seed and each message's identity (chance.hpp; what `run` and `explore` use); a choice scheduler
 // (choice_scheduler.hpp) takes them from a list of choices, so that a run is a pure function of its
 // scenario and that list, and an enumerating search can try every list within its bounds.
 #include <cstdint>
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "world/fault.hpp"
-#include "world/rng.hpp"
+#include "world/chance.hpp"
 
 namespace locksim::world {
 
@@ -50,6 +50,9 @@ struct MessageAsk {
   int64_t earliest_ms = 0;   // sent + any injected delay: arrival is this plus the latency
   int64_t fifo_floor_ms = -1;  // without reordering, it cannot arrive before this (-1: it can)
   uint64_t loss_numerator = 0, loss_denominator = 1000;
+  // What the message is, stable across configurations (chance.hpp): which client, which way, which
+  // request and its how-manieth like it. A reply's identity is its request's, turned.
+  uint64_t identity = 0;
 };
 
 class Scheduler {
@@ -77,16 +80,20 @@ class Scheduler {
   }
 };
 
-// The world's seeded chance: every draw exactly what a link made before schedulers existed, so
-// that a seed gives the history it always gave.
+// The world's seeded chance, keyed to each message's identity: a message's latency and fate depend
+// on the seed and on what the message is, not on how many messages went before it.
 class RandomScheduler final : public Scheduler {
  public:
-  explicit RandomScheduler(Rng& rng) : rng_(rng) {}
-  int64_t latency(const MessageAsk& m) override { return rng_.range(m.latency_min_ms, m.latency_max_ms); }
-  bool lost(const MessageAsk& m) override { return rng_.chance(m.loss_numerator, m.loss_denominator); }
+  explicit RandomScheduler(uint64_t seed) : seed_(seed) {}
+  int64_t latency(const MessageAsk& m) override {
+    return chance_of(seed_, m.identity, "latency").range(m.latency_min_ms, m.latency_max_ms);
+  }
+  bool lost(const MessageAsk& m) override {
+    return chance_of(seed_, m.identity, "loss").chance(m.loss_numerator, m.loss_denominator);
+  }
 
  private:
-  Rng& rng_;
+  uint64_t seed_;
 };
 
 }  // namespace locksim::world

@@ -30,7 +30,7 @@ World::World(WorldOptions options, Fabric& fabric)
     : options_(std::move(options)),
       fabric_(fabric),
       root_rng_(options_.seed),
-      network_rng_(root_rng_.split("network")),
+      random_scheduler_(root_rng_.split("network").next()),
       scripts_(!options_.scripts_dir.empty() ? options_.scripts_dir
                : options_.script_texts      ? options_.script_texts->default_dir()
                                             : client::default_scripts_dir(),
@@ -58,7 +58,7 @@ ClientProcess& World::add_client(const std::string& name) {
   if (clients_.count(name)) throw std::invalid_argument("client '" + name + "' is declared twice");
   const Rng rng = root_rng_.split("client:" + name);
   auto process = std::make_unique<ClientProcess>(name, static_cast<int>(client_names_.size()), uuid_from(rng),
-                                                 options_.link, rng.split("tokens"));
+                                                 options_.link, rng.split("tokens").next());
   client_names_.push_back(name);
   scheduler_->on_client(process->index, name);
   process->clock.offset_ms = scheduler_->clock_offset(process->index);
@@ -135,7 +135,11 @@ void World::carry_message(const std::string& client_name, std::string_view chann
   if (process.crashed) return;
   // As the history's atom: the closure and the Message event share it, nothing copied.
   const Atom channel(channel_name);
-  const auto arrival = process.link.arrival(now(), false, process.index, *scheduler_);
+  // A delivery is named by its channel and how many went to this client before: the n-th message
+  // on a channel keeps its fate whatever else the client was sent.
+  const uint64_t identity =
+      process.occurrences.next(Identity() << process.name << "delivery" << channel_name << static_cast<int64_t>(server));
+  const auto arrival = process.link.arrival(now(), false, process.index, identity, *scheduler_);
   if (!arrival) {
     record(model::message_event(client_name, channel, "lost"));
     return;

@@ -112,8 +112,7 @@ class World final : public Harness {
   Fabric& fabric_;
   EventQueue queue_;
   Rng root_rng_;
-  Rng network_rng_;
-  RandomScheduler random_scheduler_{network_rng_};
+  RandomScheduler random_scheduler_;
   Scheduler* scheduler_ = &random_scheduler_;
   bool stop_when_settled_ = false;
   model::History history_;

@@ -12,11 +12,11 @@ using world::Waiter;
 void SimBackend::round_trip(Describe what, RedisNode& node, uint64_t identity, AtServer at_server,
                             std::shared_ptr<Waiter> waiter) {
   auto request = pooled<Request>(Request{std::move(what), std::move(at_server), identity});
-  hop(world::Actor::server(node.index()), identity,
-      [this, request, &node, waiter, epoch = connection_epoch_] {
-        if (epoch == connection_epoch_) arrive(request, node, waiter);
-      },
-      [&request] { return "request " + request->what(); });
+  auto arrival = [this, request, &node, waiter, epoch = connection_epoch_] {
+    if (epoch == connection_epoch_) arrive(request, node, waiter);
+  };
+  static_assert(world::EventQueue::Action::kept_inline<decltype(arrival)>);  // one per request: not allocated
+  hop(world::Actor::server(node.index()), identity, std::move(arrival), [&request] { return "request " + request->what(); });
 }
 
 void SimBackend::arrive(const std::shared_ptr<Request>& request, RedisNode& node, std::shared_ptr<Waiter> waiter) {
@@ -28,24 +28,28 @@ void SimBackend::arrive(const std::shared_ptr<Request>& request, RedisNode& node
   }
   const std::optional<bool> answer = request->at_server();
   if (!answer) return;
-  hop(world::Actor::client(client_.index), reply_identity(request->identity),
-      [this, waiter, value = *answer, epoch = connection_epoch_] {
-        if (epoch == connection_epoch_ && !waiter->done) complete(waiter, value);
-      },
+  auto reply = [this, waiter, value = *answer, epoch = connection_epoch_] {
+    if (epoch == connection_epoch_ && !waiter->done) complete(waiter, value);
+  };
+  static_assert(world::EventQueue::Action::kept_inline<decltype(reply)>);  // one per reply: not allocated
+  hop(world::Actor::client(client_.index), reply_identity(request->identity), std::move(reply),
       [&request] { return "reply to " + request->what(); });
 }
 
 void SimBackend::send(SharedCommand command, world::Sent sent, bool as_eval, uint64_t identity,
                       std::shared_ptr<Waiter> waiter, SharedReply reply) {
-  RedisNode& target = node(command->server);
-  round_trip([command] { return client::command_summary(*command); }, target, identity,
-             [&target, who = &client_.name, command, sent, as_eval, reply]() -> std::optional<bool> {
-               if (!target.up()) return std::nullopt;
-               *reply = target.error_now() ? target.refuse(*who, *command, sent)
-                                           : target.execute(*who, *command, sent, as_eval);
-               return true;
-             },
-             std::move(waiter));
+  // What runs at the server, once per request: kept in place, not allocated. The server and the
+  // client's name are found from `this` and the command rather than captured, to fit.
+  auto at_server = [this, command, sent, as_eval, reply]() -> std::optional<bool> {
+    RedisNode& target = node(command->server);
+    if (!target.up()) return std::nullopt;
+    *reply = target.error_now() ? target.refuse(client_.name, *command, sent)
+                                : target.execute(client_.name, *command, sent, as_eval);
+    return true;
+  };
+  static_assert(AtServer::kept_inline<decltype(at_server)>);
+  round_trip([command] { return client::command_summary(*command); }, node(command->server), identity,
+             std::move(at_server), std::move(waiter));
 }
 
 void SimBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<Waiter> waiter) {

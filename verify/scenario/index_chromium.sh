@@ -42,16 +42,7 @@ fi
 if grep -q 'skipped *pass' "$work/run.log"; then echo "FAIL: the table says 'skipped pass'" >&2; exit 1; fi
 [[ -s $out/index.html ]] || { echo "FAIL: $out/index.html was not written" >&2; exit 1; }
 
-chrome() {  # chrome <width> <url> <chromium args...>
-  local width=$1 url=$2
-  shift 2
-  chromium_offline "$width" "$url" --allow-file-access-from-files --virtual-time-budget=3000 \
-    --run-all-compositor-stages-before-draw "$@"
-}
-dump() {  # dump <name> <url suffix>
-  chrome 1400 "file://$out/index.html$2" --dump-dom >"$work/$1.html" ||
-    { tail -20 "$work/chromium.log" >&2; echo "FAIL: chromium --dump-dom $2" >&2; exit 1; }
-}
+dump() { dump_dom "$out/index.html" "$1" "$2"; }  # dump <name> <url suffix>
 dump all ""
 dump failed "#failed"
 dump fair "#lock=fair"
@@ -59,21 +50,7 @@ dump violated-rlock "#violated&lock=rlock"
 dump pending "#pending"
 
 # At 1000 px, in a frame of that width: does the page scroll sideways?
-cat >"$work/frame.html" <<HTML
-<!DOCTYPE html><html><body style="margin:0">
-<iframe id="f" src="file://$out/index.html" style="width:1000px;height:900px;border:0"></iframe>
-<script>
-document.getElementById('f').addEventListener('load', function () {
-  var d = this.contentDocument.documentElement;
-  var p = document.createElement('p');
-  p.id = 'measure';
-  p.textContent = 'scroll=' + d.scrollWidth + ' client=' + d.clientWidth;
-  document.body.appendChild(p);
-});
-</script></body></html>
-HTML
-chrome 1000 "file://$work/frame.html" --dump-dom >"$work/frame-dom.html" ||
-  { tail -20 "$work/chromium.log" >&2; echo "FAIL: chromium --dump-dom frame" >&2; exit 1; }
+measure_sideways_scroll "$out/index.html"
 
 python3 - "$work" "$out/results.json" <<'PY'
 import html.parser, json, re, sys

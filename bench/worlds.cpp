@@ -57,7 +57,7 @@ void top_up(world::World& world, const std::vector<std::string>& clients) {
 std::vector<std::string> set_up_standard_contention(world::World& world, int64_t run_ms, client::LockSpec lock) {
   std::vector<std::string> clients = add_lock_and_clients(world, kStandardClients, std::move(lock));
   for (int64_t t = 0; t < run_ms; t += kTopUpEveryMs)
-    world.at(t, [&world, clients] { top_up(world, clients); });
+    world.at(t, [&world, clients] { top_up(world, clients); }, world::EventTag::test());
   return clients;
 }
 

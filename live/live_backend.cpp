@@ -82,7 +82,7 @@ LiveBackend::Links& LiveBackend::links(int server) {
     l.pubsub->on_broken([this, server] {
       world_.queue().at(world_.now(), [this, server, generation = client_.generation] {
         if (!client_.crashed && client_.generation == generation) resubscribe(server);
-      });
+      }, world::EventTag::of_client(world::EventKind::Retry, client_.index));
     });
   }
   return l;
@@ -99,12 +99,12 @@ void LiveBackend::resubscribe(int server) {
   // The server is not back yet: try again shortly, for as long as the client lives.
   world_.queue().at(world_.now() + 50, [this, server, generation = client_.generation] {
     if (!client_.crashed && client_.generation == generation) resubscribe(server);
-  });
+  }, world::EventTag::of_client(world::EventKind::Retry, client_.index));
 }
 
 void LiveBackend::send(SharedCommand command, world::Sent sent, bool as_eval, uint64_t identity,
                        std::shared_ptr<world::Waiter> waiter, SharedReply reply) {
-  hop(world::Actor::server(command->server), identity,
+  hop(request_tag(command->server, identity, command.get()),
       [this, command, sent, as_eval, identity, waiter, reply, epoch = connection_epoch_] {
         if (epoch == connection_epoch_) execute(command, sent, as_eval, identity, waiter, reply);
       },
@@ -118,7 +118,7 @@ void LiveBackend::execute(const SharedCommand& command, world::Sent sent, bool a
     world_.record(world::exec_event(command->server, client_.name, *command, sent, answer,
                                     {.before = Atom(before), .after = Atom(after), .ttl_ms = ttl_ms,
                                      .queue = Atom(queue)}));
-    hop(world::Actor::client(client_.index), reply_identity(identity),
+    hop(reply_tag(request_tag(command->server, identity, command.get())),
         [this, waiter, reply, answer] {
           if (waiter->done) return;
           *reply = answer;
@@ -162,18 +162,19 @@ void LiveBackend::execute(const SharedCommand& command, world::Sent sent, bool a
 
 void LiveBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<world::Waiter> waiter) {
   const uint64_t identity = message_identity(world::Identity() << "SUBSCRIBE" << channel << static_cast<int64_t>(server));
-  hop(world::Actor::server(server), identity,
-      [this, channel, server, waiter, identity] {
-        links(server).pubsub->send({"SUBSCRIBE", channel}, [this, channel, waiter, identity](Reply) {
-          hop(world::Actor::client(client_.index), reply_identity(identity), [this, waiter] { complete(waiter, true); }, [channel] { return "reply to SUBSCRIBE " + channel; });
+  const world::EventTag request = request_tag(server, identity, nullptr);
+  hop(request,
+      [this, channel, server, waiter, request] {
+        links(server).pubsub->send({"SUBSCRIBE", channel}, [this, channel, waiter, request](Reply) {
+          hop(reply_tag(request), [this, waiter] { complete(waiter, true); }, [channel] { return "reply to SUBSCRIBE " + channel; });
         });
       },
       [channel] { return "request SUBSCRIBE " + channel; });
 }
 
 void LiveBackend::send_unsubscribe(const std::string& channel, int server) {
-  hop(world::Actor::server(server),
-      message_identity(world::Identity() << "UNSUBSCRIBE" << channel << static_cast<int64_t>(server)),
+  hop(request_tag(server, message_identity(world::Identity() << "UNSUBSCRIBE" << channel << static_cast<int64_t>(server)),
+                  nullptr),
       [this, channel, server] { links(server).pubsub->send({"UNSUBSCRIBE", channel}, nullptr); },
       [channel] { return "request UNSUBSCRIBE " + channel; });
 }

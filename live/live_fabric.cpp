@@ -318,7 +318,9 @@ void LiveFabric::plan(const world::Fault& fault, int64_t at) {
   if (fault.kind != world::FaultKind::Failover || fault.sentinel) return;
   const int server = fault.server;
   if (at - fault.lag_ms <= world_->now()) detach_replica(server);
-  else world_->queue().at(at - fault.lag_ms, [this, server] { detach_replica(server); });
+  else
+    world_->queue().at(at - fault.lag_ms, [this, server] { detach_replica(server); },
+                       world::EventTag::of_server(world::EventKind::ServerChange, server));
 }
 
 void LiveFabric::failover(int server, int64_t) {

@@ -9,21 +9,22 @@ namespace locksim::sim {
 
 using world::Waiter;
 
-void SimBackend::round_trip(Describe what, RedisNode& node, uint64_t identity, AtServer at_server,
+void SimBackend::round_trip(Describe what, RedisNode& node, const world::EventTag& tag, AtServer at_server,
                             std::shared_ptr<Waiter> waiter) {
-  auto request = pooled<Request>(Request{std::move(what), std::move(at_server), identity});
+  auto request = pooled<Request>(Request{std::move(what), std::move(at_server), tag});
   auto arrival = [this, request, &node, waiter, epoch = connection_epoch_] {
     if (epoch == connection_epoch_) arrive(request, node, waiter);
   };
   static_assert(world::EventQueue::Action::kept_inline<decltype(arrival)>);  // one per request: not allocated
-  hop(world::Actor::server(node.index()), identity, std::move(arrival), [&request] { return "request " + request->what(); });
+  hop(request->tag, std::move(arrival), [&request] { return "request " + request->what(); });
 }
 
 void SimBackend::arrive(const std::shared_ptr<Request>& request, RedisNode& node, std::shared_ptr<Waiter> waiter) {
   // A stopped (SIGSTOP) server reads nothing; what arrived waits in its socket, in order.
   if (node.paused_until() > world_.now()) {
-    world_.queue().at(node.paused_until(), [this, request, &node, waiter] { arrive(request, node, waiter); },
-                      world::Actor::server(node.index()));
+    world::EventTag held = request->tag;
+    held.kind = world::EventKind::RequestHeld;
+    world_.queue().at(node.paused_until(), [this, request, &node, waiter] { arrive(request, node, waiter); }, held);
     return;
   }
   const std::optional<bool> answer = request->at_server();
@@ -32,7 +33,7 @@ void SimBackend::arrive(const std::shared_ptr<Request>& request, RedisNode& node
     if (epoch == connection_epoch_ && !waiter->done) complete(waiter, value);
   };
   static_assert(world::EventQueue::Action::kept_inline<decltype(reply)>);  // one per reply: not allocated
-  hop(world::Actor::client(client_.index), reply_identity(request->identity), std::move(reply),
+  hop(reply_tag(request->tag), std::move(reply),
       [&request] { return "reply to " + request->what(); });
 }
 
@@ -48,14 +49,16 @@ void SimBackend::send(SharedCommand command, world::Sent sent, bool as_eval, uin
     return true;
   };
   static_assert(AtServer::kept_inline<decltype(at_server)>);
-  round_trip([command] { return client::command_summary(*command); }, node(command->server), identity,
+  round_trip([command] { return client::command_summary(*command); }, node(command->server),
+             request_tag(command->server, identity, command.get()),
              std::move(at_server), std::move(waiter));
 }
 
 void SimBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<Waiter> waiter) {
   RedisNode& target = node(server);
   round_trip([channel] { return "SUBSCRIBE " + channel; }, target,
-             message_identity(world::Identity() << "SUBSCRIBE" << channel << static_cast<int64_t>(server)),
+             request_tag(server, message_identity(world::Identity() << "SUBSCRIBE" << channel << static_cast<int64_t>(server)),
+                         nullptr),
              [&target, who = client_.name, channel]() -> std::optional<bool> {
                if (!target.up()) return std::nullopt;
                if (target.error_now()) return false;  // refused: the client is not subscribed
@@ -68,7 +71,8 @@ void SimBackend::send_subscribe(const std::string& channel, int server, std::sha
 void SimBackend::send_unsubscribe(const std::string& channel, int server) {
   RedisNode& target = node(server);
   round_trip([channel] { return "UNSUBSCRIBE " + channel; }, target,
-             message_identity(world::Identity() << "UNSUBSCRIBE" << channel << static_cast<int64_t>(server)),
+             request_tag(server, message_identity(world::Identity() << "UNSUBSCRIBE" << channel << static_cast<int64_t>(server)),
+                         nullptr),
              [&target, who = client_.name, channel]() -> std::optional<bool> {
                if (target.up() && !target.error_now()) target.pubsub(who, {"UNSUBSCRIBE", channel});
                return std::nullopt;  // nobody waits for this reply

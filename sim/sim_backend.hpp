@@ -31,8 +31,8 @@ class SimBackend : public world::ClientBackend {
  private:
   // Sends `what` to `node`; `at_server` runs there when the request arrives (or, the node paused,
   // when it takes it up), and when it gives an answer, that travels back and completes `waiter` with
-  // it (true: done; false: refused, as a SUBSCRIBE during an error window). `identity` names the
-  // request, for its chance and its reply's. A request still on the
+  // it (true: done; false: refused, as a SUBSCRIBE during an error window). `tag` is the request's
+  // record (request_tag), whose identity is its chance and its reply's. A request still on the
   // link when the client's connection closes (reset) never arrives. `what` describes the request,
   // only when a message is lost.
   using Describe = InlineFunction<std::string(), 32>;  // a command or a channel name, kept in place
@@ -41,9 +41,9 @@ class SimBackend : public world::ClientBackend {
   struct Request {
     Describe what;
     AtServer at_server;
-    uint64_t identity = 0;
+    world::EventTag tag;  // the request's record on the agenda
   };
-  void round_trip(Describe what, RedisNode& node, uint64_t identity, AtServer at_server,
+  void round_trip(Describe what, RedisNode& node, const world::EventTag& tag, AtServer at_server,
                   std::shared_ptr<world::Waiter> waiter);
   void arrive(const std::shared_ptr<Request>& request, RedisNode& node, std::shared_ptr<world::Waiter> waiter);
 

@@ -37,7 +37,7 @@ void ClientBackend::complete(const std::shared_ptr<Waiter>& waiter, bool value) 
 
 void ClientBackend::complete_at(int64_t at_ms, const std::shared_ptr<Waiter>& waiter, bool value) {
   waiter->timer = world_.queue().at(std::max(at_ms, world_.now()), [this, waiter, value] { complete(waiter, value); },
-                                    Actor::client(client_.index));
+                                    EventTag::of_client(EventKind::Timer, client_.index));
 }
 
 client::Task<void> ClientBackend::sleep(int64_t ms) {
@@ -156,24 +156,42 @@ void ClientBackend::on_message(const std::string& channel, int server) {
 
 void ClientBackend::lost(std::string text) { record(model::lost_message(std::move(text))); }
 
-void ClientBackend::hop(Actor to, uint64_t identity, EventQueue::Action then, const std::function<std::string()>& what) {
-  const bool to_server = to != Actor::client(client_.index);
-  const auto arrival = client_.link.arrival(world_.now(), to_server, client_.index, identity, world_.scheduler());
+EventTag ClientBackend::request_tag(int server, uint64_t identity, const client::Command* command) const {
+  return {.kind = EventKind::Request,
+          .actor = server < 0 ? Actor::world() : Actor::server(server),
+          .client = client_.index,
+          .server = server,
+          .message = identity,
+          .command = command};
+}
+
+EventTag ClientBackend::reply_tag(const EventTag& request) const {
+  EventTag tag = request;
+  tag.kind = EventKind::Reply;
+  tag.actor = Actor::client(client_.index);
+  tag.message = reply_identity(request.message);
+  return tag;
+}
+
+void ClientBackend::hop(const EventTag& tag, EventQueue::Action then, const std::function<std::string()>& what) {
+  const bool to_server = tag.kind == EventKind::Request;
+  const auto arrival = client_.link.arrival(world_.now(), to_server, client_.index, tag.message, world_.scheduler());
   if (!arrival) {
     lost(what());
     return;
   }
-  world_.queue().at(*arrival, std::move(then), to);
+  world_.queue().at(*arrival, std::move(then), tag);
 }
 
 client::Task<int> ClientBackend::write_fenced(std::string resource, int64_t token, int64_t thread, int64_t timeout_ms) {
   auto waiter = new_waiter();
   auto accepted = std::make_shared<bool>(false);
-  const uint64_t identity = message_identity(Identity() << "fenced write" << resource << thread);
-  hop(Actor::world(), identity,
-      [this, resource, token, thread, waiter, accepted, identity] {
+  const EventTag request =
+      request_tag(-1, message_identity(Identity() << "fenced write" << resource << thread), nullptr);
+  hop(request,
+      [this, resource, token, thread, waiter, accepted, request] {
         *accepted = world_.fenced_write(client_.name, thread, resource, token);
-        hop(Actor::client(client_.index), reply_identity(identity),
+        hop(reply_tag(request),
             [this, waiter] {
               if (!waiter->done) complete(waiter, true);
             },

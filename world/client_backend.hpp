@@ -67,8 +67,14 @@ class ClientBackend : public client::Backend {
   // Crosses the client's link (latency, loss, partition, delay): `then` runs when the message
   // arrives, or never when it is lost (recorded with the text `what` gives).
   // `to` is what acts when it arrives: a server (or the world, for the fenced resource) on the way
-  // there, this client on the way back. `identity` names the message, for its chance.
-  void hop(Actor to, uint64_t identity, EventQueue::Action then, const std::function<std::string()>& what);
+  // there, this client on the way back: the tag says which (request_tag, reply_tag), and its
+  // identity names the message, for its chance.
+  void hop(const EventTag& tag, EventQueue::Action then, const std::function<std::string()>& what);
+  // The record of a request to `server` (-1: the fenced resource) named `identity`, carrying
+  // `command` (null for a SUBSCRIBE, a fenced write).
+  EventTag request_tag(int server, uint64_t identity, const client::Command* command) const;
+  // The record of the reply to `request`, on its way back to this client.
+  EventTag reply_tag(const EventTag& request) const;
   // The identity of the next message this client sends that is `what` (the n-th alike is another).
   uint64_t message_identity(Identity what);
   // The identity of the reply to the request named `request`.

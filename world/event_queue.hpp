@@ -23,6 +23,7 @@
 
 #include "base/assert.hpp"
 #include "base/inline_function.hpp"
+#include "world/event_tag.hpp"
 #include "world/scheduler.hpp"
 
 namespace locksim::world {
@@ -43,18 +44,19 @@ class EventQueue {
     uint64_t seq = kNoSeq;
   };
 
-  // `actor`: what the event acts on (scheduler.hpp), for a scheduler that orders same-time events.
-  EventId at(int64_t at_ms, Action action, Actor actor = Actor::world()) {
+  // `tag`: what the event is (event_tag.hpp); its actor is what a scheduler that orders same-time
+  // events reads.
+  EventId at(int64_t at_ms, Action action, const EventTag& tag) {
     LS_ASSERT(at_ms >= now_);
     uint32_t slot;
     const uint64_t seq = next_seq_++;
     if (free_slots_.empty()) {
       slot = static_cast<uint32_t>(slots_.size());
-      slots_.push_back(Slot{std::move(action), actor, seq});
+      slots_.push_back(Slot{std::move(action), tag, seq});
     } else {
       slot = free_slots_.back();
       free_slots_.pop_back();
-      slots_[slot] = Slot{std::move(action), actor, seq};
+      slots_[slot] = Slot{std::move(action), tag, seq};
     }
     heap_.push_back(Item{at_ms, seq, slot});
     std::push_heap(heap_.begin(), heap_.end(), std::greater<Item>());
@@ -88,6 +90,24 @@ class EventQueue {
   void every(int64_t first_ms, int64_t period_ms, Action tick, std::function<int64_t(int64_t)> idle_until) {
     LS_ASSERT(!ticker_.armed && first_ms >= now_ && period_ms > 0);
     ticker_ = Ticker{first_ms, next_seq_++, period_ms, std::move(tick), std::move(idle_until), true};
+  }
+
+  // One entry waiting on the agenda, as its record says.
+  struct Scheduled {
+    int64_t at_ms;
+    uint64_t seq;
+    EventTag tag;
+  };
+  // Every entry waiting to run (not the ticker, not the taken back), in the order they will run
+  // unless a scheduler chooses otherwise: read from the records alone.
+  std::vector<Scheduled> scheduled() const {
+    std::vector<Scheduled> out;
+    for (const Item& item : heap_)
+      if (!slots_[item.slot].cancelled) out.push_back({item.at_ms, item.seq, slots_[item.slot].tag});
+    std::sort(out.begin(), out.end(), [](const Scheduled& a, const Scheduled& b) {
+      return a.at_ms != b.at_ms ? a.at_ms < b.at_ms : a.seq < b.seq;
+    });
+    return out;
   }
 
   bool empty() const { return heap_.empty() && !ticker_.armed; }
@@ -129,7 +149,7 @@ class EventQueue {
     const int64_t t = next_time();
     if (ticker_.armed && ticker_.at_ms == t) out.push_back({ticker_.seq, Actor::housekeeping()});
     for (const Item& item : heap_)
-      if (item.at_ms == t && !slots_[item.slot].cancelled) out.push_back({item.seq, slots_[item.slot].actor});
+      if (item.at_ms == t && !slots_[item.slot].cancelled) out.push_back({item.seq, slots_[item.slot].tag.actor});
     std::sort(out.begin(), out.end(), [](const Due& a, const Due& b) { return a.seq < b.seq; });
   }
 
@@ -231,7 +251,7 @@ class EventQueue {
 
   struct Slot {
     Action action;
-    Actor actor;
+    EventTag tag;
     uint64_t seq = kNoSeq;   // the event's while it waits to run; kNoSeq once it runs or is free
     bool cancelled = false;  // taken back, still in the heap
   };

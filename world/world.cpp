@@ -89,8 +89,14 @@ ClientProcess& World::client(const std::string& name) {
   return *it->second;
 }
 
-void World::at(int64_t t, EventQueue::Action action, Actor actor) {
-  queue_.at(std::max(t, now()), std::move(action), actor);
+void World::at(int64_t t, EventQueue::Action action, const EventTag& tag) {
+  queue_.at(std::max(t, now()), std::move(action), tag);
+}
+
+std::vector<EventQueue::Scheduled> World::messages_in_flight() const {
+  std::vector<EventQueue::Scheduled> out = queue_.scheduled();
+  std::erase_if(out, [](const EventQueue::Scheduled& s) { return !s.tag.is_message(); });
+  return out;
 }
 
 void World::record(model::Event event) {
@@ -151,7 +157,11 @@ void World::carry_message(const std::string& client_name, std::string_view chann
   };
   // Kept in place by the agenda, not allocated: one of these per message delivered.
   static_assert(EventQueue::Action::kept_inline<decltype(deliver)>);
-  queue_.at(*arrival, std::move(deliver), actor_of(process));
+  EventTag tag = EventTag::of_client(EventKind::Delivery, process.index);
+  tag.server = server;
+  tag.message = identity;
+  tag.what = channel;
+  queue_.at(*arrival, std::move(deliver), tag);
 }
 
 // --- operations
@@ -163,7 +173,7 @@ void World::op(int64_t t, const std::string& client_name, int64_t thread, OpSpec
     ClientThread& th = process.threads[thread];
     th.pending.push_back(spec);
     if (!th.busy && now() >= process.paused_until) start_next_op(process, thread);
-  }, Actor::timeline());
+  }, EventTag{.kind = EventKind::TimelineOp, .actor = Actor::timeline(), .client = process.index});
 }
 
 void World::start_next_op(ClientProcess& process, int64_t thread) {
@@ -212,7 +222,7 @@ client::Task<void> World::run_op(ClientProcess& process, int64_t thread, OpSpec 
     if (process.crashed || process.generation != generation) return;
     process.threads[thread].busy = false;
     if (now() >= process.paused_until) start_next_op(process, thread);
-  }, actor_of(process));
+  }, EventTag::of_client(EventKind::ThreadNext, process.index));
 }
 
 // --- faults
@@ -222,7 +232,7 @@ void World::inject(int64_t t, const Fault& fault) {
     check_server(fault.server);
     fabric_.plan(fault, t);
   }
-  at(t, [this, fault] { act(fault); }, Actor::timeline());
+  at(t, [this, fault] { act(fault); }, EventTag::of(EventKind::TimelineFault, Actor::timeline()));
 }
 
 void World::act(const Fault& f) {
@@ -239,7 +249,7 @@ void World::act(const Fault& f) {
       client(f.client).link.partition_until(now() + f.for_ms);
       fault_event(f.client, fe::kPartition, 0, f.for_ms);
       queue_.at(now() + f.for_ms, [this, name = f.client] { fault_event(name, fe::kHeal, 0, -1); },
-                actor_of(client(f.client)));
+                EventTag::of_client(EventKind::FaultEnd, client(f.client).index));
       return;
     case FaultKind::Delay:
       client(f.client).link.delay_until(now() + f.for_ms, f.extra_ms);
@@ -274,7 +284,7 @@ void World::act(const Fault& f) {
       queue_.at(now() + f.for_ms, [this, index = f.server, server] {
         fabric_.resume(index);
         fault_event(server, fe::kResume, 0, -1);
-      }, Actor::server(f.server));
+      }, EventTag::of_server(EventKind::FaultEnd, f.server));
       return;
     case FaultKind::ErrorReply:
       fabric_.error_reply(f.server, f.for_ms, f.text);
@@ -320,7 +330,7 @@ void World::pause(ClientProcess& process, int64_t for_ms) {
     }
     for (auto& [thread, th] : process.threads)
       if (!th.busy) start_next_op(process, thread);
-  }, actor_of(process));
+  }, EventTag::of_client(EventKind::ClientResume, process.index));
 }
 
 // --- running

@@ -45,8 +45,10 @@ class World final : public Harness {
   client::ScriptCatalog& scripts() { return scripts_; }
 
   // --- what happens, at exact times
-  // `action` at `t` (now, if t has passed), acting on `actor` (scheduler.hpp).
-  void at(int64_t t, EventQueue::Action action, Actor actor = Actor::world());
+  // `action` at `t` (now, if t has passed), being what `tag` says (event_tag.hpp).
+  void at(int64_t t, EventQueue::Action action, const EventTag& tag);
+  // The messages on the agenda (requests, replies, deliveries), from its records alone.
+  std::vector<EventQueue::Scheduled> messages_in_flight() const;
   // Queues an operation on a client thread; a thread does one thing at a time, in order.
   void op(int64_t t, const std::string& client, int64_t thread, OpSpec spec);
   // `fault` happens at `t`. Throws std::invalid_argument for a server the world does not have.

@@ -146,7 +146,7 @@ TEST(LiveFabric, ANamedServerThatDiesEndsTheRunWithAClearErrorAndTheHistoryKept)
   world::OpSpec acquire;
   acquire.lock = "orders";
   w.op(0, "A", 1, acquire);
-  w.at(300, [&server] { server.kill(); });
+  w.at(300, [&server] { server.kill(); }, world::EventTag::test());
   try {
     w.run_until(5000);
     FAIL() << "the run went on without its server";

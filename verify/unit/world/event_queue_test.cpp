@@ -35,7 +35,7 @@ Outcome run(bool ticker, bool skip, bool log_idle, uint64_t seed) {
   };
   std::function<void()> self_tick = [&] {
     tick();
-    q.at(q.now() + kPeriod, self_tick);
+    q.at(q.now() + kPeriod, self_tick, EventTag::test());
   };
   if (ticker) {
     q.every(0, kPeriod, tick,
@@ -45,15 +45,17 @@ Outcome run(bool ticker, bool skip, bool log_idle, uint64_t seed) {
               return t;
             });
   } else {
-    q.at(0, self_tick);
+    q.at(0, self_tick, EventTag::test());
   }
   Rng rng(seed);
   for (int i = 0; i < 200; ++i) {
     const int64_t t = static_cast<int64_t>(rng.next() % kEnd) / 50 * 50;  // often on a tick's time
     q.at(t, [&q, &r, i, t] {
       r.log.push_back("event " + std::to_string(i) + " at " + std::to_string(q.now()));
-      if (i % 3 == 0) q.at(t + kPeriod, [&q, &r, i] { r.log.push_back("echo " + std::to_string(i) + " at " + std::to_string(q.now())); });
-    });
+      if (i % 3 == 0)
+        q.at(t + kPeriod, [&q, &r, i] { r.log.push_back("echo " + std::to_string(i) + " at " + std::to_string(q.now())); },
+             EventTag::test());
+    }, EventTag::test());
   }
   while (!q.empty() && q.next_time() <= kEnd) {
     if (skip) q.skip_idle_ticks(kEnd, UINT64_MAX);
@@ -94,7 +96,7 @@ TEST(EventQueueChosen, APickedEventLeavesTheRestInTimeAndInsertionOrder) {
     for (int i = 0; i < 300; ++i) {
       const int64_t t = static_cast<int64_t>(rng.next() % 40);  // many share a time
       scheduled.emplace_back(t, i);
-      q.at(t, [&ran, &q, i] { ran.emplace_back(q.now(), i); });
+      q.at(t, [&ran, &q, i] { ran.emplace_back(q.now(), i); }, EventTag::test());
     }
     // Always pick the last of the events due.
     while (!q.empty()) {
@@ -131,8 +133,8 @@ TEST(EventQueueSlots, AnEventInAReusedSlotCarriesItsOwnActionAndActor) {
     q.at(0, [&ran, &q, i] {
       ran.push_back(i);
       // Scheduled while its own slot is being freed: may land in it.
-      q.at(10, [&ran, i] { ran.push_back(100 + i); }, Actor::client(100 + i));
-    }, Actor::client(i));
+      q.at(10, [&ran, i] { ran.push_back(100 + i); }, EventTag::test(Actor::client(100 + i)));
+    }, EventTag::test(Actor::client(i)));
   for (int i = 0; i < 5; ++i) q.step_at(0);
   ASSERT_EQ(ran, (std::vector<int>{0, 1, 2, 3, 4}));
   const std::vector<EventQueue::Due> due = q.due();
@@ -160,16 +162,17 @@ std::pair<std::vector<std::string>, uint64_t> run_cancelling(bool schedule_cance
   }
   for (size_t i = 0; i < ids.size(); ++i) {
     if (taken_back[i] && !schedule_cancelled) continue;
-    ids[i] = q.at(times[i], [&log, &q, i] { log.push_back(std::to_string(i) + "@" + std::to_string(q.now())); });
+    ids[i] = q.at(times[i], [&log, &q, i] { log.push_back(std::to_string(i) + "@" + std::to_string(q.now())); },
+                  EventTag::test());
   }
   q.at(0, [&] {
     for (size_t i = 0; i < ids.size(); ++i)
       if (taken_back[i] && times[i] > 0) q.cancel(ids[i]);
-  });
+  }, EventTag::test());
   q.at(1500, [&] {
     for (const EventQueue::EventId& id : ids) q.cancel(id);
     log.push_back("cut@1500");
-  });
+  }, EventTag::test());
   while (!q.empty()) q.step_at(q.next_time());
   return {log, q.executed()};
 }
@@ -197,9 +200,9 @@ TEST(EventQueueCancel, AnEventThatRanOrIsRunningIsNotTakenBack) {
   self = q.at(5, [&] {
     ++runs;
     q.cancel(self);  // itself, running: nothing to take back
-    q.at(6, [&] { ++runs; });
-  });
-  const EventQueue::EventId other = q.at(7, [&] { ++runs; });
+    q.at(6, [&] { ++runs; }, EventTag::test());
+  }, EventTag::test());
+  const EventQueue::EventId other = q.at(7, [&] { ++runs; }, EventTag::test());
   q.step_at(5);
   q.cancel(self);  // ran already: its slot went to the event at 6, which still runs
   q.step_at(6);

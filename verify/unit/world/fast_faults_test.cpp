@@ -58,7 +58,7 @@ void send_at(sim::Simulation& sim, int64_t t, const std::string& client, std::ve
   sim.world.at(t, [&sim, client, argv, timeout_ms, &seen] {
     ClientProcess& process = sim.world.client(client);
     sim.world.spawn(process, send(sim.world, process, command(argv), timeout_ms, &seen));
-  });
+  }, EventTag::test());
 }
 
 Fault error_reply(int64_t for_ms, std::string text = kBusy) {
@@ -156,7 +156,7 @@ TEST(ErrorReply, RedissonResendsBusyAndGetsThroughOnceTheWindowCloses) {
   sim.world.at(10, [&] {
     ClientProcess& a = sim.world.client("A");
     sim.world.spawn(a, send_with_retry(sim.world, a, command({"SET", "k", "v"}), client::CommandPolicy{}, &seen));
-  });
+  }, EventTag::test());
   sim.world.run_until(10000);
   // BUSY at 12, resent at 1512 (BUSY again at 1514), resent at 3014: the window closed at 2000.
   EXPECT_EQ(seen.done_ms, 3016);
@@ -172,7 +172,7 @@ TEST(ErrorReply, AnErrorRedissonDoesNotResendReachesTheCallerAtOnce) {
   sim.world.at(10, [&] {
     ClientProcess& a = sim.world.client("A");
     sim.world.spawn(a, send_with_retry(sim.world, a, command({"SET", "k", "v"}), client::CommandPolicy{}, &seen));
-  });
+  }, EventTag::test());
   sim.world.run_until(10000);
   EXPECT_EQ(seen.done_ms, 12);
   EXPECT_EQ(seen.result.reply.str, "ERR something else");
@@ -232,7 +232,7 @@ TEST(Reset, RedissonResendsAfterTheConnectionClosedUnderTheCommand) {
   sim.world.at(0, [&] {
     ClientProcess& a = sim.world.client("A");
     sim.world.spawn(a, send_with_retry(sim.world, a, command({"INCR", "n"}), client::CommandPolicy{}, &seen));
-  });
+  }, EventTag::test());
   sim.world.inject(150, reset("A"));
   sim.world.run_until(10000);
   // Failed at 150, resent 1500 ms later (1650), answered at 1850. It ran twice: Redisson resends a
@@ -256,7 +256,7 @@ TEST(Reset, SubscriptionsEndAndTheClientSubscribesAgain) {
   sim.world.at(0, [&] {
     ClientProcess& a = sim.world.client("A");
     sim.world.spawn(a, listen(sim.world, a));
-  });
+  }, EventTag::test());
   Seen p1, p2, p3;
   send_at(sim, 100, "B", {"PUBLISH", "ch", "1"}, 3000, p1);  // delivered at 120
   sim.world.inject(200, reset("A"));                         // resubscribed at the server at 210

@@ -13,6 +13,7 @@ const char* const kPublish = "publish";
 RLock::RLock(Backend& backend, ScriptCatalog& scripts, std::string name, RedissonOptions options,
              RLockScripts script_names)
     : RedissonLock(backend, std::move(name), options),
+      channel_("redisson_lock__channel:{" + name_ + "}"),
       acquire_(scripts.get(script_names.acquire)),
       unlock_(scripts.get(options.unlock_latch ? script_names.unlock_latch : script_names.unlock)),
       renew_(scripts.get(script_names.renew)),

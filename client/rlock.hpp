@@ -30,7 +30,8 @@ class RLock : public RedissonLock {
   RLock(Backend& backend, ScriptCatalog& scripts, std::string name, RedissonOptions options = {},
         RLockScripts script_names = {});
   Task<OpResult> force_release(int64_t op) override;
-  std::string channel() const { return "redisson_lock__channel:{" + name_ + "}"; }
+  // Built once: every unlock names it, and every wait.
+  const std::string& channel() const { return channel_; }
 
  protected:
   Task<Attempt> try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t wait_ms) override;
@@ -39,6 +40,7 @@ class RLock : public RedissonLock {
   Command renew_command(int64_t thread) override;
 
  private:
+  std::string channel_;
   const Script& acquire_;
   const Script& unlock_;
   const Script& renew_;

@@ -25,6 +25,7 @@ RwSide::RwSide(Backend& backend, ScriptCatalog& scripts, const std::string& key,
                RedissonOptions options)
     : RedissonLock(backend, key + ":" + side, key, without_latch(options)),
       mode_(side),
+      channel_("redisson_rwlock:" + braced()),
       force_unlock_(scripts.get("rwlock_" + side + "_force_unlock")) {}
 
 std::string RwSide::braced() const { return key_.find('{') != std::string::npos ? key_ : "{" + key_ + "}"; }

@@ -45,7 +45,8 @@ class RwSide : public RedissonLock {
  public:
   Task<OpResult> is_locked(int64_t op) override;
   Task<OpResult> force_release(int64_t op) override;
-  std::string channel() const { return "redisson_rwlock:" + braced(); }
+  // Built once: every unlock names it, and every wait.
+  const std::string& channel() const { return channel_; }
   // The key Redisson's prefixName/suffixName put the name in: "{<key>}", or the key itself when it
   // already has a hash tag.
   std::string braced() const;
@@ -60,6 +61,7 @@ class RwSide : public RedissonLock {
 
 
   const std::string mode_;  // "read" or "write"
+  const std::string channel_;
   const Script& force_unlock_;  // rwlock_read_force_unlock or rwlock_write_force_unlock
 };
 

@@ -178,6 +178,42 @@ std::string regenerate_command(const ExploreConfig& c, uint64_t seed) {
   return cmd + " --properties " + join(c.properties) + " --seed " + std::to_string(seed);
 }
 
+namespace {
+
+// The finding's case, `smallest`, as two scenario files would hold it (the second under --against),
+// each run, and the violated property's verdict on the violating side. `run` and `other` are the
+// runs of `plan`, the case as generated: reused when nothing was shrunk.
+void write_counterexample(CaseResult& result, const Plan& smallest, const Plan& plan, ScenarioResult run,
+                          ScenarioResult other, const ExploreConfig& config,
+                          const std::optional<ExploreConfig>& against, const std::string& property) {
+  const uint64_t seed = result.seed;
+  const std::string finding = property + (result.side.empty() ? "" : " violated under " + std::string(result.side == "config" ? "the configuration" : "--against") + " only");
+  result.shrunk = to_scenario(smallest, config);
+  result.shrunk.name = "explore-" + config.lock_type + "-seed-" + std::to_string(seed);
+  result.shrunk.about = "Found by `" + regenerate_command(config, seed) + "`: " + finding + "; shrunk from " +
+                        std::to_string(result.steps) + " to " + std::to_string(result.shrunk.timeline.size()) +
+                        " timeline steps. Every property is expected to hold.";
+  result.shrunk_steps = result.shrunk.timeline.size();
+  // Unshrunk, the case is the one already run (its name and about are not in the run).
+  result.shrunk_run = smallest == plan ? std::move(run) : run_scenario(result.shrunk);
+  if (against) {
+    result.shrunk_against = to_scenario(smallest, *against);
+    result.shrunk_against.name = result.shrunk.name + "-against";
+    result.shrunk_against.about = "The case of " + result.shrunk.name + " under --against " +
+                                  variation_text(*config.against) +
+                                  ". Every property is expected to hold.";
+    result.shrunk_against_run = smallest == plan ? std::move(other) : run_scenario(result.shrunk_against);
+  }
+  const ScenarioResult& violating = result.side == "against" ? result.shrunk_against_run : result.shrunk_run;
+  if (const PropertyResult* p = property_of(violating, property)) {
+    result.anomaly = p->verdict.anomaly;
+    result.explanation = p->verdict.explanation;
+    result.verdict = p->verdict;
+  }
+}
+
+}  // namespace
+
 CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const ShrinkOptions& shrink) {
   CaseResult result;
   result.seed = seed;
@@ -351,29 +387,7 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
   shrinking = false;
   result.shrink_runs += stats.runs;
 
-  const std::string finding = property + (result.side.empty() ? "" : " violated under " + std::string(result.side == "config" ? "the configuration" : "--against") + " only");
-  result.shrunk = to_scenario(smallest, config);
-  result.shrunk.name = "explore-" + config.lock_type + "-seed-" + std::to_string(seed);
-  result.shrunk.about = "Found by `" + regenerate_command(config, seed) + "`: " + finding + "; shrunk from " +
-                        std::to_string(result.steps) + " to " + std::to_string(result.shrunk.timeline.size()) +
-                        " timeline steps. Every property is expected to hold.";
-  result.shrunk_steps = result.shrunk.timeline.size();
-  // Unshrunk, the case is the one already run (its name and about are not in the run).
-  result.shrunk_run = smallest == plan ? std::move(run) : run_scenario(result.shrunk);
-  if (against) {
-    result.shrunk_against = to_scenario(smallest, *against);
-    result.shrunk_against.name = result.shrunk.name + "-against";
-    result.shrunk_against.about = "The case of " + result.shrunk.name + " under --against " +
-                                  variation_text(*config.against) +
-                                  ". Every property is expected to hold.";
-    result.shrunk_against_run = smallest == plan ? std::move(other) : run_scenario(result.shrunk_against);
-  }
-  const ScenarioResult& violating = result.side == "against" ? result.shrunk_against_run : result.shrunk_run;
-  if (const PropertyResult* p = property_of(violating, property)) {
-    result.anomaly = p->verdict.anomaly;
-    result.explanation = p->verdict.explanation;
-    result.verdict = p->verdict;
-  }
+  write_counterexample(result, smallest, plan, std::move(run), std::move(other), config, against, property);
   // A hazard's seeds are grouped by the hazard; only a shrunk case has a shape worth signing.
   if (shrinks || (!result.hazard && result.no_verdict.empty()))
     result.signature = signature_of(result.shrunk, property, result.anomaly, result.side);

@@ -17,7 +17,6 @@
 #include "world/network.hpp"
 #include "world/ops.hpp"
 #include "world/chance.hpp"
-#include "world/rng.hpp"
 
 namespace locksim::world {
 

@@ -10,7 +10,6 @@
 #include "client/task.hpp"
 #include "model/history.hpp"
 #include "world/event_queue.hpp"
-#include "world/rng.hpp"
 #include "world/scheduler.hpp"
 #include "world/world_options.hpp"
 

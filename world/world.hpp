@@ -107,7 +107,6 @@ class World final : public Harness {
   void sweep_finished_tasks();
   // Runs the event of those due now that the scheduler picks, after the fault it places there.
   void step_scheduled();
-  Actor actor_of(const ClientProcess& client) const { return Actor::client(client.index); }
   void check_server(int server) const;
 
   WorldOptions options_;

@@ -219,8 +219,9 @@ void validate(const ExploreConfig& c) {
       throw std::invalid_argument(problem);
 }
 
-rc::Gen<Plan> plan_gen(const ExploreConfig& c) {
-  validate(c);
+namespace {
+
+rc::Gen<Plan> plan_gen_of_valid(const ExploreConfig& c) {
   using rc::gen::set;
   return rc::gen::build<Plan>(
       // The world's seed is not shrunk: a different seed is a different run, not a smaller one.
@@ -233,6 +234,13 @@ rc::Gen<Plan> plan_gen(const ExploreConfig& c) {
       set(&Plan::loss_per_thousand, between(0, c.world_loss_max)),
       set(&Plan::clients, rc::gen::nonEmpty(up_to(c.clients_max, client_gen(c)))),
       set(&Plan::faults, c.faults.empty() ? rc::gen::just(std::vector<FaultPlan>{}) : up_to(c.faults_max, fault_gen(c))));
+}
+
+}  // namespace
+
+rc::Gen<Plan> plan_gen(const ExploreConfig& c) {
+  validate(c);
+  return plan_gen_of_valid(c);
 }
 
 namespace {
@@ -370,7 +378,9 @@ Plan without_chance(const Plan& plan, const ExploreConfig& config) {
   return out;
 }
 
-Plan generate_plan(const ExploreConfig& config, uint64_t seed) { return plan_gen(config)(rc::Random(seed), kFull).value(); }
+Plan generate_plan(const ExploreConfig& config, uint64_t seed) {
+  return plan_gen_of_valid(config)(rc::Random(seed), kFull).value();
+}
 
 rc::Shrinkable<Scenario> generate_case(const ExploreConfig& config, uint64_t seed) {
   return scenario_gen(config)(rc::Random(seed), kFull);

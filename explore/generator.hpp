@@ -135,6 +135,7 @@ Plan without_chance(const Plan& plan, const ExploreConfig& config);
 // property, bounds out of range).
 void validate(const ExploreConfig& config);
 
+// Validates `config` (throwing as validate() does) before it generates.
 rc::Gen<Plan> plan_gen(const ExploreConfig& config);
 
 // The scenario a plan describes: clients A, B, ..., the timeline sorted by time (steps at one time in
@@ -144,7 +145,8 @@ scenario::Scenario to_scenario(const Plan& plan, const ExploreConfig& config);
 
 rc::Gen<scenario::Scenario> scenario_gen(const ExploreConfig& config);
 
-// The plan of one seed (RapidCheck's Random seeded with it, at full size).
+// The plan of one seed (RapidCheck's Random seeded with it, at full size). `config` has passed
+// validate(): checking it builds locks and reads scripts, which would cost more than the case.
 Plan generate_plan(const ExploreConfig& config, uint64_t seed);
 
 // The generated case for one seed (RapidCheck's Random seeded with it, at full size): the same seed

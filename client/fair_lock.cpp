@@ -66,9 +66,8 @@ int64_t FairLock::wait_for(int64_t wait_ms) const {
 }
 
 Task<OpResult> FairLock::acquire(int64_t thread, int64_t op, AcquireOptions options) {
-  if (fair_.zero_wait_uses_tryacquire && options.wait_ms == 0)
-    co_return co_await try_acquire_no_wait(thread, op, options.lease_ms);
-  co_return co_await RedissonLock::acquire(thread, op, options);
+  if (fair_.zero_wait_uses_tryacquire && options.wait_ms == 0) return try_acquire_no_wait(thread, op, options.lease_ms);
+  return RedissonLock::acquire(thread, op, options);
 }
 
 // EVAL_LONG: ARGV = lease, holder, wait (head era: now + wait), now; `now` is this client's clock.
@@ -92,6 +91,8 @@ Task<RedissonLock::Attempt> FairLock::try_acquire_once(int64_t thread, int64_t o
 // tryLock() with no arguments: one EVAL_NULL_BOOLEAN, never queued, no acquireFailed.
 Task<OpResult> FairLock::try_acquire_no_wait(int64_t thread, int64_t op, int64_t lease_ms) {
   const int64_t now = backend_.now_ms();
+  const WaitingThreads::Entry w = waiting_.begin(thread, op, 0, now);
+  w->attempts = 1;
   Command command{.role = "try_acquire",
                   .lock = name_,
                   .script = &tryacquire_,
@@ -104,7 +105,7 @@ Task<OpResult> FairLock::try_acquire_no_wait(int64_t thread, int64_t op, int64_t
   command.queue = queue_key();
   const CallResult result = co_await send(std::move(command));
   if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
-  if (result.reply.kind == Reply::Kind::Nil) co_return co_await after_acquired(thread, lease_ms);
+  if (result.reply.kind == Reply::Kind::Nil) co_return after_acquired(*w, thread, lease_ms);
   if (result.reply.kind == Reply::Kind::Integer) co_return OpResult::fail("not acquired (tryLock())");
   co_return OpResult::fail("unexpected reply " + locksim::describe(result.reply));
 }

@@ -2,9 +2,11 @@
 // Lock: what every lock type offers a client thread. Results say Ok, Fail (certainly not done),
 // or Unknown (a timeout: it may have happened), as the history records them.
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "client/task.hpp"
+#include "client/waiting.hpp"
 
 namespace locksim::client {
 
@@ -44,6 +46,11 @@ class Lock {
   virtual Task<OpResult> is_held(int64_t thread, int64_t op) = 0;
   // The fencing token of `thread`'s current hold; 0 when the lock hands out none.
   virtual int64_t token(int64_t /*thread*/) const { return 0; }
+  // The threads whose acquire is under way, and where each is in its waiting loop.
+  const std::map<int64_t, Waiting>& waiting() const { return waiting_.threads(); }
+
+ protected:
+  WaitingThreads waiting_;
 };
 
 }  // namespace locksim::client

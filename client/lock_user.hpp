@@ -18,6 +18,7 @@ class LockUser {
   void add_lock(std::unique_ptr<Lock> lock);
   bool has_lock(const std::string& name) const { return locks_.count(name) > 0; }
   Lock& lock(const std::string& name);
+  const std::map<std::string, std::unique_ptr<Lock>>& locks() const { return locks_; }
 
   // lock() when options.wait_ms < 0, else tryLock(wait, lease).
   Task<OpResult> acquire(int64_t thread, std::string lock, AcquireOptions options);

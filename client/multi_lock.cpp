@@ -26,8 +26,11 @@ int64_t MultiLock::lock_wait_time(int64_t remain_ms) const {
 // for every round; up to 3.16.x (#4050) once, before the first.
 Task<OpResult> MultiLock::acquire(int64_t thread, int64_t op, AcquireOptions options) {
   LS_ASSERT(options.lease_unit_ms >= 1);
+  // Its rounds are counted here; which sub-locks a round holds so far is still try_lock's own.
+  const WaitingThreads::Entry w = waiting_.begin(thread, op, options.wait_ms, backend_.now_ms());
   if (options.wait_ms >= 0) {
     const int64_t wait = options.wait_minus_one ? -1 : options.wait_ms;
+    w->attempts = 1;
     const bool ok = co_await try_lock(thread, op, wait, options.lease_ms);
     if (ok) co_return OpResult::ok();
     co_return OpResult::fail(wait < 0 ? "not acquired (no wait)"
@@ -37,9 +40,10 @@ Task<OpResult> MultiLock::acquire(int64_t thread, int64_t op, AcquireOptions opt
   const int64_t lease =
       options_.lease_unit_ignored && options.lease_ms > 0 ? options.lease_ms / options.lease_unit_ms : options.lease_ms;
   const int64_t first_wait = round_wait(options.lease_ms);
-  for (int64_t round = 0;; ++round) {
-    LS_ASSERT(round < 10'000'000);
-    const int64_t wait = round == 0 || options_.fixed_retry_wait ? first_wait : round_wait(options.lease_ms);
+  for (;;) {
+    LS_ASSERT(w->attempts < 10'000'000);
+    const int64_t wait = w->attempts == 0 || options_.fixed_retry_wait ? first_wait : round_wait(options.lease_ms);
+    ++w->attempts;
     if (co_await try_lock(thread, op, wait, lease)) co_return OpResult::ok();
   }
 }

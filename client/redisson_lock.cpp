@@ -39,9 +39,10 @@ RedissonLock::RedissonLock(Backend& backend, std::string name, std::string key, 
       options_(options),
       internal_lease_ms_(options.watchdog_timeout_ms) {}
 
+// Not a coroutine itself: the call's one frame is call_with_retry's.
 Task<CallResult> RedissonLock::send(Command command) {
   command.server = options_.server;
-  co_return co_await call_with_retry(backend_, std::move(command), options_.commands);
+  return call_with_retry(backend_, std::move(command), options_.commands);
 }
 
 Command RedissonLock::renewal(const Script& script, std::vector<std::string> keys, std::string field,
@@ -71,88 +72,117 @@ RedissonLock::Attempt RedissonLock::to_attempt(const CallResult& result) const {
 }
 
 Task<OpResult> RedissonLock::acquire(int64_t thread, int64_t op, AcquireOptions options) {
-  if (options.wait_ms < 0) co_return co_await lock_forever(thread, op, options.lease_ms);
-  co_return co_await try_lock(thread, op, options.wait_ms, options.lease_ms);
+  if (options.wait_ms < 0) return lock_forever(thread, op, options.lease_ms);
+  return try_lock(thread, op, options.wait_ms, options.lease_ms);
+}
+
+// One acquire attempt of a waiting thread, counted, and its ttl kept, in the thread's Waiting. The
+// attempt's frame is try_acquire_once's: this adds none.
+Task<RedissonLock::Attempt> RedissonLock::attempt(Waiting& w, int64_t thread, int64_t lease_ms, int64_t wait_ms) {
+  w.phase = Waiting::Phase::Acquiring;
+  ++w.attempts;
+  return try_acquire_once(thread, w.op, lease_ms, wait_ms);
+}
+
+RedissonLock::Attempt RedissonLock::heard(Waiting& w, Attempt attempt) {
+  w.ttl_ms = attempt.kind == Attempt::Kind::Busy ? attempt.ttl : -1;
+  return attempt;
+}
+
+// tryLock's clock: what has passed since `w.since_ms` is taken off what is left of its wait.
+void RedissonLock::charge(Waiting& w) {
+  const int64_t now = backend_.now_ms();
+  w.left_ms -= now - w.since_ms;
+  w.since_ms = now;
 }
 
 // lock(): ttl >= 0 waits on the channel for at most ttl; a negative ttl waits for a message alone.
 Task<OpResult> RedissonLock::lock_forever(int64_t thread, int64_t op, int64_t lease_ms) {
-  Attempt attempt = co_await try_acquire_once(thread, op, lease_ms, -1);
-  if (attempt.kind == Attempt::Kind::Acquired) co_return co_await after_acquired(thread, lease_ms);
-  if (attempt.kind == Attempt::Kind::Error) co_return OpResult::fail(attempt.why);
-  if (attempt.kind == Attempt::Kind::Unknown) co_return OpResult::unknown(attempt.why);
+  const WaitingThreads::Entry w = waiting_.begin(thread, op, -1, backend_.now_ms());
+  const Attempt first = heard(*w, co_await attempt(*w, thread, lease_ms, -1));
+  if (first.kind == Attempt::Kind::Acquired) co_return after_acquired(*w, thread, lease_ms);
+  if (first.kind == Attempt::Kind::Error) co_return OpResult::fail(first.why);
+  if (first.kind == Attempt::Kind::Unknown) co_return OpResult::unknown(first.why);
   const std::string channel = wake_channel(thread);
+  w->phase = Waiting::Phase::Subscribing;
   if (!co_await backend_.subscribe(channel, options_.subscribe_timeout_ms, options_.server)) {
     backend_.unsubscribe(channel, options_.server);
     co_return OpResult::unknown("subscription to " + channel + " timed out");
   }
-  for (int64_t round = 0;; ++round) {
-    LS_ASSERT(round < 10'000'000);
-    attempt = co_await try_acquire_once(thread, op, lease_ms, -1);
-    if (attempt.kind != Attempt::Kind::Busy) break;
+  Attempt last;
+  for (;;) {
+    LS_ASSERT(w->attempts < 10'000'000);
+    last = heard(*w, co_await attempt(*w, thread, lease_ms, -1));
+    if (last.kind != Attempt::Kind::Busy) break;
     forget_missed_wakeups(channel);
-    co_await backend_.wait_message(channel, attempt.ttl >= 0 ? attempt.ttl : -1, options_.server);
+    w->phase = Waiting::Phase::Listening;
+    co_await backend_.wait_message(channel, w->ttl_ms >= 0 ? w->ttl_ms : -1, options_.server);
   }
   backend_.unsubscribe(channel, options_.server);
-  if (attempt.kind == Attempt::Kind::Acquired) co_return co_await after_acquired(thread, lease_ms);
-  if (attempt.kind == Attempt::Kind::Error) co_return OpResult::fail(attempt.why);
-  co_return OpResult::unknown(attempt.why);
+  if (last.kind == Attempt::Kind::Acquired) co_return after_acquired(*w, thread, lease_ms);
+  if (last.kind == Attempt::Kind::Error) co_return OpResult::fail(last.why);
+  co_return OpResult::unknown(last.why);
 }
 
 // tryLock(wait, lease), step by step as RedissonLock.tryLock: the remaining time shrinks by the
 // client clock's elapsed time after every step, and each give-up runs acquireFailed.
 Task<OpResult> RedissonLock::try_lock(int64_t thread, int64_t op, int64_t wait_ms, int64_t lease_ms) {
-  int64_t time = wait_ms;
-  int64_t current = backend_.now_ms();
-  Attempt attempt = co_await try_acquire_once(thread, op, lease_ms, wait_ms);
-  if (attempt.kind == Attempt::Kind::Acquired) co_return co_await after_acquired(thread, lease_ms);
-  if (attempt.kind == Attempt::Kind::Error) co_return OpResult::fail(attempt.why);
-  if (attempt.kind == Attempt::Kind::Unknown) {
-    co_await acquire_failed(thread, op, wait_ms);
-    co_return OpResult::unknown(attempt.why);
+  const WaitingThreads::Entry w = waiting_.begin(thread, op, wait_ms, backend_.now_ms());
+  const std::string not_within = "not acquired within " + std::to_string(wait_ms) + " ms";
+  const Attempt first = heard(*w, co_await attempt(*w, thread, lease_ms, wait_ms));
+  if (first.kind == Attempt::Kind::Acquired) co_return after_acquired(*w, thread, lease_ms);
+  if (first.kind == Attempt::Kind::Error) co_return OpResult::fail(first.why);
+  if (first.kind == Attempt::Kind::Unknown) {
+    co_await give_up(*w, thread, wait_ms);
+    co_return OpResult::unknown(first.why);
   }
-  time -= backend_.now_ms() - current;
-  if (time <= 0) {
-    co_await acquire_failed(thread, op, wait_ms);
-    co_return OpResult::fail("not acquired within " + std::to_string(wait_ms) + " ms");
+  charge(*w);
+  if (w->left_ms <= 0) {
+    co_await give_up(*w, thread, wait_ms);
+    co_return OpResult::fail(not_within);
   }
-  current = backend_.now_ms();
   const std::string channel = wake_channel(thread);
-  const bool subscribed = co_await backend_.subscribe(channel, time, options_.server);
-  time -= backend_.now_ms() - current;
-  if (!subscribed || time <= 0) {
+  w->phase = Waiting::Phase::Subscribing;
+  const bool subscribed = co_await backend_.subscribe(channel, w->left_ms, options_.server);
+  charge(*w);
+  if (!subscribed || w->left_ms <= 0) {
     backend_.unsubscribe(channel, options_.server);
-    co_await acquire_failed(thread, op, wait_ms);
-    co_return OpResult::fail("not acquired within " + std::to_string(wait_ms) + " ms");
+    co_await give_up(*w, thread, wait_ms);
+    co_return OpResult::fail(not_within);
   }
-  OpResult result = OpResult::fail("not acquired within " + std::to_string(wait_ms) + " ms");
-  for (int64_t round = 0;; ++round) {
-    LS_ASSERT(round < 10'000'000);
-    current = backend_.now_ms();
-    attempt = co_await try_acquire_once(thread, op, lease_ms, wait_ms);
-    if (attempt.kind == Attempt::Kind::Acquired) {
+  OpResult result = OpResult::fail(not_within);
+  for (;;) {
+    LS_ASSERT(w->attempts < 10'000'000);
+    const Attempt next = heard(*w, co_await attempt(*w, thread, lease_ms, wait_ms));
+    if (next.kind == Attempt::Kind::Acquired) {
       backend_.unsubscribe(channel, options_.server);
-      co_return co_await after_acquired(thread, lease_ms);
+      co_return after_acquired(*w, thread, lease_ms);
     }
-    if (attempt.kind == Attempt::Kind::Error) {
-      result = OpResult::fail(attempt.why);
+    if (next.kind == Attempt::Kind::Error) {
+      result = OpResult::fail(next.why);
       break;
     }
-    if (attempt.kind == Attempt::Kind::Unknown) {
-      result = OpResult::unknown(attempt.why);
+    if (next.kind == Attempt::Kind::Unknown) {
+      result = OpResult::unknown(next.why);
       break;
     }
-    time -= backend_.now_ms() - current;
-    if (time <= 0) break;
-    current = backend_.now_ms();
+    charge(*w);
+    if (w->left_ms <= 0) break;
     forget_missed_wakeups(channel);
-    co_await backend_.wait_message(channel, attempt.ttl >= 0 && attempt.ttl < time ? attempt.ttl : time, options_.server);
-    time -= backend_.now_ms() - current;
-    if (time <= 0) break;
+    w->phase = Waiting::Phase::Listening;
+    co_await backend_.wait_message(channel, w->ttl_ms >= 0 && w->ttl_ms < w->left_ms ? w->ttl_ms : w->left_ms,
+                                   options_.server);
+    charge(*w);
+    if (w->left_ms <= 0) break;
   }
   backend_.unsubscribe(channel, options_.server);
-  co_await acquire_failed(thread, op, wait_ms);
+  co_await give_up(*w, thread, wait_ms);
   co_return result;
+}
+
+Task<void> RedissonLock::give_up(Waiting& w, int64_t thread, int64_t wait_ms) {
+  w.phase = Waiting::Phase::Leaving;
+  co_await acquire_failed(thread, w.op, wait_ms);
 }
 
 int64_t RedissonLock::acquire_lease_ms(int64_t lease_ms) const {
@@ -177,14 +207,19 @@ void RedissonLock::forget_missed_wakeups(const std::string& channel) {
 }
 
 // tryAcquireAsync's tail: an explicit lease becomes internalLockLeaseTime; no lease starts the watchdog.
-Task<OpResult> RedissonLock::after_acquired(int64_t thread, int64_t lease_ms) {
+OpResult RedissonLock::after_acquired(Waiting& w, int64_t thread, int64_t lease_ms) {
+  w.phase = Waiting::Phase::Finishing;
+  return after_acquired(thread, lease_ms);
+}
+
+OpResult RedissonLock::after_acquired(int64_t thread, int64_t lease_ms) {
   if (lease_ms >= 0) {
     internal_lease_ms_ = lease_ms;
   } else {
     if (options_.lease_memory != LeaseMemory::StaleExplicit) internal_lease_ms_ = options_.watchdog_timeout_ms;
     schedule_renewal(thread);
   }
-  co_return OpResult::ok();
+  return OpResult::ok();
 }
 
 Task<OpResult> RedissonLock::release(int64_t thread, int64_t op) {

@@ -103,7 +103,8 @@ class RedissonLock : public Lock {
   const std::string& holder_id(int64_t thread) const;
   Attempt to_attempt(const CallResult& result) const;
   // After a successful acquire: an explicit lease becomes internalLockLeaseTime, none starts the watchdog.
-  Task<OpResult> after_acquired(int64_t thread, int64_t lease_ms);
+  OpResult after_acquired(int64_t thread, int64_t lease_ms);
+  OpResult after_acquired(Waiting& w, int64_t thread, int64_t lease_ms);
   // The lease an acquire script is sent with: `lease_ms`, or for a lease-less acquire what
   // RedissonOptions::lease_memory says (the watchdog timeout, or a stale explicit lease).
   int64_t acquire_lease_ms(int64_t lease_ms) const;
@@ -130,6 +131,12 @@ class RedissonLock : public Lock {
 
   Task<OpResult> lock_forever(int64_t thread, int64_t op, int64_t lease_ms);
   Task<OpResult> try_lock(int64_t thread, int64_t op, int64_t wait_ms, int64_t lease_ms);
+  // The waiting loop's steps, each keeping what outlives it in the thread's Waiting (w).
+  Task<Attempt> attempt(Waiting& w, int64_t thread, int64_t lease_ms, int64_t wait_ms);
+  static Attempt heard(Waiting& w, Attempt attempt);
+  void charge(Waiting& w);
+  Task<void> give_up(Waiting& w, int64_t thread, int64_t wait_ms);
+
   // Before a waiter listens: what RedissonOptions::wakeup_lost_between_check_and_listen loses.
   void forget_missed_wakeups(const std::string& channel);
   // The lease a renewal PEXPIREs to, and every third of which it comes.

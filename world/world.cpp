@@ -99,6 +99,16 @@ std::vector<EventQueue::Scheduled> World::messages_in_flight() const {
   return out;
 }
 
+std::vector<World::WaitingThread> World::waiting_threads() const {
+  std::vector<WaitingThread> out;
+  for (const auto& [name, client] : clients_) {
+    if (!client->user) continue;
+    for (const auto& [lock_name, lock] : client->user->locks())
+      for (const auto& [thread, waiting] : lock->waiting()) out.push_back({name, lock_name, thread, waiting});
+  }
+  return out;
+}
+
 void World::record(model::Event event) {
   event.at_ms = now();
   if (event.kind == model::EventKind::Fault && event.f == fe::kFailover && failovers_awaited_ > 0) --failovers_awaited_;

@@ -49,6 +49,14 @@ class World final : public Harness {
   void at(int64_t t, EventQueue::Action action, const EventTag& tag);
   // The messages on the agenda (requests, replies, deliveries), from its records alone.
   std::vector<EventQueue::Scheduled> messages_in_flight() const;
+  // The client threads whose acquire is under way, read from their locks' members alone
+  // (client/waiting.hpp), in client, lock and thread order.
+  struct WaitingThread {
+    std::string client, lock;
+    int64_t thread = 0;
+    client::Waiting waiting;
+  };
+  std::vector<WaitingThread> waiting_threads() const;
   // Queues an operation on a client thread; a thread does one thing at a time, in order.
   void op(int64_t t, const std::string& client, int64_t thread, OpSpec spec);
   // `fault` happens at `t`. Throws std::invalid_argument for a server the world does not have.

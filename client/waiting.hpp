@@ -1,0 +1,63 @@
+#pragma once
+// Waiting: what a thread's acquire carries from one suspension to the next (how much of tryLock's
+// wait is left, when it was last charged, the ttl it waits on, which step of the loop it is at),
+// kept by its lock instead of in coroutine frames. A world's waiting clients can then be listed,
+// compared and digested as data; a frame keeps only the call's own arguments.
+#include <cstdint>
+#include <map>
+#include <string_view>
+
+#include "base/assert.hpp"
+
+namespace locksim::client {
+
+struct Waiting {
+  enum class Phase {
+    Acquiring,    // an acquire attempt is on its way (the first, or one after a wake-up)
+    Subscribing,  // awaiting the server's confirmation of its wake-up channel
+    Listening,    // subscribed, waiting for an unlock message or its ttl
+    Sleeping,     // a polling lock between attempts
+    Leaving,      // tryLock gave up and is cleaning up (a FairLock leaves its queue)
+    Finishing,    // acquired: the after-acquire steps (its lease, its watchdog)
+  };
+  int64_t op = 0;
+  Phase phase = Phase::Acquiring;
+  int64_t attempts = 0;  // acquire attempts sent so far
+  int64_t left_ms = -1;  // tryLock: what is left of its wait; lock(): -1, it waits as long as it takes
+  int64_t since_ms = 0;  // the client clock when left_ms was last charged
+  int64_t ttl_ms = -1;   // what the last refused attempt answered (-1: none, or no expiry)
+};
+
+std::string_view to_string(Waiting::Phase phase);
+
+// One lock's waiting threads. An entry lives as long as its acquire's coroutine: the Entry that
+// `begin` returns ends it when the frame ends, however it ends (a crash destroys frames mid-wait).
+class WaitingThreads {
+ public:
+  class Entry {
+   public:
+    Entry(WaitingThreads& owner, int64_t thread) : owner_(&owner), thread_(thread) {}
+    Entry(const Entry&) = delete;
+    Entry& operator=(const Entry&) = delete;
+    ~Entry() { owner_->threads_.erase(thread_); }
+    Waiting& operator*() const { return owner_->threads_.at(thread_); }
+    Waiting* operator->() const { return &**this; }
+
+   private:
+    WaitingThreads* owner_;
+    int64_t thread_;
+  };
+
+  // `thread` starts an acquire; one thread acquires one lock at a time.
+  [[nodiscard]] Entry begin(int64_t thread, int64_t op, int64_t left_ms, int64_t now_ms) {
+    const bool fresh = threads_.emplace(thread, Waiting{.op = op, .left_ms = left_ms, .since_ms = now_ms}).second;
+    LS_ASSERT(fresh);
+    return Entry(*this, thread);
+  }
+  const std::map<int64_t, Waiting>& threads() const { return threads_; }
+
+ private:
+  std::map<int64_t, Waiting> threads_;
+};
+
+}  // namespace locksim::client

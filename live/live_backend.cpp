@@ -118,10 +118,11 @@ void LiveBackend::execute(const SharedCommand& command, world::Sent sent, bool a
     world_.record(world::exec_event(command->server, client_.name, *command, sent, answer,
                                     {.before = Atom(before), .after = Atom(after), .ttl_ms = ttl_ms,
                                      .queue = Atom(queue)}));
-    hop(reply_tag(request_tag(command->server, identity, command.get())),
-        [this, waiter, reply, answer] {
+    auto payload = std::make_shared<const Reply>(std::move(answer));  // the reply's, and its record's
+    hop(reply_tag(request_tag(command->server, identity, command.get()), payload.get()),
+        [this, waiter, reply, payload] {
           if (waiter->done) return;
-          *reply = answer;
+          *reply = *payload;
           complete(waiter, true);
         },
         [command] { return "reply to " + client::command_summary(*command); });

@@ -10,8 +10,8 @@ namespace locksim::sim {
 using world::Waiter;
 
 void SimBackend::round_trip(Describe what, RedisNode& node, const world::EventTag& tag, AtServer at_server,
-                            std::shared_ptr<Waiter> waiter) {
-  auto request = pooled<Request>(Request{std::move(what), std::move(at_server), tag});
+                            std::shared_ptr<Waiter> waiter, SharedReply reply) {
+  auto request = pooled<Request>(Request{std::move(what), std::move(at_server), tag, std::move(reply)});
   auto arrival = [this, request, &node, waiter, epoch = connection_epoch_] {
     if (epoch == connection_epoch_) arrive(request, node, waiter);
   };
@@ -29,11 +29,12 @@ void SimBackend::arrive(const std::shared_ptr<Request>& request, RedisNode& node
   }
   const std::optional<bool> answer = request->at_server();
   if (!answer) return;
-  auto reply = [this, waiter, value = *answer, epoch = connection_epoch_] {
+  // The reply's payload stays alive with it, for its record.
+  auto reply = [this, waiter, payload = request->reply, value = *answer, epoch = connection_epoch_] {
     if (epoch == connection_epoch_ && !waiter->done) complete(waiter, value);
   };
   static_assert(world::EventQueue::Action::kept_inline<decltype(reply)>);  // one per reply: not allocated
-  hop(reply_tag(request->tag), std::move(reply),
+  hop(reply_tag(request->tag, request->reply.get()), std::move(reply),
       [&request] { return "reply to " + request->what(); });
 }
 
@@ -51,7 +52,7 @@ void SimBackend::send(SharedCommand command, world::Sent sent, bool as_eval, uin
   static_assert(AtServer::kept_inline<decltype(at_server)>);
   round_trip([command] { return client::command_summary(*command); }, node(command->server),
              request_tag(command->server, identity, command.get()),
-             std::move(at_server), std::move(waiter));
+             std::move(at_server), std::move(waiter), reply);
 }
 
 void SimBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<Waiter> waiter) {

@@ -42,9 +42,10 @@ class SimBackend : public world::ClientBackend {
     Describe what;
     AtServer at_server;
     world::EventTag tag;  // the request's record on the agenda
+    SharedReply reply;    // where at_server puts a command's reply (null for SUBSCRIBE, UNSUBSCRIBE)
   };
   void round_trip(Describe what, RedisNode& node, const world::EventTag& tag, AtServer at_server,
-                  std::shared_ptr<world::Waiter> waiter);
+                  std::shared_ptr<world::Waiter> waiter, SharedReply reply = nullptr);
   void arrive(const std::shared_ptr<Request>& request, RedisNode& node, std::shared_ptr<world::Waiter> waiter);
 
   RedisNode& node(int server) const { return *nodes_.at(static_cast<size_t>(server)); }

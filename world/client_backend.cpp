@@ -165,8 +165,9 @@ EventTag ClientBackend::request_tag(int server, uint64_t identity, const client:
           .command = command};
 }
 
-EventTag ClientBackend::reply_tag(const EventTag& request) const {
+EventTag ClientBackend::reply_tag(const EventTag& request, const Reply* payload) const {
   EventTag tag = request;
+  tag.reply = payload;
   tag.kind = EventKind::Reply;
   tag.actor = Actor::client(client_.index);
   tag.message = reply_identity(request.message);

@@ -73,8 +73,9 @@ class ClientBackend : public client::Backend {
   // The record of a request to `server` (-1: the fenced resource) named `identity`, carrying
   // `command` (null for a SUBSCRIBE, a fenced write).
   EventTag request_tag(int server, uint64_t identity, const client::Command* command) const;
-  // The record of the reply to `request`, on its way back to this client.
-  EventTag reply_tag(const EventTag& request) const;
+  // The record of the reply to `request`, on its way back to this client, carrying `payload` (null
+  // for a SUBSCRIBE's confirmation or a fenced write's answer).
+  EventTag reply_tag(const EventTag& request, const Reply* payload = nullptr) const;
   // The identity of the next message this client sends that is `what` (the n-th alike is another).
   uint64_t message_identity(Identity what);
   // The identity of the reply to the request named `request`.

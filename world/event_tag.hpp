@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "base/reply.hpp"
+
 #include "world/scheduler.hpp"
 
 namespace locksim::client {
@@ -42,6 +44,8 @@ struct EventTag {
   uint64_t message = 0;  // a message's identity (0: not a message)
   // A request or its reply: the command it carries (kept alive by the entry's action), else null.
   const client::Command* command = nullptr;
+  // A reply to a command: what it answers (kept alive by the entry's action), else null.
+  const Reply* reply = nullptr;
   // A delivery: its channel (the atom its action holds), else "". A SUBSCRIBE's channel or a fenced
   // write's resource is part of its identity, not here.
   std::string_view what{};

@@ -18,7 +18,7 @@ namespace {
 // while the message is on the agenda, so it is read there.
 struct Flying {
   EventQueue::Scheduled record;
-  std::string role, lock, channel;
+  std::string role, lock, channel, reply;  // reply: the payload a reply's record carries, rendered
 };
 
 struct Checkpoint {
@@ -52,7 +52,7 @@ TEST(MessagesInFlight, TheRecordsSayWhatArrivesAndWhen) {
     Checkpoint c{t, {}};
     for (const EventQueue::Scheduled& m : world.messages_in_flight())
       c.flying.push_back({m, m.tag.command ? m.tag.command->role : "", m.tag.command ? m.tag.command->lock : "",
-                          std::string(m.tag.what)});
+                          std::string(m.tag.what), m.tag.reply ? locksim::describe(*m.tag.reply) : ""});
     checkpoints.push_back(std::move(c));
   }
   world.run_until(60000);
@@ -61,8 +61,9 @@ TEST(MessagesInFlight, TheRecordsSayWhatArrivesAndWhen) {
 
   size_t requests = 0, replies = 0, deliveries = 0;
   std::set<uint64_t> identities;
+  std::set<std::string> payloads;
   for (const Checkpoint& c : checkpoints) {
-    for (const auto& [m, role, lock, channel] : c.flying) {
+    for (const auto& [m, role, lock, channel, reply] : c.flying) {
       ASSERT_TRUE(m.tag.is_message());
       ASSERT_GE(m.tag.client, 0);
       ASSERT_LT(m.tag.client, static_cast<int>(names.size()));
@@ -81,12 +82,15 @@ TEST(MessagesInFlight, TheRecordsSayWhatArrivesAndWhen) {
                          << " at " << m.at_ms;
       } else if (m.tag.kind == EventKind::Reply && m.tag.command) {
         ++replies;
-        // It answers a request of the same client that already ran on that server.
+        // It answers a request of the same client that already ran on that server, with what the
+        // server answered: its record carries the payload.
+        EXPECT_NE(m.tag.reply, nullptr) << "a reply to a command carries its payload";
         bool answered = false;
         for (const model::Event& e : h.events())
           answered |= e.kind == model::EventKind::Exec && e.at_ms <= c.at_ms && e.client == client &&
-                      e.process == server && e.f == role;
-        EXPECT_TRUE(answered) << "at " << c.at_ms << ": a reply to " << client << "'s " << role;
+                      e.process == server && e.f == role && e.reply == reply;
+        EXPECT_TRUE(answered) << "at " << c.at_ms << ": a reply " << reply << " to " << client << "'s " << role;
+        payloads.insert(reply);
       } else if (m.tag.kind == EventKind::Delivery) {
         ++deliveries;
         bool delivered = false;
@@ -103,6 +107,7 @@ TEST(MessagesInFlight, TheRecordsSayWhatArrivesAndWhen) {
   EXPECT_GT(replies, 10u);
   EXPECT_GT(deliveries, 0u);
   EXPECT_GT(identities.size(), 20u);
+  EXPECT_GE(payloads.size(), 3u) << "replies of several kinds (granted, a ttl, an unlock's answer) were in flight";
 }
 
 }  // namespace

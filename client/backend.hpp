@@ -76,7 +76,7 @@ class Backend {
   // Runs a background coroutine (a watchdog) that lives and dies with this client.
   virtual void spawn(Task<void> task) = 0;
   // Appends to the run's history, stamped with the current time by the backend.
-  virtual void record(model::Event event) = 0;
+  virtual void record(model::Event&& event) = 0;
   // A fresh operation id for linking history events.
   virtual int64_t next_op() = 0;
   // The client's identity prefix (Redisson's ServiceManager id: a UUID per client).

@@ -38,7 +38,7 @@ class InertBackend final : public Backend {
   Task<bool> wait_message(std::string, int64_t, int) override { co_return false; }
   Task<int> write_fenced(std::string, int64_t, int64_t, int64_t) override { co_return 0; }
   void spawn(Task<void>) override {}
-  void record(model::Event) override {}
+  void record(model::Event&&) override {}
   int64_t next_op() override { return 0; }
   const std::string& client_id() const override { return name_; }
   const std::string& name() const override { return name_; }

@@ -207,7 +207,7 @@ client::Task<int> ClientBackend::write_fenced(std::string resource, int64_t toke
 
 void ClientBackend::spawn(client::Task<void> task) { world_.spawn(client_, std::move(task)); }
 
-void ClientBackend::record(model::Event event) {
+void ClientBackend::record(model::Event&& event) {
   if (event.process.empty()) event.process = client_.name;
   world_.record(std::move(event));
 }
@@ -227,7 +227,7 @@ int64_t ClientBackend::random_range(std::string_view purpose, int64_t lo, int64_
 }
 
 uint64_t ClientBackend::message_identity(Identity what) {
-  return client_.occurrences.next(Identity() << client_.name << "message" << what.value());
+  return client_.occurrences.next(Identity(client_.messages) << static_cast<int64_t>(what.value()));
 }
 
 uint64_t ClientBackend::reply_identity(uint64_t request) { return (Identity(request) << "reply").value(); }

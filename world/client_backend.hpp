@@ -35,7 +35,7 @@ class ClientBackend : public client::Backend {
   // The fenced resource is locksim's own stand-in for storage, behind the client's link.
   client::Task<int> write_fenced(std::string resource, int64_t token, int64_t thread, int64_t timeout_ms) override;
   void spawn(client::Task<void> task) override;
-  void record(model::Event event) override;
+  void record(model::Event&& event) override;
   int64_t next_op() override;
   const std::string& client_id() const override;
   const std::string& name() const override;

@@ -62,7 +62,12 @@ struct Waiter {
 
 struct ClientProcess {
   ClientProcess(std::string name, int index, std::string uuid, LinkOptions link, uint64_t chance_seed)
-      : name(std::move(name)), index(index), uuid(std::move(uuid)), link(link), chance_seed(chance_seed) {}
+      : name(std::move(name)),
+        index(index),
+        uuid(std::move(uuid)),
+        link(link),
+        chance_seed(chance_seed),
+        messages(Identity() << this->name << "message") {}
 
   std::string name;
   int index = 0;  // its place in the order the world's clients were added (its Actor)
@@ -71,6 +76,7 @@ struct ClientProcess {
   Link link;
   uint64_t chance_seed;     // its tokens and jitter: drawn from this and what they are for (chance.hpp)
   Occurrences occurrences;  // what it has sent and drawn, by name, for the identities of the next
+  Identity messages;        // the start of every name of a message it sends: hashed once
   bool crashed = false;
   int64_t paused_until = 0;
   uint64_t generation = 1;  // bumped on crash: parked coroutines of an old generation never run

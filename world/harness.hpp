@@ -30,7 +30,7 @@ class Harness {
   // What decides every link's latencies and losses (the seeded RNG, unless a search set another).
   virtual Scheduler& scheduler() = 0;
   // Appends `event` to the history at the current time.
-  virtual void record(model::Event event) = 0;
+  virtual void record(model::Event&& event) = 0;
   // How many events the history holds: the index the next one gets.
   virtual int64_t history_size() const = 0;
 

@@ -109,7 +109,7 @@ std::vector<World::WaitingThread> World::waiting_threads() const {
   return out;
 }
 
-void World::record(model::Event event) {
+void World::record(model::Event&& event) {
   event.at_ms = now();
   if (event.kind == model::EventKind::Fault && event.f == fe::kFailover && failovers_awaited_ > 0) --failovers_awaited_;
   const model::Event& e = history_.add(std::move(event));

@@ -95,7 +95,7 @@ class World final : public Harness {
   int64_t epoch_now() const override { return options_.epoch_ms + queue_.now(); }
   EventQueue& queue() override { return queue_; }
   Scheduler& scheduler() override { return *scheduler_; }
-  void record(model::Event event) override;
+  void record(model::Event&& event) override;
   int64_t history_size() const override { return static_cast<int64_t>(history_.size()); }
   void wake(ClientProcess& client, const std::shared_ptr<Waiter>& waiter) override;
   void spawn(ClientProcess& client, client::Task<void> task) override;

@@ -31,8 +31,11 @@ bool resends_after(const CallResult& result) {
 }
 
 Task<CallResult> call_with_retry(Backend& backend, Command command, CommandPolicy policy) {
+  return call_with_retry(backend, pooled<const Command>(std::move(command)), policy);
+}
+
+Task<CallResult> call_with_retry(Backend& backend, SharedCommand sending, CommandPolicy policy) {
   CallResult result;
-  const SharedCommand sending = pooled<const Command>(std::move(command));
   for (int attempt = 0; attempt <= policy.retry_attempts; ++attempt) {
     if (attempt > 0) {
       const std::string purpose = "retry " + sending->role + " " + sending->lock + " " + std::to_string(sending->thread);

@@ -37,6 +37,7 @@ bool resends_after(const CallResult& result);
 // Sends `command`, resending after each result resends_after() names as the policy allows,
 // retry_delay_ms() later. A resent command may run twice on the server when only its reply was lost
 // (or its connection closed after it ran): that is what Redisson does too.
+Task<CallResult> call_with_retry(Backend& backend, SharedCommand command, CommandPolicy policy);
 Task<CallResult> call_with_retry(Backend& backend, Command command, CommandPolicy policy);
 
 }  // namespace locksim::client

@@ -45,6 +45,11 @@ Task<CallResult> RedissonLock::send(Command command) {
   return call_with_retry(backend_, std::move(command), options_.commands);
 }
 
+Task<CallResult> RedissonLock::send(SharedCommand command) {
+  LS_ASSERT(command->server == options_.server);
+  return call_with_retry(backend_, std::move(command), options_.commands);
+}
+
 Command RedissonLock::renewal(const Script& script, std::vector<std::string> keys, std::string field,
                               int64_t thread) const {
   std::string lock = keys.front();

@@ -97,6 +97,8 @@ class RedissonLock : public Lock {
 
   // Sends `command` to this lock's server with the command policy's timeout and resends.
   Task<CallResult> send(Command command);
+  // The same for a command built once and sent again (its server already this lock's).
+  Task<CallResult> send(SharedCommand command);
   // An integer reply as Ok(value); a timeout as Unknown; anything else as Fail.
   static OpResult integer_result(const CallResult& result);
   // "<client uuid>:<thread id>", Redisson's getLockName(threadId); made once per thread.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/pooled.hpp"
+
 namespace locksim::client {
 namespace {
 
@@ -21,15 +23,25 @@ RLock::RLock(Backend& backend, ScriptCatalog& scripts, std::string name, Redisso
       publish_as_argv_(script_names.publish_as_argv) {}
 
 Task<RedissonLock::Attempt> RLock::try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t) {
-  Command command{.role = "acquire",
-                  .lock = name_,
-                  .script = &acquire_,
-                  .keys = {name_},
-                  .argv = {std::to_string(acquire_lease_ms(lease_ms)), holder_id(thread)},
-                  .thread = thread,
-                  .op = op};
-  const CallResult result = co_await send(std::move(command));
+  const CallResult result = co_await send(acquire_command(thread, op, acquire_lease_ms(lease_ms)));
   co_return to_attempt(result);
+}
+
+// Every attempt of one operation sends the same words (a lock() waiter tries again after each
+// wake-up): built once per operation and lease, and shared as a request is.
+SharedCommand RLock::acquire_command(int64_t thread, int64_t op, int64_t lease_ms) {
+  BuiltAcquire& built = acquires_[thread];
+  if (built.command && built.op == op && built.lease_ms == lease_ms) return built.command;
+  built = {op, lease_ms,
+           pooled<const Command>(Command{.role = "acquire",
+                                         .lock = name_,
+                                         .script = &acquire_,
+                                         .keys = {name_},
+                                         .argv = {std::to_string(lease_ms), holder_id(thread)},
+                                         .thread = thread,
+                                         .op = op,
+                                         .server = options_.server})};
+  return built.command;
 }
 
 Command RLock::unlock_command(int64_t thread, int64_t op) {

@@ -40,6 +40,14 @@ class RLock : public RedissonLock {
   Command renew_command(int64_t thread) override;
 
  private:
+  SharedCommand acquire_command(int64_t thread, int64_t op, int64_t lease_ms);
+
+  struct BuiltAcquire {
+    int64_t op = 0;
+    int64_t lease_ms = 0;
+    SharedCommand command;
+  };
+  std::map<int64_t, BuiltAcquire> acquires_;  // by thread: its operation's acquire command
   std::string channel_;
   const Script& acquire_;
   const Script& unlock_;

@@ -139,5 +139,29 @@ TEST(WaitingAsData, APollingLockListsItsSleepers) {
   EXPECT_GT(seen.try_locks, 20u);
 }
 
+// A crash ends its client's coroutines mid-wait, and their entries with them.
+TEST(WaitingAsData, ACrashedWaiterLeavesNoEntry) {
+  WorldOptions options;
+  options.seed = 2;
+  sim::Simulation sim(options);
+  World& world = sim.world;
+  client::LockSpec spec;
+  spec.type = "rlock";
+  spec.name = "orders";
+  world.add_lock(spec);
+  world.add_client("A");
+  world.add_client("B");
+  world.op(0, "A", 1, OpSpec::lock_op("orders", 5000));
+  world.op(10, "B", 1, OpSpec::lock_op("orders", 5000));
+  world.op(10, "B", 2, OpSpec::try_lock("orders", 3000));
+  world.run_until(1000);
+  std::set<std::pair<std::string, int64_t>> waiting;
+  for (const World::WaitingThread& w : world.waiting_threads()) waiting.insert({w.client, w.thread});
+  ASSERT_EQ(waiting, (std::set<std::pair<std::string, int64_t>>{{"B", 1}, {"B", 2}}));
+  world.inject(1001, Fault{.kind = FaultKind::Crash, .client = "B"});
+  world.run_until(1002);
+  EXPECT_TRUE(world.waiting_threads().empty());
+}
+
 }  // namespace
 }  // namespace locksim::world

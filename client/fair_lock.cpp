@@ -91,7 +91,7 @@ Task<RedissonLock::Attempt> FairLock::try_acquire_once(int64_t thread, int64_t o
 // tryLock() with no arguments: one EVAL_NULL_BOOLEAN, never queued, no acquireFailed.
 Task<OpResult> FairLock::try_acquire_no_wait(int64_t thread, int64_t op, int64_t lease_ms) {
   const int64_t now = backend_.now_ms();
-  const WaitingThreads::Entry w = waiting_.begin(thread, op, 0, now);
+  const WaitingThreads::Entry w = waiting_.begin(thread, {.op = op, .left_ms = 0, .since_ms = now});
   w->attempts = 1;
   Command command{.role = "try_acquire",
                   .lock = name_,

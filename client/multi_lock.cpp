@@ -27,7 +27,8 @@ int64_t MultiLock::lock_wait_time(int64_t remain_ms) const {
 Task<OpResult> MultiLock::acquire(int64_t thread, int64_t op, AcquireOptions options) {
   LS_ASSERT(options.lease_unit_ms >= 1);
   // Its rounds are counted here; which sub-locks a round holds so far is still try_lock's own.
-  const WaitingThreads::Entry w = waiting_.begin(thread, op, options.wait_ms, backend_.now_ms());
+  const WaitingThreads::Entry w =
+      waiting_.begin(thread, {.op = op, .left_ms = options.wait_ms, .since_ms = backend_.now_ms()});
   if (options.wait_ms >= 0) {
     const int64_t wait = options.wait_minus_one ? -1 : options.wait_ms;
     w->attempts = 1;
@@ -72,7 +73,9 @@ int64_t MultiLock::sub_lease(int64_t wait_ms, int64_t lease_ms) const {
   return wait_ms > 0 || options_.negative_sub_lease ? 2 * wait_ms : lease_ms;
 }
 
-// RedissonMultiLock.tryLock(waitTime, leaseTime), lock by lock in list order.
+// RedissonMultiLock.tryLock(waitTime, leaseTime), lock by lock in list order. What the round
+// carries across its suspensions (the sub-locks it holds, the next to try, the failures it may
+// still take, what is left of its wait) is the thread's Round, kept by this lock.
 Task<bool> MultiLock::try_lock(int64_t thread, int64_t op, int64_t wait_ms, int64_t lease_ms) {
   LS_ASSERT(wait_ms >= -1);
   int64_t new_lease = sub_lease(wait_ms, lease_ms);
@@ -85,16 +88,15 @@ Task<bool> MultiLock::try_lock(int64_t thread, int64_t op, int64_t wait_ms, int6
   // starts again from the first lock.
   const bool plain_try = wait_ms <= 0 && !has_lease(lease_ms);
   const bool give_up_at_once = options_.negative_sub_lease ? plain_try : wait_ms <= 0;
-  int64_t time = backend_.now_ms();
-  int64_t remain = wait_ms > 0 ? wait_ms : -1;
-  const int64_t per_lock = lock_wait_time(remain);
-  int limit = failed_locks_limit();
-  std::vector<RedissonLock*> acquired;
-  int64_t restarts = 0;
-  for (size_t i = 0; i < locks_.size(); ++i) {
-    RedissonLock& lock = *locks_[i];
+  const PerThread<Round>::Entry r = rounds_.begin(thread, {.failures_left = failed_locks_limit(),
+                                                           .remain_ms = wait_ms > 0 ? wait_ms : -1,
+                                                           .since_ms = backend_.now_ms()});
+  const int64_t per_lock = lock_wait_time(r->remain_ms);
+  for (; r->next < locks_.size(); ++r->next) {
+    RedissonLock& lock = *locks_[r->next];
     AcquireOptions sub{.wait_ms = 0, .lease_ms = -1};
-    if (!plain_try) sub = {.wait_ms = remain < 0 ? per_lock : std::min(per_lock, remain), .lease_ms = new_lease};
+    if (!plain_try)
+      sub = {.wait_ms = r->remain_ms < 0 ? per_lock : std::min(per_lock, r->remain_ms), .lease_ms = new_lease};
     if (sub.wait_ms < 0) sub.wait_ms = 0;
     const OpResult result = co_await lock.acquire(thread, op, sub);
     if (result.outcome == OpResult::Outcome::Unknown) {
@@ -102,37 +104,44 @@ Task<bool> MultiLock::try_lock(int64_t thread, int64_t op, int64_t wait_ms, int6
       co_await lock.release(thread, op);
     }
     if (result.outcome == OpResult::Outcome::Ok) {
-      acquired.push_back(&lock);
+      r->acquired.push_back(r->next);
     } else {
-      if (static_cast<int>(locks_.size() - acquired.size()) == failed_locks_limit()) break;
-      if (limit == 0) {
-        co_await unlock_all(acquired, thread, op);
+      if (static_cast<int>(locks_.size() - r->acquired.size()) == failed_locks_limit()) break;
+      if (r->failures_left == 0) {
+        co_await unlock_all(held(*r), thread, op);
         if (give_up_at_once) co_return false;
-        ++restarts;
-        LS_ASSERT(restarts < 10'000'000);
-        limit = failed_locks_limit();
-        acquired.clear();
-        i = static_cast<size_t>(-1);  // start again from the first lock
+        ++r->restarts;
+        LS_ASSERT(r->restarts < 10'000'000);
+        r->failures_left = failed_locks_limit();
+        r->acquired.clear();
+        r->next = static_cast<size_t>(-1);  // start again from the first lock
       } else {
-        --limit;
+        --r->failures_left;
       }
     }
-    if (remain > 0) {
-      remain -= backend_.now_ms() - time;
-      time = backend_.now_ms();
-      if (remain <= 0) {
-        co_await unlock_all(acquired, thread, op);
+    if (r->remain_ms > 0) {
+      const int64_t now = backend_.now_ms();
+      r->remain_ms -= now - r->since_ms;
+      r->since_ms = now;
+      if (r->remain_ms <= 0) {
+        co_await unlock_all(held(*r), thread, op);
         co_return false;
       }
     }
   }
   if (has_lease(lease_ms)) {
-    for (RedissonLock* lock : acquired) co_await lock->expire(lease_ms, thread, op);
+    for (RedissonLock* lock : held(*r)) co_await lock->expire(lease_ms, thread, op);
   }
   co_return true;
 }
 
-Task<void> MultiLock::unlock_all(const std::vector<RedissonLock*>& locks, int64_t thread, int64_t op) {
+std::vector<RedissonLock*> MultiLock::held(const Round& round) const {
+  std::vector<RedissonLock*> out;
+  for (const size_t i : round.acquired) out.push_back(locks_[i].get());
+  return out;
+}
+
+Task<void> MultiLock::unlock_all(std::vector<RedissonLock*> locks, int64_t thread, int64_t op) {
   for (RedissonLock* lock : locks) co_await lock->release(thread, op);
 }
 

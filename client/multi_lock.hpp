@@ -38,7 +38,21 @@ class MultiLock : public Lock {
   Task<OpResult> is_locked(int64_t op) override;
   Task<OpResult> is_held(int64_t thread, int64_t op) override;
 
+  // One tryLock round over the sub-locks, as its thread left it at its last suspension.
+  struct Round {
+    std::vector<size_t> acquired{};  // the sub-locks it holds, by index, in the order taken
+    size_t next = 0;               // the sub-lock it tries now, or next
+    int failures_left = 0;         // busy sub-locks it may still pass over (failedLocksLimit)
+    int64_t remain_ms = -1;        // what is left of its wait (-1: it has none)
+    int64_t since_ms = 0;          // the client clock when remain_ms was last charged
+    int64_t restarts = 0;          // times it gave back what it held and started from the first lock
+  };
+  // The rounds under way, by thread.
+  const std::map<int64_t, Round>& rounds() const { return rounds_.threads(); }
+
  private:
+  std::vector<RedissonLock*> held(const Round& round) const;
+
   // tryLock(wait, lease), where wait -1 is Redisson's "no wait" (tryLock(-1, lease)).
   Task<bool> try_lock(int64_t thread, int64_t op, int64_t wait_ms, int64_t lease_ms);
   // lock()'s wait for one round of tryLock (lease_ms converted to ms, as Redisson does for it).
@@ -46,7 +60,7 @@ class MultiLock : public Lock {
   bool has_lease(int64_t lease_ms) const;
   // The lease each sub-lock takes while tryLock is under way.
   int64_t sub_lease(int64_t wait_ms, int64_t lease_ms) const;
-  Task<void> unlock_all(const std::vector<RedissonLock*>& locks, int64_t thread, int64_t op);
+  Task<void> unlock_all(std::vector<RedissonLock*> locks, int64_t thread, int64_t op);
   int failed_locks_limit() const;
   int64_t lock_wait_time(int64_t remain_ms) const;
 
@@ -55,6 +69,7 @@ class MultiLock : public Lock {
   std::vector<std::unique_ptr<RedissonLock>> locks_;
   bool redlock_;
   MultiOptions options_;
+  PerThread<Round> rounds_;
 };
 
 }  // namespace locksim::client

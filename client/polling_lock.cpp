@@ -16,7 +16,8 @@ Task<CallResult> PollingLock::send(std::string role, int64_t thread, int64_t op,
 
 // Polls every retry_ms; a tryLock gives up when the next poll would come after its wait.
 Task<OpResult> PollingLock::acquire(int64_t thread, int64_t op, AcquireOptions options) {
-  const WaitingThreads::Entry w = waiting_.begin(thread, op, options.wait_ms, backend_.now_ms());
+  const WaitingThreads::Entry w =
+      waiting_.begin(thread, {.op = op, .left_ms = options.wait_ms, .since_ms = backend_.now_ms()});
   for (;;) {
     LS_ASSERT(w->attempts < 100'000'000);
     w->phase = Waiting::Phase::Acquiring;

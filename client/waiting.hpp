@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string_view>
+#include <utility>
 
 #include "base/assert.hpp"
 
@@ -30,34 +31,39 @@ struct Waiting {
 
 std::string_view to_string(Waiting::Phase phase);
 
-// One lock's waiting threads. An entry lives as long as its acquire's coroutine: the Entry that
-// `begin` returns ends it when the frame ends, however it ends (a crash destroys frames mid-wait).
-class WaitingThreads {
+// A lock's per-thread state of one kind (Waiting, or a MultiLock's round), by thread id. An entry
+// lives as long as the coroutine that made it: the Entry that `begin` returns ends it when the frame
+// ends, however it ends (a crash destroys frames mid-wait).
+template <typename State>
+class PerThread {
  public:
   class Entry {
    public:
-    Entry(WaitingThreads& owner, int64_t thread) : owner_(&owner), thread_(thread) {}
+    Entry(PerThread& owner, int64_t thread) : owner_(&owner), thread_(thread) {}
     Entry(const Entry&) = delete;
     Entry& operator=(const Entry&) = delete;
     ~Entry() { owner_->threads_.erase(thread_); }
-    Waiting& operator*() const { return owner_->threads_.at(thread_); }
-    Waiting* operator->() const { return &**this; }
+    State& operator*() const { return owner_->threads_.at(thread_); }
+    State* operator->() const { return &**this; }
 
    private:
-    WaitingThreads* owner_;
+    PerThread* owner_;
     int64_t thread_;
   };
 
-  // `thread` starts an acquire; one thread acquires one lock at a time.
-  [[nodiscard]] Entry begin(int64_t thread, int64_t op, int64_t left_ms, int64_t now_ms) {
-    const bool fresh = threads_.emplace(thread, Waiting{.op = op, .left_ms = left_ms, .since_ms = now_ms}).second;
+  // `thread` starts what `initial` describes; one thread does one such thing at a time.
+  [[nodiscard]] Entry begin(int64_t thread, State initial) {
+    const bool fresh = threads_.emplace(thread, std::move(initial)).second;
     LS_ASSERT(fresh);
     return Entry(*this, thread);
   }
-  const std::map<int64_t, Waiting>& threads() const { return threads_; }
+  const std::map<int64_t, State>& threads() const { return threads_; }
 
  private:
-  std::map<int64_t, Waiting> threads_;
+  std::map<int64_t, State> threads_;
 };
+
+// One lock's waiting threads.
+using WaitingThreads = PerThread<Waiting>;
 
 }  // namespace locksim::client

@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "client/multi_lock.hpp"
 #include "model/history.hpp"
 #include "sim/simulation.hpp"
 
@@ -137,6 +138,68 @@ TEST(WaitingAsData, APollingLockListsItsSleepers) {
   EXPECT_GT(seen.entries, 100u);
   EXPECT_GT(seen.sleeping, 20u);
   EXPECT_GT(seen.try_locks, 20u);
+}
+
+// A MultiLock's round, kept by the lock: every sub-lock it says it holds is one the server granted
+// to that thread in that operation (the last acquire it ran there answered nil), and it tries the
+// sub-locks in order.
+TEST(WaitingAsData, AMultiLockRoundHoldsWhatTheServerGranted) {
+  WorldOptions options;
+  options.seed = 9;
+  options.link.latency_min_ms = 2;
+  options.link.latency_max_ms = 30;
+  sim::Simulation sim(options);
+  World& world = sim.world;
+  client::LockSpec spec;
+  spec.type = "multi";
+  spec.name = "orders";
+  world.add_lock(spec);
+  const std::vector<std::string> names{"A", "B", "C"};
+  for (const std::string& name : names) {
+    world.add_client(name);
+    for (int round = 0; round < 6; ++round) {
+      world.op(0, name, 1, round % 2 ? OpSpec::lock_op("orders", 300) : OpSpec::try_lock("orders", 200, 300));
+      world.op(0, name, 1, OpSpec::work(30));
+      world.op(0, name, 1, OpSpec::unlock("orders"));
+    }
+  }
+  size_t rounds = 0, holding = 0;
+  for (int64_t t = 3; t < 6000; t += 37) {
+    world.run_until(t);
+    const model::History& h = world.history();
+    for (const std::string& name : names) {
+      const auto& lock = dynamic_cast<const client::MultiLock&>(*world.client(name).user->locks().at("orders"));
+      for (const auto& [thread, r] : lock.rounds()) {
+        ++rounds;
+        ASSERT_EQ(lock.waiting().count(thread), 1u) << "a round runs inside an acquire";
+        const int64_t op = lock.waiting().at(thread).op;
+        EXPECT_LE(r.next, 3u) << "3: past the last, setting their leases";
+        for (size_t k = 0; k < r.acquired.size(); ++k) {
+          const size_t i = r.acquired[k];
+          // `next` itself once taken, while a round out of time gives back what it holds.
+          EXPECT_LE(i, r.next) << "a round takes the sub-locks in order";
+          if (k > 0) {
+            EXPECT_GT(i, r.acquired[k - 1]);
+          }
+          const std::string sub = "orders-" + std::to_string(i + 1);
+          const model::Event* last = nullptr;
+          for (const model::Event& e : h.events())
+            if (e.kind == model::EventKind::Exec && e.f == "acquire" && e.client == name && e.op == op &&
+                e.lock == sub && !e.reply.starts_with("-NOSCRIPT"))
+              last = &e;
+          ASSERT_NE(last, nullptr) << name << " at " << t << " holds " << sub << " without having asked";
+          EXPECT_EQ(last->reply.str(), "nil") << name << " at " << t << ": " << sub << " was not granted";
+          ++holding;
+        }
+      }
+    }
+  }
+  world.run_until(600000);
+  world.finish();
+  for (const std::string& name : names)
+    EXPECT_TRUE(dynamic_cast<const client::MultiLock&>(*world.client(name).user->locks().at("orders")).rounds().empty());
+  EXPECT_GT(rounds, 30u);
+  EXPECT_GT(holding, 10u);
 }
 
 // A crash ends its client's coroutines mid-wait, and their entries with them.

@@ -684,4 +684,35 @@ TEST_F(Differential, LibraryFunctionsAnswerAs51Does) {
     expect_same({"EVAL", script, "0"});
 }
 
+// Redisson 3.44.0-3.52.0's batched read-lock renewal (renewal/ReadLockTask.java at the 3.52.0 tag,
+// its Java literals joined): the inner `for i=counter, ...` hides the outer `i`, so a reader holding
+// twice makes KEYS[3] nil. The script fails after it has PEXPIREd the hash: the fake must answer
+// with 5.1's message and keep that write, as Redis does, before locksim can model the bug.
+TEST_F(Differential, AnInnerLoopHidingItsOuterIndexFailsAsIn51AndKeepsWhatItWrote) {
+  const std::string renew =
+      "local result = {} local j = 1 for i = 1, #KEYS, 2 do j = j + 1; "
+      "local counter = redis.call('hget', KEYS[i], ARGV[j]); if (counter ~= false) then "
+      "redis.call('pexpire', KEYS[i], ARGV[1]); if (redis.call('hlen', KEYS[i]) > 1) then "
+      "local keys = redis.call('hkeys', KEYS[i]); for n, key in ipairs(keys) do "
+      "counter = tonumber(redis.call('hget', KEYS[i], key)); if type(counter) == 'number' then "
+      "for i=counter, 1, -1 do redis.call('pexpire', KEYS[i+1] .. ':' .. key .. ':rwlock_timeout:' .. i, ARGV[1]); "
+      "end; end; end; end; table.insert(result, 1); else table.insert(result, 0); end; end; return result;";
+  const std::string longer_than_5s = "return redis.call('pttl', KEYS[1]) > 10000";
+  expect_same({"HSET", "rw", "mode", "read", "u:1", "1"});
+  expect_same({"SET", "{rw}:u:1:rwlock_timeout:1", "1", "PX", "5000"});
+  expect_same({"PEXPIRE", "rw", "5000"});
+  expect_same({"EVAL", renew, "2", "rw", "{rw}", "30000", "u:1"});  // one hold: renewed, [1]
+  expect_same({"EVAL", longer_than_5s, "1", "{rw}:u:1:rwlock_timeout:1"});
+  expect_same({"HSET", "rw", "u:1", "2"});
+  expect_same({"SET", "{rw}:u:1:rwlock_timeout:2", "1", "PX", "5000"});
+  expect_same({"PEXPIRE", "rw", "5000"});
+  // Two holds: the script fails, on both sides with the same words.
+  const auto [fake, live] = both({"EVAL", renew, "2", "rw", "{rw}", "30000", "u:1"});
+  EXPECT_EQ(fake, live);
+  EXPECT_TRUE(live.is_error());
+  EXPECT_NE(live.str.find("attempt to concatenate field '?' (a nil value)"), std::string::npos) << live.str;
+  expect_same({"EVAL", longer_than_5s, "1", "rw"});  // after renewing the hash
+  expect_same({"EVAL", longer_than_5s, "1", "{rw}:u:1:rwlock_timeout:2"});  // and not the timeout keys
+}
+
 }  // namespace locksim::test

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <tuple>
@@ -23,17 +24,23 @@ struct Seen {
   size_t checkpoints = 0, entries = 0, listening = 0, sleeping = 0, try_locks = 0, past_first = 0;
 };
 
-Seen check_waiting(const std::string& type, uint64_t seed) {
+// A simulated world with one lock of `type` named "orders", over links of 2-30 ms.
+std::unique_ptr<sim::Simulation> world_of(const std::string& type, uint64_t seed) {
   WorldOptions options;
   options.seed = seed;
   options.link.latency_min_ms = 2;
   options.link.latency_max_ms = 30;
-  sim::Simulation sim(options);
-  World& world = sim.world;
+  auto sim = std::make_unique<sim::Simulation>(options);
   client::LockSpec spec;
   spec.type = type;
   spec.name = "orders";
-  world.add_lock(spec);
+  sim->world.add_lock(spec);
+  return sim;
+}
+
+Seen check_waiting(const std::string& type, uint64_t seed) {
+  const auto sim = world_of(type, seed);
+  World& world = sim->world;
   const std::vector<std::string> names{"A", "B", "C", "D"};
   for (size_t i = 0; i < names.size(); ++i) {
     world.add_client(names[i]);
@@ -144,16 +151,8 @@ TEST(WaitingAsData, APollingLockListsItsSleepers) {
 // to that thread in that operation (the last acquire it ran there answered nil), and it tries the
 // sub-locks in order.
 TEST(WaitingAsData, AMultiLockRoundHoldsWhatTheServerGranted) {
-  WorldOptions options;
-  options.seed = 9;
-  options.link.latency_min_ms = 2;
-  options.link.latency_max_ms = 30;
-  sim::Simulation sim(options);
-  World& world = sim.world;
-  client::LockSpec spec;
-  spec.type = "multi";
-  spec.name = "orders";
-  world.add_lock(spec);
+  const auto sim = world_of("multi", 9);
+  World& world = sim->world;
   const std::vector<std::string> names{"A", "B", "C"};
   for (const std::string& name : names) {
     world.add_client(name);
@@ -204,14 +203,8 @@ TEST(WaitingAsData, AMultiLockRoundHoldsWhatTheServerGranted) {
 
 // A crash ends its client's coroutines mid-wait, and their entries with them.
 TEST(WaitingAsData, ACrashedWaiterLeavesNoEntry) {
-  WorldOptions options;
-  options.seed = 2;
-  sim::Simulation sim(options);
-  World& world = sim.world;
-  client::LockSpec spec;
-  spec.type = "rlock";
-  spec.name = "orders";
-  world.add_lock(spec);
+  const auto sim = world_of("rlock", 2);
+  World& world = sim->world;
   world.add_client("A");
   world.add_client("B");
   world.op(0, "A", 1, OpSpec::lock_op("orders", 5000));

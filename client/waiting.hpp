@@ -39,23 +39,24 @@ class PerThread {
  public:
   class Entry {
    public:
-    Entry(PerThread& owner, int64_t thread) : owner_(&owner), thread_(thread) {}
+    Entry(PerThread& owner, int64_t thread, State& state) : owner_(&owner), thread_(thread), state_(&state) {}
     Entry(const Entry&) = delete;
     Entry& operator=(const Entry&) = delete;
     ~Entry() { owner_->threads_.erase(thread_); }
-    State& operator*() const { return owner_->threads_.at(thread_); }
-    State* operator->() const { return &**this; }
+    State& operator*() const { return *state_; }
+    State* operator->() const { return state_; }
 
    private:
     PerThread* owner_;
     int64_t thread_;
+    State* state_;  // a map's node stays put while others come and go: no lookup per use
   };
 
   // `thread` starts what `initial` describes; one thread does one such thing at a time.
   [[nodiscard]] Entry begin(int64_t thread, State initial) {
-    const bool fresh = threads_.emplace(thread, std::move(initial)).second;
+    const auto [at, fresh] = threads_.emplace(thread, std::move(initial));
     LS_ASSERT(fresh);
-    return Entry(*this, thread);
+    return Entry(*this, thread, at->second);
   }
   const std::map<int64_t, State>& threads() const { return threads_; }
 

@@ -309,8 +309,8 @@ int main(int argc, char** argv) {
                       "KEY=VALUE[,KEY=VALUE...]: lock options in the scenario format's words (its lock: keys, e.g.\n"
                       "unlock_latch=true, watchdog_on_error=keep, watchdog_ms=10000, fair_variant=tail-3.32,\n"
                       "thread_wait_ms=300000, wait_replaces_thread_wait=true, zero_wait_tryacquire=true, rwlock_variant=3.44,\n"
-                      "acquire_script=rlock_acquire_hset, unlock_script=..., timeout_ms=..., retry_attempts=...,\n"
-                      "retry_interval_ms=...), for every case (repeatable)")
+                      "rwlock_read_renewal=3.8, acquire_script=rlock_acquire_hset, unlock_script=..., timeout_ms=...,\n"
+                      "retry_attempts=..., retry_interval_ms=...), for every case (repeatable)")
       ->allow_extra_args(false);
   explore->add_option("--against", explore_against,
                       "KEY=VALUE[,...]: run every case under this variation of the configuration too (the same lock options,\n"

@@ -334,6 +334,20 @@ void RedissonLock::cancel_all_renewal() {
   renewing_ = false;
 }
 
+namespace {
+
+// What a renewal was answered for this lock: the per-lock scripts' 1 or 0, or the batched ones'
+// (3.44.0 on) one-element array, ContainsDecoder's "still held" for the one lock of the batch.
+// Anything else (an error, a Lua error included) is no answer.
+std::optional<int64_t> renewal_answer(const Reply& reply) {
+  if (reply.kind == Reply::Kind::Integer) return reply.integer;
+  if (reply.kind == Reply::Kind::Array && reply.elements.size() == 1 && reply.elements[0].kind == Reply::Kind::Integer)
+    return reply.elements[0].integer;
+  return std::nullopt;
+}
+
+}  // namespace
+
 // renewExpiration: every internalLockLeaseTime/3, renew for the entry's first thread.
 Task<void> RedissonLock::renewal_loop(uint64_t generation) {
   for (int64_t round = 0;; ++round) {
@@ -343,8 +357,9 @@ Task<void> RedissonLock::renewal_loop(uint64_t generation) {
     const int64_t thread = renewal_threads_.begin()->first;
     const CallResult result = co_await send(renew_command(thread));
     if (!renewing_ || generation != renewal_generation_) co_return;
-    const bool answered = !result.timed_out && result.reply.kind == Reply::Kind::Integer;
-    backend_.record(model::renew_event(thread, name_, answered ? result.reply.integer : -1,
+    const std::optional<int64_t> held = result.timed_out ? std::nullopt : renewal_answer(result.reply);
+    const bool answered = held.has_value();
+    backend_.record(model::renew_event(thread, name_, answered ? *held : -1,
                                        answered ? "" : result.timed_out ? "timeout" : locksim::describe(result.reply)));
     if (!answered) {
       switch (options_.watchdog_on_error) {
@@ -362,7 +377,7 @@ Task<void> RedissonLock::renewal_loop(uint64_t generation) {
     }
     // #2037 (3.10.5, 3.10.6): the reply was not looked at; a lock that is gone is "renewed" (the
     // script answers 0) every period until an unlock removes the entry.
-    if (result.reply.integer != 1 && !options_.renewal_ignores_not_held) {
+    if (*held != 1 && !options_.renewal_ignores_not_held) {
       cancel_all_renewal();
       co_return;
     }

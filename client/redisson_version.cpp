@@ -190,6 +190,14 @@ std::vector<VersionedBehaviour> make_table() {
            {{3, 44, 0}, "nil: IllegalMonitorStateException", "", false, [](LockSpec& s) { s.rw.variant = RwVariant::Nil3_44; },
             "rwlock_variant=3.44"},
        }},
+      {"ReadWriteLock read-lock renewal",
+       "rwlock",
+       {
+           {first, "one script per lock: the hash and every reader's timeout keys", "", false,
+            [](LockSpec& s) { s.rw.read_renewal = ReadRenewal::PerLock; }, "rwlock_read_renewal=3.8"},
+           {{3, 44, 0}, "batched; a reader holding twice fails it after the hash, so timeout keys lapse", "#6883", true,
+            [](LockSpec& s) { s.rw.read_renewal = ReadRenewal::Batched3_44; }, "rwlock_read_renewal=3.44"},
+       }},
       {"MultiLock tryLock(-1, lease)",
        "multi, red",
        {

@@ -21,6 +21,24 @@ bool parse_rw_variant(const std::string& name, RwVariant& out) {
   return true;
 }
 
+std::string to_string(ReadRenewal renewal) {
+  switch (renewal) {
+    case ReadRenewal::PerLock: return "3.8";
+    case ReadRenewal::Batched3_44: return "3.44";
+  }
+  return "?";
+}
+
+bool parse_read_renewal(const std::string& name, ReadRenewal& out) {
+  for (ReadRenewal r : {ReadRenewal::PerLock, ReadRenewal::Batched3_44}) {
+    if (to_string(r) == name) {
+      out = r;
+      return true;
+    }
+  }
+  return false;
+}
+
 RwSide::RwSide(Backend& backend, ScriptCatalog& scripts, const std::string& key, const std::string& side,
                RedissonOptions options)
     : RedissonLock(backend, key + ":" + side, key, without_latch(options)),
@@ -61,7 +79,7 @@ ReadLock::ReadLock(Backend& backend, ScriptCatalog& scripts, const std::string& 
     : RwSide(backend, scripts, key, "read", options),
       acquire_(scripts.get("rwlock_read_acquire")),
       unlock_(scripts.get(rw.variant == RwVariant::Nil3_44 ? "rwlock_read_unlock_3_44" : "rwlock_read_unlock")),
-      renew_(scripts.get("rwlock_read_renew")),
+      renew_(scripts.get(rw.read_renewal == ReadRenewal::Batched3_44 ? "rwlock_read_renew_3_44" : "rwlock_read_renew")),
       latched_unlock_(rw.variant == RwVariant::Nil3_44) {}
 
 Task<RedissonLock::Attempt> ReadLock::try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t) {

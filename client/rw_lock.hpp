@@ -36,8 +36,20 @@ enum class RwVariant {
 // "3.11", "3.44" -> the variant; false for anything else.
 bool parse_rw_variant(const std::string& name, RwVariant& out);
 
+// Which era of the read side's watchdog renewal.
+enum class ReadRenewal {
+  PerLock,      // "3.8": 3.8.1 to 3.43.x, rwlock_read_renew: one EVAL per lock, answered 1 or 0
+  Batched3_44,  // "3.44": 3.44.0 to 3.52.x, rwlock_read_renew_3_44: ReadLockTask's batch, answered [1] or
+                // [0], and failing on a reader that holds twice (PR #6883)
+};
+
+// "3.8", "3.44" -> the era; false for anything else.
+bool parse_read_renewal(const std::string& name, ReadRenewal& out);
+std::string to_string(ReadRenewal renewal);
+
 struct RwOptions {
   RwVariant variant = RwVariant::Silent;
+  ReadRenewal read_renewal = ReadRenewal::PerLock;
 };
 
 // What both sides share: the key, the channel, isLocked() by mode, forceUnlock() by mode.

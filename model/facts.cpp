@@ -796,6 +796,8 @@ void Facts::retire(int64_t index, int64_t ms) {
     const auto gone = in_effect == states.begin() ? 0 : std::prev(in_effect) - states.begin();
     // Erased in bulk, once they are half of what is kept: each state is moved a bounded number of times.
     if (gone > 0 && static_cast<size_t>(gone) * 2 >= states.size()) {
+      k.retired_present = states[gone - 1].present;
+      k.retired_expire_at = states[gone - 1].expire_at;
       states.erase(states.begin(), states.begin() + gone);
       k.trimmed = true;
     }

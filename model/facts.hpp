@@ -138,6 +138,9 @@ struct KeyTrack {
   std::vector<std::string> locks;  // the locks it holds holds of (a ReadWriteLock's key: both sides)
   std::vector<KeyState> states;    // in history order; states[0] from the start
   bool trimmed = false;            // a stream retired its first states: states[0] is the one in effect then
+  // The last state retired, as far as a run of equal expiries needs it (whether it continues into states[0]).
+  bool retired_present = false;
+  int64_t retired_expire_at = -1;
   // The state after every event up to and including ms `t`.
   const KeyState& at(int64_t t) const;
   // The state right after event `index` (the last state begun at or before it).

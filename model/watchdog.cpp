@@ -142,13 +142,16 @@ class WatchdogJudge final : public Judge {
       // expiry that ran out was set when that key last got one.
       if (cause.lock != key.key)
         if (const KeyTrack* timeout = facts_.key(cause.process, cause.lock)) {
-          if (timeout->trimmed) return cannot_tell("where " + timeout->name() + "'s expiry was set");
           const KeyState& last = timeout->after_event(cur.event - 1);
-          for (const KeyState& t : timeout->states)
-            if (t.event <= last.event && t.expire_at == last.expire_at && t.present) {
-              set_at = t.from_ms;
-              break;
-            }
+          if (last.present) {
+            // The run of states with that expiry that ends at `last` began where it was set.
+            const std::vector<KeyState>& ts = timeout->states;
+            size_t k = static_cast<size_t>(&last - ts.data());
+            while (k > 0 && ts[k - 1].present && ts[k - 1].expire_at == last.expire_at) --k;
+            if (k == 0 && timeout->trimmed && timeout->retired_present && timeout->retired_expire_at == last.expire_at)
+              return cannot_tell("where " + timeout->name() + "'s expiry was set");
+            set_at = ts[k].from_ms;
+          }
         }
       if (!kept_from(set_at)) return cannot_tell("the renewals since " + support::ms(set_at));
       // A fault excuses the lapse only when it left the holder less than one renewal period of

@@ -270,7 +270,7 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s, const std::
                {"type", "name", "redisson", "lease_ms", "watchdog_ms", "watchdog_on_error", "acquire_script", "unlock_script",
                 "renew_script", "unlock_latch", "retry_ms", "setnx_expire", "timeout_ms", "retry_attempts", "retry_interval_ms",
                 "fair_variant", "thread_wait_ms", "wait_replaces_thread_wait", "zero_wait_tryacquire", "parts",
-                "rwlock_variant", "replace_scripts"},
+                "rwlock_variant", "rwlock_read_renewal", "replace_scripts"},
                "lock");
   const YAML::Node type = r.require(node, "type", "lock");
   s.lock.type = r.text(type, "lock type");
@@ -313,6 +313,11 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s, const std::
   if (const YAML::Node v = node["rwlock_variant"]) {
     if (s.lock.type != "rwlock") r.fail(v, "rwlock_variant applies to lock type rwlock only (this lock is " + s.lock.type + ")");
     client::parse_rw_variant(r.one_of(v, "rwlock_variant", {"3.11", "3.44"}), s.lock.rw.variant);
+  }
+  if (const YAML::Node v = node["rwlock_read_renewal"]) {
+    if (s.lock.type != "rwlock")
+      r.fail(v, "rwlock_read_renewal applies to lock type rwlock only (this lock is " + s.lock.type + ")");
+    client::parse_read_renewal(r.one_of(v, "rwlock_read_renewal", {"3.8", "3.44"}), s.lock.rw.read_renewal);
   }
   check_replacements_run(r, node, s);
 }

@@ -110,6 +110,8 @@ void write_lock(std::ostream& out, const Scenario& s, bool write_default_lease) 
   if ((lock.type == "multi" || lock.type == "red") && lock.parts != d.parts) out << "  parts: " << lock.parts << "\n";
   if (lock.type == "rwlock" && lock.rw.variant != d.rw.variant)
     out << "  rwlock_variant: " << quoted(lock.rw.variant == client::RwVariant::Silent ? "3.11" : "3.44") << "\n";
+  if (lock.type == "rwlock" && lock.rw.read_renewal != d.rw.read_renewal)
+    out << "  rwlock_read_renewal: " << quoted(client::to_string(lock.rw.read_renewal)) << "\n";
   if (lock.polling.retry_ms != d.polling.retry_ms) out << "  retry_ms: " << lock.polling.retry_ms << "\n";
   if (lock.polling.setnx_expire != d.polling.setnx_expire) out << "  setnx_expire: " << boolean(lock.polling.setnx_expire) << "\n";
   if (policy.timeout_ms != dp.timeout_ms) out << "  timeout_ms: " << policy.timeout_ms << "\n";

@@ -1,5 +1,6 @@
 -- ReadWriteLock, read-lock watchdog renewal: Redisson 3.8.1 (#1604) to 3.43.x
--- (RedissonReadLock.renewExpirationAsync; 3.44.0 batches the same work in ReadLockTask). The text of
+-- (RedissonReadLock.renewExpirationAsync; 3.44.0 moved it into the batched ReadLockTask, with a
+-- scoping bug: rwlock_read_renew_3_44.lua). The text of
 -- Redisson 3.43.0, byte-identical at every tag from 3.8.1 to 3.43.0. The write lock renews with
 -- rlock_renew.lua and its id "<uuid>:<tid>:write".
 -- KEYS[1] = the lock hash `<name>`, KEYS[2] = the prefix of every reader's timeout keys "{<name>}"

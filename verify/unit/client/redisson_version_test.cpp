@@ -119,6 +119,9 @@ TEST(RedissonVersion, FairLockByEra) {
 TEST(RedissonVersion, ReadWriteAndMultiLockByEra) {
   EXPECT_EQ(at("3.43.0", "rwlock").rw.variant, RwVariant::Silent);
   EXPECT_EQ(at("3.44.0", "rwlock").rw.variant, RwVariant::Nil3_44);
+  EXPECT_EQ(at("3.43.0", "rwlock").rw.read_renewal, ReadRenewal::PerLock);
+  EXPECT_EQ(at("3.44.0", "rwlock").rw.read_renewal, ReadRenewal::Batched3_44);  // PR #6883
+  EXPECT_EQ(at("3.52.0", "rwlock").rw.read_renewal, ReadRenewal::Batched3_44);
   EXPECT_TRUE(at("3.11.0", "multi").multi.negative_sub_lease);  // #2172
   EXPECT_FALSE(at("3.11.1", "multi").multi.negative_sub_lease);
   EXPECT_TRUE(at("3.16.9", "multi").multi.fixed_retry_wait);  // #4050

@@ -24,7 +24,8 @@ OpSpec unlock_op(const std::string& side) { return OpSpec::unlock(side); }
 OpSpec work_op(int64_t ms) { return OpSpec::work(ms); }
 
 std::unique_ptr<sim::Simulation> rw_world(const std::vector<std::string>& clients,
-                                client::RwVariant variant = client::RwVariant::Silent) {
+                                client::RwVariant variant = client::RwVariant::Silent,
+                                client::ReadRenewal renewal = client::ReadRenewal::PerLock) {
   WorldOptions options;
   options.link.latency_min_ms = options.link.latency_max_ms = 1;
   auto made = std::make_unique<sim::Simulation>(options);
@@ -32,6 +33,9 @@ std::unique_ptr<sim::Simulation> rw_world(const std::vector<std::string>& client
   spec.type = "rwlock";
   spec.name = "orders";
   spec.rw.variant = variant;
+  spec.rw.read_renewal = renewal;
+  // The batched renewal came with its rescheduling on error (3.44.0).
+  if (renewal == client::ReadRenewal::Batched3_44) spec.redisson.watchdog_on_error = client::WatchdogOnError::KeepRenewing;
   made->world.add_lock(spec);
   for (const auto& c : clients) made->world.add_client(c);
   return made;
@@ -163,10 +167,12 @@ TEST(RwLock, ReadThenWriteBySameThreadIsRefused) {
   EXPECT_EQ(outcome(w->world, "A", "try_lock")->kind, EventKind::Fail);
 }
 
+// Either era of the read renewal: 3.44.0's batch answers [1], which counts as renewed.
 TEST(RwLock, TheWatchdogRenewsBothSides) {
+  for (const auto renewal : {client::ReadRenewal::PerLock, client::ReadRenewal::Batched3_44})
   for (const std::string& side : {kRead, kWrite}) {
-    SCOPED_TRACE(side);
-    auto w = rw_world({"A", "B"});
+    SCOPED_TRACE(side + " " + client::to_string(renewal));
+    auto w = rw_world({"A", "B"}, client::RwVariant::Silent, renewal);
     hold_for(w->world, 0, "A", side, 70000);
     w->world.op(65000, "B", 1, try_op(side == kRead ? kWrite : kRead, 0));
     w->world.run_until(65000);
@@ -186,6 +192,41 @@ TEST(RwLock, TheWatchdogRenewsBothSides) {
     // B's try_lock failed: only A held, so with A reading no writer was there to judge.
     const model::Verdict v = verdict(w->world);
     EXPECT_EQ(v.valid, side == kWrite ? Validity::Yes : Validity::Unknown) << v.explanation;
+  }
+}
+
+// PR #6883: from 3.44.0 to 3.52.x a reader holding twice makes every batched read renewal fail with a
+// Lua error after it has renewed the hash, so the hash lives on while both timeout keys run out at
+// 30 s; A's first unlock then finds no lease left, deletes the hash and is answered 1, and the next
+// renewal is told [0] and ends. The per-lock script of 3.8.1-3.43.x renews both keys.
+TEST(RwLock, AReaderHoldingTwiceStopsThe344BatchedRenewalOfItsTimeoutKeys) {
+  for (const auto renewal : {client::ReadRenewal::PerLock, client::ReadRenewal::Batched3_44}) {
+    SCOPED_TRACE(client::to_string(renewal));
+    const bool batched = renewal == client::ReadRenewal::Batched3_44;
+    auto w = rw_world({"A"}, client::RwVariant::Nil3_44, renewal);
+    w->world.op(0, "A", 1, lock_op(kRead));
+    w->world.op(0, "A", 1, lock_op(kRead));
+    w->world.op(0, "A", 1, work_op(40000));
+    w->world.op(0, "A", 1, unlock_op(kRead));
+    w->world.op(0, "A", 1, work_op(40000));
+    w->world.run_until(35000);
+    const std::string timeout = "{orders}:" + w->world.client("A").uuid + ":1:rwlock_timeout:";
+    EXPECT_GT(redis(*w, {"PTTL", "orders"}).integer, 20000);  // the hash is renewed in both eras
+    EXPECT_EQ(redis(*w, {"EXISTS", timeout + "1", timeout + "2"}), Reply::integer_of(batched ? 0 : 2));
+    w->world.run_until(80000);
+    std::vector<int64_t> renewals;
+    for (const auto& e : w->world.history().events())
+      if (e.kind == EventKind::Renew && e.process == "A" && e.lock == kRead) renewals.push_back(e.value);
+    if (batched) {
+      // Failed at 10, 20 and 30 s (-1: no answer), refused at 40 s, then none.
+      EXPECT_EQ(renewals, (std::vector<int64_t>{-1, -1, -1, 0}));
+      EXPECT_EQ(outcome(w->world, "A", "unlock")->value, 1);  // the hash is gone under A's second hold
+      EXPECT_EQ(redis(*w, {"EXISTS", "orders"}), Reply::integer_of(0));
+    } else {
+      EXPECT_EQ(renewals, (std::vector<int64_t>(7, 1)));  // every 10 s until the end of the run
+      EXPECT_EQ(outcome(w->world, "A", "unlock")->value, 0);
+      EXPECT_EQ(redis(*w, {"HGET", "orders", w->world.client("A").uuid + ":1"}), Reply::bulk("1"));
+    }
   }
 }
 

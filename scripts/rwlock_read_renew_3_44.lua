@@ -1,0 +1,14 @@
+-- ReadWriteLock, read-lock watchdog renewal: Redisson 3.44.0 to 3.52.x, batched
+-- (renewal/ReadLockTask.renew). The text of Redisson 3.44.0, byte-identical at every tag from 3.44.0
+-- to 3.52.0; 4.0.0 fixed it (725d181c8, PR #6883). One EVAL renews up to lockWatchdogBatchSize (100)
+-- read locks of a client; locksim sends the one lock a world has.
+-- KEYS = pairs: the lock hash `<name>`, then the prefix of its readers' timeout keys "{<name>}"
+-- ARGV[1] = lease in ms (lockWatchdogTimeout), ARGV[1+j] = the reader id "<uuid>:<tid>" of lock j's
+-- first renewing thread
+-- Returns one 1 or 0 per lock (ContainsDecoder: the locks still held). THE BUG: the inner
+-- `for i=counter, 1, -1` hides the outer `i`, so a timeout key is named from KEYS[counter+1]. A
+-- reader holding twice (any client's, count 2) makes KEYS[3] nil with one lock in the batch: the
+-- script fails with "attempt to concatenate ... nil" AFTER it has PEXPIREd the hash, so the hash
+-- lives on while the readers' timeout keys are no longer renewed. Once they expire, a read unlock
+-- finds no lease left and deletes the hash under the remaining readers.
+local result = {} local j = 1 for i = 1, #KEYS, 2 do j = j + 1; local counter = redis.call('hget', KEYS[i], ARGV[j]); if (counter ~= false) then redis.call('pexpire', KEYS[i], ARGV[1]); if (redis.call('hlen', KEYS[i]) > 1) then local keys = redis.call('hkeys', KEYS[i]); for n, key in ipairs(keys) do counter = tonumber(redis.call('hget', KEYS[i], key)); if type(counter) == 'number' then for i=counter, 1, -1 do redis.call('pexpire', KEYS[i+1] .. ':' .. key .. ':rwlock_timeout:' .. i, ARGV[1]); end; end; end; end; table.insert(result, 1); else table.insert(result, 0); end; end; return result;

@@ -117,6 +117,7 @@ class Reader {
     size_t j = i_;
     while (j < s_.size() && is_name_char(s_[j])) ++j;
     const std::string_view word = s_.substr(i_, j - i_);
+    for_header(word);
     // 5.1 reads goto as a name: `goto continue` fails there as "'=' expected near 'continue'". As
     // any other name, 5.4 fails it the same way.
     if (word == "goto" && next_is_name(j)) {
@@ -154,6 +155,7 @@ class Reader {
       copy(1);
       return;
     }
+    if (for_ != For::None && for_symbol(c)) return;
     const NameList before = name_list_;
     name_list_ = NameList::None;
     const char next = at(1);
@@ -184,10 +186,77 @@ class Reader {
     }
   }
 
+  // --- a numeric for's header: `for NAME = start, limit [, step] do` -------------------------------
+  enum class For { None, AfterFor, AfterName, Start, Limit, Step };
+
+  // A name in or before a header, before it is copied.
+  void for_header(std::string_view word) {
+    if (word == "for") {
+      for_ = For::AfterFor;
+    } else if (for_ == For::AfterFor) {
+      for_ = For::AfterName;
+    } else if (for_ == For::AfterName || word == "function") {
+      for_ = For::None;  // `for k, v in`; or a function inside the header, which is left as it is
+    } else if (word == "do" && depth_ == 0 && (for_ == For::Limit || for_ == For::Step)) {
+      if (for_ == For::Step) wrap(part_at_);
+      for_ = For::None;
+    }
+  }
+
+  // A symbol in a header; true when it was copied here.
+  bool for_symbol(char c) {
+    if (for_ == For::AfterFor) {
+      for_ = For::None;
+      return false;
+    }
+    if (for_ == For::AfterName) {
+      if (c != '=' || at(1) == '=') {
+        for_ = For::None;
+        return false;
+      }
+      copy(1);
+      for_ = For::Start;
+      part_at_ = out_.size();
+      depth_ = 0;
+      return true;
+    }
+    if (c == '(' || c == '[' || c == '{') ++depth_;
+    if (c == ')' || c == ']' || c == '}') --depth_;
+    if (c != ',' || depth_ != 0) return false;
+    if (for_ == For::Start) {
+      wrap(part_at_);
+      for_ = For::Limit;
+    } else if (for_ == For::Limit) {
+      copy(1);
+      for_ = For::Step;
+      part_at_ = out_.size();
+      return true;
+    }
+    return false;
+  }
+
+  // Wraps what was written since `from` in kForNumber's call, unless it is a number literal already
+  // an integer in 5.4 (digits, maybe a minus).
+  void wrap(size_t from) {
+    const std::string_view part = std::string_view(out_).substr(from);
+    const size_t first = part.find_first_not_of(" \t\r\n");
+    const size_t last = part.find_last_not_of(" \t\r\n");
+    if (first != std::string_view::npos) {
+      std::string_view core = part.substr(first, last - first + 1);
+      if (core.starts_with('-')) core.remove_prefix(1);
+      if (!core.empty() && core.find_first_not_of("0123456789") == std::string_view::npos && core.size() < 15) return;
+    }
+    out_.insert(from, std::string(kForNumber) + "(");
+    out_ += ')';
+  }
+
   std::string_view s_;
   size_t i_ = 0;
   std::string out_;
   NameList name_list_ = NameList::None;
+  For for_ = For::None;
+  size_t part_at_ = 0;  // where the header's current part began in out_
+  int depth_ = 0;       // brackets open in it
 };
 
 }  // namespace

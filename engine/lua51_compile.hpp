@@ -8,12 +8,21 @@
 // "')' expected near '&'"...). And 5.4 reads string escapes 5.1 does not know (\x41, \z, \u{41};
 // 5.4 refuses any other, such as "\."), where 5.1 takes the escaped character itself ("x41"):
 // those are rewritten to what 5.1 reads. Lines stay where they were.
+//
+// A numeric for's start and step go through kForNumber: 5.1 ran every loop on doubles, which print
+// as "%.14g", while 5.4 runs a loop on floats, which print as "2.0", whenever its start or step is a
+// string or a float ("for c=redis.call('hget', k, f), 1, -1": 5.1 "...:2", 5.4 "...:2.0"). The
+// function gives an integral one as 5.4's integer, so 5.4 runs the integer loop that prints as 5.1.
 #include <string>
 #include <string_view>
 
 struct lua_State;
 
 namespace locksim::engine::lua51_compile {
+
+// The global that the rewritten numeric fors call: no script of Redis's can name it (the sandbox
+// answers it where Redis would refuse a nonexistent global), and no iteration of the globals lists it.
+inline constexpr const char* kForNumber = "__locksim_for51";
 
 // luaL_loadbufferx(L, source, chunkname, "t") as 5.1 compiles: pushes the function, or the error
 // message 5.1 would give, and returns the status.

@@ -6,6 +6,12 @@
 namespace locksim::engine::lua51_messages {
 
 std::string as_lua51_runtime_message(std::string message) {
+  // A numeric for's part that is no number: 5.4 "bad 'for' initial value (number expected, got
+  // string)", 5.1 "'for' initial value must be a number" (likewise "limit" and "step").
+  if (message.find("bad 'for' ") != std::string::npos) {
+    static const std::regex kFor(R"(bad 'for' (initial value|limit|step) \(number expected, got [a-z]+\))");
+    return std::regex_replace(message, kFor, "'for' $1 must be a number");
+  }
   if (message.find("attempt to ") == std::string::npos) return message;
   // 5.4 names a constant or a for iterator where 5.1 names nothing.
   static const std::regex kUnnamed(R"( \((constant|for iterator) '[^']*'\))");

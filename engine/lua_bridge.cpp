@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <lua.hpp>
 #include <string>
 #include <vector>
@@ -426,8 +427,26 @@ int readonly_error_in_c(lua_State* L) {
   return lua_error(L);
 }
 
+// What 5.1's for loop held: an integral start or step, a numeric string's too, as the 5.4 integer
+// that prints as 5.1 printed the double (lua51_compile.hpp). Anything else passes unchanged, and
+// 5.4's loop refuses it in 5.1's words ("'for' initial value must be a number").
+int for_number(lua_State* L) {
+  lua_settop(L, 1);
+  double d = 0;
+  if (lua_type(L, 1) == LUA_TSTRING) {
+    if (lua51::str2d(lua_tostring(L, 1), d)) lua51::push_number(L, d);
+  } else if (lua_type(L, 1) == LUA_TNUMBER && !lua_isinteger(L, 1)) {
+    lua51::push_number(L, lua_tonumber(L, 1));
+  }
+  return 1;
+}
+
 int nonexistent_global(lua_State* L) {
   const char* name = lua_tostring(L, 2);
+  if (name && std::strcmp(name, lua51_compile::kForNumber) == 0) {
+    lua_pushcfunction(L, for_number);
+    return 1;
+  }
   return luaL_error(L, "Script attempted to access nonexistent global variable '%s'", name ? name : "?");
 }
 

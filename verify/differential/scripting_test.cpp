@@ -715,4 +715,38 @@ TEST_F(Differential, AnInnerLoopHidingItsOuterIndexFailsAsIn51AndKeepsWhatItWrot
   expect_same({"EVAL", longer_than_5s, "1", "{rw}:u:1:rwlock_timeout:2"});  // and not the timeout keys
 }
 
+// 5.1 ran every numeric for on doubles, coercing a numeric string; 5.4 runs a float loop whenever
+// the start or step is a string or a float, and a float concatenates as "2.0". Redisson 4.4.0's
+// read renewal loops from an HGET's string ("for c=counter, 1, -1") and names keys with `c`.
+TEST_F(Differential, ANumericForOnAStringOrAnIntegralFloatNamesKeysAs51Does) {
+  expect_same(eval("local c = '2'; local out = {}; for i = c, 1, -1 do table.insert(out, 'k' .. i) end; return out"));
+  expect_same(eval("local out = {}; for i = 1.0, 2 do table.insert(out, 'k' .. i) end; return out"));
+  expect_same(eval("local out = {}; for i = 4 / 2, '1', '-1' do table.insert(out, 'k' .. i) end; return out"));
+  expect_same(eval("local out = {}; for i = 1, 2 do out[#out + 1] = 'k' .. i end; return out"));
+  expect_same(eval("local t = {3}; local out = {}; for i = t[1], (function() return 1 end)(), -1 do "
+                   "out[#out + 1] = 'q' .. i end; return out"));
+  expect_same(eval("local out = {}; for i = 1.5, 3 do out[#out + 1] = 'h' .. i end; return out"));
+  expect_same(eval("for i = 'x', 1 do end"));
+  expect_same(eval("for i = nil, 1 do end"));
+  expect_same(eval("for i = 1, nil do end"));
+  expect_same(eval("for i = 1, 2, {} do end"));
+  expect_same(eval("return rawget(_G, 'k')"));
+  // Redisson 4.4.0's renewal (PR #7098) on a reader holding twice: both timeout keys renewed.
+  const std::string renew =
+      "local result = {} local argIdx = 2 for i = 1, #KEYS, 2 do local anyAlive = false; "
+      "local lockNamesCount = tonumber(ARGV[argIdx]); argIdx = argIdx + 1; for k = 1, lockNamesCount do "
+      "local counter = redis.call('hget', KEYS[i], ARGV[argIdx]); if (counter ~= false) then anyAlive = true; "
+      "for c=counter, 1, -1 do redis.call('pexpire', KEYS[i+1] .. ':' .. ARGV[argIdx] .. ':rwlock_timeout:' .. c, "
+      "ARGV[1]); end; end; argIdx = argIdx + 1; end; if (anyAlive) then redis.call('pexpire', KEYS[i], ARGV[1]); "
+      "table.insert(result, 1); else table.insert(result, 0); end; end; return result;";
+  const std::string longer_than_5s = "return redis.call('pttl', KEYS[1]) > 10000";
+  expect_same({"HSET", "rw", "mode", "read", "u:1", "2"});
+  expect_same({"SET", "{rw}:u:1:rwlock_timeout:1", "1", "PX", "5000"});
+  expect_same({"SET", "{rw}:u:1:rwlock_timeout:2", "1", "PX", "5000"});
+  expect_same({"EVAL", renew, "2", "rw", "{rw}", "30000", "1", "u:1"});
+  expect_same({"EVAL", longer_than_5s, "1", "{rw}:u:1:rwlock_timeout:1"});
+  expect_same({"EVAL", longer_than_5s, "1", "{rw}:u:1:rwlock_timeout:2"});
+  expect_same({"EXISTS", "{rw}:u:1:rwlock_timeout:2.0"});
+}
+
 }  // namespace locksim::test

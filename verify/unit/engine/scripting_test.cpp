@@ -207,6 +207,13 @@ TEST(Lua51Compile, ReadsTheSourceAs51sLexerDoes) {
   EXPECT_EQ(as_54_source("goto done ::done::"), "_oto done \x07:done\x07:");
   EXPECT_EQ(as_54_source("local goto = 1"), "local goto = 1");  // a name in 5.1: 5.4 refuses it itself
   EXPECT_EQ(as_54_source("s = 'a\\x41 \\. \\n \\\\ \\' \\065'"), "s = 'ax41 . \\n \\\\ \\' \\065'");
+  // A numeric for's start and step go through the 5.1 number function, unless they are integer literals.
+  EXPECT_EQ(as_54_source("for c=counter, 1, -1 do end"), "for c=__locksim_for51(counter), 1, -1 do end");
+  EXPECT_EQ(as_54_source("for i = 1, n do end"), "for i = 1, n do end");
+  EXPECT_EQ(as_54_source("for i = f(a, b), 2, s do end"), "for i =__locksim_for51( f(a, b)), 2,__locksim_for51( s )do end");
+  EXPECT_EQ(as_54_source("for k, v in pairs(t) do end"), "for k, v in pairs(t) do end");
+  EXPECT_EQ(as_54_source("for i = (function() return 1 end)(), 2 do end"), "for i = (function() return 1 end)(), 2 do end");
+  EXPECT_EQ(as_54_source("for i = t[1]\n, 2 do end"), "for i =__locksim_for51( t[1]\n), 2 do end");
   EXPECT_EQ(as_54_source("s = [[a & \\x]] -- b // \\x\n--[==[ ~ ]==] t = 'a\\\r\nb'"),
             "s = [[a & \\x]] -- b // \\x\n--[==[ ~ ]==] t = 'a\\\r\nb'");
   EXPECT_EQ(as_54_source("t = {...} u = a..b"), "t = {...} u = a..b");

@@ -136,7 +136,7 @@ Command FairLock::unlock_command(int64_t thread, int64_t op) {
   return command;
 }
 
-Command FairLock::renew_command(int64_t thread) { return renewal(renew_, {name_}, holder_id(thread), thread); }
+Command FairLock::renew_command(int64_t thread) { return renewal(renew_, {name_}, {holder_id(thread)}, thread); }
 
 Task<OpResult> FairLock::force_release(int64_t op) {
   Command command{.role = "force_unlock",

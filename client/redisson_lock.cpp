@@ -50,16 +50,23 @@ Task<CallResult> RedissonLock::send(SharedCommand command) {
   return call_with_retry(backend_, std::move(command), options_.commands);
 }
 
-Command RedissonLock::renewal(const Script& script, std::vector<std::string> keys, std::string field,
+Command RedissonLock::renewal(const Script& script, std::vector<std::string> keys, std::vector<std::string> fields,
                               int64_t thread) const {
   std::string lock = keys.front();
+  fields.insert(fields.begin(), std::to_string(renewal_lease_ms()));
   return Command{.role = "renew",
                  .lock = std::move(lock),
                  .script = &script,
                  .keys = std::move(keys),
-                 .argv = {std::to_string(renewal_lease_ms()), std::move(field)},
+                 .argv = std::move(fields),
                  .thread = thread,
                  .op = 0};
+}
+
+std::vector<int64_t> RedissonLock::renewing_threads() const {
+  std::vector<int64_t> out;
+  for (const auto& [thread, count] : renewal_threads_) out.push_back(thread);
+  return out;
 }
 
 const std::string& RedissonLock::holder_id(int64_t thread) const {
@@ -233,7 +240,11 @@ Task<OpResult> RedissonLock::release(int64_t thread, int64_t op) {
   const std::optional<std::string> latch = command.keys.size() == 3 ? std::optional(command.keys[2]) : std::nullopt;
   const CallResult result = co_await call_with_retry(backend_, std::move(command), options_.commands);
   // The latch has done its job once an answer came back; Redisson deletes it without waiting.
-  if (options_.unlock_latch && latch && !result.timed_out) backend_.spawn(delete_latch(*latch));
+  if (options_.unlock_latch && latch && !result.timed_out) {
+    std::string doomed = *latch;
+    if (options_.latch_delete_names_client) doomed = doomed.substr(0, doomed.rfind(':') + 1) + backend_.client_id();
+    backend_.spawn(delete_latch(std::move(doomed)));
+  }
   if (unlock_cancels_renewal(result)) cancel_renewal(thread);
   // #5623 (3.19.2 to 3.27.1): every unlock, even one that only decrements, forgets the explicit
   // lease, so the next partial unlock PEXPIREs the remaining hold to the watchdog timeout.

@@ -52,6 +52,9 @@ struct RedissonOptions {
   // 3.24.0 onward: unlock carries a latch key so that a resent unlock answers what the first one
   // did instead of decrementing the hold count twice. Up to 3.23.x there is none.
   bool unlock_latch = false;
+  // 3.52.0 to 4.2.x (#6844, PR #6977): the DEL after an answered unlock names the client's id where the
+  // request's belongs, so every latch lives out its PX.
+  bool latch_delete_names_client = false;
   UnlockCancelsRenewal unlock_cancels_renewal = UnlockCancelsRenewal::Always;
   LeaseMemory lease_memory = LeaseMemory::PerAcquire;
   // Up to 3.27.x (#5761): a waiter checks its latch, then listens; an unlock message published in
@@ -92,8 +95,11 @@ class RedissonLock : public Lock {
   virtual Command unlock_command(int64_t thread, int64_t op) = 0;
   virtual Command renew_command(int64_t thread) = 0;
   // A renewal as Redisson's renewExpiration sends it: `script` on `keys` (the lock key first) with
-  // internalLockLeaseTime and the holder's `field`.
-  Command renewal(const Script& script, std::vector<std::string> keys, std::string field, int64_t thread) const;
+  // internalLockLeaseTime, then `fields` (the holder's field; 4.4.0's read side sends several).
+  Command renewal(const Script& script, std::vector<std::string> keys, std::vector<std::string> fields,
+                  int64_t thread) const;
+  // The threads of this client the renewal entry holds, in order.
+  std::vector<int64_t> renewing_threads() const;
 
   // Sends `command` to this lock's server with the command policy's timeout and resends.
   Task<CallResult> send(Command command);

@@ -28,7 +28,7 @@ std::optional<Version> parse_version(std::string_view text) {
 }
 
 Version oldest_modelled() { return {3, 5, 5}; }
-Version newest_modelled() { return {3, 52, 0}; }
+Version newest_modelled() { return {4, 7, 0}; }
 Version default_version() { return newest_modelled(); }
 std::string modelled_range() { return oldest_modelled().str() + " to " + newest_modelled().str(); }
 
@@ -77,6 +77,14 @@ std::vector<VersionedBehaviour> make_table() {
             "unlock_latch=false"},
            {{3, 24, 0}, "redisson_unlock_latch makes a resent unlock answer the first answer", "", false,
             [](LockSpec& s) { s.redisson.unlock_latch = true; }, "unlock_latch=true"},
+       }},
+      {"unlock latch deleted after the answer",
+       "rlock, multi, red",
+       {
+           {first, "the request's latch", "", false, [](LockSpec& s) { s.redisson.latch_delete_names_client = false; }},
+           {{3, 52, 0}, "a key named by the client's id: every latch lives out its PX", "#6844", true,
+            [](LockSpec& s) { s.redisson.latch_delete_names_client = true; }},
+           {{4, 3, 0}, "the request's latch", "", false, [](LockSpec& s) { s.redisson.latch_delete_names_client = false; }},
        }},
       {"unlock and renewal",
        "rlock, fair, multi, red, rwlock",
@@ -193,10 +201,14 @@ std::vector<VersionedBehaviour> make_table() {
       {"ReadWriteLock read-lock renewal",
        "rwlock",
        {
-           {first, "one script per lock: the hash and every reader's timeout keys", "", false,
-            [](LockSpec& s) { s.rw.read_renewal = ReadRenewal::PerLock; }, "rwlock_read_renewal=3.8"},
-           {{3, 44, 0}, "batched; a reader holding twice fails it after the hash, so timeout keys lapse", "#6883", true,
+           {first, "one script per lock: the hash and every reader's timeout keys, a crashed client's too", "#1458",
+            true, [](LockSpec& s) { s.rw.read_renewal = ReadRenewal::PerLock; }, "rwlock_read_renewal=3.8"},
+           {{3, 44, 0}, "batched; a field counting 2 fails it after the hash, so timeout keys lapse", "#6883 #1458", true,
             [](LockSpec& s) { s.rw.read_renewal = ReadRenewal::Batched3_44; }, "rwlock_read_renewal=3.44"},
+           {{4, 0, 0}, "batched, fixed: the hash and every reader's timeout keys, a crashed client's too", "#1458", true,
+            [](LockSpec& s) { s.rw.read_renewal = ReadRenewal::Batched4_0; }, "rwlock_read_renewal=4.0"},
+           {{4, 4, 0}, "only this client's readers' timeout keys", "", false,
+            [](LockSpec& s) { s.rw.read_renewal = ReadRenewal::OwnReaders4_4; }, "rwlock_read_renewal=4.4"},
        }},
       {"MultiLock tryLock(-1, lease)",
        "multi, red",

@@ -27,7 +27,7 @@ Version oldest_modelled();
 Version newest_modelled();
 // What a scenario or an exploration runs when it names no version: the newest modelled.
 Version default_version();
-// "3.5.5 to 3.52.0", for messages.
+// "3.5.5 to 4.7.0", for messages.
 std::string modelled_range();
 
 // One step of a behaviour: from `since` on (until the behaviour's next step) `apply` sets it.

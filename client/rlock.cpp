@@ -60,7 +60,7 @@ Command RLock::unlock_command(int64_t thread, int64_t op) {
   return command;
 }
 
-Command RLock::renew_command(int64_t thread) { return renewal(renew_, {name_}, holder_id(thread), thread); }
+Command RLock::renew_command(int64_t thread) { return renewal(renew_, {name_}, {holder_id(thread)}, thread); }
 
 Task<OpResult> RLock::force_release(int64_t op) {
   Command command{.role = "force_unlock",

@@ -8,6 +8,16 @@ RedissonOptions without_latch(RedissonOptions options) {
   return options;
 }
 
+const char* read_renew_script(ReadRenewal renewal) {
+  switch (renewal) {
+    case ReadRenewal::PerLock: return "rwlock_read_renew";
+    case ReadRenewal::Batched3_44: return "rwlock_read_renew_3_44";
+    case ReadRenewal::Batched4_0: return "rwlock_read_renew_4_0";
+    case ReadRenewal::OwnReaders4_4: return "rwlock_read_renew_4_4";
+  }
+  return "rwlock_read_renew";
+}
+
 }  // namespace
 
 bool parse_rw_variant(const std::string& name, RwVariant& out) {
@@ -25,12 +35,14 @@ std::string to_string(ReadRenewal renewal) {
   switch (renewal) {
     case ReadRenewal::PerLock: return "3.8";
     case ReadRenewal::Batched3_44: return "3.44";
+    case ReadRenewal::Batched4_0: return "4.0";
+    case ReadRenewal::OwnReaders4_4: return "4.4";
   }
   return "?";
 }
 
 bool parse_read_renewal(const std::string& name, ReadRenewal& out) {
-  for (ReadRenewal r : {ReadRenewal::PerLock, ReadRenewal::Batched3_44}) {
+  for (ReadRenewal r : {ReadRenewal::PerLock, ReadRenewal::Batched3_44, ReadRenewal::Batched4_0, ReadRenewal::OwnReaders4_4}) {
     if (to_string(r) == name) {
       out = r;
       return true;
@@ -79,7 +91,8 @@ ReadLock::ReadLock(Backend& backend, ScriptCatalog& scripts, const std::string& 
     : RwSide(backend, scripts, key, "read", options),
       acquire_(scripts.get("rwlock_read_acquire")),
       unlock_(scripts.get(rw.variant == RwVariant::Nil3_44 ? "rwlock_read_unlock_3_44" : "rwlock_read_unlock")),
-      renew_(scripts.get(rw.read_renewal == ReadRenewal::Batched3_44 ? "rwlock_read_renew_3_44" : "rwlock_read_renew")),
+      renew_(scripts.get(read_renew_script(rw.read_renewal))),
+      read_renewal_(rw.read_renewal),
       latched_unlock_(rw.variant == RwVariant::Nil3_44) {}
 
 Task<RedissonLock::Attempt> ReadLock::try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t) {
@@ -107,7 +120,12 @@ Command ReadLock::unlock_command(int64_t thread, int64_t op) {
 }
 
 Command ReadLock::renew_command(int64_t thread) {
-  return renewal(renew_, {key_, braced()}, holder_id(thread), thread);
+  if (read_renewal_ != ReadRenewal::OwnReaders4_4) return renewal(renew_, {key_, braced()}, {holder_id(thread)}, thread);
+  // 4.4.0: the ids of every thread of this client renewing the lock, counted.
+  const std::vector<int64_t> threads = renewing_threads();
+  std::vector<std::string> fields{std::to_string(threads.size())};
+  for (const int64_t t : threads) fields.push_back(holder_id(t));
+  return renewal(renew_, {key_, braced()}, std::move(fields), thread);
 }
 
 WriteLock::WriteLock(Backend& backend, ScriptCatalog& scripts, const std::string& key, RedissonOptions options,
@@ -141,7 +159,7 @@ Command WriteLock::unlock_command(int64_t thread, int64_t op) {
   return command;
 }
 
-Command WriteLock::renew_command(int64_t thread) { return renewal(renew_, {key_}, writer_id(thread), thread); }
+Command WriteLock::renew_command(int64_t thread) { return renewal(renew_, {key_}, {writer_id(thread)}, thread); }
 
 // isHeldByCurrentThread(): HEXISTS of the writer's field.
 Task<OpResult> WriteLock::is_held(int64_t thread, int64_t op) {

@@ -41,9 +41,12 @@ enum class ReadRenewal {
   PerLock,      // "3.8": 3.8.1 to 3.43.x, rwlock_read_renew: one EVAL per lock, answered 1 or 0
   Batched3_44,  // "3.44": 3.44.0 to 3.52.x, rwlock_read_renew_3_44: ReadLockTask's batch, answered [1] or
                 // [0], and failing on a reader that holds twice (PR #6883)
+  Batched4_0,   // "4.0": 4.0.0 to 4.3.x, rwlock_read_renew_4_0: the batch fixed, doing what 3.8's did
+  OwnReaders4_4,  // "4.4": 4.4.0 on, rwlock_read_renew_4_4: every renewing thread's id is sent, and only
+                  // those readers' timeout keys restart (PR #7098)
 };
 
-// "3.8", "3.44" -> the era; false for anything else.
+// "3.8", "3.44", "4.0", "4.4" -> the era; false for anything else.
 bool parse_read_renewal(const std::string& name, ReadRenewal& out);
 std::string to_string(ReadRenewal renewal);
 
@@ -93,6 +96,7 @@ class ReadLock : public RwSide {
   const Script& acquire_;
   const Script& unlock_;
   const Script& renew_;
+  const ReadRenewal read_renewal_;
   const bool latched_unlock_;
 };
 

@@ -179,8 +179,13 @@ std::vector<AdviceSection> audit_advice(const Audit& a) {
 
   AdviceSection act{"What to do", {}, "act"};
   if (a.upgrade.to) {
-    std::string text = "Upgrade to " + a.upgrade.to->str() + ": it fixes " + issues(a.upgrade.fixes);
-    if (!a.upgrade.also.empty()) text += " (and " + issues(a.upgrade.also) + ", which locksim models but no story shows)";
+    std::string text = "Upgrade to " + a.upgrade.to->str() + ": it fixes ";
+    if (a.upgrade.fixes.empty()) {
+      text += issues(a.upgrade.also) + ", which locksim models but no story shows";
+    } else {
+      text += issues(a.upgrade.fixes);
+      if (!a.upgrade.also.empty()) text += " (and " + issues(a.upgrade.also) + ", which locksim models but no story shows)";
+    }
     act.items.push_back({text + ".", "", {}, ""});
   } else {
     act.items.push_back({"No upgrade needed: none of the modelled bugs of " + locks_text(a) +

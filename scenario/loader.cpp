@@ -317,7 +317,7 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s, const std::
   if (const YAML::Node v = node["rwlock_read_renewal"]) {
     if (s.lock.type != "rwlock")
       r.fail(v, "rwlock_read_renewal applies to lock type rwlock only (this lock is " + s.lock.type + ")");
-    client::parse_read_renewal(r.one_of(v, "rwlock_read_renewal", {"3.8", "3.44"}), s.lock.rw.read_renewal);
+    client::parse_read_renewal(r.one_of(v, "rwlock_read_renewal", {"3.8", "3.44", "4.0", "4.4"}), s.lock.rw.read_renewal);
   }
   check_replacements_run(r, node, s);
 }

@@ -29,10 +29,17 @@ const std::vector<LibraryRow>& redisson_library() {
       {.issue = "#6883", .title = "the batched read renewal fails for a reader holding twice; the hash is freed under it",
        .locks = "rwlock", .story = "redisson/6883-reentrant-reader-stops-read-renewal.yaml", .property = "read_write",
        .scales_with = "watchdog_ms"},
+      {.issue = "#1458", .title = "the read renewal keeps a crashed client's readers alive: writers wait on dead readers",
+       .locks = "rwlock", .story = "redisson/1458-crashed-reader-kept-alive.yaml", .property = "liveness",
+       .scales_with = "watchdog_ms"},
       {.issue = "#2172", .title = "MultiLock tryLock(-1, lease): a -2 ms sub-lease deletes each key as it is taken",
        .locks = "multi, red", .story = "redisson/2172-multilock-trylock-minus-one.yaml", .property = "mutual_exclusion"},
       {.issue = "#5484", .title = "MultiLock lock(lease, unit) reads the lease as milliseconds", .locks = "multi, red",
        .story = "redisson/5484-multilock-lease-unit-ignored.yaml", .property = "mutual_exclusion"},
+      {.issue = "#6844", .title = "the DEL after an answered unlock misses its latch, which lives out its PX",
+       .locks = "rlock, multi, red",
+       .not_modelled = "modelled (latch_delete_names_client; verify/unit/client/redisson_versions_test.cpp pins it), but no "
+                       "property can see it: a latch's request id is never reused, so the leftover key changes no answer"},
       {.issue = "#2037", .title = "a renewal answered 'not held' is rescheduled forever", .locks = "rlock, fair, rwlock",
        .not_modelled = "modelled (renewal_ignores_not_held; verify/unit/client/redisson_versions_test.cpp pins it), but no "
                        "property can see it: the renew script checks ownership, so the extra renewals change no key"},

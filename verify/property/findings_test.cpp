@@ -379,7 +379,7 @@ TEST(LockOptions, AMistakeIsAnErrorThatSaysWhatWasExpected) {
             std::string::npos);
   // A replacement the configured version never runs would leave the user's code untested.
   EXPECT_NE(problem("rlock", "script:rlock_unlock=" + bad.string(), true)
-                .find("--against script:rlock_unlock: the rlock lock of Redisson 3.52.0 never runs 'rlock_unlock'"),
+                .find("--against script:rlock_unlock: the rlock lock of Redisson 4.7.0 never runs 'rlock_unlock'"),
             std::string::npos);
   std::filesystem::remove(bad);
 }

@@ -20,17 +20,18 @@ TEST(RedissonVersion, ParsesThreeNumbersAndNothingElse) {
 }
 
 TEST(RedissonVersion, OutsideTheModelledRangeIsAnErrorThatNamesTheRange) {
-  for (const char* v : {"3.5.4", "2.15.0", "3.53.0", "4.0.0"}) {
+  for (const char* v : {"3.5.4", "2.15.0", "4.7.1", "4.8.0", "5.0.0"}) {
     try {
       modelled_version(v);
       ADD_FAILURE() << v << " was accepted";
     } catch (const std::invalid_argument& e) {
-      EXPECT_NE(std::string(e.what()).find("3.5.5 to 3.52.0"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("3.5.5 to 4.7.0"), std::string::npos) << e.what();
     }
   }
   EXPECT_THROW(modelled_version("latest"), std::invalid_argument);
   EXPECT_EQ(modelled_version("3.5.5"), (Version{3, 5, 5}));
   EXPECT_EQ(modelled_version("3.52.0"), (Version{3, 52, 0}));
+  EXPECT_EQ(modelled_version("4.7.0"), (Version{4, 7, 0}));
 }
 
 TEST(RedissonVersion, EveryBehaviourStartsAtTheOldestAndAscends) {
@@ -122,6 +123,13 @@ TEST(RedissonVersion, ReadWriteAndMultiLockByEra) {
   EXPECT_EQ(at("3.43.0", "rwlock").rw.read_renewal, ReadRenewal::PerLock);
   EXPECT_EQ(at("3.44.0", "rwlock").rw.read_renewal, ReadRenewal::Batched3_44);  // PR #6883
   EXPECT_EQ(at("3.52.0", "rwlock").rw.read_renewal, ReadRenewal::Batched3_44);
+  EXPECT_EQ(at("4.0.0", "rwlock").rw.read_renewal, ReadRenewal::Batched4_0);  // PR #6883 fixed
+  EXPECT_EQ(at("4.3.1", "rwlock").rw.read_renewal, ReadRenewal::Batched4_0);
+  EXPECT_EQ(at("4.4.0", "rwlock").rw.read_renewal, ReadRenewal::OwnReaders4_4);  // PR #7098
+  EXPECT_FALSE(at("3.51.0").redisson.latch_delete_names_client);
+  EXPECT_TRUE(at("3.52.0").redisson.latch_delete_names_client);  // #6844 (PR #6977)
+  EXPECT_TRUE(at("4.2.0").redisson.latch_delete_names_client);
+  EXPECT_FALSE(at("4.3.0").redisson.latch_delete_names_client);
   EXPECT_TRUE(at("3.11.0", "multi").multi.negative_sub_lease);  // #2172
   EXPECT_FALSE(at("3.11.1", "multi").multi.negative_sub_lease);
   EXPECT_TRUE(at("3.16.9", "multi").multi.fixed_retry_wait);  // #4050
@@ -152,9 +160,9 @@ TEST(RedissonVersion, AffectedRangesAreReadFromTheSteps) {
 }
 
 TEST(RedissonVersion, AScenarioStartsAsTheDefaultVersionWhichIsTheNewest) {
-  EXPECT_EQ(default_version(), (Version{3, 52, 0}));
+  EXPECT_EQ(default_version(), (Version{4, 7, 0}));
   const scenario::Scenario s;
-  EXPECT_EQ(s.lock.redisson_version, "3.52.0");
+  EXPECT_EQ(s.lock.redisson_version, "4.7.0");
   EXPECT_TRUE(s.lock.redisson.unlock_latch);
   EXPECT_EQ(s.lock.redisson.watchdog_on_error, WatchdogOnError::KeepRenewing);
   EXPECT_EQ(s.lock.fair.variant, FairVariant::Tail3_45);

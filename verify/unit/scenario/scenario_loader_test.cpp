@@ -169,7 +169,7 @@ TEST(ScenarioLoader, AnUnknownKeyListsTheKeysThatExist) {
 
 TEST(ScenarioLoader, ARedissonVersionOutsideTheModelledRangeNamesTheRange) {
   EXPECT_EQ(error_of("redisson-too-old.yaml"),
-            "redisson-too-old.yaml:4:13: Redisson 3.4.0 is not modelled (modelled: 3.5.5 to 3.52.0)");
+            "redisson-too-old.yaml:4:13: Redisson 3.4.0 is not modelled (modelled: 3.5.5 to 4.7.0)");
   EXPECT_EQ(error_of("redisson-not-a-version.yaml"),
             "redisson-not-a-version.yaml:4:13: 'latest' is not a Redisson version (expected X.Y.Z, e.g. 3.27.1)");
 }
@@ -188,10 +188,10 @@ TEST(ScenarioLoader, ARedissonVersionSetsTheLockAndExplicitOptionsOverrideIt) {
   EXPECT_THROW(load_scenario(kBad + "../redisson-3.23-with-latch.yaml", "9.9.9"), ScenarioError);
 }
 
-// Redisson 3.52.0 unlocks with rlock_unlock_latch: a replaced rlock_unlock would never run.
+// Redisson 4.7.0 unlocks with rlock_unlock_latch: a replaced rlock_unlock would never run.
 TEST(ScenarioLoader, AReplacedScriptTheVersionNeverRunsIsAnError) {
   const std::string error = error_of("replace-script-never-run.yaml");
-  EXPECT_EQ(error.rfind("replace-script-never-run.yaml:4:35: the rlock lock of Redisson 3.52.0 never runs the script "
+  EXPECT_EQ(error.rfind("replace-script-never-run.yaml:4:35: the rlock lock of Redisson 4.7.0 never runs the script "
                         "'rlock_unlock'", 0),
             0u)
       << error;

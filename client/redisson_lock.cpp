@@ -37,7 +37,8 @@ RedissonLock::RedissonLock(Backend& backend, std::string name, std::string key, 
       name_(std::move(name)),
       key_(std::move(key)),
       options_(options),
-      internal_lease_ms_(options.watchdog_timeout_ms) {}
+      internal_lease_ms_(options.watchdog_timeout_ms),
+      renewal_entry_(options.entry_leak) {}
 
 // Not a coroutine itself: the call's one frame is call_with_retry's.
 Task<CallResult> RedissonLock::send(Command command) {
@@ -63,11 +64,7 @@ Command RedissonLock::renewal(const Script& script, std::vector<std::string> key
                  .op = 0};
 }
 
-std::vector<int64_t> RedissonLock::renewing_threads() const {
-  std::vector<int64_t> out;
-  for (const auto& [thread, count] : renewal_threads_) out.push_back(thread);
-  return out;
-}
+std::vector<int64_t> RedissonLock::renewing_threads() const { return renewal_entry_.holders(); }
 
 const std::string& RedissonLock::holder_id(int64_t thread) const {
   auto it = holder_ids_.find(thread);
@@ -326,8 +323,8 @@ Task<OpResult> RedissonLock::is_held(int64_t thread, int64_t op) {
 }
 
 void RedissonLock::schedule_renewal(int64_t thread) {
-  const bool entry_exists = !renewal_threads_.empty();
-  ++renewal_threads_[thread];
+  const bool entry_exists = !renewal_entry_.empty();
+  renewal_entry_.add(thread);
   // An existing entry only gains the thread: its timer, if one still runs, renews for it.
   if (entry_exists) return;
   renewing_ = true;
@@ -335,13 +332,12 @@ void RedissonLock::schedule_renewal(int64_t thread) {
 }
 
 void RedissonLock::cancel_renewal(int64_t thread) {
-  auto it = renewal_threads_.find(thread);
-  if (it != renewal_threads_.end() && --it->second == 0) renewal_threads_.erase(it);
-  if (renewal_threads_.empty()) renewing_ = false;
+  renewal_entry_.remove(thread);
+  if (renewal_entry_.empty()) renewing_ = false;
 }
 
 void RedissonLock::cancel_all_renewal() {
-  renewal_threads_.clear();
+  renewal_entry_.clear();
   renewing_ = false;
 }
 
@@ -364,8 +360,11 @@ Task<void> RedissonLock::renewal_loop(uint64_t generation) {
   for (int64_t round = 0;; ++round) {
     LS_ASSERT(round < 100'000'000);
     co_await backend_.sleep(renewal_lease_ms() / 3);
-    if (!renewing_ || generation != renewal_generation_ || renewal_threads_.empty()) co_return;
-    const int64_t thread = renewal_threads_.begin()->first;
+    if (!renewing_ || generation != renewal_generation_ || renewal_entry_.empty()) co_return;
+    const int64_t thread = renewal_entry_.first();
+    // #6144, PR #7251: a stale thread first in line has no lock name any more; the batch sends
+    // nothing for this lock, now or at any later round.
+    if (!renewal_entry_.holds(thread) && renewal_entry_.leak() == EntryLeak::NullName) continue;
     const CallResult result = co_await send(renew_command(thread));
     if (!renewing_ || generation != renewal_generation_) co_return;
     const std::optional<int64_t> held = result.timed_out ? std::nullopt : renewal_answer(result.reply);

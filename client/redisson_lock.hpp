@@ -11,6 +11,7 @@
 #include "client/backend.hpp"
 #include "client/command_policy.hpp"
 #include "client/lock.hpp"
+#include "client/renewal_entry.hpp"
 
 namespace locksim::client {
 
@@ -55,6 +56,8 @@ struct RedissonOptions {
   // 3.52.0 to 4.2.x (#6844, PR #6977): the DEL after an answered unlock names the client's id where the
   // request's belongs, so every latch lives out its PX.
   bool latch_delete_names_client = false;
+  // What a thread's last unlock leaves in the renewal entry (#6144; the read side's PR #7251).
+  EntryLeak entry_leak = EntryLeak::None;
   UnlockCancelsRenewal unlock_cancels_renewal = UnlockCancelsRenewal::Always;
   LeaseMemory lease_memory = LeaseMemory::PerAcquire;
   // Up to 3.27.x (#5761): a waiter checks its latch, then listens; an unlock message published in
@@ -157,10 +160,10 @@ class RedissonLock : public Lock {
   Task<void> delete_latch(std::string latch);
   Task<void> renewal_loop(uint64_t generation);
 
-  // Redisson's ExpirationEntry: the threads of this client holding the lock with the watchdog. The
+  // Redisson's renewal entry: the threads of this client holding the lock with the watchdog. The
   // entry exists while it is not empty; a lock() that finds it only adds its thread, and relies on
   // the entry's timer, which some versions stop while leaving the entry (StopKeepEntry, NotOnNil).
-  std::map<int64_t, int> renewal_threads_;
+  RenewalEntry renewal_entry_;
   bool renewing_ = false;  // the entry's renewal timer is running
   uint64_t renewal_generation_ = 0;
 };

@@ -8,6 +8,11 @@ RedissonOptions without_latch(RedissonOptions options) {
   return options;
 }
 
+RedissonOptions with_read_entry(RedissonOptions options, const RwOptions& rw) {
+  options.entry_leak = rw.read_entry_leak;
+  return options;
+}
+
 const char* read_renew_script(ReadRenewal renewal) {
   switch (renewal) {
     case ReadRenewal::PerLock: return "rwlock_read_renew";
@@ -88,7 +93,7 @@ Task<OpResult> RwSide::force_release(int64_t op) {
 
 ReadLock::ReadLock(Backend& backend, ScriptCatalog& scripts, const std::string& key, RedissonOptions options,
                    RwOptions rw)
-    : RwSide(backend, scripts, key, "read", options),
+    : RwSide(backend, scripts, key, "read", with_read_entry(options, rw)),
       acquire_(scripts.get("rwlock_read_acquire")),
       unlock_(scripts.get(rw.variant == RwVariant::Nil3_44 ? "rwlock_read_unlock_3_44" : "rwlock_read_unlock")),
       renew_(scripts.get(read_renew_script(rw.read_renewal))),

@@ -53,6 +53,9 @@ std::string to_string(ReadRenewal renewal);
 struct RwOptions {
   RwVariant variant = RwVariant::Silent;
   ReadRenewal read_renewal = ReadRenewal::PerLock;
+  // The read side's renewal entry (ReadLockEntry from 3.44.0, fixed later than RLock's LockEntry);
+  // the write side's is RedissonOptions::entry_leak.
+  EntryLeak read_entry_leak = EntryLeak::None;
 };
 
 // What both sides share: the key, the channel, isLocked() by mode, forceUnlock() by mode.

@@ -55,9 +55,10 @@ wide = [l for l in lines if len(l) > 100]
 if wide:
     failures.append("lines wider than the terminal's 100 columns:\n" + "\n".join(wide))
 head = "\n".join(lines[:6])
-# Every lock type: 4.4.0 is the first without the ReadWriteLock's renewal of dead readers (#1458).
-if not re.search(r"^  Upgrade to 4\.4\.0: it fixes #4871, #3194, #5761, #1458\b", head, re.M):
-    failures.append("the first lines do not advise 4.4.0 for #4871, #3194, #5761, #1458:\n" + head)
+# Every lock type: 4.7.0 is the first without the read renewal entry's leak (#7251, 3.37.0 - 4.6.x),
+# and 4.4.0 the first without the ReadWriteLock's renewal of dead readers (#1458).
+if not re.search(r"^  Upgrade to 4\.7\.0: it fixes #4871, #3194, #5761, #1458\b", head, re.M):
+    failures.append("the first lines do not advise 4.7.0 for #4871, #3194, #5761, #1458:\n" + head)
 if not lines or not lines[0].startswith("Redisson 3.23.0 "):
     failures.append(f"the first line is not the audit's headline: {lines[:1]}")
 

@@ -41,11 +41,12 @@ fits() {  # name text: no line wider than 100 columns
 }
 
 # 3.23.0, rlock: before the latch (#4871, 3.24.0), the batched watchdog (#3194, 3.44.0) and 3.28's
-# listener (#5761): 3.44.0 is the first version without any of them.
+# listener (#5761): 3.44.0 is the first version without any of them, but it has the renewal entry's
+# leak (#6144, 3.37.0 - 3.45.x), so the advice is 3.46.0.
 old=$("$locksim" audit --redisson 3.23.0 --lock rlock --out "$dir/old" 2>&1); status=$?
 [[ $status -eq 1 ]] || fail "3.23.0: exit $status, expected 1 (bugs affect it): $old"
 [[ $(sed -n 3p <<<"$old") == "What to do" ]] || fail "3.23.0: the advice does not come first: $(head -5 <<<"$old")"
-[[ $(sed -n 4p <<<"$old") == "  Upgrade to 3.44.0: it fixes #4871, #3194, #5761, #5623"* ]] ||
+[[ $(sed -n 4p <<<"$old") == "  Upgrade to 3.46.0: it fixes #4871, #3194, #5761, #5623"* ]] ||
   fail "3.23.0: line 4 is not the upgrade: $(sed -n 4p <<<"$old")"
 for issue in 4871 3194 5761; do
   grep -Eq "^  #$issue +affected +up to" <<<"$old" || fail "3.23.0: #$issue not shown affected"
@@ -93,8 +94,9 @@ grep -Eq "^  #3194 +affected\*" <<<"$wd" || fail "watchdog_ms=60000: #3194 not s
 grep -Eq "^  #1966 +fixed\*" <<<"$wd" || fail "watchdog_ms=60000: #1966 not shown fixed: $wd"
 grep -q "#1966: --set watchdog_ms=60000 not applied" <<<"$wd" || fail "watchdog_ms=60000: #1966's refusal not said"
 grep -q "#3194: its story's times scaled x2 with watchdog_ms" <<<"$wd" || fail "watchdog_ms=60000: #3194's scaling not said"
-# Every lock type: 4.4.0 also ends the ReadWriteLock's renewal of dead readers (#1458).
-grep -q "Upgrade to 4.4.0: it fixes #3194, #1458." <<<"$wd" || fail "watchdog_ms=60000: the upgrade is not 4.4.0 for #3194, #1458"
+# Every lock type: only 4.7.0 also ends the renewal entry's leaks (#6144 to 3.45.x, the read side's #7251
+# to 4.6.x) and the ReadWriteLock's renewal of dead readers (#1458, to 4.3.x).
+grep -q "Upgrade to 4.7.0: it fixes #3194, #1458, #6144, #7251." <<<"$wd" || fail "watchdog_ms=60000: the upgrade is not 4.7.0 for #3194, #1458, #6144, #7251"
 fits "3.43.0 with --set" "$wd"
 
 md=$("$locksim" audit --redisson 3.23.0 --lock rlock --format md --out "$dir/md" 2>&1)

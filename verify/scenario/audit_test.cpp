@@ -34,19 +34,20 @@ Audit audit(Version v, std::vector<std::string> locks, std::vector<LockOption> o
   return audit_version({v, std::move(locks), std::move(options), kLibrary});
 }
 
-TEST(AuditUpgrade, Rlock3_23GoesTo3_44ForItsFourStories) {
+TEST(AuditUpgrade, Rlock3_23GoesTo3_46ForItsFourStories) {
   // #4871 up to 3.23.x, #3194 up to 3.43.x, #5761 up to 3.27.x; #5623 3.19.2 - 3.27.1 (its story:
-  // the watchdog's late expiry of an explicit lease, issue 36).
+  // the watchdog's late expiry of an explicit lease, issue 36). Not to 3.44.0, which has #6144
+  // (3.37.0 - 3.45.x), a bug 3.23.0 does not have.
   const UpgradeAdvice a = upgrade_advice({3, 23, 0}, {"rlock"});
   ASSERT_TRUE(a.to);
-  EXPECT_EQ(*a.to, (Version{3, 44, 0}));
+  EXPECT_EQ(*a.to, (Version{3, 46, 0}));
   EXPECT_EQ(issues(a.fixes), (std::vector<std::string>{"#4871", "#3194", "#5761", "#5623"}));
   EXPECT_TRUE(a.also.empty());
 }
 
 TEST(AuditUpgrade, TheNewestVersionNeedsNone) {
   EXPECT_FALSE(upgrade_advice(client::newest_modelled(), {}).to);
-  EXPECT_FALSE(upgrade_advice({3, 44, 0}, {"rlock"}).to) << "3.44.0 is past every modelled rlock bug";
+  EXPECT_FALSE(upgrade_advice({3, 46, 0}, {"rlock"}).to) << "3.46.0 is past every modelled rlock bug before 3.52.0's #6844";
 }
 
 TEST(AuditUpgrade, NeverToAVersionWhereABugOfTheLockBegins) {
@@ -59,10 +60,10 @@ TEST(AuditUpgrade, NeverToAVersionWhereABugOfTheLockBegins) {
   EXPECT_EQ(issues(a.also), (std::vector<std::string>{"#4050"}));
 }
 
-TEST(AuditUpgrade, FairOn3_13GoesTo3_44) {
+TEST(AuditUpgrade, FairOn3_13GoesTo3_46) {
   const UpgradeAdvice a = upgrade_advice({3, 13, 0}, {"fair"});
   ASSERT_TRUE(a.to);
-  EXPECT_EQ(*a.to, (Version{3, 44, 0}));
+  EXPECT_EQ(*a.to, (Version{3, 46, 0}));  // 3.44.0 has #6144
   EXPECT_EQ(issues(a.fixes), (std::vector<std::string>{"#3194", "#3334", "#5761", "#5503", "#2883"}));
 }
 

@@ -130,6 +130,13 @@ TEST(RedissonVersion, ReadWriteAndMultiLockByEra) {
   EXPECT_TRUE(at("3.52.0").redisson.latch_delete_names_client);  // #6844 (PR #6977)
   EXPECT_TRUE(at("4.2.0").redisson.latch_delete_names_client);
   EXPECT_FALSE(at("4.3.0").redisson.latch_delete_names_client);
+  EXPECT_EQ(at("3.36.0").redisson.entry_leak, client::EntryLeak::None);
+  EXPECT_EQ(at("3.37.0").redisson.entry_leak, client::EntryLeak::ByName);  // #6144
+  EXPECT_EQ(at("3.44.0").redisson.entry_leak, client::EntryLeak::NullName);
+  EXPECT_EQ(at("3.46.0").redisson.entry_leak, client::EntryLeak::None);
+  EXPECT_EQ(at("3.46.0", "rwlock").rw.read_entry_leak, client::EntryLeak::NullName);  // PR #7251
+  EXPECT_EQ(at("4.6.1", "rwlock").rw.read_entry_leak, client::EntryLeak::NullName);
+  EXPECT_EQ(at("4.7.0", "rwlock").rw.read_entry_leak, client::EntryLeak::None);
   EXPECT_TRUE(at("3.11.0", "multi").multi.negative_sub_lease);  // #2172
   EXPECT_FALSE(at("3.11.1", "multi").multi.negative_sub_lease);
   EXPECT_TRUE(at("3.16.9", "multi").multi.fixed_retry_wait);  // #4050

@@ -241,6 +241,55 @@ TEST(UnlockCancelsRenewal, NotOnNilLeavesTheNextLockWithoutRenewal) {
   EXPECT_EQ(verdict(s->world, "watchdog"), Validity::No);
 }
 
+// --- entry_leak -----------------------------------------------------------------------------------
+
+// #6144 (Redisson's own test of the fix, testLockReentrantRenew): A:1 locks twice and unlocks twice;
+// A:2 then holds with lock() for 40 s.
+std::unique_ptr<sim::Simulation> reentrant_then_second_thread(client::EntryLeak leak) {
+  auto s = rlock_world(options([&](RedissonOptions& o) {
+    o.entry_leak = leak;
+    o.watchdog_on_error = WatchdogOnError::KeepRenewing;
+  }));
+  s->world.op(0, "A", 1, lock_op());
+  s->world.op(0, "A", 1, lock_op());
+  s->world.op(0, "A", 1, unlock_op());
+  s->world.op(0, "A", 1, unlock_op());
+  s->world.op(1000, "A", 2, lock_op());
+  s->world.op(1000, "A", 2, work_op(40000));
+  s->world.run_until(35000);
+  return s;
+}
+
+// Fixed (up to 3.36.x, and from 3.46.0): A:1 leaves the entry with its last unlock; A:2's lock()
+// starts a timer of its own that renews for A:2.
+TEST(EntryLeak, NoneRenewsTheSecondThread) {
+  auto s = reentrant_then_second_thread(client::EntryLeak::None);
+  const auto renewals = execs(s->world, "renew");
+  ASSERT_GE(renewals.size(), 3u);
+  for (const auto& e : renewals) EXPECT_EQ(e.thread, 2) << e.at_ms;
+  EXPECT_GT(pttl(*s), 20000);
+}
+
+// 3.37.0-3.43.x: a stale copy of A:1 heads the entry and its timer; it renews for A:1 at 10 s, is
+// told 0 and cancels the entry, A:2 with it: A:2's hold is gone at 31 s.
+TEST(EntryLeak, ByNameRenewsForTheStaleThreadAndEndsTheSecondThreadsRenewal) {
+  auto s = reentrant_then_second_thread(client::EntryLeak::ByName);
+  const auto renewals = execs(s->world, "renew");
+  ASSERT_EQ(renewals.size(), 1u);
+  EXPECT_EQ(renewals[0].thread, 1);
+  EXPECT_EQ(renewals[0].reply, "0");
+  EXPECT_EQ(pttl(*s), -2);
+  EXPECT_EQ(verdict(s->world, "watchdog"), Validity::No);
+}
+
+// 3.44.0 until the fix: the stale A:1 has no lock name; nothing is ever sent for the lock.
+TEST(EntryLeak, NullNameNeverRenewsAgain) {
+  auto s = reentrant_then_second_thread(client::EntryLeak::NullName);
+  EXPECT_TRUE(execs(s->world, "renew", true).empty());
+  EXPECT_EQ(pttl(*s), -2);
+  EXPECT_EQ(verdict(s->world, "watchdog"), Validity::No);
+}
+
 // --- watchdog_on_error ----------------------------------------------------------------------------
 
 // lockWatchdogTimeout 90 s (renewal every 30 s): A:1 holds; every message of A is lost from 29 s to

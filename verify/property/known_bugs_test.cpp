@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <tuple>
 
 #include "explore/explore.hpp"
 #include "scenario/loader.hpp"
@@ -70,6 +71,27 @@ std::vector<KnownBug> known_bugs() {
   thread_wait.config.clients_max = 10;
   thread_wait.config.threads_max = 10;
   bugs.push_back(thread_wait);
+  // 3.44.0-3.52.x's batched read renewal fails on any hash field counting 2 (PR #6883, fixed 4.0.0).
+  KnownBug batched_read{"#6883", make("rwlock", {}, {"read_write"}, {{"redisson", "3.52.0"}}, {{"redisson", "4.0.0"}}),
+                        {"read_write"}};
+  batched_read.config.leases = false;
+  bugs.push_back(batched_read);
+  // Up to 4.3.x the read renewal keeps a crashed client's readers alive (#1458, PR #7098 in 4.4.0).
+  KnownBug zombie{"#1458", make("rwlock", {"crash"}, {"liveness"}, {{"redisson", "4.3.1"}}, {{"redisson", "4.4.0"}}),
+                  {"liveness"}};
+  zombie.config.leases = false;
+  bugs.push_back(zombie);
+  // A re-entrant thread's last unlock leaves a stale copy first in the renewal entry (3.37.0-3.45.x;
+  // the read side's to 4.6.x): needs two threads of a client on one lock.
+  for (const auto& [issue, lock, property, buggy, fixed] :
+       {std::tuple{"#6144", "rlock", "mutual_exclusion", "3.45.1", "3.46.0"},
+        std::tuple{"#7251", "rwlock", "read_write", "4.6.1", "4.7.0"}}) {
+    KnownBug leak{issue, make(lock, {}, {property}, {{"redisson", buggy}}, {{"redisson", fixed}}), {property}};
+    leak.config.leases = false;
+    leak.config.clients_max = 2;
+    leak.config.threads_max = 3;
+    bugs.push_back(leak);
+  }
   return bugs;
 }
 

@@ -84,7 +84,7 @@ Task<RedissonLock::Attempt> FairLock::try_acquire_once(int64_t thread, int64_t o
                   .thread = thread,
                   .op = op};
   command.queue = queue_key();
-  const CallResult result = co_await send(std::move(command));
+  const CallResult result = co_await send_lock_command(std::move(command));
   co_return to_attempt(result);
 }
 
@@ -103,14 +103,15 @@ Task<OpResult> FairLock::try_acquire_no_wait(int64_t thread, int64_t op, int64_t
                   .thread = thread,
                   .op = op};
   command.queue = queue_key();
-  const CallResult result = co_await send(std::move(command));
+  const CallResult result = co_await send_lock_command(std::move(command));
   if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
   if (result.reply.kind == Reply::Kind::Nil) co_return after_acquired(*w, thread, lease_ms);
   if (result.reply.kind == Reply::Kind::Integer) co_return OpResult::fail("not acquired (tryLock())");
   co_return OpResult::fail("unexpected reply " + locksim::describe(result.reply));
 }
 
-// acquireFailed: KEYS = queue, timeouts; ARGV = holder, wait. Sent with retries, as Redisson does.
+// acquireFailed: KEYS = queue, timeouts; ARGV = holder, wait. Resent after a timeout up to 3.36.x and
+// from 4.7.0 (PR #7223); sent once in between (RedissonOptions::acquire_failed_resent).
 Task<void> FairLock::acquire_failed(int64_t thread, int64_t op, int64_t wait_ms) {
   Command command{.role = "acquire_failed",
                   .lock = name_,
@@ -120,7 +121,10 @@ Task<void> FairLock::acquire_failed(int64_t thread, int64_t op, int64_t wait_ms)
                   .thread = thread,
                   .op = op};
   command.queue = queue_key();
-  co_await send(std::move(command));
+  command.server = options_.server;
+  CommandPolicy policy = options_.commands;
+  if (!options_.acquire_failed_resent) policy.retry_attempts = 0;
+  co_await call_with_retry(backend_, std::move(command), policy);
 }
 
 Command FairLock::unlock_command(int64_t thread, int64_t op) {

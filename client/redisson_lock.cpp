@@ -51,6 +51,22 @@ Task<CallResult> RedissonLock::send(SharedCommand command) {
   return call_with_retry(backend_, std::move(command), options_.commands);
 }
 
+CommandPolicy RedissonLock::lock_command_policy() const {
+  CommandPolicy policy = options_.commands;
+  if (!options_.lock_commands_resent) policy.retry_attempts = 0;
+  return policy;
+}
+
+Task<CallResult> RedissonLock::send_lock_command(Command command) {
+  command.server = options_.server;
+  return call_with_retry(backend_, std::move(command), lock_command_policy());
+}
+
+Task<CallResult> RedissonLock::send_lock_command(SharedCommand command) {
+  LS_ASSERT(command->server == options_.server);
+  return call_with_retry(backend_, std::move(command), lock_command_policy());
+}
+
 Command RedissonLock::renewal(const Script& script, std::vector<std::string> keys, std::vector<std::string> fields,
                               int64_t thread) const {
   std::string lock = keys.front();
@@ -235,7 +251,7 @@ Task<OpResult> RedissonLock::release(int64_t thread, int64_t op) {
   Command command = unlock_command(thread, op);
   command.server = options_.server;
   const std::optional<std::string> latch = command.keys.size() == 3 ? std::optional(command.keys[2]) : std::nullopt;
-  const CallResult result = co_await call_with_retry(backend_, std::move(command), options_.commands);
+  const CallResult result = co_await call_with_retry(backend_, std::move(command), lock_command_policy());
   // The latch has done its job once an answer came back; Redisson deletes it without waiting.
   if (options_.unlock_latch && latch && !result.timed_out) {
     std::string doomed = *latch;

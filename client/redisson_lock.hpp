@@ -56,6 +56,12 @@ struct RedissonOptions {
   // 3.52.0 to 4.2.x (#6844, PR #6977): the DEL after an answered unlock names the client's id where the
   // request's belongs, so every latch lives out its PX.
   bool latch_delete_names_client = false;
+  // Up to 3.36.x an acquire and an unlock are resent after a response timeout like any command; from
+  // 3.37.0 (85be4d67a, evalWriteSyncedNoRetryAsync) they are sent once, and a timeout reaches the
+  // caller as RedisResponseTimeoutException. FairLock's acquireFailed likewise, until 4.7.0 resends
+  // it again (PR #7223).
+  bool lock_commands_resent = true;
+  bool acquire_failed_resent = true;
   // What a thread's last unlock leaves in the renewal entry (#6144; the read side's PR #7251).
   EntryLeak entry_leak = EntryLeak::None;
   UnlockCancelsRenewal unlock_cancels_renewal = UnlockCancelsRenewal::Always;
@@ -108,6 +114,11 @@ class RedissonLock : public Lock {
   Task<CallResult> send(Command command);
   // The same for a command built once and sent again (its server already this lock's).
   Task<CallResult> send(SharedCommand command);
+  // An acquire or an unlock: resent only where RedissonOptions::lock_commands_resent says so.
+  Task<CallResult> send_lock_command(Command command);
+  Task<CallResult> send_lock_command(SharedCommand command);
+  // The policy of those commands.
+  CommandPolicy lock_command_policy() const;
   // An integer reply as Ok(value); a timeout as Unknown; anything else as Fail.
   static OpResult integer_result(const CallResult& result);
   // "<client uuid>:<thread id>", Redisson's getLockName(threadId); made once per thread.

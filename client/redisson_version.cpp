@@ -173,6 +173,21 @@ std::vector<VersionedBehaviour> make_table() {
               s.redisson.commands.retry_delay_max_ms = 2000;
             }},
        }},
+      {"acquire and unlock resent after a timeout",
+       "rlock, fair, multi, red, rwlock",
+       {
+           {first, "yes, as every command (retryAttempts)", "", false,
+            [](LockSpec& s) { s.redisson.lock_commands_resent = true; }},
+           {{3, 37, 0}, "no: sent once, a timeout reaches the caller (evalWriteSyncedNoRetryAsync)", "", false,
+            [](LockSpec& s) { s.redisson.lock_commands_resent = false; }},
+       }},
+      {"FairLock acquireFailed resent after a timeout",
+       "fair",
+       {
+           {first, "yes", "", false, [](LockSpec& s) { s.redisson.acquire_failed_resent = true; }},
+           {{3, 37, 0}, "no: sent once", "", false, [](LockSpec& s) { s.redisson.acquire_failed_resent = false; }},
+           {{4, 7, 0}, "yes (PR #7223)", "", false, [](LockSpec& s) { s.redisson.acquire_failed_resent = true; }},
+       }},
       {"FairLock scripts",
        "fair",
        {

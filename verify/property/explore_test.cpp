@@ -134,11 +134,12 @@ TEST(ExploreViolated, FailoverWithLagBreaksMutualExclusion) {
   expect_violated(rlock_watchdog({"failover"}, {"mutual_exclusion"}), "mutual_exclusion", 200);
 }
 
-// Redisson behaviour, not a checker false positive: a resent acquire increments twice.
+// Redisson behaviour, not a checker false positive: a resent acquire increments twice (up to
+// 3.36.x, with the latch of 3.24.0; from 3.37.0 an acquire is sent once).
 TEST(ExploreViolated, MessageLossBreaksRlockReentrancyThroughResentAcquires) {
   ExploreConfig c = rlock_watchdog({}, {"reentrancy"});
   c.world_loss_max = 20;
-  c.lock_options = {{"unlock_latch", "true"}};
+  c.lock_options = {{"redisson", "3.36.0"}};
   expect_violated(c, "reentrancy", 300);
 }
 

@@ -137,8 +137,10 @@ TEST(AuditOptions, WithoutScalingTheSameWatchdogWouldHideTheBug) {
   EXPECT_EQ(run_story(*row, {3, 43, 0}, kLibrary, {{"watchdog_ms", "60000"}}).verdict(), model::Validity::Yes);
 }
 
+// On 3.36.0, the last version that resends an unlock whose reply timed out (from 3.37.0 it is sent
+// once, so no latch is needed for #4871 to stay away).
 TEST(AuditOptions, TheBugsOwnSwitchIsAppliedAsIsAndBringsItBack) {
-  const Audit a = audit(client::newest_modelled(), {"rlock"}, {{"unlock_latch", "false"}});
+  const Audit a = audit({3, 36, 0}, {"rlock"}, {{"unlock_latch", "false"}});
   const StoryRun& r = story(a, "#4871");
   EXPECT_EQ(r.reading(), Reading::ViolatedWhereFixed);
   EXPECT_TRUE(r.refused.empty());

@@ -150,17 +150,16 @@ Task<OpResult> RedissonLock::lock_forever(int64_t thread, int64_t op, int64_t le
 }
 
 // tryLock(wait, lease), step by step as RedissonLock.tryLock: the remaining time shrinks by the
-// client clock's elapsed time after every step, and each give-up runs acquireFailed.
+// client clock's elapsed time after every step, and each give-up runs acquireFailed. An attempt that
+// ends in an exception (an error reply; a response timeout, but inside the loop from 4.7.0) reaches
+// the caller without acquireFailed.
 Task<OpResult> RedissonLock::try_lock(int64_t thread, int64_t op, int64_t wait_ms, int64_t lease_ms) {
   const WaitingThreads::Entry w = waiting_.begin(thread, {.op = op, .left_ms = wait_ms, .since_ms = backend_.now_ms()});
   const std::string not_within = "not acquired within " + std::to_string(wait_ms) + " ms";
   const Attempt first = heard(*w, co_await attempt(*w, thread, lease_ms, wait_ms));
   if (first.kind == Attempt::Kind::Acquired) co_return after_acquired(*w, thread, lease_ms);
   if (first.kind == Attempt::Kind::Error) co_return OpResult::fail(first.why);
-  if (first.kind == Attempt::Kind::Unknown) {
-    co_await give_up(*w, thread, wait_ms);
-    co_return OpResult::unknown(first.why);
-  }
+  if (first.kind == Attempt::Kind::Unknown) co_return OpResult::unknown(first.why);
   charge(*w);
   if (w->left_ms <= 0) {
     co_await give_up(*w, thread, wait_ms);
@@ -184,12 +183,16 @@ Task<OpResult> RedissonLock::try_lock(int64_t thread, int64_t op, int64_t wait_m
       co_return after_acquired(*w, thread, lease_ms);
     }
     if (next.kind == Attempt::Kind::Error) {
-      result = OpResult::fail(next.why);
-      break;
+      backend_.unsubscribe(channel, options_.server);
+      co_return OpResult::fail(next.why);
     }
     if (next.kind == Attempt::Kind::Unknown) {
-      result = OpResult::unknown(next.why);
-      break;
+      if (options_.loop_timeout_gives_up) {  // 4.7.0: logged, acquireFailed, then false
+        result = OpResult::fail("not acquired: " + next.why);
+        break;
+      }
+      backend_.unsubscribe(channel, options_.server);
+      co_return OpResult::unknown(next.why);
     }
     charge(*w);
     if (w->left_ms <= 0) break;

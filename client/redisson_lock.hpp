@@ -62,6 +62,11 @@ struct RedissonOptions {
   // it again (PR #7223).
   bool lock_commands_resent = true;
   bool acquire_failed_resent = true;
+  // Up to 4.6.x a response timeout of an acquire inside tryLock's wait loop reaches the caller as
+  // an exception, and acquireFailed is not sent: a FairLock waiter's queue entry stays behind
+  // (#5019). 4.7.0 (PR #7223) sends acquireFailed and answers false. (A timeout of the first
+  // attempt, before the loop, still reaches the caller without acquireFailed in every version.)
+  bool loop_timeout_gives_up = false;
   // What a thread's last unlock leaves in the renewal entry (#6144; the read side's PR #7251).
   EntryLeak entry_leak = EntryLeak::None;
   UnlockCancelsRenewal unlock_cancels_renewal = UnlockCancelsRenewal::Always;

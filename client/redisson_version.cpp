@@ -181,6 +181,14 @@ std::vector<VersionedBehaviour> make_table() {
            {{3, 37, 0}, "no: sent once, a timeout reaches the caller (evalWriteSyncedNoRetryAsync)", "", false,
             [](LockSpec& s) { s.redisson.lock_commands_resent = false; }},
        }},
+      {"tryLock after a response timeout inside its wait loop",
+       "fair",  // the others' acquireFailed sends nothing: only the answer (an exception or false) differs
+       {
+           {first, "throws without acquireFailed: a FairLock waiter's queue entry stays", "#5019", true,
+            [](LockSpec& s) { s.redisson.loop_timeout_gives_up = false; }},
+           {{4, 7, 0}, "acquireFailed, then false (PR #7223)", "", false,
+            [](LockSpec& s) { s.redisson.loop_timeout_gives_up = true; }},
+       }},
       {"FairLock acquireFailed resent after a timeout",
        "fair",
        {

@@ -46,6 +46,13 @@ const std::vector<LibraryRow>& redisson_library() {
        .locks = "rlock, multi, red",
        .not_modelled = "modelled (latch_delete_names_client; verify/unit/client/redisson_versions_test.cpp pins it), but no "
                        "property can see it: a latch's request id is never reused, so the leftover key changes no answer"},
+      {.issue = "#5019", .title = "a response timeout inside tryLock's wait loop skips acquireFailed: a FairLock queue entry stays",
+       .locks = "fair",
+       .not_modelled = "modelled (loop_timeout_gives_up), but no one story tells every affected version from the fix: up "
+                       "to 3.36.x the acquire is resent, so the loop times out only when an outage outlasts every resend, "
+                       "and then 4.7.0's resent acquireFailed is lost as well; from 3.37.0 one lost message does it "
+                       "(verify/stories/liveness/fair-trylock-timeout-in-loop-leaves-queue-entry.yaml, on 4.6.1, and its "
+                       ".holds twin on 4.7.0)"},
       {.issue = "#2037", .title = "a renewal answered 'not held' is rescheduled forever", .locks = "rlock, fair, rwlock",
        .not_modelled = "modelled (renewal_ignores_not_held; verify/unit/client/redisson_versions_test.cpp pins it), but no "
                        "property can see it: the renew script checks ownership, so the extra renewals change no key"},

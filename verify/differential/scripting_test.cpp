@@ -1,9 +1,22 @@
 // Differential: scripting (cmd_scripting.cpp, scripting.cpp, lua_bridge.cpp). Never sent to the live
 // server: `error({})` (crashes 7.0.15) and endless loops (BUSY); the unit tests cover those.
+#include <fstream>
+#include <sstream>
+
 #include "verify/support/differential.hpp"
 
 namespace locksim::test {
 namespace {
+
+// Redisson's text of a script at a tag, as tools/redisson-scripts transcribed it.
+std::string redisson_script(const std::string& name) {
+  std::ifstream file(std::string(LOCKSIM_SOURCE_DIR) + "/verify/unit/client/redisson_scripts/" + name + ".lua",
+                     std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  EXPECT_FALSE(text.str().empty()) << name;
+  return text.str();
+}
 
 std::vector<std::string> eval(const std::string& body, std::vector<std::string> rest = {"0"}) {
   std::vector<std::string> argv{"EVAL", body};
@@ -689,14 +702,7 @@ TEST_F(Differential, LibraryFunctionsAnswerAs51Does) {
 // twice makes KEYS[3] nil. The script fails after it has PEXPIREd the hash: the fake must answer
 // with 5.1's message and keep that write, as Redis does, before locksim can model the bug.
 TEST_F(Differential, AnInnerLoopHidingItsOuterIndexFailsAsIn51AndKeepsWhatItWrote) {
-  const std::string renew =
-      "local result = {} local j = 1 for i = 1, #KEYS, 2 do j = j + 1; "
-      "local counter = redis.call('hget', KEYS[i], ARGV[j]); if (counter ~= false) then "
-      "redis.call('pexpire', KEYS[i], ARGV[1]); if (redis.call('hlen', KEYS[i]) > 1) then "
-      "local keys = redis.call('hkeys', KEYS[i]); for n, key in ipairs(keys) do "
-      "counter = tonumber(redis.call('hget', KEYS[i], key)); if type(counter) == 'number' then "
-      "for i=counter, 1, -1 do redis.call('pexpire', KEYS[i+1] .. ':' .. key .. ':rwlock_timeout:' .. i, ARGV[1]); "
-      "end; end; end; end; table.insert(result, 1); else table.insert(result, 0); end; end; return result;";
+  const std::string renew = redisson_script("rwlock_read_renew_3_44@redisson-3.44.0");
   const std::string longer_than_5s = "return redis.call('pttl', KEYS[1]) > 10000";
   expect_same({"HSET", "rw", "mode", "read", "u:1", "1"});
   expect_same({"SET", "{rw}:u:1:rwlock_timeout:1", "1", "PX", "5000"});
@@ -732,13 +738,7 @@ TEST_F(Differential, ANumericForOnAStringOrAnIntegralFloatNamesKeysAs51Does) {
   expect_same(eval("for i = 1, 2, {} do end"));
   expect_same(eval("return rawget(_G, 'k')"));
   // Redisson 4.4.0's renewal (PR #7098) on a reader holding twice: both timeout keys renewed.
-  const std::string renew =
-      "local result = {} local argIdx = 2 for i = 1, #KEYS, 2 do local anyAlive = false; "
-      "local lockNamesCount = tonumber(ARGV[argIdx]); argIdx = argIdx + 1; for k = 1, lockNamesCount do "
-      "local counter = redis.call('hget', KEYS[i], ARGV[argIdx]); if (counter ~= false) then anyAlive = true; "
-      "for c=counter, 1, -1 do redis.call('pexpire', KEYS[i+1] .. ':' .. ARGV[argIdx] .. ':rwlock_timeout:' .. c, "
-      "ARGV[1]); end; end; argIdx = argIdx + 1; end; if (anyAlive) then redis.call('pexpire', KEYS[i], ARGV[1]); "
-      "table.insert(result, 1); else table.insert(result, 0); end; end; return result;";
+  const std::string renew = redisson_script("rwlock_read_renew_4_4@redisson-4.4.0");
   const std::string longer_than_5s = "return redis.call('pttl', KEYS[1]) > 10000";
   expect_same({"HSET", "rw", "mode", "read", "u:1", "2"});
   expect_same({"SET", "{rw}:u:1:rwlock_timeout:1", "1", "PX", "5000"});

@@ -384,6 +384,7 @@ Task<void> RedissonLock::renewal_loop(uint64_t generation) {
     // #6144, PR #7251: a stale thread first in line has no lock name any more; the batch sends
     // nothing for this lock, now or at any later round.
     if (!renewal_entry_.holds(thread) && renewal_entry_.leak() == EntryLeak::NullName) continue;
+    const std::vector<int64_t> asked = renewal_asks_for(thread);  // snapshot when sent, as Redisson's
     const CallResult result = co_await send(renew_command(thread));
     if (!renewing_ || generation != renewal_generation_) co_return;
     const std::optional<int64_t> held = result.timed_out ? std::nullopt : renewal_answer(result.reply);
@@ -407,8 +408,15 @@ Task<void> RedissonLock::renewal_loop(uint64_t generation) {
     // #2037 (3.10.5, 3.10.6): the reply was not looked at; a lock that is gone is "renewed" (the
     // script answers 0) every period until an unlock removes the entry.
     if (*held != 1 && !options_.renewal_ignores_not_held) {
-      cancel_all_renewal();
-      co_return;
+      if (!options_.not_held_drops_thread) {
+        cancel_all_renewal();
+        co_return;
+      }
+      for (const int64_t t : asked) renewal_entry_.remove(t);
+      if (renewal_entry_.empty()) {
+        renewing_ = false;
+        co_return;
+      }
     }
   }
 }

@@ -76,6 +76,10 @@ struct RedissonOptions {
   bool wakeup_lost_between_check_and_listen = false;
   // 3.10.5 to 3.10.6 (#2037): a renewal answered 0 (not held) is rescheduled instead of stopping.
   bool renewal_ignores_not_held = false;
+  // 3.44.0 on (RenewalTask.cancelExpirationRenewal(name, threadId)): a renewal answered 0 drops one
+  // hold of each thread it asked for from the entry, which renews on while another thread is left;
+  // up to 3.43.x (cancelExpirationRenewal(null)) it ends the entry.
+  bool not_held_drops_thread = false;
   int server = 0;  // the Redis server this lock lives on (RedLock spreads one name over several)
   CommandPolicy commands;
 };
@@ -114,6 +118,9 @@ class RedissonLock : public Lock {
                   int64_t thread) const;
   // The threads of this client the renewal entry holds, in order.
   std::vector<int64_t> renewing_threads() const;
+  // The threads a renewal for `first` asks about, whose holds its "not held" answer drops: `first`
+  // (4.4.0's read renewal asks for every renewing thread).
+  virtual std::vector<int64_t> renewal_asks_for(int64_t first) const { return {first}; }
 
   // Sends `command` to this lock's server with the command policy's timeout and resends.
   Task<CallResult> send(Command command);

@@ -121,10 +121,26 @@ std::vector<VersionedBehaviour> make_table() {
       {"renewal answered 'not held'",
        "rlock, fair, multi, red, rwlock",
        {
-           {first, "ends renewal", "", false, [](LockSpec& s) { s.redisson.renewal_ignores_not_held = false; }},
+           {first, "ends renewal", "", false,
+            [](LockSpec& s) {
+              s.redisson.renewal_ignores_not_held = false;
+              s.redisson.not_held_drops_thread = false;
+            }},
            {{3, 10, 5}, "is rescheduled forever", "#2037", true,
-            [](LockSpec& s) { s.redisson.renewal_ignores_not_held = true; }},
-           {{3, 10, 7}, "ends renewal", "", false, [](LockSpec& s) { s.redisson.renewal_ignores_not_held = false; }},
+            [](LockSpec& s) {
+              s.redisson.renewal_ignores_not_held = true;
+              s.redisson.not_held_drops_thread = false;
+            }},
+           {{3, 10, 7}, "ends renewal", "", false,
+            [](LockSpec& s) {
+              s.redisson.renewal_ignores_not_held = false;
+              s.redisson.not_held_drops_thread = false;
+            }},
+           {{3, 44, 0}, "drops one hold of the threads it asked for; renewal ends with the last", "", false,
+            [](LockSpec& s) {
+              s.redisson.renewal_ignores_not_held = false;
+              s.redisson.not_held_drops_thread = true;
+            }},
        }},
       {"a renewal that fails",
        "rlock, fair, multi, red, rwlock",

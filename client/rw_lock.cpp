@@ -124,6 +124,11 @@ Command ReadLock::unlock_command(int64_t thread, int64_t op) {
   return command;
 }
 
+std::vector<int64_t> ReadLock::renewal_asks_for(int64_t first) const {
+  if (read_renewal_ != ReadRenewal::OwnReaders4_4) return {first};
+  return renewing_threads();  // 4.4.0: "cancelled for all those threads"
+}
+
 Command ReadLock::renew_command(int64_t thread) {
   if (read_renewal_ != ReadRenewal::OwnReaders4_4) return renewal(renew_, {key_, braced()}, {holder_id(thread)}, thread);
   // 4.4.0: the ids of every thread of this client renewing the lock, counted.

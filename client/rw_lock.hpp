@@ -94,6 +94,7 @@ class ReadLock : public RwSide {
   Task<Attempt> try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t wait_ms) override;
   Command unlock_command(int64_t thread, int64_t op) override;
   Command renew_command(int64_t thread) override;
+  std::vector<int64_t> renewal_asks_for(int64_t first) const override;
 
  private:
   const Script& acquire_;

@@ -130,6 +130,8 @@ TEST(RedissonVersion, ReadWriteAndMultiLockByEra) {
   EXPECT_TRUE(at("3.52.0").redisson.latch_delete_names_client);  // #6844 (PR #6977)
   EXPECT_TRUE(at("4.2.0").redisson.latch_delete_names_client);
   EXPECT_FALSE(at("4.3.0").redisson.latch_delete_names_client);
+  EXPECT_FALSE(at("3.43.0").redisson.not_held_drops_thread);
+  EXPECT_TRUE(at("3.44.0").redisson.not_held_drops_thread);
   EXPECT_EQ(at("3.36.0").redisson.entry_leak, client::EntryLeak::None);
   EXPECT_EQ(at("3.37.0").redisson.entry_leak, client::EntryLeak::ByName);  // #6144
   EXPECT_EQ(at("3.44.0").redisson.entry_leak, client::EntryLeak::NullName);

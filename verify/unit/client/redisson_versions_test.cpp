@@ -241,6 +241,37 @@ TEST(UnlockCancelsRenewal, NotOnNilLeavesTheNextLockWithoutRenewal) {
   EXPECT_EQ(verdict(s->world, "watchdog"), Validity::No);
 }
 
+// --- not_held_drops_thread ---------------------------------------------------------------------------
+
+// A:1 holds twice with lock(); B force-unlocks at 5 s, so every later renewal is told 0.
+std::vector<model::Event> renewals_after_force_unlock(bool drops_thread) {
+  auto s = rlock_world(options([&](RedissonOptions& o) {
+    o.not_held_drops_thread = drops_thread;
+    o.watchdog_on_error = WatchdogOnError::KeepRenewing;
+  }));
+  s->world.op(0, "A", 1, lock_op());
+  s->world.op(0, "A", 1, lock_op());
+  s->world.op(0, "A", 1, work_op(60000));
+  s->world.op(5000, "B", 1, OpSpec::force_unlock("orders"));
+  s->world.run_until(60000);
+  return execs(s->world, "renew");
+}
+
+// Up to 3.43.x the first 0 ends the entry (cancelExpirationRenewal(null)).
+TEST(NotHeldDropsThread, OffEndsRenewalAtTheFirstZero) {
+  const auto renewals = renewals_after_force_unlock(false);
+  ASSERT_EQ(renewals.size(), 1u);
+  EXPECT_EQ(renewals[0].reply, "0");
+}
+
+// 3.44.0 on: each 0 drops one of A:1's two holds from the entry; the second ends it.
+TEST(NotHeldDropsThread, OnDropsOneHoldPerZero) {
+  const auto renewals = renewals_after_force_unlock(true);
+  ASSERT_EQ(renewals.size(), 2u);
+  for (const auto& e : renewals) EXPECT_EQ(e.reply, "0") << e.at_ms;
+  EXPECT_EQ(renewals[1].at_ms - renewals[0].at_ms, 10002);  // a period after the reply, 1 ms each way
+}
+
 // --- entry_leak -----------------------------------------------------------------------------------
 
 // #6144 (Redisson's own test of the fix, testLockReentrantRenew): A:1 locks twice and unlocks twice;

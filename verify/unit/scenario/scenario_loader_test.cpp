@@ -290,6 +290,10 @@ TEST(ScenarioLoader, ALeaseInSecondsIsNamedOnceOnAnAcquire) {
 TEST(ScenarioLoader, FairLockKeysAreCheckedAndReachTheCheckerOptions) {
   EXPECT_EQ(error_of("bad-fair-variant.yaml"),
             "bad-fair-variant.yaml:2:34: unknown fair_variant 'middle' (expected head, tail, tail-3.31, tail-3.32, tail-3.45)");
+  EXPECT_EQ(error_of("bad-rwlock-read-renewal.yaml"),
+            "bad-rwlock-read-renewal.yaml:2:43: unknown rwlock_read_renewal '4.1' (expected 3.8, 3.44, 4.0, 4.4)");
+  EXPECT_EQ(error_of("rwlock-read-renewal-on-rlock.yaml"),
+            "rwlock-read-renewal-on-rlock.yaml:2:42: rwlock_read_renewal applies to lock type rwlock only (this lock is rlock)");
   EXPECT_EQ(error_of("fair-key-on-rlock.yaml"),
             "fair-key-on-rlock.yaml:2:37: thread_wait_ms applies to lock type fair only (this lock is rlock)");
   const Scenario s = load_scenario(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/fair-fifo-head.yaml");

@@ -84,7 +84,7 @@ Task<RedissonLock::Attempt> FairLock::try_acquire_once(int64_t thread, int64_t o
                   .thread = thread,
                   .op = op};
   command.queue = queue_key();
-  const CallResult result = co_await send_lock_command(std::move(command));
+  const CallResult result = co_await send(std::move(command), lock_command_policy());
   co_return to_attempt(result);
 }
 
@@ -103,7 +103,7 @@ Task<OpResult> FairLock::try_acquire_no_wait(int64_t thread, int64_t op, int64_t
                   .thread = thread,
                   .op = op};
   command.queue = queue_key();
-  const CallResult result = co_await send_lock_command(std::move(command));
+  const CallResult result = co_await send(std::move(command), lock_command_policy());
   if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
   if (result.reply.kind == Reply::Kind::Nil) co_return after_acquired(*w, thread, lease_ms);
   if (result.reply.kind == Reply::Kind::Integer) co_return OpResult::fail("not acquired (tryLock())");
@@ -121,10 +121,7 @@ Task<void> FairLock::acquire_failed(int64_t thread, int64_t op, int64_t wait_ms)
                   .thread = thread,
                   .op = op};
   command.queue = queue_key();
-  command.server = options_.server;
-  CommandPolicy policy = options_.commands;
-  if (!options_.acquire_failed_resent) policy.retry_attempts = 0;
-  co_await call_with_retry(backend_, std::move(command), policy);
+  co_await send(std::move(command), acquire_failed_policy());
 }
 
 Command FairLock::unlock_command(int64_t thread, int64_t op) {

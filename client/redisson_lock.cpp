@@ -41,14 +41,18 @@ RedissonLock::RedissonLock(Backend& backend, std::string name, std::string key, 
       renewal_entry_(options.entry_leak) {}
 
 // Not a coroutine itself: the call's one frame is call_with_retry's.
-Task<CallResult> RedissonLock::send(Command command) {
+Task<CallResult> RedissonLock::send(Command command) { return send(std::move(command), options_.commands); }
+
+Task<CallResult> RedissonLock::send(Command command, const CommandPolicy& policy) {
   command.server = options_.server;
-  return call_with_retry(backend_, std::move(command), options_.commands);
+  return call_with_retry(backend_, std::move(command), policy);
 }
 
-Task<CallResult> RedissonLock::send(SharedCommand command) {
+Task<CallResult> RedissonLock::send(SharedCommand command) { return send(std::move(command), options_.commands); }
+
+Task<CallResult> RedissonLock::send(SharedCommand command, const CommandPolicy& policy) {
   LS_ASSERT(command->server == options_.server);
-  return call_with_retry(backend_, std::move(command), options_.commands);
+  return call_with_retry(backend_, std::move(command), policy);
 }
 
 CommandPolicy RedissonLock::lock_command_policy() const {
@@ -57,14 +61,10 @@ CommandPolicy RedissonLock::lock_command_policy() const {
   return policy;
 }
 
-Task<CallResult> RedissonLock::send_lock_command(Command command) {
-  command.server = options_.server;
-  return call_with_retry(backend_, std::move(command), lock_command_policy());
-}
-
-Task<CallResult> RedissonLock::send_lock_command(SharedCommand command) {
-  LS_ASSERT(command->server == options_.server);
-  return call_with_retry(backend_, std::move(command), lock_command_policy());
+CommandPolicy RedissonLock::acquire_failed_policy() const {
+  CommandPolicy policy = options_.commands;
+  if (!options_.acquire_failed_resent) policy.retry_attempts = 0;
+  return policy;
 }
 
 Command RedissonLock::renewal(const Script& script, std::vector<std::string> keys, std::vector<std::string> fields,
@@ -252,9 +252,8 @@ OpResult RedissonLock::after_acquired(int64_t thread, int64_t lease_ms) {
 
 Task<OpResult> RedissonLock::release(int64_t thread, int64_t op) {
   Command command = unlock_command(thread, op);
-  command.server = options_.server;
   const std::optional<std::string> latch = command.keys.size() == 3 ? std::optional(command.keys[2]) : std::nullopt;
-  const CallResult result = co_await call_with_retry(backend_, std::move(command), lock_command_policy());
+  const CallResult result = co_await send(std::move(command), lock_command_policy());
   // The latch has done its job once an answer came back; Redisson deletes it without waiting.
   if (options_.unlock_latch && latch && !result.timed_out) {
     std::string doomed = *latch;

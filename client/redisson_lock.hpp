@@ -122,15 +122,17 @@ class RedissonLock : public Lock {
   // (4.4.0's read renewal asks for every renewing thread).
   virtual std::vector<int64_t> renewal_asks_for(int64_t first) const { return {first}; }
 
-  // Sends `command` to this lock's server with the command policy's timeout and resends.
+  // Sends `command` to this lock's server with `policy`'s timeout and resends (the client's own by
+  // default).
   Task<CallResult> send(Command command);
+  Task<CallResult> send(Command command, const CommandPolicy& policy);
   // The same for a command built once and sent again (its server already this lock's).
   Task<CallResult> send(SharedCommand command);
-  // An acquire or an unlock: resent only where RedissonOptions::lock_commands_resent says so.
-  Task<CallResult> send_lock_command(Command command);
-  Task<CallResult> send_lock_command(SharedCommand command);
-  // The policy of those commands.
+  Task<CallResult> send(SharedCommand command, const CommandPolicy& policy);
+  // An acquire's or an unlock's policy: resent only where RedissonOptions::lock_commands_resent says
+  // so; FairLock's acquireFailed's, where acquire_failed_resent does.
   CommandPolicy lock_command_policy() const;
+  CommandPolicy acquire_failed_policy() const;
   // An integer reply as Ok(value); a timeout as Unknown; anything else as Fail.
   static OpResult integer_result(const CallResult& result);
   // "<client uuid>:<thread id>", Redisson's getLockName(threadId); made once per thread.

@@ -34,10 +34,12 @@ std::string modelled_range() { return oldest_modelled().str() + " to " + newest_
 
 namespace {
 
-// The table (redisson-versions.md, with the reference's sections for the scripts). Each behaviour
-// starts at the oldest modelled version, so applying any version sets every option it governs.
-std::vector<VersionedBehaviour> make_table() {
-  const Version first = oldest_modelled();
+// The table (redisson-versions.md, with the reference's sections for the scripts), a function per
+// family of behaviours. Each behaviour starts at the oldest modelled version, so applying any
+// version sets every option it governs.
+
+// RLock's scripts and the unlock latch.
+std::vector<VersionedBehaviour> scripts_and_latch(Version first) {
   return {
       {"RLock acquire script",
        "rlock, multi, red",
@@ -86,6 +88,12 @@ std::vector<VersionedBehaviour> make_table() {
             [](LockSpec& s) { s.redisson.latch_delete_names_client = true; }},
            {{4, 3, 0}, "the request's latch", "", false, [](LockSpec& s) { s.redisson.latch_delete_names_client = false; }},
        }},
+  };
+}
+
+// The watchdog's entry and timer, the lease an instance keeps, and a waiter's wake-up.
+std::vector<VersionedBehaviour> renewal_and_waiting(Version first) {
+  return {
       {"renewal entry after a re-entrant thread's last unlock",
        "rlock, fair, multi, red, rwlock",
        {
@@ -95,16 +103,6 @@ std::vector<VersionedBehaviour> make_table() {
            {{3, 44, 0}, "a stale copy without a lock name stays first: the lock is never renewed again", "#6144", true,
             [](LockSpec& s) { s.redisson.entry_leak = EntryLeak::NullName; }},
            {{3, 46, 0}, "the thread leaves it", "", false, [](LockSpec& s) { s.redisson.entry_leak = EntryLeak::None; }},
-       }},
-      {"read-lock renewal entry after a re-entrant reader's last unlock",
-       "rwlock",
-       {
-           {first, "the thread leaves it", "", false, [](LockSpec& s) { s.rw.read_entry_leak = EntryLeak::None; }},
-           {{3, 37, 0}, "a stale copy stays first; its renewal is told 0 and ends another reader's", "#7251", true,
-            [](LockSpec& s) { s.rw.read_entry_leak = EntryLeak::ByName; }},
-           {{3, 44, 0}, "a stale copy without a lock name stays first: the read lock is never renewed again", "#7251",
-            true, [](LockSpec& s) { s.rw.read_entry_leak = EntryLeak::NullName; }},
-           {{4, 7, 0}, "the thread leaves it", "", false, [](LockSpec& s) { s.rw.read_entry_leak = EntryLeak::None; }},
        }},
       {"unlock and renewal",
        "rlock, fair, multi, red, rwlock",
@@ -173,6 +171,12 @@ std::vector<VersionedBehaviour> make_table() {
            {{3, 28, 0}, "the listener is added before the check", "", false,
             [](LockSpec& s) { s.redisson.wakeup_lost_between_check_and_listen = false; }},
        }},
+  };
+}
+
+// How lock commands are sent and what a timeout does to them.
+std::vector<VersionedBehaviour> commands(Version first) {
+  return {
       {"command retries",
        "every Redisson lock",
        {
@@ -212,6 +216,12 @@ std::vector<VersionedBehaviour> make_table() {
            {{3, 37, 0}, "no: sent once", "", false, [](LockSpec& s) { s.redisson.acquire_failed_resent = false; }},
            {{4, 7, 0}, "yes (PR #7223)", "", false, [](LockSpec& s) { s.redisson.acquire_failed_resent = true; }},
        }},
+  };
+}
+
+// FairLock's scripts and threadWaitTime.
+std::vector<VersionedBehaviour> fair_lock(Version first) {
+  return {
       {"FairLock scripts",
        "fair",
        {
@@ -250,6 +260,12 @@ std::vector<VersionedBehaviour> make_table() {
             },
             "thread_wait_ms=300000,wait_replaces_thread_wait=true"},
        }},
+  };
+}
+
+// ReadWriteLock's scripts, its read renewal and its read-side renewal entry.
+std::vector<VersionedBehaviour> read_write_lock(Version first) {
+  return {
       {"ReadWriteLock unlock of a missing lock",
        "rwlock",
        {
@@ -269,6 +285,22 @@ std::vector<VersionedBehaviour> make_table() {
            {{4, 4, 0}, "only this client's readers' timeout keys", "", false,
             [](LockSpec& s) { s.rw.read_renewal = ReadRenewal::OwnReaders4_4; }, "rwlock_read_renewal=4.4"},
        }},
+      {"read-lock renewal entry after a re-entrant reader's last unlock",
+       "rwlock",
+       {
+           {first, "the thread leaves it", "", false, [](LockSpec& s) { s.rw.read_entry_leak = EntryLeak::None; }},
+           {{3, 37, 0}, "a stale copy stays first; its renewal is told 0 and ends another reader's", "#7251", true,
+            [](LockSpec& s) { s.rw.read_entry_leak = EntryLeak::ByName; }},
+           {{3, 44, 0}, "a stale copy without a lock name stays first: the read lock is never renewed again", "#7251",
+            true, [](LockSpec& s) { s.rw.read_entry_leak = EntryLeak::NullName; }},
+           {{4, 7, 0}, "the thread leaves it", "", false, [](LockSpec& s) { s.rw.read_entry_leak = EntryLeak::None; }},
+       }},
+  };
+}
+
+// MultiLock and RedLock.
+std::vector<VersionedBehaviour> multi_lock(Version first) {
+  return {
       {"MultiLock tryLock(-1, lease)",
        "multi, red",
        {
@@ -291,6 +323,14 @@ std::vector<VersionedBehaviour> make_table() {
            {{3, 25, 1}, "converts the unit", "", false, [](LockSpec& s) { s.multi.lease_unit_ignored = false; }},
        }},
   };
+}
+
+std::vector<VersionedBehaviour> make_table() {
+  const Version first = oldest_modelled();
+  std::vector<VersionedBehaviour> table;
+  for (auto family : {scripts_and_latch, renewal_and_waiting, commands, fair_lock, read_write_lock, multi_lock})
+    for (VersionedBehaviour& b : family(first)) table.push_back(std::move(b));
+  return table;
 }
 
 }  // namespace

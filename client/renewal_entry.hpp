@@ -27,7 +27,10 @@ class RenewalEntry {
   explicit RenewalEntry(EntryLeak leak = EntryLeak::None) : leak_(leak) {}
   void add(int64_t thread);     // a hold taken with the watchdog (addThreadId)
   void remove(int64_t thread);  // that thread's unlock (removeThreadId)
-  void clear() { queue_.clear(), counts_.clear(); }
+  void clear() {
+    queue_.clear();
+    counts_.clear();
+  }
   bool empty() const { return queue_.empty(); }  // hasNoThreads
   // The thread the timer renews for (getFirstThreadId); the entry must not be empty.
   int64_t first() const;

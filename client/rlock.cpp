@@ -23,7 +23,7 @@ RLock::RLock(Backend& backend, ScriptCatalog& scripts, std::string name, Redisso
       publish_as_argv_(script_names.publish_as_argv) {}
 
 Task<RedissonLock::Attempt> RLock::try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t) {
-  const CallResult result = co_await send_lock_command(acquire_command(thread, op, acquire_lease_ms(lease_ms)));
+  const CallResult result = co_await send(acquire_command(thread, op, acquire_lease_ms(lease_ms)), lock_command_policy());
   co_return to_attempt(result);
 }
 

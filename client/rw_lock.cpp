@@ -109,7 +109,7 @@ Task<RedissonLock::Attempt> ReadLock::try_acquire_once(int64_t thread, int64_t o
                   .argv = {std::to_string(acquire_lease_ms(lease_ms)), id, id + ":write"},
                   .thread = thread,
                   .op = op};
-  co_return to_attempt(co_await send_lock_command(std::move(command)));
+  co_return to_attempt(co_await send(std::move(command), lock_command_policy()));
 }
 
 Command ReadLock::unlock_command(int64_t thread, int64_t op) {
@@ -154,7 +154,7 @@ Task<RedissonLock::Attempt> WriteLock::try_acquire_once(int64_t thread, int64_t 
                   .argv = {std::to_string(acquire_lease_ms(lease_ms)), writer_id(thread)},
                   .thread = thread,
                   .op = op};
-  co_return to_attempt(co_await send_lock_command(std::move(command)));
+  co_return to_attempt(co_await send(std::move(command), lock_command_policy()));
 }
 
 Command WriteLock::unlock_command(int64_t thread, int64_t op) {

@@ -4,8 +4,10 @@
 
 namespace locksim::scenario {
 
-const std::vector<LibraryRow>& redisson_library() {
-  static const std::vector<LibraryRow> rows{
+namespace {
+
+std::vector<LibraryRow> bugs() {
+  return {
       // Behaviours that were bugs (the versions come from the version table by issue).
       {.issue = "#2018", .title = "unlock of an expired lock succeeds silently", .locks = "rlock",
        .story = "redisson/2018-unlock-expired-silent.yaml", .property = "reentrancy"},
@@ -67,6 +69,11 @@ const std::vector<LibraryRow>& redisson_library() {
        .story = "redisson/5503-fair-negative-ttl-never-woken.yaml", .property = "liveness"},
       {.issue = "#2883", .title = "threadWaitTime 5000 prunes live waiters deep in the FairLock queue", .locks = "fair",
        .story = "redisson/2883-fair-deep-waiters-pruned.yaml", .property = "fair_queue"},
+  };
+}
+
+std::vector<LibraryRow> bugs_not_shown_yet() {
+  return {
       // Bugs the model cannot show yet, and why.
       {.issue = "#6651", .title = "the NoSyncedSlaves retry makes a new requestId, so the latch does not deduplicate",
        .locks = "rlock",
@@ -87,6 +94,11 @@ const std::vector<LibraryRow>& redisson_library() {
        .not_modelled = "before the modelled range", .versions = "up to 2.3.x", .before_range = true},
       {.issue = "#597", .title = "the watchdog's plain PEXPIRE renews whoever holds the key", .locks = "rlock",
        .not_modelled = "before the modelled range", .versions = "up to 2.3.x", .before_range = true},
+  };
+}
+
+std::vector<LibraryRow> hazards() {
+  return {
       // Hazards of every version: the configuration, not a bug.
       {.issue = "#2665", .title = "a pause longer than the lease: the lock is lost while its holder runs on",
        .locks = "rlock, fair, multi, rwlock", .story = "pause-longer-than-lease-rlock.yaml", .property = "mutual_exclusion",
@@ -103,6 +115,17 @@ const std::vector<LibraryRow>& redisson_library() {
                      "help: the new master hands a token out again (token-failover-shared-token.yaml)",
        .mitigation_story = "failover-replica-caught-up.yaml", .mitigation_property = "mutual_exclusion"},
   };
+}
+
+}  // namespace
+
+const std::vector<LibraryRow>& redisson_library() {
+  static const std::vector<LibraryRow> rows = [] {
+    std::vector<LibraryRow> all;
+    for (auto part : {bugs, bugs_not_shown_yet, hazards})
+      for (LibraryRow& row : part()) all.push_back(std::move(row));
+    return all;
+  }();
   return rows;
 }
 

@@ -47,7 +47,15 @@ int run_audit(const AuditOptions& o, std::ostream& out, std::ostream& err) {
   for (const std::string& type : o.locks) {
     const model::LockType* t = model::find_lock_type(type);
     if (!t || !t->redisson) {
-      err << "locksim audit: --lock " << type << ": expected one of Redisson's lock types (rlock, fair, multi, red, rwlock)\n";
+      std::string names;
+      for (const model::LockType& r : model::lock_types())
+        if (r.redisson) names += std::string(names.empty() ? "" : ", ") + std::string(r.name);
+      err << "locksim audit: --lock " << type << ": expected one of Redisson's lock types (" << names << ")\n";
+      return 2;
+    }
+    if (!client::has_lock_type(request.version, type)) {
+      err << "locksim audit: --lock " << type << ": Redisson " << request.version.str() << " has no " << type
+          << " lock (it came in " << t->since << ")\n";
       return 2;
     }
   }

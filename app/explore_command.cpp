@@ -14,6 +14,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "model/lock_types.hpp"
 #include "report/markup.hpp"
 #include "report/run_index.hpp"
 #include "report/timeline.hpp"
@@ -119,7 +120,7 @@ void write_case(const Scenario& s, const scenario::ScenarioResult& run, const st
   t.redisson = run.redisson;
   t.clients = run.clients;
   t.history = &run.history;
-  if (s.lock.type == "fair") t.thread_wait_ms = s.lock.fair.thread_wait_ms;
+  if (model::is_fair(s.lock.type)) t.thread_wait_ms = s.lock.fair.thread_wait_ms;
   for (const auto& p : run.properties) {
     t.verdicts.push_back(p.verdict);
     t.expected.push_back(differential ? "" : p.expected);

@@ -5,7 +5,8 @@
 namespace locksim::client {
 namespace {
 
-const char* acquire_script(FairVariant v) {
+const char* acquire_script(FairVariant v, bool non_reentrant) {
+  if (non_reentrant) return "nonreentrant_fair_acquire";
   switch (v) {
     case FairVariant::Head: return "fair_acquire_head";
     case FairVariant::Tail: return "fair_acquire_tail";
@@ -17,7 +18,8 @@ const char* acquire_script(FairVariant v) {
 }
 
 // tryLock() with no wait: the stale loop became nil-safe in 3.31.0, as acquire's did.
-const char* tryacquire_script(FairVariant v) {
+const char* tryacquire_script(FairVariant v, bool non_reentrant) {
+  if (non_reentrant) return "nonreentrant_fair_tryacquire";
   return v == FairVariant::Head || v == FairVariant::Tail ? "fair_tryacquire_tail" : "fair_tryacquire_tail_3_31";
 }
 
@@ -49,16 +51,20 @@ FairLock::FairLock(Backend& backend, ScriptCatalog& scripts, std::string name, R
                    FairOptions fair)
     : RedissonLock(backend, std::move(name), options),
       fair_(fair),
-      acquire_(scripts.get(acquire_script(fair.variant))),
+      acquire_(scripts.get(acquire_script(fair.variant, options.non_reentrant))),
       acquire_failed_(scripts.get(fair.variant == FairVariant::Head ? "fair_acquire_failed_head"
                                                                      : "fair_acquire_failed_tail")),
-      tryacquire_(scripts.get(tryacquire_script(fair.variant))),
+      tryacquire_(scripts.get(tryacquire_script(fair.variant, options.non_reentrant))),
       unlock_(scripts.get("fair_unlock")),
       renew_(scripts.get("rlock_renew")),
       force_unlock_(scripts.get("fair_force_unlock")) {
   if (fair_.thread_wait_ms < 0) throw std::invalid_argument("threadWaitTime must not be negative");
   if (fair_.zero_wait_uses_tryacquire && fair_.variant == FairVariant::Head)
     throw std::invalid_argument("the tryacquire script is modelled for the tail eras only");
+  // Its scripts are 4.4.0's: the tail-3.45 era's with the re-entry refused.
+  if (options.non_reentrant && fair_.variant != FairVariant::Tail3_45)
+    throw std::invalid_argument("the non-reentrant FairLock runs Redisson 4.4.0's scripts (fair_variant tail-3.45), not " +
+                                to_string(fair_.variant) + "'s");
 }
 
 int64_t FairLock::wait_for(int64_t wait_ms) const {
@@ -83,6 +89,7 @@ Task<RedissonLock::Attempt> FairLock::try_acquire_once(int64_t thread, int64_t o
                            std::to_string(third), std::to_string(now)},
                   .thread = thread,
                   .op = op};
+  if (options_.non_reentrant) command.argv.push_back(kReentryError);
   command.queue = queue_key();
   const CallResult result = co_await send(std::move(command), lock_command_policy());
   co_return to_attempt(result);
@@ -102,12 +109,16 @@ Task<OpResult> FairLock::try_acquire_no_wait(int64_t thread, int64_t op, int64_t
                            std::to_string(fair_.thread_wait_ms)},
                   .thread = thread,
                   .op = op};
+  if (options_.non_reentrant) command.argv.push_back(kReentryError);
   command.queue = queue_key();
-  const CallResult result = co_await send(std::move(command), lock_command_policy());
-  if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
-  if (result.reply.kind == Reply::Kind::Nil) co_return after_acquired(*w, thread, lease_ms);
-  if (result.reply.kind == Reply::Kind::Integer) co_return OpResult::fail("not acquired (tryLock())");
-  co_return OpResult::fail("unexpected reply " + locksim::describe(result.reply));
+  const Attempt attempt = to_attempt(co_await send(std::move(command), lock_command_policy()));
+  switch (attempt.kind) {
+    case Attempt::Kind::Acquired: co_return after_acquired(*w, thread, lease_ms);
+    case Attempt::Kind::Busy: co_return OpResult::fail("not acquired (tryLock())");
+    case Attempt::Kind::Unknown: co_return OpResult::unknown(attempt.why);
+    case Attempt::Kind::Error: break;
+  }
+  co_return OpResult::fail(attempt.why);
 }
 
 // acquireFailed: KEYS = queue, timeouts; ARGV = holder, wait. Resent after a timeout up to 3.36.x and

@@ -60,10 +60,12 @@ std::vector<std::string> scripts_run_by(const LockSpec& spec, const std::string&
 }
 
 std::unique_ptr<Lock> make_lock(Backend& backend, ScriptCatalog& scripts, const LockSpec& spec) {
-  if (spec.type == "rlock")
-    return std::make_unique<RLock>(backend, scripts, spec.name, spec.redisson, spec.rlock_scripts);
-  if (spec.type == "fair")
-    return std::make_unique<FairLock>(backend, scripts, spec.name, spec.redisson, spec.fair);
+  RedissonOptions options = spec.redisson;
+  options.non_reentrant = model::find_lock_type(spec.type) && model::find_lock_type(spec.type)->refuses_reentry;
+  if (spec.type == "rlock" || spec.type == "nonreentrant")
+    return std::make_unique<RLock>(backend, scripts, spec.name, options, spec.rlock_scripts);
+  if (spec.type == "fair" || spec.type == "nonreentrant-fair")
+    return std::make_unique<FairLock>(backend, scripts, spec.name, options, spec.fair);
   if (spec.type == "setnx") return std::make_unique<SetnxLock>(backend, spec.name, spec.polling);
   if (spec.type == "naive") return std::make_unique<NaiveLock>(backend, spec.name, spec.polling);
   if (spec.type == "token") return std::make_unique<TokenLock>(backend, scripts, spec.name, spec.polling);

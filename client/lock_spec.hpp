@@ -15,7 +15,7 @@ namespace locksim::client {
 // LockSpec{} holds each option's own default, which is no one Redisson version; a scenario starts
 // from redisson_spec(default_version()) (client/redisson_version.hpp) instead.
 struct LockSpec {
-  std::string type = "rlock";  // rlock | fair | multi | red | rwlock | setnx | naive | token | client-reentrant
+  std::string type = "rlock";  // a name of model/lock_types.hpp
   std::string name = "lock";
   std::string redisson_version;  // the Redisson version the options were set from ("" for none)
   RedissonOptions redisson{};

@@ -93,6 +93,9 @@ RedissonLock::Attempt RedissonLock::to_attempt(const CallResult& result) const {
   const Reply& reply = result.reply;
   if (reply.kind == Reply::Kind::Nil) return {Attempt::Kind::Acquired, 0, {}};
   if (reply.kind == Reply::Kind::Integer) return {Attempt::Kind::Busy, reply.integer, {}};
+  // RedissonNonReentrantLock.translate: the script's error, anywhere in the message, is the re-entry.
+  if (options_.non_reentrant && reply.is_error() && reply.str.find(kReentryError) != std::string::npos)
+    return {Attempt::Kind::Error, 0, "IllegalMonitorStateException: lock '" + name_ + "' is non-reentrant and is already held by this thread"};
   return {Attempt::Kind::Error, 0, "unexpected reply " + locksim::describe(reply)};
 }
 

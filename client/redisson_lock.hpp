@@ -80,9 +80,16 @@ struct RedissonOptions {
   // hold of each thread it asked for from the entry, which renews on while another thread is left;
   // up to 3.43.x (cancelExpirationRenewal(null)) it ends the entry.
   bool not_held_drops_thread = false;
+  // RedissonNonReentrantLock and RedissonNonReentrantFairLock (4.4.0 on; lock types nonreentrant and
+  // nonreentrant-fair): the acquire carries kReentryError as its last ARGV and answers the holding
+  // thread's second acquire with that error, which reaches the caller as IllegalMonitorStateException.
+  bool non_reentrant = false;
   int server = 0;  // the Redis server this lock lives on (RedLock spreads one name over several)
   CommandPolicy commands;
 };
+
+// The error a non-reentrant lock's acquire answers a re-entry with (RedissonNonReentrantLock.REENTRY_ERR).
+inline constexpr const char* kReentryError = "NON_REENTRANT_REACQUIRE";
 
 class RedissonLock : public Lock {
  public:

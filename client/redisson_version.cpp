@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "base/assert.hpp"
+#include "model/lock_types.hpp"
 
 namespace locksim::client {
 
@@ -351,8 +352,21 @@ const VersionStep& step_at(const VersionedBehaviour& behaviour, Version v) {
 void apply_redisson_version(Version v, LockSpec& spec) {
   if (v < oldest_modelled() || v > newest_modelled())
     throw std::invalid_argument("Redisson " + v.str() + " is not modelled (modelled: " + modelled_range() + ")");
+  if (!has_lock_type(v, spec.type)) {
+    const model::LockType* t = model::find_lock_type(spec.type);
+    throw std::invalid_argument("Redisson " + v.str() + " has no " + spec.type + " lock: it came in " +
+                                std::string(t->since));
+  }
   for (const VersionedBehaviour& behaviour : versioned_behaviours()) step_at(behaviour, v).apply(spec);
   spec.redisson_version = v.str();
+}
+
+bool has_lock_type(Version v, std::string_view type) {
+  const model::LockType* t = model::find_lock_type(type);
+  if (!t || t->since.empty()) return true;
+  const std::optional<Version> since = parse_version(t->since);
+  LS_ASSERT(since.has_value());
+  return *since <= v;
 }
 
 LockSpec redisson_spec(Version v, const std::string& type, const std::string& name) {

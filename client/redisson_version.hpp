@@ -56,9 +56,13 @@ const std::vector<VersionedBehaviour>& versioned_behaviours();
 const VersionStep& step_at(const VersionedBehaviour& behaviour, Version v);
 
 // A version's lock: `spec` with every versioned option set as Redisson `v` has it (type and name
-// kept). Throws std::invalid_argument for a version outside modelled_range().
+// kept). Throws std::invalid_argument for a version outside modelled_range(), or one that has no
+// lock of spec.type (has_lock_type).
 void apply_redisson_version(Version v, LockSpec& spec);
 LockSpec redisson_spec(Version v, const std::string& type = "rlock", const std::string& name = "lock");
+// Whether Redisson `v` has the lock type `type` (model/lock_types.hpp's `since`); true for a type the
+// table does not know, which the lock factory refuses.
+bool has_lock_type(Version v, std::string_view type);
 
 // Parses and checks `text` as a modelled version; the message names the modelled range.
 Version modelled_version(const std::string& text);

@@ -16,7 +16,7 @@ RLock::RLock(Backend& backend, ScriptCatalog& scripts, std::string name, Redisso
              RLockScripts script_names)
     : RedissonLock(backend, std::move(name), options),
       channel_("redisson_lock__channel:{" + name_ + "}"),
-      acquire_(scripts.get(script_names.acquire)),
+      acquire_(scripts.get(options.non_reentrant ? "nonreentrant_acquire" : script_names.acquire)),
       unlock_(scripts.get(options.unlock_latch ? script_names.unlock_latch : script_names.unlock)),
       renew_(scripts.get(script_names.renew)),
       force_unlock_(scripts.get(script_names.force_unlock)),
@@ -32,15 +32,16 @@ Task<RedissonLock::Attempt> RLock::try_acquire_once(int64_t thread, int64_t op, 
 SharedCommand RLock::acquire_command(int64_t thread, int64_t op, int64_t lease_ms) {
   BuiltAcquire& built = acquires_[thread];
   if (built.command && built.op == op && built.lease_ms == lease_ms) return built.command;
-  built = {op, lease_ms,
-           pooled<const Command>(Command{.role = "acquire",
-                                         .lock = name_,
-                                         .script = &acquire_,
-                                         .keys = {name_},
-                                         .argv = {std::to_string(lease_ms), holder_id(thread)},
-                                         .thread = thread,
-                                         .op = op,
-                                         .server = options_.server})};
+  Command command{.role = "acquire",
+                  .lock = name_,
+                  .script = &acquire_,
+                  .keys = {name_},
+                  .argv = {std::to_string(lease_ms), holder_id(thread)},
+                  .thread = thread,
+                  .op = op,
+                  .server = options_.server};
+  if (options_.non_reentrant) command.argv.push_back(kReentryError);
+  built = {op, lease_ms, pooled<const Command>(std::move(command))};
   return built.command;
 }
 

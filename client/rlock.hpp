@@ -6,7 +6,8 @@
 
 namespace locksim::client {
 
-// Which of scripts/ the lock runs; each is Redisson's text of a range of versions (its header).
+// Which of scripts/ the lock runs; each is Redisson's text of a range of versions (its header). A
+// non-reentrant lock (RedissonOptions::non_reentrant) runs nonreentrant_acquire instead of `acquire`.
 struct RLockScripts {
   // rlock_acquire_hset (2.2.4 to 3.12.2), rlock_acquire_hincrby (3.12.3 to 3.18.x),
   // rlock_acquire_one_condition (3.19.0 on)

@@ -259,7 +259,7 @@ const std::vector<HazardInfo>& hazards() {
        .reason = "FairLock scores waiters by their own clocks: a clock that jumps or is skewed reorders or evicts them",
        .present =
            [](const Plan& p, const ExploreConfig& c) {
-             if (c.lock_type != "fair") return false;
+             if (!model::is_fair(c.lock_type)) return false;
              const bool offset = std::any_of(p.clients.begin(), p.clients.end(),
                                              [](const ClientPlan& client) { return client.clock_offset_ms != 0; });
              return offset || any_fault(p, c, skew);

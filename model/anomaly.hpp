@@ -26,6 +26,9 @@ inline constexpr std::string_view kFencingOrder = "fencing-order";
 inline constexpr std::string_view kSharedToken = "shared-token";
 // reentrancy: the holder's hash field differs from its number of unmatched acquires.
 inline constexpr std::string_view kReentryCount = "reentry-count";
+// reentrancy: a non-reentrant lock's holder acquired it again and was not refused at once (it was
+// granted, or told to wait).
+inline constexpr std::string_view kReentryNotRefused = "reentry-not-refused";
 // reentrancy: an unlock by an owner holding nothing succeeded or changed the key.
 inline constexpr std::string_view kUnlockByNonHolder = "unlock-by-non-holder";
 // reentrancy: the holder's count reached 0 but the key is still there.

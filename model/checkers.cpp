@@ -28,7 +28,7 @@ const std::vector<NamedChecker>& standard_checkers() {
        [](const LockType& t) { return t.fencing; },
        [](const Facts& f, const CheckerOptions& o) { return fencing_judge(f, o.fencing); }},
       {std::string(property::kReentrancy), "every acquire and unlock moves its holder's count by exactly one",
-       [](const LockType& t) { return t.server_reentrant || t.client_reentrant; },
+       [](const LockType& t) { return t.server_reentrant || t.client_reentrant || t.refuses_reentry; },
        [](const Facts& f, const CheckerOptions& o) { return reentrancy_judge(f, o.reentrancy); }},
       {std::string(property::kWatchdog), "holds without a lease are renewed while their holder lives, and only those",
        [](const LockType& t) { return t.watchdog; },

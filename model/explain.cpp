@@ -154,6 +154,10 @@ std::string reentrancy(const Verdict& v) {
     return s + ", leaving its count at " + depth + ". Then " + (op->state == "unlock" ? "the key was released" : "the re-entry changed the key") +
            " on the server.";
   }
+  if (v.anomaly == anomaly::kReentryNotRefused && exec && count)
+    return s + " while holding it (count " + figure(v, "count_before") + ")" + then + " " +
+           (exec->state == "nil" ? "granted it again" : "told it to wait") +
+           ", where a non-reentrant lock refuses its holder's second acquire at once.";
   bool expiry = false;
   for (const Evidence& e : v.evidence) expiry = expiry || (e.role == "figure" && e.where == "expiry_before");
   if (expiry && exec) {
@@ -392,6 +396,7 @@ std::string explain(const Verdict& v) {
       {anomaly::kReadWriteOverlap, overlap},     {anomaly::kFencingOrder, fencing},
       {anomaly::kSharedToken, fencing},          {anomaly::kReentryCount, reentrancy},
       {anomaly::kUnlockByNonHolder, reentrancy}, {anomaly::kNotFreedAtZero, reentrancy},
+      {anomaly::kReentryNotRefused, reentrancy},
       {anomaly::kWatchdogLapse, lapse},          {anomaly::kLateExpiry, late},
       {anomaly::kRenewedExplicitLease, renewal}, {anomaly::kRevivedAfterUnlock, renewal},
       {anomaly::kRenewedWithoutHold, renewal},   {anomaly::kLeaseMismatch, lease},

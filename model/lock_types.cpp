@@ -16,6 +16,17 @@ const std::vector<LockType>& lock_types() {
        .about = "Redisson's RedLock over the RLock <name> on n servers: a majority needed",
        .quorum = Quorum::Majority},
       {.name = "rwlock", .about = "Redisson's ReadWriteLock: read and write sides over one hash", .sides = true},
+      {.name = "nonreentrant",
+       .about = "Redisson's NonReentrantLock (4.4.0+): an RLock whose holder's second acquire fails at once",
+       .server_reentrant = false,
+       .refuses_reentry = true,
+       .since = "4.4.0"},
+      {.name = "nonreentrant-fair",
+       .about = "Redisson's NonReentrantFairLock (4.4.0+): a FairLock whose holder's second acquire fails at once",
+       .server_reentrant = false,
+       .refuses_reentry = true,
+       .fair = true,
+       .since = "4.4.0"},
       {.name = "setnx",
        .about = "SETNX then EXPIRE (article 001): two commands, no owner",
        .hash = false,
@@ -51,6 +62,11 @@ const LockType* find_lock_type(std::string_view name) {
   for (const LockType& t : lock_types())
     if (t.name == name) return &t;
   return nullptr;
+}
+
+bool is_fair(std::string_view name) {
+  const LockType* t = find_lock_type(name);
+  return t && t->fair;
 }
 
 std::string lock_type_list() {

@@ -18,6 +18,7 @@ struct LockType {
   std::string_view about;
   bool hash = true;              // a hold is a field "<client id>:<thread>" of a hash; false: the key's string value
   bool server_reentrant = true;  // the server counts a holder's re-entries (its field)
+  bool refuses_reentry = false;  // a holder's second acquire is refused at once with an error (Redisson's non-reentrant locks)
   bool client_reentrant = false; // the client counts re-entries and releases the key at 0
   bool watchdog = true;          // a hold without a lease is renewed (Redisson's watchdog)
   bool fencing = false;          // each acquire hands out a fencing token for the guarded resource
@@ -25,11 +26,14 @@ struct LockType {
   bool sides = false;            // a read side and a write side over one hash (Redisson's ReadWriteLock)
   Quorum quorum = Quorum::One;
   bool redisson = true;          // one of Redisson's locks: `redisson: X.Y.Z` says which version
+  std::string_view since = "";   // the first Redisson version that has it ("" for every modelled one)
 };
 
 const std::vector<LockType>& lock_types();
 // nullptr for a name the table does not have.
 const LockType* find_lock_type(std::string_view name);
+// Whether `name` is a FairLock of either kind (its waiters queue); false for a name the table lacks.
+bool is_fair(std::string_view name);
 // "rlock, fair, ..., or client-reentrant", for messages.
 std::string lock_type_list();
 

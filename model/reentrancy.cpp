@@ -85,7 +85,8 @@ struct Found {
 // between.
 class HashCounts {
  public:
-  explicit HashCounts(const Facts& facts) : facts_(facts) {}
+  explicit HashCounts(const Facts& facts)
+      : facts_(facts), refuses_reentry_(facts.lock_type() && facts.lock_type()->refuses_reentry) {}
 
   void advance(const Settled& settled) {
     if (verdict_) return;
@@ -353,6 +354,10 @@ class HashCounts {
     const std::string key = x.process + "/" + x.lock;
     if (x.f != "unlock") {
       const bool granted = x.reply == "nil";
+      // A non-reentrant lock refuses its holder's second acquire at once: an error, not a grant nor a ttl.
+      if (refuses_reentry_ && c0 > 0 && !is_error_reply(x.reply))
+        return bad(anomaly::kReentryNotRefused, &op, x, field, c0, c1,
+                   granted ? "refused at once, not granted" : "refused at once, not told to wait");
       const int64_t want = *reentrancy_step(c0, x.f, granted);
       if (c1 != want)
         return bad(anomaly::kReentryCount, &op, x, field.empty() ? owner : field, c0, c1,
@@ -428,6 +433,7 @@ class HashCounts {
   }
 
   const Facts& facts_;
+  const bool refuses_reentry_;  // a non-reentrant lock: a holder's second acquire must be refused at once
   int64_t next_ = 0;  // the next event to read
   std::map<std::string, Expected> expected_;  // "<server>/<key>" -> its counts
   std::map<int64_t, Seen> seen_;              // op id -> what its executions did so far

@@ -20,10 +20,12 @@
 //    made the expected count and the fault.
 // A key that expired or was lost whole takes its counts with it, which is mutual exclusion's and the
 // watchdog's business, not this property's.
+// A non-reentrant lock (Redisson's NonReentrantLock and NonReentrantFairLock) refuses its holder's
+// second acquire at once, with an error: a grant or a ttl to wait is reentry-not-refused.
 // For the client-reentrant lock, which counts on the client and stores a token, the key is released
 // by the unlock that takes the client's count to 0, and by no other (a re-entry sends nothing).
-// Anomalies: reentry-count, unlock-by-non-holder, not-freed-at-zero. Applies to rlock, fair, multi,
-// red, rwlock and client-reentrant.
+// Anomalies: reentry-count, reentry-not-refused, unlock-by-non-holder, not-freed-at-zero. Applies to
+// rlock, fair, multi, red, rwlock, nonreentrant, nonreentrant-fair and client-reentrant.
 #include <cstdint>
 #include <memory>
 #include <optional>

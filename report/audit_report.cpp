@@ -284,10 +284,15 @@ void write_audit_text(const Audit& a, const std::string& out_dir, const TextStyl
                     {std::string(r->row->title) + " (" + std::string(r->row->locks) + ")", Tone::Plain},
                     {"locksim run " + r->scenario.name, Tone::Dim}});
   }
-  out << wrap_text("", "Each story, run " + on + (options ? " with --set " + options_text(a.request.options) : "") +
-                           " (replay one: cd " + out_dir + " && locksim run <issue>):",
-                   "  ", style.width);
-  out << text_table({"issue", on, "versions affected", "what goes wrong", "replay"}, rows, 3, style, "  ", 24);
+  if (rows.empty()) {
+    // A lock type newer than every catalogued bug (the non-reentrant locks) has no story to run.
+    out << wrap_text("", "No story of the library concerns " + locks_text(a) + ".", "  ", style.width);
+  } else {
+    out << wrap_text("", "Each story, run " + on + (options ? " with --set " + options_text(a.request.options) : "") +
+                             " (replay one: cd " + out_dir + " && locksim run <issue>):",
+                     "  ", style.width);
+    out << text_table({"issue", on, "versions affected", "what goes wrong", "replay"}, rows, 3, style, "  ", 24);
+  }
   for (const auto& [issue, note] : notes) out << wrap_text("  * " + issue + ": ", note, "      ", style.width);
 
   bool said = false;

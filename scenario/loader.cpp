@@ -216,12 +216,14 @@ void read_replacements(const Reader& r, const YAML::Node& node, Scenario& s) {
 void read_fair(const Reader& r, const YAML::Node& node, Scenario& s) {
   client::FairOptions& fair = s.lock.fair;
   for (const char* key : {"fair_variant", "thread_wait_ms", "wait_replaces_thread_wait", "zero_wait_tryacquire"}) {
-    if (node[key] && s.lock.type != "fair")
-      r.fail(node[key], std::string(key) + " applies to lock type fair only (this lock is " + s.lock.type + ")");
+    if (node[key] && !model::is_fair(s.lock.type))
+      r.fail(node[key], std::string(key) + " applies to lock types fair and nonreentrant-fair only (this lock is " + s.lock.type + ")");
   }
   if (const YAML::Node v = node["fair_variant"]) {
     const std::string name = r.one_of(v, "fair_variant", {"head", "tail", "tail-3.31", "tail-3.32", "tail-3.45"});
     client::parse_fair_variant(name, fair.variant);
+    if (model::find_lock_type(s.lock.type)->refuses_reentry && fair.variant != client::FairVariant::Tail3_45)
+      r.fail(v, "a " + s.lock.type + " lock runs Redisson 4.4.0's scripts, of fair_variant tail-3.45 (not " + name + ")");
   }
   if (const YAML::Node w = node["thread_wait_ms"]) fair.thread_wait_ms = r.non_negative(w, "thread_wait_ms");
   if (const YAML::Node w = node["wait_replaces_thread_wait"])

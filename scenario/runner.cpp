@@ -92,7 +92,7 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
   result.lock_name = s.lock.name;
   if (const model::LockType* type = model::find_lock_type(s.lock.type); type && type->redisson)
     result.redisson = s.lock.redisson_version;
-  if (s.lock.type == "fair") result.thread_wait_ms = s.lock.fair.thread_wait_ms;
+  if (model::is_fair(s.lock.type)) result.thread_wait_ms = s.lock.fair.thread_wait_ms;
   result.seed = s.seed;
   std::set<std::string> faults;
   for (const auto& f : faults_of(s)) faults.emplace(world::fault_name(f));

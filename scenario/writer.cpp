@@ -98,7 +98,7 @@ void write_lock(std::ostream& out, const Scenario& s, bool write_default_lease) 
     for (const auto& [name, path] : s.script_files)
       out << "    " << quoted(name) << ": " << quoted(std::filesystem::absolute(path).lexically_normal().string()) << "\n";
   }
-  if (lock.type == "fair") {
+  if (model::is_fair(lock.type)) {
     const client::FairOptions& fair = lock.fair;
     if (fair.variant != d.fair.variant) out << "  fair_variant: " << quoted(client::to_string(fair.variant)) << "\n";
     if (fair.thread_wait_ms != d.fair.thread_wait_ms) out << "  thread_wait_ms: " << fair.thread_wait_ms << "\n";

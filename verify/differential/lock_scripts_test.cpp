@@ -446,6 +446,45 @@ TEST_P(FairTryAcquire, NeverQueues) {
 INSTANTIATE_TEST_SUITE_P(BothEras, FairTryAcquire,
                          ::testing::Values("fair_tryacquire_tail", "fair_tryacquire_tail_3_31"));
 
+// Redisson 4.4.0's non-reentrant locks: the holder's second acquire is answered with ARGV's error
+// (redis.error_reply of a message without a code: "-ERR NON_REENTRANT_REACQUIRE" on Redis 7.0), the
+// hash still counting it once; anyone else is told to wait as by RLock and FairLock.
+const std::string kReentry = "NON_REENTRANT_REACQUIRE";
+
+TEST_F(LockScripts, NonReentrantAcquireRefusesTheHolderAtOnce) {
+  same("nonreentrant_acquire", {kLock}, {"30000", kA, kReentry});  // free: taken
+  same("nonreentrant_acquire", {kLock}, {"30000", kA, kReentry});  // the holder again: the error
+  expect_same({"HGETALL", kLock});
+  close("nonreentrant_acquire", {kLock}, {"30000", kB, kReentry});  // another: the remaining PTTL
+  same("rlock_unlock", {kLock, kChannel}, {"0", "30000", kA});       // one unlock frees it
+  expect_same({"EXISTS", kLock});
+  same("nonreentrant_acquire", {kLock}, {"30000", kB, kReentry});
+  expect_same({"HGETALL", kLock});
+}
+
+TEST_F(LockScripts, NonReentrantFairAcquireRefusesTheHolderWithoutQueueingIt) {
+  const std::vector<std::string> keys{kLock, kQueue, kTimeouts};
+  auto args = [](const std::string& id, int64_t now) {
+    return std::vector<std::string>{"30000", id, std::to_string(kWait), std::to_string(now), kReentry};
+  };
+  auto try_args = [](const std::string& id, int64_t now) {
+    return std::vector<std::string>{"30000", id, std::to_string(now), std::to_string(kWait), kReentry};
+  };
+  same("nonreentrant_fair_acquire", keys, args(kH, kNow));            // free: taken
+  close("nonreentrant_fair_acquire", keys, args(kW1, kNow + 10));     // w1 queues
+  same("nonreentrant_fair_acquire", keys, args(kH, kNow + 20));       // the holder again: the error
+  same("nonreentrant_fair_tryacquire", keys, try_args(kH, kNow + 30));  // and without a wait
+  same("nonreentrant_fair_tryacquire", keys, try_args(kW2, kNow + 30)); // held: 1, not queued
+  expect_same({"HGETALL", kLock});
+  expect_same({"LRANGE", kQueue, "0", "-1"});
+  expect_scores_close(kTimeouts);
+  same("fair_unlock", {kLock, kQueue, kTimeouts, kPrefix}, {"0", "30000", kH, std::to_string(kNow + 40)});
+  same("nonreentrant_fair_tryacquire", keys, try_args(kW2, kNow + 50));  // free, but w1 is the head: 1
+  same("nonreentrant_fair_acquire", keys, args(kW1, kNow + 60));         // the head takes it
+  expect_same({"HGETALL", kLock});
+  expect_same({"EXISTS", kQueue, kTimeouts});
+}
+
 // A queue head without a score: 3.31.0's tryacquire stops its stale loop there, the older one fails.
 TEST_F(LockScripts, FairTryAcquireWithAHeadWithoutAScore) {
   const std::vector<std::string> keys{kLock, kQueue, kTimeouts};

@@ -18,7 +18,7 @@ refuses() {  # expected-text args...
 refuses "unknown key 'unlock-latch' in lock" --set unlock-latch=true
 refuses "scripts are replaced with --script NAME=FILE" --set script:rlock_unlock=x.lua
 refuses "expected KEY=VALUE" --against fair_variant
-refuses "fair_variant applies to lock type fair only" --lock rlock --against fair_variant=tail-3.32
+refuses "fair_variant applies to lock types fair and nonreentrant-fair only" --lock rlock --against fair_variant=tail-3.32
 refuses "expected true or false for unlock_latch" --against unlock_latch=maybe
 refuses "threads per client must be within 1..100" --threads 0
 refuses "the longest tryLock wait must not be negative" --wait-ms-max -1

@@ -364,7 +364,7 @@ TEST(LockOptions, AMistakeIsAnErrorThatSaysWhatWasExpected) {
             std::string::npos);
   EXPECT_NE(problem("rlock", "unlock_latch=maybe", true).find("--against: expected true or false for unlock_latch, got 'maybe'"),
             std::string::npos);
-  EXPECT_NE(problem("rlock", "fair_variant=tail-3.32", false).find("fair_variant applies to lock type fair only"),
+  EXPECT_NE(problem("rlock", "fair_variant=tail-3.32", false).find("fair_variant applies to lock types fair and nonreentrant-fair only"),
             std::string::npos);
   EXPECT_NE(problem("rlock", "unlock_latch", true).find("expected KEY=VALUE"), std::string::npos);
   EXPECT_NE(problem("rlock", "type=fair", true).find("not an option here"), std::string::npos);

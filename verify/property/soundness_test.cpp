@@ -143,6 +143,21 @@ TEST(SafeRedLockWithTheWatchdogAndCrashes, Seeds1To2000) {
   expect_clean(config("red", {"crash"}, {"mutual_exclusion", "watchdog", "liveness"}), 1, 2000);
 }
 
+// Redisson's NonReentrantLock (4.4.0) with the watchdog and crashes: RLock's argument, and a holder's
+// second acquire (a quarter of the sessions re-enter) is refused at once and counts nothing.
+TEST(SafeNonReentrantLockWithTheWatchdogAndCrashes, Seeds1To2000) {
+  expect_clean(config("nonreentrant", {"crash"}, {"mutual_exclusion", "reentrancy", "watchdog", "liveness"}), 1, 2000);
+}
+
+// Redisson's NonReentrantFairLock with lock() only: FairLock's argument. Not reentrancy: FairLock's
+// unlock of a free lock answers success in every version (docs/checkers.md), and a refused re-entry
+// is followed by the session's inner unlock, which frees the lock, then its outer one, which is that.
+TEST(SafeNonReentrantFairLockWithLockOnly, Seeds1To2000) {
+  ExploreConfig c = config("nonreentrant-fair", {}, {"mutual_exclusion", "watchdog", "liveness", "fair_queue"});
+  c.try_locks = false;
+  expect_clean(c, 1, 2000);
+}
+
 // --- hazards and planted bugs are caught --------------------------------------------------------
 
 // A failover to a lagging replica or a restart without persistence loses INCRs: the counter hands
@@ -192,6 +207,14 @@ TEST(CaughtPlantedBug, AFairAcquireThatSkipsTheQueueBreaksFifoOrder) {
   c.lock_options = {{"redisson", "3.13.2"}};  // fair_acquire_tail's era, threadWaitTime 5000
   c.script_files = {{"fair_acquire_tail", kPlanted + "fair_acquire_skips_queue.lua"}};
   expect_caught(c, "fair_queue", "fifo-inversion", 100);
+}
+
+// A non-reentrant acquire written from RLock's script counts its holder's second acquire.
+TEST(CaughtPlantedBug, ANonReentrantAcquireThatReentersBreaksReentrancy) {
+  ExploreConfig c = config("nonreentrant", {}, {"reentrancy"});
+  c.script_files = {{"nonreentrant_acquire", std::string(LOCKSIM_SOURCE_DIR) +
+                                                 "/scenarios/user-scripts/nonreentrant_acquire_that_reenters.lua"}};
+  expect_caught(c, "reentrancy", "reentry-not-refused", 100);
 }
 
 // Redisson's read renewal renews every reader's timeout keys, a crashed reader's too (up to 4.3.x;

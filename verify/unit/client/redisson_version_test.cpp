@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <stdexcept>
+
+#include "client/lock_factory.hpp"
 #include "scenario/scenario.hpp"
 
 namespace locksim::client {
@@ -178,6 +182,42 @@ TEST(RedissonVersion, AScenarioStartsAsTheDefaultVersionWhichIsTheNewest) {
   EXPECT_EQ(s.lock.fair.thread_wait_ms, 300000);
   EXPECT_EQ(s.lock.rw.variant, RwVariant::Nil3_44);
   EXPECT_EQ(s.lock.redisson.commands.retry_attempts, 4);
+}
+
+// RedissonNonReentrantLock and RedissonNonReentrantFairLock came in 4.4.0: an older version has neither.
+TEST(RedissonVersion, TheNonReentrantLocksExistFrom4_4_0) {
+  for (const char* type : {"nonreentrant", "nonreentrant-fair"}) {
+    EXPECT_FALSE(has_lock_type({4, 3, 1}, type)) << type;
+    EXPECT_TRUE(has_lock_type({4, 4, 0}, type)) << type;
+    EXPECT_TRUE(has_lock_type({4, 7, 0}, type)) << type;
+    try {
+      redisson_spec({4, 3, 1}, type);
+      ADD_FAILURE() << type << " built as 4.3.1";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()), std::string("Redisson 4.3.1 has no ") + type + " lock: it came in 4.4.0");
+    }
+  }
+  EXPECT_TRUE(has_lock_type(oldest_modelled(), "rlock"));
+  EXPECT_EQ(redisson_spec({4, 4, 0}, "nonreentrant-fair").fair.variant, FairVariant::Tail3_45);
+}
+
+// A non-reentrant lock runs 4.4.0's acquire scripts in place of RLock's and FairLock's, and their
+// unlock and renewal.
+TEST(RedissonVersion, TheNonReentrantLocksRunTheirOwnAcquireScripts) {
+  const std::string dir = std::string(LOCKSIM_SOURCE_DIR) + "/scripts";
+  auto runs = [&](const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  const std::vector<std::string> plain = scripts_run_by(redisson_spec({4, 7, 0}, "nonreentrant"), dir);
+  EXPECT_TRUE(runs(plain, "nonreentrant_acquire"));
+  EXPECT_FALSE(runs(plain, "rlock_acquire_one_condition"));
+  EXPECT_TRUE(runs(plain, "rlock_unlock_latch"));
+  EXPECT_TRUE(runs(plain, "rlock_renew"));
+  const std::vector<std::string> fair = scripts_run_by(redisson_spec({4, 7, 0}, "nonreentrant-fair"), dir);
+  EXPECT_TRUE(runs(fair, "nonreentrant_fair_acquire"));
+  EXPECT_TRUE(runs(fair, "nonreentrant_fair_tryacquire"));
+  EXPECT_FALSE(runs(fair, "fair_acquire_tail_3_45"));
+  EXPECT_TRUE(runs(fair, "fair_unlock"));
 }
 
 }  // namespace

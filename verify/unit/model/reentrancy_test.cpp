@@ -126,6 +126,51 @@ TEST(CheckerReentrancy, StepTakesOneOffForAHolderAndIsUndefinedForANonHolder) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// A non-reentrant lock (Redisson's NonReentrantLock): a holder's second acquire is refused at once.
+
+// A's second lock(), answered `reply` on a key that `after` leaves.
+Verdict second_acquire(const std::string& reply, const std::string& after, const char* type = "nonreentrant") {
+  HistoryBuilder b;
+  granted(b, 100, "A", 1, "orders", "orders", 1, "", "A:1=1");
+  b.invoke({.t = 200, .p = "A", .op = 2, .f = "lock", .lock = "orders"});
+  b.exec({.t = 201, .op = 2, .lock = "orders", .f = "acquire", .reply = reply, .before = "A:1=1", .after = after});
+  if (reply == "nil") {
+    b.ok({.t = 202, .p = "A", .op = 2, .f = "lock", .lock = "orders"});
+    b.hold({.t = 202, .p = "A", .lock = "orders", .depth = 2, .op = 2});
+  } else {
+    b.fail({.t = 202, .p = "A", .op = 2, .f = "lock", .lock = "orders", .text = "IllegalMonitorStateException"});
+  }
+  return check(b, type);
+}
+
+TEST(CheckerReentrancy, ANonReentrantLockRefusingItsHolderAtOnceHolds) {
+  const Verdict v = second_acquire("-NON_REENTRANT_REACQUIRE", "A:1=1");
+  EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+}
+
+TEST(CheckerReentrancy, ANonReentrantLockGrantingItsHolderAgainIsViolated) {
+  const Verdict v = second_acquire("nil", "A:1=2");
+  ASSERT_EQ(v.valid, Validity::No);
+  EXPECT_EQ(v.anomaly, anomaly::kReentryNotRefused);
+  expect_count(v, "A:1", "A:1", "refused at once, not granted", 1, 2);
+  expect_execution(v, 5, "redis0/orders");
+  EXPECT_NE(v.explanation.find("granted it again"), std::string::npos) << v.explanation;
+}
+
+TEST(CheckerReentrancy, ANonReentrantLockTellingItsHolderToWaitIsViolated) {
+  const Verdict v = second_acquire("29000", "A:1=1");
+  ASSERT_EQ(v.valid, Validity::No);
+  EXPECT_EQ(v.anomaly, anomaly::kReentryNotRefused);
+  expect_count(v, "A:1", "A:1", "refused at once, not told to wait", 1, 1);
+  EXPECT_NE(v.explanation.find("told it to wait"), std::string::npos) << v.explanation;
+}
+
+TEST(CheckerReentrancy, AReentrantLockMayGrantItsHolderAgain) {
+  const Verdict v = second_acquire("nil", "A:1=2", "rlock");
+  EXPECT_EQ(v.valid, Validity::Yes) << v.explanation;
+}
+
+// ---------------------------------------------------------------------------------------------
 // RLock: each execution judged on its own before and after.
 
 TEST(CheckerReentrancy, NestedAcquiresAndUnlocksThatMatchTheReferenceStepsHold) {

@@ -239,8 +239,19 @@ TEST(ScenarioLoader, LiveDiffersNamesOnlyCheckedProperties) {
 
 TEST(ScenarioLoader, AnUnknownLockTypeSaysWhichExist) {
   EXPECT_EQ(error_of("unknown-lock-type.yaml"),
-            "unknown-lock-type.yaml:2:14: unknown lock type 'mutex' (expected rlock, fair, multi, red, rwlock, setnx, "
-            "naive, token or client-reentrant)");
+            "unknown-lock-type.yaml:2:14: unknown lock type 'mutex' (expected rlock, fair, multi, red, rwlock, "
+            "nonreentrant, nonreentrant-fair, setnx, naive, token or client-reentrant)");
+}
+
+TEST(ScenarioLoader, TheNonReentrantLocksNeedRedisson4_4AndItsScripts) {
+  EXPECT_EQ(error_of("nonreentrant-before-4-4.yaml"),
+            "nonreentrant-before-4-4.yaml:2:38: Redisson 4.3.1 has no nonreentrant lock: it came in 4.4.0");
+  EXPECT_EQ(error_of("nonreentrant-fair-old-variant.yaml"),
+            "nonreentrant-fair-old-variant.yaml:2:47: a nonreentrant-fair lock runs Redisson 4.4.0's scripts, of "
+            "fair_variant tail-3.45 (not tail-3.32)");
+  const Scenario s = load_scenario(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/nonreentrant-fair-reacquire-refused.yaml");
+  EXPECT_EQ(s.lock.type, "nonreentrant-fair");
+  EXPECT_TRUE(s.lock.fair.zero_wait_uses_tryacquire);
 }
 
 TEST(ScenarioLoader, AnRwlockOpNamesItsSideAndOnlyAnRwlockOpMay) {
@@ -295,7 +306,8 @@ TEST(ScenarioLoader, FairLockKeysAreCheckedAndReachTheCheckerOptions) {
   EXPECT_EQ(error_of("rwlock-read-renewal-on-rlock.yaml"),
             "rwlock-read-renewal-on-rlock.yaml:2:42: rwlock_read_renewal applies to lock type rwlock only (this lock is rlock)");
   EXPECT_EQ(error_of("fair-key-on-rlock.yaml"),
-            "fair-key-on-rlock.yaml:2:37: thread_wait_ms applies to lock type fair only (this lock is rlock)");
+            "fair-key-on-rlock.yaml:2:37: thread_wait_ms applies to lock types fair and nonreentrant-fair only (this "
+            "lock is rlock)");
   const Scenario s = load_scenario(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/fair-fifo-head.yaml");
   EXPECT_EQ(s.lock.type, "fair");
   EXPECT_EQ(s.lock.fair.variant, client::FairVariant::Head);

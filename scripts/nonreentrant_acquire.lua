@@ -1,0 +1,11 @@
+-- Non-reentrant lock acquire, Redisson 4.4.0 onward (RedissonNonReentrantLock): RLock's acquire
+-- whose re-entry by the holding thread is refused with an error instead of counted. The text of
+-- Redisson 4.4.0, RedissonNonReentrantLock.tryLockInnerAsync, byte-identical at every tag from
+-- 4.4.0 to 4.7.0.
+-- KEYS[1] = lock name
+-- ARGV[1] = lease in ms (the user's leaseTime, or lockWatchdogTimeout when none is given)
+-- ARGV[2] = holder id "<client uuid>:<thread id>"
+-- ARGV[3] = "NON_REENTRANT_REACQUIRE", the error a re-entry is answered with (the client makes it
+--           IllegalMonitorStateException)
+-- Returns nil when acquired, the error when the caller already holds it, else the lock's PTTL in ms.
+if redis.call('exists', KEYS[1]) == 0 then redis.call('hincrby', KEYS[1], ARGV[2], 1); redis.call('pexpire', KEYS[1], ARGV[1]); return nil; end; if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then return redis.error_reply(ARGV[3]); end; return redis.call('pttl', KEYS[1]);

@@ -113,7 +113,7 @@ Task<OpResult> FairLock::try_acquire_no_wait(int64_t thread, int64_t op, int64_t
   command.queue = queue_key();
   const Attempt attempt = to_attempt(co_await send(std::move(command), lock_command_policy()));
   switch (attempt.kind) {
-    case Attempt::Kind::Acquired: co_return after_acquired(*w, thread, lease_ms);
+    case Attempt::Kind::Acquired: co_return after_acquired(*w, thread, lease_ms, attempt);
     case Attempt::Kind::Busy: co_return OpResult::fail("not acquired (tryLock())");
     case Attempt::Kind::Unknown: co_return OpResult::unknown(attempt.why);
     case Attempt::Kind::Error: break;

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "client/fair_lock.hpp"
+#include "client/fenced_lock.hpp"
 #include "client/multi_lock.hpp"
 #include "client/rlock.hpp"
 #include "client/rw_lock.hpp"
@@ -64,6 +65,11 @@ std::unique_ptr<Lock> make_lock(Backend& backend, ScriptCatalog& scripts, const 
   options.non_reentrant = model::find_lock_type(spec.type) && model::find_lock_type(spec.type)->refuses_reentry;
   if (spec.type == "rlock" || spec.type == "nonreentrant")
     return std::make_unique<RLock>(backend, scripts, spec.name, options, spec.rlock_scripts);
+  if (spec.type == "fenced") {
+    RLockScripts scripts_of_fenced = spec.rlock_scripts;
+    scripts_of_fenced.acquire = "fenced_acquire";
+    return std::make_unique<FencedLock>(backend, scripts, spec.name, options, scripts_of_fenced);
+  }
   if (spec.type == "fair" || spec.type == "nonreentrant-fair")
     return std::make_unique<FairLock>(backend, scripts, spec.name, options, spec.fair);
   if (spec.type == "setnx") return std::make_unique<SetnxLock>(backend, spec.name, spec.polling);

@@ -128,7 +128,7 @@ void RedissonLock::charge(Waiting& w) {
 Task<OpResult> RedissonLock::lock_forever(int64_t thread, int64_t op, int64_t lease_ms) {
   const WaitingThreads::Entry w = waiting_.begin(thread, {.op = op, .left_ms = -1, .since_ms = backend_.now_ms()});
   const Attempt first = heard(*w, co_await attempt(*w, thread, lease_ms, -1));
-  if (first.kind == Attempt::Kind::Acquired) co_return after_acquired(*w, thread, lease_ms);
+  if (first.kind == Attempt::Kind::Acquired) co_return after_acquired(*w, thread, lease_ms, first);
   if (first.kind == Attempt::Kind::Error) co_return OpResult::fail(first.why);
   if (first.kind == Attempt::Kind::Unknown) co_return OpResult::unknown(first.why);
   const std::string channel = wake_channel(thread);
@@ -147,7 +147,7 @@ Task<OpResult> RedissonLock::lock_forever(int64_t thread, int64_t op, int64_t le
     co_await backend_.wait_message(channel, w->ttl_ms >= 0 ? w->ttl_ms : -1, options_.server);
   }
   backend_.unsubscribe(channel, options_.server);
-  if (last.kind == Attempt::Kind::Acquired) co_return after_acquired(*w, thread, lease_ms);
+  if (last.kind == Attempt::Kind::Acquired) co_return after_acquired(*w, thread, lease_ms, last);
   if (last.kind == Attempt::Kind::Error) co_return OpResult::fail(last.why);
   co_return OpResult::unknown(last.why);
 }
@@ -160,7 +160,7 @@ Task<OpResult> RedissonLock::try_lock(int64_t thread, int64_t op, int64_t wait_m
   const WaitingThreads::Entry w = waiting_.begin(thread, {.op = op, .left_ms = wait_ms, .since_ms = backend_.now_ms()});
   const std::string not_within = "not acquired within " + std::to_string(wait_ms) + " ms";
   const Attempt first = heard(*w, co_await attempt(*w, thread, lease_ms, wait_ms));
-  if (first.kind == Attempt::Kind::Acquired) co_return after_acquired(*w, thread, lease_ms);
+  if (first.kind == Attempt::Kind::Acquired) co_return after_acquired(*w, thread, lease_ms, first);
   if (first.kind == Attempt::Kind::Error) co_return OpResult::fail(first.why);
   if (first.kind == Attempt::Kind::Unknown) co_return OpResult::unknown(first.why);
   charge(*w);
@@ -183,7 +183,7 @@ Task<OpResult> RedissonLock::try_lock(int64_t thread, int64_t op, int64_t wait_m
     const Attempt next = heard(*w, co_await attempt(*w, thread, lease_ms, wait_ms));
     if (next.kind == Attempt::Kind::Acquired) {
       backend_.unsubscribe(channel, options_.server);
-      co_return after_acquired(*w, thread, lease_ms);
+      co_return after_acquired(*w, thread, lease_ms, next);
     }
     if (next.kind == Attempt::Kind::Error) {
       backend_.unsubscribe(channel, options_.server);
@@ -238,9 +238,19 @@ void RedissonLock::forget_missed_wakeups(const std::string& channel) {
 }
 
 // tryAcquireAsync's tail: an explicit lease becomes internalLockLeaseTime; no lease starts the watchdog.
-OpResult RedissonLock::after_acquired(Waiting& w, int64_t thread, int64_t lease_ms) {
+OpResult RedissonLock::after_acquired(Waiting& w, int64_t thread, int64_t lease_ms, const Attempt& granted) {
   w.phase = Waiting::Phase::Finishing;
-  return after_acquired(thread, lease_ms);
+  OpResult result = after_acquired(thread, lease_ms);
+  if (granted.token != 0) {
+    tokens_[thread] = granted.token;
+    result.value = granted.token;
+  }
+  return result;
+}
+
+int64_t RedissonLock::token(int64_t thread) const {
+  const auto it = tokens_.find(thread);
+  return it == tokens_.end() ? 0 : it->second;
 }
 
 OpResult RedissonLock::after_acquired(int64_t thread, int64_t lease_ms) {

@@ -102,6 +102,8 @@ class RedissonLock : public Lock {
   Task<OpResult> release(int64_t thread, int64_t op) override;
   Task<OpResult> is_locked(int64_t op) override;
   Task<OpResult> is_held(int64_t thread, int64_t op) override;
+  // The fencing token of `thread`'s last acquire, for a lock whose acquire hands one out (FencedLock).
+  int64_t token(int64_t thread) const override;
   // PEXPIRE to `lease_ms` (MultiLock sets its sub-locks' final lease this way).
   Task<OpResult> expire(int64_t lease_ms, int64_t thread, int64_t op);
 
@@ -111,6 +113,7 @@ class RedissonLock : public Lock {
     enum class Kind { Acquired, Busy, Error, Unknown } kind = Kind::Error;
     int64_t ttl = 0;
     std::string why;
+    int64_t token = 0;  // Acquired: the fencing token the script handed out (FencedLock); 0 for none
   };
   virtual Task<Attempt> try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t wait_ms) = 0;
   // The channel this thread waits on for an unlock message.
@@ -147,7 +150,8 @@ class RedissonLock : public Lock {
   Attempt to_attempt(const CallResult& result) const;
   // After a successful acquire: an explicit lease becomes internalLockLeaseTime, none starts the watchdog.
   OpResult after_acquired(int64_t thread, int64_t lease_ms);
-  OpResult after_acquired(Waiting& w, int64_t thread, int64_t lease_ms);
+  // With the attempt that got it: its fencing token, if any, becomes the thread's and the result's value.
+  OpResult after_acquired(Waiting& w, int64_t thread, int64_t lease_ms, const Attempt& granted);
   // The lease an acquire script is sent with: `lease_ms`, or for a lease-less acquire what
   // RedissonOptions::lease_memory says (the watchdog timeout, or a stale explicit lease).
   int64_t acquire_lease_ms(int64_t lease_ms) const;
@@ -170,7 +174,8 @@ class RedissonLock : public Lock {
   int64_t internal_lease_ms_;
 
  private:
-  mutable std::map<int64_t, std::string> holder_ids_;  // holder_id's, by thread (the client id never changes)
+  mutable std::map<int64_t, std::string> holder_ids_;
+  std::map<int64_t, int64_t> tokens_;  // by thread: the fencing token its last acquire got  // holder_id's, by thread (the client id never changes)
 
   Task<OpResult> lock_forever(int64_t thread, int64_t op, int64_t lease_ms);
   Task<OpResult> try_lock(int64_t thread, int64_t op, int64_t wait_ms, int64_t lease_ms);

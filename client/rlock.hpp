@@ -37,6 +37,7 @@ class RLock : public RedissonLock {
  protected:
   Task<Attempt> try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t wait_ms) override;
   std::string wake_channel(int64_t) const override { return channel(); }
+  const Script& acquire_script() const { return acquire_; }
   Command unlock_command(int64_t thread, int64_t op) override;
   Command renew_command(int64_t thread) override;
 

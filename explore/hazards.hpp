@@ -43,6 +43,9 @@ struct HazardInfo {
   Plan (*without)(const Plan& plan, const ExploreConfig& config);
   // The anomalies it explains, whichever property reports them; empty: any.
   std::vector<std::string_view> anomalies = {};
+  // Whether it can explain this violation of an anomaly it explains (null: every one), whatever its
+  // removal does to the run: a violation it cannot cause is a finding even where it is present.
+  bool (*excuses)(const Violation& violation) = nullptr;
   // Whether the violation lies within what the hazard may explain (null: whatever the run shows).
   // A bounded hazard is present only where its bound holds on the violating run.
   bool (*bound)(const Violation& violation) = nullptr;

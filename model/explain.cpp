@@ -6,6 +6,7 @@
 #include "model/anomaly.hpp"
 #include "model/facts.hpp"
 #include "model/fault_events.hpp"
+#include "model/rendered.hpp"
 
 namespace locksim::model {
 namespace {
@@ -156,7 +157,7 @@ std::string reentrancy(const Verdict& v) {
   }
   if (v.anomaly == anomaly::kReentryNotRefused && exec && count)
     return s + " while holding it (count " + figure(v, "count_before") + ")" + then + " " +
-           (exec->state == "nil" ? "granted it again" : "told it to wait") +
+           (is_grant_reply(exec->state) ? "granted it again" : "told it to wait") +
            ", where a non-reentrant lock refuses its holder's second acquire at once.";
   bool expiry = false;
   for (const Evidence& e : v.evidence) expiry = expiry || (e.role == "figure" && e.where == "expiry_before");

@@ -199,7 +199,7 @@ class FairQueueJudge final : public Judge {
       if (x.f != "acquire" && x.f != "try_acquire") continue;
       if (left >= 0 && i > left) break;
       evict_before(x.at_ms);
-      if (x.reply == "nil") {
+      if (is_grant_reply(x.reply)) {
         // A grant is what the server did: the owner's hold entered the lock hash. A re-entry the
         // server counted on a hold it still had is no grant.
         const KeyTrack* key = facts_.key(x.process, x.lock);

@@ -353,7 +353,7 @@ class HashCounts {
     }
     const std::string key = x.process + "/" + x.lock;
     if (x.f != "unlock") {
-      const bool granted = x.reply == "nil";
+      const bool granted = is_grant_reply(x.reply);
       // A non-reentrant lock refuses its holder's second acquire at once: an error, not a grant nor a ttl.
       if (refuses_reentry_ && c0 > 0 && !is_error_reply(x.reply))
         return bad(anomaly::kReentryNotRefused, &op, x, field, c0, c1,

@@ -43,6 +43,8 @@ std::optional<int64_t> parse_integer(std::string_view text) {
 
 bool is_error_reply(std::string_view reply) { return !reply.empty() && reply[0] == '-' && !parse_integer(reply); }
 
+bool is_grant_reply(std::string_view reply) { return reply == "nil" || reply.starts_with("[-1, "); }
+
 std::optional<std::map<std::string, int64_t>> parse_hash(std::string_view rendered) {
   std::map<std::string, int64_t> fields;
   while (!rendered.empty()) {

@@ -22,6 +22,9 @@ std::optional<int64_t> parse_integer(std::string_view text);
 
 // An error reply as Exec events render it ("-NOSCRIPT ...", "-ERR ..."), not a negative integer.
 bool is_error_reply(std::string_view reply);
+// Whether an acquire script's rendered reply grants the lock: nil (Redisson's locks), or FencedLock's
+// [-1, token] (a first element of -1 is a grant, as its client reads it).
+bool is_grant_reply(std::string_view reply);
 
 // "" (no key) gives an empty map; "f=1,g=2" gives {f:1, g:2}; a ReadWriteLock's "mode=read" is
 // skipped; anything else (a string key, a non-integer value) gives nullopt.

@@ -11,6 +11,7 @@
 #include "model/anomaly.hpp"
 #include "model/checker_support.hpp"
 #include "model/fault_events.hpp"
+#include "model/rendered.hpp"
 #include "model/working_connection.hpp"
 
 namespace locksim::model {
@@ -225,7 +226,7 @@ class WatchdogJudge final : public Judge {
         const Event& x = facts_.at(s.event);
         const bool sent_before_crash = !b.crashed || (x.sent_ms >= 0 ? x.sent_ms : x.at_ms) <= crash_ms;
         if (x.kind == EventKind::Exec && x.owner() == b.owner && sent_before_crash && carries(s)) {
-          const bool acquired = (x.f == "acquire" || x.f == "try_acquire") && x.reply == "nil";
+          const bool acquired = (x.f == "acquire" || x.f == "try_acquire") && is_grant_reply(x.reply);
           // A partial unlock re-arms the lease its holder asked for (Redisson's PEXPIRE of the stored
           // lease): its own request, so the hold may run its lease from there, and no further.
           const bool rearmed = x.f == "unlock" && s.expire_at >= 0;

@@ -127,7 +127,10 @@ class Reader {
 
 void read_world(const Reader& r, const YAML::Node& node, Scenario& s) {
   r.expect_map(node, "world");
-  r.check_keys(node, {"latency_ms", "loss_per_thousand", "reorder", "active_expire_ms", "servers", "max_events"}, "world");
+  r.check_keys(node, {"latency_ms", "loss_per_thousand", "reorder", "active_expire_ms", "servers", "max_events", "fence_rule"},
+               "world");
+  if (const YAML::Node rule = node["fence_rule"])
+    s.world.fence_rule = r.one_of(rule, "fence_rule", {">=", ">"}) == ">" ? world::FenceRule::Greater : world::FenceRule::NotLower;
   if (const YAML::Node servers = node["servers"]) {
     const int64_t n = r.non_negative(servers, "servers");
     if (n < 1 || n > 64) r.fail(servers, "servers must be between 1 and 64");

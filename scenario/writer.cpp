@@ -65,6 +65,7 @@ void write_world(std::ostream& out, const Scenario& s) {
     out << ", active_expire_ms: " << s.world.active_expire_every_ms;
   if (s.world.servers != d.world.servers) out << ", servers: " << s.world.servers;
   if (s.world.max_events != d.world.max_events) out << ", max_events: " << s.world.max_events;
+  if (s.world.fence_rule != d.world.fence_rule) out << ", fence_rule: \">\"";
   out << "}\n";
 }
 

@@ -121,7 +121,7 @@ void World::record(model::Event&& event) {
 }
 
 bool World::fenced_write(const std::string& client, int64_t thread, const std::string& resource, int64_t token) {
-  const bool accepted = resources_[resource].write(token);
+  const bool accepted = resources_.try_emplace(resource, options_.fence_rule).first->second.write(token);
   record(model::write_event(client, thread, resource, accepted, token));
   return accepted;
 }

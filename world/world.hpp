@@ -87,7 +87,7 @@ class World final : public Harness {
   // (History::write_jsonl's lines), and the history in memory keeps only its latest events: a long
   // run's memory stays flat, and its history is the file (model/stream_judging.hpp judges it).
   void stream_history(std::ostream& out) { history_out_ = &out; }
-  FencedResource& resource(const std::string& lock) { return resources_[lock]; }
+  FencedResource& resource(const std::string& lock) { return resources_.try_emplace(lock, options_.fence_rule).first->second; }
 
   // --- Harness
   const WorldOptions& options() const override { return options_; }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "client/script_text_cache.hpp"
+#include "world/fenced_resource.hpp"
 #include "world/network.hpp"
 
 namespace locksim::world {
@@ -21,6 +22,7 @@ struct WorldOptions {
   std::shared_ptr<client::ScriptTexts> script_texts{};
   int64_t max_events = 50'000'000;        // a run that needs more is a bug (or an unbounded scenario)
   int servers = 1;                        // independent Redis servers, redis0 .. redis<N-1> (RedLock)
+  FenceRule fence_rule = FenceRule::NotLower;  // what the guarded resource accepts (fenced_resource.hpp)
   // Asked every few thousand events: true ends the run (run_until throws world::Interrupted), as
   // Ctrl-C asks. It never changes what a run that goes on does. nullptr: never asked.
   bool (*stop_requested)() = nullptr;

@@ -446,6 +446,19 @@ TEST_P(FairTryAcquire, NeverQueues) {
 INSTANTIATE_TEST_SUITE_P(BothEras, FairTryAcquire,
                          ::testing::Values("fair_tryacquire_tail", "fair_tryacquire_tail_3_31"));
 
+// Redisson 3.19.0's FencedLock: every grant, a re-entry's too, INCRs the token counter and answers
+// {-1, token}; a refusal answers {pttl, -1} and takes no token.
+TEST_F(LockScripts, FencedAcquireHandsOutATokenPerGrant) {
+  const std::vector<std::string> keys{kLock, "redisson_lock_token:{lock}"};
+  same("fenced_acquire", keys, {"30000", kA});   // {-1, 1}
+  same("fenced_acquire", keys, {"30000", kA});   // re-entered: {-1, 2}
+  close("fenced_acquire", keys, {"30000", kB});  // {pttl, -1}
+  expect_same({"HGETALL", kLock});
+  expect_same({"GET", "redisson_lock_token:{lock}"});
+  expect_same({"DEL", kLock});
+  same("fenced_acquire", keys, {"30000", kB});  // {-1, 3}
+}
+
 // Redisson 4.4.0's non-reentrant locks: the holder's second acquire is answered with ARGV's error
 // (redis.error_reply of a message without a code: "-ERR NON_REENTRANT_REACQUIRE" on Redis 7.0), the
 // hash still counting it once; anyone else is told to wait as by RLock and FairLock.

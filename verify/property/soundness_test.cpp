@@ -143,6 +143,20 @@ TEST(SafeRedLockWithTheWatchdogAndCrashes, Seeds1To2000) {
   expect_clean(config("red", {"crash"}, {"mutual_exclusion", "watchdog", "liveness"}), 1, 2000);
 }
 
+// Redisson's FencedLock (3.19.0) with the watchdog and crashes: RLock's argument, and every grant
+// takes a new token from a counter nothing loses, so the resource never accepts a stale or shared one.
+TEST(SafeFencedLockWithTheWatchdogAndCrashes, Seeds1To2000) {
+  expect_clean(config("fenced", {"crash"}, {"mutual_exclusion", "reentrancy", "watchdog", "liveness", "fencing"}), 1,
+               2000);
+}
+
+// The FencedLock under every fault that leaves its token counter on the server: as the token lock.
+TEST(SafeFencedLockFencingWhileTheCounterSurvives, Seeds1To2000) {
+  ExploreConfig c = config("fenced", {"crash", "pause", "partition", "delay", "loss", "clock_jump", "redis_pause"}, {"fencing"});
+  c.leases = true;
+  expect_clean(c, 1, 2000);
+}
+
 // Redisson's NonReentrantLock (4.4.0) with the watchdog and crashes: RLock's argument, and a holder's
 // second acquire (a quarter of the sessions re-enter) is refused at once and counts nothing.
 TEST(SafeNonReentrantLockWithTheWatchdogAndCrashes, Seeds1To2000) {
@@ -207,6 +221,22 @@ TEST(CaughtPlantedBug, AFairAcquireThatSkipsTheQueueBreaksFifoOrder) {
   c.lock_options = {{"redisson", "3.13.2"}};  // fair_acquire_tail's era, threadWaitTime 5000
   c.script_files = {{"fair_acquire_tail", kPlanted + "fair_acquire_skips_queue.lua"}};
   expect_caught(c, "fair_queue", "fifo-inversion", 100);
+}
+
+// A failover to a lagging replica loses the FencedLock's counter INCRs too: a token handed out twice,
+// which the ">=" resource accepts from both holders.
+TEST(CaughtTokenSharedAfterTheCounterIsLost, FencedLockFailover) {
+  ExploreConfig c = config("fenced", {"failover"}, {"fencing"});
+  c.leases = true;
+  expect_caught(c, "fencing", "shared-token", 500);
+}
+
+// RFencedLock.lockAndGetToken(lease, unit) drops its lease (every version, 3.19.0 to 4.7.0): the
+// hold is the watchdog's, set to 30 s and renewed. Found on the newest version, as an open bug must be.
+TEST(CaughtRedissonBug, FencedLockAndGetTokenDropsItsLease) {
+  ExploreConfig c = config("fenced", {}, {"watchdog"});
+  c.leases = true;
+  expect_caught(c, "watchdog", "lease-mismatch", 100);
 }
 
 // A non-reentrant acquire written from RLock's script counts its holder's second acquire.

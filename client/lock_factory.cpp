@@ -8,6 +8,7 @@
 #include "client/rlock.hpp"
 #include "client/rw_lock.hpp"
 #include "client/seed_locks.hpp"
+#include "client/spin_lock.hpp"
 #include "model/lock_types.hpp"
 
 namespace locksim::client {
@@ -65,6 +66,7 @@ std::unique_ptr<Lock> make_lock(Backend& backend, ScriptCatalog& scripts, const 
   options.non_reentrant = model::find_lock_type(spec.type) && model::find_lock_type(spec.type)->refuses_reentry;
   if (spec.type == "rlock" || spec.type == "nonreentrant")
     return std::make_unique<RLock>(backend, scripts, spec.name, options, spec.rlock_scripts);
+  if (spec.type == "spin") return std::make_unique<SpinLock>(backend, scripts, spec.name, options);
   if (spec.type == "fenced") {
     RLockScripts scripts_of_fenced = spec.rlock_scripts;
     scripts_of_fenced.acquire = "fenced_acquire";

@@ -265,7 +265,9 @@ OpResult RedissonLock::after_acquired(int64_t thread, int64_t lease_ms) {
 
 Task<OpResult> RedissonLock::release(int64_t thread, int64_t op) {
   Command command = unlock_command(thread, op);
-  const std::optional<std::string> latch = command.keys.size() == 3 ? std::optional(command.keys[2]) : std::nullopt;
+  std::optional<std::string> latch;
+  for (const std::string& key : command.keys)
+    if (key.starts_with(kUnlockLatchPrefix)) latch = key;
   const CallResult result = co_await send(std::move(command), lock_command_policy());
   // The latch has done its job once an answer came back; Redisson deletes it without waiting.
   if (options_.unlock_latch && latch && !result.timed_out) {
@@ -303,15 +305,20 @@ bool RedissonLock::unlock_cancels_renewal(const CallResult& result) const {
   return true;
 }
 
-void RedissonLock::add_unlock_latch(Command& command, const std::string& braced_name) {
+RedissonLock::UnlockLatch RedissonLock::new_unlock_latch(const std::string& braced_name) {
   // (timeout + retryInterval) x retryAttempts; from 3.48.0 the interval is one draw of
   // retryDelay(retryAttempts).
   const CommandPolicy& p = options_.commands;
   const int64_t latch_ms =
       std::max<int64_t>((p.timeout_ms + retry_delay_ms(backend_, p, p.retry_attempts, "unlock latch " + key_)) * p.retry_attempts, 1);
-  command.keys.push_back("redisson_unlock_latch:" + braced_name + ":" + backend_.random_token("unlock latch " + key_));
+  return {std::string(kUnlockLatchPrefix) + braced_name + ":" + backend_.random_token("unlock latch " + key_), latch_ms};
+}
+
+void RedissonLock::add_unlock_latch(Command& command, const std::string& braced_name) {
+  const UnlockLatch latch = new_unlock_latch(braced_name);
+  command.keys.push_back(latch.key);
   command.argv.push_back("publish");
-  command.argv.push_back(std::to_string(latch_ms));
+  command.argv.push_back(std::to_string(latch.lifetime_ms));
 }
 
 Task<void> RedissonLock::delete_latch(std::string latch) {

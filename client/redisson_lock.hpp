@@ -88,6 +88,9 @@ struct RedissonOptions {
   CommandPolicy commands;
 };
 
+// Every unlock latch's key begins so: "redisson_unlock_latch:{<name>}:<request id>".
+inline constexpr std::string_view kUnlockLatchPrefix = "redisson_unlock_latch:";
+
 // The error a non-reentrant lock's acquire answers a re-entry with (RedissonNonReentrantLock.REENTRY_ERR).
 inline constexpr const char* kReentryError = "NON_REENTRANT_REACQUIRE";
 
@@ -161,6 +164,12 @@ class RedissonLock : public Lock {
   // lifetime, which outlives every resend. The request id is made once per unlock, kept across
   // resends: that is what makes a resent unlock answer what the first one did.
   void add_unlock_latch(Command& command, const std::string& braced_name);
+  // The latch alone, for an unlock that passes it otherwise (SpinLock's: no publish command).
+  struct UnlockLatch {
+    std::string key;
+    int64_t lifetime_ms = 0;
+  };
+  UnlockLatch new_unlock_latch(const std::string& braced_name);
 
   // isLocked() and friends: a plain command on `key_` answering an integer, > 0 read as 1.
   Task<OpResult> query(std::string role, std::vector<std::string> argv, int64_t thread, int64_t op);

@@ -446,6 +446,24 @@ TEST_P(FairTryAcquire, NeverQueues) {
 INSTANTIATE_TEST_SUITE_P(BothEras, FairTryAcquire,
                          ::testing::Values("fair_tryacquire_tail", "fair_tryacquire_tail_3_31"));
 
+// Redisson's SpinLock: RLock's hash without pub/sub, before and behind the unlock latch.
+TEST_F(LockScripts, SpinLockScripts) {
+  const std::string latch = "redisson_unlock_latch:{lock}:r1";
+  same("spin_acquire", {kLock}, {"30000", kA});
+  same("spin_acquire", {kLock}, {"30000", kA});   // re-entered
+  close("spin_acquire", {kLock}, {"30000", kB});  // the remaining PTTL
+  same("spin_unlock", {kLock}, {"30000", kB});    // not the holder: nil
+  same("spin_unlock", {kLock}, {"30000", kA});    // one hold left: 0
+  expect_close({"PTTL", kLock}, kTolerance);
+  same("spin_unlock_latch", {kLock, latch}, {"30000", kA, "9000"});  // released: 1, the latch set
+  same("spin_unlock_latch", {kLock, latch}, {"30000", kA, "9000"});  // a resend: the latch answers 1
+  expect_same({"EXISTS", kLock});
+  expect_same({"GET", latch});
+  same("spin_acquire", {kLock}, {"30000", kB});
+  same("spin_force_unlock", {kLock}, {});
+  same("spin_force_unlock", {kLock}, {});
+}
+
 // Redisson 3.19.0's FencedLock: every grant, a re-entry's too, INCRs the token counter and answers
 // {-1, token}; a refusal answers {pttl, -1} and takes no token.
 TEST_F(LockScripts, FencedAcquireHandsOutATokenPerGrant) {

@@ -143,6 +143,16 @@ TEST(SafeRedLockWithTheWatchdogAndCrashes, Seeds1To2000) {
   expect_clean(config("red", {"crash"}, {"mutual_exclusion", "watchdog", "liveness"}), 1, 2000);
 }
 
+// Redisson's SpinLock with the watchdog and crashes: RLock's argument; a waiter polls instead of
+// listening, so no wake-up can be lost, and a backoff is at most 128 ms. Its first and newest scripts.
+TEST(SafeSpinLockWithTheWatchdogAndCrashes, Seeds1To2000) {
+  for (const std::string version : {"3.15.0", "4.7.0"}) {
+    ExploreConfig c = config("spin", {"crash"}, {"mutual_exclusion", "reentrancy", "watchdog", "liveness"});
+    c.lock_options = {{"redisson", version}};
+    expect_clean(c, 1, 1000);
+  }
+}
+
 // Redisson's FencedLock (3.19.0) with the watchdog and crashes: RLock's argument, and every grant
 // takes a new token from a counter nothing loses, so the resource never accepts a stale or shared one.
 TEST(SafeFencedLockWithTheWatchdogAndCrashes, Seeds1To2000) {

@@ -198,6 +198,8 @@ TEST(RedissonVersion, TheNonReentrantLocksExistFrom4_4_0) {
     }
   }
   EXPECT_TRUE(has_lock_type(oldest_modelled(), "rlock"));
+  EXPECT_FALSE(has_lock_type({3, 14, 1}, "spin"));
+  EXPECT_TRUE(has_lock_type({3, 15, 0}, "spin"));
   EXPECT_FALSE(has_lock_type({3, 18, 1}, "fenced"));
   EXPECT_TRUE(has_lock_type({3, 19, 0}, "fenced"));
   EXPECT_EQ(redisson_spec({4, 4, 0}, "nonreentrant-fair").fair.variant, FairVariant::Tail3_45);
@@ -220,6 +222,11 @@ TEST(RedissonVersion, TheNonReentrantLocksRunTheirOwnAcquireScripts) {
   EXPECT_TRUE(runs(fair, "nonreentrant_fair_tryacquire"));
   EXPECT_FALSE(runs(fair, "fair_acquire_tail_3_45"));
   EXPECT_TRUE(runs(fair, "fair_unlock"));
+  const std::vector<std::string> spin_old = scripts_run_by(redisson_spec({3, 23, 0}, "spin"), dir);
+  EXPECT_TRUE(runs(spin_old, "spin_acquire"));
+  EXPECT_TRUE(runs(spin_old, "spin_unlock"));
+  EXPECT_TRUE(runs(spin_old, "spin_force_unlock"));
+  EXPECT_TRUE(runs(scripts_run_by(redisson_spec({3, 24, 0}, "spin"), dir), "spin_unlock_latch"));
   const std::vector<std::string> fenced = scripts_run_by(redisson_spec({3, 19, 0}, "fenced"), dir);
   EXPECT_TRUE(runs(fenced, "fenced_acquire"));
   EXPECT_FALSE(runs(fenced, "rlock_acquire_one_condition"));

@@ -240,7 +240,7 @@ TEST(ScenarioLoader, LiveDiffersNamesOnlyCheckedProperties) {
 TEST(ScenarioLoader, AnUnknownLockTypeSaysWhichExist) {
   EXPECT_EQ(error_of("unknown-lock-type.yaml"),
             "unknown-lock-type.yaml:2:14: unknown lock type 'mutex' (expected rlock, fair, multi, red, rwlock, "
-            "fenced, nonreentrant, nonreentrant-fair, setnx, naive, token or client-reentrant)");
+            "spin, fenced, nonreentrant, nonreentrant-fair, setnx, naive, token or client-reentrant)");
 }
 
 TEST(ScenarioLoader, TheNonReentrantLocksNeedRedisson4_4AndItsScripts) {

@@ -1,0 +1,51 @@
+#pragma once
+// SpinLock: Redisson's RedissonSpinLock (3.15.0 on), an RLock-like hash lock that waits without
+// pub/sub: a refused thread sleeps a backoff (LockOptions.ExponentialBackOff: 1 ms, doubling plus a
+// random jitter of up to its failures so far, capped at 128 ms) and tries again. The watchdog is
+// RLock's. Its instance keeps the lease of the last attempt any of its threads sent
+// (internalLockLeaseTime): a lease-less attempt sends it, and only an unlock that released the
+// lock, failed or was refused puts the watchdog's timeout back.
+#include "client/redisson_lock.hpp"
+#include "client/script_catalog.hpp"
+
+namespace locksim::client {
+
+struct SpinBackoff {
+  int64_t initial_ms = 1;
+  int64_t max_ms = 128;
+  int64_t multiplier = 2;
+};
+
+class SpinLock : public RedissonLock {
+ public:
+  SpinLock(Backend& backend, ScriptCatalog& scripts, std::string name, RedissonOptions options = {},
+           SpinBackoff backoff = {});
+  // lock() and tryLock(wait) as RedissonSpinLock's blocking methods: the first attempt, then backoff
+  // sleeps and attempts until one is granted or, for tryLock, the wait has passed on the client's clock.
+  Task<OpResult> acquire(int64_t thread, int64_t op, AcquireOptions options) override;
+  Task<OpResult> release(int64_t thread, int64_t op) override;
+  Task<OpResult> force_release(int64_t op) override;
+
+ protected:
+  Task<Attempt> try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t wait_ms) override;
+  std::string wake_channel(int64_t) const override { return {}; }  // never listens
+  Command unlock_command(int64_t thread, int64_t op) override;
+  Command renew_command(int64_t thread) override;
+
+ private:
+  // ExponentialBackOffPolicy: what a thread's sleeps have reached, kept across its suspensions.
+  struct Policy {
+    int64_t next_ms = 0;
+    int64_t fails = 0;
+  };
+  int64_t next_sleep_ms(Policy& policy, int64_t thread);
+
+  SpinBackoff backoff_;
+  PerThread<Policy> policies_;
+  const Script& acquire_;
+  const Script& unlock_;
+  const Script& renew_;
+  const Script& force_unlock_;
+};
+
+}  // namespace locksim::client

@@ -226,8 +226,9 @@ int64_t RedissonLock::acquire_lease_ms(int64_t lease_ms) const {
 
 int64_t RedissonLock::renewal_lease_ms() const {
   // #4818: the renewal timer of those versions renews with lockWatchdogTimeout, not with the
-  // (stale) lease the acquire used.
-  if (options_.lease_memory == LeaseMemory::StaleExplicit) return options_.watchdog_timeout_ms;
+  // (stale) lease the acquire used; so does the batched LockTask of 3.44.0 on.
+  if (options_.lease_memory == LeaseMemory::StaleExplicit || options_.renewal_at_watchdog_timeout)
+    return options_.watchdog_timeout_ms;
   return internal_lease_ms_;
 }
 

@@ -76,6 +76,10 @@ struct RedissonOptions {
   bool wakeup_lost_between_check_and_listen = false;
   // 3.10.5 to 3.10.6 (#2037): a renewal answered 0 (not held) is rescheduled instead of stopping.
   bool renewal_ignores_not_held = false;
+  // 3.44.0 on (the renewal scheduler's LockTask, built with lockWatchdogTimeout): a renewal comes
+  // every lockWatchdogTimeout/3 and sets lockWatchdogTimeout, whatever lease the instance last used;
+  // up to 3.43.x both are the instance's internalLockLeaseTime (an explicit re-entry's lease).
+  bool renewal_at_watchdog_timeout = false;
   // 3.44.0 on (RenewalTask.cancelExpirationRenewal(name, threadId)): a renewal answered 0 drops one
   // hold of each thread it asked for from the entry, which renews on while another thread is left;
   // up to 3.43.x (cancelExpirationRenewal(null)) it ends the entry.

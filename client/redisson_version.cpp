@@ -152,6 +152,14 @@ std::vector<VersionedBehaviour> renewal_and_waiting(Version first) {
            {{3, 44, 0}, "is rescheduled (the batched watchdog)", "", false,
             [](LockSpec& s) { s.redisson.watchdog_on_error = WatchdogOnError::KeepRenewing; }, "watchdog_on_error=keep"},
        }},
+      {"renewal's lease and period",
+       "rlock, fair, multi, red, rwlock",
+       {
+           {first, "the instance's internalLockLeaseTime: a lease re-entry's lease, every third of it", "", false,
+            [](LockSpec& s) { s.redisson.renewal_at_watchdog_timeout = false; }},
+           {{3, 44, 0}, "lockWatchdogTimeout, every third of it (the batched LockTask)", "", false,
+            [](LockSpec& s) { s.redisson.renewal_at_watchdog_timeout = true; }},
+       }},
       {"lease kept by the instance",
        "rlock, fair, multi, red",
        {

@@ -134,6 +134,8 @@ TEST(RedissonVersion, ReadWriteAndMultiLockByEra) {
   EXPECT_TRUE(at("3.52.0").redisson.latch_delete_names_client);  // #6844 (PR #6977)
   EXPECT_TRUE(at("4.2.0").redisson.latch_delete_names_client);
   EXPECT_FALSE(at("4.3.0").redisson.latch_delete_names_client);
+  EXPECT_FALSE(at("3.43.0").redisson.renewal_at_watchdog_timeout);
+  EXPECT_TRUE(at("3.44.0").redisson.renewal_at_watchdog_timeout);  // the batched LockTask
   EXPECT_FALSE(at("3.43.0").redisson.not_held_drops_thread);
   EXPECT_TRUE(at("3.44.0").redisson.not_held_drops_thread);
   EXPECT_EQ(at("3.36.0").redisson.entry_leak, client::EntryLeak::None);

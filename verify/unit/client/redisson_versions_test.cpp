@@ -241,6 +241,36 @@ TEST(UnlockCancelsRenewal, NotOnNilLeavesTheNextLockWithoutRenewal) {
   EXPECT_EQ(verdict(s->world, "watchdog"), Validity::No);
 }
 
+// --- renewal_at_watchdog_timeout -----------------------------------------------------------------
+
+// A:1 holds with lock(), then re-enters with lock(10 s) at 1 s and keeps both holds: the renewals
+// after the re-entry, as the server ran them.
+std::vector<model::Event> renewals_after_lease_reentry(bool at_watchdog_timeout) {
+  auto s = rlock_world(options([&](RedissonOptions& o) { o.renewal_at_watchdog_timeout = at_watchdog_timeout; }));
+  s->world.op(0, "A", 1, lock_op());
+  s->world.op(1000, "A", 1, lock_op(10000));
+  s->world.op(1000, "A", 1, work_op(60000));
+  s->world.run_until(25000);
+  return execs(s->world, "renew");
+}
+
+// Up to 3.43.x the instance's timer renews with internalLockLeaseTime, which the re-entry set to
+// 10 s: after the first renewal (at 10 s, scheduled before it), every 3.3 s, to 10 s.
+TEST(RenewalAtWatchdogTimeout, OffRenewsWithTheReentrysLease) {
+  const auto renewals = renewals_after_lease_reentry(false);
+  ASSERT_GE(renewals.size(), 3u);
+  EXPECT_NE(renewals[1].text.find(" 10000 "), std::string::npos) << renewals[1].text;
+  EXPECT_EQ(renewals[2].at_ms - renewals[1].at_ms, 3333 + 2);
+}
+
+// 3.44.0 on, the LockTask renews every 10 s to 30 s, whatever lease the instance last used.
+TEST(RenewalAtWatchdogTimeout, OnRenewsWithTheWatchdogTimeout) {
+  const auto renewals = renewals_after_lease_reentry(true);
+  ASSERT_EQ(renewals.size(), 2u);
+  for (const auto& e : renewals) EXPECT_NE(e.text.find(" 30000 "), std::string::npos) << e.text;
+  EXPECT_EQ(renewals[1].at_ms - renewals[0].at_ms, 10000 + 2);
+}
+
 // --- not_held_drops_thread ---------------------------------------------------------------------------
 
 // A:1 holds twice with lock(); B force-unlocks at 5 s, so every later renewal is told 0.

@@ -149,7 +149,7 @@ TEST(SafeSpinLockWithTheWatchdogAndCrashes, Seeds1To2000) {
   for (const std::string version : {"3.15.0", "4.7.0"}) {
     ExploreConfig c = config("spin", {"crash"}, {"mutual_exclusion", "reentrancy", "watchdog", "liveness"});
     c.lock_options = {{"redisson", version}};
-    expect_clean(c, 1, 1000);
+    expect_clean(c, 1, 2000);
   }
 }
 

@@ -266,10 +266,16 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
   std::ofstream results;
   if (!o.out.empty()) {
     const std::filesystem::path p(o.out);
-    if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
+    if (std::filesystem::is_directory(p)) {
+      err << "locksim explore: --out " << o.out << " is a folder: --out names a file, which gets one JSON line per case "
+          << "(the counterexamples' files go to --cases)\n";
+      return 2;
+    }
+    std::error_code made;
+    if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), made);
     results.open(p, std::ios::binary | std::ios::trunc);
     if (!results) {
-      err << "locksim explore: " << o.out << ": cannot write\n";
+      err << "locksim explore: --out " << o.out << ": cannot write it" << (made ? " (" + made.message() + ")" : "") << "\n";
       return 2;
     }
     // A shard's file says which shard of which exploration it is, so that merge can tell a shard

@@ -252,6 +252,13 @@ const std::vector<PageWord>& page_words() {
 
 std::string who(const Event& e) { return e.thread > 0 ? e.owner() : e.process; }
 
+std::string renewal_answer(const Event& e) {
+  if (e.value == 1) return "renewed";
+  if (e.value == 0) return "refused";
+  if (e.text.empty() || e.text == "timeout") return "no reply";
+  return "error " + e.text.str();
+}
+
 std::string describe(const Event& e) {
   std::string s = "#" + std::to_string(e.index) + " at " + ms(e.at_ms) + ": " + std::string(to_string(e.kind));
   if (!e.f.empty()) s += " " + e.f;

@@ -193,5 +193,8 @@ const std::vector<PageWord>& page_words();
 std::string who(const Event& e);
 // Every detail of one event, for hover texts.
 std::string describe(const Event& e);
+// What a watchdog renewal (a Renew event) was answered: "renewed", "refused" (0: not held), "no reply"
+// (a timeout) or "error <reply>" (an error reply, a failed script).
+std::string renewal_answer(const Event& e);
 
 }  // namespace locksim::report::timeline

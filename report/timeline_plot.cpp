@@ -217,8 +217,7 @@ std::string op_bars(const Layout& L, const Lane& lane) {
 std::string renew_tick(const Layout& L, const Lane& lane, const Event& e) {
   El g = point(L.scale, e.at_ms, lane.row_y(e.lock));
   const char* cls = e.value == 1 ? "mark renew" : e.value == 0 ? "mark renew refused" : "mark renew noreply";
-  const char* what = e.value == 1 ? "renewed" : e.value == 0 ? "refused" : "no reply";
-  g.a("class", cls).a("data-ev", std::to_string(e.index)).tip(describe(e) + "\n(watchdog renewal: " + what + ")");
+  g.a("class", cls).a("data-ev", std::to_string(e.index)).tip(describe(e) + "\n(watchdog renewal: " + renewal_answer(e) + ")");
   return g.child(El("rect").a("x", -1).a("y", -8).a("width", 2).a("height", 16).str()).str();
 }
 

@@ -36,7 +36,7 @@ std::string summary(const Event& e, bool threaded) {
     case EventKind::Info: return s + "< info? " + e.f;
     case EventKind::Hold: return s + "HOLD" + lock + " x" + std::to_string(e.value);
     case EventKind::Release: return s + "release" + lock + " x" + std::to_string(e.value) + " (" + e.f + ")";
-    case EventKind::Renew: return s + "renew" + lock + (e.value == 1 ? " ok" : e.value == 0 ? " refused" : " no reply");
+    case EventKind::Renew: return s + "renew" + lock + " " + (e.value == 1 ? std::string("ok") : timeline::renewal_answer(e));
     case EventKind::Exec: return s + e.f + " " + e.client + ":" + std::to_string(e.thread) + " -> " + e.reply;
     case EventKind::Key: return s + "key" + lock + " " + e.f;
     case EventKind::Fault: return s + "FAULT " + e.f + (e.value ? " " + std::to_string(e.value) : "");

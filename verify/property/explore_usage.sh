@@ -23,6 +23,9 @@ refuses "expected true or false for unlock_latch" --against unlock_latch=maybe
 refuses "threads per client must be within 1..100" --threads 0
 refuses "the longest tryLock wait must not be negative" --wait-ms-max -1
 refuses "unknown fair_variant 'middle'" --lock fair --fair-variant middle
+mkdir -p "$dir/a-folder"
+refuses "--out a-folder is a folder: --out names a file" --out a-folder
+refuses "Redisson 4.3.0 has no nonreentrant lock: it came in 4.4.0" --lock nonreentrant --redisson 4.3.0
 # A shard left no seed would judge nothing and exit 0.
 out=$("$locksim" explore --seeds 1..2 --shard 5/10 --cases none 2>&1); status=$?
 if [[ $status -ne 2 || $out != *"--shard 5/10 over seeds 1..2 leaves this shard no seed: split them into at most 2 shards"* ]]; then

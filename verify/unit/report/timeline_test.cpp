@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "model/checkers.hpp"
+#include "model/events.hpp"
 #include "report/markup.hpp"
 #include "report/timeline.hpp"
 #include "model/fault_events.hpp"
@@ -244,6 +245,15 @@ TEST(Timeline, NamesAndTextsAreEscaped) {
   EXPECT_EQ(raw.find('\xff'), std::string::npos);
   EXPECT_EQ(raw.find('\x07'), std::string::npos);
   EXPECT_NE(raw.find("bad \\xff byte, bell \\x07, fine \xc3\xa9"), std::string::npos);
+}
+
+// A renewal answered with an error says so, as a timeout does not: "no reply" was both.
+TEST(Timeline, ARenewalsAnswerIsNamedAnErrorATimeoutOrAReply) {
+  EXPECT_EQ(timeline::renewal_answer(model::renew_event(1, "orders", 1, "")), "renewed");
+  EXPECT_EQ(timeline::renewal_answer(model::renew_event(1, "orders", 0, "")), "refused");
+  EXPECT_EQ(timeline::renewal_answer(model::renew_event(1, "orders", -1, "timeout")), "no reply");
+  EXPECT_EQ(timeline::renewal_answer(model::renew_event(1, "orders", -1, "-ERR user_script:1: boom")),
+            "error -ERR user_script:1: boom");
 }
 
 TEST(Timeline, TheTextHasALinePerEventInFixedColumns) {

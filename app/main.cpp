@@ -24,6 +24,7 @@
 #include "app/cli_values.hpp"
 #include "app/exhaustive_command.hpp"
 #include "scenario/loader.hpp"
+#include "scenario/redisson_library.hpp"
 #include "client/redisson_version.hpp"
 #include "client/script_files.hpp"
 #include "model/checkers.hpp"
@@ -340,8 +341,8 @@ int main(int argc, char** argv) {
   explore->add_option("--properties", explore_properties,
                       "Properties expected to hold, comma-separated, among those that apply to the lock: " +
                           locksim::model::property_list(locksim::model::scenario_property_names()) +
-                          " (fencing: token locks; reentrancy: hash locks and client-reentrant; watchdog: Redisson's locks; "
-                          "fair_queue: fair; read_write: rwlock, which mutual_exclusion does not judge, and its default)")
+                          " (fencing: token, client-reentrant and fenced; reentrancy: hash locks and client-reentrant; watchdog: Redisson's locks; "
+                          "fair_queue: fair and nonreentrant-fair; read_write: rwlock, which mutual_exclusion does not judge, and its default)")
       ->capture_default_str();
   auto* seed_opt = explore->add_option("--seed", explore_seed, "Run this one seed")->check(integer_in(0, UINT64_MAX));
   auto* seeds_opt = explore->add_option("--seeds", explore_seeds, "Run seeds A..B (inclusive)");
@@ -381,7 +382,11 @@ int main(int argc, char** argv) {
       "(with --self-check: 0 every verdict as locksim's version table says, 1 one differs).");
   audit->add_option("--redisson", audit_options.redisson,
                     "X.Y.Z: the version to audit (modelled: " + locksim::client::modelled_range() + ")");
-  audit->add_option("--lock", audit_locks, "The lock types in use, comma-separated (rlock, fair, multi, red, rwlock); default all");
+  std::string audited;
+  for (const std::string& type : locksim::scenario::audited_lock_types()) audited += (audited.empty() ? "" : ", ") + type;
+  audit->add_option("--lock", audit_locks,
+                    "The lock types in use, comma-separated (" + audited + ": the library has stories for these\n"
+                    "only); default all");
   audit->add_option("--set", audit_set,
                     "KEY=VALUE[,...]: the lock options in use (the scenario format's lock: keys), on every story that\n"
                     "takes them; a story timed by one (watchdog_ms) scales its times with it, and one that can no longer\n"

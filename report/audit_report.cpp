@@ -9,6 +9,7 @@
 
 #include "model/lock_types.hpp"
 #include "report/report.hpp"
+#include "scenario/redisson_library.hpp"
 #include "scenario/writer.hpp"
 
 namespace locksim::report {
@@ -52,10 +53,7 @@ std::string version(const Audit& a) { return a.request.version.str(); }
 
 std::string locks_text(const Audit& a) {
   if (!a.request.locks.empty()) return joined(a.request.locks);
-  std::vector<std::string> all;
-  for (const model::LockType& t : model::lock_types())
-    if (t.redisson) all.emplace_back(t.name);
-  return joined(all);
+  return joined(scenario::audited_lock_types());
 }
 
 // The command line that ran the audit, for a replay's note.

@@ -198,8 +198,7 @@ Audit audit_version(const AuditRequest& request,
   // Which of the lock types in use each option applies to; one that applies to none is a mistake.
   std::vector<std::string> types = request.locks;
   if (types.empty())
-    for (const model::LockType& t : model::lock_types())
-      if (t.redisson && client::has_lock_type(v, t.name)) types.emplace_back(t.name);
+    types = audited_lock_types();
   std::vector<std::set<std::string>> takes(request.options.size());
   for (const LockOption& o : request.options) {
     // Options that would make each story another one, not the same one under the user's configuration.

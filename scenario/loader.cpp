@@ -249,14 +249,14 @@ void read_version(const Reader& r, const YAML::Node& node, const std::string& fo
   try {
     client::apply_redisson_version(client::modelled_version(text), s.lock);
   } catch (const std::invalid_argument& e) {
-    r.fail(v ? v : node, e.what());
+    r.fail(v ? v : node, forced.empty() ? std::string(e.what()) : "--redisson " + forced + ": " + e.what());
   }
 }
 
 // A replaced script that this lock, as configured, never runs would make a run that never touched the
 // user's code look like a verdict on it.
 void check_replacements_run(const Reader& r, const YAML::Node& node, const Scenario& s) {
-  if (s.script_files.empty()) return;
+  if (!model::find_lock_type(s.lock.type)->redisson && s.script_files.empty()) return;
   const std::vector<std::string> runs = client::scripts_run_by(s.lock, client::default_scripts_dir());
   for (const auto& [name, path] : s.script_files) {
     if (std::find(runs.begin(), runs.end(), name) != runs.end()) continue;
@@ -266,6 +266,17 @@ void check_replacements_run(const Reader& r, const YAML::Node& node, const Scena
     r.fail(at, "the " + s.lock.type + " lock" + version + " never runs the script '" + name + "' that " + path +
                    " replaces (it runs " + join(runs) + "): replace one of those, or set the redisson: version or the "
                    "option whose era runs it");
+  }
+  // A script named for a role (acquire_script: rlock_acquire_hset) that this lock type never runs: the
+  // non-reentrant, fenced and spin locks have acquire scripts of their own.
+  for (const char* key : {"acquire_script", "unlock_script", "renew_script"}) {
+    const YAML::Node named = node[key];
+    if (!named || !named.IsScalar()) continue;
+    const std::string value = named.as<std::string>();
+    if (value.find('/') != std::string::npos || value.ends_with(".lua")) continue;  // a file: checked above
+    if (std::find(runs.begin(), runs.end(), value) == runs.end())
+      r.fail(named, "the " + s.lock.type + " lock never runs '" + value + "' (" + key + "): it runs " + join(runs) +
+                        "; to run your own file in place of one of those, name it under replace_scripts");
   }
 }
 

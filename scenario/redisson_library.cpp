@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/lock_types.hpp"
+
 namespace locksim::scenario {
 
 namespace {
@@ -157,6 +159,18 @@ std::string affected_text(const LibraryRow& row) {
   std::string out;
   for (const client::VersionRange& r : client::affected_by(row.issue)) out += (out.empty() ? "" : "; ") + r.str();
   return out.empty() ? "outside " + client::modelled_range() : out;
+}
+
+std::vector<std::string> audited_lock_types() {
+  std::vector<std::string> out;
+  for (const model::LockType& t : model::lock_types()) {
+    if (!t.redisson) continue;
+    const std::vector<std::string> one{std::string(t.name)};
+    if (std::any_of(redisson_library().begin(), redisson_library().end(),
+                    [&](const LibraryRow& row) { return concerns(row, one); }))
+      out.push_back(one.front());
+  }
+  return out;
 }
 
 }  // namespace locksim::scenario

@@ -40,6 +40,9 @@ bool expected_violated(const LibraryRow& row, client::Version v);
 std::string affected_text(const LibraryRow& row);
 // Whether the row concerns one of `locks` (every row when it is empty).
 bool concerns(const LibraryRow& row, const std::vector<std::string>& locks);
+// The Redisson lock types some row concerns, in the lock-type table's order: the ones an audit can
+// speak for ("rlock, fair, multi, red, rwlock").
+std::vector<std::string> audited_lock_types();
 // The version table's ranges of the row's bug (empty for a hazard and a row outside the table).
 std::vector<client::VersionRange> ranges_of(const LibraryRow& row);
 

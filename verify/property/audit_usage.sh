@@ -28,6 +28,7 @@ refuses "is not a Redisson version" --redisson latest
 refuses "--redisson X.Y.Z is required"
 refuses "expected one of Redisson's lock types" --redisson 3.23.0 --lock token
 refuses "unknown key 'unlock-latch' in lock" --redisson 3.23.0 --set unlock-latch=true
+refuses "no story of the library is written for the fenced lock" --redisson 4.7.0 --lock fenced
 refuses "fair_variant applies to lock types fair and nonreentrant-fair only" --redisson 3.23.0 --lock rlock --set fair_variant=tail
 refuses "--self-check compares the stories with locksim's version table" --redisson 3.23.0 --self-check --set watchdog_ms=60000
 refuses "--format" --redisson 3.23.0 --format html

@@ -249,6 +249,11 @@ TEST(ScenarioLoader, TheNonReentrantLocksNeedRedisson4_4AndItsScripts) {
   EXPECT_EQ(error_of("nonreentrant-fair-old-variant.yaml"),
             "nonreentrant-fair-old-variant.yaml:2:47: a nonreentrant-fair lock runs Redisson 4.4.0's scripts, of "
             "fair_variant tail-3.45 (not tail-3.32)");
+  // The non-reentrant lock's acquire is its own: naming RLock's would silently run nothing of it.
+  EXPECT_EQ(error_of("nonreentrant-rlock-acquire-script.yaml"),
+            "nonreentrant-rlock-acquire-script.yaml:2:44: the nonreentrant lock never runs 'rlock_acquire_hset' "
+            "(acquire_script): it runs nonreentrant_acquire, rlock_force_unlock_3_22, rlock_renew, rlock_unlock_latch; "
+            "to run your own file in place of one of those, name it under replace_scripts");
   const Scenario s = load_scenario(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/nonreentrant-fair-reacquire-refused.yaml");
   EXPECT_EQ(s.lock.type, "nonreentrant-fair");
   EXPECT_TRUE(s.lock.fair.zero_wait_uses_tryacquire);

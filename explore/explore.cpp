@@ -265,6 +265,15 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
     if (v.valid != model::Validity::No) return false;
     last_anomaly = v.verdict() ? v.verdict()->anomaly : "";
     if (shrinking && v.verdict() && within_a_bound(candidate, breaks, v.violation())) return false;
+    // Nor into a case an unbounded hazard that weighs the violation (the lease's) explains: a finding
+    // whose garbled lease shrank away would read as a lease running out.
+    if (shrinking && v.verdict())
+      for (const HazardInfo& h : hazards()) {
+        if (!h.excuses || !h.explains(last_anomaly) || !h.applies(candidate, breaks, nullptr)) continue;
+        if (!h.excuses(v.violation())) continue;
+        const Judged without = judge(to_scenario(h.without(candidate, breaks), breaks), property);
+        if (without.valid != model::Validity::No) return false;
+      }
     if (!holding) return true;
     const Judged h = judge(to_scenario(candidate, *holding), property);
     return h.valid == model::Validity::Yes && !waiting_at_end(h.run);

@@ -189,9 +189,10 @@ bool waiter_sat_out_the_trouble(const Violation& v) {
 
 // Whether the server had the lease each leased acquire asked for: every one that succeeded left its
 // hold, right after its last execution on each key, expiring after that lease (the watchdog's
-// lease-mismatch test; at least it in a ReadWriteLock's shared hash). A lease the client did not pass
-// on (#2172's -2 ms sub-leases, #5484's seconds read as ms, FencedLock's lockAndGetToken(lease))
-// is no lease the user chose running out.
+// lease-mismatch test; at least it in a ReadWriteLock's shared hash), and every lease-less one on a
+// one-key lock expiring after the watchdog's timeout. A lease the client did not pass on (#2172's
+// -2 ms sub-leases, #5484's seconds read as ms, FencedLock's lockAndGetToken(lease), #4818's and the
+// SpinLock's stale lease) is no lease the user chose running out.
 bool leases_reached_the_server(const Violation& v) {
   const model::LockType* type = model::find_lock_type(v.scenario->lock.type);
   if (!type || !type->redisson) return true;  // a lock whose TTL is its own whatever the acquire says
@@ -199,7 +200,10 @@ bool leases_reached_the_server(const Violation& v) {
   const bool shared = facts.lock_type() && facts.lock_type()->sides;
   for (const model::Op& op : facts.ops()) {
     if (!model::support::is_acquire(op.f) || op.result != model::EventKind::Ok) continue;
-    const int64_t lease = facts.at(op.invoke).lease_ms;
+    // A lease-less acquire asks for the watchdog's lease (the SpinLock's stale lease is not it;
+    // MultiLock's and RedLock's lease-less tryLock give their parts twice the wait by design).
+    int64_t lease = facts.at(op.invoke).lease_ms;
+    if (lease < 0 && type->quorum == model::Quorum::One) lease = v.scenario->lock.redisson.watchdog_timeout_ms;
     if (lease < 0) continue;
     for (const model::KeyTrack* key : facts.parts(op.lock)) {
       int64_t last = -1;

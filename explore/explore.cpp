@@ -89,6 +89,19 @@ void first_difference(CaseResult& r, bool config_waits, bool against_waits) {
   r.no_verdict = pair_side == "config" ? "against" : "config";
 }
 
+// Whether a hazard that weighs each violation (`excuses`: the lease's) explains `violation` of
+// `candidate`: present, excusing it, and the violation gone without it. A finding's shrink must not
+// drift into one: a finding whose garbled lease shrank away would read as a lease running out.
+bool weighed_hazard_explains(const Plan& candidate, const ExploreConfig& config, const Violation& violation,
+                             const std::string& property) {
+  for (const HazardInfo& h : hazards()) {
+    if (!h.excuses || !h.explains(violation.verdict->anomaly) || !h.applies(candidate, config, nullptr)) continue;
+    if (!h.excuses(violation)) continue;
+    if (judge(to_scenario(h.without(candidate, config), config), property).valid != model::Validity::No) return true;
+  }
+  return false;
+}
+
 // A violation that holds once every hazard of the configuration is taken out is the
 // configuration's: `result.hazard` names the hazard it needs, and it is shrunk only to be shown. One
 // that stays is a finding, shrunk from the case without the hazards (returned), so that shrinking
@@ -265,15 +278,7 @@ CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const Shrink
     if (v.valid != model::Validity::No) return false;
     last_anomaly = v.verdict() ? v.verdict()->anomaly : "";
     if (shrinking && v.verdict() && within_a_bound(candidate, breaks, v.violation())) return false;
-    // Nor into a case an unbounded hazard that weighs the violation (the lease's) explains: a finding
-    // whose garbled lease shrank away would read as a lease running out.
-    if (shrinking && v.verdict())
-      for (const HazardInfo& h : hazards()) {
-        if (!h.excuses || !h.explains(last_anomaly) || !h.applies(candidate, breaks, nullptr)) continue;
-        if (!h.excuses(v.violation())) continue;
-        const Judged without = judge(to_scenario(h.without(candidate, breaks), breaks), property);
-        if (without.valid != model::Validity::No) return false;
-      }
+    if (shrinking && v.verdict() && weighed_hazard_explains(candidate, breaks, v.violation(), property)) return false;
     if (!holding) return true;
     const Judged h = judge(to_scenario(candidate, *holding), property);
     return h.valid == model::Validity::Yes && !waiting_at_end(h.run);

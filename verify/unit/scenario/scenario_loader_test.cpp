@@ -254,6 +254,16 @@ TEST(ScenarioLoader, TheNonReentrantLocksNeedRedisson4_4AndItsScripts) {
             "nonreentrant-rlock-acquire-script.yaml:2:44: the nonreentrant lock never runs 'rlock_acquire_hset' "
             "(acquire_script): it runs nonreentrant_acquire, rlock_force_unlock_3_22, rlock_renew, rlock_unlock_latch; "
             "to run your own file in place of one of those, name it under replace_scripts");
+  // A version given on the command line (run --redisson) is named as such where the file names none.
+  try {
+    load_scenario(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/nonreentrant-reacquire-refused.yaml", "4.3.0");
+    ADD_FAILURE() << "4.3.0 ran a nonreentrant lock";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("--redisson 4.3.0: Redisson 4.3.0 has no nonreentrant lock: it came in 4.4.0"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(error_of("bad-fence-rule.yaml"), "bad-fence-rule.yaml:2:21: unknown fence_rule '==' (expected >=, >)");
   const Scenario s = load_scenario(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/nonreentrant-fair-reacquire-refused.yaml");
   EXPECT_EQ(s.lock.type, "nonreentrant-fair");
   EXPECT_TRUE(s.lock.fair.zero_wait_uses_tryacquire);

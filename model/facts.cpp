@@ -582,6 +582,17 @@ std::vector<const KeyTrack*> Facts::parts(const std::string& lock) const {
   return out;
 }
 
+int64_t Facts::unrevealed_from(const std::string& lock) const {
+  int64_t from = kForever;
+  const auto it = parts_.find(lock);
+  if (it == parts_.end()) return from;
+  for (size_t i : it->second) {
+    const auto& states = keys_[i].states;
+    if (!states.empty() && !states.back().known) from = std::min(from, states.back().from_ms);
+  }
+  return from;
+}
+
 const KeyTrack* Facts::key(const std::string& server, const std::string& key) const {
   for (const KeyTrack& t : keys_)
     if (t.server == server && t.key == key) return &t;
@@ -798,6 +809,8 @@ void Facts::retire(int64_t index, int64_t ms) {
     if (gone > 0 && static_cast<size_t>(gone) * 2 >= states.size()) {
       k.retired_present = states[gone - 1].present;
       k.retired_expire_at = states[gone - 1].expire_at;
+      k.retired_by_fault = states[gone - 1].by_fault;
+      k.retired_from_ms = states[gone - 1].from_ms;
       states.erase(states.begin(), states.begin() + gone);
       k.trimmed = true;
     }
@@ -850,6 +863,7 @@ void Facts::track(Tracking& pass, const Event& e) {
       s.from_ms = e.at_ms;
       s.event = e.index;
       s.known = false;
+      s.by_fault = true;
       pass.push(k, std::move(s));
     }
     return;

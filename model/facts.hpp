@@ -106,6 +106,7 @@ struct KeyState {
   int64_t from_ms = 0;
   int64_t event = -1;          // the event from which on the key was so (-1: from the start)
   bool known = true;           // false: after a restart or failover, until an event showed the key again
+  bool by_fault = false;       // begun by a restart or failover (which may have restored an older copy)
   bool present = false;
   Atom value;                  // rendered as Exec events render it (the history's own atom)
   int64_t expire_at = kNoExpiry;  // run ms at which it expires
@@ -138,9 +139,12 @@ struct KeyTrack {
   std::vector<std::string> locks;  // the locks it holds holds of (a ReadWriteLock's key: both sides)
   std::vector<KeyState> states;    // in history order; states[0] from the start
   bool trimmed = false;            // a stream retired its first states: states[0] is the one in effect then
-  // The last state retired, as far as a run of equal expiries needs it (whether it continues into states[0]).
+  // The last state retired, as far as a run of equal expiries needs it (whether it continues into
+  // states[0], or a fault began it just before).
   bool retired_present = false;
   int64_t retired_expire_at = -1;
+  bool retired_by_fault = false;
+  int64_t retired_from_ms = 0;
   // The state after every event up to and including ms `t`.
   const KeyState& at(int64_t t) const;
   // The state right after event `index` (the last state begun at or before it).
@@ -234,6 +238,9 @@ class Facts {
   std::vector<std::string> locks() const;
   // The keys (on their servers) a lock's holds live in: its key; MultiLock's parts; RedLock's servers.
   std::vector<const KeyTrack*> parts(const std::string& lock) const;
+  // The ms from which the states of `lock`'s parts may still change (kForever when none may): a part
+  // a restart or failover left unknown is told by the next event that shows it, back to the fault.
+  int64_t unrevealed_from(const std::string& lock) const;
   // Every key the history shows, lock keys first, each in order of first appearance.
   const std::vector<KeyTrack>& keys() const { return keys_; }
   const KeyTrack* key(const std::string& server, const std::string& key) const;

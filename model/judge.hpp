@@ -37,7 +37,8 @@ class Judge {
 Verdict judge_whole(Judge& judge, const Facts& facts);
 
 // The operations in the order they began, from the first whose Invoke is at or after `next`, while
-// each is settled (no event of its can come any more): `judge(op)` for each, `next` moved past it.
+// each is settled (no event of its can come any more, and no later event can tell what its lock's
+// keys held while it ran): `judge(op)` for each, `next` moved past it.
 // Stops at the first unsettled one, so that later ones wait (the order stays), or when judge returns
 // true (it has its verdict).
 template <typename F>
@@ -45,7 +46,8 @@ void judge_settled_ops(const Facts& facts, const Settled& settled, int64_t& next
   const auto& ops = facts.ops();
   auto it = std::lower_bound(ops.begin(), ops.end(), next, [](const Op& op, int64_t v) { return op.invoke < v; });
   for (; it != ops.end(); ++it) {
-    if (!settled.end() && facts.settles_ms(*it) > settled.ms) return;
+    if (!settled.end() && (facts.settles_ms(*it) > settled.ms || facts.settles_ms(*it) >= facts.unrevealed_from(it->lock)))
+      return;
     next = it->invoke + 1;
     if (judge(*it)) return;
   }

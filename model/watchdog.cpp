@@ -39,6 +39,11 @@ class WatchdogJudge final : public Judge {
       found_->open_hold = nullptr;
     }
     holds(settled);
+    // The holds still to judge: the first still open, and those begun after it (ended or not), each
+    // of which reads its key from its operation's Invoke, which may lie before the first's.
+    pending_since_ = kForever;
+    for (auto b = beliefs_from(facts_, next_hold_); b != facts_.beliefs().end(); ++b)
+      pending_since_ = std::min(pending_since_, b->since);
     remember_releases(settled);
     renewals(settled);
     leases(settled);
@@ -53,8 +58,7 @@ class WatchdogJudge final : public Judge {
   }
 
   int64_t needs() const override {
-    int64_t first = std::min(next_hold_, next_op_);
-    if (const auto b = beliefs_from(facts_, next_hold_); b != facts_.beliefs().end()) first = std::min(first, b->since);
+    int64_t first = std::min({next_hold_, next_op_, pending_since_});
     for (const Late& l : late_) first = std::min(first, l.belief->since);
     if (found_ && found_->open_hold) first = std::min(first, found_->open_hold->since);
     // A renewal reads the key's state before it: the one in effect at its index.
@@ -134,11 +138,15 @@ class WatchdogJudge final : public Judge {
       if (!in_belief(b, cur.event) || b.mode_at(cur.event) != Belief::Mode::Watchdog) continue;
       size_t j = i - 1;
       while (j > 0 && states[j - 1].expire_at == prev.expire_at && states[j - 1].claim_of(b.owner, b.lock)) --j;
-      if (j == 0 && key.trimmed) return cannot_tell("where " + key.name() + "'s expired expiry was set");
+      // A stream retired the states before states[0]: the run goes on into them when the last had
+      // this expiry (whose holds it did not keep).
+      const bool retired = j == 0 && key.trimmed;
+      if (retired && key.retired_present && key.retired_expire_at == prev.expire_at)
+        return cannot_tell("where " + key.name() + "'s expired expiry was set");
       int64_t set_at = states[j].from_ms;
       // An expiry that showed up after a restart or failover may come from the restored copy.
-      if (j > 0 && states[j - 1].event >= 0 && facts_.at(states[j - 1].event).kind == EventKind::Fault)
-        set_at = states[j - 1].from_ms;
+      if (j > 0 && states[j - 1].by_fault) set_at = states[j - 1].from_ms;
+      if (retired && key.retired_by_fault) set_at = key.retired_from_ms;
       // A reader's own lease lives in its timeout key, whose expiry the hash does not show: the
       // expiry that ran out was set when that key last got one.
       if (cause.lock != key.key)
@@ -522,6 +530,7 @@ class WatchdogJudge final : public Judge {
   std::optional<Found> found_;
   std::optional<std::string> unknown_;
   int64_t next_hold_ = 0, next_op_ = 0, next_renewal_ = 0;  // where each kind's next item is, or before it
+  int64_t pending_since_ = kForever;  // the earliest Invoke of a hold still to judge, as of the last advance
   int64_t seq_ = 0, seq_renewal_ = 0, seq_lease_ = 0;
   int64_t holds_ = 0, renewals_ = 0;
   std::vector<Late> late_;

@@ -65,8 +65,13 @@ world::Fault to_fault(const FaultPlan& f, const world::FaultInfo& info) {
   return fault;
 }
 
+// Whether the lock is made of parts a MultiLock or RedLock tryLock takes one after another: only
+// their callers' forms read -1 apart from 0 and a lease's unit apart from milliseconds.
+bool multi_parts(const ExploreConfig& c) { return c.lock_type == "multi" || c.lock_type == "red"; }
+
 rc::Gen<SessionPlan> session_gen(const ExploreConfig& c) {
   using rc::gen::set;
+  const bool parts = multi_parts(c);
   return rc::gen::build<SessionPlan>(
       set(&SessionPlan::at_ms, between(0, c.horizon_ms - 1)),
       set(&SessionPlan::try_lock, c.try_locks ? one_in(2) : rc::gen::just(false)),
@@ -82,7 +87,9 @@ rc::Gen<SessionPlan> session_gen(const ExploreConfig& c) {
       set(&SessionPlan::write_side, one_in(2)),
       set(&SessionPlan::thread, c.threads_max > 1 ? rc::gen::map(between(0, c.threads_max - 1),
                                                                  [](int64_t x) { return static_cast<int>(x); })
-                                                  : rc::gen::just(0)));
+                                                  : rc::gen::just(0)),
+      set(&SessionPlan::wait_minus_one, parts && c.try_locks ? one_in(4) : rc::gen::just(false)),
+      set(&SessionPlan::lease_in_seconds, parts && c.leases ? one_in(4) : rc::gen::just(false)));
 }
 
 rc::Gen<ClientPlan> client_gen(const ExploreConfig& c) {
@@ -320,7 +327,11 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
       for (int a = 0; a < acquires && room(); ++a, ++ops) {
         world::OpSpec& op = op_step(i, sp.at_ms, sp.try_lock ? K::TryLock : K::Lock);
         op.lease_ms = lease;
-        if (sp.try_lock) op.wait_ms = sp.wait_ms;
+        if (sp.try_lock) op.wait_ms = sp.wait_minus_one ? -1 : sp.wait_ms;
+        if (sp.lease_in_seconds && lease > 0 && !plan.endless_leases) {
+          op.lease_ms = std::max<int64_t>(1, lease / 1000) * 1000;
+          op.lease_unit_ms = 1000;
+        }
       }
       if (sp.writes >= 1 && room()) { op_step(i, sp.at_ms, K::Write); ++ops; }
       if (sp.work_ms > 0 && room()) { op_step(i, sp.at_ms, K::Work).duration_ms = sp.work_ms; ++ops; }

@@ -83,6 +83,10 @@ struct SessionPlan {
   bool stray_unlock = false;  // an unlock before acquiring (not holding: must fail)
   bool write_side = false;    // rwlock: the session takes the write side (else the read side)
   int thread = 0;             // 0-based, below the config's threads_max
+  // MultiLock and RedLock only (drawn last, so no other lock's cases change): a try_lock is
+  // tryLock(-1, lease), Redisson's "no wait" (#2172); a lease is given in whole seconds (#5484).
+  bool wait_minus_one = false;
+  bool lease_in_seconds = false;
   bool operator==(const SessionPlan&) const = default;
 };
 

@@ -187,38 +187,6 @@ bool waiter_sat_out_the_trouble(const Violation& v) {
   return model::usable_ms(free, from, to, away) < grace;
 }
 
-// Whether the server had the lease each leased acquire asked for: every one that succeeded left its
-// hold, right after its last execution on each key, expiring after that lease (the watchdog's
-// lease-mismatch test; at least it in a ReadWriteLock's shared hash), and every lease-less one on a
-// one-key lock expiring after the watchdog's timeout. A lease the client did not pass on (#2172's
-// -2 ms sub-leases, #5484's seconds read as ms, FencedLock's lockAndGetToken(lease), #4818's and the
-// SpinLock's stale lease) is no lease the user chose running out.
-bool leases_reached_the_server(const Violation& v) {
-  const model::LockType* type = model::find_lock_type(v.scenario->lock.type);
-  if (!type || !type->redisson) return true;  // a lock whose TTL is its own whatever the acquire says
-  const model::Facts facts(*v.history, type);
-  const bool shared = facts.lock_type() && facts.lock_type()->sides;
-  for (const model::Op& op : facts.ops()) {
-    if (!model::support::is_acquire(op.f) || op.result != model::EventKind::Ok) continue;
-    // A lease-less acquire asks for the watchdog's lease (the SpinLock's stale lease is not it;
-    // MultiLock's and RedLock's lease-less tryLock give their parts twice the wait by design).
-    int64_t lease = facts.at(op.invoke).lease_ms;
-    if (lease < 0 && type->quorum == model::Quorum::One) lease = v.scenario->lock.redisson.watchdog_timeout_ms;
-    if (lease < 0) continue;
-    for (const model::KeyTrack* key : facts.parts(op.lock)) {
-      int64_t last = -1;
-      for (int64_t i : op.execs)
-        if (facts.at(i).process == key->server && facts.at(i).lock == key->key) last = i;
-      if (last < 0) continue;
-      const model::KeyState& s = key->after_event(last);
-      if (!s.known || s.expire_at == model::kUnknownExpiry) continue;
-      if (!s.present || !s.claim_of(op.owner, op.lock)) return false;  // gone as soon as it was taken
-      const int64_t ttl = s.expire_at == model::kNoExpiry ? -1 : s.expire_at - facts.at(last).at_ms;
-      if (std::abs(ttl - lease) > model::kTtlPrecisionMs && !(shared && ttl > lease)) return false;
-    }
-  }
-  return true;
-}
 
 // Two owners in: the holder whose key expired had less than one renewal period of working
 // connection, in one stretch, between the moment its key's last expiry was set and that expiry.
@@ -253,6 +221,43 @@ bool holder_cut_off(const Violation& v) {
 constexpr std::string_view kTogether = "hazards-together";
 
 }  // namespace
+
+// Whether the server had the lease each leased acquire asked for: every one that succeeded left its
+// hold, right after its last execution on each key, expiring after that lease (the watchdog's
+// lease-mismatch test; at least it in a ReadWriteLock's shared hash), and every lease-less one on a
+// one-key lock expiring after the watchdog's timeout. A lease the client did not pass on (#2172's
+// -2 ms sub-leases, #5484's seconds read as ms, FencedLock's lockAndGetToken(lease), #4818's and the
+// SpinLock's stale lease) is no lease the user chose running out. Where two owners were in at once,
+// only the first's acquires count: its hold is the one that ran out (the second's lease, garbled or
+// not, did not let it in).
+bool leases_reached_the_server(const Violation& v) {
+  const model::LockType* type = model::find_lock_type(v.scenario->lock.type);
+  if (!type || !type->redisson) return true;  // a lock whose TTL is its own whatever the acquire says
+  const model::Facts facts(*v.history, type);
+  const bool shared = facts.lock_type() && facts.lock_type()->sides;
+  const model::Evidence* first = v.verdict ? v.verdict->find("first_hold") : nullptr;
+  for (const model::Op& op : facts.ops()) {
+    if (!model::support::is_acquire(op.f) || op.result != model::EventKind::Ok) continue;
+    if (first && op.owner != first->who) continue;
+    // A lease-less acquire asks for the watchdog's lease (the SpinLock's stale lease is not it;
+    // MultiLock's and RedLock's lease-less tryLock give their parts twice the wait by design).
+    int64_t lease = facts.at(op.invoke).lease_ms;
+    if (lease < 0 && type->quorum == model::Quorum::One) lease = v.scenario->lock.redisson.watchdog_timeout_ms;
+    if (lease < 0) continue;
+    for (const model::KeyTrack* key : facts.parts(op.lock)) {
+      int64_t last = -1;
+      for (int64_t i : op.execs)
+        if (facts.at(i).process == key->server && facts.at(i).lock == key->key) last = i;
+      if (last < 0) continue;
+      const model::KeyState& s = key->after_event(last);
+      if (!s.known || s.expire_at == model::kUnknownExpiry) continue;
+      if (!s.present || !s.claim_of(op.owner, op.lock)) return false;  // gone as soon as it was taken
+      const int64_t ttl = s.expire_at == model::kNoExpiry ? -1 : s.expire_at - facts.at(last).at_ms;
+      if (std::abs(ttl - lease) > model::kTtlPrecisionMs && !(shared && ttl > lease)) return false;
+    }
+  }
+  return true;
+}
 
 const std::vector<HazardInfo>& hazards() {
   static const std::vector<HazardInfo> table = {

@@ -71,6 +71,10 @@ const HazardInfo* hazard_of(const Plan& plan, const ExploreConfig& config, std::
                             const std::vector<const HazardInfo*>& removed, const std::function<bool(const Plan&)>& keeps,
                             int* runs = nullptr);
 
+// Whether the server had the lease each acquire of the violating run asked for (the lease hazard
+// excuses only those): a lease the client garbled or dropped is the bug, not the user's choice.
+bool leases_reached_the_server(const Violation& violation);
+
 // Whether a bounded hazard present in `plan` is within its bound on `violation`: a shrink that
 // keeps a finding must not drift into a case that network trouble may explain.
 bool within_a_bound(const Plan& plan, const ExploreConfig& config, const Violation& violation);

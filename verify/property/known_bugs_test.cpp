@@ -81,6 +81,13 @@ std::vector<KnownBug> known_bugs() {
                   {"liveness"}};
   zombie.config.leases = false;
   bugs.push_back(zombie);
+  // MultiLock tryLock(-1, lease) gave each part a -2 ms lease (#2172, 3.11.1); MultiLock lock(n,
+  // SECONDS) read n as milliseconds (#5484, 3.25.1). The generator draws both shapes for MultiLock
+  // and RedLock alone.
+  bugs.push_back({"#2172", make("multi", {}, {"mutual_exclusion"}, {{"redisson", "3.11.0"}}, {{"redisson", "3.11.1"}}),
+                  {"mutual_exclusion", "liveness"}});
+  bugs.push_back({"#5484", make("multi", {}, {"mutual_exclusion"}, {{"redisson", "3.25.0"}}, {{"redisson", "3.25.1"}}),
+                  {"mutual_exclusion", "liveness"}});
   // A re-entrant thread's last unlock leaves a stale copy first in the renewal entry (3.37.0-3.45.x;
   // the read side's to 4.6.x): needs two threads of a client on one lock.
   for (const auto& [issue, lock, property, buggy, fixed] :

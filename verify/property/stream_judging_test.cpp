@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -128,6 +129,22 @@ TEST(StreamJudging, ExploredCasesComeOutAsJudgedWhole) {
       compare(name + " seed " + std::to_string(seed), r.history, s.checker_options.lock_type, s.checker_options, tally);
       if (HasFailure()) return;
     }
+  // Cases beyond the first seeds that once came out otherwise streamed (step 1 or 13):
+  //  - multi 311: a part a restart left unknown, shown only after the waiter gave up;
+  //  - red 380: a run of equal expiries that a stream's trim seemed to cut;
+  //  - spin 162: a hold waiting behind an open one, read from events dropped before its Invoke.
+  const std::map<std::string, std::vector<uint64_t>> once_apart{
+      {"multi all faults, leases, loss", {311}}, {"red all faults, leases, loss", {380}}, {"spin all faults, leases, loss", {162}}};
+  for (const auto& [name, config] : configs) {
+    const auto seeds = once_apart.find(name);
+    if (seeds == once_apart.end()) continue;
+    for (const uint64_t seed : seeds->second) {
+      const scenario::Scenario s = generate_case(config, seed).value();
+      const scenario::ScenarioResult r = scenario::run_scenario(s);
+      ASSERT_FALSE(r.error) << name << " seed " << seed << ": " << *r.error;
+      compare(name + " seed " + std::to_string(seed), r.history, s.checker_options.lock_type, s.checker_options, tally);
+    }
+  }
   EXPECT_GE(tally.violations, 150) << "of " << tally.verdicts;
   EXPECT_EQ(tally.unknown, 0);
   EXPECT_LE(tally.nothing_to_judge * 20, tally.verdicts) << "cases with nothing to judge are a few, not the rule";

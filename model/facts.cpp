@@ -367,6 +367,8 @@ void Facts::learn_op(Tracking& pass, const Event& e) {
     if (const auto a = pass.op_acquiring.find(op.id); a != pass.op_acquiring.end()) {
       Waiting& w = waiting_[pair_key(op.owner, op.lock)];
       w.acquiring.end(a->second, e.at_ms, e.index);
+      for (Waiting::Lockout& l : w.lockouts)
+        if (l.op == op.id) l.to_ms = e.at_ms;
       if (!w.unheard.empty() && w.unheard.back().to_ms == kForever) w.unheard.back().to_ms = e.at_ms;
       pass.op_acquiring.erase(a);
     }
@@ -826,6 +828,7 @@ void Facts::retire(int64_t index, int64_t ms) {
                                        [](const Waiting::Acquire& a, int64_t v) { return a.from_ms < v; });
     if (wait - w.waits.begin() > 1) w.waits.erase(w.waits.begin(), wait - 1);
     std::erase_if(w.unheard, [&](const Span& u) { return u.to_ms < ms; });
+    std::erase_if(w.lockouts, [&](const Waiting::Lockout& l) { return l.to_ms < ms; });
   }
 }
 
@@ -916,6 +919,10 @@ void Facts::track(Tracking& pass, const Event& e) {
   }
   if (!known) pass.reveal(k, !e.before.empty(), e.before);
   const KeyState& prev = keys_[k].states.back();
+  // A resend of an acquire refused by the key its own earlier attempt set: it will never learn.
+  if (const Op* op = e.op != 0 ? this->op(e.op) : nullptr;
+      op && is_acquire_op(op->f) && !e.before.empty() && e.before == e.after && prev.claim_of(op->owner, op->lock))
+    waiting_[pair_key(op->owner, op->lock)].lockouts.push_back({k, e.at_ms, op->span.to_ms, op->id});
   KeyState s;
   s.from_ms = e.at_ms;
   s.event = e.index;
@@ -1054,19 +1061,12 @@ std::vector<Span> Facts::silences(const Op& op) const {
 
 bool Facts::locked_out(const std::string& owner, const std::string& lock, const KeyTrack& part, int64_t t) const {
   if (!type_ || type_->server_reentrant || believes(owner, lock, t)) return false;
-  // Its acquire under way at t, latest first: ops are in the order they began.
-  for (auto op = ops_.rbegin(); op != ops_.rend(); ++op) {
-    if (op->owner != owner || op->lock != lock || !is_acquire_op(op->f) || !op->span.contains(t)) continue;
-    for (int64_t i : op->execs) {
-      const Event& x = at(i);
-      if (x.at_ms > t) break;
-      // A resend refused by the key the operation's own earlier attempt set: it will never learn.
-      if (x.process == part.server && x.lock == part.key && !x.before.empty() && x.before == x.after &&
-          part.after_event(i - 1).claim_of(owner, lock))
-        return true;
-    }
-    return false;
-  }
+  const auto w = waiting_.find(pair_key(owner, lock));
+  if (w == waiting_.end()) return false;
+  const size_t key = static_cast<size_t>(&part - keys_.data());
+  // Its acquire under way at t (a thread runs one at a time) had a resend refused there by then.
+  for (const Waiting::Lockout& l : w->second.lockouts)
+    if (l.key == key && l.from_ms <= t && t < l.to_ms) return true;
   return false;
 }
 

@@ -367,6 +367,15 @@ class Facts {
     // While acquiring, the spans in which every request it sent was lost: from the last attempt the
     // server ran to the next (or the acquire's end); the latest may still be open (to kForever).
     std::vector<Span> unheard;
+    // The keys that refused a resend of an acquire because an earlier attempt of the same acquire had
+    // set them (its reply lost): from that refusal to the acquire's end (kForever while under way).
+    // Kept here, not read from the operation's executions, so that a stream that retired them still
+    // knows (locked_out).
+    struct Lockout {
+      size_t key;
+      int64_t from_ms, to_ms, op;
+    };
+    std::vector<Lockout> lockouts;
   };
   std::map<std::string, Waiting> waiting_;
 };

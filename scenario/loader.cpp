@@ -853,6 +853,15 @@ Scenario load_scenario(const std::string& path, const std::string& redisson) {
   s.world.seed = s.seed;
   if (root["world"]) read_world(r, root["world"], s);
   read_lock(r, r.require(root, "lock", "the scenario"), s, redisson);
+  // Options that only some locks read: given to another, they would be accepted and do nothing.
+  const std::vector<std::string> applies = model::applicable_properties(s.lock.type);
+  if (root["world"] && root["world"]["fence_rule"] && std::find(applies.begin(), applies.end(), "fencing") == applies.end())
+    r.fail(root["world"]["fence_rule"], "fence_rule applies to locks whose writes carry fencing tokens (token, "
+                                        "client-reentrant and fenced; this lock is " + s.lock.type + ")");
+  const model::LockType* type = model::find_lock_type(s.lock.type);
+  if (type && type->redisson && root["lock"]["retry_ms"])
+    r.fail(root["lock"]["retry_ms"], "retry_ms applies to the polling locks setnx, naive, token and client-reentrant "
+                                     "(this lock is " + s.lock.type + ", which waits as Redisson does)");
   read_clients(r, r.require(root, "clients", "the scenario"), s);
   read_timeline(r, r.require(root, "timeline", "the scenario"), s);
   s.run_ms_given = static_cast<bool>(root["run_ms"]);

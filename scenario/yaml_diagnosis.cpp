@@ -331,6 +331,28 @@ std::optional<YamlProblem> misindented(const Scan& s, int number, const std::str
   return wrong_kind(number, indent, what, is_item, chain, same);
 }
 
+// A value that begins with '>' or '|' ("fence_rule: >="): YAML reads either as the start of a
+// block of text, and the parser's words say nothing about quoting.
+std::optional<YamlProblem> block_indicator_value(const Line& line, int number) {
+  const std::string_view t = line.text;
+  for (size_t colon = t.find(':'); colon != std::string_view::npos; colon = t.find(':', colon + 1)) {
+    size_t v = colon + 1;
+    if (v >= t.size() || t[v] != ' ') continue;
+    while (v < t.size() && t[v] == ' ') ++v;
+    if (v >= t.size() || (t[v] != '>' && t[v] != '|')) continue;
+    size_t end = v;
+    while (end < t.size() && t[end] != ' ' && t[end] != ',' && t[end] != '}') ++end;
+    const std::string value(t.substr(v, end - v));
+    size_t key_from = colon;
+    while (key_from > 0 && t[key_from - 1] != ' ' && t[key_from - 1] != '{' && t[key_from - 1] != ',') --key_from;
+    const std::string key(t.substr(key_from, colon - key_from));
+    return YamlProblem{number, static_cast<int>(v) + 1,
+                       "'" + key + "': a value beginning with '" + value.substr(0, 1) +
+                           "' starts a block of text in YAML; quote it: " + key + ": \"" + value + "\""};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 YamlProblem explain_yaml_error(std::string_view text, int line, int column, const std::string& message) {
@@ -348,6 +370,8 @@ YamlProblem explain_yaml_error(std::string_view text, int line, int column, cons
       found = YamlProblem{static_cast<int>(n) + 1, s.lines[n].tab_column, "a tab indents this line; YAML indents with spaces"};
     break;
   }
+  if (!found && line >= 1 && line <= static_cast<int>(s.lines.size()))
+    found = block_indicator_value(s.lines[line - 1], line);
   if (!found && line >= 1 && line <= static_cast<int>(s.lines.size())) found = misindented(s, line, message);
   if (found) {
     found->message += gave_up;

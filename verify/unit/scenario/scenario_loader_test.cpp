@@ -264,6 +264,17 @@ TEST(ScenarioLoader, TheNonReentrantLocksNeedRedisson4_4AndItsScripts) {
         << e.what();
   }
   EXPECT_EQ(error_of("bad-fence-rule.yaml"), "bad-fence-rule.yaml:2:21: unknown fence_rule '==' (expected >=, >)");
+  // Unquoted, '>=' starts a YAML block of text: the parser's words alone say nothing of quotes.
+  EXPECT_EQ(error_of("fence-rule-unquoted.yaml"),
+            "fence-rule-unquoted.yaml:2:21: 'fence_rule': a value beginning with '>' starts a block of text in YAML; "
+            "quote it: fence_rule: \">=\" (the YAML parser gave up at line 2: unknown token)");
+  // Options only some locks read are refused on others, where they would do nothing.
+  EXPECT_EQ(error_of("fence-rule-on-rlock.yaml"),
+            "fence-rule-on-rlock.yaml:2:21: fence_rule applies to locks whose writes carry fencing tokens (token, "
+            "client-reentrant and fenced; this lock is rlock)");
+  EXPECT_EQ(error_of("retry-ms-on-fenced.yaml"),
+            "retry-ms-on-fenced.yaml:2:32: retry_ms applies to the polling locks setnx, naive, token and "
+            "client-reentrant (this lock is fenced, which waits as Redisson does)");
   const Scenario s = load_scenario(std::string(LOCKSIM_SOURCE_DIR) + "/scenarios/nonreentrant-fair-reacquire-refused.yaml");
   EXPECT_EQ(s.lock.type, "nonreentrant-fair");
   EXPECT_TRUE(s.lock.fair.zero_wait_uses_tryacquire);

@@ -293,6 +293,9 @@ int main(int argc, char** argv) {
   explore->add_option("--faults-max", explore_options.config.faults_max, "At most this many faults per case")->capture_default_str();
   explore->add_option("--world-loss", explore_options.config.world_loss_max, "World-wide message loss per thousand, at most")
       ->capture_default_str();
+  explore->add_flag("--reorder", explore_options.config.reorder,
+                    "Messages on a link may overtake one another in every case (a delayed reply and a pub/sub message "
+                    "racing, as on a real network with several connections); without it each direction is FIFO");
   explore->add_option("--horizon-ms", explore_options.config.horizon_ms, "Sessions and faults start within this many ms")
       ->capture_default_str();
   explore->add_option("--work-ms-max", explore_options.config.work_ms_max, "A session works 0..this many ms while holding")

@@ -180,6 +180,7 @@ std::string regenerate_command(const ExploreConfig& c, uint64_t seed) {
   if (!c.faults.empty()) cmd += " --faults " + join(c.faults);
   if (!c.faults.empty() && c.faults_max != d.faults_max) cmd += " --faults-max " + std::to_string(c.faults_max);
   if (c.world_loss_max > 0) cmd += " --world-loss " + std::to_string(c.world_loss_max);
+  if (c.reorder) cmd += " --reorder";
   if (c.horizon_ms != d.horizon_ms) cmd += " --horizon-ms " + std::to_string(c.horizon_ms);
   if (c.work_ms_max != d.work_ms_max) cmd += " --work-ms-max " + std::to_string(c.work_ms_max);
   if (c.wait_ms_max != d.wait_ms_max) cmd += " --wait-ms-max " + std::to_string(c.wait_ms_max);

@@ -277,6 +277,7 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
   s.world.link.latency_min_ms = plan.latency_min_ms;
   s.world.link.latency_max_ms = plan.latency_min_ms + plan.latency_span_ms;
   s.world.link.loss_numerator = static_cast<uint64_t>(plan.loss_per_thousand);
+  s.world.link.reorder = c.reorder;
   s.lock.type = c.lock_type;
   s.lock.name = c.lock_name;
   // As a scenario file's lock: reads: the options set the lock and what the checkers judge by.

@@ -48,6 +48,9 @@ struct ExploreConfig {
   bool leases = true;               // acquires may name a lease; false: every acquire is lease-less
   bool try_locks = true;            // acquires may be tryLock(wait); false: every acquire is lock()
   int64_t world_loss_max = 0;       // world-wide message loss per thousand, drawn in [0, max]
+  // Messages on a link may overtake one another (a scenario's world: reorder), in every case: a
+  // reply and a pub/sub message racing (#5761).
+  bool reorder = false;
   // Options of the lock in the scenario format's words (`lock:` keys, docs/scenario-format.md),
   // applied to every case: Redisson's defaults where none is given.
   std::vector<scenario::LockOption> lock_options;

@@ -245,7 +245,6 @@ TEST(CaughtPlantedBug, ARenewalThatNeverChecksOwnershipBreaksTheWatchdog) {
 TEST(CaughtPlantedBug, AFairAcquireThatSkipsTheQueueBreaksFifoOrder) {
   ExploreConfig c = config("fair", {}, {"fair_queue"});
   c.try_locks = false;
-  c.lock_options = {{"thread_wait_ms", "300000"}};
   c.lock_options = {{"redisson", "3.13.2"}};  // fair_acquire_tail's era, threadWaitTime 5000
   c.script_files = {{"fair_acquire_tail", kPlanted + "fair_acquire_skips_queue.lua"}};
   expect_caught(c, "fair_queue", "fifo-inversion", 100);

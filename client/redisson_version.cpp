@@ -161,7 +161,7 @@ std::vector<VersionedBehaviour> renewal_and_waiting(Version first) {
             [](LockSpec& s) { s.redisson.renewal_at_watchdog_timeout = true; }},
        }},
       {"lease kept by the instance",
-       "rlock, fair, multi, red",
+       "rlock, fair, multi, red, spin",
        {
            {first, "each acquire sets internalLockLeaseTime", "", false,
             [](LockSpec& s) { s.redisson.lease_memory = LeaseMemory::PerAcquire; }},

@@ -11,6 +11,7 @@ SpinLock::SpinLock(Backend& backend, ScriptCatalog& scripts, std::string name, R
                    SpinBackoff backoff)
     : RedissonLock(backend, std::move(name), options),
       backoff_(backoff),
+      lease_ms_(options.watchdog_timeout_ms),
       acquire_(scripts.get("spin_acquire")),
       unlock_(scripts.get(options.unlock_latch ? "spin_unlock_latch" : "spin_unlock")),
       renew_(scripts.get("rlock_renew")),
@@ -41,11 +42,10 @@ Task<OpResult> SpinLock::acquire(int64_t thread, int64_t op, AcquireOptions opti
     const Attempt a = co_await try_acquire_once(thread, op, options.lease_ms, options.wait_ms);
     w->ttl_ms = a.kind == Attempt::Kind::Busy ? a.ttl : -1;
     if (a.kind == Attempt::Kind::Acquired) {
-      // tryAcquireAsync: a grant without a lease starts the watchdog and leaves internalLockLeaseTime
-      // as the attempt found it (RedissonLock's acquire would set it to the watchdog's timeout).
-      const int64_t kept = internal_lease_ms_;
+      // tryAcquireAsync: a grant without a lease starts the watchdog. Neither field changes: the spin
+      // lock's is what the attempt sent, and the base's (the renewal's) is never the spin lock's to set.
       OpResult result = after_acquired(*w, thread, options.lease_ms, a);
-      if (options.lease_ms <= 0) internal_lease_ms_ = kept;
+      internal_lease_ms_ = options_.watchdog_timeout_ms;
       co_return result;
     }
     if (a.kind == Attempt::Kind::Error) co_return OpResult::fail(a.why);
@@ -63,12 +63,12 @@ Task<OpResult> SpinLock::acquire(int64_t thread, int64_t op, AcquireOptions opti
 // tryLockInnerAsync: `leaseTime > 0` is sent and becomes internalLockLeaseTime; anything else sends
 // internalLockLeaseTime as it is, whoever set it.
 Task<RedissonLock::Attempt> SpinLock::try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t) {
-  if (lease_ms > 0) internal_lease_ms_ = lease_ms;
+  if (lease_ms > 0) lease_ms_ = lease_ms;
   Command command{.role = "acquire",
                   .lock = name_,
                   .script = &acquire_,
                   .keys = {name_},
-                  .argv = {std::to_string(internal_lease_ms_), holder_id(thread)},
+                  .argv = {std::to_string(lease_ms_), holder_id(thread)},
                   .thread = thread,
                   .op = op};
   co_return to_attempt(co_await send(std::move(command), lock_command_policy()));
@@ -79,7 +79,7 @@ Command SpinLock::unlock_command(int64_t thread, int64_t op) {
                   .lock = name_,
                   .script = &unlock_,
                   .keys = {name_},
-                  .argv = {std::to_string(internal_lease_ms_), holder_id(thread)},
+                  .argv = {std::to_string(lease_ms_), holder_id(thread)},
                   .thread = thread,
                   .op = op};
   if (options_.unlock_latch) {
@@ -90,17 +90,25 @@ Command SpinLock::unlock_command(int64_t thread, int64_t op) {
   return command;
 }
 
-// cancelExpirationRenewal(threadId, unlockResult): internalLockLeaseTime goes back to the watchdog's
-// timeout unless the unlock answered false (a re-entrant hold remains).
+// cancelExpirationRenewal, RedissonSpinLock's override: up to 3.19.1 there is none and nothing puts
+// the field back; 3.19.2 to 3.27.1 (#5623's shape) every unlock does, whatever it answered; from
+// 3.27.2 (cancelExpirationRenewal(threadId, unlockResult)) every unlock but one answered false (a
+// re-entrant hold remains).
 Task<OpResult> SpinLock::release(int64_t thread, int64_t op) {
   OpResult result = co_await RedissonLock::release(thread, op);
-  if (!(result.outcome == OpResult::Outcome::Ok && result.value == 0)) internal_lease_ms_ = options_.watchdog_timeout_ms;
+  internal_lease_ms_ = options_.watchdog_timeout_ms;
+  const bool partial = result.outcome == OpResult::Outcome::Ok && result.value == 0;
+  if (options_.lease_memory == LeaseMemory::ResetOnUnlock ||
+      (options_.lease_memory == LeaseMemory::PerAcquire && !partial))
+    lease_ms_ = options_.watchdog_timeout_ms;
   co_return result;
 }
 
 Command SpinLock::renew_command(int64_t thread) { return renewal(renew_, {name_}, {holder_id(thread)}, thread); }
 
+// forceUnlockAsync calls cancelExpirationRenewal(null): the override's reset from 3.19.2.
 Task<OpResult> SpinLock::force_release(int64_t op) {
+  if (options_.lease_memory != LeaseMemory::StaleExplicit) lease_ms_ = options_.watchdog_timeout_ms;
   Command command{.role = "force_unlock", .lock = name_, .script = &force_unlock_, .keys = {name_}, .argv = {}, .thread = 0, .op = op};
   co_return integer_result(co_await send(std::move(command)));
 }

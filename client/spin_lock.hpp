@@ -2,9 +2,12 @@
 // SpinLock: Redisson's RedissonSpinLock (3.15.0 on), an RLock-like hash lock that waits without
 // pub/sub: a refused thread sleeps a backoff (LockOptions.ExponentialBackOff: 1 ms, doubling plus a
 // random jitter of up to its failures so far, capped at 128 ms) and tries again. The watchdog is
-// RLock's. Its instance keeps the lease of the last attempt any of its threads sent
-// (internalLockLeaseTime): a lease-less attempt sends it, and only an unlock that released the
-// lock, failed or was refused puts the watchdog's timeout back.
+// RLock's. RedissonSpinLock declares its own internalLockLeaseTime, which hides RedissonBaseLock's:
+// the lease its attempts and unlocks send is the last any of its threads sent (a lease-less attempt
+// sends it as it is), while the watchdog renews every lockWatchdogTimeout/3 to lockWatchdogTimeout,
+// from the base's field, which a spin lock never changes. What puts the spin lock's field back to
+// the watchdog's timeout changed by version: nothing up to 3.19.1, any unlock up to 3.27.1, and from
+// 3.27.2 an unlock that did not leave a re-entrant hold.
 #include "client/redisson_lock.hpp"
 #include "client/script_catalog.hpp"
 
@@ -41,6 +44,7 @@ class SpinLock : public RedissonLock {
   int64_t next_sleep_ms(Policy& policy, int64_t thread);
 
   SpinBackoff backoff_;
+  int64_t lease_ms_;  // RedissonSpinLock.internalLockLeaseTime (the base's stays the watchdog's timeout)
   PerThread<Policy> policies_;
   const Script& acquire_;
   const Script& unlock_;

@@ -35,15 +35,17 @@ RedissonOptions options(Change change) {
   return o;
 }
 
-// An RLock "orders" over one server; every message takes exactly 1 ms, so times are exact.
-std::unique_ptr<sim::Simulation> rlock_world(RedissonOptions redisson, bool reorder = false) {
+// An RLock (or a lock of `type`) "orders" over one server; every message takes exactly 1 ms, so
+// times are exact.
+std::unique_ptr<sim::Simulation> rlock_world(RedissonOptions redisson, bool reorder = false,
+                                             const std::string& type = "rlock") {
   WorldOptions options;
   options.link.latency_min_ms = 1;
   options.link.latency_max_ms = 1;
   options.link.reorder = reorder;
   auto made = std::make_unique<sim::Simulation>(options);
   client::LockSpec spec;
-  spec.type = "rlock";
+  spec.type = type;
   spec.name = "orders";
   spec.redisson = redisson;
   made->world.add_lock(spec);
@@ -102,8 +104,8 @@ struct LeaseLessAfterExplicit {
   std::string first_renewal_reply;
 };
 
-LeaseLessAfterExplicit lease_less_after_explicit(LeaseMemory memory) {
-  auto s = rlock_world(options([&](RedissonOptions& o) { o.lease_memory = memory; }));
+LeaseLessAfterExplicit lease_less_after_explicit(LeaseMemory memory, const std::string& type = "rlock") {
+  auto s = rlock_world(options([&](RedissonOptions& o) { o.lease_memory = memory; }), false, type);
   s->world.op(0, "A", 1, lock_op(5000));
   s->world.op(0, "A", 1, unlock_op());
   s->world.op(1000, "A", 1, lock_op());
@@ -136,8 +138,8 @@ TEST(LeaseMemory, StaleExplicitSendsTheLastExplicitLeaseButRenewsOnTheWatchdogPe
 }
 
 // RedissonLockTest.testRemainTimeToLive2: lock(10 s) three times, unlock twice.
-std::vector<int64_t> partial_unlock_ttls(LeaseMemory memory) {
-  auto s = rlock_world(options([&](RedissonOptions& o) { o.lease_memory = memory; }));
+std::vector<int64_t> partial_unlock_ttls(LeaseMemory memory, const std::string& type = "rlock") {
+  auto s = rlock_world(options([&](RedissonOptions& o) { o.lease_memory = memory; }), false, type);
   for (int i = 0; i < 3; ++i) s->world.op(0, "A", 1, lock_op(10000));
   s->world.op(0, "A", 1, unlock_op());
   s->world.op(0, "A", 1, unlock_op());
@@ -165,6 +167,58 @@ TEST(LeaseMemory, ResetOnUnlockPexpiresAPartialUnlockToTheWatchdogTimeout) {
   EXPECT_EQ(ttls[0], 10000);
   EXPECT_EQ(ttls[1], 30000);
   EXPECT_GT(ttls[2], 29900);
+}
+
+// RedissonSpinLock keeps its own internalLockLeaseTime, which hides RedissonBaseLock's, and only its
+// cancelExpirationRenewal override puts it back: none up to 3.19.1, so a lease-less lock() after an
+// explicit lease sends the stale 5 s as RLock did (#4818's shape)...
+TEST(LeaseMemory, SpinLockUpTo3_19_1NeverPutsItsLeaseBack) {
+  const LeaseLessAfterExplicit r = lease_less_after_explicit(LeaseMemory::StaleExplicit, "spin");
+  EXPECT_EQ(r.acquire_ttl, 5000);
+  EXPECT_EQ(r.first_renewal_reply, "0") << "the renewal comes on the watchdog's period and finds the key gone";
+}
+
+// ... from 3.19.2 the unlock that released the hold puts it back ...
+TEST(LeaseMemory, SpinLockFrom3_19_2PutsItsLeaseBackWhenTheUnlockReleases) {
+  for (const LeaseMemory memory : {LeaseMemory::ResetOnUnlock, LeaseMemory::PerAcquire}) {
+    const LeaseLessAfterExplicit r = lease_less_after_explicit(memory, "spin");
+    EXPECT_EQ(r.acquire_ttl, 30000);
+    EXPECT_EQ(r.first_renewal_reply, "1");
+  }
+}
+
+// ... where a partial unlock does it too up to 3.27.1 (#5623's shape), and not from 3.27.2.
+TEST(LeaseMemory, SpinLockPartialUnlocksKeepTheLeaseFrom3_27_2Only) {
+  const std::vector<int64_t> reset = partial_unlock_ttls(LeaseMemory::ResetOnUnlock, "spin");
+  ASSERT_EQ(reset.size(), 3u);
+  EXPECT_EQ(reset[1], 30000);
+  const std::vector<int64_t> kept = partial_unlock_ttls(LeaseMemory::PerAcquire, "spin");
+  ASSERT_EQ(kept.size(), 3u);
+  EXPECT_EQ(kept[1], 10000);
+  EXPECT_LE(kept[2], 10000);
+}
+
+// The spin lock's watchdog renews from RedissonBaseLock's field, which a spin lock never sets: every
+// lockWatchdogTimeout/3, to lockWatchdogTimeout. A:2 holds lease-less; A:1's refused lock(5000)
+// attempts set the spin lock's own field to 5 s, which A:2's renewals must not send.
+TEST(LeaseMemory, SpinLockRenewsOnTheWatchdogsTimeoutWhateverLeaseItsThreadsSend) {
+  // 3.27.2 to 3.43.x: RLock's renewal would read internalLockLeaseTime (3.44.0's batched one does not).
+  auto s = rlock_world(options([](RedissonOptions& o) {
+                         o.lease_memory = LeaseMemory::PerAcquire;
+                         o.renewal_at_watchdog_timeout = false;
+                       }),
+                       false, "spin");
+  s->world.op(0, "A", 2, lock_op());
+  s->world.op(0, "A", 2, work_op(40000));
+  s->world.op(1000, "A", 1, lock_op(5000));
+  s->world.run_until(30000);
+  const auto renewals = execs(s->world, "renew");
+  ASSERT_GE(renewals.size(), 2u);
+  for (const auto& r : renewals) {
+    EXPECT_EQ(r.reply, "1");
+    EXPECT_EQ(r.ttl_ms, 30000) << "renewed at " << r.at_ms;
+  }
+  EXPECT_GE(renewals[1].at_ms - renewals[0].at_ms, 10000) << "on the watchdog's period";
 }
 
 // --- unlock_cancels_renewal -----------------------------------------------------------------------

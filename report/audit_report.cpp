@@ -106,6 +106,8 @@ std::vector<std::string> notes_of(const StoryRun& r, bool options) {
       break;
     default: break;
   }
+  if (r.lock_type != r.file_lock_type)
+    notes.push_back("its story, written for " + r.file_lock_type + ", ran as a " + r.lock_type + " lock, whose client shares the code it shows");
   if (r.scaled != 1) {
     std::ostringstream s;
     s << "its story's times scaled x" << std::setprecision(3) << r.scaled << " with " << r.row->scales_with
@@ -279,7 +281,7 @@ void write_audit_text(const Audit& a, const std::string& out_dir, const TextStyl
     rows.push_back({{issue_of(*r->row), Tone::Plain},
                     {std::string(outcome_word(o)) + (n.empty() ? "" : "*"), tone},
                     {scenario::affected_text(*r->row), Tone::Plain},
-                    {std::string(r->row->title) + " (" + std::string(r->row->locks) + ")", Tone::Plain},
+                    {std::string(r->row->title) + " (" + scenario::locks_text(*r->row) + ")", Tone::Plain},
                     {"locksim run " + r->scenario.name, Tone::Dim}});
   }
   if (rows.empty()) {
@@ -305,6 +307,10 @@ void write_audit_text(const Audit& a, const std::string& out_dir, const TextStyl
     for (const LibraryRow* row : a.unshown)
       out << wrap_text("  ", label(*row) + " (" + scenario::affected_text(*row) + "): " + std::string(row->not_modelled),
                        "      ", style.width);
+  }
+  if (!a.absent.empty()) {
+    out << "\nNot in Redisson " << version(a) << " (its lock came later):\n";
+    for (const LibraryRow* row : a.absent) out << wrap_text("  ", label(*row) + " (" + scenario::locks_text(*row) + ")", "      ", style.width);
   }
   out << "\n"
       << wrap_text("", "Reports in " + out_dir + "/: index.html (this advice, and each story's verdict with the "
@@ -336,7 +342,7 @@ std::string audit_markdown(const Audit& a, const std::string& out_dir, bool link
     const std::string folder = slug(r->scenario.name);
     const std::vector<std::string> notes = notes_of(*r, options);
     md << "| " << issue_of(*r->row) << " | " << outcome_label(audit_outcome(*r)) << " | " << scenario::affected_text(*r->row)
-       << " | " << r->row->title << " (" << r->row->locks << ")" << (notes.empty() ? "" : ": " + joined(notes, "; "))
+       << " | " << r->row->title << " (" << scenario::locks_text(*r->row) << ")" << (notes.empty() ? "" : ": " + joined(notes, "; "))
        << " | " << r->row->property << " | `locksim run " << r->scenario.name << "` | "
        << (links ? "[timeline](" + folder + "/timeline.html)" : out_dir + "/" + folder + "/timeline.html") << " |\n";
   }
@@ -351,6 +357,10 @@ std::string audit_markdown(const Audit& a, const std::string& out_dir, bool link
     md << "\n## Not shown by a story\n\n";
     for (const LibraryRow* row : a.unshown)
       md << "- " << label(*row) << " (" << scenario::affected_text(*row) << "): " << row->not_modelled << "\n";
+  }
+  if (!a.absent.empty()) {
+    md << "\n## Not in Redisson " << version(a) << " (its lock came later)\n\n";
+    for (const LibraryRow* row : a.absent) md << "- " << label(*row) << " (" << scenario::locks_text(*row) << ")\n";
   }
   return md.str();
 }
@@ -367,7 +377,7 @@ void write_audit_reports(const Audit& a, const std::string& dir) {
   for (const StoryRun* r : in_order(a)) {
     results.push_back(r->result);
     info.seconds.push_back(r->seconds);
-    info.labels.push_back(label(*r->row) + " (" + std::string(r->row->locks) + ")");
+    info.labels.push_back(label(*r->row) + " (" + scenario::locks_text(*r->row) + ")");
     const std::vector<std::string> notes = notes_of(*r, options);
     info.readings.push_back(RowReading{audit_outcome(*r), scenario::affected_text(*r->row),
                                        notes.empty() ? "" : joined(notes, "; ") + ".", false});

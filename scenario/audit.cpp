@@ -44,9 +44,9 @@ std::vector<LockOption> parse_options(std::string_view text) {
 // The row's story as version `v` with `options`; its times scaled when the options set the one the
 // story is timed by. Judged by the row's property alone, expected as the version table says (the
 // file's own expectations are the default version's).
-Scenario story_as(const LibraryRow& row, const std::string& path, Version v, const std::vector<LockOption>& options,
-                  bool table_affected, double* factor) {
-  Scenario s = load_scenario(path, v.str());
+Scenario story_as(const LibraryRow& row, const std::string& path, const std::string& type, Version v,
+                  const std::vector<LockOption>& options, bool table_affected, double* factor) {
+  Scenario s = load_scenario(path, v.str(), type);
   double f = 1;
   if (!options.empty()) {
     const int64_t own = row.scales_with.empty() ? 0 : timed_value(s, row.scales_with);
@@ -94,12 +94,27 @@ std::optional<Version> fix_after(const LibraryRow& row, Version v) {
   return std::nullopt;
 }
 
+// The first Redisson version that has locks of `type`.
+Version first_with(const std::string& type) {
+  const model::LockType* t = model::find_lock_type(type);
+  return t && !t->since.empty() ? client::parse_version(t->since).value() : client::oldest_modelled();
+}
+
 // Whether the story, adapted to the timing options, still tells a version with the bug from one
 // without it; "" when it does, else why not.
-std::string probe(const LibraryRow& row, const std::string& path, Version v, bool table_affected,
-                  const std::vector<LockOption>& timing) {
+std::string probe(const LibraryRow& row, const std::string& path, const std::string& type, Version v,
+                  bool table_affected, const std::vector<LockOption>& timing) {
   const std::vector<client::VersionRange> ranges = ranges_of(row);
-  const Version with_bug = table_affected || ranges.empty() ? v : ranges.front().from;
+  // The first version with the bug that also has the lock type (a type may come after a bug began).
+  Version with_bug = v;
+  if (!table_affected)
+    for (const client::VersionRange& r : ranges) {
+      const Version first = std::max(r.from, first_with(type));
+      if (!r.until || first < *r.until) {
+        with_bug = first;
+        break;
+      }
+    }
   std::optional<Version> without_bug;
   if (!row.every_version) without_bug = table_affected ? fix_after(row, v) : std::optional<Version>(v);
   double f = 1, seconds = 0;
@@ -110,11 +125,11 @@ std::string probe(const LibraryRow& row, const std::string& path, Version v, boo
     if (f != 1) out << ", its times scaled x" << std::setprecision(3) << f << ",";
     return out.str();
   };
-  const Scenario bad = story_as(row, path, with_bug, timing, true, &f);
+  const Scenario bad = story_as(row, path, type, with_bug, timing, true, &f);
   if (verdict_of(timed_run(bad, seconds), row.property) != model::Validity::No)
     return "with it " + story() + " no longer shows " + label + " on " + with_bug.str() + ", which has it";
   if (without_bug) {
-    const Scenario good = story_as(row, path, *without_bug, timing, false, &f);
+    const Scenario good = story_as(row, path, type, *without_bug, timing, false, &f);
     if (verdict_of(timed_run(good, seconds), row.property) != model::Validity::Yes)
       return "with it " + story() + " no longer holds on " + without_bug->str() + ", which has " + label + " fixed";
   }
@@ -176,13 +191,16 @@ UpgradeAdvice upgrade_advice(Version v, const std::vector<std::string>& locks) {
   return advice;
 }
 
-StoryRun run_story(const LibraryRow& row, Version v, const std::string& library, const std::vector<LockOption>& options) {
+StoryRun run_story(const LibraryRow& row, Version v, const std::string& library, const std::vector<LockOption>& options,
+                   const std::string& as_type) {
   StoryRun run;
   run.row = &row;
   run.file = library + "/" + std::string(row.story);
   run.table_affected = expected_violated(row, v);
   run.applied = options;
-  run.scenario = story_as(row, run.file, v, {}, run.table_affected, nullptr);
+  run.file_lock_type = load_scenario(run.file).lock.type;
+  run.scenario = story_as(row, run.file, as_type, v, {}, run.table_affected, nullptr);
+  run.lock_type = run.scenario.lock.type;
   if (!options.empty()) apply_lock_options(options, "--set", run.scenario);
   run.result = timed_run(run.scenario, run.seconds);
   return run;
@@ -198,7 +216,8 @@ Audit audit_version(const AuditRequest& request,
   // Which of the lock types in use each option applies to; one that applies to none is a mistake.
   std::vector<std::string> types = request.locks;
   if (types.empty())
-    types = audited_lock_types();
+    for (const std::string& t : audited_lock_types())
+      if (client::has_lock_type(v, t)) types.push_back(t);  // a lock the version has not takes no option
   std::vector<std::set<std::string>> takes(request.options.size());
   for (const LockOption& o : request.options) {
     // Options that would make each story another one, not the same one under the user's configuration.
@@ -220,11 +239,16 @@ Audit audit_version(const AuditRequest& request,
     if (takes[i].empty()) throw std::invalid_argument(first_refusal);
   }
 
-  std::vector<const LibraryRow*> rows;
+  std::vector<const LibraryRow*> rows;  // with a story whose lock the version has
   for (const LibraryRow& row : redisson_library()) {
     if (!concerns(row, request.locks)) continue;
-    if (row.story.empty()) audit.unshown.push_back(&row);
-    else rows.push_back(&row);
+    if (row.story.empty()) {
+      audit.unshown.push_back(&row);
+      continue;
+    }
+    const std::string type = audited_as(row, request.locks, load_scenario(request.library + "/" + std::string(row.story)).lock.type);
+    if (client::has_lock_type(v, type)) rows.push_back(&row);
+    else audit.absent.push_back(&row);
   }
   for (size_t n = 0; n < rows.size(); ++n) {
     const LibraryRow& row = *rows[n];
@@ -233,7 +257,9 @@ Audit audit_version(const AuditRequest& request,
     run.row = &row;
     run.file = request.library + "/" + std::string(row.story);
     run.table_affected = expected_violated(row, v);
-    const std::string type = load_scenario(run.file).lock.type;
+    run.file_lock_type = load_scenario(run.file).lock.type;
+    const std::string type = audited_as(row, request.locks, run.file_lock_type);
+    run.lock_type = type;
     const std::vector<std::string> behaviour = client::behaviour_keys(row.issue);
     std::vector<LockOption> switches, timing;
     for (size_t i = 0; i < request.options.size(); ++i) {
@@ -243,12 +269,12 @@ Audit audit_version(const AuditRequest& request,
       else timing.push_back(o);
     }
     if (!timing.empty()) {
-      run.refusal = probe(row, run.file, v, run.table_affected, timing);
+      run.refusal = probe(row, run.file, type, v, run.table_affected, timing);
       if (!run.refusal.empty()) run.refused = timing;
     }
     run.applied = switches;
     if (run.refusal.empty()) run.applied.insert(run.applied.end(), timing.begin(), timing.end());
-    run.scenario = story_as(row, run.file, v, run.applied, run.table_affected, &run.scaled);
+    run.scenario = story_as(row, run.file, type, v, run.applied, run.table_affected, &run.scaled);
     run.scenario.name = story_name(row);
     run.result = timed_run(run.scenario, run.seconds);
     audit.stories.push_back(std::move(run));

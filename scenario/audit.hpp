@@ -47,6 +47,8 @@ enum class Reading : uint8_t {
 struct StoryRun {
   const LibraryRow* row = nullptr;
   std::string file;          // the library's story file
+  std::string file_lock_type;  // the lock type its file names
+  std::string lock_type;       // the lock type it ran as: the file's, or one of the row's runs_as
   Scenario scenario;         // the story as it ran: version, options, scaled times, the row's property
   ScenarioResult result;
   double seconds = 0;        // wall clock
@@ -97,6 +99,8 @@ struct Audit {
   UpgradeAdvice upgrade;
   std::vector<OptionFix> option_fixes;  // the fixes' options that take away at least one bug, tried
   std::vector<const LibraryRow*> unshown;  // the rows in use without a story
+  // The rows whose story's lock type the audited version does not have (a lock that came later).
+  std::vector<const LibraryRow*> absent;
 };
 
 // Runs the audit. `progress` is told each story before it runs. Throws std::invalid_argument for an
@@ -105,9 +109,10 @@ struct Audit {
 Audit audit_version(const AuditRequest& request,
                     const std::function<void(size_t done, size_t total, std::string_view issue)>& progress = {});
 
-// One row's story as version `v` with `options`, nothing adapted: the matrix and the tests.
+// One row's story as version `v` with `options`, nothing adapted, its lock as `as_type` (one of the
+// row's runs_as; "" the file's): the matrix and the tests.
 StoryRun run_story(const LibraryRow& row, client::Version v, const std::string& library,
-                   const std::vector<LockOption>& options = {});
+                   const std::vector<LockOption>& options = {}, const std::string& as_type = "");
 
 // The versions where a modelled behaviour changes, and the newest modelled: the matrix's columns
 // and the versions an upgrade can go to.

@@ -825,7 +825,7 @@ void apply_lock_options(const std::vector<LockOption>& options, const std::strin
   }
 }
 
-Scenario load_scenario(const std::string& path, const std::string& redisson) {
+Scenario load_scenario(const std::string& path, const std::string& redisson, const std::string& lock_type) {
   std::ifstream file(path, std::ios::binary);
   if (std::filesystem::is_directory(path))
     throw ScenarioError(path, 1, 1, "a folder, not a scenario file (`locksim run` takes a folder and runs its files)");
@@ -863,6 +863,7 @@ Scenario load_scenario(const std::string& path, const std::string& redisson) {
   if (root["seed"]) s.seed = static_cast<uint64_t>(r.non_negative(root["seed"], "seed"));
   s.world.seed = s.seed;
   if (root["world"]) read_world(r, root["world"], s);
+  if (!lock_type.empty() && root["lock"].IsMap()) root["lock"]["type"] = lock_type;
   read_lock(r, r.require(root, "lock", "the scenario"), s, redisson);
   // Options that only some locks read: given to another, they would be accepted and do nothing.
   const std::vector<std::string> applies = model::applicable_properties(s.lock.type);

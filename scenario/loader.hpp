@@ -43,8 +43,10 @@ void apply_lock_options(const std::vector<LockOption>& options, const std::strin
 
 // Parses one scenario file; throws ScenarioError. A non-empty `redisson` ("3.23.0") runs the lock as
 // that Redisson version instead of the file's `redisson:` (or the default); the file's explicit
-// options still override the version's.
-Scenario load_scenario(const std::string& path, const std::string& redisson = "");
+// options still override the version's. A non-empty `lock_type` runs the file's lock as that type (the
+// audit runs a story written for RLock as a lock whose client shares the code it shows); the file's
+// lines still name every error.
+Scenario load_scenario(const std::string& path, const std::string& redisson = "", const std::string& lock_type = "");
 
 // The scenario files named by `paths` (files, or directories searched for *.yaml / *.yml, sorted).
 // Throws std::runtime_error for a path that does not exist.

@@ -14,9 +14,11 @@ std::vector<LibraryRow> bugs() {
       {.issue = "#2018", .title = "unlock of an expired lock succeeds silently", .locks = "rlock",
        .story = "redisson/2018-unlock-expired-silent.yaml", .property = "reentrancy"},
       {.issue = "#4871", .title = "a resent unlock runs twice and frees a reentrant hold", .locks = "rlock",
-       .story = "redisson/4871-resent-unlock-runs-twice.yaml", .property = "mutual_exclusion"},
+       .story = "redisson/4871-resent-unlock-runs-twice.yaml", .property = "mutual_exclusion",
+       .runs_as = "spin, fenced"},
       {.issue = "#3194", .title = "one failed renewal ends the watchdog; the lock expires while held", .locks = "rlock, fair, rwlock",
-       .story = "redisson/3194-renewal-error-ends-watchdog.yaml", .property = "mutual_exclusion", .scales_with = "watchdog_ms"},
+       .story = "redisson/3194-renewal-error-ends-watchdog.yaml", .property = "mutual_exclusion", .scales_with = "watchdog_ms",
+       .runs_as = "spin, fenced"},
       {.issue = "#3334", .title = "a failed renewal leaves its entry: the next lock() of that name on the client is not renewed either",
        .locks = "rlock, fair, rwlock", .story = "redisson/3194-failed-renewal-keeps-entry.yaml", .property = "watchdog",
        .scales_with = "watchdog_ms"},
@@ -27,9 +29,11 @@ std::vector<LibraryRow> bugs() {
        .locks = "rlock, fair, rwlock", .story = "redisson/2515-unlock-nil-keeps-renewal-entry.yaml",
        .property = "mutual_exclusion", .scales_with = "watchdog_ms"},
       {.issue = "#4818", .title = "a reused instance's lease-less lock() expires at the last explicit lease", .locks = "rlock",
-       .story = "redisson/4818-stale-explicit-lease.yaml", .property = "mutual_exclusion", .scales_with = "watchdog_ms"},
+       .story = "redisson/4818-stale-explicit-lease.yaml", .property = "mutual_exclusion", .scales_with = "watchdog_ms",
+       .runs_as = "spin"},
       {.issue = "#5761", .title = "an unlock message between the waiter's check and its listener is lost",
-       .locks = "rlock, fair, rwlock", .story = "redisson/5761-wakeup-lost-before-listen.yaml", .property = "liveness"},
+       .locks = "rlock, fair, rwlock", .story = "redisson/5761-wakeup-lost-before-listen.yaml", .property = "liveness",
+       .runs_as = "fenced"},
       {.issue = "#6883", .title = "the batched read renewal fails for a reader holding twice; the hash is freed under it",
        .locks = "rwlock", .story = "redisson/6883-reentrant-reader-stops-read-renewal.yaml", .property = "read_write",
        .scales_with = "watchdog_ms"},
@@ -38,7 +42,7 @@ std::vector<LibraryRow> bugs() {
        .scales_with = "watchdog_ms"},
       {.issue = "#6144", .title = "a re-entrant thread's last unlock leaves it in the renewal entry: another thread's hold is not renewed",
        .locks = "rlock, fair, multi, red", .story = "redisson/6144-reentrant-unlock-leaves-stale-renewal-entry.yaml",
-       .property = "mutual_exclusion", .scales_with = "watchdog_ms"},
+       .property = "mutual_exclusion", .scales_with = "watchdog_ms", .runs_as = "spin, fenced"},
       {.issue = "#7251", .title = "a re-entrant reader's last unlock leaves it in the read renewal entry: another reader is not renewed",
        .locks = "rwlock", .story = "redisson/7251-reentrant-reader-leaves-stale-renewal-entry.yaml", .property = "read_write",
        .scales_with = "watchdog_ms"},
@@ -51,7 +55,7 @@ std::vector<LibraryRow> bugs() {
        .not_modelled = "modelled (latch_delete_names_client; verify/unit/client/redisson_versions_test.cpp pins it), but no "
                        "property can see it: a latch's request id is never reused, so the leftover key changes no answer"},
       {.issue = "#5019", .title = "a response timeout inside tryLock's wait loop skips acquireFailed: a FairLock queue entry stays",
-       .locks = "fair",
+       .locks = "fair, nonreentrant-fair",
        .not_modelled = "modelled (loop_timeout_gives_up), but no one story tells every affected version from the fix: up "
                        "to 3.36.x the acquire is resent, so the loop times out only when an outage outlasts every resend, "
                        "and then 4.7.0's resent acquireFailed is lost as well; from 3.37.0 one lost message does it "
@@ -61,7 +65,7 @@ std::vector<LibraryRow> bugs() {
        .not_modelled = "modelled (renewal_ignores_not_held; verify/unit/client/redisson_versions_test.cpp pins it), but no "
                        "property can see it: the renew script checks ownership, so the extra renewals change no key"},
       {.issue = "#5623", .title = "any unlock resets the stored lease to the watchdog timeout", .locks = "rlock",
-       .story = "redisson/5623-partial-unlock-resets-lease.yaml", .property = "watchdog"},
+       .story = "redisson/5623-partial-unlock-resets-lease.yaml", .property = "watchdog", .runs_as = "spin"},
       {.issue = "#4050", .title = "MultiLock lock() uses one random wait for every retry", .locks = "multi, red",
        .not_modelled = "modelled (fixed_retry_wait; the unit test pins the rounds), but no property can see it: every "
                        "client takes the sub-locks in the same order, so a fixed wait only slows retries"},
@@ -108,14 +112,37 @@ std::vector<LibraryRow> hazards() {
        .mitigation = "fencing: the protected resource refuses a write whose token is older than one it has accepted, so "
                      "the paused holder's late write is turned away (no lease outlasts every pause)",
        .mitigation_story = "pause-longer-than-lease-token.yaml", .mitigation_property = "fencing",
-       .scales_with = "watchdog_ms"},
+       .scales_with = "watchdog_ms", .runs_as = "spin, fenced, nonreentrant, nonreentrant-fair"},
       {.issue = "failover", .title = "failover to a replica that lags loses the lock (WAIT, #2669, narrows it)",
        .locks = "rlock, fair, multi, red, rwlock", .story = "failover-replication-lag.yaml", .property = "mutual_exclusion",
        .every_version = true,
        .mitigation = "let a lock count only once a replica has it (WAIT; Redisson's checkLockSyncedSlaves, 3.17.0 on): a "
                      "replica that has the lock keeps it across the failover. Fencing tokens from the same Redis do not "
                      "help: the new master hands a token out again (token-failover-shared-token.yaml)",
-       .mitigation_story = "failover-replica-caught-up.yaml", .mitigation_property = "mutual_exclusion"},
+       .mitigation_story = "failover-replica-caught-up.yaml", .mitigation_property = "mutual_exclusion",
+       .runs_as = "spin, fenced, nonreentrant, nonreentrant-fair"},
+      // Found by locksim, in every modelled version; no Redisson issue filed that we know of.
+      {.issue = "renew-lost", .title = "a restart that loses a thread's re-entrant hold stops the renewal of the client's next thread",
+       .locks = "rlock, fair, multi", .story = "renewal-first-thread-lost-in-restart.yaml", .property = "watchdog",
+       .every_version = true,
+       .mitigation = "persistence that keeps the lock across a restart (appendonly yes, appendfsync everysec or always): "
+                     "the first thread's hold survives, so the renewal entry still renews for a live hold",
+       .mitigation_story = "renewal-first-thread-restart-aof.yaml", .mitigation_property = "watchdog",
+       .runs_as = "spin, fenced"},
+      {.issue = "spin-lease", .title = "a spin lock's threads share one lease: a lease-less hold gets another thread's lease and lapses",
+       .locks = "spin", .story = "spin-stale-lease-lapses.yaml", .property = "watchdog", .every_version = true,
+       .mitigation = "do not mix leased and lease-less acquires on one RSpinLock instance (an instance per use, or the "
+                     "same lease on every acquire)",
+       .mitigation_story = "spin-one-lease-per-instance.yaml", .mitigation_property = "watchdog"},
+      {.issue = "fenced-lease", .title = "RFencedLock.lockAndGetToken(lease, unit) drops its lease: the watchdog holds the lock",
+       .locks = "fenced", .story = "fenced-lock-lease-ignored.yaml", .property = "watchdog", .every_version = true,
+       .mitigation = "tryLockAndGetToken(wait, lease, unit), which keeps its lease",
+       .mitigation_story = "fenced-trylock-keeps-lease.yaml", .mitigation_property = "watchdog"},
+      {.issue = "fence-rule", .title = "a resource that accepts an equal token lets two holders through after a failover",
+       .locks = "fenced", .story = "fenced-failover-equal-token.yaml", .property = "fencing", .every_version = true,
+       .mitigation = "accept only a token greater than the last one accepted (fence_rule: \">\"): the second holder's "
+                     "write with an equal token is refused",
+       .mitigation_story = "fenced-failover-strict-rule.yaml", .mitigation_property = "fencing"},
   };
 }
 
@@ -135,17 +162,49 @@ bool expected_violated(const LibraryRow& row, client::Version v) {
   return row.every_version || client::affects(row.issue, v);
 }
 
-bool concerns(const LibraryRow& row, const std::vector<std::string>& locks) {
-  if (locks.empty()) return true;
-  std::string_view rest = row.locks;
+namespace {
+
+// "rlock, fair" as {"rlock", "fair"}.
+std::vector<std::string> type_list(std::string_view rest) {
+  std::vector<std::string> out;
   while (!rest.empty()) {
     const size_t comma = rest.find(',');
     std::string_view type = rest.substr(0, comma);
     while (type.starts_with(' ')) type.remove_prefix(1);
-    if (std::find(locks.begin(), locks.end(), type) != locks.end()) return true;
+    if (!type.empty()) out.emplace_back(type);
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
   }
+  return out;
+}
+
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+}  // namespace
+
+bool concerns(const LibraryRow& row, const std::vector<std::string>& locks) {
+  if (locks.empty()) return true;
+  for (const std::string& type : type_list(row.locks))
+    if (contains(locks, type)) return true;
+  for (const std::string& type : runs_as(row))
+    if (contains(locks, type)) return true;
   return false;
+}
+
+std::vector<std::string> runs_as(const LibraryRow& row) { return type_list(row.runs_as); }
+
+std::string locks_text(const LibraryRow& row) {
+  return row.runs_as.empty() ? std::string(row.locks) : std::string(row.locks) + ", " + std::string(row.runs_as);
+}
+
+std::string audited_as(const LibraryRow& row, const std::vector<std::string>& locks, const std::string& file_type) {
+  if (locks.empty() || contains(locks, file_type)) return file_type;
+  for (const model::LockType& t : model::lock_types()) {
+    const std::string type(t.name);
+    if (contains(locks, type) && contains(runs_as(row), type)) return type;
+  }
+  return file_type;
 }
 
 std::vector<client::VersionRange> ranges_of(const LibraryRow& row) {

@@ -30,6 +30,10 @@ struct LibraryRow {
   // The lock option the story's times are proportional to ("watchdog_ms": a pause, a fault, a wait
   // set against the watchdog's lease); `--set` of it scales the story's times with it.
   std::string_view scales_with{};
+  // More lock types it concerns, whose clients share the code the story shows: the story runs as each
+  // of them unchanged but for its lock's type (an audit of one runs it so; the library's tests check
+  // it on every version that has the type).
+  std::string_view runs_as{};
 };
 
 const std::vector<LibraryRow>& redisson_library();
@@ -40,8 +44,15 @@ bool expected_violated(const LibraryRow& row, client::Version v);
 std::string affected_text(const LibraryRow& row);
 // Whether the row concerns one of `locks` (every row when it is empty).
 bool concerns(const LibraryRow& row, const std::vector<std::string>& locks);
+// The row's `runs_as` as a list.
+std::vector<std::string> runs_as(const LibraryRow& row);
+// Every lock type the row concerns, its `locks` then its `runs_as`: "rlock, spin, fenced".
+std::string locks_text(const LibraryRow& row);
+// The lock type an audit of `locks` runs the row's story as: the file's own (`file_type`) when `locks`
+// is empty or names it, else the first of `locks` in the row's `runs_as`, else the file's.
+std::string audited_as(const LibraryRow& row, const std::vector<std::string>& locks, const std::string& file_type);
 // The Redisson lock types some row concerns, in the lock-type table's order: the ones an audit can
-// speak for ("rlock, fair, multi, red, rwlock").
+// speak for.
 std::vector<std::string> audited_lock_types();
 // The version table's ranges of the row's bug (empty for a hazard and a row outside the table).
 std::vector<client::VersionRange> ranges_of(const LibraryRow& row);

@@ -28,12 +28,21 @@ refuses "is not a Redisson version" --redisson latest
 refuses "--redisson X.Y.Z is required"
 refuses "expected one of Redisson's lock types" --redisson 3.23.0 --lock token
 refuses "unknown key 'unlock-latch' in lock" --redisson 3.23.0 --set unlock-latch=true
-refuses "no story of the library is written for the fenced lock" --redisson 4.7.0 --lock fenced
+refuses "Redisson 3.23.0 has no nonreentrant lock (it came in 4.4.0)" --redisson 3.23.0 --lock nonreentrant
 refuses "fair_variant applies to lock types fair and nonreentrant-fair only" --redisson 3.23.0 --lock rlock --set fair_variant=tail
 refuses "--self-check compares the stories with locksim's version table" --redisson 3.23.0 --self-check --set watchdog_ms=60000
 refuses "--format" --redisson 3.23.0 --format html
 refuses "the version audited is --redisson's" --redisson 3.23.0 --set redisson=3.44.0
 refuses "--set lease_ms=10000: a lease on every acquire" --redisson 3.23.0 --set lease_ms=10000
+
+# Every Redisson lock type has stories: a fenced lock's own hazards, and RLock's stories run as fenced.
+fenced=$("$locksim" audit --redisson 3.23.0 --lock fenced --out "$dir/fenced" 2>&1); status=$?
+[[ $status -eq 1 ]] || fail "fenced on 3.23.0: exit $status, expected 1 (#4871 affects it): $fenced"
+grep -Eq "^  #4871 +affected\*? +up to 3.23.x" <<<"$fenced" || fail "fenced: #4871 not shown affected"
+grep -q "written for rlock, ran as a fenced lock" <<<"$fenced" || fail "fenced: the story run as fenced does not say so"
+grep -Eq "^  fence-rule +affected\*? +every version" <<<"$fenced" || fail "fenced: the equal-token hazard is not shown"
+grep -q "^type: fenced" "$dir/fenced/4871/story.yaml" 2>/dev/null || grep -q "  type: fenced" "$dir/fenced/4871/story.yaml" ||
+  fail "fenced: the written story is not a fenced lock's"
 
 fits() {  # name text: no line wider than 100 columns
   local long

@@ -180,3 +180,32 @@ TEST(AuditMitigations, EveryHazardsMitigationIsShownWorking) {
 
 }  // namespace
 }  // namespace locksim::scenario
+
+namespace locksim::scenario {
+namespace {
+
+// An audit of a lock type a story was not written for runs the story as that type, where the row
+// says its client shares the code; an audit of all types runs each story as written.
+TEST(AuditLockTypes, AStoryRunsAsTheAuditedTypeItsRowNames) {
+  const Audit spin = audit({3, 23, 0}, {"spin"});
+  EXPECT_EQ(story(spin, "#4871").file_lock_type, "rlock");
+  EXPECT_EQ(story(spin, "#4871").lock_type, "spin");
+  EXPECT_EQ(story(spin, "#4871").scenario.lock.type, "spin");
+  EXPECT_EQ(story(spin, "#4871").reading(), Reading::Affected);
+  EXPECT_EQ(story(spin, "spin-lease").lock_type, "spin");
+  EXPECT_EQ(story(spin, "spin-lease").reading(), Reading::Hazard);
+  EXPECT_THROW(story(spin, "#5761"), std::logic_error) << "a spin lock never listens: #5761 is not its";
+  const Audit all = audit({3, 23, 0}, {});
+  EXPECT_EQ(story(all, "#4871").lock_type, "rlock");
+}
+
+// A story whose lock the audited version does not have is set apart, not run.
+TEST(AuditLockTypes, ALockTheVersionDoesNotHaveIsSetApart) {
+  const Audit a = audit({3, 12, 0}, {});
+  EXPECT_EQ(issues(a.absent), (std::vector<std::string>{"spin-lease", "fenced-lease", "fence-rule"}));
+  EXPECT_THROW(story(a, "spin-lease"), std::logic_error);
+  EXPECT_TRUE(audit({3, 19, 0}, {}).absent.empty());
+}
+
+}  // namespace
+}  // namespace locksim::scenario

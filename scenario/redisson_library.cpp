@@ -18,13 +18,13 @@ std::vector<LibraryRow> bugs() {
        .runs_as = "spin, fenced"},
       {.issue = "#3194", .title = "one failed renewal ends the watchdog; the lock expires while held", .locks = "rlock, fair, rwlock",
        .story = "redisson/3194-renewal-error-ends-watchdog.yaml", .property = "mutual_exclusion", .scales_with = "watchdog_ms",
-       .runs_as = "spin, fenced"},
+       .runs_as = "fair, spin, fenced"},
       {.issue = "#3334", .title = "a failed renewal leaves its entry: the next lock() of that name on the client is not renewed either",
        .locks = "rlock, fair, rwlock", .story = "redisson/3194-failed-renewal-keeps-entry.yaml", .property = "watchdog",
-       .scales_with = "watchdog_ms"},
+       .scales_with = "watchdog_ms", .runs_as = "fair"},
       {.issue = "#1966", .title = "an unlock that times out leaves the watchdog renewing: the lock never expires",
        .locks = "rlock, fair, rwlock", .story = "redisson/1966-unlock-timeout-keeps-renewing.yaml", .property = "liveness",
-       .scales_with = "watchdog_ms"},
+       .scales_with = "watchdog_ms", .runs_as = "fair"},
       {.issue = "#2515", .title = "an unlock answered nil leaves the renewal entry: the next lock() is not renewed",
        .locks = "rlock, fair, rwlock", .story = "redisson/2515-unlock-nil-keeps-renewal-entry.yaml",
        .property = "mutual_exclusion", .scales_with = "watchdog_ms"},
@@ -33,7 +33,7 @@ std::vector<LibraryRow> bugs() {
        .runs_as = "spin"},
       {.issue = "#5761", .title = "an unlock message between the waiter's check and its listener is lost",
        .locks = "rlock, fair, rwlock", .story = "redisson/5761-wakeup-lost-before-listen.yaml", .property = "liveness",
-       .runs_as = "fenced"},
+       .runs_as = "fair, fenced"},
       {.issue = "#6883", .title = "the batched read renewal fails for a reader holding twice; the hash is freed under it",
        .locks = "rwlock", .story = "redisson/6883-reentrant-reader-stops-read-renewal.yaml", .property = "read_write",
        .scales_with = "watchdog_ms"},
@@ -42,7 +42,7 @@ std::vector<LibraryRow> bugs() {
        .scales_with = "watchdog_ms"},
       {.issue = "#6144", .title = "a re-entrant thread's last unlock leaves it in the renewal entry: another thread's hold is not renewed",
        .locks = "rlock, fair, multi, red", .story = "redisson/6144-reentrant-unlock-leaves-stale-renewal-entry.yaml",
-       .property = "mutual_exclusion", .scales_with = "watchdog_ms", .runs_as = "spin, fenced"},
+       .property = "mutual_exclusion", .scales_with = "watchdog_ms", .runs_as = "fair, multi, red, spin, fenced"},
       {.issue = "#7251", .title = "a re-entrant reader's last unlock leaves it in the read renewal entry: another reader is not renewed",
        .locks = "rwlock", .story = "redisson/7251-reentrant-reader-leaves-stale-renewal-entry.yaml", .property = "read_write",
        .scales_with = "watchdog_ms"},
@@ -195,7 +195,12 @@ bool concerns(const LibraryRow& row, const std::vector<std::string>& locks) {
 std::vector<std::string> runs_as(const LibraryRow& row) { return type_list(row.runs_as); }
 
 std::string locks_text(const LibraryRow& row) {
-  return row.runs_as.empty() ? std::string(row.locks) : std::string(row.locks) + ", " + std::string(row.runs_as);
+  std::vector<std::string> all = type_list(row.locks);
+  for (const std::string& type : runs_as(row))
+    if (!contains(all, type)) all.push_back(type);
+  std::string out;
+  for (const std::string& type : all) out += (out.empty() ? "" : ", ") + type;
+  return out;
 }
 
 std::string audited_as(const LibraryRow& row, const std::vector<std::string>& locks, const std::string& file_type) {

@@ -30,9 +30,9 @@ struct LibraryRow {
   // The lock option the story's times are proportional to ("watchdog_ms": a pause, a fault, a wait
   // set against the watchdog's lease); `--set` of it scales the story's times with it.
   std::string_view scales_with{};
-  // More lock types it concerns, whose clients share the code the story shows: the story runs as each
-  // of them unchanged but for its lock's type (an audit of one runs it so; the library's tests check
-  // it on every version that has the type).
+  // The lock types besides its file's whose clients share the code the story shows (some may be in
+  // `locks` too): the story runs as each of them unchanged but for its lock's type (an audit of one
+  // runs it so; the library's tests check it on every version that has the type).
   std::string_view runs_as{};
 };
 
@@ -46,7 +46,7 @@ std::string affected_text(const LibraryRow& row);
 bool concerns(const LibraryRow& row, const std::vector<std::string>& locks);
 // The row's `runs_as` as a list.
 std::vector<std::string> runs_as(const LibraryRow& row);
-// Every lock type the row concerns, its `locks` then its `runs_as`: "rlock, spin, fenced".
+// Every lock type the row concerns, its `locks` then the rest of its `runs_as`: "rlock, spin, fenced".
 std::string locks_text(const LibraryRow& row);
 // The lock type an audit of `locks` runs the row's story as: the file's own (`file_type`) when `locks`
 // is empty or names it, else the first of `locks` in the row's `runs_as`, else the file's.

@@ -284,6 +284,22 @@ TEST(CaughtRedissonBug, ARestartLostReentrantHoldStarvesTheNextThreadsRenewal) {
   ADD_FAILURE() << "no watchdog-lapse finding in 2,000 seeds";
 }
 
+// #3004 / #3730 / #6150, open: a FairLock waiter queued longer than threadWaitTime is pruned by the
+// next release, which then wakes nobody; from 3.32.0 it retries after at most the pttl it was told
+// and queues again behind whoever came meanwhile. With fairLockWaitTimeout at 5 s (a user's option)
+// plain exploration of the newest version reports it as a finding: a waiter sleeping on a free lock.
+TEST(CaughtRedissonBug, AFairWaiterPastThreadWaitTimeIsPrunedAndSleepsOnAFreeLock) {
+  ExploreConfig c = config("fair", {}, {"fair_queue"});
+  c.lock_options = {{"thread_wait_ms", "5000"}};
+  const ShrinkOptions no_shrink{false, 0};
+  for (uint64_t seed = 1; seed <= 100; ++seed) {
+    const CaseResult r = explore_case(c, seed, no_shrink);
+    ASSERT_FALSE(r.error) << "seed " << seed << ": " << *r.error;
+    if (r.is_finding() && r.violated == "fair_queue" && r.anomaly == "starved") return;
+  }
+  ADD_FAILURE() << "no fair_queue (starved) finding in 100 seeds";
+}
+
 // A non-reentrant acquire written from RLock's script counts its holder's second acquire.
 TEST(CaughtPlantedBug, ANonReentrantAcquireThatReentersBreaksReentrancy) {
   ExploreConfig c = config("nonreentrant", {}, {"reentrancy"});

@@ -295,7 +295,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   explore->add_flag("--reorder", explore_options.config.reorder,
                     "Messages on a link may overtake one another in every case (a delayed reply and a pub/sub message "
-                    "racing, as on a real network with several connections); without it each direction is FIFO");
+                    "racing, as on a real network with several connections); without it each direction is FIFO. With "
+                    "delay among the faults, a third of the sessions also race another client's release (#5761)");
   explore->add_option("--horizon-ms", explore_options.config.horizon_ms, "Sessions and faults start within this many ms")
       ->capture_default_str();
   explore->add_option("--work-ms-max", explore_options.config.work_ms_max, "A session works 0..this many ms while holding")

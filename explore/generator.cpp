@@ -69,9 +69,16 @@ world::Fault to_fault(const FaultPlan& f, const world::FaultInfo& info) {
 // their callers' forms read -1 apart from 0 and a lease's unit apart from milliseconds.
 bool multi_parts(const ExploreConfig& c) { return c.lock_type == "multi" || c.lock_type == "red"; }
 
+// Whether sessions may race a release (SessionPlan::races_release): messages may overtake one
+// another and the configuration allows delays.
+bool races_releases(const ExploreConfig& c) {
+  return c.reorder && std::find(c.faults.begin(), c.faults.end(), "delay") != c.faults.end();
+}
+
 rc::Gen<SessionPlan> session_gen(const ExploreConfig& c) {
   using rc::gen::set;
   const bool parts = multi_parts(c);
+  const bool races = races_releases(c);
   return rc::gen::build<SessionPlan>(
       set(&SessionPlan::at_ms, between(0, c.horizon_ms - 1)),
       set(&SessionPlan::try_lock, c.try_locks ? one_in(2) : rc::gen::just(false)),
@@ -89,7 +96,12 @@ rc::Gen<SessionPlan> session_gen(const ExploreConfig& c) {
                                                                  [](int64_t x) { return static_cast<int>(x); })
                                                   : rc::gen::just(0)),
       set(&SessionPlan::wait_minus_one, parts && c.try_locks ? one_in(4) : rc::gen::just(false)),
-      set(&SessionPlan::lease_in_seconds, parts && c.leases ? one_in(4) : rc::gen::just(false)));
+      set(&SessionPlan::lease_in_seconds, parts && c.leases ? one_in(4) : rc::gen::just(false)),
+      set(&SessionPlan::races_release, races ? one_in(3) : rc::gen::just(false)),
+      set(&SessionPlan::race_lead_ms, races ? between(5, 300) : rc::gen::just<int64_t>(5)),
+      set(&SessionPlan::race_offset_ms, races ? between(1, 12) : rc::gen::just<int64_t>(1)),
+      set(&SessionPlan::race_for_ms, races ? between(1, 4) : rc::gen::just<int64_t>(1)),
+      set(&SessionPlan::race_extra_ms, races ? between(50, 600) : rc::gen::just<int64_t>(50)));
 }
 
 rc::Gen<ClientPlan> client_gen(const ExploreConfig& c) {
@@ -309,10 +321,34 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
     steps.push_back({e, static_cast<int>(client)});
     return *steps.back().entry.op;
   };
+  // When the first session of `client` that unlocks is due to release: its start plus its work (a
+  // holder that got the lock at once); nullopt when it has none.
+  auto first_release = [&](size_t client) -> std::optional<int64_t> {
+    if (client >= clients) return std::nullopt;
+    std::optional<int64_t> due;
+    for (const SessionPlan& sp : plan.clients[client].sessions)
+      if (sp.unlock && (!due || sp.at_ms + sp.work_ms < *due)) due = sp.at_ms + sp.work_ms;
+    return due;
+  };
+  std::vector<TimelineEntry> races;  // the delays of sessions racing a release
   for (size_t i = 0; i < clients; ++i) {
     const ClientPlan& cp = plan.clients[i];
     s.clients.push_back({client_name(i), cp.clock_offset_ms, 0});
     std::vector<SessionPlan> sessions = cp.sessions;
+    for (SessionPlan& sp : sessions) {
+      if (!sp.races_release) continue;
+      const std::optional<int64_t> due = first_release(i == 0 ? 1 : 0);
+      if (!due) continue;
+      sp.at_ms = std::max<int64_t>(0, *due - sp.race_lead_ms);
+      TimelineEntry e;
+      e.at_ms = sp.at_ms + sp.race_offset_ms;
+      e.fault = world::Fault{};
+      e.fault->kind = world::FaultKind::Delay;
+      e.fault->client = client_name(i);
+      e.fault->for_ms = sp.race_for_ms;
+      e.fault->extra_ms = sp.race_extra_ms;
+      races.push_back(std::move(e));
+    }
     std::stable_sort(sessions.begin(), sessions.end(),
                      [](const SessionPlan& a, const SessionPlan& b) { return a.at_ms < b.at_ms; });
     int ops = 0;
@@ -340,6 +376,7 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
       for (int a = 0; sp.unlock && a < acquires && room(); ++a, ++ops) op_step(i, sp.at_ms, K::Unlock);
     }
   }
+  for (TimelineEntry& e : races) steps.push_back({std::move(e), 1000});
   for (const FaultPlan& f : plan.faults) {
     const world::FaultInfo* kind = fault_of(f, c);
     if (!kind) break;

@@ -90,6 +90,15 @@ struct SessionPlan {
   // tryLock(-1, lease), Redisson's "no wait" (#2172); a lease is given in whole seconds (#5484).
   bool wait_minus_one = false;
   bool lease_in_seconds = false;
+  // With --reorder and delay faults only (drawn last, so no other configuration's cases change): the
+  // session starts `race_lead_ms` before another client's first release is due and its link is
+  // slowed by `race_extra_ms` from `race_offset_ms` after its start for 1..4 ms, so a refused
+  // attempt's reply can come after the release's message (#5761's race).
+  bool races_release = false;
+  int64_t race_lead_ms = 5;
+  int64_t race_offset_ms = 1;
+  int64_t race_for_ms = 1;
+  int64_t race_extra_ms = 50;
   bool operator==(const SessionPlan&) const = default;
 };
 

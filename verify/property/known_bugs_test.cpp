@@ -98,6 +98,13 @@ std::vector<KnownBug> known_bugs() {
                   {"mutual_exclusion", "liveness"}});
   bugs.push_back({"#5484", make("multi", {}, {"mutual_exclusion"}, {{"redisson", "3.25.0"}}, {{"redisson", "3.25.1"}}),
                   {"mutual_exclusion", "liveness"}});
+  // #5761: a waiter checks its latch, runs its attempt and only then listens: a release's message
+  // that overtakes the attempt's reply is lost, and the waiter sleeps the ttl it was told. Needs a
+  // link where messages overtake one another and a reply slowed just then (the racing shape).
+  KnownBug lost_wakeup{"#5761", make("rlock", {"delay"}, {"liveness"}, {{"redisson", "3.27.0"}}, {{"redisson", "3.28.0"}}),
+                       {"liveness"}};
+  lost_wakeup.config.reorder = true;
+  bugs.push_back(lost_wakeup);
   // A re-entrant thread's last unlock leaves a stale copy first in the renewal entry (3.37.0-3.45.x;
   // the read side's to 4.6.x): needs two threads of a client on one lock.
   for (const auto& [issue, lock, property, buggy, fixed] :

@@ -126,6 +126,16 @@ TEST(SafeFairLockWithLockOnly, Seeds1To2000) {
   expect_clean(c, 1, 2000);
 }
 
+// The same on a link where messages overtake one another: a FairLock waiter from 3.28.0 listens
+// before it checks, as RLock's does (#5761), and FairLock wakes its queue's head by name.
+TEST(SafeFairLockWithLockOnlyOnAReorderingLink, Seeds1To2000) {
+  ExploreConfig c = config("fair", {}, {"mutual_exclusion", "watchdog", "liveness", "fair_queue"});
+  c.try_locks = false;
+  c.lock_options = {{"thread_wait_ms", "300000"}};
+  c.reorder = true;
+  expect_clean(c, 1, 2000);
+}
+
 // ReadWriteLock with the watchdog and crashes: a crashed holder's hash lives until its lease runs
 // out, and no one else believes it holds the write side meanwhile. Not safe for the watchdog: a
 // re-entrant write acquire adds its lease to what is left, and up to 4.3.x the read renewal renews
@@ -138,6 +148,13 @@ TEST(SafeReadWriteLockWithTheWatchdogAndCrashes, Seeds1To2000) {
     c.lock_options = {{"redisson", version}};
     expect_clean(c, 1, 2000);
   }
+}
+
+// The same on a link where messages overtake one another (the newest version).
+TEST(SafeReadWriteLockWithTheWatchdogAndCrashesOnAReorderingLink, Seeds1To2000) {
+  ExploreConfig c = config("rwlock", {"crash"}, {"read_write"});
+  c.reorder = true;
+  expect_clean(c, 1, 2000);
 }
 
 // ReadWriteLock with the watchdog and no fault: every hold is renewed by its live holder and freed by

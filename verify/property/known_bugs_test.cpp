@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <tuple>
 
@@ -98,6 +100,28 @@ std::vector<KnownBug> known_bugs() {
                   {"mutual_exclusion", "liveness"}});
   bugs.push_back({"#5484", make("multi", {}, {"mutual_exclusion"}, {{"redisson", "3.25.0"}}, {{"redisson", "3.25.1"}}),
                   {"mutual_exclusion", "liveness"}});
+  // #4818: a reused instance's lease-less lock() sends the last explicit lease (3.15.0-3.19.1).
+  bugs.push_back({"#4818", make("rlock", {}, {"mutual_exclusion", "watchdog"}, {{"redisson", "3.19.1"}},
+                                {{"redisson", "3.19.2"}}),
+                  {"watchdog", "mutual_exclusion"}});
+  // #1966: an unlock that times out (every send lost) leaves the watchdog renewing (up to 3.10.4).
+  KnownBug renewing{"#1966", make("rlock", {"loss"}, {"liveness"}, {{"redisson", "3.10.4"}}, {{"redisson", "3.10.5"}}),
+                    {"liveness"}};
+  renewing.config.leases = false;
+  bugs.push_back(renewing);
+  // #5019: a response timeout inside FairLock tryLock's wait loop skips acquireFailed, so the
+  // waiter's queue entry stays and keeps the waiters behind it out (up to 4.6.x).
+  KnownBug queue_entry{"#5019", make("fair", {"loss"}, {"liveness", "fair_queue"}, {{"redisson", "4.6.1"}},
+                                     {{"redisson", "4.7.0"}}),
+                       {"liveness", "fair_queue"}};
+  queue_entry.config.leases = false;
+  queue_entry.config.clients_max = 3;
+  bugs.push_back(queue_entry);
+  // The ReadWriteLock's unlock of a missing lock answers success up to 3.43.x (a script change of
+  // 3.44.0, no issue number).
+  bugs.push_back({"rwlock-3.44", make("rwlock", {"crash", "pause"}, {"read_write", "reentrancy"},
+                                      {{"redisson", "3.43.0"}}, {{"redisson", "3.44.0"}}),
+                  {"reentrancy"}});
   // #5761: a waiter checks its latch, runs its attempt and only then listens: a release's message
   // that overtakes the attempt's reply is lost, and the waiter sleeps the ttl it was told. Needs a
   // link where messages overtake one another and a reply slowed just then (the racing shape).
@@ -158,7 +182,11 @@ TEST_P(KnownBugs, AreFoundWithin2000SeedsAndReplayViolatedUnderTheBugAndHoldingU
 
 INSTANTIATE_TEST_SUITE_P(Redisson, KnownBugs, ::testing::ValuesIn(known_bugs()),
                          [](const ::testing::TestParamInfo<KnownBug>& info) {
-                           return std::string("issue") + (info.param.issue + 1);
+                           std::string name = info.param.issue[0] == '#' ? std::string("issue") + (info.param.issue + 1)
+                                                                         : std::string(info.param.issue);
+                           std::replace_if(name.begin(), name.end(),
+                                           [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+                           return name;
                          });
 
 }  // namespace

@@ -317,6 +317,12 @@ TEST(CaughtRedissonBug, AFairWaiterPastThreadWaitTimeIsPrunedAndSleepsOnAFreeLoc
   ADD_FAILURE() << "no fair_queue (starved) finding in 100 seeds";
 }
 
+// FairLock's unlock of a lock nobody holds answers success in every version (its script returns 1
+// when the key is absent): the caller is told it released a lock it did not hold.
+TEST(CaughtRedissonBehaviour, AFairUnlockOfAFreeLockAnswersSuccess) {
+  expect_caught(config("fair", {}, {"reentrancy"}), "reentrancy", "unlock-by-non-holder", 50);
+}
+
 // A non-reentrant acquire written from RLock's script counts its holder's second acquire.
 TEST(CaughtPlantedBug, ANonReentrantAcquireThatReentersBreaksReentrancy) {
   ExploreConfig c = config("nonreentrant", {}, {"reentrancy"});

@@ -70,6 +70,18 @@ void expect_caught(const ExploreConfig& config, const std::string& property, con
   ADD_FAILURE() << "no " << property << " (" << anomaly << ") in " << count << " seeds";
 }
 
+// expect_caught, and the violation must also be a finding: no hazard of the configuration explains it.
+void expect_finding(const ExploreConfig& config, const std::string& property, const std::string& anomaly,
+                    uint64_t count) {
+  const ShrinkOptions no_shrink{false, 0};
+  for (uint64_t seed = 1; seed <= count; ++seed) {
+    const CaseResult r = explore_case(config, seed, no_shrink);
+    ASSERT_FALSE(r.error) << "seed " << seed << ": " << *r.error;
+    if (r.is_finding() && r.violated == property && r.anomaly == anomaly) return;
+  }
+  ADD_FAILURE() << "no " << property << " (" << anomaly << ") finding in " << count << " seeds";
+}
+
 ExploreConfig config(std::string lock, std::vector<std::string> faults, std::vector<std::string> properties) {
   ExploreConfig c;
   c.lock_type = std::move(lock);
@@ -292,13 +304,7 @@ TEST(CaughtRedissonBug, ARestartLostReentrantHoldStarvesTheNextThreadsRenewal) {
   ExploreConfig c = config("rlock", {"redis_restart"}, {"watchdog"});
   c.clients_max = 2;
   c.threads_max = 2;
-  const ShrinkOptions no_shrink{false, 0};
-  for (uint64_t seed = 1; seed <= 2000; ++seed) {
-    const CaseResult r = explore_case(c, seed, no_shrink);
-    ASSERT_FALSE(r.error) << "seed " << seed << ": " << *r.error;
-    if (r.is_finding() && r.violated == "watchdog" && r.anomaly == "watchdog-lapse") return;
-  }
-  ADD_FAILURE() << "no watchdog-lapse finding in 2,000 seeds";
+  expect_finding(c, "watchdog", "watchdog-lapse", 2000);
 }
 
 // #3004 / #3730 / #6150, open: a FairLock waiter queued longer than threadWaitTime is pruned by the
@@ -308,13 +314,7 @@ TEST(CaughtRedissonBug, ARestartLostReentrantHoldStarvesTheNextThreadsRenewal) {
 TEST(CaughtRedissonBug, AFairWaiterPastThreadWaitTimeIsPrunedAndSleepsOnAFreeLock) {
   ExploreConfig c = config("fair", {}, {"fair_queue"});
   c.lock_options = {{"thread_wait_ms", "5000"}};
-  const ShrinkOptions no_shrink{false, 0};
-  for (uint64_t seed = 1; seed <= 100; ++seed) {
-    const CaseResult r = explore_case(c, seed, no_shrink);
-    ASSERT_FALSE(r.error) << "seed " << seed << ": " << *r.error;
-    if (r.is_finding() && r.violated == "fair_queue" && r.anomaly == "starved") return;
-  }
-  ADD_FAILURE() << "no fair_queue (starved) finding in 100 seeds";
+  expect_finding(c, "fair_queue", "starved", 100);
 }
 
 // FairLock's unlock of a lock nobody holds answers success in every version (its script returns 1

@@ -7,6 +7,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "client/redisson_version.hpp"
 #include "model/lock_types.hpp"
 #include "report/report.hpp"
 #include "scenario/redisson_library.hpp"
@@ -51,9 +52,13 @@ std::string options_text(const std::vector<scenario::LockOption>& options) {
 
 std::string version(const Audit& a) { return a.request.version.str(); }
 
+// The lock types audited: those asked for, or every one the library speaks for that the version has.
 std::string locks_text(const Audit& a) {
   if (!a.request.locks.empty()) return joined(a.request.locks);
-  return joined(scenario::audited_lock_types());
+  std::vector<std::string> types;
+  for (const std::string& t : scenario::audited_lock_types())
+    if (client::has_lock_type(a.request.version, t)) types.push_back(t);
+  return joined(types);
 }
 
 // The command line that ran the audit, for a replay's note.
@@ -401,17 +406,21 @@ void write_audit_reports(const Audit& a, const std::string& dir) {
   // Each story as it ran, expecting what the audit saw: `locksim run <folder>` in the report folder
   // replays it, options and scaled times included.
   auto write_story = [&](scenario::Scenario s, const std::string& folder, const std::string& property,
-                         model::Validity seen) {
-    s.about = "As `" + command_of(a) + "` ran it. " + s.about;
+                         model::Validity seen, const std::string& written_for) {
+    const std::string as = written_for.empty() || written_for == s.lock.type
+                               ? ""
+                               : " (its story written for " + written_for + ", run as " + s.lock.type + ")";
+    s.about = "As `" + command_of(a) + "` ran it" + as + ". " + s.about;
     if (seen != model::Validity::Unknown) s.expect = {{property, seen == model::Validity::No ? "violated" : "holds"}};
     s.file.clear();
     scenario::write_scenario_file(s, (std::filesystem::path(dir) / folder / "story.yaml").string());
   };
-  for (const StoryRun& r : a.stories) write_story(r.scenario, slug(r.scenario.name), std::string(r.row->property), r.verdict());
+  for (const StoryRun& r : a.stories)
+    write_story(r.scenario, slug(r.scenario.name), std::string(r.row->property), r.verdict(), r.file_lock_type);
   for (const MitigationRun& m : a.mitigations) {
     scenario::Scenario s = m.scenario;
     s.name = mitigation_folder(m);
-    write_story(s, s.name, std::string(m.row->mitigation_property), verdict_of(m));
+    write_story(s, s.name, std::string(m.row->mitigation_property), verdict_of(m), "");
   }
 }
 

@@ -87,7 +87,7 @@ std::vector<LibraryRow> bugs_not_shown_yet() {
                        "WAIT yet (issue 15 adds it)",
        .versions = "3.24.0 - 3.51.x"},
       {.issue = "#7272", .title = "renewal scheduled after an interrupted lockInterruptibly runs forever",
-       .locks = "rlock, fair, rwlock", .every_version = true,
+       .locks = "rlock, fair, rwlock, fenced", .every_version = true,
        .not_modelled = "needs an op that interrupts a waiting acquire while its reply is in flight; the world cannot "
                        "interrupt an op yet",
        .versions = "open, seen on 3.51.0 and 4.4.0",
@@ -117,8 +117,10 @@ std::vector<LibraryRow> hazards() {
        .locks = "rlock, fair, multi, red, rwlock", .story = "failover-replication-lag.yaml", .property = "mutual_exclusion",
        .every_version = true,
        .mitigation = "let a lock count only once a replica has it (WAIT; Redisson's checkLockSyncedSlaves, 3.17.0 on): a "
-                     "replica that has the lock keeps it across the failover. Fencing tokens from the same Redis do not "
-                     "help: the new master hands a token out again (token-failover-shared-token.yaml)",
+                     "replica that has the lock keeps it across the failover. Fencing tokens from the same Redis help "
+                     "only behind a resource that wants a greater token: the new master hands a token out again, which "
+                     "a resource that accepts an equal one takes from both holders (token-failover-shared-token.yaml, "
+                     "fenced-failover-equal-token.yaml)",
        .mitigation_story = "failover-replica-caught-up.yaml", .mitigation_property = "mutual_exclusion",
        .runs_as = "spin, fenced, nonreentrant, nonreentrant-fair"},
       // Found by locksim, in every modelled version; no Redisson issue filed that we know of.

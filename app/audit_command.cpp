@@ -155,7 +155,7 @@ int print_matrix(const std::string& scenarios, std::ostream& out, std::ostream& 
       out << "\n";
     }
   }
-  out << "\nNot modelled:\n\n";
+  out << "\nNot shown by a story (modelled but seen by no property, not modelled, or before the range):\n\n";
   for (const LibraryRow& row : scenario::redisson_library())
     if (row.story.empty()) out << "- " << label(row) << " (" << scenario::affected_text(row) << "): " << row.not_modelled << "\n";
   return all_agree ? 0 : 1;

@@ -132,13 +132,19 @@ int print_matrix(const std::string& scenarios, std::ostream& out, std::ostream& 
     if (row.story.empty()) continue;
     std::vector<std::string> types{""};  // the file's own type, then each it also runs as
     for (const std::string& t : scenario::runs_as(row)) types.push_back(t);
+    std::string own;
+    try {
+      own = scenario::load_scenario(root + "/" + std::string(row.story)).lock.type;
+    } catch (const std::exception& e) {
+      err << "locksim audit: " << e.what() << "\n";
+      return 2;
+    }
     for (const std::string& type : types) {
       out << "| " << (type.empty() ? label(row) : "&nbsp;&nbsp;as " + type) << " | " << row.property << " | "
           << (type.empty() ? scenario::affected_text(row) : "") << " |";
       for (const Version& v : versions) {
         scenario::StoryRun r;
         try {
-          const std::string own = scenario::load_scenario(root + "/" + std::string(row.story)).lock.type;
           if (!client::has_lock_type(v, type.empty() ? own : type)) {
             out << " - |";
             continue;

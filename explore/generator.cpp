@@ -278,6 +278,36 @@ const Scenario& configured_lock(const ExploreConfig& c) {
   return cache.emplace(key, std::move(lock)).first->second;
 }
 
+// When the first session of `client` that unlocks is due to release: its start plus its work (a
+// holder that got the lock at once); nullopt when it has none or the client was shrunk away.
+std::optional<int64_t> first_release(const Plan& plan, size_t clients, size_t client) {
+  if (client >= clients) return std::nullopt;
+  std::optional<int64_t> due;
+  for (const SessionPlan& sp : plan.clients[client].sessions)
+    if (sp.unlock && (!due || sp.at_ms + sp.work_ms < *due)) due = sp.at_ms + sp.work_ms;
+  return due;
+}
+
+// The sessions of `client` that race a release (SessionPlan::races_release) start shortly before
+// another client's first release is due; the delay on their link goes to `races`.
+void place_races(const Plan& plan, size_t clients, size_t client, std::vector<SessionPlan>& sessions,
+                 std::vector<TimelineEntry>& races) {
+  for (SessionPlan& sp : sessions) {
+    if (!sp.races_release) continue;
+    const std::optional<int64_t> due = first_release(plan, clients, client == 0 ? 1 : 0);
+    if (!due) continue;
+    sp.at_ms = std::max<int64_t>(0, *due - sp.race_lead_ms);
+    TimelineEntry e;
+    e.at_ms = sp.at_ms + sp.race_offset_ms;
+    e.fault = world::Fault{};
+    e.fault->kind = world::FaultKind::Delay;
+    e.fault->client = client_name(client);
+    e.fault->for_ms = sp.race_for_ms;
+    e.fault->extra_ms = sp.race_extra_ms;
+    races.push_back(std::move(e));
+  }
+}
+
 }  // namespace
 
 Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
@@ -321,34 +351,12 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
     steps.push_back({e, static_cast<int>(client)});
     return *steps.back().entry.op;
   };
-  // When the first session of `client` that unlocks is due to release: its start plus its work (a
-  // holder that got the lock at once); nullopt when it has none.
-  auto first_release = [&](size_t client) -> std::optional<int64_t> {
-    if (client >= clients) return std::nullopt;
-    std::optional<int64_t> due;
-    for (const SessionPlan& sp : plan.clients[client].sessions)
-      if (sp.unlock && (!due || sp.at_ms + sp.work_ms < *due)) due = sp.at_ms + sp.work_ms;
-    return due;
-  };
   std::vector<TimelineEntry> races;  // the delays of sessions racing a release
   for (size_t i = 0; i < clients; ++i) {
     const ClientPlan& cp = plan.clients[i];
     s.clients.push_back({client_name(i), cp.clock_offset_ms, 0});
     std::vector<SessionPlan> sessions = cp.sessions;
-    for (SessionPlan& sp : sessions) {
-      if (!sp.races_release) continue;
-      const std::optional<int64_t> due = first_release(i == 0 ? 1 : 0);
-      if (!due) continue;
-      sp.at_ms = std::max<int64_t>(0, *due - sp.race_lead_ms);
-      TimelineEntry e;
-      e.at_ms = sp.at_ms + sp.race_offset_ms;
-      e.fault = world::Fault{};
-      e.fault->kind = world::FaultKind::Delay;
-      e.fault->client = client_name(i);
-      e.fault->for_ms = sp.race_for_ms;
-      e.fault->extra_ms = sp.race_extra_ms;
-      races.push_back(std::move(e));
-    }
+    place_races(plan, clients, i, sessions, races);
     std::stable_sort(sessions.begin(), sessions.end(),
                      [](const SessionPlan& a, const SessionPlan& b) { return a.at_ms < b.at_ms; });
     int ops = 0;

@@ -206,6 +206,42 @@ StoryRun run_story(const LibraryRow& row, Version v, const std::string& library,
   return run;
 }
 
+namespace {
+
+// A row's story as the audit runs it, not yet run: its lock type, the user's options sorted into
+// the bug's own switches (applied as given) and timing (applied when the adapted story still tells
+// the versions apart), its times scaled. `takes[i]`: the lock types request.options[i] applies to.
+StoryRun prepared_story(const LibraryRow& row, const std::string& file_lock_type, const AuditRequest& request,
+                        const std::vector<std::set<std::string>>& takes) {
+  const Version v = request.version;
+  StoryRun run;
+  run.row = &row;
+  run.file = request.library + "/" + std::string(row.story);
+  run.table_affected = expected_violated(row, v);
+  run.file_lock_type = file_lock_type;
+  const std::string type = audited_as(row, request.locks, file_lock_type);
+  run.lock_type = type;
+  const std::vector<std::string> behaviour = client::behaviour_keys(row.issue);
+  std::vector<LockOption> switches, timing;
+  for (size_t i = 0; i < request.options.size(); ++i) {
+    const LockOption& o = request.options[i];
+    if (!takes[i].count(type)) run.not_for_lock.push_back(o);
+    else if (std::find(behaviour.begin(), behaviour.end(), o.key) != behaviour.end()) switches.push_back(o);
+    else timing.push_back(o);
+  }
+  if (!timing.empty()) {
+    run.refusal = probe(row, run.file, type, v, run.table_affected, timing);
+    if (!run.refusal.empty()) run.refused = timing;
+  }
+  run.applied = switches;
+  if (run.refusal.empty()) run.applied.insert(run.applied.end(), timing.begin(), timing.end());
+  run.scenario = story_as(row, run.file, type, v, run.applied, run.table_affected, &run.scaled);
+  run.scenario.name = story_name(row);
+  return run;
+}
+
+}  // namespace
+
 Audit audit_version(const AuditRequest& request,
                     const std::function<void(size_t, size_t, std::string_view)>& progress) {
   const Version v = request.version;
@@ -239,48 +275,26 @@ Audit audit_version(const AuditRequest& request,
     if (takes[i].empty()) throw std::invalid_argument(first_refusal);
   }
 
-  std::vector<const LibraryRow*> rows;  // with a story whose lock the version has
+  // The rows with a story whose lock the version has, each with its file's lock type (read once).
+  std::vector<std::pair<const LibraryRow*, std::string>> rows;
   for (const LibraryRow& row : redisson_library()) {
     if (!concerns(row, request.locks)) continue;
     if (row.story.empty()) {
       audit.unshown.push_back(&row);
       continue;
     }
-    const std::string type = audited_as(row, request.locks, load_scenario(request.library + "/" + std::string(row.story)).lock.type);
-    if (client::has_lock_type(v, type)) rows.push_back(&row);
+    std::string file_type = load_scenario(request.library + "/" + std::string(row.story)).lock.type;
+    if (client::has_lock_type(v, audited_as(row, request.locks, file_type))) rows.emplace_back(&row, std::move(file_type));
     else audit.absent.push_back(&row);
   }
   for (size_t n = 0; n < rows.size(); ++n) {
-    const LibraryRow& row = *rows[n];
-    if (progress) progress(n, rows.size(), row.issue);
-    StoryRun run;
-    run.row = &row;
-    run.file = request.library + "/" + std::string(row.story);
-    run.table_affected = expected_violated(row, v);
-    run.file_lock_type = load_scenario(run.file).lock.type;
-    const std::string type = audited_as(row, request.locks, run.file_lock_type);
-    run.lock_type = type;
-    const std::vector<std::string> behaviour = client::behaviour_keys(row.issue);
-    std::vector<LockOption> switches, timing;
-    for (size_t i = 0; i < request.options.size(); ++i) {
-      const LockOption& o = request.options[i];
-      if (!takes[i].count(type)) run.not_for_lock.push_back(o);
-      else if (std::find(behaviour.begin(), behaviour.end(), o.key) != behaviour.end()) switches.push_back(o);
-      else timing.push_back(o);
-    }
-    if (!timing.empty()) {
-      run.refusal = probe(row, run.file, type, v, run.table_affected, timing);
-      if (!run.refusal.empty()) run.refused = timing;
-    }
-    run.applied = switches;
-    if (run.refusal.empty()) run.applied.insert(run.applied.end(), timing.begin(), timing.end());
-    run.scenario = story_as(row, run.file, type, v, run.applied, run.table_affected, &run.scaled);
-    run.scenario.name = story_name(row);
+    if (progress) progress(n, rows.size(), rows[n].first->issue);
+    StoryRun run = prepared_story(*rows[n].first, rows[n].second, request, takes);
     run.result = timed_run(run.scenario, run.seconds);
     audit.stories.push_back(std::move(run));
   }
 
-  for (const LibraryRow* row : rows) {
+  for (const auto& [row, file_type] : rows) {
     if (row->mitigation_story.empty()) continue;
     MitigationRun m;
     m.row = row;

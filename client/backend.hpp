@@ -20,6 +20,11 @@ struct Script {
   std::string sha;
 };
 
+// How a client sends a script. Redis clients differ: ioredis and node-redis send EVALSHA and fall
+// back to EVAL on NOSCRIPT; Redisson sends EVAL unless useScriptCache is on (its default from
+// 3.46.0), and then EVALSHA, and on NOSCRIPT SCRIPT LOAD and EVALSHA again (as redis-py's Script).
+enum class ScriptForm : uint8_t { EvalshaThenEval, Eval, EvalshaLoadEvalsha };
+
 // One request to Redis. With `script`, argv holds only the KEYS and ARGV (numkeys = keys).
 struct Command {
   std::string role{};   // what it is for: acquire, unlock, renew, ... (recorded in the history)
@@ -58,8 +63,9 @@ class Backend {
   // This client's clock (skew and jumps included), in ms.
   virtual int64_t now_ms() = 0;
   virtual Task<void> sleep(int64_t ms) = 0;
-  // Sends one request; its reply, or timed_out when none came within `timeout_ms`.
-  virtual Task<CallResult> call(SharedCommand command, int64_t timeout_ms) = 0;
+  // Sends one request; its reply, or timed_out when none came within `timeout_ms` (of each send: a
+  // script's fallback after NOSCRIPT, as `form` says, sends again and waits again).
+  virtual Task<CallResult> call(SharedCommand command, int64_t timeout_ms, ScriptForm form) = 0;
   // Subscribes this client to `channel` on `server` (reference-counted across its threads); false
   // when the server did not confirm within `timeout_ms`.
   virtual Task<bool> subscribe(std::string channel, int64_t timeout_ms, int server) = 0;

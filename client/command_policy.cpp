@@ -41,7 +41,7 @@ Task<CallResult> call_with_retry(Backend& backend, SharedCommand sending, Comman
       const std::string purpose = "retry " + sending->role + " " + sending->lock + " " + std::to_string(sending->thread);
       co_await backend.sleep(retry_delay_ms(backend, policy, attempt - 1, purpose));
     }
-    result = co_await backend.call(sending, policy.timeout_ms);
+    result = co_await backend.call(sending, policy.timeout_ms, policy.scripts);
     if (!resends_after(result)) co_return result;
   }
   co_return result;

@@ -14,6 +14,7 @@ struct CommandPolicy {
   // 3.48.0 on: retryDelay is EqualJitterDelay(retry_interval_ms, retry_delay_max_ms) instead of a
   // fixed retryInterval; 0 keeps the fixed interval.
   int64_t retry_delay_max_ms = 0;
+  ScriptForm scripts = ScriptForm::EvalshaThenEval;
 };
 
 // The pause before resending a command whose attempt number `attempt` (0: the first send) timed

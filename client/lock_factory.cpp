@@ -34,7 +34,7 @@ class InertBackend final : public Backend {
  public:
   int64_t now_ms() override { return 0; }
   Task<void> sleep(int64_t) override { co_return; }
-  Task<CallResult> call(SharedCommand, int64_t) override { co_return CallResult{}; }
+  Task<CallResult> call(SharedCommand, int64_t, ScriptForm) override { co_return CallResult{}; }
   Task<bool> subscribe(std::string, int64_t, int) override { co_return false; }
   void unsubscribe(const std::string&, int) override {}
   Task<bool> wait_message(std::string, int64_t, int) override { co_return false; }

@@ -324,7 +324,7 @@ void RedissonLock::add_unlock_latch(Command& command, const std::string& braced_
 
 Task<void> RedissonLock::delete_latch(std::string latch) {
   Command command{"unlock_latch", key_, nullptr, {}, {"DEL", std::move(latch)}, 0, 0, options_.server};
-  co_await backend_.call(std::make_shared<const Command>(std::move(command)), options_.commands.timeout_ms);
+  co_await backend_.call(std::make_shared<const Command>(std::move(command)), options_.commands.timeout_ms, options_.commands.scripts);
 }
 
 OpResult RedissonLock::integer_result(const CallResult& result) {

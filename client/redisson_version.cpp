@@ -202,6 +202,14 @@ std::vector<VersionedBehaviour> commands(Version first) {
               s.redisson.commands.retry_delay_max_ms = 2000;
             }},
        }},
+      {"Lua scripts sent (useScriptCache)",
+       "every Redisson lock",
+       {
+           {first, "EVAL with the script's text (useScriptCache false)", "", false,
+            [](LockSpec& s) { s.redisson.commands.scripts = ScriptForm::Eval; }},
+           {{3, 46, 0}, "EVALSHA; on NOSCRIPT, SCRIPT LOAD and EVALSHA again (useScriptCache true, #5507)", "", false,
+            [](LockSpec& s) { s.redisson.commands.scripts = ScriptForm::EvalshaLoadEvalsha; }},
+       }},
       {"acquire and unlock resent after a timeout",
        "rlock, fair, multi, red, rwlock",
        {

@@ -46,19 +46,33 @@ client::Task<void> ClientBackend::sleep(int64_t ms) {
   co_await Park{waiter.get()};
 }
 
-client::Task<client::CallResult> ClientBackend::call(client::SharedCommand command, int64_t timeout_ms) {
-  bool as_eval = false;
-  // A script sent again in full after NOSCRIPT is the same request, decided when it was first sent:
-  // both carry that send's stamp. A checker asks what the client held when it sent a request (a
-  // renewal sent while unlocking is rightful), and the resend is no new decision of the client's.
+client::Task<client::CallResult> ClientBackend::call(client::SharedCommand command, int64_t timeout_ms,
+                                                    client::ScriptForm form) {
+  using client::ScriptForm;
+  bool as_eval = command->script && form == ScriptForm::Eval;
+  bool loading = false;  // this send is the SCRIPT LOAD of EvalshaLoadEvalsha
+  // A script sent again after NOSCRIPT is the same request, decided when it was first sent: every
+  // send of it carries that send's stamp. A checker asks what the client held when it sent a request
+  // (a renewal sent while unlocking is rightful), and the resend is no new decision of the client's.
   const Sent sent{world_.now(), world_.history_size()};
-  for (int attempt = 0; attempt < 2; ++attempt) {
+  for (int attempt = 0; attempt < 3; ++attempt) {
     auto call = pooled<InFlight>(InFlight{new_waiter(), Reply(), false});
     const uint64_t id = next_call_++;
     in_flight_.emplace_back(id, call);
-    const uint64_t identity = message_identity(Identity() << command->role << command->lock << command->thread
-                                                          << static_cast<int64_t>(command->server));
-    send(command, sent, as_eval, identity, call->waiter, SharedReply(call, &call->reply));
+    // SCRIPT LOAD is a request of its own, on no lock key (CommandAsyncService.loadScript).
+    client::SharedCommand sending = command;
+    if (loading)
+      sending = pooled<const client::Command>(client::Command{.role = "script_load",
+                                                              .lock = "",
+                                                              .script = nullptr,
+                                                              .keys = {},
+                                                              .argv = {"SCRIPT", "LOAD", command->script->body},
+                                                              .thread = command->thread,
+                                                              .op = 0,
+                                                              .server = command->server});
+    const uint64_t identity = message_identity(Identity() << sending->role << sending->lock << sending->thread
+                                                          << static_cast<int64_t>(sending->server));
+    send(sending, sent, as_eval && !loading, identity, call->waiter, SharedReply(call, &call->reply));
     complete_at(world_.now() + timeout_ms, call->waiter, false);
     const bool answered = co_await Park{call->waiter.get()};
     const auto it = std::lower_bound(in_flight_.begin(), in_flight_.end(), id,
@@ -67,9 +81,20 @@ client::Task<client::CallResult> ClientBackend::call(client::SharedCommand comma
     if (!answered) co_return client::CallResult{true, {}};
     if (call->connection_lost) co_return client::CallResult{false, std::move(call->reply), true};
     Reply& reply = call->reply;
-    // A script the server does not know (a restart emptied its cache) is sent again in full.
-    if (command->script && !as_eval && reply.is_error() && reply.str.rfind("NOSCRIPT", 0) == 0) {
+    if (loading) {  // loaded: EVALSHA again; a failed load is the call's failure, as in Redisson
+      if (reply.is_error()) co_return client::CallResult{false, std::move(reply)};
+      loading = false;
+      continue;
+    }
+    // A script the server does not know (a restart emptied its cache): sent again in full, or
+    // loaded and sent by its SHA again, once.
+    const bool noscript = command->script && !as_eval && reply.is_error() && reply.str.rfind("NOSCRIPT", 0) == 0;
+    if (noscript && attempt == 0 && form == ScriptForm::EvalshaThenEval) {
       as_eval = true;
+      continue;
+    }
+    if (noscript && attempt == 0 && form == ScriptForm::EvalshaLoadEvalsha) {
+      loading = true;
       continue;
     }
     co_return client::CallResult{false, std::move(reply)};

@@ -27,7 +27,7 @@ class ClientBackend : public client::Backend {
 
   int64_t now_ms() override;
   client::Task<void> sleep(int64_t ms) override;
-  client::Task<client::CallResult> call(client::SharedCommand command, int64_t timeout_ms) override;
+  client::Task<client::CallResult> call(client::SharedCommand command, int64_t timeout_ms, client::ScriptForm form) override;
   client::Task<bool> subscribe(std::string channel, int64_t timeout_ms, int server) override;
   void unsubscribe(const std::string& channel, int server) override;
   client::Task<bool> wait_message(std::string channel, int64_t timeout_ms, int server) override;

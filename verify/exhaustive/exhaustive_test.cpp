@@ -75,12 +75,14 @@ TEST(Exhaustive, ASearchHoldsWithinItsBoundsAndPinsItsCounts) {
   EXPECT_TRUE(r.complete);
   EXPECT_FALSE(r.counterexample);
   EXPECT_FALSE(r.error);
-  // Pinned: 16 messages, each fast or (at most one of them) slow, one schedule per slow message
+  // Pinned: 12 messages, each fast or (at most one of them) slow, one schedule per slow message
   // that lands it somewhere new. A change here changes what the search covers: say why.
-  EXPECT_EQ(r.schedules, 17u);
-  EXPECT_EQ(r.states, 16u);
-  EXPECT_EQ(r.pruned, 28u);
-  EXPECT_EQ(r.default_points[0], 16u);
+  // 16 messages (17 schedules, 28 pruned) before Redisson's scripts were sent as it sends them:
+  // 3.36.0 sends EVAL, so A's acquire and unlock lost their NOSCRIPT round trips (4 messages).
+  EXPECT_EQ(r.schedules, 13u);
+  EXPECT_EQ(r.states, 12u);
+  EXPECT_EQ(r.pruned, 20u);
+  EXPECT_EQ(r.default_points[0], 12u);
   EXPECT_EQ(r.cut, 0u);
   EXPECT_EQ(r.leaves, r.schedules);  // each schedule judged once, at its own level
 }
@@ -92,8 +94,10 @@ TEST(Exhaustive, ACrashPlacedAnywhereKeepsMutualExclusion) {
   const ExhaustiveResult r = search_exhaustive(s, o);
   EXPECT_TRUE(r.complete);
   EXPECT_FALSE(r.counterexample) << r.counterexample->property;
-  EXPECT_EQ(r.schedules, 391u);
-  EXPECT_EQ(r.default_points[3], 24u);  // a crash may fall before any of the 24 client events
+  // 391 schedules and 24 client events while A's first acquire and unlock each went EVALSHA, then
+  // EVAL; on 3.36.0 they go as EVAL, in one round trip each.
+  EXPECT_EQ(r.schedules, 245u);
+  EXPECT_EQ(r.default_points[3], 20u);  // a crash may fall before any of the 20 client events
   EXPECT_EQ(r.leaves, r.schedules);
 }
 
@@ -306,7 +310,8 @@ TEST(Exhaustive, AnExpectedViolationDoesNotHideAnUnexpectedOne) {
 }
 
 // The shards split the tree by its size, not by its first choices: the split at the first three
-// choices gave this world's three shards 46 / 342 / 3 of its 391 schedules.
+// choices gave this world's three shards 46 / 342 / 3 of its then 391 schedules (245 since 3.36.0
+// sends its scripts as EVAL, without NOSCRIPT round trips).
 TEST(Exhaustive, ShardsAreAlikeInSize) {
   const scenario::Scenario s = load(kDir + "rlock-late-trylock.yaml");
   ExhaustiveOptions o = options_for(s);
@@ -320,7 +325,7 @@ TEST(Exhaustive, ShardsAreAlikeInSize) {
     parts.push_back(search_exhaustive(s, part).schedules);
     total += parts.back();
   }
-  ASSERT_EQ(total, 391u);
+  ASSERT_EQ(total, 245u);
   for (const uint64_t n : parts) EXPECT_GE(n, total / 4) << n << " of " << total;
 }
 

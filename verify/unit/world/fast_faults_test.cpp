@@ -41,7 +41,7 @@ client::Command command(std::vector<std::string> argv) {
 
 client::Task<void> send(Harness& world, ClientProcess& process, client::Command c, int64_t timeout_ms, Seen* seen) {
   seen->sent_ms = world.now();
-  seen->result = co_await process.backend->call(std::make_shared<const client::Command>(std::move(c)), timeout_ms);
+  seen->result = co_await process.backend->call(std::make_shared<const client::Command>(std::move(c)), timeout_ms, client::ScriptForm::EvalshaThenEval);
   seen->done_ms = world.now();
 }
 

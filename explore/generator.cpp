@@ -99,7 +99,7 @@ rc::Gen<SessionPlan> session_gen(const ExploreConfig& c) {
       set(&SessionPlan::lease_in_seconds, parts && c.leases ? one_in(4) : rc::gen::just(false)),
       set(&SessionPlan::races_release, races ? one_in(3) : rc::gen::just(false)),
       set(&SessionPlan::race_lead_ms, races ? between(5, 300) : rc::gen::just<int64_t>(5)),
-      set(&SessionPlan::race_offset_ms, races ? between(1, 12) : rc::gen::just<int64_t>(1)),
+      set(&SessionPlan::race_jitter_permille, races ? between(300, 700) : rc::gen::just<int64_t>(500)),
       set(&SessionPlan::race_for_ms, races ? between(1, 4) : rc::gen::just<int64_t>(1)),
       set(&SessionPlan::race_extra_ms, races ? between(50, 600) : rc::gen::just<int64_t>(50)));
 }
@@ -298,7 +298,8 @@ void place_races(const Plan& plan, size_t clients, size_t client, std::vector<Se
     if (!due) continue;
     sp.at_ms = std::max<int64_t>(0, *due - sp.race_lead_ms);
     TimelineEntry e;
-    e.at_ms = sp.at_ms + sp.race_offset_ms;
+    constexpr int64_t kHopsToSecondReply = 5;  // SessionPlan::races_release
+    e.at_ms = sp.at_ms + kHopsToSecondReply * (plan.latency_min_ms + plan.latency_span_ms * sp.race_jitter_permille / 1000);
     e.fault = world::Fault{};
     e.fault->kind = world::FaultKind::Delay;
     e.fault->client = client_name(client);

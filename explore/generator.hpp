@@ -92,11 +92,14 @@ struct SessionPlan {
   bool lease_in_seconds = false;
   // With --reorder and delay faults only (drawn last, so no other configuration's cases change): the
   // session starts `race_lead_ms` before another client's first release is due and its link is
-  // slowed by `race_extra_ms` from `race_offset_ms` after its start for 1..4 ms, so a refused
-  // attempt's reply can come after the release's message (#5761's race).
+  // slowed by `race_extra_ms` for 1..4 ms, from five one-way latencies after its start (each the
+  // world's least plus `race_jitter_permille` of its span), so a refused attempt's reply can come
+  // after the release's message (#5761's race). Five hops in (attempt, subscribe, the second
+  // attempt's request) is where a lock() waiter's second attempt is answered; a window drawn in ms
+  // from the start met it on one link in a hundred, and a slow link never.
   bool races_release = false;
   int64_t race_lead_ms = 5;
-  int64_t race_offset_ms = 1;
+  int64_t race_jitter_permille = 500;
   int64_t race_for_ms = 1;
   int64_t race_extra_ms = 50;
   bool operator==(const SessionPlan&) const = default;

@@ -39,8 +39,8 @@ void command_word_views(const Command& command, bool as_eval, std::string& numke
   words.insert(words.end(), command.argv.begin(), command.argv.end());
 }
 
-std::string command_summary(const Command& command) {
-  std::string out = command.script ? "EVALSHA " + command.script->name : std::string();
+std::string command_summary(const Command& command, bool as_eval) {
+  std::string out = command.script ? (as_eval ? "EVAL " : "EVALSHA ") + command.script->name : std::string();
   for (const auto& k : command.keys) out += (out.empty() ? "" : " ") + k;
   for (const auto& a : command.argv) out += (out.empty() ? "" : " ") + a;
   return out;

@@ -18,8 +18,9 @@ std::vector<std::string> command_words(const Command& command, bool as_eval);
 void command_word_views(const Command& command, bool as_eval, std::string& numkeys,
                         std::vector<std::string_view>& words);
 
-// A request in one line, for messages about it ("EVALSHA rlock_unlock orders ...").
-std::string command_summary(const Command& command);
+// A request in one line, for messages about it ("EVALSHA rlock_unlock orders ...", "EVAL ..." sent
+// with its text).
+std::string command_summary(const Command& command, bool as_eval);
 
 // The command as an Exec event shows it after the client's name ("rlock_acquire orders 30000 ...").
 std::string command_text(const Command& command);

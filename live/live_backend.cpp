@@ -108,12 +108,12 @@ void LiveBackend::send(SharedCommand command, world::Sent sent, bool as_eval, ui
       [this, command, sent, as_eval, identity, waiter, reply, epoch = connection_epoch_] {
         if (epoch == connection_epoch_) execute(command, sent, as_eval, identity, waiter, reply);
       },
-      [command] { return "request " + client::command_summary(*command); });
+      [command, as_eval] { return "request " + client::command_summary(*command, as_eval); });
 }
 
 void LiveBackend::execute(const SharedCommand& command, world::Sent sent, bool as_eval, uint64_t identity,
                           std::shared_ptr<world::Waiter> waiter, SharedReply reply) {
-  auto finish = [this, command, sent, identity, waiter, reply](Reply answer, std::string before, std::string after,
+  auto finish = [this, command, sent, as_eval, identity, waiter, reply](Reply answer, std::string before, std::string after,
                                                int64_t ttl_ms, std::string queue) {
     world_.record(world::exec_event(command->server, client_.name, *command, sent, answer,
                                     {.before = Atom(before), .after = Atom(after), .ttl_ms = ttl_ms,
@@ -125,7 +125,7 @@ void LiveBackend::execute(const SharedCommand& command, world::Sent sent, bool a
           *reply = *payload;
           complete(waiter, true);
         },
-        [command] { return "reply to " + client::command_summary(*command); });
+        [command, as_eval] { return "reply to " + client::command_summary(*command, as_eval); });
   };
   Connection& connection = *links(command->server).commands;
   bool written = false;
@@ -158,7 +158,7 @@ void LiveBackend::execute(const SharedCommand& command, world::Sent sent, bool a
     written = connection.send(std::move(block));
   }
   if (!written)
-    lost("request " + client::command_summary(*command) + " (no connection to " + endpoints_.describe(command->server) + ")");
+    lost("request " + client::command_summary(*command, as_eval) + " (no connection to " + endpoints_.describe(command->server) + ")");
 }
 
 void LiveBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<world::Waiter> waiter) {

@@ -50,7 +50,7 @@ void SimBackend::send(SharedCommand command, world::Sent sent, bool as_eval, uin
     return true;
   };
   static_assert(AtServer::kept_inline<decltype(at_server)>);
-  round_trip([command] { return client::command_summary(*command); }, node(command->server),
+  round_trip([command, as_eval] { return client::command_summary(*command, as_eval); }, node(command->server),
              request_tag(command->server, identity, command.get()),
              std::move(at_server), std::move(waiter), reply);
 }

@@ -33,6 +33,16 @@ Version newest_modelled() { return {4, 7, 0}; }
 Version default_version() { return newest_modelled(); }
 std::string modelled_range() { return oldest_modelled().str() + " to " + newest_modelled().str(); }
 
+std::string_view replica_wait_not_modelled(Version v) {
+  // syncSlaves (#2669) and checkLockSyncedSlaves (#4139): CommandAsyncService.syncedEval at the tags.
+  if (v >= Version{3, 17, 0})
+    return "with replicas, Redisson follows each lock script with WAIT (slavesSyncTimeout, 1 s) and, when no replica "
+           "acknowledged, releases the lock and fails the acquire (checkLockSyncedSlaves, 3.17.0 on, true by default)";
+  if (v >= Version{3, 12, 5})
+    return "with replicas, Redisson follows each lock script with WAIT (up to 1 s) before answering (3.12.5 on)";
+  return "";
+}
+
 namespace {
 
 // The table (redisson-versions.md, with the reference's sections for the scripts), a function per

@@ -64,6 +64,10 @@ LockSpec redisson_spec(Version v, const std::string& type = "rlock", const std::
 // table does not know, which the lock factory refuses.
 bool has_lock_type(Version v, std::string_view type);
 
+// What Redisson `v` does with replicas that no behaviour of the table models (the simulated servers
+// have no WAIT), in words; "" before 3.12.5. A run that fails over shows a client that does not wait.
+std::string_view replica_wait_not_modelled(Version v);
+
 // Parses and checks `text` as a modelled version; the message names the modelled range.
 Version modelled_version(const std::string& text);
 

@@ -111,6 +111,7 @@ std::vector<std::string> notes_of(const StoryRun& r, bool options) {
       break;
     default: break;
   }
+  if (const std::string caveat = scenario::left_out(r); !caveat.empty()) notes.push_back(caveat);
   if (r.lock_type != r.file_lock_type)
     notes.push_back("its story, written for " + r.file_lock_type + ", ran as a " + r.lock_type + " lock, whose client shares the code it shows");
   if (r.scaled != 1) {

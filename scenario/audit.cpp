@@ -168,6 +168,17 @@ std::string story_name(const LibraryRow& row) {
   return std::string(row.issue.starts_with('#') ? row.issue.substr(1) : row.issue);
 }
 
+std::string left_out(const StoryRun& run) {
+  const std::vector<world::Fault> faults = faults_of(run.scenario);
+  if (std::none_of(faults.begin(), faults.end(), [](const world::Fault& f) { return f.kind == world::FaultKind::Failover; }))
+    return "";
+  const std::optional<Version> v = client::parse_version(run.scenario.lock.redisson_version);
+  const std::string_view waits = v ? client::replica_wait_not_modelled(*v) : std::string_view();
+  if (waits.empty()) return "";
+  return "its story fails over to a replica, and " + std::string(waits) +
+         ": locksim does not model WAIT, so the verdict is that of a client that does not wait";
+}
+
 UpgradeAdvice upgrade_advice(Version v, const std::vector<std::string>& locks) {
   // The table's bugs of these lock types that some version fixes; one that no modelled version
   // fixes is no reason to move.

@@ -118,6 +118,11 @@ StoryRun run_story(const LibraryRow& row, client::Version v, const std::string& 
 // and the versions an upgrade can go to.
 std::vector<client::Version> behaviour_versions();
 
+// What the story's run leaves out of its version, in words ("" nothing): a story that fails over
+// runs without the WAIT that Redisson sends where there are replicas (client::replica_wait_not_modelled),
+// so its verdict is that of a client that does not wait (checkLockSyncedSlaves = false, no replica).
+std::string left_out(const StoryRun& run);
+
 // "4871" for #4871, "failover": the name of a row's story in an audit, and its report folder.
 std::string story_name(const LibraryRow& row);
 

@@ -84,7 +84,7 @@ std::vector<LibraryRow> bugs_not_shown_yet() {
       {.issue = "#6651", .title = "the NoSyncedSlaves retry makes a new requestId, so the latch does not deduplicate",
        .locks = "rlock",
        .not_modelled = "needs replica acknowledgements (WAIT) and NoSyncedSlavesException; the simulated servers have no "
-                       "WAIT yet (issue 15 adds it)",
+                       "WAIT yet",
        .versions = "3.24.0 - 3.51.x"},
       {.issue = "#7272", .title = "renewal scheduled after an interrupted lockInterruptibly runs forever",
        .locks = "rlock, fair, rwlock, fenced", .every_version = true,
@@ -116,7 +116,8 @@ std::vector<LibraryRow> hazards() {
       {.issue = "failover", .title = "failover to a replica that lags loses the lock (WAIT, #2669, narrows it)",
        .locks = "rlock, fair, multi, red, rwlock", .story = "failover-replication-lag.yaml", .property = "mutual_exclusion",
        .every_version = true,
-       .mitigation = "let a lock count only once a replica has it (WAIT; Redisson's checkLockSyncedSlaves, 3.17.0 on): a "
+       .mitigation = "let a lock count only once a replica has it (WAIT after each lock script; Redisson's "
+                     "checkLockSyncedSlaves, on by default from 3.17.0 where there are replicas: keep it on): a "
                      "replica that has the lock keeps it across the failover. Fencing tokens from the same Redis help "
                      "only behind a resource that wants a greater token: the new master hands a token out again, which "
                      "a resource that accepts an equal one takes from both holders (token-failover-shared-token.yaml, "

@@ -19,6 +19,14 @@ namespace locksim::server {
 
 using SteadyTime = std::chrono::steady_clock::time_point;
 
+// `from` plus `ms`, `ms` held within a century. A client may write any 64-bit count of milliseconds
+// (WAIT's timeout, a fault's for_ms, a delay's extra_ms); turned into the steady clock's nanoseconds
+// as it is, one past ~292 years overflows (undefined behaviour). A century waits as forever does.
+inline SteadyTime steady_after(SteadyTime from, int64_t ms) {
+  constexpr int64_t kCenturyMs = int64_t{100} * 365 * 24 * 3600 * 1000;
+  return from + std::chrono::milliseconds(ms < 0 ? 0 : ms > kCenturyMs ? kCenturyMs : ms);
+}
+
 struct Connection : std::enable_shared_from_this<Connection> {
   Connection(asio::ip::tcp::socket s, uint64_t id, ParserLimits limits)
       : socket(std::move(s)), id(id), parser(limits), delay_timer(socket.get_executor()),

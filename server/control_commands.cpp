@@ -39,6 +39,8 @@ Reply Server::control_command(const ConnPtr& c, const std::vector<std::string>& 
       if (clock_.mode() != ClockMode::Virtual)
         return Reply::error("ERR LOCKSIM.CLOCK ADVANCE needs serve --clock virtual (the real clock moves by itself)");
       if (!parse_ll(argv[2], ms) || ms < 0) return Reply::error("ERR LOCKSIM.CLOCK ADVANCE: expected ms >= 0");
+      if (const std::string problem = clock_.advance_problem(ms); !problem.empty())
+        return Reply::error("ERR LOCKSIM.CLOCK ADVANCE: " + problem);
       clock_.advance(ms);
       after_clock_moved();
       return Reply::integer_of(clock_.now_ms());
@@ -158,7 +160,7 @@ Reply Server::fault_command(const std::vector<std::string>& argv) {
   const world::Fault& f = parsed.fault;
   const std::string& client = parsed.client;
   const std::string server(kServerName);
-  const SteadyTime until = std::chrono::steady_clock::now() + std::chrono::milliseconds(f.for_ms);
+  const SteadyTime until = steady_after(std::chrono::steady_clock::now(), f.for_ms);
   switch (f.kind) {
     case world::FaultKind::Crash:
     case world::FaultKind::Pause:
@@ -181,6 +183,8 @@ Reply Server::fault_command(const std::vector<std::string>& argv) {
       break;
     case world::FaultKind::ClockJump:
       // Here the clock that jumps is the server's: a real client's own clock is not serve's to move.
+      if (const std::string problem = clock_.jump_problem(f.by_ms); !problem.empty())
+        return Reply::error("ERR LOCKSIM.FAULT clock_jump: " + problem);
       clock_.jump(f.by_ms);
       recorder_.fault(server, fe::kClockJump, f.by_ms, -1, "the server's clock");
       after_clock_moved();

@@ -339,7 +339,7 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
     if (replicas <= 0) return Reply::integer_of(0);
     c->blocked = true;
     if (timeout > 0) {
-      c->block_timer.expires_after(std::chrono::milliseconds(timeout));
+      c->block_timer.expires_at(steady_after(std::chrono::steady_clock::now(), timeout));
       c->block_timer.async_wait([this, c](const asio::error_code& ec) {
         if (ec || c->closed) return;
         c->blocked = false;

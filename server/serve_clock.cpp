@@ -1,5 +1,7 @@
 #include "server/serve_clock.hpp"
 
+#include "world/choice_scheduler.hpp"
+
 namespace locksim::server {
 
 ServeClock::ServeClock(ClockMode mode, int64_t start_ms) : mode_(mode), started_(std::chrono::steady_clock::now()) {
@@ -17,6 +19,19 @@ int64_t ServeClock::run_ms() const {
 
 void ServeClock::advance(int64_t ms) {
   if (mode_ == ClockMode::Virtual && ms > 0) advanced_ms_ += ms;
+}
+
+std::string ServeClock::advance_problem(int64_t ms) const {
+  if (ms <= world::kClockOffsetMaxMs - run_ms()) return "";
+  return "the run's time would pass " + std::to_string(world::kClockOffsetMaxMs) + " ms (about 31 years)";
+}
+
+std::string ServeClock::jump_problem(int64_t ms) const {
+  // Each within the bound first, so that their sum cannot overflow.
+  const bool within = world::clock_offset_problem(ms).empty() && world::clock_offset_problem(jumped_ms_ + ms).empty();
+  if (within) return "";
+  return "the server's clock would be set off by more than " + std::to_string(world::kClockOffsetMaxMs) +
+         " ms (about 31 years) either way";
 }
 
 }  // namespace locksim::server

@@ -4,6 +4,7 @@
 // jump shifts what the server reads, not the run's own time that the history is kept in.
 #include <chrono>
 #include <cstdint>
+#include <string>
 
 #include "server/serve_options.hpp"
 
@@ -22,6 +23,10 @@ class ServeClock {
   void advance(int64_t ms);
   // The server's clock jumps by `ms` (negative: backwards); the run's time does not.
   void jump(int64_t ms) { jumped_ms_ += ms; }
+  // Why moving the clock so is refused ("" it is not): a run's time advanced, or the clock's jumps
+  // added up, past world::kClockOffsetMaxMs (~31 years) either way, where a reading could overflow.
+  std::string advance_problem(int64_t ms) const;
+  std::string jump_problem(int64_t ms) const;
 
  private:
   ClockMode mode_;

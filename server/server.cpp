@@ -283,7 +283,7 @@ void Server::send(const ConnPtr& c, std::string bytes) {
   if (c->closed || c->black_holed) return;
   const SteadyTime now = std::chrono::steady_clock::now();
   SteadyTime due = now;
-  if (const ClientFault* d = fault_on(delays_, *c)) due = now + milliseconds(d->extra_ms);
+  if (const ClientFault* d = fault_on(delays_, *c)) due = steady_after(now, d->extra_ms);
   due = std::max(due, held_until(*c));  // a partition holds replies until it heals
   if (!c->delayed.empty()) due = std::max(due, c->delayed.back().first);
   if (due > now) {
@@ -418,7 +418,7 @@ void Server::replace_engine(const engine::Snapshot& snapshot) {
 
 void Server::arm_schedule() {
   for (const ScheduledFault& f : schedule_) {
-    const SteadyTime when = std::chrono::steady_clock::now() + milliseconds(f.at_ms);
+    const SteadyTime when = steady_after(std::chrono::steady_clock::now(), f.at_ms);
     timer_at(when, [this, f] {
       const Reply r = fault_command(f.argv);
       if (r.is_error()) std::cerr << "locksim serve: " << f.where << ": " << r.str << "\n";

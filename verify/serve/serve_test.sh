@@ -186,6 +186,29 @@ expect_eq "a bad schedule exits 2" "2" "$?"
 expect_eq "a bad schedule names file and line" \
   "locksim serve: $work/bad.faults:3: LOCKSIM.FAULT delay: extra_ms expects an integer >= 0" "$(cat "$work/sched.err")"
 
+# ---- a millisecond count a client writes may be any 64-bit number: none may overflow serve's
+# clocks (WAIT 1 4848378279948546481 or a redis_pause as long killed serve under the sanitizers).
+start_serve --clock virtual
+huge=4848378279948546481
+timeout 0.3 redis-cli -p "$PORT" wait 1 "$huge" >/dev/null
+expect_eq "WAIT with a huge timeout leaves serve up" "PONG" "$(cli ping)"
+expect_eq "a delay with huge extra_ms and for_ms" "OK" "$(cli locksim.fault delay client far extra_ms "$huge" for_ms "$huge")"
+expect_eq "... slows only its client" "PONG" "$(cli ping)"
+expect_eq "CLOCK ADVANCE past 31 years" \
+  "ERR LOCKSIM.CLOCK ADVANCE: the run's time would pass 1000000000000 ms (about 31 years)" \
+  "$(cli locksim.clock advance "$huge" 2>&1)"
+expect_eq "CLOCK JUMP past 31 years" \
+  "ERR LOCKSIM.FAULT clock_jump: the server's clock would be set off by more than 1000000000000 ms (about 31 years) either way" \
+  "$(cli locksim.clock jump "-$huge" 2>&1)"
+cli locksim.clock jump 600000000000 >/dev/null
+expect_eq "two jumps that add up past 31 years" \
+  "ERR LOCKSIM.FAULT clock_jump: the server's clock would be set off by more than 1000000000000 ms (about 31 years) either way" \
+  "$(cli locksim.clock jump 600000000000 2>&1)"
+expect_eq "redis_pause for a century" "OK" "$(cli locksim.fault redis_pause for_ms "$huge")"
+sleep 0.2
+kill -0 "$SERVE_PID" 2>/dev/null || fail "serve died on a redis_pause of $huge ms"
+kill "$SERVE_PID"; wait "$SERVE_PID" 2>/dev/null
+
 # ---- the protocol's edges: the same bytes to redis-server and to serve
 redis_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --daemonize no --logfile "$work/redis.log" &

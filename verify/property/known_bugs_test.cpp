@@ -23,6 +23,9 @@ struct KnownBug {
   const char* issue;
   ExploreConfig config;  // the buggy configuration, with the fix as `against`
   std::vector<std::string> flips;  // properties the fix may flip
+  // The anomalies that are this bug's (empty: any of the flips'): where another bug of the same
+  // versions flips the same property first, the test must not pass on it.
+  std::vector<std::string> anomalies = {};
 };
 
 ExploreConfig make(const std::string& lock, std::vector<std::string> faults, std::vector<std::string> properties,
@@ -47,9 +50,11 @@ std::vector<KnownBug> known_bugs() {
                                 {{"redisson", "3.10.5"}}, {{"redisson", "3.10.6"}}),
                   {"reentrancy"}});
   // One failed renewal ends the watchdog for good: fixed in 3.44.0 (a failed renewal is retried).
+  // Its own anomalies only: the first finding of the pair (seed 322) is #6144's stale renewal entry
+  // renewing a lock whose unlock was lost (3.37.0-3.43.x; 3.44.0's stale copy renews nothing).
   KnownBug watchdog{"#3194", make("rlock", {"delay", "partition", "pause", "loss"}, {"watchdog", "mutual_exclusion"},
                                   {{"redisson", "3.43.0"}}, {{"redisson", "3.44.0"}}),
-                    {"watchdog", "mutual_exclusion"}};
+                    {"watchdog", "mutual_exclusion"}, {"watchdog-lapse", "mutex-overlap"}};
   watchdog.config.leases = false;
   bugs.push_back(watchdog);
   // A queued FairLock waiter told a negative ttl waits without limit: fixed in 3.32.0.
@@ -161,7 +166,9 @@ TEST_P(KnownBugs, AreFoundWithin2000SeedsAndReplayViolatedUnderTheBugAndHoldingU
   for (uint64_t seed = 1; seed <= 2000 && !found; ++seed) {
     CaseResult r = explore_case(bug.config, seed, shrink);
     ASSERT_FALSE(r.error) << bug.issue << " seed " << seed << ": " << *r.error;
-    if (r.is_finding() && r.side == "config") found = std::move(r);
+    const bool its_own = bug.anomalies.empty() ||
+                         std::find(bug.anomalies.begin(), bug.anomalies.end(), r.anomaly) != bug.anomalies.end();
+    if (r.is_finding() && r.side == "config" && its_own) found = std::move(r);
   }
   ASSERT_TRUE(found) << bug.issue << ": not found in 2,000 seeds";
   EXPECT_NE(std::find(bug.flips.begin(), bug.flips.end(), found->violated), bug.flips.end()) << found->violated;

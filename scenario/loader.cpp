@@ -105,6 +105,17 @@ class Reader {
     return value;
   }
 
+  // A count of milliseconds: non-negative and at most `max` (kRunMsMax for what places a step in
+  // the run, kDurationMsMax for the rest), whose name says why.
+  int64_t ms(const YAML::Node& node, const std::string& what, int64_t max = kDurationMsMax) const {
+    const int64_t value = non_negative(node, what);
+    if (value > max)
+      fail(node, what + " is at most " + std::to_string(max) + " ms (" +
+                     (max == kRunMsMax ? "about 11.6 days, the longest run" : "about 31 years") + "), not " +
+                     std::to_string(value));
+    return value;
+  }
+
   bool boolean(const YAML::Node& node, const std::string& what) const {
     const std::string s = text(node, what);
     if (s == "true" || s == "yes") return true;
@@ -139,13 +150,13 @@ void read_world(const Reader& r, const YAML::Node& node, Scenario& s) {
   if (const YAML::Node latency = node["latency_ms"]) {
     if (latency.IsSequence()) {
       if (latency.size() != 2) r.fail(latency, "expected [min, max] for latency_ms");
-      s.world.link.latency_min_ms = r.non_negative(latency[0], "latency_ms");
+      s.world.link.latency_min_ms = r.ms(latency[0], "latency_ms");
       if (s.world.link.latency_min_ms < 1) r.fail(latency[0], "latency_ms is at least 1 (a message always takes time)");
-      s.world.link.latency_max_ms = r.non_negative(latency[1], "latency_ms");
+      s.world.link.latency_max_ms = r.ms(latency[1], "latency_ms");
       if (s.world.link.latency_max_ms < s.world.link.latency_min_ms)
         r.fail(latency, "latency_ms: the maximum is below the minimum");
     } else {
-      s.world.link.latency_min_ms = s.world.link.latency_max_ms = r.non_negative(latency, "latency_ms");
+      s.world.link.latency_min_ms = s.world.link.latency_max_ms = r.ms(latency, "latency_ms");
       if (s.world.link.latency_min_ms < 1) r.fail(latency, "latency_ms is at least 1 (a message always takes time)");
     }
   }
@@ -156,7 +167,7 @@ void read_world(const Reader& r, const YAML::Node& node, Scenario& s) {
   }
   if (const YAML::Node reorder = node["reorder"]) s.world.link.reorder = r.boolean(reorder, "reorder");
   if (const YAML::Node every = node["active_expire_ms"]) {
-    s.world.active_expire_every_ms = r.non_negative(every, "active_expire_ms");
+    s.world.active_expire_every_ms = r.ms(every, "active_expire_ms");
     if (s.world.active_expire_every_ms == 0) r.fail(every, "active_expire_ms must be positive");
   }
   if (const YAML::Node cap = node["max_events"]) {
@@ -228,7 +239,7 @@ void read_fair(const Reader& r, const YAML::Node& node, Scenario& s) {
     if (model::find_lock_type(s.lock.type)->refuses_reentry && fair.variant != client::FairVariant::Tail3_45)
       r.fail(v, "a " + s.lock.type + " lock runs Redisson 4.4.0's scripts, of fair_variant tail-3.45 (not " + name + ")");
   }
-  if (const YAML::Node w = node["thread_wait_ms"]) fair.thread_wait_ms = r.non_negative(w, "thread_wait_ms");
+  if (const YAML::Node w = node["thread_wait_ms"]) fair.thread_wait_ms = r.ms(w, "thread_wait_ms");
   if (const YAML::Node w = node["wait_replaces_thread_wait"])
     fair.try_wait_replaces_thread_wait = r.boolean(w, "wait_replaces_thread_wait");
   if (const YAML::Node z = node["zero_wait_tryacquire"]) {
@@ -284,7 +295,7 @@ void check_replacements_run(const Reader& r, const YAML::Node& node, const Scena
 // expiry of 0 ms, the key gone as it is taken; from 3.17.1: no lease, the watchdog) and Redis refuses
 // SET PX 0; locksim models neither reading, so 0 is refused rather than run one way for every version.
 int64_t lease_of(const Reader& r, const YAML::Node& node, const std::string& what) {
-  const int64_t n = r.non_negative(node, what);
+  const int64_t n = r.ms(node, what);
   if (n == 0)
     r.fail(node, what + " 0 is not modelled (Redisson's RLock reads it as a 0 ms lease up to 3.17.0 and as no lease "
                         "from 3.17.1): leave it out for no lease (the watchdog), or give at least 1");
@@ -315,7 +326,7 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s, const std::
   }
   if (const YAML::Node lease = node["lease_ms"]) s.default_lease_ms = lease_of(r, lease, "lease_ms");
   if (const YAML::Node w = node["watchdog_ms"]) {
-    s.lock.redisson.watchdog_timeout_ms = r.non_negative(w, "watchdog_ms");
+    s.lock.redisson.watchdog_timeout_ms = r.ms(w, "watchdog_ms");
     if (s.lock.redisson.watchdog_timeout_ms < 3) r.fail(w, "watchdog_ms must be at least 3");
   }
   if (const YAML::Node e = node["watchdog_on_error"]) {
@@ -326,13 +337,13 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s, const std::
   if (const YAML::Node a = node["acquire_script"]) read_script(r, a, "acquire", s.lock.rlock_scripts.acquire, s);
   if (const YAML::Node u = node["unlock_script"]) read_script(r, u, "unlock", s.lock.rlock_scripts.unlock, s);
   if (const YAML::Node n = node["renew_script"]) read_script(r, n, "renew", s.lock.rlock_scripts.renew, s);
-  if (const YAML::Node retry = node["retry_ms"]) s.lock.polling.retry_ms = std::max<int64_t>(1, r.non_negative(retry, "retry_ms"));
+  if (const YAML::Node retry = node["retry_ms"]) s.lock.polling.retry_ms = std::max<int64_t>(1, r.ms(retry, "retry_ms"));
   if (const YAML::Node l = node["unlock_latch"]) s.lock.redisson.unlock_latch = r.boolean(l, "unlock_latch");
   if (const YAML::Node e = node["setnx_expire"]) s.lock.polling.setnx_expire = r.boolean(e, "setnx_expire");
   client::CommandPolicy& policy = s.lock.redisson.commands;
-  if (const YAML::Node t = node["timeout_ms"]) policy.timeout_ms = std::max<int64_t>(1, r.non_negative(t, "timeout_ms"));
+  if (const YAML::Node t = node["timeout_ms"]) policy.timeout_ms = std::max<int64_t>(1, r.ms(t, "timeout_ms"));
   if (const YAML::Node a = node["retry_attempts"]) policy.retry_attempts = static_cast<int>(std::min<int64_t>(100, r.non_negative(a, "retry_attempts")));
-  if (const YAML::Node i = node["retry_interval_ms"]) policy.retry_interval_ms = r.non_negative(i, "retry_interval_ms");
+  if (const YAML::Node i = node["retry_interval_ms"]) policy.retry_interval_ms = r.ms(i, "retry_interval_ms");
   s.lock.polling.commands = policy;
   s.checker_options.watchdog.watchdog_lease_ms = s.lock.redisson.watchdog_timeout_ms;
   s.checker_options.watchdog.command_timeout_ms = policy.timeout_ms;
@@ -361,7 +372,13 @@ void read_clients(const Reader& r, const YAML::Node& node, Scenario& s) {
         decl.clock_offset_ms = r.integer(o, "clock_offset_ms");
         if (const std::string problem = world::clock_offset_problem(decl.clock_offset_ms); !problem.empty()) r.fail(o, problem);
       }
-      if (const YAML::Node d = item["drift_ppm"]) decl.drift_ppm = r.integer(d, "drift_ppm");
+      if (const YAML::Node d = item["drift_ppm"]) {
+        decl.drift_ppm = r.integer(d, "drift_ppm");
+        // A million ppm either way: a clock at twice the pace, or one that stands still.
+        if (decl.drift_ppm < -1'000'000 || decl.drift_ppm > 1'000'000)
+          r.fail(d, "drift_ppm is within -1000000..1000000 (a clock at twice the pace, or one that stands still), not " +
+                        std::to_string(decl.drift_ppm));
+      }
     } else {
       decl.name = r.text(item, "client name");
     }
@@ -402,8 +419,9 @@ void read_op(const Reader& r, const YAML::Node& item, const OpInfo& info, const 
     if (op.wait_ms < -1)
       r.fail(item["wait_ms"], "expected -1 (tryLock(-1, lease)) or a non-negative integer for wait_ms, got " +
                                   std::to_string(op.wait_ms));
+    if (op.wait_ms > 0) r.ms(item["wait_ms"], "wait_ms");
   } else if (op.kind == world::OpSpec::Kind::Work) {
-    op.duration_ms = r.non_negative(r.require(item, "for_ms", "a work step"), "for_ms");
+    op.duration_ms = r.ms(r.require(item, "for_ms", "a work step"), "for_ms", kRunMsMax);
   }
   e.op = op;
 }
@@ -431,9 +449,13 @@ world::Fault read_fault(const Reader& r, const YAML::Node& item, const world::Fa
     const std::string key(world::param_info(param).key);
     const YAML::Node node = item[key];
     switch (param) {
-      case P::ForMs: f.for_ms = r.non_negative(r.require(item, key.c_str(), where), key); break;
-      case P::ExtraMs: f.extra_ms = r.non_negative(r.require(item, key.c_str(), where), key); break;
-      case P::ByMs: f.by_ms = r.integer(r.require(item, key.c_str(), where), key); break;
+      case P::ForMs: f.for_ms = r.ms(r.require(item, key.c_str(), where), key, kRunMsMax); break;
+      case P::ExtraMs: f.extra_ms = r.ms(r.require(item, key.c_str(), where), key); break;
+      case P::ByMs:
+        f.by_ms = r.integer(r.require(item, key.c_str(), where), key);
+        if (const std::string problem = world::clock_offset_problem(f.by_ms); !problem.empty())
+          r.fail(item[key], "a clock jump's by_ms: " + problem);
+        break;
       case P::PerThousand:
         if (node) {
           const int64_t v = r.non_negative(node, key);
@@ -442,13 +464,13 @@ world::Fault read_fault(const Reader& r, const YAML::Node& item, const world::Fa
         }
         break;
       case P::LagMs:
-        if (node) f.lag_ms = r.non_negative(node, key);
+        if (node) f.lag_ms = r.ms(node, key);
         break;
       case P::Via:
         if (node) f.sentinel = r.one_of(node, key, {"direct", "sentinel"}) == "sentinel";
         break;
       case P::DownMs:
-        if (node) f.down_ms = r.non_negative(node, key);
+        if (node) f.down_ms = r.ms(node, key);
         break;
       case P::Persistence:
         if (node) f.persistence = r.one_of(node, key, {"none", "aof"}) == "aof" ? world::Persistence::AofEverySec : world::Persistence::None;
@@ -567,7 +589,7 @@ void read_timeline(const Reader& r, const YAML::Node& node, Scenario& s) {
       check_step_keys(r, item, fault_step_keys(*fault), step_name(name, "fault"),
                       fault->lasts() ? "" : ", which happens at an instant");
     }
-    e.at_ms = r.non_negative(r.require(item, "at", "a timeline step"), "at");
+    e.at_ms = r.ms(r.require(item, "at", "a timeline step"), "at", kRunMsMax);
     if (item["client"]) {
       e.client = r.text(item["client"], "client");
       if (!clients.count(e.client)) r.fail(item["client"], "client '" + e.client + "' is not declared in clients");
@@ -721,7 +743,7 @@ void read_bounded(const Reader& r, const YAML::Node& node, Scenario& s) {
   if (const YAML::Node l = node["latencies_ms"]) {
     b.latencies.clear();
     const auto add = [&](const YAML::Node& item) {
-      const int64_t v = r.non_negative(item, "latencies_ms");
+      const int64_t v = r.ms(item, "latencies_ms");
       if (v < 1) r.fail(item, "a latency is at least 1 ms (a message always takes time)");
       if (std::find(b.latencies.begin(), b.latencies.end(), v) != b.latencies.end())
         r.fail(item, "latencies_ms names " + std::to_string(v) + " twice");
@@ -877,7 +899,10 @@ Scenario load_scenario(const std::string& path, const std::string& redisson, con
   read_clients(r, r.require(root, "clients", "the scenario"), s);
   read_timeline(r, r.require(root, "timeline", "the scenario"), s);
   s.run_ms_given = static_cast<bool>(root["run_ms"]);
-  s.run_ms = s.run_ms_given ? r.non_negative(root["run_ms"], "run_ms") : default_run_ms(s.timeline);
+  s.run_ms = s.run_ms_given ? r.ms(root["run_ms"], "run_ms", kRunMsMax) : default_run_ms(s.timeline);
+  if (!s.run_ms_given && s.run_ms - 60000 > kRunMsMax)
+    r.fail(root["timeline"], "the timeline's steps end at " + std::to_string(s.run_ms - 60000) +
+                                " ms, past the longest run (" + std::to_string(kRunMsMax) + " ms, about 11.6 days)");
   if (root["expect"]) read_expect(r, root["expect"], s);
   if (root["live"]) read_live(r, root["live"], s);
   if (root["bounded"]) read_bounded(r, root["bounded"], s);

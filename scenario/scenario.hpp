@@ -80,8 +80,18 @@ struct Scenario {
   std::optional<std::vector<std::string>> deviations;
 };
 
+// The longest run a scenario may give (by the default rule, its steps must end by then): about 11.6
+// days of simulated time, whose history is already some 70 MB with one lock renewed throughout. A
+// longer one is a typo of a few digits, and would run (and write) until it was killed.
+inline constexpr int64_t kRunMsMax = 1'000'000'000;
+// The most any other count of milliseconds a file writes may be (a lease, a timeout, a latency, a
+// tryLock's wait): about 31 years, world::kClockOffsetMaxMs, so that the world's sums of them with
+// its clock stay far from overflow.
+inline constexpr int64_t kDurationMsMax = 1'000'000'000'000;
+
 // A minute past the last thing the timeline asks for: a thread's steps run one after another, so
 // its work and waits add up; a lasting fault ends after its for_ms. What run_ms is when not given.
+// Saturates rather than overflows (a loaded scenario's times are bounded; a built one's may not be).
 int64_t default_run_ms(const std::vector<TimelineEntry>& timeline);
 
 }  // namespace locksim::scenario

@@ -6,14 +6,14 @@ source "$(dirname "$0")/../support/usage.sh" "$@"
 
 cat >soak.yaml <<'YAML'
 name: soak
-lock: {type: rlock, name: orders}
+lock: {type: rlock, name: orders, watchdog_ms: 3000}
 clients: [A, B]
 timeline:
   - {at: 0, client: A, op: lock}
-  - {at: 0, client: A, op: work, for_ms: 36000000000}
+  - {at: 0, client: A, op: work, for_ms: 990000000}
   - {at: 0, client: A, op: unlock}
   - {at: 10, client: B, op: lock}
-run_ms: 40000000000
+run_ms: 1000000000
 expect:
   mutual_exclusion: holds
 YAML

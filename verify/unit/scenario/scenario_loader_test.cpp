@@ -1,6 +1,9 @@
 // Scenario files: a broken file gets one message naming file, line, column and what was expected.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+
 #include "scenario/loader.hpp"
 #include "scenario/runner.hpp"
 #include "scenario/writer.hpp"
@@ -602,6 +605,35 @@ TEST(ScenarioLoader, MaxEventsSurvivesTheWriter) {
 
 namespace locksim::scenario {
 namespace {
+
+// A count of milliseconds with a few digits too many is an error at its place, never a signed
+// overflow in the run_ms rule or a run that goes on until it is killed (issue 42).
+TEST(ScenarioLoader, MillisecondsPastTheirBoundAreErrorsAtTheirPlace) {
+  EXPECT_EQ(error_of("at-past-longest-run.yaml"),
+            "at-past-longest-run.yaml:5:10: at is at most 1000000000 ms (about 11.6 days, the longest run), not "
+            "9223372036854775000");
+  EXPECT_EQ(error_of("run-ms-past-longest-run.yaml"),
+            "run-ms-past-longest-run.yaml:6:9: run_ms is at most 1000000000 ms (about 11.6 days, the longest run), not "
+            "60000000000000");
+  EXPECT_EQ(error_of("timeline-past-longest-run.yaml"),
+            "timeline-past-longest-run.yaml:5:3: the timeline's steps end at 1800000000 ms, past the longest run "
+            "(1000000000 ms, about 11.6 days)");
+  EXPECT_EQ(error_of("lease-past-31-years.yaml"),
+            "lease-past-31-years.yaml:5:44: lease_ms is at most 1000000000000 ms (about 31 years), not "
+            "9223372036854775807");
+  EXPECT_EQ(error_of("drift-past-a-million.yaml"),
+            "drift-past-a-million.yaml:3:32: drift_ppm is within -1000000..1000000 (a clock at twice the pace, or one "
+            "that stands still), not 9000000000000");
+  EXPECT_EQ(error_of("clock-jump-past-31-years.yaml"),
+            "clock-jump-past-31-years.yaml:6:50: a clock jump's by_ms: a clock offset is at most 1000000000000 ms "
+            "either way, not -9223372036854775808");
+  // The bounds themselves load: a step at, and a run of, exactly kRunMsMax.
+  const std::string edge = ::testing::TempDir() + "locksim-run-ms-edge.yaml";
+  std::ofstream(edge) << "name: edge\nlock: {type: rlock, name: orders}\nclients: [A]\n"
+                         "timeline:\n  - {at: 1000000000, client: A, op: lock}\nrun_ms: 1000000000\n";
+  EXPECT_EQ(load_scenario(edge).run_ms, kRunMsMax);
+  std::remove(edge.c_str());
+}
 
 // `bounded:` (docs/exhaustive.md): every mistake at its line and column, saying what was expected.
 TEST(ScenarioLoader, BoundedMistakesAreErrorsAtTheirPlace) {

@@ -81,8 +81,9 @@ int rank(const StoryRun& r) {
     case Reading::HazardHolds: return 2;
     case Reading::HoldsWhereAffected: return 3;
     case Reading::Fixed: return 4;
+    case Reading::NotYet: return 5;
   }
-  return 5;
+  return 6;
 }
 
 std::vector<const StoryRun*> in_order(const Audit& a) {
@@ -98,8 +99,12 @@ std::vector<std::string> notes_of(const StoryRun& r, bool options) {
   std::vector<std::string> notes;
   switch (r.reading()) {
     case Reading::ViolatedWhereFixed:
-      notes.push_back(options ? "your --set options bring it back (the version alone has it fixed)"
-                              : "locksim's version table says it is fixed here: a fault in locksim (--self-check)");
+      if (r.begins_later)
+        notes.push_back(options ? "your --set options bring it in (the version alone is older than the bug)"
+                                : "locksim's version table says the bug came later: a fault in locksim (--self-check)");
+      else
+        notes.push_back(options ? "your --set options bring it back (the version alone has it fixed)"
+                                : "locksim's version table says it is fixed here: a fault in locksim (--self-check)");
       break;
     case Reading::HoldsWhereAffected:
       notes.push_back(options ? "your --set options take it away (the version alone has it)"
@@ -172,6 +177,7 @@ Outcome audit_outcome(const StoryRun& run) {
     case Reading::ViolatedWhereFixed: return Outcome::Affected;
     case Reading::Hazard: return Outcome::Hazard;
     case Reading::Fixed: return Outcome::Fixed;
+    case Reading::NotYet: return Outcome::NotYet;
     case Reading::HoldsWhereAffected: return Outcome::NotAffected;
     case Reading::HazardHolds: return Outcome::MissedViolation;
     case Reading::Unknown: return run.result.error ? Outcome::Error : Outcome::Fail;
@@ -280,7 +286,7 @@ void write_audit_text(const Audit& a, const std::string& out_dir, const TextStyl
     const Outcome o = audit_outcome(*r);
     const Tone tone = o == Outcome::Affected                                  ? Tone::Red
                       : o == Outcome::Hazard                                  ? Tone::Amber
-                      : o == Outcome::Fixed || o == Outcome::NotAffected      ? Tone::Green
+                      : o == Outcome::Fixed || o == Outcome::NotAffected || o == Outcome::NotYet ? Tone::Green
                                                                               : Tone::Red;
     const std::vector<std::string> n = notes_of(*r, options);
     for (const std::string& note : n) notes.emplace_back(issue_of(*r->row), note);

@@ -12,7 +12,7 @@ struct OutcomeRow {
 };
 
 // One row per outcome, in the enum's order.
-constexpr std::array<OutcomeRow, 14> kOutcomes{{
+constexpr std::array<OutcomeRow, 15> kOutcomes{{
     {Outcome::Pass, "pass", "pass", "pass", false},
     {Outcome::ExpectedViolation, "pass", "pass: violation expected", "expected", false},
     {Outcome::UnexpectedViolation, "FAIL", "FAIL: unexpected violation", "unexpected", true},
@@ -25,6 +25,7 @@ constexpr std::array<OutcomeRow, 14> kOutcomes{{
     {Outcome::Hazard, "affected", "affected: every version", "hazard", false},
     {Outcome::Fixed, "fixed", "fixed", "fixed", false},
     {Outcome::NotAffected, "not affected", "not affected with your options", "unaffected", false},
+    {Outcome::NotYet, "not yet", "not yet: the bug came later", "notyet", false},
     {Outcome::Mitigated, "mitigated", "mitigation shown", "mitigated", false},
     {Outcome::Differs, "differs", "differs", "differs", true},
 }};

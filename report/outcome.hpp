@@ -24,6 +24,7 @@ enum class Outcome {
   Hazard,               // violated in every version: no upgrade helps, a mitigation does
   Fixed,                // a bug this version has fixed
   NotAffected,          // a bug the version has, which the options in use take away
+  NotYet,               // a bug that begins in a later version
   Mitigated,            // a mitigation's story shows it working
   // locksim explore --against: one configuration's verdict differs from the other's.
   Differs,

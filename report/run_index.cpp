@@ -12,9 +12,10 @@ namespace locksim::report {
 namespace {
 
 // The header's counts, failures first.
-constexpr std::array<Outcome, 14> kChipOrder{
+constexpr std::array<Outcome, 15> kChipOrder{
     Outcome::Affected, Outcome::Differs, Outcome::UnexpectedViolation, Outcome::MissedViolation, Outcome::Fail,
-    Outcome::Error,    Outcome::Hazard,  Outcome::NotAffected,         Outcome::Fixed,           Outcome::Mitigated,
+    Outcome::Error,    Outcome::Hazard,  Outcome::NotAffected,         Outcome::Fixed,           Outcome::NotYet,
+    Outcome::Mitigated,
     Outcome::Pass,     Outcome::ExpectedViolation, Outcome::Seen,      Outcome::Skipped};
 
 std::string header(const IndexPage& page) {

@@ -148,7 +148,8 @@ Reading StoryRun::reading() const {
   const bool violated = v == model::Validity::No;
   if (row->every_version) return violated ? Reading::Hazard : Reading::HazardHolds;
   if (violated) return table_affected ? Reading::Affected : Reading::ViolatedWhereFixed;
-  return table_affected ? Reading::HoldsWhereAffected : Reading::Fixed;
+  if (table_affected) return Reading::HoldsWhereAffected;
+  return begins_later ? Reading::NotYet : Reading::Fixed;
 }
 
 bool StoryRun::agrees() const {
@@ -208,6 +209,7 @@ StoryRun run_story(const LibraryRow& row, Version v, const std::string& library,
   run.row = &row;
   run.file = library + "/" + std::string(row.story);
   run.table_affected = expected_violated(row, v);
+  run.begins_later = begins_after(row, v);
   run.applied = options;
   run.file_lock_type = load_scenario(run.file).lock.type;
   run.scenario = story_as(row, run.file, as_type, v, {}, run.table_affected, nullptr);
@@ -229,6 +231,7 @@ StoryRun prepared_story(const LibraryRow& row, const std::string& file_lock_type
   run.row = &row;
   run.file = request.library + "/" + std::string(row.story);
   run.table_affected = expected_violated(row, v);
+  run.begins_later = begins_after(row, v);
   run.file_lock_type = file_lock_type;
   const std::string type = audited_as(row, request.locks, file_lock_type);
   run.lock_type = type;

@@ -38,6 +38,7 @@ enum class Reading : uint8_t {
   Affected,             // violated, and the table says the version has the bug
   Hazard,               // violated, and no version avoids it
   Fixed,                // holds, and the table says the bug was fixed by this version
+  NotYet,               // holds, and the table says the bug begins in a later version
   ViolatedWhereFixed,   // violated, where the table says fixed (the options in use bring it back)
   HoldsWhereAffected,   // holds, where the table says affected (the options in use take it away)
   HazardHolds,          // a hazard's story holds: not shown
@@ -53,6 +54,7 @@ struct StoryRun {
   ScenarioResult result;
   double seconds = 0;        // wall clock
   bool table_affected = false;           // the version table's word for this version (a hazard: true)
+  bool begins_later = false;             // the table's bug begins after this version
   std::vector<LockOption> applied;       // the user's options it ran with
   std::vector<LockOption> not_for_lock;  // the user's options its lock type does not take
   std::vector<LockOption> refused;       // options it takes but ran without, because of `refusal`

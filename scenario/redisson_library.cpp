@@ -220,6 +220,12 @@ std::vector<client::VersionRange> ranges_of(const LibraryRow& row) {
   return client::affected_by(row.issue);
 }
 
+bool begins_after(const LibraryRow& row, client::Version v) {
+  if (row.every_version) return false;
+  const std::vector<client::VersionRange> ranges = ranges_of(row);
+  return !ranges.empty() && std::all_of(ranges.begin(), ranges.end(), [&](const client::VersionRange& r) { return v < r.from; });
+}
+
 std::string affected_text(const LibraryRow& row) {
   if (!row.versions.empty()) return std::string(row.versions);
   if (row.every_version) return "every version";

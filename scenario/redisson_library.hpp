@@ -56,5 +56,8 @@ std::string audited_as(const LibraryRow& row, const std::vector<std::string>& lo
 std::vector<std::string> audited_lock_types();
 // The version table's ranges of the row's bug (empty for a hazard and a row outside the table).
 std::vector<client::VersionRange> ranges_of(const LibraryRow& row);
+// Whether the row's bug begins after `v`: every version it affects is newer (false for a hazard,
+// or a row with no modelled range).
+bool begins_after(const LibraryRow& row, client::Version v);
 
 }  // namespace locksim::scenario

@@ -3,7 +3,7 @@
 # headless Chromium renders it offline, and we read the DOM after the page's script ran. What to do
 # comes before the table (the upgrade to 3.44.0 and the bugs it fixes, read by hand from
 # docs/redisson-versions.md); each bug that affects 3.23.0 reads "affected", each it fixed "fixed",
-# each hazard "affected: every version", and none "pass"; the counts say so; "affected only" keeps
+# one that begins later "not yet", each hazard "affected: every version", and none "pass"; the counts say so; "affected only" keeps
 # the affected bugs alone; the advice's links lead to files that exist. A screenshot must not be
 # blank, and at 1000 px the page must not scroll sideways.
 #
@@ -105,7 +105,9 @@ groups = {g["name"]: g for g in page.groups}
 expect = {"4871": ("affected", "affected"), "3194": ("affected", "affected"), "5761": ("affected", "affected"),
           "5623": ("affected", "affected"),
           "2018": ("fixed", "fixed"), "3334": ("fixed", "fixed"), "1966": ("fixed", "fixed"),
-          "2515": ("fixed", "fixed"), "4818": ("fixed", "fixed"), "6144": ("fixed", "fixed"),
+          "2515": ("fixed", "fixed"), "4818": ("fixed", "fixed"),
+          # #6144 begins in 3.37.0: 3.23.0 never had it, so it is not "fixed" there.
+          "6144": ("notyet", "not yet: the bug came later"),
           "2665": ("hazard", "affected: every version"), "failover": ("hazard", "affected: every version"),
           "renew-lost": ("hazard", "affected: every version")}
 for name, (outcome, badge) in expect.items():
@@ -124,7 +126,8 @@ for name, g in groups.items():
     check(name in ("pause-longer-than-lease-token", "failover-replica-caught-up", "renewal-first-thread-restart-aof"),
           f"an unexpected group {name}")
 chips = [c.strip() for c in page.chips]
-check("4 affected" in chips and "6 fixed" in chips and "3 affected: every version" in chips, f"the counts: {chips}")
+check("4 affected" in chips and "5 fixed" in chips and "1 not yet: the bug came later" in chips
+      and "3 affected: every version" in chips, f"the counts: {chips}")
 check(not any("passed" in c or "violation expected" in c for c in chips), f"test words in the counts: {chips}")
 
 affected = parse("affected")

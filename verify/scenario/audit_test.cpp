@@ -178,6 +178,18 @@ TEST(AuditMitigations, EveryHazardsMitigationIsShownWorking) {
   }
 }
 
+// "fixed" is said of a version past a fix; one older than the bug reads "not yet", since an upgrade
+// may bring it (#6144: 3.37.0 - 3.45.x).
+TEST(AuditReadings, ABugThatBeginsLaterIsNotYetAndOneFixedIsFixed) {
+  const LibraryRow* row = nullptr;
+  for (const LibraryRow& r : redisson_library())
+    if (r.issue == "#6144") row = &r;
+  ASSERT_TRUE(row);
+  EXPECT_EQ(run_story(*row, {3, 23, 0}, kLibrary).reading(), Reading::NotYet);
+  EXPECT_EQ(run_story(*row, {3, 40, 0}, kLibrary).reading(), Reading::Affected);
+  EXPECT_EQ(run_story(*row, {3, 46, 0}, kLibrary).reading(), Reading::Fixed);
+}
+
 // A story that fails over runs without WAIT, which Redisson sends with replicas from 3.12.5 (and
 // from 3.17.0 fails an acquire no replica acknowledged): on those versions the audit says its verdict
 // is a client's that does not wait; before 3.12.5, and for a story with no failover, it says nothing.

@@ -421,7 +421,13 @@ std::string VersionRange::str() const {
   } else if (last.minor > 0) {
     last_text = std::to_string(last.major) + "." + std::to_string(last.minor - 1) + ".x";
   } else {
-    last_text = std::to_string(last.major - 1) + ".x";
+    // A major's first release: the last line before it is the newest minor of the previous major
+    // that the table knows ("3.52.x" before 4.0.0, not "3.x", which reads as the whole major).
+    Version newest{last.major - 1, 0, 0};
+    for (const VersionedBehaviour& b : versioned_behaviours())
+      for (const VersionStep& s : b.steps)
+        if (s.since.major == last.major - 1 && newest < s.since) newest = s.since;
+    last_text = std::to_string(newest.major) + "." + std::to_string(newest.minor) + ".x";
   }
   if (last_text == from.str()) return last_text;
   return first + last_text;

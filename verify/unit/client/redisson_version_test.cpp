@@ -169,6 +169,7 @@ TEST(RedissonVersion, AffectedRangesAreReadFromTheSteps) {
   EXPECT_EQ(ranges("#5484"), "3.17.0 - 3.25.0");
   EXPECT_EQ(ranges("#4871"), "up to 3.23.x");
   EXPECT_EQ(ranges("#2883"), "3.11.1 - 3.13.2");  // the 5 s taken off on each acquire is 3.11.1's
+  EXPECT_EQ(ranges("#6883"), "3.44.0 - 3.52.x");  // fixed by 4.0.0: the last 3.x line, not "3.x"
   EXPECT_EQ(ranges("#9999"), "");
   EXPECT_TRUE(affects("#4871", {3, 23, 0}));
   EXPECT_FALSE(affects("#4871", {3, 24, 0}));

@@ -218,8 +218,11 @@ std::vector<AdviceSection> audit_advice(const Audit& a) {
   if (options && !away.empty())
     act.items.push_back({"Your --set options take away " + issues(away) + " on " + version(a) + ".", "", {}, ""});
   std::vector<std::string> unweighed;
+  // Only those whose range holds the audited version: #6651 (3.24.0 - 3.51.x) is no word for 4.7.0.
+  const client::Version v = a.request.version;
   for (const LibraryRow* row : a.unshown)
-    if (!row->every_version && !row->before_range && !row->versions.empty())
+    if (!row->every_version && !row->before_range && !row->versions.empty() && row->versions_from <= v &&
+        (row->versions_until == client::Version{} || v < row->versions_until))
       unweighed.push_back(issue_of(*row) + " (" + std::string(row->versions) + ")");
   if (!unweighed.empty())
     act.items.push_back({"Known, not modelled, so not weighed here: " + joined(unweighed) + ".", "", {}, ""});

@@ -85,7 +85,7 @@ std::vector<LibraryRow> bugs_not_shown_yet() {
        .locks = "rlock",
        .not_modelled = "needs replica acknowledgements (WAIT) and NoSyncedSlavesException; the simulated servers have no "
                        "WAIT yet",
-       .versions = "3.24.0 - 3.51.x"},
+       .versions = "3.24.0 - 3.51.x", .versions_from = {3, 24, 0}, .versions_until = {3, 52, 0}},
       {.issue = "#7272", .title = "renewal scheduled after an interrupted lockInterruptibly runs forever",
        .locks = "rlock, fair, rwlock, fenced", .every_version = true,
        .not_modelled = "needs an op that interrupts a waiting acquire while its reply is in flight; the world cannot "

@@ -21,6 +21,8 @@ struct LibraryRow {
   bool every_version = false; // a hazard (or an unfixed bug): violated whatever the version
   std::string_view not_modelled{};  // why there is no story
   std::string_view versions{};      // a row outside the version table: the versions it concerns
+  // ... and, where they are a range the audit can weigh, that range: [from, until), until {} open.
+  client::Version versions_from{}, versions_until{};
   bool before_range = false;        // ... all of them older than the modelled range
   // What keeps the harm away where no version does (a hazard, a bug still open), and a scenario of
   // the library that shows it working: the property that holds there thanks to it ("" none).

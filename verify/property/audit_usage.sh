@@ -63,6 +63,11 @@ for issue in 4871 3194 5761; do
 done
 grep -Eq "^  #5623 +affected +3.19.2 - 3.27.1" <<<"$old" || fail "3.23.0: #5623 not shown affected"
 grep -Eq "^  #2018 +fixed +up to 3.10.5" <<<"$old" || fail "3.23.0: #2018 (fixed in 3.10.6) not shown fixed"
+grep -Eq "^  #6144 +not yet +3.37.0 - 3.45.x" <<<"$old" || fail "3.23.0: #6144 (from 3.37.0) not shown 'not yet'"
+grep -q "not weighed here: #6651 (3.24.0 - 3.51.x)" <<<"$old" && fail "3.23.0: #6651 (from 3.24.0) is called not weighed"
+in_range=$("$locksim" audit --redisson 3.30.0 --lock rlock --out "$dir/in-range" 2>&1)
+grep -q "Known, not modelled, so not weighed here: #6651 (3.24.0 - 3.51.x)." <<<"$in_range" ||
+  fail "3.30.0: #6651 (3.24.0 - 3.51.x) is not said to be unweighed: $in_range"
 grep -Eq "^  #2665 +affected +every version" <<<"$old" || fail "3.23.0: the pause hazard is not shown"
 grep -q -- "--set unlock_latch=true" <<<"$old" || fail "3.23.0: the latch's option is not offered"
 grep -q "shown working: locksim run pause-longer-than-lease-token" <<<"$old" || fail "3.23.0: no mitigation shown working"
@@ -82,6 +87,8 @@ new=$("$locksim" audit --redisson 4.7.0 --lock rlock --out "$dir/new" 2>&1); sta
 [[ $status -eq 0 ]] || fail "4.7.0: exit $status, expected 0: $new"
 grep -q "No upgrade needed" <<<"$new" || fail "4.7.0: expected no upgrade; got: $new"
 grep -Eq "^  #4871 +fixed" <<<"$new" || fail "4.7.0: #4871 not shown fixed"
+# #6651 (3.24.0 - 3.51.x, not modelled) is weighed for no version outside its range.
+grep -q "not weighed here: #6651" <<<"$new" && fail "4.7.0: #6651 (fixed in 3.52.0) is called not weighed"
 grep -Eq "^  failover +affected\* +every version" <<<"$new" || fail "4.7.0: the failover hazard is not shown, or not starred"
 # ... and its star says the story ran without the WAIT 4.7.0 sends where there are replicas.
 grep -q "^  \* failover: its story fails over to a replica" <<<"$new" || fail "4.7.0: the failover story's missing WAIT is not said"

@@ -148,8 +148,11 @@ std::string headline(const Audit& a) {
     affected += violated(r);
   }
   std::ostringstream out;
-  out << "Redisson " << version(a) << " (" << locks_text(a) << "): " << affected << " of the " << bugs
-      << " modelled bugs affect" << (affected == 1 ? "s" : "") << " it";
+  out << "Redisson " << version(a) << " (" << locks_text(a) << "): ";
+  if (bugs == 0)
+    out << "no story of a modelled bug concerns " << (a.request.locks.size() == 1 ? "this lock" : "these locks");
+  else
+    out << affected << " of the " << bugs << " modelled bugs affect" << (affected == 1 ? "s" : "") << " it";
   if (!a.request.options.empty()) out << " with --set " << options_text(a.request.options);
   out << "; " << hazards << (hazards == 1 ? " hazard" : " hazards") << " no version avoids.";
   return out.str();
@@ -231,10 +234,17 @@ std::vector<AdviceSection> audit_advice(const Audit& a) {
   if (!a.option_fixes.empty()) {
     AdviceSection fixes{a.upgrade.to ? "Short of the upgrade" : "Options", {}, "act"};
     for (const scenario::OptionFix& f : a.option_fixes) {
+      // The version whose behaviour the option stands for (the step it names), not each removed
+      // bug's own fix: keep (3.44.0's) also takes away #3334, which 3.14.0 fixed otherwise.
       std::vector<std::string> from;
-      for (const LibraryRow* row : f.removes)
-        if (const std::string v = fix_version(*row); !v.empty() && std::find(from.begin(), from.end(), v) == from.end())
-          from.push_back(v);
+      for (const client::VersionedBehaviour& b : client::versioned_behaviours())
+        for (const client::VersionStep& s : b.steps)
+          if (s.option == f.option && std::find(from.begin(), from.end(), s.since.str()) == from.end())
+            from.push_back(s.since.str());
+      if (from.empty())
+        for (const LibraryRow* row : f.removes)
+          if (const std::string v = fix_version(*row); !v.empty() && std::find(from.begin(), from.end(), v) == from.end())
+            from.push_back(v);
       std::string text = "The fix of " + joined(from) + " alone takes away " + issues(f.removes) + " (" +
                          (f.removes.size() == 1 ? "its story holds" : "their stories hold") + " with it" +
                          (f.brings.empty() ? "" : "; it brings " + issues(f.brings) + " back") + "):";

@@ -65,6 +65,10 @@ grep -Eq "^  #5623 +affected +3.19.2 - 3.27.1" <<<"$old" || fail "3.23.0: #5623 
 grep -Eq "^  #2018 +fixed +up to 3.10.5" <<<"$old" || fail "3.23.0: #2018 (fixed in 3.10.6) not shown fixed"
 grep -Eq "^  #6144 +not yet +3.37.0 - 3.45.x" <<<"$old" || fail "3.23.0: #6144 (from 3.37.0) not shown 'not yet'"
 grep -q "not weighed here: #6651 (3.24.0 - 3.51.x)" <<<"$old" && fail "3.23.0: #6651 (from 3.24.0) is called not weighed"
+# A lock no bug story concerns says so, not "0 of the 0 modelled bugs".
+nrf=$("$locksim" audit --redisson 4.7.0 --lock nonreentrant-fair --out "$dir/nrf" 2>&1)
+grep -q "^Redisson 4.7.0 (nonreentrant-fair): no story of a modelled bug concerns this lock; 2 hazards" <<<"$nrf" ||
+  fail "nonreentrant-fair: the headline is $(head -1 <<<"$nrf")"
 in_range=$("$locksim" audit --redisson 3.30.0 --lock rlock --out "$dir/in-range" 2>&1)
 grep -q "Known, not modelled, so not weighed here: #6651 (3.24.0 - 3.51.x)." <<<"$in_range" ||
   fail "3.30.0: #6651 (3.24.0 - 3.51.x) is not said to be unweighed: $in_range"

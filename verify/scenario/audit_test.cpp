@@ -168,6 +168,17 @@ TEST(AuditFixes, EachFixsOptionIsTriedOnTheStories) {
   EXPECT_EQ(issues(a.option_fixes[1].removes), (std::vector<std::string>{"#3194"}));
 }
 
+// 3.12.0 has #3194 and #3334: watchdog_on_error=keep (3.44.0's) takes away both, =stop (3.14.0's)
+// only #3334. Both set one key, so only keep is offered.
+TEST(AuditFixes, OneKeyIsOneChoiceTheValueThatTakesAwayMore) {
+  const Audit a = audit({3, 12, 0}, {"rlock"});
+  std::vector<std::string> options;
+  for (const OptionFix& f : a.option_fixes) options.push_back(f.option);
+  EXPECT_EQ(options, (std::vector<std::string>{"unlock_latch=true", "watchdog_on_error=keep"}));
+  ASSERT_EQ(a.option_fixes.size(), 2u);
+  EXPECT_EQ(issues(a.option_fixes[1].removes), (std::vector<std::string>{"#3194", "#3334"}));
+}
+
 TEST(AuditMitigations, EveryHazardsMitigationIsShownWorking) {
   for (const Version v : {client::oldest_modelled(), Version{3, 23, 0}, client::newest_modelled()}) {
     const Audit a = audit(v, {});

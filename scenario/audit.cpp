@@ -312,7 +312,7 @@ Audit audit_version(const AuditRequest& request,
     if (row->mitigation_story.empty()) continue;
     MitigationRun m;
     m.row = row;
-    m.file = request.library + "/" + std::string(row->mitigation_story);
+    m.file = request.library + "/" + mitigation_story_for(*row, audited_as(*row, request.locks, file_type));
     const bool redisson = is_redisson(load_scenario(m.file).lock.type);
     m.scenario = load_scenario(m.file, redisson ? v.str() : "");
     m.scenario.expect = {{std::string(row->mitigation_property), "holds"}};

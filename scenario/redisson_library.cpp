@@ -112,6 +112,7 @@ std::vector<LibraryRow> hazards() {
        .mitigation = "fencing: the protected resource refuses a write whose token is older than one it has accepted, so "
                      "the paused holder's late write is turned away (no lease outlasts every pause)",
        .mitigation_story = "pause-longer-than-lease-token.yaml", .mitigation_property = "fencing",
+       .mitigation_as = "fenced=fenced-pause-refused-by-token.yaml",
        .scales_with = "watchdog_ms", .runs_as = "spin, fenced, nonreentrant, nonreentrant-fair"},
       {.issue = "failover", .title = "failover to a replica that lags loses the lock (WAIT, #2669, narrows it)",
        .locks = "rlock, fair, multi, red, rwlock", .story = "failover-replication-lag.yaml", .property = "mutual_exclusion",
@@ -218,6 +219,19 @@ std::string audited_as(const LibraryRow& row, const std::vector<std::string>& lo
 std::vector<client::VersionRange> ranges_of(const LibraryRow& row) {
   if (row.every_version || !row.versions.empty()) return {};
   return client::affected_by(row.issue);
+}
+
+std::string mitigation_story_for(const LibraryRow& row, const std::string& lock_type) {
+  std::string_view rest = row.mitigation_as;
+  while (!rest.empty()) {
+    const size_t comma = rest.find(',');
+    std::string_view pair = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    while (!pair.empty() && pair.front() == ' ') pair.remove_prefix(1);
+    const size_t eq = pair.find('=');
+    if (eq != std::string_view::npos && pair.substr(0, eq) == lock_type) return std::string(pair.substr(eq + 1));
+  }
+  return std::string(row.mitigation_story);
 }
 
 bool begins_after(const LibraryRow& row, client::Version v) {

@@ -29,6 +29,9 @@ struct LibraryRow {
   std::string_view mitigation{};
   std::string_view mitigation_story{};
   std::string_view mitigation_property{};
+  // A mitigation story of the lock type the row's story is audited as, where that type has its own
+  // ("fenced=fenced-pause-refused-by-token.yaml"; several joined by commas); else mitigation_story.
+  std::string_view mitigation_as{};
   // The lock option the story's times are proportional to ("watchdog_ms": a pause, a fault, a wait
   // set against the watchdog's lease); `--set` of it scales the story's times with it.
   std::string_view scales_with{};
@@ -46,6 +49,9 @@ bool expected_violated(const LibraryRow& row, client::Version v);
 std::string affected_text(const LibraryRow& row);
 // Whether the row concerns one of `locks` (every row when it is empty).
 bool concerns(const LibraryRow& row, const std::vector<std::string>& locks);
+// The mitigation story an audit run as `lock_type` shows: the row's mitigation_as for that type, or
+// its mitigation_story.
+std::string mitigation_story_for(const LibraryRow& row, const std::string& lock_type);
 // The row's `runs_as` as a list.
 std::vector<std::string> runs_as(const LibraryRow& row);
 // Every lock type the row concerns, its `locks` then the rest of its `runs_as`: "rlock, spin, fenced".

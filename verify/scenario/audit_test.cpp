@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "client/redisson_version.hpp"
 #include "scenario/audit.hpp"
@@ -187,6 +188,18 @@ TEST(AuditMitigations, EveryHazardsMitigationIsShownWorking) {
     EXPECT_EQ(a.mitigations.size(), static_cast<size_t>(hazards)) << v.str();
     for (const MitigationRun& m : a.mitigations) EXPECT_TRUE(m.shown()) << m.file << " on " << v.str();
   }
+}
+
+// An audit of the fenced lock shows the pause hazard's mitigation with the fenced lock's own token,
+// not with another lock type's (the row's mitigation_as); other audits keep the row's own story.
+TEST(AuditMitigations, AFencedAuditShowsTheFencedLocksOwnFence) {
+  const auto file_of = [](const Audit& a, std::string_view issue) {
+    for (const MitigationRun& m : a.mitigations)
+      if (m.row->issue == issue) return std::filesystem::path(m.file).filename().string() + (m.shown() ? "" : " (not shown)");
+    return std::string("(none)");
+  };
+  EXPECT_EQ(file_of(audit({4, 7, 0}, {"fenced"}), "#2665"), "fenced-pause-refused-by-token.yaml");
+  EXPECT_EQ(file_of(audit({4, 7, 0}, {"rlock"}), "#2665"), "pause-longer-than-lease-token.yaml");
 }
 
 // "fixed" is said of a version past a fix; one older than the bug reads "not yet", since an upgrade

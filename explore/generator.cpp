@@ -222,6 +222,12 @@ void validate(const ExploreConfig& c) {
   if (c.threads_max < 1 || c.threads_max > 100) throw std::invalid_argument("threads per client must be within 1..100");
   if (c.work_ms_max < 0) throw std::invalid_argument("the longest work must not be negative");
   if (c.wait_ms_max < 0) throw std::invalid_argument("the longest tryLock wait must not be negative");
+  // As a scenario file's (scenario::kRunMsMax): a few digits too many would run until killed.
+  for (const auto& [value, what] : {std::pair{c.work_ms_max, "the longest work"}, std::pair{c.wait_ms_max, "the longest tryLock wait"},
+                                    std::pair{c.horizon_ms, "the horizon"}})
+    if (value > scenario::kRunMsMax)
+      throw std::invalid_argument(std::string(what) + " is at most " + std::to_string(scenario::kRunMsMax) +
+                                  " ms (about 11.6 days, a scenario's longest run), not " + std::to_string(value));
   if (c.clients_max < 1 || c.clients_max > 26) throw std::invalid_argument("clients must be within 1..26");
   if (c.ops_max < 1 || c.ops_max > 200) throw std::invalid_argument("ops per client must be within 1..200");
   if (c.faults_max < 0 || c.faults_max > 100) throw std::invalid_argument("faults per case must be within 0..100");

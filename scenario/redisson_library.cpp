@@ -117,9 +117,10 @@ std::vector<LibraryRow> hazards() {
       {.issue = "failover", .title = "failover to a replica that lags loses the lock (WAIT, #2669, narrows it)",
        .locks = "rlock, fair, multi, red, rwlock", .story = "failover-replication-lag.yaml", .property = "mutual_exclusion",
        .every_version = true,
-       .mitigation = "let a lock count only once a replica has it (WAIT after each lock script; Redisson's "
-                     "checkLockSyncedSlaves, on by default from 3.17.0 where there are replicas: keep it on): a "
-                     "replica that has the lock keeps it across the failover. Fencing tokens from the same Redis help "
+       .mitigation = "let a lock count only once a replica has it (WAIT after each lock script, which Redisson "
+                     "sends where there are replicas from 3.12.5; from 3.17.0 checkLockSyncedSlaves, on by default, "
+                     "fails an acquire no replica acknowledged: keep it on): a replica that has the lock keeps it "
+                     "across the failover. Fencing tokens from the same Redis help "
                      "only behind a resource that wants a greater token: the new master hands a token out again, which "
                      "a resource that accepts an equal one takes from both holders (token-failover-shared-token.yaml, "
                      "fenced-failover-equal-token.yaml)",

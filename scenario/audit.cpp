@@ -254,6 +254,24 @@ StoryRun prepared_story(const LibraryRow& row, const std::string& file_lock_type
   return run;
 }
 
+// Two values of one key (3.12.0: watchdog_on_error=keep and =stop) are one choice: a value that
+// takes away no more and brings back no less than another of its key is not offered.
+std::vector<OptionFix> one_value_per_key(std::vector<OptionFix> fixes) {
+  const auto key_of = [](const std::string& option) { return option.substr(0, option.find('=')); };
+  const auto within = [](const std::vector<const LibraryRow*>& a, const std::vector<const LibraryRow*>& b) {
+    return std::all_of(a.begin(), a.end(), [&](const LibraryRow* r) { return std::find(b.begin(), b.end(), r) != b.end(); });
+  };
+  std::vector<OptionFix> kept;
+  for (const OptionFix& f : fixes) {
+    const bool dominated = std::any_of(fixes.begin(), fixes.end(), [&](const OptionFix& g) {
+      return &g != &f && key_of(g.option) == key_of(f.option) && within(f.removes, g.removes) && within(g.brings, f.brings) &&
+             (g.removes.size() > f.removes.size() || g.brings.size() < f.brings.size() || &g < &f);
+    });
+    if (!dominated) kept.push_back(f);
+  }
+  return kept;
+}
+
 }  // namespace
 
 Audit audit_version(const AuditRequest& request,
@@ -346,21 +364,7 @@ Audit audit_version(const AuditRequest& request,
     }
     if (!fix.removes.empty()) audit.option_fixes.push_back(std::move(fix));
   }
-  // Two values of one key (3.12.0: watchdog_on_error=keep and =stop) are one choice: a value that
-  // takes away no more and brings back no less than another of its key is not offered.
-  const auto key_of = [](const std::string& option) { return option.substr(0, option.find('=')); };
-  const auto within = [](const std::vector<const LibraryRow*>& a, const std::vector<const LibraryRow*>& b) {
-    return std::all_of(a.begin(), a.end(), [&](const LibraryRow* r) { return std::find(b.begin(), b.end(), r) != b.end(); });
-  };
-  std::vector<OptionFix> kept;
-  for (const OptionFix& f : audit.option_fixes) {
-    const bool dominated = std::any_of(audit.option_fixes.begin(), audit.option_fixes.end(), [&](const OptionFix& g) {
-      return &g != &f && key_of(g.option) == key_of(f.option) && within(f.removes, g.removes) && within(g.brings, f.brings) &&
-             (g.removes.size() > f.removes.size() || g.brings.size() < f.brings.size() || &g < &f);
-    });
-    if (!dominated) kept.push_back(f);
-  }
-  audit.option_fixes = std::move(kept);
+  audit.option_fixes = one_value_per_key(std::move(audit.option_fixes));
   return audit;
 }
 

@@ -223,15 +223,8 @@ std::vector<client::VersionRange> ranges_of(const LibraryRow& row) {
 }
 
 std::string mitigation_story_for(const LibraryRow& row, const std::string& lock_type) {
-  std::string_view rest = row.mitigation_as;
-  while (!rest.empty()) {
-    const size_t comma = rest.find(',');
-    std::string_view pair = rest.substr(0, comma);
-    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-    while (!pair.empty() && pair.front() == ' ') pair.remove_prefix(1);
-    const size_t eq = pair.find('=');
-    if (eq != std::string_view::npos && pair.substr(0, eq) == lock_type) return std::string(pair.substr(eq + 1));
-  }
+  for (const std::string& pair : type_list(row.mitigation_as))
+    if (const size_t eq = pair.find('='); eq != std::string::npos && pair.substr(0, eq) == lock_type) return pair.substr(eq + 1);
   return std::string(row.mitigation_story);
 }
 

@@ -22,6 +22,7 @@ refuses "fair_variant applies to lock types fair and nonreentrant-fair only" --l
 refuses "expected true or false for unlock_latch" --against unlock_latch=maybe
 refuses "threads per client must be within 1..100" --threads 0
 refuses "the longest tryLock wait must not be negative" --wait-ms-max -1
+refuses "the horizon is at most 1000000000 ms" --horizon-ms 60000000000
 refuses "unknown fair_variant 'middle'" --lock fair --fair-variant middle
 mkdir -p "$dir/a-folder"
 refuses "--out a-folder is a folder: --out names a file" --out a-folder

@@ -428,6 +428,14 @@ TEST(Config, BoundsOutOfRangeAreErrors) {
   EXPECT_EQ(problem([](ExploreConfig& c) { c.work_ms_max = -1; }), "the longest work must not be negative");
   EXPECT_EQ(problem([](ExploreConfig& c) { c.wait_ms_max = -1; }), "the longest tryLock wait must not be negative");
   EXPECT_EQ(problem([](ExploreConfig& c) { c.against = Variation{}; }), "--against names no change");
+  // A few digits too many would make cases that run until killed (scenario::kRunMsMax).
+  EXPECT_EQ(problem([](ExploreConfig& c) { c.horizon_ms = 60'000'000'000; }),
+            "the horizon is at most 1000000000 ms (about 11.6 days, a scenario's longest run), not 60000000000");
+  EXPECT_EQ(problem([](ExploreConfig& c) { c.work_ms_max = 1'000'000'001; }),
+            "the longest work is at most 1000000000 ms (about 11.6 days, a scenario's longest run), not 1000000001");
+  EXPECT_EQ(problem([](ExploreConfig& c) { c.wait_ms_max = 1'000'000'001; }),
+            "the longest tryLock wait is at most 1000000000 ms (about 11.6 days, a scenario's longest run), not "
+            "1000000001");
   EXPECT_EQ(problem([](ExploreConfig&) {}), "no error");
 }
 

@@ -344,7 +344,11 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s, const std::
   if (const YAML::Node t = node["timeout_ms"]) policy.timeout_ms = std::max<int64_t>(1, r.ms(t, "timeout_ms"));
   if (const YAML::Node a = node["retry_attempts"]) policy.retry_attempts = static_cast<int>(std::min<int64_t>(100, r.non_negative(a, "retry_attempts")));
   if (const YAML::Node i = node["retry_interval_ms"]) policy.retry_interval_ms = r.ms(i, "retry_interval_ms");
+  // The timeouts and resends a file sets are every lock's; how a script is sent is each client's
+  // own: a Redisson version's form must not reach the polling locks, which send EVALSHA and EVAL on
+  // NOSCRIPT, as ioredis and node-redis do.
   s.lock.polling.commands = policy;
+  s.lock.polling.commands.scripts = client::PollingOptions{}.commands.scripts;
   s.checker_options.watchdog.watchdog_lease_ms = s.lock.redisson.watchdog_timeout_ms;
   s.checker_options.watchdog.command_timeout_ms = policy.timeout_ms;
   read_fair(r, node, s);

@@ -606,6 +606,31 @@ TEST(ScenarioLoader, MaxEventsSurvivesTheWriter) {
 namespace locksim::scenario {
 namespace {
 
+// How a script is sent is each client's own: a Redisson version's form (4.7.0: EVALSHA, SCRIPT LOAD,
+// EVALSHA) must not reach a polling lock, which sends EVALSHA and then EVAL on NOSCRIPT, even though
+// the file's timeouts and resends reach both.
+TEST(ScenarioLoader, APollingLockKeepsItsOwnScriptFormUnderARedissonVersion) {
+  const std::string file = ::testing::TempDir() + "locksim-token-script-form.yaml";
+  std::ofstream(file) << "name: token-form\nlock: {type: token, name: orders, timeout_ms: 2000}\nclients: [A]\n"
+                         "timeline:\n  - {at: 0, client: A, op: lock}\n  - {at: 0, client: A, op: unlock}\n";
+  const Scenario s = load_scenario(file);
+  EXPECT_EQ(s.lock.polling.commands.timeout_ms, 2000);
+  EXPECT_EQ(s.lock.polling.commands.scripts, client::ScriptForm::EvalshaThenEval);
+  EXPECT_EQ(s.lock.redisson.commands.scripts, client::ScriptForm::EvalshaLoadEvalsha);
+  // And as it runs: the unlock's first EVALSHA meets NOSCRIPT and goes again as EVAL, never loaded.
+  const ScenarioResult r = run_scenario(s);
+  ASSERT_FALSE(r.error) << *r.error;
+  int noscript = 0, loads = 0;
+  for (const model::Event& e : r.history.events()) {
+    if (e.kind != model::EventKind::Exec) continue;
+    noscript += e.reply.starts_with("-NOSCRIPT");
+    loads += e.f == "script_load";
+  }
+  EXPECT_GE(noscript, 1);
+  EXPECT_EQ(loads, 0);
+  std::remove(file.c_str());
+}
+
 // A count of milliseconds with a few digits too many is an error at its place, never a signed
 // overflow in the run_ms rule or a run that goes on until it is killed (issue 42).
 TEST(ScenarioLoader, MillisecondsPastTheirBoundAreErrorsAtTheirPlace) {

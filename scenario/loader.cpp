@@ -340,15 +340,16 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s, const std::
   if (const YAML::Node retry = node["retry_ms"]) s.lock.polling.retry_ms = std::max<int64_t>(1, r.ms(retry, "retry_ms"));
   if (const YAML::Node l = node["unlock_latch"]) s.lock.redisson.unlock_latch = r.boolean(l, "unlock_latch");
   if (const YAML::Node e = node["setnx_expire"]) s.lock.polling.setnx_expire = r.boolean(e, "setnx_expire");
-  client::CommandPolicy& policy = s.lock.redisson.commands;
-  if (const YAML::Node t = node["timeout_ms"]) policy.timeout_ms = std::max<int64_t>(1, r.ms(t, "timeout_ms"));
-  if (const YAML::Node a = node["retry_attempts"]) policy.retry_attempts = static_cast<int>(std::min<int64_t>(100, r.non_negative(a, "retry_attempts")));
-  if (const YAML::Node i = node["retry_interval_ms"]) policy.retry_interval_ms = r.ms(i, "retry_interval_ms");
-  // The timeouts and resends a file sets are every lock's; how a script is sent is each client's
-  // own: a Redisson version's form must not reach the polling locks, which send EVALSHA and EVAL on
-  // NOSCRIPT, as ioredis and node-redis do.
-  s.lock.polling.commands = policy;
-  s.lock.polling.commands.scripts = client::PollingOptions{}.commands.scripts;
+  // The timeouts and resends a file sets are every lock's. What a Redisson version sets (its
+  // defaults, 3.48.0's jittered resends, how it sends a script) is Redisson's alone: the polling
+  // locks keep their own, as ioredis and node-redis do.
+  const client::CommandPolicy& policy = s.lock.redisson.commands;
+  for (client::CommandPolicy* p : {&s.lock.redisson.commands, &s.lock.polling.commands}) {
+    if (const YAML::Node t = node["timeout_ms"]) p->timeout_ms = std::max<int64_t>(1, r.ms(t, "timeout_ms"));
+    if (const YAML::Node a = node["retry_attempts"])
+      p->retry_attempts = static_cast<int>(std::min<int64_t>(100, r.non_negative(a, "retry_attempts")));
+    if (const YAML::Node i = node["retry_interval_ms"]) p->retry_interval_ms = r.ms(i, "retry_interval_ms");
+  }
   s.checker_options.watchdog.watchdog_lease_ms = s.lock.redisson.watchdog_timeout_ms;
   s.checker_options.watchdog.command_timeout_ms = policy.timeout_ms;
   read_fair(r, node, s);

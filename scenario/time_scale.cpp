@@ -62,9 +62,11 @@ Scenario scale_times(const Scenario& in, double factor) {
   client::RedissonOptions& r = s.lock.redisson;
   scale(r.watchdog_timeout_ms);
   scale(r.subscribe_timeout_ms);
-  scale(r.commands.timeout_ms);
-  scale(r.commands.retry_interval_ms);
-  scale(r.commands.retry_delay_max_ms);  // 3.48.0 on: the jitter's ceiling
+  for (client::CommandPolicy* commands : {&r.commands, &s.lock.polling.commands}) {
+    scale(commands->timeout_ms);
+    scale(commands->retry_interval_ms);
+    scale(commands->retry_delay_max_ms);  // Redisson 3.48.0 on: the jitter's ceiling
+  }
   scale(s.lock.fair.thread_wait_ms);
   scale(s.lock.polling.default_lease_ms);
   scale(s.lock.polling.retry_ms);

@@ -72,18 +72,20 @@ void write_world(std::ostream& out, const Scenario& s) {
 void write_lock(std::ostream& out, const Scenario& s, bool write_default_lease) {
   const client::LockSpec& lock = s.lock;
   const client::RedissonOptions& r = lock.redisson;
-  const client::CommandPolicy& policy = r.commands;
+  const bool redisson = model::find_lock_type(lock.type)->redisson;
+  // The file's timeouts reach both clients (the loader); the lock's own tells what was set.
+  const client::CommandPolicy& policy = redisson ? r.commands : lock.polling.commands;
   out << "lock:\n";
   out << "  type: " << scalar(lock.type) << "\n";
   out << "  name: " << scalar(lock.name) << "\n";
   // What the loader starts from, the version's lock: an option equal to it is left out.
   const client::Version version =
       client::parse_version(lock.redisson_version).value_or(client::default_version());
-  if (version != client::default_version() && model::find_lock_type(lock.type)->redisson)
+  if (version != client::default_version() && redisson)
     out << "  redisson: " << version.str() << "\n";
   if (write_default_lease) out << "  lease_ms: " << s.default_lease_ms << "\n";
   const client::LockSpec d = client::redisson_spec(version, lock.type, lock.name);
-  const client::CommandPolicy& dp = d.redisson.commands;
+  const client::CommandPolicy& dp = redisson ? d.redisson.commands : d.polling.commands;
   auto boolean = [](bool b) { return b ? "true" : "false"; };
   if (r.watchdog_timeout_ms != d.redisson.watchdog_timeout_ms) out << "  watchdog_ms: " << r.watchdog_timeout_ms << "\n";
   if (r.watchdog_on_error != d.redisson.watchdog_on_error)

@@ -195,11 +195,13 @@ TEST(HazardBounds, TheRetryIntervalIsTheLongestAClientTakesToActOnALostMessage) 
   EXPECT_EQ(retry_interval_ms(to_scenario(plan_of({session(0, 0)}, {}), c)), 10000 + 1500);
   c.lock_options = {{"redisson", "3.52.0"}, {"timeout_ms", "10000"}};
   EXPECT_EQ(retry_interval_ms(to_scenario(plan_of({session(0, 0)}, {}), c)), 10000 + 2000);  // a jittered delay of 2 s at most
-  // A polling lock's commands follow the same policy (the default version's: 3 s, then a jittered
-  // delay of at most 2 s), and it sleeps between tries; it subscribes to nothing.
+  // A polling lock is not Redisson: its commands keep their own policy whatever the version (3 s,
+  // then resends 1.5 s apart), and it sleeps between tries; it subscribes to nothing.
   c.lock_type = "token";
   c.lock_options = {{"retry_ms", "250"}};
-  EXPECT_EQ(retry_interval_ms(to_scenario(plan_of({session(0, 0)}, {}), c)), 3000 + 2000 + 250);
+  EXPECT_EQ(retry_interval_ms(to_scenario(plan_of({session(0, 0)}, {}), c)), 3000 + 1500 + 250);
+  c.lock_options = {{"retry_ms", "250"}, {"retry_interval_ms", "400"}};
+  EXPECT_EQ(retry_interval_ms(to_scenario(plan_of({session(0, 0)}, {}), c)), 3000 + 400 + 250);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "scenario/loader.hpp"
 #include "scenario/runner.hpp"
+#include "scenario/time_scale.hpp"
 #include "scenario/writer.hpp"
 
 namespace locksim::scenario {
@@ -609,6 +610,38 @@ namespace {
 // How a script is sent is each client's own: a Redisson version's form (4.7.0: EVALSHA, SCRIPT LOAD,
 // EVALSHA) must not reach a polling lock, which sends EVALSHA and then EVAL on NOSCRIPT, even though
 // the file's timeouts and resends reach both.
+// Redisson 3.48.0 on resends 4 times after equal-jitter delays of 1-2 s; a polling lock (a SET NX PX
+// client) is not Redisson and keeps 3 resends 1,500 ms apart, unless the file sets its own, which
+// reach both clients. And --time-scale scales the polling lock's command timing too.
+TEST(ScenarioLoader, APollingLockKeepsItsOwnResendsUnderARedissonVersion) {
+  const std::string file = ::testing::TempDir() + "locksim-token-resends.yaml";
+  const std::string timeline = "clients: [A]\ntimeline:\n  - {at: 0, client: A, op: lock}\n";
+  std::ofstream(file) << "name: token-resends\nlock: {type: token, name: orders}\n" << timeline;
+  Scenario s = load_scenario(file);
+  EXPECT_EQ(s.lock.redisson.commands.retry_attempts, 4);
+  EXPECT_EQ(s.lock.redisson.commands.retry_delay_max_ms, 2000);
+  EXPECT_EQ(s.lock.polling.commands.timeout_ms, 3000);
+  EXPECT_EQ(s.lock.polling.commands.retry_attempts, 3);
+  EXPECT_EQ(s.lock.polling.commands.retry_interval_ms, 1500);
+  EXPECT_EQ(s.lock.polling.commands.retry_delay_max_ms, 0);
+  EXPECT_EQ(scale_times(s, 2.0).lock.polling.commands.timeout_ms, 6000);
+  EXPECT_EQ(scale_times(s, 2.0).lock.polling.commands.retry_interval_ms, 3000);
+
+  std::ofstream(file) << "name: token-resends\nlock: {type: token, name: orders, retry_attempts: 1, retry_interval_ms: 700}\n"
+                      << timeline;
+  s = load_scenario(file);
+  EXPECT_EQ(s.lock.polling.commands.retry_attempts, 1);
+  EXPECT_EQ(s.lock.polling.commands.retry_interval_ms, 700);
+  EXPECT_EQ(s.lock.redisson.commands.retry_attempts, 1);
+  // What the writer keeps is what the file set, and nothing the version set.
+  const std::string written = ::testing::TempDir() + "locksim-token-resends-written.yaml";
+  write_scenario_file(s, written);
+  const Scenario again = load_scenario(written);
+  EXPECT_EQ(again.lock.polling.commands.retry_attempts, 1);
+  EXPECT_EQ(again.lock.polling.commands.retry_interval_ms, 700);
+  EXPECT_EQ(again.lock.polling.commands.retry_delay_max_ms, 0);
+}
+
 TEST(ScenarioLoader, APollingLockKeepsItsOwnScriptFormUnderARedissonVersion) {
   const std::string file = ::testing::TempDir() + "locksim-token-script-form.yaml";
   std::ofstream(file) << "name: token-form\nlock: {type: token, name: orders, timeout_ms: 2000}\nclients: [A]\n"

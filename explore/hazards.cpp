@@ -155,7 +155,7 @@ bool waiter_sat_out_the_trouble(const Violation& v) {
   const model::Evidence* waiter = evidence(*v.verdict, "waiter");
   if (!waiter) waiter = evidence(*v.verdict, "enqueue");
   if (!waiter || waiter->who.empty() || waiter->from_ms < 0) return false;
-  const model::Facts facts(*v.history, model::find_lock_type(v.scenario->lock.type));
+  const model::Facts& facts = v.facts();
   const model::Op* op = nullptr;
   for (const model::Op& o : facts.ops()) {
     const bool it = o.invoke == waiter->event || std::find(o.execs.begin(), o.execs.end(), waiter->event) != o.execs.end();
@@ -201,7 +201,7 @@ bool holder_cut_off(const Violation& v) {
   const size_t slash = claim->where.find('/');
   if (slash == std::string::npos) return false;
   const std::string server = claim->where.substr(0, slash), key = claim->where.substr(slash + 1);
-  const model::Facts facts(*v.history, model::find_lock_type(v.scenario->lock.type));
+  const model::Facts& facts = v.facts();
   const model::KeyTrack* track = facts.key(server, key);
   if (!track) return false;
   const int64_t expiry = claim->from_ms;
@@ -248,7 +248,7 @@ bool a_hold_it_lost(const Violation& v) {
 bool leases_reached_the_server(const Violation& v) {
   const model::LockType* type = model::find_lock_type(v.scenario->lock.type);
   if (!type || !type->redisson) return true;  // a lock whose TTL is its own whatever the acquire says
-  const model::Facts facts(*v.history, type);
+  const model::Facts& facts = v.facts();
   const bool shared = facts.lock_type() && facts.lock_type()->sides;
   const model::Evidence* first = v.verdict ? v.verdict->find("first_hold") : nullptr;
   for (const model::Op& op : facts.ops()) {
@@ -358,6 +358,11 @@ const std::vector<HazardInfo>& hazards() {
        .without = nullptr},
   };
   return table;
+}
+
+const model::Facts& Violation::facts() const {
+  if (!learnt) learnt = std::make_shared<const model::Facts>(*history, model::find_lock_type(scenario->lock.type));
+  return *learnt;
 }
 
 bool HazardInfo::explains(std::string_view anomaly) const {

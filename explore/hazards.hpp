@@ -18,11 +18,13 @@
 // first hazard whose removal clears the violation names it, and "hazards-together" one that only
 // all of them together explain.
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "explore/generator.hpp"
+#include "model/facts.hpp"
 #include "model/history.hpp"
 #include "model/verdict.hpp"
 
@@ -33,6 +35,10 @@ struct Violation {
   const scenario::Scenario* scenario = nullptr;  // the case as it ran (its lock's options)
   const model::History* history = nullptr;
   const model::Verdict* verdict = nullptr;       // the violated property's
+  // The facts of `history`, learnt once for every bound that reads them (learning them is most of
+  // a bound's cost, and one violation is weighed by several); copies share them.
+  const model::Facts& facts() const;
+  mutable std::shared_ptr<const model::Facts> learnt{};
 };
 
 struct HazardInfo {

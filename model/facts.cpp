@@ -14,9 +14,10 @@ namespace {
 
 std::string pair_key(const std::string& owner, const std::string& lock) { return owner + '\n' + lock; }
 
-// "<prefix>:<thread>" or "<prefix>:<thread>:write": a holder's field.
+// "<prefix>:<thread>" or "<prefix>:<thread>:write": a holder's field. Its prefix is a view of the
+// field parsed.
 struct HolderField {
-  std::string prefix;
+  std::string_view prefix;
   int64_t thread = 0;
   bool write = false;
 };
@@ -32,8 +33,21 @@ std::optional<HolderField> parse_holder(std::string_view field) {
   const std::string_view digits = field.substr(colon + 1);
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), h.thread);
   if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
-  h.prefix = std::string(field.substr(0, colon));
+  h.prefix = field.substr(0, colon);
   return h;
+}
+
+// Calls `each` with every item of a rendered list "[a,b]", as views of it (parse_list without the copies).
+template <typename Each>
+void for_each_listed(std::string_view rendered, Each each) {
+  if (rendered.size() < 2) return;
+  rendered = rendered.substr(1, rendered.size() - 2);
+  while (!rendered.empty()) {
+    const size_t comma = rendered.find(',');
+    each(rendered.substr(0, comma));
+    if (comma == std::string_view::npos) break;
+    rendered.remove_prefix(comma + 1);
+  }
 }
 
 bool holds_at(const std::vector<Span>& spans, int64_t t) {
@@ -230,6 +244,29 @@ struct Facts::Tracking {
   // What each key was before the restart or failover that left it unknown (a restored copy may
   // still be it), with its creator.
   std::vector<std::optional<std::pair<KeyState, std::string>>> before_fault;
+  // Each key's latest claims_of, by value and creator: most executions leave a key's value as it
+  // was (a renewal, a refused acquire), and parsing it again is most of what following keys costs.
+  struct ClaimsMemo {
+    Atom value;
+    std::string creator;
+    std::vector<Claim> claims;
+    bool valid = false;
+  };
+  std::vector<ClaimsMemo> claims_memo = std::vector<ClaimsMemo>(facts.keys_.size());
+  // claims_of(keys_[k], value, creator), from the memo where nothing it reads has changed. A
+  // ReadWriteLock's reader claims also read the reader timeouts, which change apart from the value:
+  // those are never remembered.
+  std::vector<Claim> claims_of(size_t k, const Atom& value, const std::string& creator) {
+    if (facts.type_ && facts.type_->sides) return facts.claims_of(facts.keys_[k], value, creator);
+    ClaimsMemo& memo = claims_memo[k];
+    if (!memo.valid || memo.value != value || memo.creator != creator) {
+      memo.claims = facts.claims_of(facts.keys_[k], value, creator);
+      memo.value = value;
+      memo.creator = creator;
+      memo.valid = true;
+    }
+    return memo.claims;
+  }
 };
 
 void Facts::learn(Learning& pass, const Event& e) {
@@ -454,11 +491,13 @@ void Facts::learn_client_id(const Event& e) {
   if (e.kind != EventKind::Exec || e.client.empty() || e.thread == 0) return;
   // A FairLock waiter that never held is known by its queue entry: the one the command names as its
   // holder id argument.
-  for (const std::string& entry : parse_list(e.queue)) {
+  // (A prefix already known keeps its client: try_emplace would not change it, so it is not searched.)
+  for_each_listed(e.queue, [&](std::string_view entry) {
     const auto h = parse_holder(entry);
-    if (h && h->thread == e.thread && e.text.find(" " + entry + " ") != std::string::npos)
-      client_of_prefix_.try_emplace(h->prefix, e.client);
-  }
+    if (h && h->thread == e.thread && !client_of_prefix_.contains(h->prefix) &&
+        e.text.find(" " + std::string(entry) + " ") != std::string::npos)
+      client_of_prefix_.try_emplace(std::string(h->prefix), e.client);
+  });
   if (e.before == e.after) return;  // the same rendering: no field changed
   const auto before = parse_hash(e.before);
   const auto after = parse_hash(e.after);
@@ -470,7 +509,7 @@ void Facts::learn_client_id(const Event& e) {
                          (b != before->end() && a != after->end() && b->second != a->second);
     if (!changed) return;
     const auto h = parse_holder(field);
-    if (h && h->thread == e.thread) prefixes.insert(h->prefix);
+    if (h && h->thread == e.thread) prefixes.insert(std::string(h->prefix));
   };
   for (const auto& [field, n] : *before) consider(field);
   for (const auto& [field, n] : *after) consider(field);
@@ -947,7 +986,7 @@ void Facts::track(Tracking& pass, const Event& e) {
     s.expire_at = e.ttl_ms >= 0 ? e.at_ms + e.ttl_ms : e.ttl_ms == -1 ? kNoExpiry : kUnknownExpiry;
     s.lease_bound = fresh ? kNoExpiry : prev.lease_bound;
     const bool set_here = fresh || s.expire_at != prev.expire_at;
-    s.claims = claims_of(keys_[k], s.value, creator[k]);
+    s.claims = pass.claims_of(k, s.value, creator[k]);
     // Only a holder sets its key's lease: a request that leaves no hold of its sender in the key (a
     // refused acquire that still touched the expiry) keeps someone else's key alive without right.
     const bool own = e.client.empty() || [&] {

@@ -345,7 +345,7 @@ class Facts {
   std::map<std::string, std::vector<Span>> unavailable_;
   std::map<std::string, int> servers_;
   std::vector<std::string> server_list_;
-  std::map<std::string, std::string> client_of_prefix_;  // "<uuid>" -> "A"
+  std::map<std::string, std::string, std::less<>> client_of_prefix_;  // "<uuid>" -> "A"
   std::optional<int64_t> epoch_ms_;  // the servers' clock (absolute ms) at run time 0, when it shows
   // (key index, reader field) -> the n of its live timeout keys; absent: not known (none seen, or a
   // restart or failover since)

@@ -66,10 +66,16 @@ int Scripting::compile(const std::string& sha, std::string_view body, Reply& err
   return ref;
 }
 
+// The body's SHA1, from the prepared state when it compiled the body before: a pooled state keeps
+// its scripts, and every world sends the same few (each world's SCRIPT LOAD too).
+std::string Scripting::sha_of(std::string_view body) const {
+  const std::string_view known = prepared_->sha_of(body);
+  return known.empty() ? sha1_hex(body) : std::string(known);
+}
+
 Reply Scripting::eval(std::string_view body, std::span<const std::string_view> keys,
                       std::span<const std::string_view> args) {
-  const std::string_view known = prepared_->sha_of(body);
-  const std::string sha = known.empty() ? sha1_hex(body) : std::string(known);
+  const std::string sha = sha_of(body);
   Reply error;
   const int ref = compile(sha, body, error);
   if (ref == LUA_NOREF) return error;
@@ -87,7 +93,7 @@ Reply Scripting::evalsha(std::string_view sha, std::span<const std::string_view>
 }
 
 Reply Scripting::load(std::string_view body) {
-  const std::string sha = sha1_hex(body);
+  const std::string sha = sha_of(body);
   Reply error;
   if (compile(sha, body, error) == LUA_NOREF) return error;
   return Reply::bulk(sha);

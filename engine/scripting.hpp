@@ -43,6 +43,7 @@ class Scripting {
   void flush();
 
  private:
+  std::string sha_of(std::string_view body) const;
   // The registry reference of the compiled function for `sha`, compiling `body` if needed;
   // on a compile error returns LUA_NOREF and sets `error`.
   int compile(const std::string& sha, std::string_view body, Reply& error);

@@ -405,10 +405,17 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
     }
     steps.push_back({e, 1000});
   }
-  std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
-    return a.entry.at_ms != b.entry.at_ms ? a.entry.at_ms < b.entry.at_ms : a.order < b.order;
+  // Sorted by index, each entry moved once: a timeline entry is large, and every run of a case
+  // (its hazard experiments, its shrinks) builds its scenario again.
+  std::vector<uint32_t> by_time(steps.size());
+  for (uint32_t i = 0; i < by_time.size(); ++i) by_time[i] = i;
+  std::stable_sort(by_time.begin(), by_time.end(), [&](uint32_t a, uint32_t b) {
+    const Step& x = steps[a];
+    const Step& y = steps[b];
+    return x.entry.at_ms != y.entry.at_ms ? x.entry.at_ms < y.entry.at_ms : x.order < y.order;
   });
-  for (Step& step : steps) s.timeline.push_back(std::move(step.entry));
+  s.timeline.reserve(steps.size());
+  for (const uint32_t i : by_time) s.timeline.push_back(std::move(steps[i].entry));
   s.run_ms = default_run_ms(s.timeline);
   for (const auto& p : c.properties) s.expect.emplace_back(p, "holds");
   return s;

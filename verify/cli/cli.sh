@@ -54,6 +54,14 @@ for c in run redis explore; do
   expect "locksim help $c and locksim $c --help" "$out" "$from_help"
   grep -q "^Usage: locksim $c " <<<"$from_help" || fail "locksim help $c has no usage line: $from_help"
 done
+# --- help fits: into a pipe, 100 columns (or $COLUMNS); no description runs past the edge
+for c in "" "${commands[@]}"; do
+  [[ $c == help ]] && continue
+  run_locksim $c --help
+  expect "locksim $c --help: lines over 100 columns" "" "$(awk 'length > 100' <<<"$out")"
+  out=$(COLUMNS=80 "$locksim" $c --help </dev/null 2>&1)
+  expect "COLUMNS=80 locksim $c --help: lines over 80 columns" "" "$(awk 'length > 80' <<<"$out")"
+done
 run_locksim
 expect "bare locksim exit code" 2 "$code"
 expect "bare locksim prints the help on stderr" "$help_text" "$err"

@@ -37,7 +37,7 @@ std::optional<HolderField> parse_holder(std::string_view field) {
   return h;
 }
 
-// Calls `each` with every item of a rendered list "[a,b]", as views of it (parse_list without the copies).
+// Calls `each` with every item of a rendered list "[a,b]", as views of it.
 template <typename Each>
 void for_each_listed(std::string_view rendered, Each each) {
   if (rendered.size() < 2) return;
@@ -69,14 +69,7 @@ void carry_own_bounds(std::vector<Claim>& to, const std::vector<Claim>& from) {
 // "[a,b]" -> {a, b}.
 std::vector<std::string> parse_list(std::string_view rendered) {
   std::vector<std::string> items;
-  if (rendered.size() < 2) return items;
-  rendered = rendered.substr(1, rendered.size() - 2);
-  while (!rendered.empty()) {
-    const size_t comma = rendered.find(',');
-    items.emplace_back(rendered.substr(0, comma));
-    if (comma == std::string_view::npos) break;
-    rendered.remove_prefix(comma + 1);
-  }
+  for_each_listed(rendered, [&](std::string_view item) { items.emplace_back(item); });
   return items;
 }
 

@@ -315,6 +315,28 @@ void place_races(const Plan& plan, size_t clients, size_t client, std::vector<Se
   }
 }
 
+// A timeline entry of a case being built, and where it goes among those of the same instant.
+struct Step {
+  TimelineEntry entry;
+  int order;  // operations before faults at one instant, then client order
+};
+
+// The entries by time, then order, stably. Sorted by index, each entry moved once: an entry is
+// large, and every run of a case (its hazard experiments, its shrinks) builds its scenario again.
+std::vector<TimelineEntry> in_time_order(std::vector<Step> steps) {
+  std::vector<uint32_t> by_time(steps.size());
+  for (uint32_t i = 0; i < by_time.size(); ++i) by_time[i] = i;
+  std::stable_sort(by_time.begin(), by_time.end(), [&](uint32_t a, uint32_t b) {
+    const Step& x = steps[a];
+    const Step& y = steps[b];
+    return x.entry.at_ms != y.entry.at_ms ? x.entry.at_ms < y.entry.at_ms : x.order < y.order;
+  });
+  std::vector<TimelineEntry> timeline;
+  timeline.reserve(steps.size());
+  for (const uint32_t i : by_time) timeline.push_back(std::move(steps[i].entry));
+  return timeline;
+}
+
 }  // namespace
 
 Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
@@ -340,10 +362,6 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
   const bool sides = model::find_lock_type(c.lock_type)->sides;
 
   const size_t clients = std::min<size_t>(plan.clients.size(), static_cast<size_t>(c.clients_max));
-  struct Step {
-    TimelineEntry entry;
-    int order;  // operations before faults at one instant, then client order
-  };
   std::vector<Step> steps;
   std::string side;  // a ReadWriteLock's session takes one side
   int64_t thread = 1;
@@ -405,17 +423,7 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
     }
     steps.push_back({e, 1000});
   }
-  // Sorted by index, each entry moved once: a timeline entry is large, and every run of a case
-  // (its hazard experiments, its shrinks) builds its scenario again.
-  std::vector<uint32_t> by_time(steps.size());
-  for (uint32_t i = 0; i < by_time.size(); ++i) by_time[i] = i;
-  std::stable_sort(by_time.begin(), by_time.end(), [&](uint32_t a, uint32_t b) {
-    const Step& x = steps[a];
-    const Step& y = steps[b];
-    return x.entry.at_ms != y.entry.at_ms ? x.entry.at_ms < y.entry.at_ms : x.order < y.order;
-  });
-  s.timeline.reserve(steps.size());
-  for (const uint32_t i : by_time) s.timeline.push_back(std::move(steps[i].entry));
+  s.timeline = in_time_order(std::move(steps));
   s.run_ms = default_run_ms(s.timeline);
   for (const auto& p : c.properties) s.expect.emplace_back(p, "holds");
   return s;

@@ -125,8 +125,9 @@ int print_matrix(const std::string& scenarios, std::ostream& out, std::ostream& 
       << "An \"as\" line runs the row's story as another lock type whose client shares the code it shows.\n"
       << "`*` marks a story that fails over to a replica, run as a version that with replicas waits for one\n"
       << "(WAIT, from 3.12.5, inside the 3.12.3 column; from 3.17.0 an acquire no replica acknowledged is\n"
-      << "released and fails): locksim does not model WAIT, so those cells show a client that does not wait\n"
-      << "(syncSlaves off, checkLockSyncedSlaves = false).\n\n";
+      << "released and fails) but that locksim models without WAIT (before 3.52.0): those cells show a\n"
+      << "client that does not wait (syncSlaves off, checkLockSyncedSlaves = false). From 3.52.0 WAIT and\n"
+      << "checkLockSyncedSlaves are modelled, and the story's own settings apply.\n\n";
   out << "| row | property | affected |";
   for (const Version& v : versions) out << " " << v.str() << " |";
   out << "\n| --- | --- | --- |";

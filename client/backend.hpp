@@ -38,6 +38,10 @@ struct Command {
   // A FairLock's waiter queue (a list key), recorded after the command ran: who may take the lock
   // next is part of what the server holds.
   std::string queue{};
+  // Redisson's synced eval: the request goes in one batch with `WAIT sync_replicas sync_timeout_ms`
+  // behind it on the same connection, and the batch is answered when the WAIT is (-1: no WAIT).
+  int64_t sync_replicas = -1;
+  int64_t sync_timeout_ms = 0;
 };
 
 // A request as it is sent: built once, then shared, unchanged, by every attempt to send it and by
@@ -50,6 +54,11 @@ struct CallResult {
   // The connection closed while the request was in flight (a reset): no answer will come, and
   // `reply` is an error that says so. The request may or may not have run on the server.
   bool connection_lost = false;
+  // A synced request (Command::sync_replicas): how many replicas its WAIT counted; -1 for none.
+  int64_t synced_replicas = -1;
+  // Redisson's synced eval found no replica had it (checkLockSyncedSlaves): NoSyncedSlavesException,
+  // though the script ran and `reply` is its answer.
+  bool no_synced_replicas = false;
 };
 
 // The error a request in flight gets when its connection closes (the `reset` fault). Not a Redis

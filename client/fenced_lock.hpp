@@ -19,6 +19,9 @@ class FencedLock : public RLock {
 
  protected:
   Task<Attempt> try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t wait_ms) override;
+  // The token path (FencedLock.tryAcquireAsync) has neither handleNoSync nor ServiceManager.execute.
+  bool no_sync_undone() const override { return false; }
+  bool no_sync_retried() const override { return false; }
 };
 
 }  // namespace locksim::client

@@ -62,6 +62,11 @@ std::vector<std::string> scripts_run_by(const LockSpec& spec, const std::string&
 }
 
 std::unique_ptr<Lock> make_lock(Backend& backend, ScriptCatalog& scripts, const LockSpec& spec) {
+  if (!spec.redisson.replica_sync) {  // a lock made alone is its client's only one
+    LockSpec alone = spec;
+    alone.redisson.replica_sync = std::make_shared<ReplicaSync>();
+    return make_lock(backend, scripts, alone);
+  }
   RedissonOptions options = spec.redisson;
   options.non_reentrant = model::find_lock_type(spec.type) && model::find_lock_type(spec.type)->refuses_reentry;
   if (spec.type == "rlock" || spec.type == "nonreentrant")
@@ -84,7 +89,10 @@ std::unique_ptr<Lock> make_lock(Backend& backend, ScriptCatalog& scripts, const 
   throw std::invalid_argument("unknown lock type '" + spec.type + "' (expected " + model::lock_type_list() + ")");
 }
 
-std::vector<std::unique_ptr<Lock>> make_locks(Backend& backend, ScriptCatalog& scripts, const LockSpec& spec) {
+std::vector<std::unique_ptr<Lock>> make_locks(Backend& backend, ScriptCatalog& scripts, const LockSpec& given) {
+  // The client's CommandAsyncService: one probe and one replica count per server, for all its locks.
+  LockSpec spec = given;
+  spec.redisson.replica_sync = std::make_shared<ReplicaSync>();
   std::vector<std::unique_ptr<Lock>> locks;
   if (spec.type == "rwlock") {
     locks.push_back(std::make_unique<ReadLock>(backend, scripts, spec.name, spec.redisson, spec.rw));

@@ -45,6 +45,14 @@ Task<CallResult> RedissonLock::send(Command command) { return send(std::move(com
 
 Task<CallResult> RedissonLock::send(Command command, const CommandPolicy& policy) {
   command.server = options_.server;
+  if (synced(command)) {
+    // ServiceManager.execute around the unlock and forceUnlock (the same request id each time), and
+    // around FairLock's acquireFailed where it is resent (4.7.0); never around a renewal. An acquire's
+    // answer is handled by its attempt (attempt_synced).
+    const bool retried = command.role == "unlock" || command.role == "force_unlock" ||
+                         (command.role == "acquire_failed" && options_.acquire_failed_resent);
+    return send_synced(std::move(command), policy, retried);
+  }
   return call_with_retry(backend_, std::move(command), policy);
 }
 
@@ -52,7 +60,103 @@ Task<CallResult> RedissonLock::send(SharedCommand command) { return send(std::mo
 
 Task<CallResult> RedissonLock::send(SharedCommand command, const CommandPolicy& policy) {
   LS_ASSERT(command->server == options_.server);
+  if (synced(*command)) return send(Command(*command), policy);
   return call_with_retry(backend_, std::move(command), policy);
+}
+
+bool RedissonLock::synced(const Command& command) const {
+  if (!options_.synced_eval || command.server >= 32 || !(options_.replicated_servers >> command.server & 1u)) return false;
+  const std::string& role = command.role;
+  return role == "acquire" || role == "try_acquire" || role == "unlock" || role == "force_unlock" || role == "renew" ||
+         role == "acquire_failed";
+}
+
+Task<CallResult> RedissonLock::send_synced(Command command, CommandPolicy policy, bool retried) {
+  for (int attempt = 1;; ++attempt) {
+    CallResult result = co_await synced_once(command, policy);
+    if (!result.no_synced_replicas || !retried || attempt > options_.commands.retry_attempts) co_return result;
+    co_await backend_.sleep(retry_delay_ms(backend_, options_.commands, attempt,
+                                           "no synced replicas " + command.role + " " + name_ + " " +
+                                               std::to_string(command.thread)));
+  }
+}
+
+namespace {
+
+// INFO's connected_slaves (0 when the answer has none).
+int64_t connected_slaves(const Reply& info) {
+  constexpr std::string_view field = "connected_slaves:";
+  const size_t at = info.str.find(field);
+  if (at == std::string::npos) return 0;
+  return std::strtoll(info.str.c_str() + at + field.size(), nullptr, 10);
+}
+
+// A plain command sent for `lock_command` (its thread, op and server), on no lock key.
+Command plain_command(const Command& lock_command, std::string role, std::vector<std::string> argv) {
+  Command plain;
+  plain.role = std::move(role);
+  plain.argv = std::move(argv);
+  plain.thread = lock_command.thread;
+  plain.op = lock_command.op;
+  plain.server = lock_command.server;
+  return plain;
+}
+
+}  // namespace
+
+// CommandAsyncService.syncedEval (3.52.0 to 4.7.0) against Redis 7.0.
+Task<CallResult> RedissonLock::synced_once(const Command& command, const CommandPolicy& policy) {
+  LS_ASSERT(options_.replica_sync != nullptr);
+  ReplicaSync& sync = *options_.replica_sync;
+  const int server = command.server;
+  if (!sync.probed) {
+    // The probe is one batch, WAIT 0 0 then WAITAOF 0 0 0. Redis 7.0 answers the second "unknown
+    // command", which only strikes WAITAOF off the list: modelled as the WAIT alone, one round trip.
+    Command wait_probe = plain_command(command, "wait_probe", {"WAIT", "0", "0"});
+    const CallResult probe = co_await call_with_retry(backend_, std::move(wait_probe), options_.commands);
+    if (probe.timed_out || probe.connection_lost) co_return probe;
+    sync.probed = true;
+  }
+  auto known = sync.available.find(server);
+  if (known == sync.available.end() || known->second < 0) {
+    Command info_all = plain_command(command, "info", {"INFO", "ALL"});
+    const CallResult info = co_await call_with_retry(backend_, std::move(info_all), options_.commands);
+    if (info.timed_out || info.connection_lost || info.reply.is_error()) co_return info;
+    sync.available[server] = connected_slaves(info.reply);
+  }
+  const int64_t replicas = sync.available[server];
+  Command batch = command;
+  if (replicas > 0) {
+    batch.sync_replicas = replicas;
+    batch.sync_timeout_ms = options_.slaves_sync_timeout_ms;
+  }
+  CallResult result = co_await call_with_retry(backend_, std::move(batch), policy);
+  if (result.synced_replicas < 0) co_return result;  // no answer, or an error for the whole batch
+  if (result.synced_replicas != replicas) sync.available[server] = -1;
+  // checkLockSyncedSlaves (true by default): none acknowledged. A script's error fails the batch first.
+  result.no_synced_replicas = options_.check_lock_synced_slaves && replicas > 0 && result.synced_replicas == 0 &&
+                              !result.reply.is_error();
+  co_return result;
+}
+
+Task<void> RedissonLock::undo_acquire(int64_t thread, int64_t op) {
+  Command undo = unlock_command(thread, op);
+  undo.server = options_.server;
+  co_await send_synced(std::move(undo), lock_command_policy(), false);
+}
+
+// handleNoSync, then ServiceManager.execute: an acquire no replica acknowledged is undone by an
+// unlock of its own (a new request id; not tried again), and the acquire tried again retryAttempts
+// times, retryDelay apart; the last one's NoSyncedSlavesException reaches the caller.
+Task<RedissonLock::Attempt> RedissonLock::attempt_synced(Waiting& w, int64_t thread, int64_t lease_ms, int64_t wait_ms) {
+  for (int tries = 1;; ++tries) {
+    Attempt attempt = co_await try_acquire_once(thread, w.op, lease_ms, wait_ms);
+    if (!attempt.no_synced) co_return attempt;
+    if (no_sync_undone()) co_await undo_acquire(thread, w.op);
+    if (!no_sync_retried() || tries > options_.commands.retry_attempts) co_return attempt;
+    co_await backend_.sleep(retry_delay_ms(backend_, options_.commands, tries,
+                                           "no synced replicas acquire " + name_ + " " + std::to_string(thread)));
+  }
 }
 
 CommandPolicy RedissonLock::lock_command_policy() const {
@@ -90,6 +194,7 @@ const std::string& RedissonLock::holder_id(int64_t thread) const {
 
 RedissonLock::Attempt RedissonLock::to_attempt(const CallResult& result) const {
   if (result.timed_out) return {Attempt::Kind::Unknown, 0, "RedisResponseTimeoutException"};
+  if (result.no_synced_replicas) return {.kind = Attempt::Kind::Error, .why = kNoSyncedSlaves, .no_synced = true};
   const Reply& reply = result.reply;
   if (reply.kind == Reply::Kind::Nil) return {Attempt::Kind::Acquired, 0, {}};
   if (reply.kind == Reply::Kind::Integer) return {Attempt::Kind::Busy, reply.integer, {}};
@@ -109,6 +214,7 @@ Task<OpResult> RedissonLock::acquire(int64_t thread, int64_t op, AcquireOptions 
 Task<RedissonLock::Attempt> RedissonLock::attempt(Waiting& w, int64_t thread, int64_t lease_ms, int64_t wait_ms) {
   w.phase = Waiting::Phase::Acquiring;
   ++w.attempts;
+  if (synced(Command{.role = "acquire", .server = options_.server})) return attempt_synced(w, thread, lease_ms, wait_ms);
   return try_acquire_once(thread, w.op, lease_ms, wait_ms);
 }
 
@@ -270,8 +376,9 @@ Task<OpResult> RedissonLock::release(int64_t thread, int64_t op) {
   for (const std::string& key : command.keys)
     if (key.starts_with(kUnlockLatchPrefix)) latch = key;
   const CallResult result = co_await send(std::move(command), lock_command_policy());
-  // The latch has done its job once an answer came back; Redisson deletes it without waiting.
-  if (options_.unlock_latch && latch && !result.timed_out) {
+  // The latch has done its job once an answer came back; Redisson deletes it without waiting (not
+  // after NoSyncedSlavesException: the latch is what answers its retry).
+  if (options_.unlock_latch && latch && !result.timed_out && !result.no_synced_replicas) {
     std::string doomed = *latch;
     if (options_.latch_delete_names_client) doomed = doomed.substr(0, doomed.rfind(':') + 1) + backend_.client_id();
     backend_.spawn(delete_latch(std::move(doomed)));
@@ -281,6 +388,7 @@ Task<OpResult> RedissonLock::release(int64_t thread, int64_t op) {
   // lease, so the next partial unlock PEXPIREs the remaining hold to the watchdog timeout.
   if (options_.lease_memory == LeaseMemory::ResetOnUnlock) internal_lease_ms_ = options_.watchdog_timeout_ms;
   if (result.timed_out) co_return OpResult::unknown("RedisResponseTimeoutException");
+  if (result.no_synced_replicas) co_return OpResult::fail(kNoSyncedSlaves);
   const Reply& reply = result.reply;
   if (reply.kind == Reply::Kind::Nil) {
     co_return OpResult::fail("IllegalMonitorStateException: attempt to unlock lock, not locked by current thread");
@@ -407,10 +515,15 @@ Task<void> RedissonLock::renewal_loop(uint64_t generation) {
     const std::vector<int64_t> asked = renewal_asks_for(thread);  // snapshot when sent, as Redisson's
     const CallResult result = co_await send(renew_command(thread));
     if (!renewing_ || generation != renewal_generation_) co_return;
-    const std::optional<int64_t> held = result.timed_out ? std::nullopt : renewal_answer(result.reply);
+    // A renewal no replica acknowledged fails as NoSyncedSlavesException (syncedEval, not retried).
+    const std::optional<int64_t> held =
+        result.timed_out || result.no_synced_replicas ? std::nullopt : renewal_answer(result.reply);
     const bool answered = held.has_value();
     backend_.record(model::renew_event(thread, name_, answered ? *held : -1,
-                                       answered ? "" : result.timed_out ? "timeout" : locksim::describe(result.reply)));
+                                       answered                    ? ""
+                                       : result.timed_out          ? "timeout"
+                                       : result.no_synced_replicas ? kNoSyncedSlaves
+                                                                   : locksim::describe(result.reply)));
     if (!answered) {
       switch (options_.watchdog_on_error) {
         case WatchdogOnError::KeepRenewing:

@@ -5,6 +5,7 @@
 // and which channel wakes a waiter.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,14 @@ enum class LeaseMemory {
                   // this instance used, while the watchdog renews every lockWatchdogTimeout/3
   ResetOnUnlock,  // 3.19.2 to 3.27.1 (#5623): any unlock, even a decrement, resets it to the watchdog
                   // timeout, so a partial unlock of an explicit-lease hold PEXPIREs to 30 s
+};
+
+// What a Redisson client (its CommandAsyncService) learns once and every lock instance of it shares:
+// whether it has probed WAIT, and each server's replica count (MasterSlaveEntry.availableSlaves,
+// -1: ask INFO).
+struct ReplicaSync {
+  bool probed = false;
+  std::map<int, int64_t> available;
 };
 
 struct RedissonOptions {
@@ -90,7 +99,27 @@ struct RedissonOptions {
   bool non_reentrant = false;
   int server = 0;  // the Redis server this lock lives on (RedLock spreads one name over several)
   CommandPolicy commands;
+  // 3.52.0 on (redisson-versions.md, "WAIT for replicas"): on a server with replicas, each lock script
+  // (acquire, unlock, renewal, forceUnlock, acquireFailed) goes in one batch with WAIT N
+  // slavesSyncTimeout, N learnt from INFO's connected_slaves after a one-time WAIT probe. An answer
+  // no replica acknowledged is NoSyncedSlavesException (checkLockSyncedSlaves): an acquire is undone
+  // by an unlock and, like an unlock, tried again retryAttempts times, retryDelay apart.
+  bool synced_eval = false;
+  int64_t slaves_sync_timeout_ms = 1000;
+  // Config.checkLockSyncedSlaves: false lets an answer no replica acknowledged stand (the advice in
+  // NoSyncedSlavesException's text), and a failover can then lose the lock.
+  bool check_lock_synced_slaves = true;
+  // Bit s: server s has a replica, so Redisson is configured for master and replica there (a
+  // scenario that fails it over); a single server's client never sends WAIT.
+  uint32_t replicated_servers = 0;
+  // The client's, shared by its lock instances (made per client by make_locks).
+  std::shared_ptr<ReplicaSync> replica_sync;
 };
+
+// NoSyncedSlavesException's text (CommandAsyncService.syncedEval, 3.47.0 on).
+inline constexpr const char* kNoSyncedSlaves =
+    "NoSyncedSlavesException: None of slaves were synced. Try to increase slavesSyncTimeout setting or set "
+    "checkLockSyncedSlaves = false.";
 
 // Every unlock latch's key begins so: "redisson_unlock_latch:{<name>}:<request id>".
 inline constexpr std::string_view kUnlockLatchPrefix = "redisson_unlock_latch:";
@@ -121,7 +150,15 @@ class RedissonLock : public Lock {
     int64_t ttl = 0;
     std::string why;
     int64_t token = 0;  // Acquired: the fencing token the script handed out (FencedLock); 0 for none
+    bool no_synced = false;  // Error: NoSyncedSlavesException (the script ran; no replica has it)
   };
+  // How an acquire answered NoSyncedSlavesException is handled (RedissonLock.tryAcquireAsync0 in
+  // ServiceManager.execute, with handleNoSync): undone by an unlock, then tried again; FencedLock's
+  // token path does neither, SpinLock's undoes without trying again.
+  virtual bool no_sync_undone() const { return true; }
+  virtual bool no_sync_retried() const { return true; }
+  // handleNoSync's unlock of an acquire no replica acknowledged (a new request id; not tried again).
+  Task<void> undo_acquire(int64_t thread, int64_t op);
   virtual Task<Attempt> try_acquire_once(int64_t thread, int64_t op, int64_t lease_ms, int64_t wait_ms) = 0;
   // The channel this thread waits on for an unlock message.
   virtual std::string wake_channel(int64_t thread) const = 0;
@@ -152,6 +189,8 @@ class RedissonLock : public Lock {
   CommandPolicy acquire_failed_policy() const;
   // An integer reply as Ok(value); a timeout as Unknown; anything else as Fail.
   static OpResult integer_result(const CallResult& result);
+  // Whether `command` goes as a synced eval (RedissonOptions::synced_eval) on its server.
+  bool synced(const Command& command) const;
   // "<client uuid>:<thread id>", Redisson's getLockName(threadId); made once per thread.
   const std::string& holder_id(int64_t thread) const;
   Attempt to_attempt(const CallResult& result) const;
@@ -191,6 +230,12 @@ class RedissonLock : public Lock {
   std::map<int64_t, int64_t> tokens_;  // by thread: the fencing token its last acquire got  // holder_id's, by thread (the client id never changes)
 
   Task<OpResult> lock_forever(int64_t thread, int64_t op, int64_t lease_ms);
+  // The synced eval: the WAIT probe and INFO where the client has not learnt them, then the batch;
+  // an answer no replica acknowledged tried again (`retried`) as ServiceManager.execute does.
+  Task<CallResult> send_synced(Command command, CommandPolicy policy, bool retried);
+  Task<CallResult> synced_once(const Command& command, const CommandPolicy& policy);
+  // An acquire attempt that handles NoSyncedSlavesException as no_sync_undone/no_sync_retried say.
+  Task<Attempt> attempt_synced(Waiting& w, int64_t thread, int64_t lease_ms, int64_t wait_ms);
   Task<OpResult> try_lock(int64_t thread, int64_t op, int64_t wait_ms, int64_t lease_ms);
   // The waiting loop's steps, each keeping what outlives it in the thread's Waiting (w).
   Task<Attempt> attempt(Waiting& w, int64_t thread, int64_t lease_ms, int64_t wait_ms);

@@ -40,6 +40,7 @@ Task<OpResult> SpinLock::acquire(int64_t thread, int64_t op, AcquireOptions opti
     w->phase = Waiting::Phase::Acquiring;
     ++w->attempts;
     const Attempt a = co_await try_acquire_once(thread, op, options.lease_ms, options.wait_ms);
+    if (a.no_synced) co_await undo_acquire(thread, op);  // then the exception reaches the caller
     w->ttl_ms = a.kind == Attempt::Kind::Busy ? a.ttl : -1;
     if (a.kind == Attempt::Kind::Acquired) {
       // tryAcquireAsync: a grant without a lease starts the watchdog. Neither field changes: the spin

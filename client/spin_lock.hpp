@@ -34,6 +34,8 @@ class SpinLock : public RedissonLock {
   std::string wake_channel(int64_t) const override { return {}; }  // never listens
   Command unlock_command(int64_t thread, int64_t op) override;
   Command renew_command(int64_t thread) override;
+  // RedissonSpinLock's acquire has handleNoSync but no ServiceManager.execute.
+  bool no_sync_retried() const override { return false; }
 
  private:
   // ExponentialBackOffPolicy: what a thread's sleeps have reached, kept across its suspensions.

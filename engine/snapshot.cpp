@@ -10,13 +10,14 @@ void restore(Keyspace& keyspace, const Snapshot& snapshot) {
   }
 }
 
-void ReplicaLog::remember(int64_t now_ms, const Snapshot& keyspace) {
-  if (!log_.empty() && log_.back().second == keyspace) return;
+bool ReplicaLog::remember(int64_t now_ms, const Snapshot& keyspace) {
+  if (!log_.empty() && log_.back().second == keyspace) return false;
   if (!log_.empty() && log_.back().first == now_ms) log_.back().second = keyspace;
   else log_.emplace_back(now_ms, keyspace);
   const int64_t cutoff = now_ms - lag_ms_;
   // Keep the newest snapshot the replica has surely applied, and everything after it.
   while (log_.size() > 1 && log_[1].first <= cutoff) log_.pop_front();
+  return true;
 }
 
 Snapshot ReplicaLog::promoted(int64_t now_ms, int64_t lag_ms) const {

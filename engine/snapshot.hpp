@@ -25,7 +25,8 @@ class ReplicaLog {
   // The master's keyspace after a command at `now_ms`. Copied only when promoted() could tell it
   // from what is kept: an unchanged keyspace is not copied again, and of several in one ms only
   // the last is kept (promoted() picks the newest at or before a time, and time is in whole ms).
-  void remember(int64_t now_ms, const Snapshot& keyspace);
+  // True when the keyspace differed from the last one remembered: a write the replica must apply.
+  bool remember(int64_t now_ms, const Snapshot& keyspace);
   // The replica can lag up to `lag_ms` behind (keeps what that needs from now on).
   void keep_lag(int64_t lag_ms) { lag_ms_ = std::max(lag_ms_, lag_ms); }
   // The newest keyspace a replica `lag_ms` behind had applied at `now_ms` (empty before any).

@@ -113,19 +113,18 @@ void LiveBackend::send(SharedCommand command, world::Sent sent, bool as_eval, ui
 
 void LiveBackend::execute(const SharedCommand& command, world::Sent sent, bool as_eval, uint64_t identity,
                           std::shared_ptr<world::Waiter> waiter, SharedReply reply) {
-  auto finish = [this, command, sent, as_eval, identity, waiter, reply](Reply answer, std::string before, std::string after,
-                                               int64_t ttl_ms, std::string queue) {
+  // A synced request's script answer waits here for its WAIT's, and both go back as one sequence.
+  auto script_answer = std::make_shared<Reply>();
+  auto finish = [this, command, sent, as_eval, identity, waiter, reply, script_answer](
+                    Reply answer, std::string before, std::string after, int64_t ttl_ms, std::string queue) {
     world_.record(world::exec_event(command->server, client_.name, *command, sent, answer,
                                     {.before = Atom(before), .after = Atom(after), .ttl_ms = ttl_ms,
                                      .queue = Atom(queue)}));
-    auto payload = std::make_shared<const Reply>(std::move(answer));  // the reply's, and its record's
-    hop(reply_tag(request_tag(command->server, identity, command.get()), payload.get()),
-        [this, waiter, reply, payload] {
-          if (waiter->done) return;
-          *reply = *payload;
-          complete(waiter, true);
-        },
-        [command, as_eval] { return "reply to " + client::command_summary(*command, as_eval); });
+    if (command->sync_replicas >= 0) {
+      *script_answer = std::move(answer);
+      return;
+    }
+    send_back(command, as_eval, identity, waiter, reply, std::move(answer));
   };
   Connection& connection = *links(command->server).commands;
   bool written = false;
@@ -157,8 +156,35 @@ void LiveBackend::execute(const SharedCommand& command, world::Sent sent, bool a
                      }});
     written = connection.send(std::move(block));
   }
+  // Redisson's batch: WAIT right behind the script on the same connection, answered when it unblocks.
+  if (written && command->sync_replicas >= 0) {
+    const client::Command wait_command{.role = "wait",
+                                       .argv = {"WAIT", std::to_string(command->sync_replicas),
+                                                std::to_string(command->sync_timeout_ms)},
+                                       .thread = command->thread,
+                                       .op = command->op,
+                                       .server = command->server};
+    written = connection.send(client::command_words(wait_command, false),
+                              [this, command, sent, as_eval, identity, waiter, reply, script_answer, wait_command](Reply r) {
+                                world_.record(world::exec_event(command->server, client_.name, wait_command, sent, r, {}));
+                                send_back(command, as_eval, identity, waiter, reply,
+                                          Reply::sequence({std::move(*script_answer), std::move(r)}));
+                              });
+  }
   if (!written)
     lost("request " + client::command_summary(*command, as_eval) + " (no connection to " + endpoints_.describe(command->server) + ")");
+}
+
+void LiveBackend::send_back(const SharedCommand& command, bool as_eval, uint64_t identity,
+                            const std::shared_ptr<world::Waiter>& waiter, const SharedReply& reply, Reply answer) {
+  auto payload = std::make_shared<const Reply>(std::move(answer));  // the reply's, and its record's
+  hop(reply_tag(request_tag(command->server, identity, command.get()), payload.get()),
+      [this, waiter, reply, payload] {
+        if (waiter->done) return;
+        *reply = *payload;
+        complete(waiter, true);
+      },
+      [command, as_eval] { return "reply to " + client::command_summary(*command, as_eval); });
 }
 
 void LiveBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<world::Waiter> waiter) {

@@ -43,6 +43,9 @@ class LiveBackend final : public world::ClientBackend, public MoveListener {
   Links& links(int server);
   void execute(const SharedCommand& command, world::Sent sent, bool as_eval, uint64_t identity,
                std::shared_ptr<world::Waiter> waiter, SharedReply reply);
+  // The answer on its way back over the client's link.
+  void send_back(const SharedCommand& command, bool as_eval, uint64_t identity,
+                 const std::shared_ptr<world::Waiter>& waiter, const SharedReply& reply, Reply answer);
   void resubscribe(int server);
 
   Endpoints& endpoints_;

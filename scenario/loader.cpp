@@ -308,7 +308,7 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s, const std::
                {"type", "name", "redisson", "lease_ms", "watchdog_ms", "watchdog_on_error", "acquire_script", "unlock_script",
                 "renew_script", "unlock_latch", "retry_ms", "setnx_expire", "timeout_ms", "retry_attempts", "retry_interval_ms",
                 "fair_variant", "thread_wait_ms", "wait_replaces_thread_wait", "zero_wait_tryacquire", "parts",
-                "rwlock_variant", "rwlock_read_renewal", "replace_scripts"},
+                "rwlock_variant", "rwlock_read_renewal", "replace_scripts", "check_lock_synced_slaves"},
                "lock");
   const YAML::Node type = r.require(node, "type", "lock");
   s.lock.type = r.text(type, "lock type");
@@ -339,6 +339,10 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s, const std::
   if (const YAML::Node n = node["renew_script"]) read_script(r, n, "renew", s.lock.rlock_scripts.renew, s);
   if (const YAML::Node retry = node["retry_ms"]) s.lock.polling.retry_ms = std::max<int64_t>(1, r.ms(retry, "retry_ms"));
   if (const YAML::Node l = node["unlock_latch"]) s.lock.redisson.unlock_latch = r.boolean(l, "unlock_latch");
+  if (const YAML::Node c = node["check_lock_synced_slaves"]) {
+    if (!model::find_lock_type(s.lock.type)->redisson) r.fail(c, "check_lock_synced_slaves applies to Redisson's locks only");
+    s.lock.redisson.check_lock_synced_slaves = r.boolean(c, "check_lock_synced_slaves");
+  }
   if (const YAML::Node e = node["setnx_expire"]) s.lock.polling.setnx_expire = r.boolean(e, "setnx_expire");
   // The timeouts and resends a file sets are every lock's. What a Redisson version sets (its
   // defaults, 3.48.0's jittered resends, how it sends a script) is Redisson's alone: the polling

@@ -157,7 +157,13 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
     }
     for (const auto& [name, path] : s.script_files) w.scripts().override_with(name, path);
     try {
-      w.add_lock(s.lock);
+      // A server the scenario fails over has a replica: its clients are configured for master and
+      // replica there (Redisson's WAIT for replicas, RedissonOptions::replicated_servers).
+      client::LockSpec lock = s.lock;
+      for (const auto& e : s.timeline)
+        if (e.fault && e.fault->kind == world::FaultKind::Failover && e.fault->server < 32)
+          lock.redisson.replicated_servers |= 1u << e.fault->server;
+      w.add_lock(lock);
       for (const ClientDecl& c : s.clients) {
         world::ClientProcess& process = w.add_client(c.name);
         process.clock.offset_ms += c.clock_offset_ms;  // beyond what a bounded search chose

@@ -62,6 +62,7 @@ Scenario scale_times(const Scenario& in, double factor) {
   client::RedissonOptions& r = s.lock.redisson;
   scale(r.watchdog_timeout_ms);
   scale(r.subscribe_timeout_ms);
+  scale(r.slaves_sync_timeout_ms);
   for (client::CommandPolicy* commands : {&r.commands, &s.lock.polling.commands}) {
     scale(commands->timeout_ms);
     scale(commands->retry_interval_ms);

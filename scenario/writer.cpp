@@ -91,6 +91,8 @@ void write_lock(std::ostream& out, const Scenario& s, bool write_default_lease) 
   if (r.watchdog_on_error != d.redisson.watchdog_on_error)
     out << "  watchdog_on_error: " << client::to_string(r.watchdog_on_error) << "\n";
   if (r.unlock_latch != d.redisson.unlock_latch) out << "  unlock_latch: " << boolean(r.unlock_latch) << "\n";
+  if (r.check_lock_synced_slaves != d.redisson.check_lock_synced_slaves)
+    out << "  check_lock_synced_slaves: " << boolean(r.check_lock_synced_slaves) << "\n";
   if (lock.rlock_scripts.acquire != d.rlock_scripts.acquire) out << "  acquire_script: " << quoted(lock.rlock_scripts.acquire) << "\n";
   if (lock.rlock_scripts.unlock != d.rlock_scripts.unlock) out << "  unlock_script: " << quoted(lock.rlock_scripts.unlock) << "\n";
   if (lock.rlock_scripts.renew != d.rlock_scripts.renew) out << "  renew_script: " << quoted(lock.rlock_scripts.renew) << "\n";

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/assert.hpp"
+#include "engine/numbers.hpp"
 #include "client/command_words.hpp"
 #include "model/events.hpp"
 #include "model/rendered.hpp"
@@ -48,7 +49,8 @@ Atom RedisNode::render(const std::string& key) {
 
 int64_t RedisNode::ttl(const std::string& key) { return key_ttl(engine_->keyspace(), key, world_.epoch_now()); }
 
-Reply RedisNode::execute(const std::string& client, const client::Command& command, world::Sent sent, bool as_eval) {
+Reply RedisNode::execute(const std::string& client, const client::Command& command, world::Sent sent, bool as_eval,
+                         int64_t* due) {
   LS_ASSERT(up_);
   Connections& conn = connections(client);
   aof_stale_ = true;
@@ -56,7 +58,10 @@ Reply RedisNode::execute(const std::string& client, const client::Command& comma
   client::command_word_views(command, as_eval, numkeys, words_);
   world::AroundRequest around;
   if (!command.lock.empty()) around.before = render(command.lock);
-  Reply reply = engine_->execute(conn.commands, std::span<const std::string_view>(words_));
+  // WAIT and INFO are the server's (replication.c, server.c), not the keyspace's.
+  Reply reply = !command.script && !command.argv.empty() && (command.argv[0] == "WAIT" || command.argv[0] == "INFO")
+                    ? server_command(client, command, due)
+                    : engine_->execute(conn.commands, std::span<const std::string_view>(words_));
   if (!command.lock.empty()) around.after = render(command.lock);
   around.ttl_ms = ttl(command.lock);
   // An absent queue is an empty one.
@@ -66,7 +71,60 @@ Reply RedisNode::execute(const std::string& client, const client::Command& comma
   }
   world_.record(world::exec_event(index_, client, command, sent, reply, std::move(around)));
   if (has_replica_) remember_for_replica();
-  return reply;
+  conn.woff_ms = last_write_ms_;
+  if (command.sync_replicas < 0) return reply;
+  LS_ASSERT(due != nullptr);
+  // The WAIT is recorded as it blocks, with the answer it will give (nothing runs in between on
+  // this connection, and the replica's acknowledgements are known ahead: keep_replica).
+  const WaitAnswer waited = wait(client, command.sync_replicas, command.sync_timeout_ms);
+  const client::Command wait_command{.role = "wait",
+                                     .argv = {"WAIT", std::to_string(command.sync_replicas),
+                                              std::to_string(command.sync_timeout_ms)},
+                                     .thread = command.thread,
+                                     .op = command.op,
+                                     .server = command.server};
+  Reply counted = Reply::integer_of(waited.replicas);
+  world_.record(world::exec_event(index_, client, wait_command, sent, counted, {}));
+  *due = waited.at;
+  return Reply::sequence({std::move(reply), std::move(counted)});
+}
+
+// The replication section of INFO, which is what lock clients read of it (connected_slaves).
+Reply RedisNode::server_command(const std::string& client, const client::Command& command, int64_t* due) {
+  const std::vector<std::string>& argv = command.argv;
+  if (argv[0] == "INFO")
+    return Reply::bulk("# Replication\r\nrole:master\r\nconnected_slaves:" + std::to_string(connected_replicas()) +
+                       "\r\n");
+  // Only lock clients send here, with numbers they made: a malformed WAIT is a bug of theirs.
+  LS_ASSERT(argv.size() == 3);
+  const std::optional<int64_t> numreplicas = engine::parse_int64(argv[1]), timeout_ms = engine::parse_int64(argv[2]);
+  LS_ASSERT(numreplicas && timeout_ms && *timeout_ms >= 0);
+  const WaitAnswer waited = wait(client, *numreplicas, *timeout_ms);
+  LS_ASSERT(waited.at <= world_.now() || due != nullptr);
+  if (due) *due = waited.at;
+  return Reply::integer_of(waited.replicas);
+}
+
+void RedisNode::keep_replica(int64_t keep_ms, int64_t ack_lag_ms) {
+  has_replica_ = true;
+  replica_log_.keep_lag(keep_ms);
+  ack_lag_ms_ = std::max(ack_lag_ms_, ack_lag_ms);
+  replica_log_.remember(world_.now(), engine_->keyspace().entries());  // what it starts with: no write
+}
+
+// The replica applies the master's writes in order, each ack_lag_ms after it ran, and says so at
+// once (the master asks for acknowledgements while a client waits: GETACK), so the offset of the
+// write at woff_ms is acknowledged at woff_ms + ack_lag_ms.
+RedisNode::WaitAnswer RedisNode::wait(const std::string& client, int64_t numreplicas, int64_t timeout_ms) {
+  LS_ASSERT(timeout_ms >= 0);
+  const Connections& conn = connections(client);
+  const int64_t now = world_.now();
+  const int64_t acked_at = ack_lag_ms_ < 0 ? kNever : conn.woff_ms < 0 ? now : conn.woff_ms + ack_lag_ms_;
+  const int64_t acked = acked_at <= now ? connected_replicas() : 0;
+  if (acked >= numreplicas) return {acked, now};
+  const int64_t deadline = timeout_ms == 0 ? kNever : now + timeout_ms;
+  if (numreplicas <= connected_replicas() && acked_at <= deadline) return {connected_replicas(), acked_at};
+  return {0, deadline};
 }
 
 const std::string* RedisNode::error_now() const { return world_.now() < errors_until_ ? &error_text_ : nullptr; }
@@ -124,21 +182,27 @@ void RedisNode::replace_engine(const Snapshot& snapshot) {
 
 void RedisNode::restart(Persistence persistence) {
   up_ = true;
+  ++incarnation_;
   const Snapshot empty;
   replace_engine(persistence == Persistence::AofEverySec ? aof_ : empty);
   if (persistence == Persistence::None) aof_.clear();
   replica_log_.clear();
+  if (has_replica_) replica_log_.remember(world_.now(), engine_->keyspace().entries());  // resynced: no write
 }
 
+// The promoted replica is a master without replicas of its own (the old master is gone).
 void RedisNode::failover(int64_t lag_ms) {
   up_ = true;
+  ++incarnation_;
+  ack_lag_ms_ = -1;
   replace_engine(replica_log_.promoted(world_.now(), lag_ms));
   replica_log_.clear();
   remember_for_replica();
+  last_write_ms_ = -1;
 }
 
 void RedisNode::remember_for_replica() {
-  replica_log_.remember(world_.now(), engine_->keyspace().entries());
+  if (replica_log_.remember(world_.now(), engine_->keyspace().entries())) last_write_ms_ = world_.now();
 }
 
 void RedisNode::active_expire() {

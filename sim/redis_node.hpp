@@ -34,8 +34,11 @@ class RedisNode : public engine::Host {
   const std::string& name() const { return name_; }
   bool up() const { return up_; }
 
-  // Runs a client's request; the reply Redis would send. `client` names the connection.
-  Reply execute(const std::string& client, const client::Command& command, world::Sent sent, bool as_eval);
+  // Runs a client's request; the reply Redis would send. `client` names the connection. A synced
+  // request (Command::sync_replicas) runs its WAIT next: the reply is then the sequence of both
+  // answers, due at `*due` (when the WAIT answers; else now).
+  Reply execute(const std::string& client, const client::Command& command, world::Sent sent, bool as_eval,
+                int64_t* due = nullptr);
   // Answers a request during an error window (error_now() is set): the error, recorded, nothing run.
   Reply refuse(const std::string& client, const client::Command& command, world::Sent sent);
   // The pub/sub connection of `client`: SUBSCRIBE / UNSUBSCRIBE, replies as the engine gives them.
@@ -48,12 +51,29 @@ class RedisNode : public engine::Host {
   // The replica, `lag_ms` behind, becomes the master (and the server is up again).
   void failover(int64_t lag_ms);
   // The process dies: nothing answers until a failover.
-  void go_down() { up_ = false; }
-  // Keeps the snapshots a replica lagging `lag_ms` behind needs (call before writes happen).
-  void keep_replica(int64_t lag_ms) {
-    has_replica_ = true;
-    replica_log_.keep_lag(lag_ms);
+  void go_down() {
+    up_ = false;
+    ++incarnation_;
   }
+  // Keeps the snapshots a replica lagging `keep_ms` behind needs (call before writes happen), for a
+  // replica that applies and acknowledges each write `ack_lag_ms` after the master ran it.
+  void keep_replica(int64_t keep_ms, int64_t ack_lag_ms);
+  // The replicas connected now (INFO's connected_slaves): 1 from keep_replica until a failover
+  // promotes it, else 0.
+  int connected_replicas() const { return ack_lag_ms_ >= 0 ? 1 : 0; }
+
+  // WAIT numreplicas timeout, run on `client`'s connection after its last command (replication.c's
+  // waitCommand): how many replicas acknowledged that command's replication offset, and when the
+  // answer is sent: at once when enough have; else when they do, or at the timeout (0: none), with
+  // the count then. `at` is kNever for a WAIT that blocks for good.
+  struct WaitAnswer {
+    int64_t replicas = 0;
+    int64_t at = 0;
+  };
+  WaitAnswer wait(const std::string& client, int64_t numreplicas, int64_t timeout_ms);
+  // Counts restarts, failovers and deaths: a blocked client's answer is not sent across one (its
+  // connection closed with the process it was on).
+  uint64_t incarnation() const { return incarnation_; }
   // Stopped (SIGSTOP) until `t`: it reads nothing, expires nothing, writes no AOF.
   void pause_until(int64_t t) { paused_until_ = std::max(paused_until_, t); }
   int64_t paused_until() const { return paused_until_; }
@@ -89,11 +109,15 @@ class RedisNode : public engine::Host {
   using Snapshot = engine::Snapshot;
   struct Connections {
     engine::SessionId commands = 0;
+    // When the last write before this connection's last command ran (-1: none): what a replica must
+    // have applied for WAIT to count it (the client's replication offset, c->woff).
+    int64_t woff_ms = -1;
     engine::SessionId pubsub = 0;
     std::set<std::string> channels;  // what the pub/sub connection is subscribed to
   };
 
   Connections& connections(const std::string& client);
+  Reply server_command(const std::string& client, const client::Command& command, int64_t* due);
   void replace_engine(const Snapshot& snapshot);
   void remember_for_replica();
   // The key rendered (rendered_key.hpp), interned: most renderings repeat one already stored.
@@ -114,6 +138,9 @@ class RedisNode : public engine::Host {
   // expiry, a new engine), cleared by aof_fsync. While it is false an fsync would copy nothing new.
   bool aof_stale_ = false;
   bool has_replica_ = false;  // a failover is planned: writes are remembered (even with no lag)
+  int64_t ack_lag_ms_ = -1;   // how long after a write the replica acknowledges it (-1: no replica)
+  int64_t last_write_ms_ = -1;  // when the keyspace last changed by a command (-1: never)
+  uint64_t incarnation_ = 0;
   int64_t paused_until_ = 0;
   int64_t errors_until_ = 0;
   std::string error_text_;

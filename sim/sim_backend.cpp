@@ -1,5 +1,6 @@
 #include "sim/sim_backend.hpp"
 
+#include "base/assert.hpp"
 #include "base/pooled.hpp"
 #include "client/command_words.hpp"
 #include "world/client_process.hpp"
@@ -27,10 +28,28 @@ void SimBackend::arrive(const std::shared_ptr<Request>& request, RedisNode& node
     world_.queue().at(node.paused_until(), [this, request, &node, waiter] { arrive(request, node, waiter); }, held);
     return;
   }
-  const std::optional<bool> answer = request->at_server();
-  if (!answer) return;
+  const std::optional<Answer> answered = request->at_server();
+  if (!answered) return;
+  answer(request, node, std::move(waiter), *answered, node.incarnation());
+}
+
+void SimBackend::answer(const std::shared_ptr<Request>& request, RedisNode& node, std::shared_ptr<Waiter> waiter,
+                        Answer answer, uint64_t incarnation) {
+  if (node.incarnation() != incarnation) return;
+  const int64_t leaves = std::max(answer.due, node.paused_until());
+  if (leaves > world_.now()) {
+    LS_ASSERT(leaves != kNever || answer.due == kNever);
+    if (leaves == kNever) return;  // WAIT 0 for a replica that never acknowledges: blocked for good
+    world::EventTag held = request->tag;
+    held.kind = world::EventKind::ReplyHeld;
+    held.reply = request->reply.get();
+    world_.queue().at(leaves, [this, request, &node, waiter, answer, incarnation] {
+      this->answer(request, node, waiter, answer, incarnation);
+    }, held);
+    return;
+  }
   // The reply's payload stays alive with it, for its record.
-  auto reply = [this, waiter, payload = request->reply, value = *answer, epoch = connection_epoch_] {
+  auto reply = [this, waiter, payload = request->reply, value = answer.value, epoch = connection_epoch_] {
     if (epoch == connection_epoch_ && !waiter->done) complete(waiter, value);
   };
   static_assert(world::EventQueue::Action::kept_inline<decltype(reply)>);  // one per reply: not allocated
@@ -42,12 +61,13 @@ void SimBackend::send(SharedCommand command, world::Sent sent, bool as_eval, uin
                       std::shared_ptr<Waiter> waiter, SharedReply reply) {
   // What runs at the server, once per request: kept in place, not allocated. The server and the
   // client's name are found from `this` and the command rather than captured, to fit.
-  auto at_server = [this, command, sent, as_eval, reply]() -> std::optional<bool> {
+  auto at_server = [this, command, sent, as_eval, reply]() -> std::optional<Answer> {
     RedisNode& target = node(command->server);
     if (!target.up()) return std::nullopt;
+    Answer answer{.value = true};
     *reply = target.error_now() ? target.refuse(client_.name, *command, sent)
-                                : target.execute(client_.name, *command, sent, as_eval);
-    return true;
+                                : target.execute(client_.name, *command, sent, as_eval, &answer.due);
+    return answer;
   };
   static_assert(AtServer::kept_inline<decltype(at_server)>);
   round_trip([command, as_eval] { return client::command_summary(*command, as_eval); }, node(command->server),
@@ -60,11 +80,11 @@ void SimBackend::send_subscribe(const std::string& channel, int server, std::sha
   round_trip([channel] { return "SUBSCRIBE " + channel; }, target,
              request_tag(server, message_identity(world::Identity() << "SUBSCRIBE" << channel << static_cast<int64_t>(server)),
                          nullptr),
-             [&target, who = client_.name, channel]() -> std::optional<bool> {
+             [&target, who = client_.name, channel]() -> std::optional<Answer> {
                if (!target.up()) return std::nullopt;
-               if (target.error_now()) return false;  // refused: the client is not subscribed
+               if (target.error_now()) return Answer{.value = false};  // refused: the client is not subscribed
                target.pubsub(who, {"SUBSCRIBE", channel});
-               return true;
+               return Answer{.value = true};
              },
              std::move(waiter));
 }
@@ -74,7 +94,7 @@ void SimBackend::send_unsubscribe(const std::string& channel, int server) {
   round_trip([channel] { return "UNSUBSCRIBE " + channel; }, target,
              request_tag(server, message_identity(world::Identity() << "UNSUBSCRIBE" << channel << static_cast<int64_t>(server)),
                          nullptr),
-             [&target, who = client_.name, channel]() -> std::optional<bool> {
+             [&target, who = client_.name, channel]() -> std::optional<Answer> {
                if (target.up() && !target.error_now()) target.pubsub(who, {"UNSUBSCRIBE", channel});
                return std::nullopt;  // nobody waits for this reply
              },

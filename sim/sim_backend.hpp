@@ -36,7 +36,13 @@ class SimBackend : public world::ClientBackend {
   // link when the client's connection closes (reset) never arrives. `what` describes the request,
   // only when a message is lost.
   using Describe = InlineFunction<std::string(), 32>;  // a command or a channel name, kept in place
-  using AtServer = InlineFunction<std::optional<bool>(), 64>;
+  // What the server answers, and when the answer leaves it (a blocked WAIT's later; at or before
+  // now: at once).
+  struct Answer {
+    bool value = true;
+    int64_t due = 0;
+  };
+  using AtServer = InlineFunction<std::optional<Answer>(), 64>;
   // One request on its way, shared by its arrival and (the node paused) its later taking up.
   struct Request {
     Describe what;
@@ -47,6 +53,10 @@ class SimBackend : public world::ClientBackend {
   void round_trip(Describe what, RedisNode& node, const world::EventTag& tag, AtServer at_server,
                   std::shared_ptr<world::Waiter> waiter, SharedReply reply = nullptr);
   void arrive(const std::shared_ptr<Request>& request, RedisNode& node, std::shared_ptr<world::Waiter> waiter);
+  // Sends the answer back, or, due later, holds it at the server until then. A paused server sends
+  // nothing until it resumes; one that restarted, failed over or died since sends nothing at all.
+  void answer(const std::shared_ptr<Request>& request, RedisNode& node, std::shared_ptr<world::Waiter> waiter,
+              Answer answer, uint64_t incarnation);
 
   RedisNode& node(int server) const { return *nodes_.at(static_cast<size_t>(server)); }
 

@@ -53,7 +53,7 @@ int64_t SimFabric::idle_until(int64_t from) const {
 void SimFabric::plan(const world::Fault& fault, int64_t) {
   if (fault.kind != world::FaultKind::Failover) return;
   // Via Sentinel, the replica follows its master (no lag) and has everything it had when it died.
-  node(fault.server).keep_replica(fault.sentinel ? fault.down_ms : fault.lag_ms);
+  node(fault.server).keep_replica(fault.sentinel ? fault.down_ms : fault.lag_ms, fault.sentinel ? 0 : fault.lag_ms);
 }
 
 void SimFabric::restart(int server, world::Persistence persistence) { node(server).restart(persistence); }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/assert.hpp"
 #include "base/pooled.hpp"
 #include "model/events.hpp"
 #include "world/client_process.hpp"
@@ -80,6 +81,14 @@ client::Task<client::CallResult> ClientBackend::call(client::SharedCommand comma
     if (!answered) co_return client::CallResult{true, {}};
     if (call->connection_lost) co_return client::CallResult{false, std::move(call->reply), true};
     Reply& reply = call->reply;
+    // A synced request's batch answers the script, then its WAIT (an error window answers one error).
+    int64_t synced = -1;
+    if (sending->sync_replicas >= 0 && reply.kind == Reply::Kind::Sequence) {
+      LS_ASSERT(reply.elements.size() == 2);
+      synced = reply.elements[1].kind == Reply::Kind::Integer ? reply.elements[1].integer : 0;
+      Reply script = std::move(reply.elements[0]);
+      reply = std::move(script);
+    }
     if (loading) {  // loaded: EVALSHA again; a failed load is the call's failure, as in Redisson
       if (reply.is_error()) co_return client::CallResult{false, std::move(reply)};
       loading = false;
@@ -96,7 +105,7 @@ client::Task<client::CallResult> ClientBackend::call(client::SharedCommand comma
       loading = true;
       continue;
     }
-    co_return client::CallResult{false, std::move(reply)};
+    co_return client::CallResult{.reply = std::move(reply), .synced_replicas = synced};
   }
   co_return client::CallResult{true, {}};
 }

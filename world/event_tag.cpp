@@ -12,6 +12,7 @@ std::string_view to_string(EventKind kind) {
     case EventKind::Timer: return "timer";
     case EventKind::Request: return "request";
     case EventKind::RequestHeld: return "request-held";
+    case EventKind::ReplyHeld: return "reply-held";
     case EventKind::Reply: return "reply";
     case EventKind::Delivery: return "delivery";
     case EventKind::ServerChange: return "server-change";

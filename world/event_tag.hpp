@@ -28,6 +28,7 @@ enum class EventKind : uint8_t {
   Request,        // a request on a client's link, on its way to a server (or the fenced resource)
   RequestHeld,    // a request that reached a paused server, taken up when it resumes
   Reply,          // a reply on its way back to the client
+  ReplyHeld,      // a reply the server holds back until it is due (a blocked WAIT's), then sent
   Delivery,       // a pub/sub message on its way to a client
   ServerChange,   // a server's own change of state: a replica promoted, a replica detached
   Retry,          // a live client's retry of a reconnection
@@ -52,7 +53,7 @@ struct EventTag {
 
   bool is_message() const {
     return kind == EventKind::Request || kind == EventKind::RequestHeld || kind == EventKind::Reply ||
-           kind == EventKind::Delivery;
+           kind == EventKind::ReplyHeld || kind == EventKind::Delivery;
   }
 
   static EventTag of(EventKind kind, Actor actor) { return {.kind = kind, .actor = actor}; }

@@ -168,7 +168,7 @@ TEST(ScenarioLoader, AnUnknownKeyListsTheKeysThatExist) {
             "unknown-key.yaml:4:3: unknown key 'leas_ms' in lock (expected one of: type, name, redisson, lease_ms, watchdog_ms, "
             "watchdog_on_error, acquire_script, unlock_script, renew_script, unlock_latch, retry_ms, setnx_expire, timeout_ms, "
             "retry_attempts, retry_interval_ms, fair_variant, thread_wait_ms, wait_replaces_thread_wait, zero_wait_tryacquire, "
-            "parts, rwlock_variant, rwlock_read_renewal, replace_scripts)");
+            "parts, rwlock_variant, rwlock_read_renewal, replace_scripts, check_lock_synced_slaves)");
 }
 
 TEST(ScenarioLoader, ARedissonVersionOutsideTheModelledRangeNamesTheRange) {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 
+#include "client/redisson_version.hpp"
 #include "sim/simulation.hpp"
 
 namespace locksim::world {
@@ -312,6 +313,56 @@ TEST(World, TheSameSeedGivesTheSameHistoryByteForByte) {
   EXPECT_GT(first.size(), 10000u);
   EXPECT_EQ(first, second);
   EXPECT_NE(first, busy_history(43));
+}
+
+// Redisson 4.7.0 on a server with a replica (a failover planned on it): each lock script is followed by
+// WAIT 1 1000, answered when the replica, lag_ms behind, has the write; a lag past slavesSyncTimeout
+// answers 0 at the timeout, which is NoSyncedSlavesException: the acquire is undone and tried again,
+// and lock() fails once retryAttempts are spent.
+model::History synced_run(int64_t lag_ms) {
+  sim::Simulation sim(WorldOptions{});
+  World& world = sim.world;
+  LockSpec spec = client::redisson_spec(client::Version{4, 7, 0}, "rlock", "orders");
+  spec.redisson.replicated_servers = 1;
+  world.add_lock(spec);
+  world.add_client("A");
+  world.op(0, "A", 1, lock_op("orders"));
+  world.inject(50000, {.kind = world::FaultKind::Failover, .lag_ms = lag_ms});
+  world.run_until(40000);
+  return world.history();
+}
+
+TEST(World, ARedissonLockWaitsForItsReplicaAndFailsWhenNoneAcknowledges) {
+  {
+    const model::History h = synced_run(300);
+    std::vector<model::Event> waits;
+    for (const auto& e : h.events())
+      if (e.kind == EventKind::Exec && e.f == "wait") waits.push_back(e);
+    ASSERT_FALSE(waits.empty());
+    EXPECT_EQ(waits.back().reply, "1");
+    const model::Event got = outcome(h, "A", "lock");
+    EXPECT_EQ(got.kind, EventKind::Ok);
+    // Answered once the replica had the acquire: 300 ms after it ran, not a round trip after.
+    int64_t acquired_at = -1;
+    for (const auto& e : h.events())
+      if (e.kind == EventKind::Exec && e.f == "acquire" && e.reply == "nil") acquired_at = e.at_ms;
+    ASSERT_GE(acquired_at, 0);
+    EXPECT_GE(got.at_ms, acquired_at + 300);
+    EXPECT_LT(got.at_ms, acquired_at + 320);
+  }
+  {
+    const model::History h = synced_run(1500);
+    int zero_waits = 0, undoes = 0;
+    for (const auto& e : h.events()) {
+      if (e.kind == EventKind::Exec && e.f == "wait" && e.reply == "0") ++zero_waits;
+      if (e.kind == EventKind::Exec && e.f == "unlock" && e.op == 1) ++undoes;
+    }
+    const model::Event got = outcome(h, "A", "lock");
+    EXPECT_EQ(got.kind, EventKind::Fail);
+    EXPECT_NE(got.text.find("NoSyncedSlavesException"), std::string::npos) << got.text;
+    EXPECT_GE(zero_waits, 5);  // the first attempt and retryAttempts (4) more
+    EXPECT_GE(undoes, 5);      // each undone by an unlock of its own
+  }
 }
 
 }  // namespace

@@ -124,6 +124,16 @@ Task<CallResult> RedissonLock::synced_once(const Command& command, const Command
     if (info.timed_out || info.connection_lost || info.reply.is_error()) co_return info;
     sync.available[server] = connected_slaves(info.reply);
   }
+  // CommandBatchService.loadScripts: with useScriptCache, a script this client's batches have not
+  // loaded on the server yet goes by SCRIPT LOAD first, and the batch sends EVALSHA.
+  if (command.script && policy.scripts == ScriptForm::EvalshaLoadEvalsha &&
+      !sync.loaded.contains({server, command.script->name})) {
+    Command load = plain_command(command, "script_load", {"SCRIPT", "LOAD", command.script->body});
+    load.op = 0;
+    const CallResult loaded = co_await call_with_retry(backend_, std::move(load), options_.commands);
+    if (loaded.timed_out || loaded.connection_lost || loaded.reply.is_error()) co_return loaded;
+    sync.loaded.insert({server, command.script->name});
+  }
   const int64_t replicas = sync.available[server];
   Command batch = command;
   if (replicas > 0) {

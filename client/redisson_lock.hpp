@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,11 +49,12 @@ enum class LeaseMemory {
 };
 
 // What a Redisson client (its CommandAsyncService) learns once and every lock instance of it shares:
-// whether it has probed WAIT, and each server's replica count (MasterSlaveEntry.availableSlaves,
-// -1: ask INFO).
+// whether it has probed WAIT, each server's replica count (MasterSlaveEntry.availableSlaves, -1:
+// ask INFO), and the scripts its batches have loaded on each server (ServiceManager's script cache).
 struct ReplicaSync {
   bool probed = false;
   std::map<int, int64_t> available;
+  std::set<std::pair<int, std::string>> loaded;  // (server, script name)
 };
 
 struct RedissonOptions {

@@ -49,6 +49,7 @@ struct Connection : std::enable_shared_from_this<Connection> {
   bool closed = false;
   bool black_holed = false;         // a loss fault ate a reply: nothing more in or out until it closes
   bool blocked = false;             // WAIT: no command runs until it answers
+  int64_t woff_ms = -1;             // the run's time of the last write before its last command (-1: none)
   bool batching = false;            // running what one read brought: replies wait to leave together
 
   // Replies leave in order: `out` is being written or about to be; `delayed` waits for its time.

@@ -7,6 +7,7 @@
 #include "engine/command_context.hpp"
 #include "engine/command_table.hpp"
 #include "engine/glob.hpp"
+#include "engine/replica_acks.hpp"
 #include "server/server.hpp"
 
 namespace locksim::server {
@@ -113,7 +114,7 @@ std::string Server::info(const std::string& section) const {
   add("persistence", "loading:0\r\nasync_loading:0\r\nrdb_bgsave_in_progress:0\r\naof_enabled:0\r\n"
                      "aof_rewrite_in_progress:0\r\n");
   add("stats", "total_connections_received:" + std::to_string(next_id_ - 1) + "\r\n");
-  add("replication", "role:master\r\nconnected_slaves:0\r\nmaster_repl_offset:0\r\n");
+  add("replication", "role:master\r\nconnected_slaves:" + std::to_string(replicas()) + "\r\nmaster_repl_offset:0\r\n");
   add("cpu", "used_cpu_sys:0.000000\r\nused_cpu_user:0.000000\r\n");
   const auto& entries = engine_->keyspace().entries();
   const size_t expires = static_cast<size_t>(std::count_if(
@@ -335,15 +336,18 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
     if (!parse_ll(argv[1], replicas)) return Reply::error("ERR value is not an integer or out of range");
     if (!parse_ll(argv[2], timeout)) return Reply::error("ERR timeout is not an integer or out of range");
     if (timeout < 0) return Reply::error("ERR timeout is negative");
-    // No replica ever acknowledges: WAIT for none answers 0 at once, WAIT for some blocks its timeout.
-    if (replicas <= 0) return Reply::integer_of(0);
+    // The replica (--replica-lag-ms) acknowledges each write its lag after it ran.
+    const int64_t now = clock_.run_ms();
+    const engine::WaitAnswer answer =
+        engine::answer_wait(now, c->woff_ms, this->replicas(), options_.replica_lag_ms, replicas, timeout);
+    if (answer.at_ms <= now) return Reply::integer_of(answer.replicas);
     c->blocked = true;
-    if (timeout > 0) {
-      c->block_timer.expires_at(steady_after(std::chrono::steady_clock::now(), timeout));
-      c->block_timer.async_wait([this, c](const asio::error_code& ec) {
+    if (answer.at_ms != engine::kNeverMs) {
+      c->block_timer.expires_at(steady_after(std::chrono::steady_clock::now(), answer.at_ms - now));
+      c->block_timer.async_wait([this, c, counted = answer.replicas](const asio::error_code& ec) {
         if (ec || c->closed) return;
         c->blocked = false;
-        reply(c, Reply::integer_of(0));
+        reply(c, Reply::integer_of(counted));
         process(c);
       });
     }

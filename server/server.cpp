@@ -43,7 +43,10 @@ Server::Server(ServeOptions options)
       rng_(options_.seed) {
   engine_ = std::make_unique<engine::Engine>(*this);
   started_epoch_ms_ = clock_.now_ms();
-  if (options_.replica_lag_ms >= 0) replica_.keep_lag(options_.replica_lag_ms);
+  if (options_.replica_lag_ms >= 0) {
+    replica_.keep_lag(options_.replica_lag_ms);
+    replica_.remember(clock_.run_ms(), engine_->keyspace().entries());  // what it starts with: no write
+  }
 }
 
 Server::~Server() = default;
@@ -255,8 +258,10 @@ Reply Server::run_engine(const ConnPtr& c, const std::vector<std::string>& argv)
   const bool may_write = !spec || !(spec->flags & engine::kCmdReadOnly);
   if (may_write) {
     aof_stale_ = true;
-    if (options_.replica_lag_ms >= 0) replica_.remember(clock_.run_ms(), engine_->keyspace().entries());
+    if (options_.replica_lag_ms >= 0 && replica_.remember(clock_.run_ms(), engine_->keyspace().entries()))
+      last_write_ms_ = clock_.run_ms();
   }
+  c->woff_ms = last_write_ms_;
   return r;
 }
 
@@ -414,6 +419,7 @@ void Server::replace_engine(const engine::Snapshot& snapshot) {
   }
   aof_stale_ = true;
   replica_.clear();
+  if (options_.replica_lag_ms >= 0) replica_.remember(clock_.run_ms(), engine_->keyspace().entries());  // resynced
 }
 
 void Server::arm_schedule() {

@@ -121,6 +121,9 @@ class Server final : public engine::Host {
   bool aof_stale_ = false;
   SteadyTime last_fsync_{};
   engine::ReplicaLog replica_;
+  int64_t last_write_ms_ = -1;  // the run's time of the last write the replica must apply
+  // The replicas WAIT and INFO count: the one --replica-lag-ms keeps, else none.
+  int replicas() const { return options_.replica_lag_ms >= 0 ? 1 : 0; }
   std::vector<ScheduledFault> schedule_;
 
   // CONFIG SET values clients asked for, by name.

@@ -76,7 +76,7 @@ Reply RedisNode::execute(const std::string& client, const client::Command& comma
   LS_ASSERT(due != nullptr);
   // The WAIT is recorded as it blocks, with the answer it will give (nothing runs in between on
   // this connection, and the replica's acknowledgements are known ahead: keep_replica).
-  const WaitAnswer waited = wait(client, command.sync_replicas, command.sync_timeout_ms);
+  const engine::WaitAnswer waited = wait(client, command.sync_replicas, command.sync_timeout_ms);
   const client::Command wait_command{.role = "wait",
                                      .argv = {"WAIT", std::to_string(command.sync_replicas),
                                               std::to_string(command.sync_timeout_ms)},
@@ -85,7 +85,7 @@ Reply RedisNode::execute(const std::string& client, const client::Command& comma
                                      .server = command.server};
   Reply counted = Reply::integer_of(waited.replicas);
   world_.record(world::exec_event(index_, client, wait_command, sent, counted, {}));
-  *due = waited.at;
+  *due = waited.at_ms;
   return Reply::sequence({std::move(reply), std::move(counted)});
 }
 
@@ -99,9 +99,9 @@ Reply RedisNode::server_command(const std::string& client, const client::Command
   LS_ASSERT(argv.size() == 3);
   const std::optional<int64_t> numreplicas = engine::parse_int64(argv[1]), timeout_ms = engine::parse_int64(argv[2]);
   LS_ASSERT(numreplicas && timeout_ms && *timeout_ms >= 0);
-  const WaitAnswer waited = wait(client, *numreplicas, *timeout_ms);
-  LS_ASSERT(waited.at <= world_.now() || due != nullptr);
-  if (due) *due = waited.at;
+  const engine::WaitAnswer waited = wait(client, *numreplicas, *timeout_ms);
+  LS_ASSERT(waited.at_ms <= world_.now() || due != nullptr);
+  if (due) *due = waited.at_ms;
   return Reply::integer_of(waited.replicas);
 }
 
@@ -112,19 +112,9 @@ void RedisNode::keep_replica(int64_t keep_ms, int64_t ack_lag_ms) {
   replica_log_.remember(world_.now(), engine_->keyspace().entries());  // what it starts with: no write
 }
 
-// The replica applies the master's writes in order, each ack_lag_ms after it ran, and says so at
-// once (the master asks for acknowledgements while a client waits: GETACK), so the offset of the
-// write at woff_ms is acknowledged at woff_ms + ack_lag_ms.
-RedisNode::WaitAnswer RedisNode::wait(const std::string& client, int64_t numreplicas, int64_t timeout_ms) {
-  LS_ASSERT(timeout_ms >= 0);
-  const Connections& conn = connections(client);
-  const int64_t now = world_.now();
-  const int64_t acked_at = ack_lag_ms_ < 0 ? kNever : conn.woff_ms < 0 ? now : conn.woff_ms + ack_lag_ms_;
-  const int64_t acked = acked_at <= now ? connected_replicas() : 0;
-  if (acked >= numreplicas) return {acked, now};
-  const int64_t deadline = timeout_ms == 0 ? kNever : now + timeout_ms;
-  if (numreplicas <= connected_replicas() && acked_at <= deadline) return {connected_replicas(), acked_at};
-  return {0, deadline};
+engine::WaitAnswer RedisNode::wait(const std::string& client, int64_t numreplicas, int64_t timeout_ms) {
+  return engine::answer_wait(world_.now(), connections(client).woff_ms, connected_replicas(), ack_lag_ms_, numreplicas,
+                             timeout_ms);
 }
 
 const std::string* RedisNode::error_now() const { return world_.now() < errors_until_ ? &error_text_ : nullptr; }

@@ -15,6 +15,7 @@
 #include "base/atom.hpp"
 #include "client/backend.hpp"
 #include "engine/engine.hpp"
+#include "engine/replica_acks.hpp"
 #include "engine/snapshot.hpp"
 #include "world/exec_event.hpp"
 #include "world/fault.hpp"
@@ -24,7 +25,7 @@ namespace locksim::sim {
 
 using world::Persistence;
 
-inline constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+inline constexpr int64_t kNever = engine::kNeverMs;
 
 class RedisNode : public engine::Host {
  public:
@@ -62,15 +63,9 @@ class RedisNode : public engine::Host {
   // promotes it, else 0.
   int connected_replicas() const { return ack_lag_ms_ >= 0 ? 1 : 0; }
 
-  // WAIT numreplicas timeout, run on `client`'s connection after its last command (replication.c's
-  // waitCommand): how many replicas acknowledged that command's replication offset, and when the
-  // answer is sent: at once when enough have; else when they do, or at the timeout (0: none), with
-  // the count then. `at` is kNever for a WAIT that blocks for good.
-  struct WaitAnswer {
-    int64_t replicas = 0;
-    int64_t at = 0;
-  };
-  WaitAnswer wait(const std::string& client, int64_t numreplicas, int64_t timeout_ms);
+  // WAIT numreplicas timeout, run on `client`'s connection after its last command: its answer and
+  // when it is sent (engine/replica_acks.hpp; kNever: blocked for good).
+  engine::WaitAnswer wait(const std::string& client, int64_t numreplicas, int64_t timeout_ms);
   // Counts restarts, failovers and deaths: a blocked client's answer is not sent across one (its
   // connection closed with the process it was on).
   uint64_t incarnation() const { return incarnation_; }

@@ -96,6 +96,20 @@ expect_eq "check --expect's error" "locksim check: --expect resource=maybe: expe
 expect_eq "serve --resource without --history exits 2" "2" "$?"
 grep -q "need --history FILE" "$work/nohistory.err" || fail "serve --resource without --history: $(cat "$work/nohistory.err")"
 
+# ---- a replica that acknowledges: WAIT answers when it has the connection's last write
+start_serve --replica-lag-ms 300
+expect_eq "INFO counts the replica" "connected_slaves:1" "$(cli info replication | tr -d '\r' | grep '^connected_slaves:')"
+expect_eq "WAIT with nothing written: at once" "1" "$(cli wait 1 0)"
+start=$(date +%s%N)
+expect_eq "WAIT after a write: the replica's count" "1" "$(printf 'SET k v\nWAIT 1 2000\n' | cli | tail -1)"
+elapsed=$((($(date +%s%N) - start) / 1000000))
+((elapsed >= 280 && elapsed < 1900)) || fail "WAIT 1 2000 after a write answered after ${elapsed} ms (the replica lags 300)"
+start=$(date +%s%N)
+expect_eq "WAIT shorter than the lag: none" "0" "$(printf 'SET k w\nWAIT 1 100\n' | cli | tail -1)"
+elapsed=$((($(date +%s%N) - start) / 1000000))
+((elapsed >= 90 && elapsed < 290)) || fail "WAIT 1 100 after a write answered after ${elapsed} ms"
+stop_serve
+
 # ---- faults as a client sees them
 start_serve --clock virtual --replica-lag-ms 5000 --appendonly
 cli set k v px 30000 >/dev/null

@@ -180,11 +180,11 @@ void RedisNode::restart(Persistence persistence) {
   if (has_replica_) replica_log_.remember(world_.now(), engine_->keyspace().entries());  // resynced: no write
 }
 
-// The promoted replica is a master without replicas of its own (the old master is gone).
+// The replica set keeps one replica lagging as before (the old master rejoins as the new one's, or
+// another takes its place), so WAIT and INFO count what the next failover could promote.
 void RedisNode::failover(int64_t lag_ms) {
   up_ = true;
   ++incarnation_;
-  ack_lag_ms_ = -1;
   replace_engine(replica_log_.promoted(world_.now(), lag_ms));
   replica_log_.clear();
   remember_for_replica();

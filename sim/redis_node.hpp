@@ -59,8 +59,7 @@ class RedisNode : public engine::Host {
   // Keeps the snapshots a replica lagging `keep_ms` behind needs (call before writes happen), for a
   // replica that applies and acknowledges each write `ack_lag_ms` after the master ran it.
   void keep_replica(int64_t keep_ms, int64_t ack_lag_ms);
-  // The replicas connected now (INFO's connected_slaves): 1 from keep_replica until a failover
-  // promotes it, else 0.
+  // The replicas connected now (INFO's connected_slaves): 1 from keep_replica on, else 0.
   int connected_replicas() const { return ack_lag_ms_ >= 0 ? 1 : 0; }
 
   // WAIT numreplicas timeout, run on `client`'s connection after its last command: its answer and

@@ -25,7 +25,15 @@ Snapshot ReplicaLog::promoted(int64_t now_ms, int64_t lag_ms) const {
   const Snapshot* newest = nullptr;
   for (const auto& [at, snapshot] : log_)
     if (at <= cutoff) newest = &snapshot;
+  // Older than the log: a replica that synced when the log began has at least what it had then.
+  if (!newest && synced_ && !log_.empty()) newest = &log_.front().second;
   return newest ? *newest : Snapshot{};
+}
+
+void ReplicaLog::sync(int64_t now_ms, const Snapshot& keyspace) {
+  log_.clear();
+  log_.emplace_back(now_ms, keyspace);
+  synced_ = true;
 }
 
 }  // namespace locksim::engine

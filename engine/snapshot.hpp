@@ -29,12 +29,20 @@ class ReplicaLog {
   bool remember(int64_t now_ms, const Snapshot& keyspace);
   // The replica can lag up to `lag_ms` behind (keeps what that needs from now on).
   void keep_lag(int64_t lag_ms) { lag_ms_ = std::max(lag_ms_, lag_ms); }
-  // The newest keyspace a replica `lag_ms` behind had applied at `now_ms` (empty before any).
+  // The newest keyspace a replica `lag_ms` behind had applied at `now_ms`: before every write
+  // remembered, what it synced (sync), else empty.
   Snapshot promoted(int64_t now_ms, int64_t lag_ms) const;
-  void clear() { log_.clear(); }
+  void clear() {
+    log_.clear();
+    synced_ = false;
+  }
+  // The replica (re)synced `keyspace` from its master at `now_ms` (it starts, or the master
+  // restarted or failed over): it never has less than that, however far back a lag reaches.
+  void sync(int64_t now_ms, const Snapshot& keyspace);
 
  private:
   int64_t lag_ms_ = 0;
+  bool synced_ = false;  // log_'s first entry is what the replica synced
   // (time, keyspace after a write), oldest first. A deque: a long lag keeps thousands of them, and
   // every write drops the oldest, which a vector would pay for by moving all the rest.
   std::deque<std::pair<int64_t, Snapshot>> log_;

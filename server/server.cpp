@@ -45,7 +45,7 @@ Server::Server(ServeOptions options)
   started_epoch_ms_ = clock_.now_ms();
   if (options_.replica_lag_ms >= 0) {
     replica_.keep_lag(options_.replica_lag_ms);
-    replica_.remember(clock_.run_ms(), engine_->keyspace().entries());  // what it starts with: no write
+    replica_.sync(clock_.run_ms(), engine_->keyspace().entries());  // what it starts with: no write
   }
 }
 
@@ -419,7 +419,7 @@ void Server::replace_engine(const engine::Snapshot& snapshot) {
   }
   aof_stale_ = true;
   replica_.clear();
-  if (options_.replica_lag_ms >= 0) replica_.remember(clock_.run_ms(), engine_->keyspace().entries());  // resynced
+  if (options_.replica_lag_ms >= 0) replica_.sync(clock_.run_ms(), engine_->keyspace().entries());  // resynced
 }
 
 void Server::arm_schedule() {

@@ -109,7 +109,7 @@ void RedisNode::keep_replica(int64_t keep_ms, int64_t ack_lag_ms) {
   has_replica_ = true;
   replica_log_.keep_lag(keep_ms);
   ack_lag_ms_ = std::max(ack_lag_ms_, ack_lag_ms);
-  replica_log_.remember(world_.now(), engine_->keyspace().entries());  // what it starts with: no write
+  replica_log_.sync(world_.now(), engine_->keyspace().entries());  // what it starts with: no write
 }
 
 engine::WaitAnswer RedisNode::wait(const std::string& client, int64_t numreplicas, int64_t timeout_ms) {
@@ -177,7 +177,7 @@ void RedisNode::restart(Persistence persistence) {
   replace_engine(persistence == Persistence::AofEverySec ? aof_ : empty);
   if (persistence == Persistence::None) aof_.clear();
   replica_log_.clear();
-  if (has_replica_) replica_log_.remember(world_.now(), engine_->keyspace().entries());  // resynced: no write
+  if (has_replica_) replica_log_.sync(world_.now(), engine_->keyspace().entries());  // no write
 }
 
 // The replica set keeps one replica lagging as before (the old master rejoins as the new one's, or
@@ -186,8 +186,7 @@ void RedisNode::failover(int64_t lag_ms) {
   up_ = true;
   ++incarnation_;
   replace_engine(replica_log_.promoted(world_.now(), lag_ms));
-  replica_log_.clear();
-  remember_for_replica();
+  replica_log_.sync(world_.now(), engine_->keyspace().entries());  // the next replica follows the new master
   last_write_ms_ = -1;
 }
 

@@ -60,6 +60,22 @@ TEST(ReplicaLog, EmptyBeforeAnyCommandTheReplicaApplied) {
   EXPECT_EQ(log.promoted(15, 10), with({{"a", "1"}}));
 }
 
+// A replica that synced from its master (at start, after a restart or a failover) never has less
+// than what it synced, however far back a lag reaches: a second failover soon after a first promotes
+// what the first left, not an empty keyspace.
+TEST(ReplicaLog, AReplicaHasAtLeastWhatItSynced) {
+  ReplicaLog log;
+  log.keep_lag(1000);
+  log.sync(100, with({{"a", "1"}}));
+  EXPECT_EQ(log.promoted(150, 1000), with({{"a", "1"}}));
+  EXPECT_FALSE(log.remember(110, with({{"a", "1"}})));  // the same keyspace: no write
+  EXPECT_TRUE(log.remember(120, with({{"a", "2"}})));
+  EXPECT_EQ(log.promoted(121, 10), with({{"a", "1"}}));
+  EXPECT_EQ(log.promoted(130, 10), with({{"a", "2"}}));
+  log.clear();
+  EXPECT_EQ(log.promoted(130, 10), Snapshot{});
+}
+
 TEST(KeyspaceEquality, ASortedSetScoreOfMinusZeroIsNotZero) {
   // ZSCORE shows "-0": a keyspace that differs only there must be kept as a different snapshot.
   ZSet zero, minus_zero;

@@ -542,6 +542,11 @@ TEST(ScenarioLoader, MultiServerKeysAreChecked) {
   EXPECT_EQ(error_of("missing-server.yaml"), "missing-server.yaml:7:44: server 3 does not exist (the world has 2)");
 }
 
+TEST(ScenarioLoader, TheSyncedSlavesCheckIsRedissonsOnly) {
+  EXPECT_EQ(error_of("synced-check-on-token.yaml"),
+            "synced-check-on-token.yaml:2:57: check_lock_synced_slaves applies to Redisson's locks only");
+}
+
 TEST(ScenarioLoader, AUserScriptThatDoesNotCompileIsReportedAtItsOwnLine) {
   const std::string error = error_of("broken-user-script.yaml");
   EXPECT_EQ(error.rfind("lua/broken_acquire.lua:3:1: the Lua script does not compile (ERR Error compiling script", 0), 0u)

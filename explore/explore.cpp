@@ -141,11 +141,14 @@ Plan put_down_to_hazards(const Plan& plan, const ExploreConfig& config, const Vi
       if (cleared) *cleared = clean;
       return plan;
     }
-    const bool bounded_left = std::any_of(hazards().begin(), hazards().end(), [&](const HazardInfo& h) {
-      return h.bound && h.present(clean, config) &&
+    // A hazard left in the clean case that this violation did not call on (one bounded by, or excusing
+    // only, the violation it explains) may explain the clean case's own: that violation is looked at
+    // in turn. (A failover that lost a later hold, behind a lease that explained an earlier overlap.)
+    const bool conditional_left = std::any_of(hazards().begin(), hazards().end(), [&](const HazardInfo& h) {
+      return (h.bound || h.excuses) && h.present(clean, config) &&
              std::find(removed.begin(), removed.end(), &h) == removed.end();
     });
-    if (!bounded_left) return clean;
+    if (!conditional_left) return clean;
     ++result.shrink_runs;
     seen.emplace(violating(clean));
     if (seen->valid != model::Validity::No || !seen->verdict()) return clean;

@@ -304,6 +304,35 @@ TEST(Shrinking, KeepAnomalyKeepsTheAnomalyTheShrinkStartedFrom) {
   EXPECT_EQ(kept, changed);
 }
 
+// A case can break through two hazards in turn: an explicit lease runs out under one holder, and,
+// with leases made endless, a restart loses a later one's hold. Explore put the first down to the
+// lease and, finding the case still violated without it, called it a finding; it now looks at the
+// second violation too. The labels are checked by hand: without the restart alone, or without the
+// leases alone, the case is violated; without both, it holds.
+TEST(Hazards, TwoOverlapsEachThroughItsOwnHazardAreHazardsTogether) {
+  ExploreConfig c;
+  c.faults = all_fault_kinds();
+  const CaseResult r = explore_case(c, 134, ShrinkOptions{false, 0});
+  ASSERT_FALSE(r.error) << *r.error;
+  ASSERT_NE(r.hazard, nullptr) << "seed 134 is a finding";
+  EXPECT_EQ(std::string(r.hazard->name), "hazards-together");
+  EXPECT_FALSE(r.is_finding());
+  auto without = [&](bool restarts, bool leases) {
+    Scenario s = r.shrunk;
+    if (restarts)
+      std::erase_if(s.timeline, [](const scenario::TimelineEntry& e) {
+        return e.fault && e.fault->kind == world::FaultKind::RedisRestart;
+      });
+    if (leases)
+      for (auto& e : s.timeline)
+        if (e.op) e.op->lease_ms = -1;
+    return verdict_of(s, "mutual_exclusion");
+  };
+  EXPECT_EQ(without(true, false), model::Validity::No);
+  EXPECT_EQ(without(false, true), model::Validity::No);
+  EXPECT_EQ(without(true, true), model::Validity::Yes);
+}
+
 // A variation that the lock does not read (an RLock has no polling interval) changes nothing: a
 // differential run finds nothing and the verdicts agree in every case, because both configurations
 // send the same messages, and chance keyed to each message gives them the same fates.

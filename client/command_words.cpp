@@ -66,4 +66,14 @@ void append_command_text(std::string& out, const Command& command) {
   append_joined(out, command.argv);
 }
 
+Command wait_behind(const Command& synced) {
+  Command wait;
+  wait.role = "wait";
+  wait.argv = {"WAIT", std::to_string(synced.sync_replicas), std::to_string(synced.sync_timeout_ms)};
+  wait.thread = synced.thread;
+  wait.op = synced.op;
+  wait.server = synced.server;
+  return wait;
+}
+
 }  // namespace locksim::client

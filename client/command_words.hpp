@@ -18,6 +18,10 @@ std::vector<std::string> command_words(const Command& command, bool as_eval);
 void command_word_views(const Command& command, bool as_eval, std::string& numkeys,
                         std::vector<std::string_view>& words);
 
+// The WAIT a synced request carries behind it (Command::sync_replicas >= 0), as the server runs and
+// records it: `WAIT <sync_replicas> <sync_timeout_ms>`, with the request's thread, op and server.
+Command wait_behind(const Command& synced);
+
 // A request in one line, for messages about it ("EVALSHA rlock_unlock orders ...", "EVAL ..." sent
 // with its text).
 std::string command_summary(const Command& command, bool as_eval);

@@ -45,7 +45,7 @@ Task<CallResult> RedissonLock::send(Command command) { return send(std::move(com
 
 Task<CallResult> RedissonLock::send(Command command, const CommandPolicy& policy) {
   command.server = options_.server;
-  if (synced(command)) {
+  if (synced(command.role, command.server)) {
     // ServiceManager.execute around the unlock and forceUnlock (the same request id each time), and
     // around FairLock's acquireFailed where it is resent (4.7.0); never around a renewal. An acquire's
     // answer is handled by its attempt (attempt_synced).
@@ -60,13 +60,12 @@ Task<CallResult> RedissonLock::send(SharedCommand command) { return send(std::mo
 
 Task<CallResult> RedissonLock::send(SharedCommand command, const CommandPolicy& policy) {
   LS_ASSERT(command->server == options_.server);
-  if (synced(*command)) return send(Command(*command), policy);
+  if (synced(command->role, command->server)) return send(Command(*command), policy);
   return call_with_retry(backend_, std::move(command), policy);
 }
 
-bool RedissonLock::synced(const Command& command) const {
-  if (!options_.synced_eval || command.server >= 32 || !(options_.replicated_servers >> command.server & 1u)) return false;
-  const std::string& role = command.role;
+bool RedissonLock::synced(std::string_view role, int server) const {
+  if (!options_.synced_eval || server < 0 || server >= 32 || !(options_.replicated_servers >> server & 1u)) return false;
   return role == "acquire" || role == "try_acquire" || role == "unlock" || role == "force_unlock" || role == "renew" ||
          role == "acquire_failed";
 }
@@ -224,7 +223,7 @@ Task<OpResult> RedissonLock::acquire(int64_t thread, int64_t op, AcquireOptions 
 Task<RedissonLock::Attempt> RedissonLock::attempt(Waiting& w, int64_t thread, int64_t lease_ms, int64_t wait_ms) {
   w.phase = Waiting::Phase::Acquiring;
   ++w.attempts;
-  if (synced(Command{.role = "acquire", .server = options_.server})) return attempt_synced(w, thread, lease_ms, wait_ms);
+  if (synced("acquire", options_.server)) return attempt_synced(w, thread, lease_ms, wait_ms);
   return try_acquire_once(thread, w.op, lease_ms, wait_ms);
 }
 

@@ -191,8 +191,8 @@ class RedissonLock : public Lock {
   CommandPolicy acquire_failed_policy() const;
   // An integer reply as Ok(value); a timeout as Unknown; anything else as Fail.
   static OpResult integer_result(const CallResult& result);
-  // Whether `command` goes as a synced eval (RedissonOptions::synced_eval) on its server.
-  bool synced(const Command& command) const;
+  // Whether a command of `role` goes as a synced eval (RedissonOptions::synced_eval) on `server`.
+  bool synced(std::string_view role, int server) const;
   // "<client uuid>:<thread id>", Redisson's getLockName(threadId); made once per thread.
   const std::string& holder_id(int64_t thread) const;
   Attempt to_attempt(const CallResult& result) const;

@@ -158,12 +158,7 @@ void LiveBackend::execute(const SharedCommand& command, world::Sent sent, bool a
   }
   // Redisson's batch: WAIT right behind the script on the same connection, answered when it unblocks.
   if (written && command->sync_replicas >= 0) {
-    const client::Command wait_command{.role = "wait",
-                                       .argv = {"WAIT", std::to_string(command->sync_replicas),
-                                                std::to_string(command->sync_timeout_ms)},
-                                       .thread = command->thread,
-                                       .op = command->op,
-                                       .server = command->server};
+    const client::Command wait_command = client::wait_behind(*command);
     written = connection.send(client::command_words(wait_command, false),
                               [this, command, sent, as_eval, identity, waiter, reply, script_answer, wait_command](Reply r) {
                                 world_.record(world::exec_event(command->server, client_.name, wait_command, sent, r, {}));

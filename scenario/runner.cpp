@@ -60,6 +60,17 @@ std::string drifted_schedule(const std::vector<std::string>& written, const std:
          list(written) + "], this run's are [" + list(took) + "]; search again with locksim check --exhaustive";
 }
 
+// The scenario's lock, its clients configured for master and replica on each server the scenario
+// fails over: such a server has a replica (Redisson's WAIT for replicas,
+// RedissonOptions::replicated_servers).
+client::LockSpec with_replicas(const Scenario& s) {
+  client::LockSpec lock = s.lock;
+  for (const auto& e : s.timeline)
+    if (e.fault && e.fault->kind == world::FaultKind::Failover && e.fault->server < 32)
+      lock.redisson.replicated_servers |= 1u << e.fault->server;
+  return lock;
+}
+
 void schedule(world::World& w, const TimelineEntry& e) {
   if (e.op) w.op(e.at_ms, e.client, e.thread, *e.op);
   else w.inject(e.at_ms, *e.fault);
@@ -157,13 +168,7 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
     }
     for (const auto& [name, path] : s.script_files) w.scripts().override_with(name, path);
     try {
-      // A server the scenario fails over has a replica: its clients are configured for master and
-      // replica there (Redisson's WAIT for replicas, RedissonOptions::replicated_servers).
-      client::LockSpec lock = s.lock;
-      for (const auto& e : s.timeline)
-        if (e.fault && e.fault->kind == world::FaultKind::Failover && e.fault->server < 32)
-          lock.redisson.replicated_servers |= 1u << e.fault->server;
-      w.add_lock(lock);
+      w.add_lock(with_replicas(s));
       for (const ClientDecl& c : s.clients) {
         world::ClientProcess& process = w.add_client(c.name);
         process.clock.offset_ms += c.clock_offset_ms;  // beyond what a bounded search chose

@@ -125,6 +125,32 @@ std::string Server::info(const std::string& section) const {
   return out;
 }
 
+// WAIT numreplicas timeout (replication.c's waitCommand): the replica of --replica-lag-ms
+// acknowledges each write its lag after it ran; a WAIT for more than have acknowledged blocks the
+// connection until they do or the timeout passes.
+Reply Server::wait_command(const ConnPtr& c, const std::vector<std::string>& argv) {
+  if (argv.size() != 3) return wrong_arity("wait");
+  int64_t replicas = 0, timeout = 0;
+  if (!parse_ll(argv[1], replicas)) return Reply::error("ERR value is not an integer or out of range");
+  if (!parse_ll(argv[2], timeout)) return Reply::error("ERR timeout is not an integer or out of range");
+  if (timeout < 0) return Reply::error("ERR timeout is negative");
+  const int64_t now = clock_.run_ms();
+  const engine::WaitAnswer answer =
+      engine::answer_wait(now, c->woff_ms, this->replicas(), options_.replica_lag_ms, replicas, timeout);
+  if (answer.at_ms <= now) return Reply::integer_of(answer.replicas);
+  c->blocked = true;
+  if (answer.at_ms != engine::kNeverMs) {
+    c->block_timer.expires_at(steady_after(std::chrono::steady_clock::now(), answer.at_ms - now));
+    c->block_timer.async_wait([this, c, counted = answer.replicas](const asio::error_code& ec) {
+      if (ec || c->closed) return;
+      c->blocked = false;
+      reply(c, Reply::integer_of(counted));
+      process(c);
+    });
+  }
+  return Reply::sequence({});
+}
+
 std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vector<std::string>& argv) {
   const std::string_view cmd = argv[0];
   const size_t argc = argv.size();
@@ -330,29 +356,7 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
     if (equals_ignore_case(sub, "docs")) return Reply::array();
     return unknown_subcommand("command", sub);
   }
-  if (equals_ignore_case(cmd, "wait")) {
-    if (argc != 3) return wrong_arity("wait");
-    int64_t replicas = 0, timeout = 0;
-    if (!parse_ll(argv[1], replicas)) return Reply::error("ERR value is not an integer or out of range");
-    if (!parse_ll(argv[2], timeout)) return Reply::error("ERR timeout is not an integer or out of range");
-    if (timeout < 0) return Reply::error("ERR timeout is negative");
-    // The replica (--replica-lag-ms) acknowledges each write its lag after it ran.
-    const int64_t now = clock_.run_ms();
-    const engine::WaitAnswer answer =
-        engine::answer_wait(now, c->woff_ms, this->replicas(), options_.replica_lag_ms, replicas, timeout);
-    if (answer.at_ms <= now) return Reply::integer_of(answer.replicas);
-    c->blocked = true;
-    if (answer.at_ms != engine::kNeverMs) {
-      c->block_timer.expires_at(steady_after(std::chrono::steady_clock::now(), answer.at_ms - now));
-      c->block_timer.async_wait([this, c, counted = answer.replicas](const asio::error_code& ec) {
-        if (ec || c->closed) return;
-        c->blocked = false;
-        reply(c, Reply::integer_of(counted));
-        process(c);
-      });
-    }
-    return Reply::sequence({});
-  }
+  if (equals_ignore_case(cmd, "wait")) return wait_command(c, argv);
   if (equals_ignore_case(cmd, "shutdown")) {
     engine::Transaction& multi = engine_->transaction(c->session);
     if (multi.open) {

@@ -78,6 +78,7 @@ class Server final : public engine::Host {
 
   // Networking commands (networking_commands.cpp): nullopt when `argv` is not one of them.
   std::optional<Reply> networking_command(const ConnPtr& c, const std::vector<std::string>& argv);
+  Reply wait_command(const ConnPtr& c, const std::vector<std::string>& argv);
   // LOCKSIM.* (control_commands.cpp).
   Reply control_command(const ConnPtr& c, const std::vector<std::string>& argv);
   Reply fault_command(const std::vector<std::string>& argv);

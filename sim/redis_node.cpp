@@ -77,14 +77,8 @@ Reply RedisNode::execute(const std::string& client, const client::Command& comma
   // The WAIT is recorded as it blocks, with the answer it will give (nothing runs in between on
   // this connection, and the replica's acknowledgements are known ahead: keep_replica).
   const engine::WaitAnswer waited = wait(client, command.sync_replicas, command.sync_timeout_ms);
-  const client::Command wait_command{.role = "wait",
-                                     .argv = {"WAIT", std::to_string(command.sync_replicas),
-                                              std::to_string(command.sync_timeout_ms)},
-                                     .thread = command.thread,
-                                     .op = command.op,
-                                     .server = command.server};
   Reply counted = Reply::integer_of(waited.replicas);
-  world_.record(world::exec_event(index_, client, wait_command, sent, counted, {}));
+  world_.record(world::exec_event(index_, client, client::wait_behind(command), sent, counted, {}));
   *due = waited.at_ms;
   return Reply::sequence({std::move(reply), std::move(counted)});
 }

@@ -21,6 +21,7 @@
 #include "report/report.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/writer.hpp"
+#include "world/fault_param_reader.hpp"
 
 namespace locksim::app {
 namespace {
@@ -62,10 +63,8 @@ world::ScheduleBounds::FaultBudget parse_fault(const std::string& text, const sc
     if (p != world::FaultParam::ForMs) fail(std::string(info->name) + " takes parameters: put it in the file's bounded.faults");
   if (info->lasts()) {
     if (ms.empty()) fail(std::string(info->name) + " lasts: give its duration, " + std::string(info->name) + "=MS");
-    const auto for_ms = parse_integer(ms);
-    if (!for_ms) fail("the duration is not a number of ms");
-    budget.fault.for_ms = *for_ms;
-    if (budget.fault.for_ms < 1) fail("the duration is at least 1 ms");
+    if (const std::string problem = world::read_fault_param(budget.fault, world::FaultParam::ForMs, ms); !problem.empty())
+      fail(problem);
   } else if (!ms.empty()) {
     fail(std::string(info->name) + " takes no duration");
   }

@@ -21,6 +21,7 @@
 #include "model/lock_types.hpp"
 #include "scenario/op_vocabulary.hpp"
 #include "scenario/yaml_diagnosis.hpp"
+#include "world/fault_param_reader.hpp"
 
 namespace locksim::scenario {
 namespace {
@@ -86,15 +87,7 @@ class Reader {
 
   int64_t integer(const YAML::Node& node, const std::string& what) const {
     if (!node.IsScalar()) fail(node, "expected an integer for " + what);
-    std::string s = node.Scalar();
-    // 30_000 reads as 30000: an underscore between two digits only ("_30", "30_" and "3__0" are typos).
-    bool grouped = true;
-    for (size_t i = 0; i < s.size(); ++i)
-      if (s[i] == '_' && (i == 0 || i + 1 == s.size() || !std::isdigit(static_cast<unsigned char>(s[i - 1])) ||
-                          !std::isdigit(static_cast<unsigned char>(s[i + 1]))))
-        grouped = false;
-    s.erase(std::remove(s.begin(), s.end(), '_'), s.end());
-    const auto value = grouped ? engine::parse_int64(s) : std::nullopt;
+    const auto value = world::parse_grouped_integer(node.Scalar());
     if (!value) fail(node, "expected an integer for " + what + ", got '" + node.Scalar() + "'");
     return *value;
   }
@@ -435,77 +428,29 @@ void read_op(const Reader& r, const YAML::Node& item, const OpInfo& info, const 
   e.op = op;
 }
 
-// An error_reply's error line, as a server would send it: a code and a message on one line.
-std::string error_text(const Reader& r, const YAML::Node& node) {
-  if (!node.IsScalar())
-    r.fail(node, "expected a string for text (the error line, e.g. 'LOADING Redis is loading the dataset in memory')");
-  const std::string text = node.Scalar();
-  if (text.empty() || std::isspace(static_cast<unsigned char>(text.front())))
-    r.fail(node, "text must start with the error's code (e.g. BUSY, LOADING, ERR), not '" + text + "'");
-  if (text.find_first_of("\r\n") != std::string::npos)
-    r.fail(node, "text must be one line: a Redis error reply cannot hold a line break");
-  return text;
-}
-
 // A fault step: its kind from the fault table, and each parameter that kind takes (check_step_keys
-// has refused the parameters of other kinds).
+// has refused the parameters of other kinds), read by the reader serve's LOCKSIM.FAULT uses too.
 world::Fault read_fault(const Reader& r, const YAML::Node& item, const world::FaultInfo& info, TimelineEntry& e) {
   using P = world::FaultParam;
   world::Fault f;
   f.kind = info.kind;
   const std::string where = step_name(info.name, "fault");
+  std::vector<P> given;
   for (const P param : info.params) {
     const std::string key(world::param_info(param).key);
     const YAML::Node node = item[key];
-    switch (param) {
-      case P::ForMs: f.for_ms = r.ms(r.require(item, key.c_str(), where), key, kRunMsMax); break;
-      case P::ExtraMs: f.extra_ms = r.ms(r.require(item, key.c_str(), where), key); break;
-      case P::ByMs:
-        f.by_ms = r.integer(r.require(item, key.c_str(), where), key);
-        if (const std::string problem = world::clock_offset_problem(f.by_ms); !problem.empty())
-          r.fail(item[key], "a clock jump's by_ms: " + problem);
-        break;
-      case P::PerThousand:
-        if (node) {
-          const int64_t v = r.non_negative(node, key);
-          if (v > 1000) r.fail(node, "per_thousand is at most 1000");
-          f.per_thousand = static_cast<uint64_t>(v);
-        }
-        break;
-      case P::LagMs:
-        if (node) f.lag_ms = r.ms(node, key);
-        break;
-      case P::Via:
-        if (node) f.sentinel = r.one_of(node, key, {"direct", "sentinel"}) == "sentinel";
-        break;
-      case P::DownMs:
-        if (node) f.down_ms = r.ms(node, key);
-        break;
-      case P::Persistence:
-        if (node) f.persistence = r.one_of(node, key, {"none", "aof"}) == "aof" ? world::Persistence::AofEverySec : world::Persistence::None;
-        break;
-      case P::Server:
-        if (node) {
-          f.server = static_cast<int>(r.non_negative(node, key));
-          e.server_column = node.Mark().column + 1;
-        }
-        break;
-      case P::Text:
-        if (node) f.text = error_text(r, node);
-        break;
-    }
+    if (!node.IsDefined()) continue;
+    if (node.IsNull()) r.require(item, key.c_str(), where);  // says it has no value
+    if (!node.IsScalar())
+      r.fail(node, param == P::Text ? "expected a string for text (the error line, e.g. 'LOADING Redis is loading the "
+                                      "dataset in memory')"
+                                    : "expected a value for " + key);
+    if (const std::string problem = world::read_fault_param(f, param, node.Scalar()); !problem.empty()) r.fail(node, problem);
+    if (param == P::Server) e.server_column = node.Mark().column + 1;
+    given.push_back(param);
   }
-  // A replica promoted by Sentinel follows its master; a direct failover names how far it lags.
-  if (info.takes(P::Via)) {
-    if (f.sentinel) {
-      if (item["lag_ms"] && f.lag_ms != 0)
-        r.fail(item["lag_ms"], "a failover via sentinel promotes a replica that follows its master: lag_ms must be 0");
-      if (f.down_ms < 100) r.fail(item["down_ms"] ? item["down_ms"] : item, "down_ms is at least 100 (Sentinel's own clock)");
-    } else {
-      r.require(item, "lag_ms", where);
-      if (item["down_ms"]) r.fail(item["down_ms"], "down_ms applies to a failover via sentinel");
-    }
-  }
+  if (const auto problem = world::fault_params_problem(f, given))
+    r.fail(problem->at ? item[std::string(world::param_info(*problem->at).key)] : item, problem->text);
   return f;
 }
 

@@ -10,6 +10,7 @@
 #include "client/redisson_version.hpp"
 #include "model/checkers.hpp"
 #include "world/choice_scheduler.hpp"
+#include "world/time_limits.hpp"
 #include "world/world.hpp"
 
 namespace locksim::scenario {
@@ -80,14 +81,9 @@ struct Scenario {
   std::optional<std::vector<std::string>> deviations;
 };
 
-// The longest run a scenario may give (by the default rule, its steps must end by then): about 11.6
-// days of simulated time, whose history is already some 70 MB with one lock renewed throughout. A
-// longer one is a typo of a few digits, and would run (and write) until it was killed.
-inline constexpr int64_t kRunMsMax = 1'000'000'000;
-// The most any other count of milliseconds a file writes may be (a lease, a timeout, a latency, a
-// tryLock's wait): about 31 years, world::kClockOffsetMaxMs, so that the world's sums of them with
-// its clock stay far from overflow.
-inline constexpr int64_t kDurationMsMax = 1'000'000'000'000;
+// The bounds on what a file writes (world/time_limits.hpp says why).
+using world::kDurationMsMax;
+using world::kRunMsMax;
 
 // A minute past the last thing the timeline asks for: a thread's steps run one after another, so
 // its work and waits add up; a lasting fault ends after its for_ms. What run_ms is when not given.

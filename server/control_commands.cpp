@@ -9,6 +9,7 @@
 #include "server/fault_command.hpp"
 #include "server/server.hpp"
 #include "world/fault.hpp"
+#include "world/fault_param_reader.hpp"
 
 namespace locksim::server {
 namespace {
@@ -97,6 +98,7 @@ std::string parse_fault(const std::vector<std::string>& argv, ServedFault& out) 
     return std::string("ERR fault '" + argv[1] + "' cannot be acted out by serve: " + std::string(info->not_served));
   f.kind = info->kind;
   client = "*";
+  std::vector<world::FaultParam> given;
   for (size_t i = 2; i < argv.size(); i += 2) {
     const std::string& key = argv[i];
     if (i + 1 >= argv.size()) return std::string("ERR LOCKSIM.FAULT " + argv[1] + ": " + key + " has no value");
@@ -116,41 +118,16 @@ std::string parse_fault(const std::vector<std::string>& argv, ServedFault& out) 
       return std::string("ERR LOCKSIM.FAULT " + argv[1] + ": unknown parameter '" + key + "' (expected " +
                           (expected.empty() ? "none" : expected) + ")");
     }
-    int64_t n = 0;
-    const bool numeric = parse_ll(value, n);
-    auto need_number = [&](int64_t min) -> std::string {
-      if (!numeric || n < min)
-        return "ERR LOCKSIM.FAULT " + argv[1] + ": " + key + " expects an integer >= " + std::to_string(min);
-      return "";
-    };
-    switch (param->param) {
-      case world::FaultParam::ForMs: if (auto e = need_number(1); !e.empty()) return e; f.for_ms = n; break;
-      case world::FaultParam::ExtraMs: if (auto e = need_number(0); !e.empty()) return e; f.extra_ms = n; break;
-      case world::FaultParam::PerThousand:
-        if (auto e = need_number(0); !e.empty()) return e;
-        if (n > 1000) return std::string("ERR LOCKSIM.FAULT loss: per_thousand expects 0 to 1000");
-        f.per_thousand = static_cast<uint64_t>(n);
-        break;
-      case world::FaultParam::ByMs: if (!numeric) return need_number(INT64_MIN); f.by_ms = n; break;
-      case world::FaultParam::LagMs: if (auto e = need_number(0); !e.empty()) return e; f.lag_ms = n; break;
-      case world::FaultParam::Persistence:
-        if (value != "none" && value != "aof")
-          return std::string("ERR LOCKSIM.FAULT redis_restart: persistence expects none or aof");
-        f.persistence = value == "aof" ? world::Persistence::AofEverySec : world::Persistence::None;
-        break;
-      case world::FaultParam::Via:
-        if (value != "direct")
-          return std::string("ERR LOCKSIM.FAULT failover: serve promotes its in-process replica directly (via direct); "
-                              "there is no Sentinel");
-        break;
-      case world::FaultParam::DownMs:
-        return std::string("ERR LOCKSIM.FAULT failover: down_ms applies to a failover via sentinel");
-      case world::FaultParam::Text: f.text = value; break;
-      case world::FaultParam::Server: break;
-    }
+    if (std::string problem = world::read_fault_param(f, param->param, value); !problem.empty())
+      return "ERR LOCKSIM.FAULT " + argv[1] + ": " + problem;
+    given.push_back(param->param);
   }
-  if (info->lasts() && f.for_ms <= 0)
-    return std::string("ERR LOCKSIM.FAULT " + argv[1] + ": for_ms is required (how long it lasts)");
+  // What serve cannot act out, though a scenario file may write it.
+  if (f.sentinel)
+    return std::string("ERR LOCKSIM.FAULT failover: serve promotes its in-process replica directly (via direct); "
+                       "there is no Sentinel");
+  if (const auto problem = world::fault_params_problem(f, given))
+    return "ERR LOCKSIM.FAULT " + argv[1] + ": " + problem->text;
   return "";
 }
 

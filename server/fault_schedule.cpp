@@ -6,6 +6,7 @@
 
 #include "base/split_args.hpp"
 #include "server/fault_command.hpp"
+#include "world/time_limits.hpp"
 
 namespace locksim::server {
 
@@ -25,9 +26,9 @@ std::vector<ScheduledFault> load_fault_schedule(const std::string& path) {
     f.where = where;
     const std::string& at = (*words)[0];
     const auto [end, ec] = std::from_chars(at.data(), at.data() + at.size(), f.at_ms);
-    if (ec != std::errc() || end != at.data() + at.size() || f.at_ms < 0)
+    if (ec != std::errc() || end != at.data() + at.size() || f.at_ms < 0 || f.at_ms > world::kRunMsMax)
       throw std::runtime_error(where + ": expected '<at_ms> <fault> [<param> <value>]...', got '" + at +
-                               "' where the time (ms >= 0) goes");
+                               "' where the time (ms, 0 to " + std::to_string(world::kRunMsMax) + ") goes");
     f.argv = {"LOCKSIM.FAULT"};
     f.argv.insert(f.argv.end(), words->begin() + 1, words->end());
     ServedFault parsed;

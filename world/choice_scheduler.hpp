@@ -13,13 +13,14 @@
 
 #include "world/rng.hpp"
 #include "world/scheduler.hpp"
+#include "world/time_limits.hpp"
 
 namespace locksim::world {
 
 enum class ChoiceKind : uint8_t { Latency, Loss, Order, Fault, Clock };
 // How far a clock may be set off, either way: about 31 years, so that a clock's reading (its offset
 // and a run's time added to the servers' epoch) never overflows. "" when `ms` is within it, else why not.
-inline constexpr int64_t kClockOffsetMaxMs = 1'000'000'000'000;
+inline constexpr int64_t kClockOffsetMaxMs = kDurationMsMax;
 std::string clock_offset_problem(int64_t ms);
 inline constexpr size_t kChoiceKinds = 5;
 std::string_view choice_kind_name(ChoiceKind kind);

@@ -81,17 +81,19 @@ std::vector<std::string> drawn_fault_names() {
 }
 
 const std::vector<FaultParamInfo>& fault_params() {
+  // by_ms is checked against the clock's own bound (clock_offset_problem), server against the
+  // scenario's servers, text by the shape of an error line.
   static const std::vector<FaultParamInfo> table = {
-      {FaultParam::ForMs, "for_ms", Scaling::Duration},
-      {FaultParam::ExtraMs, "extra_ms", Scaling::Duration},
-      {FaultParam::PerThousand, "per_thousand", Scaling::None},
-      {FaultParam::ByMs, "by_ms", Scaling::SignedDuration},
-      {FaultParam::LagMs, "lag_ms", Scaling::Duration},
-      {FaultParam::Via, "via", Scaling::None},
+      {FaultParam::ForMs, "for_ms", Scaling::Duration, 0, kRunMsMax, "about 11.6 days, the longest run"},
+      {FaultParam::ExtraMs, "extra_ms", Scaling::Duration, 0, kDurationMsMax, "about 31 years"},
+      {FaultParam::PerThousand, "per_thousand", Scaling::None, 0, 1000},
+      {FaultParam::ByMs, "by_ms", Scaling::SignedDuration, -kDurationMsMax, kDurationMsMax, "about 31 years"},
+      {FaultParam::LagMs, "lag_ms", Scaling::Duration, 0, kDurationMsMax, "about 31 years"},
+      {FaultParam::Via, "via", Scaling::None, 0, 0, "", {"direct", "sentinel"}},
       // Sentinel's own clock ticks in 100 ms: a shorter down-after cannot be acted out.
-      {FaultParam::DownMs, "down_ms", Scaling::DurationAtLeast100},
-      {FaultParam::Persistence, "persistence", Scaling::None},
-      {FaultParam::Server, "server", Scaling::None},
+      {FaultParam::DownMs, "down_ms", Scaling::DurationAtLeast100, 0, kDurationMsMax, "about 31 years"},
+      {FaultParam::Persistence, "persistence", Scaling::None, 0, 0, "", {"none", "aof"}},
+      {FaultParam::Server, "server", Scaling::None, 0, 1'000'000},
       {FaultParam::Text, "text", Scaling::None},
   };
   return table;

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "world/time_limits.hpp"
+
 namespace locksim::world {
 
 enum class Persistence { None, AofEverySec };
@@ -77,6 +79,12 @@ struct FaultParamInfo {
   FaultParam param = FaultParam::ForMs;
   std::string_view key{};  // its name in a scenario file's timeline step
   Scaling scaling = Scaling::None;
+  // A number's range, as every way in checks it (world/fault_param_reader.hpp); max_means says in
+  // words what the largest is. A word's choices instead, the first being the default.
+  int64_t min = 0;
+  int64_t max = 0;
+  std::string_view max_means{};
+  std::vector<std::string_view> choices{};
 };
 
 const std::vector<FaultInfo>& fault_kinds();

@@ -148,7 +148,7 @@ expect_eq "failover beyond the replica's lag" "ERR LOCKSIM.FAULT failover: lag_m
 expect_eq "unknown fault" "ERR unknown fault 'nap' (expected crash, pause, partition, delay, loss, clock_jump, redis_restart, failover, redis_pause, error_reply or reset)" \
   "$(cli locksim.fault nap 2>&1)"
 expect_eq "a client's pause is not serve's" "ERR fault 'pause' cannot" "$(cli locksim.fault pause for_ms 10 2>&1 | cut -c1-25 | sed 's/ *$//')"
-expect_eq "a lasting fault needs for_ms" "ERR LOCKSIM.FAULT delay: for_ms is required (how long it lasts)" \
+expect_eq "a lasting fault needs for_ms" "ERR LOCKSIM.FAULT delay: missing 'for_ms' in a delay fault" \
   "$(cli locksim.fault delay extra_ms 5 2>&1)"
 stop_serve
 
@@ -198,7 +198,7 @@ printf '# at_ms fault params\n100 redis_pause for_ms 50\n200 delay client X extr
 wait $!
 expect_eq "a bad schedule exits 2" "2" "$?"
 expect_eq "a bad schedule names file and line" \
-  "locksim serve: $work/bad.faults:3: LOCKSIM.FAULT delay: extra_ms expects an integer >= 0" "$(cat "$work/sched.err")"
+  "locksim serve: $work/bad.faults:3: LOCKSIM.FAULT delay: expected an integer for extra_ms, got 'ten'" "$(cat "$work/sched.err")"
 
 # ---- a millisecond count a client writes may be any 64-bit number: none may overflow serve's
 # clocks (WAIT 1 4848378279948546481 or a redis_pause as long killed serve under the sanitizers).
@@ -206,21 +206,31 @@ start_serve --clock virtual
 huge=4848378279948546481
 timeout 0.3 redis-cli -p "$PORT" wait 1 "$huge" >/dev/null
 expect_eq "WAIT with a huge timeout leaves serve up" "PONG" "$(cli ping)"
-expect_eq "a delay with huge extra_ms and for_ms" "OK" "$(cli locksim.fault delay client far extra_ms "$huge" for_ms "$huge")"
+expect_eq "a delay past 31 years is refused, as in a scenario file" \
+  "ERR LOCKSIM.FAULT delay: extra_ms is at most 1000000000000 ms (about 31 years), not $huge" \
+  "$(cli locksim.fault delay client far extra_ms "$huge" for_ms 1000 2>&1)"
+expect_eq "a delay at the longest extra_ms and for_ms" "OK" \
+  "$(cli locksim.fault delay client far extra_ms 1000000000000 for_ms 1000000000)"
 expect_eq "... slows only its client" "PONG" "$(cli ping)"
 expect_eq "CLOCK ADVANCE past 31 years" \
   "ERR LOCKSIM.CLOCK ADVANCE: the run's time would pass 1000000000000 ms (about 31 years)" \
   "$(cli locksim.clock advance "$huge" 2>&1)"
-expect_eq "CLOCK JUMP past 31 years" \
-  "ERR LOCKSIM.FAULT clock_jump: the server's clock would be set off by more than 1000000000000 ms (about 31 years) either way" \
+expect_eq "CLOCK JUMP past 31 years, refused as in a scenario file" \
+  "ERR LOCKSIM.FAULT clock_jump: a clock jump's by_ms: a clock offset is at most 1000000000000 ms either way, not -$huge" \
   "$(cli locksim.clock jump "-$huge" 2>&1)"
 cli locksim.clock jump 600000000000 >/dev/null
 expect_eq "two jumps that add up past 31 years" \
   "ERR LOCKSIM.FAULT clock_jump: the server's clock would be set off by more than 1000000000000 ms (about 31 years) either way" \
   "$(cli locksim.clock jump 600000000000 2>&1)"
-expect_eq "redis_pause for a century" "OK" "$(cli locksim.fault redis_pause for_ms "$huge")"
+expect_eq "redis_pause for a century is refused" \
+  "ERR LOCKSIM.FAULT redis_pause: for_ms is at most 1000000000 ms (about 11.6 days, the longest run), not $huge" \
+  "$(cli locksim.fault redis_pause for_ms "$huge" 2>&1)"
+expect_eq "an error_reply text of two lines is refused (it would break RESP)" \
+  "ERR LOCKSIM.FAULT error_reply: text must be one line: a Redis error reply cannot hold a line break" \
+  "$(cli locksim.fault error_reply for_ms 10 text "$(printf 'ERR a\r\n+OK')" 2>&1)"
+expect_eq "redis_pause for the longest run" "OK" "$(cli locksim.fault redis_pause for_ms 1000000000)"
 sleep 0.2
-kill -0 "$SERVE_PID" 2>/dev/null || fail "serve died on a redis_pause of $huge ms"
+kill -0 "$SERVE_PID" 2>/dev/null || fail "serve died on a redis_pause of 1000000000 ms"
 kill "$SERVE_PID"; wait "$SERVE_PID" 2>/dev/null
 
 # ---- the protocol's edges: the same bytes to redis-server and to serve

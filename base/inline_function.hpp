@@ -3,7 +3,8 @@
 // itself rather than on the heap. The world schedules hundreds of thousands of small closures each
 // simulated minute (a request's arrival, a reply's, a timeout); std::function holds only 16 bytes in
 // place (libstdc++), so nearly each of them cost an allocation and a free. A larger callable, or one
-// that might throw when moved, is still kept, on the heap.
+// that might throw when moved, does not compile: a closure that quietly went to the heap on every
+// request is what this type is for ruling out, so the fix is to capture less or raise `Capacity`.
 #include <cstddef>
 #include <new>
 #include <type_traits>
@@ -25,13 +26,12 @@ class InlineFunction<R(), Capacity> {
                                                     std::is_invocable_r_v<R, std::decay_t<F>&>>>
   InlineFunction(F&& f) {  // NOLINT: as std::function, so a lambda converts
     using Fn = std::decay_t<F>;
-    if constexpr (kept_inline<Fn>) {
-      ::new (static_cast<void*>(storage_)) Fn(std::forward<F>(f));
-      ops_ = &kInlineOps<Fn>;
-    } else {
-      ::new (static_cast<void*>(storage_)) Fn*(new Fn(std::forward<F>(f)));  // the storage holds a pointer
-      ops_ = &kHeapOps<Fn>;
-    }
+    static_assert(sizeof(Fn) <= Capacity,
+                  "this closure is larger than its InlineFunction's buffer: capture less, or raise its Capacity");
+    static_assert(alignof(Fn) <= alignof(std::max_align_t) && std::is_nothrow_move_constructible_v<Fn>,
+                  "this closure cannot be moved in place without a chance of throwing");
+    ::new (static_cast<void*>(storage_)) Fn(std::forward<F>(f));
+    ops_ = &kInlineOps<Fn>;
   }
   InlineFunction(InlineFunction&& other) noexcept { take(other); }
   InlineFunction& operator=(InlineFunction&& other) noexcept {
@@ -49,7 +49,7 @@ class InlineFunction<R(), Capacity> {
   InlineFunction& operator=(const InlineFunction&) = delete;
   ~InlineFunction() { reset(); }
 
-  // Whether a callable of type F is kept in place (else on the heap).
+  // Whether a callable of type F can be kept (in place: there is no other way).
   template <typename F>
   static constexpr bool kept_inline = sizeof(std::decay_t<F>) <= Capacity &&
                                       alignof(std::decay_t<F>) <= alignof(std::max_align_t) &&
@@ -78,13 +78,6 @@ class InlineFunction<R(), Capacity> {
       },
       [](void* s) noexcept { std::launder(static_cast<Fn*>(s))->~Fn(); },
   };
-  template <typename Fn>
-  static constexpr Ops kHeapOps = {
-      [](void* s) -> R { return (**std::launder(static_cast<Fn**>(s)))(); },
-      [](void* from, void* to) noexcept { ::new (to) Fn*(*std::launder(static_cast<Fn**>(from))); },
-      [](void* s) noexcept { delete *std::launder(static_cast<Fn**>(s)); },
-  };
-
   void take(InlineFunction& other) noexcept {
     if (other.ops_ == nullptr) return;
     other.ops_->move(other.storage_, storage_);

@@ -383,7 +383,8 @@ const std::vector<VersionedBehaviour>& versioned_behaviours() {
 }
 
 const VersionStep& step_at(const VersionedBehaviour& behaviour, Version v) {
-  LS_ASSERT(!behaviour.steps.empty() && behaviour.steps.front().since <= v);
+  LS_ASSERT(!behaviour.steps.empty());
+  LS_ASSERT(behaviour.steps.front().since <= v);
   const VersionStep* at = &behaviour.steps.front();
   for (const VersionStep& step : behaviour.steps)
     if (step.since <= v) at = &step;

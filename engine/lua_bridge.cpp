@@ -82,7 +82,8 @@ int redis_generic_call(lua_State* L, bool raise) {
       const bool exact = lua_isinteger(L, i) && lua_tointeger(L, i) <= kExact && lua_tointeger(L, i) >= -kExact;
       int n = exact ? static_cast<int>(std::to_chars(local, local + sizeof local, lua_tointeger(L, i)).ptr - local)
                     : std::snprintf(local, sizeof local, "%.17g", static_cast<double>(lua_tonumber(L, i)));
-      LS_ASSERT(n > 0 && n < 32);
+      LS_ASSERT(n > 0);
+      LS_ASSERT(n < 32);
       if (inline_storage) {
         std::copy(local, local + n, inline_numbers[i - 1]);
         args[i - 1] = std::string_view(inline_numbers[i - 1], static_cast<size_t>(n));

@@ -213,7 +213,8 @@ int encode(lua_State* L) {
     }
   }
   const int results = original_of(L)(L);
-  LS_ASSERT(results == 1 && lua_type(L, -1) == LUA_TSTRING);
+  LS_ASSERT(results == 1);
+  LS_ASSERT(lua_type(L, -1) == LUA_TSTRING);
   size_t len = 0;
   const char* text = lua_tolstring(L, -1, &len);
   const std::string_view json(text, len);
@@ -328,7 +329,8 @@ void wrap_instance(lua_State* L) {
     LS_ASSERT(lua_iscfunction(L, -1));
     lua_CFunction original = lua_tocfunction(L, -1);
     const char* upvalue = lua_getupvalue(L, -1, 1);  // the configuration userdata
-    LS_ASSERT(upvalue != nullptr && lua_type(L, -1) == LUA_TUSERDATA);
+    LS_ASSERT(upvalue != nullptr);
+    LS_ASSERT(lua_type(L, -1) == LUA_TUSERDATA);
     lua_pushlightuserdata(L, reinterpret_cast<void*>(original));
     int upvalues = 2;
     if (w.first_integer >= 0) {

@@ -184,11 +184,12 @@ void LiveBackend::send_back(const SharedCommand& command, bool as_eval, uint64_t
 
 void LiveBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<world::Waiter> waiter) {
   const uint64_t identity = message_identity(world::Identity() << "SUBSCRIBE" << channel << static_cast<int64_t>(server));
-  const world::EventTag request = request_tag(server, identity, nullptr);
-  hop(request,
-      [this, channel, server, waiter, request] {
+  // The tag shared, and the channel a string of the closure's own: the agenda keeps it in place.
+  const auto request = std::make_shared<const world::EventTag>(request_tag(server, identity, nullptr));
+  hop(*request,
+      [this, channel = std::string(channel), server, waiter, request] {
         links(server).pubsub->send({"SUBSCRIBE", channel}, [this, channel, waiter, request](Reply) {
-          hop(reply_tag(request), [this, waiter] { complete(waiter, true); }, [channel] { return "reply to SUBSCRIBE " + channel; });
+          hop(reply_tag(*request), [this, waiter] { complete(waiter, true); }, [channel] { return "reply to SUBSCRIBE " + channel; });
         });
       },
       [channel] { return "request SUBSCRIBE " + channel; });
@@ -197,7 +198,7 @@ void LiveBackend::send_subscribe(const std::string& channel, int server, std::sh
 void LiveBackend::send_unsubscribe(const std::string& channel, int server) {
   hop(request_tag(server, message_identity(world::Identity() << "UNSUBSCRIBE" << channel << static_cast<int64_t>(server)),
                   nullptr),
-      [this, channel, server] { links(server).pubsub->send({"UNSUBSCRIBE", channel}, nullptr); },
+      [this, channel = std::string(channel), server] { links(server).pubsub->send({"UNSUBSCRIBE", channel}, nullptr); },
       [channel] { return "request UNSUBSCRIBE " + channel; });
 }
 

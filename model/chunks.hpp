@@ -76,7 +76,8 @@ class Chunks {
   // The first index still stored (0 unless drop_before dropped some).
   size_t first() const { return first_; }
   const T& operator[](size_t i) const {
-    LS_ASSERT(i >= first_ && i < size_);
+    LS_ASSERT(i >= first_);
+    LS_ASSERT(i < size_);
     return chunks_[(i - first_) >> kShift][i & (kChunk - 1)];
   }
   const T& back() const { return (*this)[size_ - 1]; }

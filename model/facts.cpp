@@ -724,7 +724,8 @@ bool Facts::sent_with_right(const Event& exec, const std::string& owner, const s
 void Facts::Tracking::push(size_t k, KeyState s) {
   auto& states = facts.keys_[k].states;
   // Checkers find a span's states by binary search on both.
-  LS_ASSERT(s.event >= states.back().event && s.from_ms >= states.back().from_ms);
+  LS_ASSERT(s.event >= states.back().event);
+  LS_ASSERT(s.from_ms >= states.back().from_ms);
   if (states.back().event == s.event && s.event >= 0) states.back() = std::move(s);
   else states.push_back(std::move(s));
 }
@@ -774,12 +775,14 @@ Facts::Facts(const LockType* type) : history_(&own_), type_(type), learning_(std
 Facts::~Facts() = default;
 
 void Facts::learn(const Event& e) {
-  LS_ASSERT(learning_ && !tracking_);
+  LS_ASSERT(learning_);
+  LS_ASSERT(!tracking_);
   learn(*learning_, e);
 }
 
 void Facts::settle() {
-  LS_ASSERT(learning_ && !tracking_);
+  LS_ASSERT(learning_);
+  LS_ASSERT(!tracking_);
   settle(*learning_);
   learning_.reset();
   tracking_ = std::make_unique<Tracking>(*this);

@@ -29,7 +29,8 @@ void RightSpans::end(int64_t handle, int64_t to_ms, int64_t end) {
   LS_ASSERT(handle >= spans_retired_);
   const size_t i = static_cast<size_t>(handle - spans_retired_);
   Span& s = spans_[i];
-  LS_ASSERT(s.end < 0 && s.to_ms == kForever);
+  LS_ASSERT(s.end < 0);
+  LS_ASSERT(s.to_ms == kForever);
   // Spans end as time passes: none ends before a span that began after it.
   LS_ASSERT(to_ms >= latest_from_ || to_ms <= s.from_ms);
   s.to_ms = to_ms;

@@ -92,7 +92,9 @@ Reply RedisNode::server_command(const std::string& client, const client::Command
   // Only lock clients send here, with numbers they made: a malformed WAIT is a bug of theirs.
   LS_ASSERT(argv.size() == 3);
   const std::optional<int64_t> numreplicas = engine::parse_int64(argv[1]), timeout_ms = engine::parse_int64(argv[2]);
-  LS_ASSERT(numreplicas && timeout_ms && *timeout_ms >= 0);
+  LS_ASSERT(numreplicas);
+  LS_ASSERT(timeout_ms);
+  LS_ASSERT(*timeout_ms >= 0);
   const engine::WaitAnswer waited = wait(client, *numreplicas, *timeout_ms);
   LS_ASSERT(waited.at_ms <= world_.now() || due != nullptr);
   if (due) *due = waited.at_ms;

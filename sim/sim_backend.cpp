@@ -77,13 +77,15 @@ void SimBackend::send(SharedCommand command, world::Sent sent, bool as_eval, uin
 
 void SimBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<Waiter> waiter) {
   RedisNode& target = node(server);
-  round_trip([channel] { return "SUBSCRIBE " + channel; }, target,
+  round_trip([channel = std::string(channel)] { return "SUBSCRIBE " + channel; }, target,
              request_tag(server, message_identity(world::Identity() << "SUBSCRIBE" << channel << static_cast<int64_t>(server)),
                          nullptr),
-             [&target, who = client_.name, channel]() -> std::optional<Answer> {
+             // The client's name found from `this`, and the channel a string of the closure's own: kept in place.
+             [this, server, channel = std::string(channel)]() -> std::optional<Answer> {
+               RedisNode& target = node(server);
                if (!target.up()) return std::nullopt;
                if (target.error_now()) return Answer{.value = false};  // refused: the client is not subscribed
-               target.pubsub(who, {"SUBSCRIBE", channel});
+               target.pubsub(client_.name, {"SUBSCRIBE", channel});
                return Answer{.value = true};
              },
              std::move(waiter));
@@ -91,11 +93,12 @@ void SimBackend::send_subscribe(const std::string& channel, int server, std::sha
 
 void SimBackend::send_unsubscribe(const std::string& channel, int server) {
   RedisNode& target = node(server);
-  round_trip([channel] { return "UNSUBSCRIBE " + channel; }, target,
+  round_trip([channel = std::string(channel)] { return "UNSUBSCRIBE " + channel; }, target,
              request_tag(server, message_identity(world::Identity() << "UNSUBSCRIBE" << channel << static_cast<int64_t>(server)),
                          nullptr),
-             [&target, who = client_.name, channel]() -> std::optional<Answer> {
-               if (target.up() && !target.error_now()) target.pubsub(who, {"UNSUBSCRIBE", channel});
+             [this, server, channel = std::string(channel)]() -> std::optional<Answer> {
+               RedisNode& target = node(server);
+               if (target.up() && !target.error_now()) target.pubsub(client_.name, {"UNSUBSCRIBE", channel});
                return std::nullopt;  // nobody waits for this reply
              },
              new_waiter());

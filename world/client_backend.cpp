@@ -219,23 +219,31 @@ void ClientBackend::hop(const EventTag& tag, EventQueue::Action then, const std:
 
 client::Task<int> ClientBackend::write_fenced(std::string resource, int64_t token, int64_t thread, int64_t timeout_ms) {
   auto waiter = new_waiter();
-  auto accepted = std::make_shared<bool>(false);
-  const EventTag request =
-      request_tag(-1, message_identity(Identity() << "fenced write" << resource << thread), nullptr);
-  hop(request,
-      [this, resource, token, thread, waiter, accepted, request] {
-        *accepted = world_.fenced_write(client_.name, thread, resource, token);
-        hop(reply_tag(request),
+  // What the request's and the reply's closures need, shared, so that each is small enough for the
+  // agenda to keep in place.
+  struct FencedWrite {
+    std::string resource;
+    int64_t token = 0;
+    int64_t thread = 0;
+    EventTag request{};
+    bool accepted = false;
+  };
+  auto write = std::make_shared<FencedWrite>(FencedWrite{std::move(resource), token, thread});
+  write->request = request_tag(-1, message_identity(Identity() << "fenced write" << write->resource << thread), nullptr);
+  hop(write->request,
+      [this, waiter, write] {
+        write->accepted = world_.fenced_write(client_.name, write->thread, write->resource, write->token);
+        hop(reply_tag(write->request),
             [this, waiter] {
               if (!waiter->done) complete(waiter, true);
             },
-            [resource] { return "reply to write " + resource; });
+            [write] { return "reply to write " + write->resource; });
       },
-      [resource] { return "request write " + resource; });
+      [write] { return "request write " + write->resource; });
   complete_at(world_.now() + timeout_ms, waiter, false);
   const bool answered = co_await Park{waiter.get()};
   if (!answered) co_return -1;
-  co_return *accepted ? 1 : 0;
+  co_return write->accepted ? 1 : 0;
 }
 
 void ClientBackend::spawn(client::Task<void> task) { world_.spawn(client_, std::move(task)); }

@@ -88,7 +88,9 @@ class EventQueue {
   // `t` on would do anything (so the ticks before it may be passed over); t itself when unknown.
   // One ticker per queue.
   void every(int64_t first_ms, int64_t period_ms, Action tick, std::function<int64_t(int64_t)> idle_until) {
-    LS_ASSERT(!ticker_.armed && first_ms >= now_ && period_ms > 0);
+    LS_ASSERT(!ticker_.armed);
+    LS_ASSERT(first_ms >= now_);
+    LS_ASSERT(period_ms > 0);
     ticker_ = Ticker{first_ms, next_seq_++, period_ms, std::move(tick), std::move(idle_until), true};
   }
 
@@ -118,7 +120,9 @@ class EventQueue {
   // Runs the next event with the clock at `t`: its own time, or later (a paced world runs an event
   // real time reached late at the time it reached).
   void step_at(int64_t t) {
-    LS_ASSERT(!empty() && next_time() <= t && t >= now_);
+    LS_ASSERT(!empty());
+    LS_ASSERT(next_time() <= t);
+    LS_ASSERT(t >= now_);
     now_ = t;
     ++executed_;
     if (ticker_next()) {
@@ -164,7 +168,9 @@ class EventQueue {
       return;
     }
     auto it = std::find_if(heap_.begin(), heap_.end(), [&](const Item& item) { return item.seq == seq; });
-    LS_ASSERT(it != heap_.end() && it->at_ms == now_ && !slots_[it->slot].cancelled);
+    LS_ASSERT(it != heap_.end());
+    LS_ASSERT(it->at_ms == now_);
+    LS_ASSERT(!slots_[it->slot].cancelled);
     const uint32_t slot = it->slot;
     remove_at(static_cast<size_t>(it - heap_.begin()));
     drop_cancelled_top();

@@ -242,7 +242,9 @@ void World::inject(int64_t t, const Fault& fault) {
     check_server(fault.server);
     fabric_.plan(fault, t);
   }
-  at(t, [this, fault] { act(fault); }, EventTag::of(EventKind::TimelineFault, Actor::timeline()));
+  // Shared: a fault (its client's name, an error text) is larger than the agenda keeps in place.
+  at(t, [this, fault = std::make_shared<const Fault>(fault)] { act(*fault); },
+     EventTag::of(EventKind::TimelineFault, Actor::timeline()));
 }
 
 void World::act(const Fault& f) {
@@ -291,7 +293,7 @@ void World::act(const Fault& f) {
     case FaultKind::RedisPause:
       fabric_.pause(f.server, f.for_ms);
       fault_event(server, fe::kPause, 0, f.for_ms);
-      queue_.at(now() + f.for_ms, [this, index = f.server, server] {
+      queue_.at(now() + f.for_ms, [this, index = f.server, server = std::string(server)] {
         fabric_.resume(index);
         fault_event(server, fe::kResume, 0, -1);
       }, EventTag::of_server(EventKind::FaultEnd, f.server));

@@ -55,7 +55,7 @@ client::Task<void> send_with_retry(Harness& world, ClientProcess& process, clien
 // Sends `argv` from `client` at `t`; the result lands in `seen`.
 void send_at(sim::Simulation& sim, int64_t t, const std::string& client, std::vector<std::string> argv,
              int64_t timeout_ms, Seen& seen) {
-  sim.world.at(t, [&sim, client, argv, timeout_ms, &seen] {
+  sim.world.at(t, [&sim, client = std::string(client), argv = std::move(argv), timeout_ms, &seen] {
     ClientProcess& process = sim.world.client(client);
     sim.world.spawn(process, send(sim.world, process, command(argv), timeout_ms, &seen));
   }, EventTag::test());

@@ -87,7 +87,7 @@ const std::vector<FaultParamInfo>& fault_params() {
       {FaultParam::ForMs, "for_ms", Scaling::Duration, 0, kRunMsMax, "about 11.6 days, the longest run"},
       {FaultParam::ExtraMs, "extra_ms", Scaling::Duration, 0, kDurationMsMax, "about 31 years"},
       {FaultParam::PerThousand, "per_thousand", Scaling::None, 0, 1000},
-      {FaultParam::ByMs, "by_ms", Scaling::SignedDuration, -kDurationMsMax, kDurationMsMax, "about 31 years"},
+      {FaultParam::ByMs, "by_ms", Scaling::SignedDuration},
       {FaultParam::LagMs, "lag_ms", Scaling::Duration, 0, kDurationMsMax, "about 31 years"},
       {FaultParam::Via, "via", Scaling::None, 0, 0, "", {"direct", "sentinel"}},
       // Sentinel's own clock ticks in 100 ms: a shorter down-after cannot be acted out.

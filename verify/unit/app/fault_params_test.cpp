@@ -127,6 +127,27 @@ TEST(FaultParams, TheSameFaultsInRangeAreTaken) {
   }
 }
 
+// A schedule line's time places the fault in the run: held to the longest run, as a step's `at` is.
+TEST(FaultParams, AScheduleLineWhoseTimeIsPastTheLongestRunOrNotANumberIsRefusedAtItsLine) {
+  for (const std::string at : {"1000000001", "9223372036854775807", "soon", "-5"}) {
+    SCOPED_TRACE(at);
+    const fs::path path = temp_file("schedule-at", "100 redis_pause for_ms 50\n" + at + " redis_pause for_ms 50\n");
+    std::string said = "(loaded without error)";
+    try {
+      server::load_fault_schedule(path.string());
+    } catch (const std::runtime_error& e) {
+      said = e.what();
+    }
+    fs::remove(path);
+    EXPECT_TRUE(said.ends_with(":2: expected '<at_ms> <fault> [<param> <value>]...', got '" + at +
+                               "' where the time (ms, 0 to 1000000000) goes"))
+        << said;
+  }
+  const fs::path path = temp_file("schedule-at-max", "1000000000 redis_pause for_ms 50\n");
+  EXPECT_NO_THROW(server::load_fault_schedule(path.string()));
+  fs::remove(path);
+}
+
 TEST(FaultParams, AnIntegerIsReadAsRedisReadsOneWithUnderscoresBetweenDigits) {
   EXPECT_EQ(world::parse_grouped_integer("30_000"), 30000);
   EXPECT_EQ(world::parse_grouped_integer("-1_5"), -15);

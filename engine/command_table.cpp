@@ -9,7 +9,7 @@
 namespace locksim::engine {
 namespace {
 
-constexpr uint32_t W = kCmdWrite, R = kCmdReadOnly, NS = kCmdNoScript, PS = kCmdPubSubContext;
+constexpr uint32_t W = kCmdWrite, R = kCmdReadOnly, NS = kCmdNoScript, PS = kCmdPubSubContext, MR = kCmdMayReplicate;
 
 // SCRIPT's subcommands in Redis 7.0 (the handler implements LOAD, EXISTS and FLUSH), sorted by name.
 constexpr std::array kScriptSubcommands = std::to_array<SubcommandSpec>({
@@ -19,6 +19,19 @@ constexpr std::array kScriptSubcommands = std::to_array<SubcommandSpec>({
     {"help", 2},
     {"kill", 2},
     {"load", 3},
+});
+
+// FUNCTION's subcommands in Redis 7.0, sorted by name.
+constexpr std::array kFunctionSubcommands = std::to_array<SubcommandSpec>({
+    {"delete", 3},
+    {"dump", 2},
+    {"flush", -2},
+    {"help", 2},
+    {"kill", 2},
+    {"list", -2},
+    {"load", -3},
+    {"restore", -3},
+    {"stats", 2},
 });
 
 // Sorted by name: lookup is a binary search, and listing is deterministic.
@@ -38,8 +51,11 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"expire", -3, W, expire_command},
     {"expireat", -3, W, expireat_command},
     {"expiretime", 2, R, expiretime_command},
+    {"fcall", -3, NS | MR, fcall_command},
+    {"fcall_ro", -3, NS, fcall_ro_command},
     {"flushall", -1, W, flushall_command},
     {"flushdb", -1, W, flushdb_command},
+    {"function", -2, NS, function_command, kFunctionSubcommands},
     {"get", 2, R, get_command},
     {"getdel", 2, W, getdel_command},
     {"getex", -2, W, getex_command},
@@ -77,7 +93,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"ping", -1, PS, ping_command},
     {"psetex", 4, W, psetex_command},
     {"pttl", 2, R, pttl_command},
-    {"publish", 3, 0, publish_command},
+    {"publish", 3, MR, publish_command},
     {"randomkey", 1, R, randomkey_command},
     {"rename", 3, W, rename_command},
     {"renamenx", 3, W, renamenx_command},

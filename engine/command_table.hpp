@@ -17,6 +17,7 @@ enum CommandFlag : uint32_t {
   kCmdReadOnly = 1u << 1,
   kCmdNoScript = 1u << 2,       // refused inside EVAL ("not allowed from script")
   kCmdPubSubContext = 1u << 3,  // allowed on a connection in subscriber mode
+  kCmdMayReplicate = 1u << 4,   // not a write, but propagated (PUBLISH): refused in a read-only script
 };
 
 // A subcommand of a container command (SCRIPT LOAD): Redis resolves it by argv[1] before running

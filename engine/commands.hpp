@@ -129,4 +129,9 @@ Reply eval_command(CommandContext& ctx);
 Reply evalsha_command(CommandContext& ctx);
 Reply script_command(CommandContext& ctx);
 
+// cmd_functions.cpp
+Reply function_command(CommandContext& ctx);
+Reply fcall_command(CommandContext& ctx);
+Reply fcall_ro_command(CommandContext& ctx);
+
 }  // namespace locksim::engine

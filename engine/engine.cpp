@@ -161,13 +161,18 @@ Reply Engine::call_from_script(std::span<const std::string_view> argv) {
     case Shape::Ok: break;
   }
   if (spec->flags & kCmdNoScript) return Reply::error(errors::kNotAllowedFromScript);
+  if (script_read_only_ && (spec->flags & (kCmdWrite | kCmdMayReplicate)))
+    return Reply::error(errors::kWriteInReadOnlyScript);
   CommandContext ctx{*this, db_of(kScriptCaller), argv, kScriptCaller};
   return call(*spec, ctx);
 }
 
-void Engine::enter_script() {
+void Engine::enter_script(bool read_only) {
   // prepareLuaClient: the script starts in its caller's db.
-  if (script_depth_++ == 0) script_db_ = client(current_).db;
+  if (script_depth_++ == 0) {
+    script_db_ = client(current_).db;
+    script_read_only_ = read_only;
+  }
 }
 
 size_t Engine::active_expire() {

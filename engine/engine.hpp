@@ -64,7 +64,7 @@ class Engine final : public ScriptServer {
   // redis.call/redis.pcall: the same command table, with the checks Redis applies inside scripts.
   Reply call_from_script(std::span<const std::string_view> argv) override;
   void script_log(int level, std::string_view message) override { host_.script_log(level, message); }
-  void enter_script() override;
+  void enter_script(bool read_only) override;
   void leave_script() override { --script_depth_; }
 
   // Redis's call(): runs a resolved command (checked, not queued) in `ctx`. Every command runs
@@ -110,6 +110,7 @@ class Engine final : public ScriptServer {
   SessionId current_ = 0;  // the session whose command is running (Redis's server.current_client)
   int script_db_ = 0;      // the running script's db: its caller's, until it SELECTs another
   int script_depth_ = 0;
+  bool script_read_only_ = false;  // the running script may not write (scriptVerifyWriteCommandAllow)
 };
 
 }  // namespace locksim::engine

@@ -10,7 +10,12 @@ namespace {
 // byte past a pattern's end in two places (after `*` and after the last match) and relies on the
 // sds terminator there. `skip_longer` is Redis's skipLongerMatches: once the rest of a pattern after
 // a `*` matched nowhere, no earlier `*` can help, which keeps matching polynomial.
-bool match(const char* pattern, int pattern_len, const char* string, int string_len, bool& skip_longer) {
+// tolower in the C locale, which is what Redis runs in: ASCII letters only.
+int lower(int c) { return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c; }
+
+bool same(char a, char b, bool nocase) { return nocase ? lower(a) == lower(b) : a == b; }
+
+bool match(const char* pattern, int pattern_len, const char* string, int string_len, bool nocase, bool& skip_longer) {
   while (pattern_len && string_len) {
     switch (pattern[0]) {
       case '*':
@@ -20,7 +25,7 @@ bool match(const char* pattern, int pattern_len, const char* string, int string_
         }
         if (pattern_len == 1) return true;
         while (string_len) {
-          if (match(pattern + 1, pattern_len - 1, string, string_len, skip_longer)) return true;
+          if (match(pattern + 1, pattern_len - 1, string, string_len, nocase, skip_longer)) return true;
           if (skip_longer) return false;
           ++string;
           --string_len;
@@ -55,12 +60,16 @@ bool match(const char* pattern, int pattern_len, const char* string, int string_
             // Plain char arithmetic, as Redis's int start = pattern[0]: signed on x86-64.
             int start = static_cast<signed char>(pattern[0]);
             int end = static_cast<signed char>(pattern[2]);
-            const int c = static_cast<signed char>(string[0]);
+            const int c = nocase ? lower(static_cast<signed char>(string[0])) : static_cast<signed char>(string[0]);
             if (start > end) std::swap(start, end);
+            if (nocase) {
+              start = lower(start);
+              end = lower(end);
+            }
             pattern += 2;
             pattern_len -= 2;
             if (c >= start && c <= end) matched = true;
-          } else if (pattern[0] == string[0]) {
+          } else if (same(pattern[0], string[0], nocase)) {
             matched = true;
           }
           ++pattern;
@@ -79,7 +88,7 @@ bool match(const char* pattern, int pattern_len, const char* string, int string_
         }
         [[fallthrough]];
       default:
-        if (pattern[0] != string[0]) return false;
+        if (!same(pattern[0], string[0], nocase)) return false;
         ++string;
         --string_len;
         break;
@@ -99,10 +108,10 @@ bool match(const char* pattern, int pattern_len, const char* string, int string_
 
 }  // namespace
 
-bool glob_match(std::string_view pattern, std::string_view string) {
+bool glob_match(std::string_view pattern, std::string_view string, bool nocase) {
   const std::string p(pattern), s(string);
   bool skip_longer = false;
-  return match(p.c_str(), static_cast<int>(p.size()), s.c_str(), static_cast<int>(s.size()), skip_longer);
+  return match(p.c_str(), static_cast<int>(p.size()), s.c_str(), static_cast<int>(s.size()), nocase, skip_longer);
 }
 
 }  // namespace locksim::engine

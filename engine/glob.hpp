@@ -7,6 +7,7 @@
 
 namespace locksim::engine {
 
-bool glob_match(std::string_view pattern, std::string_view string);
+// `nocase`: letters match either case (FUNCTION LIST's LIBRARYNAME), as stringmatchlen's nocase.
+bool glob_match(std::string_view pattern, std::string_view string, bool nocase = false);
 
 }  // namespace locksim::engine

@@ -30,6 +30,9 @@ namespace {
 constexpr const char* kRealGlobalsKey = "locksim.globals";    // holds KEYS/ARGV, set with rawset
 constexpr const char* kProtectedKey = "locksim.protected";    // tables no script may modify
 constexpr const char* kStringMetatableKey = "locksim.string_mt";  // what getmetatable('') shows
+constexpr const char* kGlobalsMetatableKey = "locksim.globals_mt";  // what getmetatable(_G) shows
+constexpr const char* kFunctionLoadApiKey = "locksim.function_load_api";  // FUNCTION LOAD's globals
+constexpr const char* kFunctionGlobalsKey = "locksim.function_globals";    // the functions' _ENV
 constexpr int kHookEvery = 1000;                               // instructions between budget checks
 
 ScriptRun& run_of(lua_State* L) { return **static_cast<ScriptRun**>(lua_getextraspace(L)); }
@@ -336,6 +339,21 @@ int string_aware_getmetatable(lua_State* L) {
   luaL_checkany(L, 1);
   if (lua_type(L, 1) == LUA_TSTRING) {
     lua_getfield(L, LUA_REGISTRYINDEX, kStringMetatableKey);
+    return 1;
+  }
+  // A read-only view stands for a table Redis protects in place: a library shows no metatable,
+  // the globals the error metatable that names a nonexistent global (luaSetErrorMetatable), itself
+  // read-only.
+  lua_getfield(L, LUA_REGISTRYINDEX, ordered_next::kViewsKey);
+  lua_pushvalue(L, 1);
+  const bool view = lua_rawget(L, -2) != LUA_TNIL;
+  lua_pop(L, 2);
+  if (view) {
+    lua_getfield(L, LUA_REGISTRYINDEX, "locksim.env");
+    const bool globals = lua_rawequal(L, 1, -1);
+    lua_pop(L, 1);
+    if (globals) lua_getfield(L, LUA_REGISTRYINDEX, kGlobalsMetatableKey);
+    else lua_pushnil(L);
     return 1;
   }
   if (!lua_getmetatable(L, 1)) {
@@ -862,6 +880,14 @@ void install(lua_State* L) {
   lua_setfield(L, LUA_REGISTRYINDEX, kStringMetatableKey);
   lua_pop(L, 2);
 
+  // What getmetatable(_G) shows: Redis's error metatable, read-only.
+  lua_createtable(L, 0, 1);
+  lua_pushcfunction(L, nonexistent_global);
+  lua_setfield(L, -2, "__index");
+  mark_protected(L, -1);
+  push_readonly_proxy(L, -1);
+  lua_setfield(L, LUA_REGISTRYINDEX, kGlobalsMetatableKey);
+  lua_pop(L, 1);
   // Scripts see the globals through a read-only proxy; an unknown global is an error.
   push_readonly_proxy(L, real);
   lua_pushvalue(L, -1);
@@ -885,16 +911,82 @@ void install(lua_State* L) {
   LS_ASSERT(lua_gettop(L) == 0);
 }
 
-void set_global_array(lua_State* L, const char* name, const std::string_view* items, size_t count) {
-  lua_getfield(L, LUA_REGISTRYINDEX, kRealGlobalsKey);
-  lua_pushstring(L, name);
+void push_array(lua_State* L, const std::string_view* items, size_t count) {
   lua_createtable(L, static_cast<int>(count), 0);
   for (size_t i = 0; i < count; ++i) {
     lua_pushlstring(L, items[i].data(), items[i].size());
     lua_rawseti(L, -2, static_cast<lua_Integer>(i + 1));
   }
+}
+
+void set_global_array(lua_State* L, const char* name, const std::string_view* items, size_t count) {
+  lua_getfield(L, LUA_REGISTRYINDEX, kRealGlobalsKey);
+  lua_pushstring(L, name);
+  push_array(L, items, count);
   lua_rawset(L, -3);
   lua_pop(L, 1);
+}
+
+namespace {
+
+// Gives the table on top an error for every name it lacks and for every write, and marks it
+// read-only for rawset and setmetatable.
+void refuse_unknown_and_writes(lua_State* L) {
+  lua_createtable(L, 0, 2);
+  lua_pushcfunction(L, nonexistent_global);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, readonly_error);
+  lua_setfield(L, -2, "__newindex");
+  lua_setmetatable(L, -2);
+  mark_protected(L, -1);
+}
+
+}  // namespace
+
+void install_function_api(lua_State* L, lua_CFunction register_function) {
+  // The globals a library's code sees while FUNCTION LOAD runs it (function_lua.c's
+  // LIBRARY_API): `redis` with register_function, log and the version, nothing else. An unknown
+  // name, in the globals or in `redis`, is the nonexistent-global error.
+  lua_newtable(L);
+  lua_newtable(L);
+  set_field_function(L, "register_function", register_function);
+  set_field_function(L, "log", redis_log);
+  set_field_integer(L, "LOG_DEBUG", 0);
+  set_field_integer(L, "LOG_VERBOSE", 1);
+  set_field_integer(L, "LOG_NOTICE", 2);
+  set_field_integer(L, "LOG_WARNING", 3);
+  lua_pushstring(L, "7.0.15");
+  lua_setfield(L, -2, "REDIS_VERSION");
+  set_field_integer(L, "REDIS_VERSION_NUM", 0x0007000f);
+  refuse_unknown_and_writes(L);
+  lua_setfield(L, -2, "redis");
+  refuse_unknown_and_writes(L);
+  lua_setfield(L, LUA_REGISTRYINDEX, kFunctionLoadApiKey);
+
+  // The globals every library's functions share: an empty read-only table whose metatable's
+  // __index is the load API while FUNCTION LOAD runs a library's code, and the sandbox's globals
+  // otherwise. A function sees the metatable (getmetatable(_G)); it is read-only too.
+  lua_newtable(L);
+  lua_createtable(L, 0, 2);
+  lua_getfield(L, LUA_REGISTRYINDEX, "locksim.env");
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, readonly_error);
+  lua_setfield(L, -2, "__newindex");
+  mark_protected(L, -1);
+  lua_setmetatable(L, -2);
+  mark_protected(L, -1);
+  lua_setfield(L, LUA_REGISTRYINDEX, kFunctionGlobalsKey);
+}
+
+void push_function_globals(lua_State* L) { lua_getfield(L, LUA_REGISTRYINDEX, kFunctionGlobalsKey); }
+
+void set_function_globals_loading(lua_State* L, bool loading) {
+  push_function_globals(L);
+  lua_getmetatable(L, -1);
+  lua_pushliteral(L, "__index");
+  lua_getfield(L, LUA_REGISTRYINDEX, loading ? kFunctionLoadApiKey : "locksim.env");
+  lua_rawset(L, -3);  // rawset: the metatable refuses scripts' writes, not the host's
+  lua_pop(L, 2);
 }
 
 void push_reply(lua_State* L, const Reply& reply) {
@@ -1047,5 +1139,7 @@ void arm_budget(lua_State* L) {
 }
 
 void disarm_budget(lua_State* L) { lua_sethook(L, nullptr, 0, 0); }
+
+bool over_budget(lua_State* L) { return run_of(L).executed > run_of(L).budget; }
 
 }  // namespace locksim::engine::lua_bridge

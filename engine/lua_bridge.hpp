@@ -8,6 +8,7 @@
 #include "base/reply.hpp"
 
 struct lua_State;
+typedef int (*lua_CFunction)(lua_State* L);
 
 namespace locksim::engine {
 
@@ -36,6 +37,19 @@ void reset_libraries(lua_State* L);
 
 // Sets the read-only global `name` (KEYS or ARGV) to a fresh array of strings.
 void set_global_array(lua_State* L, const char* name, const std::string_view* items, size_t count);
+// Pushes a fresh array of strings (a function's keys or args).
+void push_array(lua_State* L, const std::string_view* items, size_t count);
+
+// FUNCTION's side of a state (function_lua.c), installed once after install(): the load API a
+// library's code runs against (`redis.register_function`, `redis.log`, the version) and the
+// read-only globals all its functions share. `register_function` is the C function behind
+// redis.register_function.
+void install_function_api(lua_State* L, lua_CFunction register_function);
+// Pushes the functions' globals: the _ENV of every library chunk.
+void push_function_globals(lua_State* L);
+// Points the functions' globals at the load API (while FUNCTION LOAD runs a library's code) or
+// back at the sandbox's globals.
+void set_function_globals_loading(lua_State* L, bool loading);
 
 // Redis -> Lua (redisProtocolToLuaType): pushes one value.
 void push_reply(lua_State* L, const Reply& reply);
@@ -49,6 +63,8 @@ int error_handler(lua_State* L);
 
 // Arms the instruction-budget hook for one script run, its count starting at zero.
 void arm_budget(lua_State* L);
+// Whether the run armed last has spent its budget (its error is the budget's).
+bool over_budget(lua_State* L);
 void disarm_budget(lua_State* L);
 
 }  // namespace lua_bridge

@@ -15,8 +15,9 @@ class ScriptServer {
   virtual Reply call_from_script(std::span<const std::string_view> argv) = 0;
   // redis.log.
   virtual void script_log(int level, std::string_view message) = 0;
-  // Bracket one script run: between them the server's clock stands still.
-  virtual void enter_script() = 0;
+  // Bracket one script run: between them the server's clock stands still. A read-only run
+  // (FCALL_RO, a function flagged no-writes) may call no command that writes.
+  virtual void enter_script(bool read_only) = 0;
   virtual void leave_script() = 0;
 
  protected:

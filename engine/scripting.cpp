@@ -1,6 +1,5 @@
 #include "engine/scripting.hpp"
 
-#include <atomic>
 #include <cctype>
 #include <cstdlib>
 #include <lua.hpp>
@@ -10,43 +9,27 @@
 #include "engine/errors.hpp"
 #include "engine/lua51_compile.hpp"
 #include "engine/lua_bridge.hpp"
+#include "engine/lua_call.hpp"
 #include "engine/lua_state_pool.hpp"
 
 namespace locksim::engine {
-namespace {
-
-// Relaxed: a tally for benchmarks, never an order between threads.
-std::atomic<uint64_t> g_scripts_run{0};
-
-// Time stands still on the server for as long as one script runs.
-class FrozenTime {
- public:
-  explicit FrozenTime(ScriptServer& server) : server_(server) { server_.enter_script(); }
-  ~FrozenTime() { server_.leave_script(); }
-  FrozenTime(const FrozenTime&) = delete;
-  FrozenTime& operator=(const FrozenTime&) = delete;
-
- private:
-  ScriptServer& server_;
-};
-
-}  // namespace
-
-uint64_t scripts_run_total() { return g_scripts_run.load(std::memory_order_relaxed); }
 
 Scripting::Scripting(ScriptServer& server, int64_t instruction_budget)
-    : run_{.server = server, .budget = instruction_budget}, prepared_(take_lua_state(run_)), lua_(prepared_->state()) {
+    : run_{.server = server, .budget = instruction_budget},
+      prepared_(take_lua_state(run_)),
+      lua_(prepared_->state()),
+      functions_(run_) {
   LS_ASSERT(run_.budget > 0);
 }
 
 Scripting::~Scripting() { give_back_lua_state(std::move(prepared_)); }
 
 int Scripting::compile(const std::string& sha, std::string_view body, Reply& error) {
-  auto cached = functions_.find(sha);
-  if (cached != functions_.end()) return cached->second;
+  auto cached = cache_.find(sha);
+  if (cached != cache_.end()) return cached->second;
   // Compiled by an engine before this one on the same state: the same function (lua_state_pool.hpp).
   if (const int ref = prepared_->compiled(sha, body); ref != LUA_NOREF) {
-    functions_.emplace(sha, ref);
+    cache_.emplace(sha, ref);
     return ref;
   }
   if (lua51_compile::load(lua_, body, "@user_script") != LUA_OK) {
@@ -62,7 +45,7 @@ int Scripting::compile(const std::string& sha, std::string_view body, Reply& err
   LS_ASSERT(upvalue != nullptr);
   const int ref = luaL_ref(lua_, LUA_REGISTRYINDEX);
   prepared_->remember(sha, body, ref);
-  functions_.emplace(sha, ref);
+  cache_.emplace(sha, ref);
   return ref;
 }
 
@@ -87,8 +70,8 @@ Reply Scripting::evalsha(std::string_view sha, std::span<const std::string_view>
   if (sha.size() != 40) return Reply::error(errors::kNoScript);
   char lower[40];
   for (size_t i = 0; i < 40; ++i) lower[i] = (sha[i] >= 'A' && sha[i] <= 'Z') ? static_cast<char>(sha[i] + 32) : sha[i];
-  auto it = functions_.find(std::string_view(lower, 40));
-  if (it == functions_.end()) return Reply::error(errors::kNoScript);
+  auto it = cache_.find(std::string_view(lower, 40));
+  if (it == cache_.end()) return Reply::error(errors::kNoScript);
   return run(it->first, it->second, keys, args);
 }
 
@@ -102,54 +85,22 @@ Reply Scripting::load(std::string_view body) {
 bool Scripting::exists(std::string_view sha) const {
   std::string lower(sha);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return functions_.count(lower) > 0;
+  return cache_.count(lower) > 0;
 }
 
 void Scripting::flush() {
   // The compiled functions stay with the state (lua_state_pool.hpp), unreachable from scripts;
   // this engine's cache forgets them, so EVALSHA answers NOSCRIPT as Redis does after a flush.
   // Redis 7.0 makes a new Lua state on a flush, so cjson's settings go back to their defaults.
-  functions_.clear();
+  cache_.clear();
   lua_bridge::reset_libraries(lua_);
   lua_gc(lua_, LUA_GCCOLLECT);
 }
 
 Reply Scripting::run(const std::string& sha, int function_ref, std::span<const std::string_view> keys,
                      std::span<const std::string_view> args) {
-  LS_ASSERT(lua_gettop(lua_) == 0);
-  g_scripts_run.fetch_add(1, std::memory_order_relaxed);
-  FrozenTime frozen(run_.server);
-  lua_bridge::set_global_array(lua_, "KEYS", keys.data(), keys.size());
-  lua_bridge::set_global_array(lua_, "ARGV", args.data(), args.size());
-  lua_pushcfunction(lua_, lua_bridge::error_handler);
-  lua_rawgeti(lua_, LUA_REGISTRYINDEX, function_ref);
-  lua_bridge::arm_budget(lua_);
-  const int status = lua_pcall(lua_, 0, 1, 1);
-  lua_bridge::disarm_budget(lua_);
-  Reply reply;
-  if (status == LUA_OK) {
-    reply = lua_bridge::to_reply(lua_, -1);
-  } else if (lua_istable(lua_, -1)) {
-    // {err=, source=, line=} from the error handler.
-    lua_getfield(lua_, -1, "err");
-    const char* err = lua_tostring(lua_, -1);
-    std::string text = err ? err : std::string(errors::kUnknownLuaError);
-    lua_pop(lua_, 1);
-    lua_getfield(lua_, -1, "source");
-    lua_getfield(lua_, -2, "line");
-    if (lua_isstring(lua_, -2) && lua_isinteger(lua_, -1)) {
-      text += " script: " + sha + ", on " + lua_tostring(lua_, -2) + ":" +
-              std::to_string(lua_tointeger(lua_, -1)) + ".";
-    }
-    lua_pop(lua_, 2);
-    reply = Reply::error(text);
-  } else {
-    // Errors that bypass the handler (out of memory).
-    const char* msg = lua_tostring(lua_, -1);
-    reply = Reply::error(errors::script_failed(sha, msg ? msg : "execution failure"));
-  }
-  lua_settop(lua_, 0);
-  return reply;
+  return run_lua(lua_, run_.server,
+                 {.mode = LuaCall::Mode::Eval, .name = sha, .function_ref = function_ref, .keys = keys, .args = args});
 }
 
 }  // namespace locksim::engine

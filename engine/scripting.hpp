@@ -1,7 +1,8 @@
 #pragma once
-// Scripting: EVAL, EVALSHA and the script cache over one Lua 5.4 state per engine. Scripts are
-// compiled once and kept by SHA1; each run gets fresh KEYS/ARGV, sees time frozen, and is stopped
-// deterministically once it exceeds its instruction budget.
+// Scripting: EVAL, EVALSHA and the script cache over one Lua 5.4 state per engine, and FUNCTION's
+// libraries (functions.hpp) beside them. Scripts are compiled once and kept by SHA1; each run gets
+// fresh KEYS/ARGV, sees time frozen, and is stopped deterministically once it exceeds its
+// instruction budget.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -10,6 +11,8 @@
 #include <string_view>
 
 #include "base/reply.hpp"
+#include "engine/functions.hpp"
+#include "engine/lua_call.hpp"
 #include "engine/script_run.hpp"
 #include "engine/script_server.hpp"
 
@@ -18,10 +21,6 @@ struct lua_State;
 namespace locksim::engine {
 
 class PreparedLua;
-
-// How many scripts (EVAL and EVALSHA runs, failed ones included) every engine of this process has
-// run so far: instrumentation for benchmarks (scripts per explored case). Nothing in a run reads it.
-uint64_t scripts_run_total();
 
 class Scripting {
  public:
@@ -41,6 +40,8 @@ class Scripting {
   Reply load(std::string_view body);
   bool exists(std::string_view sha) const;
   void flush();
+  // FUNCTION and FCALL: the same server, random generator and budget as EVAL.
+  Functions& functions() { return functions_; }
 
  private:
   std::string sha_of(std::string_view body) const;
@@ -53,7 +54,8 @@ class Scripting {
   ScriptRun run_;  // before lua_: the bridge holds its address from the start
   std::unique_ptr<PreparedLua> prepared_;  // taken from, and handed back to, lua_state_pool.hpp
   lua_State* lua_ = nullptr;               // prepared_'s state
-  std::map<std::string, int, std::less<>> functions_;  // sha -> registry ref: this engine's script cache
+  std::map<std::string, int, std::less<>> cache_;  // sha -> registry ref: this engine's script cache
+  Functions functions_;  // FUNCTION's libraries, on a state of their own
 };
 
 }  // namespace locksim::engine

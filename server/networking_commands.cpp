@@ -75,6 +75,7 @@ Reply command_info(const engine::CommandSpec& spec) {
   if (spec.flags & engine::kCmdReadOnly) flags.push_back(Reply::status("readonly"));
   if (spec.flags & engine::kCmdNoScript) flags.push_back(Reply::status("noscript"));
   if (spec.flags & engine::kCmdPubSubContext) flags.push_back(Reply::status("pubsub"));
+  if (spec.flags & engine::kCmdMayReplicate) flags.push_back(Reply::status("may_replicate"));
   return Reply::array({Reply::bulk(spec.name), Reply::integer_of(spec.arity), Reply::array(std::move(flags)),
                        Reply::integer_of(0), Reply::integer_of(0), Reply::integer_of(0), Reply::array(),
                        Reply::array(), Reply::array(), Reply::array()});

@@ -750,3 +750,23 @@ TEST_F(Differential, ANumericForOnAStringOrAnIntegralFloatNamesKeysAs51Does) {
 }
 
 }  // namespace locksim::test
+
+namespace locksim::test {
+
+// What getmetatable shows of the tables Redis protects in place: the globals' error metatable, and
+// no metatable for a library.
+TEST_F(Differential, ProtectedTablesMetatables) {
+  for (const char* body : {
+           "local mt = getmetatable(_G); return {type(mt), type(mt.__index), type(mt.__newindex), type(mt.__metatable)}",
+           "local mt = getmetatable(_G); mt.y = 1",
+           "local mt = getmetatable(_G); mt.__index = 1",
+           "local mt = getmetatable(_G); return mt.__index(_G, 'zz')",
+           "return {type(getmetatable(string)), type(getmetatable(redis)), type(getmetatable(cjson)), "
+           "type(getmetatable(math)), type(getmetatable(table)), type(getmetatable(bit))}",
+       }) {
+    SCOPED_TRACE(body);
+    expect_same({"EVAL", body, "0"});
+  }
+}
+
+}  // namespace locksim::test

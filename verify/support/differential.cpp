@@ -32,6 +32,7 @@ void Differential::SetUp() {
   live_ = std::make_unique<RedisClient>(shared_redis_server().port());
   ASSERT_EQ(live_->command({"FLUSHALL"}), Reply::ok());
   ASSERT_EQ(live_->command({"SCRIPT", "FLUSH"}), Reply::ok());
+  ASSERT_EQ(live_->command({"FUNCTION", "FLUSH"}), Reply::ok());
   fake_ = std::make_unique<engine::Engine>(host_);
   session_ = fake_->open_session();
 }

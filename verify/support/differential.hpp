@@ -32,7 +32,7 @@ struct Connection {
   std::unique_ptr<RedisClient> live;
 };
 
-// Each test starts from an empty server (FLUSHALL, SCRIPT FLUSH) and a fresh fake. The live
+// Each test starts from an empty server (FLUSHALL, SCRIPT FLUSH, FUNCTION FLUSH) and a fresh fake. The live
 // server's active expiry is off: expired keys go only when a command touches them, on both sides.
 class Differential : public ::testing::Test {
  protected:

@@ -1,4 +1,4 @@
-// Scripting: EVAL, EVALSHA, SCRIPT LOAD | EXISTS | FLUSH (Redis eval.c).
+// Scripting: EVAL, EVALSHA, their _RO forms, SCRIPT LOAD | EXISTS | FLUSH (Redis eval.c).
 #include "engine/commands.hpp"
 #include "engine/engine.hpp"
 #include "engine/errors.hpp"
@@ -31,23 +31,28 @@ bool split_keys(CommandContext& ctx, std::span<const std::string_view>& keys,
   return true;
 }
 
+// EVAL / EVAL_RO script numkeys [key ...] [arg ...]
+Reply eval(CommandContext& ctx, bool read_only) {
+  std::span<const std::string_view> keys, args;
+  Reply error;
+  if (!split_keys(ctx, keys, args, error)) return error;
+  return ctx.engine.scripting().eval(ctx.arg(1), keys, args, read_only);
+}
+
+// EVALSHA / EVALSHA_RO sha1 numkeys [key ...] [arg ...]
+Reply evalsha(CommandContext& ctx, bool read_only) {
+  std::span<const std::string_view> keys, args;
+  Reply error;
+  if (!split_keys(ctx, keys, args, error)) return error;
+  return ctx.engine.scripting().evalsha(ctx.arg(1), keys, args, read_only);
+}
+
 }  // namespace
 
-// EVAL script numkeys [key ...] [arg ...]
-Reply eval_command(CommandContext& ctx) {
-  std::span<const std::string_view> keys, args;
-  Reply error;
-  if (!split_keys(ctx, keys, args, error)) return error;
-  return ctx.engine.scripting().eval(ctx.arg(1), keys, args);
-}
-
-// EVALSHA sha1 numkeys [key ...] [arg ...]
-Reply evalsha_command(CommandContext& ctx) {
-  std::span<const std::string_view> keys, args;
-  Reply error;
-  if (!split_keys(ctx, keys, args, error)) return error;
-  return ctx.engine.scripting().evalsha(ctx.arg(1), keys, args);
-}
+Reply eval_command(CommandContext& ctx) { return eval(ctx, false); }
+Reply eval_ro_command(CommandContext& ctx) { return eval(ctx, true); }
+Reply evalsha_command(CommandContext& ctx) { return evalsha(ctx, false); }
+Reply evalsha_ro_command(CommandContext& ctx) { return evalsha(ctx, true); }
 
 // SCRIPT LOAD script | SCRIPT EXISTS sha1 [sha1 ...] | SCRIPT FLUSH [ASYNC | SYNC]
 Reply script_command(CommandContext& ctx) {

@@ -127,6 +127,8 @@ Reply unwatch_command(CommandContext& ctx);
 // cmd_scripting.cpp
 Reply eval_command(CommandContext& ctx);
 Reply evalsha_command(CommandContext& ctx);
+Reply eval_ro_command(CommandContext& ctx);
+Reply evalsha_ro_command(CommandContext& ctx);
 Reply script_command(CommandContext& ctx);
 
 // cmd_functions.cpp

@@ -20,6 +20,8 @@ inline constexpr std::string_view kHashValueNotInteger = "ERR hash value is not 
 inline constexpr std::string_view kNegativeKeys = "ERR Number of keys can't be negative";
 inline constexpr std::string_view kTooManyKeys =
     "ERR Number of keys can't be greater than number of args";
+inline constexpr std::string_view kWriteScriptFromReadOnly =
+    "ERR Can not execute a script with write flag using *_ro command.";
 inline constexpr std::string_view kWriteInReadOnlyScript = "ERR Write commands are not allowed from read-only scripts.";
 inline constexpr std::string_view kStringTooLong = "ERR string exceeds maximum allowed size (proto-max-bulk-len)";
 

@@ -1,6 +1,5 @@
 #include "engine/function_lua.hpp"
 
-#include <array>
 #include <cstdlib>
 #include <lua.hpp>
 #include <strings.h>
@@ -10,6 +9,7 @@
 #include "engine/lua51_compile.hpp"
 #include "engine/lua51_messages.hpp"
 #include "engine/lua_bridge.hpp"
+#include "engine/script_flags.hpp"
 #include "engine/script_run.hpp"
 
 namespace locksim::engine::function_lua {
@@ -17,13 +17,6 @@ namespace {
 
 constexpr const char* kLoadingKey = "locksim.function_loading";  // the Loaded being filled, while a load runs
 
-constexpr std::array<std::pair<uint64_t, std::string_view>, 5> kFlagNames{{
-    {kNoWrites, "no-writes"},
-    {kAllowOom, "allow-oom"},
-    {kAllowStale, "allow-stale"},
-    {kNoCluster, "no-cluster"},
-    {kAllowCrossSlot, "allow-cross-slot-keys"},
-}};
 
 // functionsVerifyName: letters, digits and underscores, at least one.
 bool valid_name(std::string_view name) {
@@ -67,17 +60,10 @@ std::optional<uint64_t> read_flags(lua_State* L) {
       lua_pop(L, 1);
       return std::nullopt;
     }
-    const char* name = lua_tostring(L, -1);
-    bool found = false;
-    for (const auto& [flag, flag_name] : kFlagNames) {
-      if (strcasecmp(std::string(flag_name).c_str(), name) == 0) {
-        flags |= flag;
-        found = true;
-        break;
-      }
-    }
+    const auto flag = script_flags::named(lua_tostring(L, -1), /*nocase=*/true);
+    if (flag) flags |= *flag;
     lua_pop(L, 1);
-    if (!found) return std::nullopt;
+    if (!flag) return std::nullopt;
   }
 }
 
@@ -171,8 +157,6 @@ std::string error_message(lua_State* L) {
 }
 
 }  // namespace
-
-std::span<const std::pair<uint64_t, std::string_view>> flag_names() { return kFlagNames; }
 
 void install(lua_State* L) { lua_bridge::install_function_api(L, register_function); }
 

@@ -15,20 +15,12 @@ struct lua_State;
 
 namespace locksim::engine::function_lua {
 
-// A function's flags (script.c's scripts_flags_def, in its order).
-inline constexpr uint64_t kNoWrites = 1u << 0;
-inline constexpr uint64_t kAllowOom = 1u << 1;
-inline constexpr uint64_t kAllowStale = 1u << 2;
-inline constexpr uint64_t kNoCluster = 1u << 3;
-inline constexpr uint64_t kAllowCrossSlot = 1u << 4;
-std::span<const std::pair<uint64_t, std::string_view>> flag_names();
-
 // One redis.register_function call of a library's code.
 struct Registered {
   std::string name;
   std::optional<std::string> description;
   int ref = 0;  // the callback, in the state's registry
-  uint64_t flags = 0;
+  uint64_t flags = 0;  // script_flags.hpp
 };
 
 // Prepares `L` (a sandboxed state, lua_bridge::install) for FUNCTION: once.

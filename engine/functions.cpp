@@ -13,6 +13,7 @@
 #include "engine/lua_bridge.hpp"
 #include "engine/lua_call.hpp"
 #include "engine/lua_state_pool.hpp"
+#include "engine/script_flags.hpp"
 
 namespace locksim::engine {
 namespace {
@@ -199,7 +200,7 @@ Reply Functions::list(std::optional<std::string_view> pattern, bool with_code) c
     Reply functions = Reply::array();
     for (const Function& f : library.functions) {
       Reply flags = Reply::array();
-      for (const auto& [flag, flag_name] : function_lua::flag_names())
+      for (const auto& [flag, flag_name] : script_flags::names())
         if (f.flags & flag) flags.elements.push_back(Reply::status(flag_name));
       functions.elements.push_back(Reply::array({Reply::bulk("name"), Reply::bulk(f.name), Reply::bulk("description"),
                                                  f.description ? Reply::bulk(*f.description) : Reply::nil(),
@@ -229,12 +230,10 @@ Reply Functions::call(std::string_view name, std::span<const std::string_view> k
                       std::span<const std::string_view> args, bool read_only) {
   const Function* f = current_.find(name);
   if (f == nullptr) return Reply::error("ERR Function not found");
-  // scriptPrepareForRun: a function that may write does not run from FCALL_RO.
-  const bool no_writes = (f->flags & function_lua::kNoWrites) != 0;
-  if (read_only && !no_writes) return Reply::error("ERR Can not execute a script with write flag using *_ro command.");
+  if (script_flags::refused_read_only(f->flags, read_only)) return Reply::error(errors::kWriteScriptFromReadOnly);
   return run_lua(lua(), run_.server,
                  {.mode = LuaCall::Mode::Function, .name = f->name, .function_ref = f->ref, .keys = keys, .args = args,
-                  .read_only = read_only || no_writes});
+                  .read_only = script_flags::runs_read_only(f->flags, read_only)});
 }
 
 Reply Functions::dump() const {

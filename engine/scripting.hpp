@@ -30,12 +30,12 @@ class Scripting {
   Scripting(const Scripting&) = delete;
   Scripting& operator=(const Scripting&) = delete;
 
-  // EVAL body: compiles (and caches) the body if needed, then runs it.
-  Reply eval(std::string_view body, std::span<const std::string_view> keys,
-             std::span<const std::string_view> args);
-  // EVALSHA: runs a cached script, or NOSCRIPT.
-  Reply evalsha(std::string_view sha, std::span<const std::string_view> keys,
-                std::span<const std::string_view> args);
+  // EVAL body (EVAL_RO: `read_only`): compiles (and caches) the body if needed, then runs it.
+  Reply eval(std::string_view body, std::span<const std::string_view> keys, std::span<const std::string_view> args,
+             bool read_only = false);
+  // EVALSHA (EVALSHA_RO): runs a cached script, or NOSCRIPT.
+  Reply evalsha(std::string_view sha, std::span<const std::string_view> keys, std::span<const std::string_view> args,
+                bool read_only = false);
   // SCRIPT LOAD: the SHA as a bulk reply, or the compile error.
   Reply load(std::string_view body);
   bool exists(std::string_view sha) const;
@@ -44,17 +44,22 @@ class Scripting {
   Functions& functions() { return functions_; }
 
  private:
+  // A cached script: its compiled function (a registry reference) and its shebang's flags.
+  struct Script {
+    int ref;
+    uint64_t flags;
+  };
   std::string sha_of(std::string_view body) const;
-  // The registry reference of the compiled function for `sha`, compiling `body` if needed;
-  // on a compile error returns LUA_NOREF and sets `error`.
-  int compile(const std::string& sha, std::string_view body, Reply& error);
-  Reply run(const std::string& sha, int function_ref, std::span<const std::string_view> keys,
-            std::span<const std::string_view> args);
+  // The cached script for `sha`, compiling `body` if needed; null on a compile or shebang error,
+  // which `error` then holds.
+  const Script* compile(const std::string& sha, std::string_view body, Reply& error);
+  Reply run(const std::string& sha, const Script& script, std::span<const std::string_view> keys,
+            std::span<const std::string_view> args, bool read_only);
 
   ScriptRun run_;  // before lua_: the bridge holds its address from the start
   std::unique_ptr<PreparedLua> prepared_;  // taken from, and handed back to, lua_state_pool.hpp
   lua_State* lua_ = nullptr;               // prepared_'s state
-  std::map<std::string, int, std::less<>> cache_;  // sha -> registry ref: this engine's script cache
+  std::map<std::string, Script, std::less<>> cache_;  // sha -> script: this engine's script cache
   Functions functions_;  // FUNCTION's libraries, on a state of their own
 };
 

@@ -770,3 +770,51 @@ TEST_F(Differential, ProtectedTablesMetatables) {
 }
 
 }  // namespace locksim::test
+
+namespace locksim::test {
+
+// A shebang line declares an EVAL script's flags (script.c): no-writes refuses writes and PUBLISH,
+// EVAL_RO and EVALSHA_RO refuse a script that may write, and a script without a shebang keeps
+// EVAL's old rules (EVAL_RO then only refuses its writes).
+TEST_F(Differential, ShebangFlagsAndReadOnlyEval) {
+  expect_same({"SET", "k", "v"});
+  for (const char* body : {
+           "#!lua\nreturn redis.call('get', KEYS[1])",
+           "#!lua flags=no-writes\nreturn redis.call('get', KEYS[1])",
+           "#!lua flags=no-writes\nreturn redis.call('set', KEYS[1], 'w')",
+           "#!lua flags=no-writes\nreturn redis.call('publish', 'c', 'm')",
+           "#!lua flags=no-writes,allow-oom,allow-stale,no-cluster,allow-cross-slot-keys\nreturn 1",
+           "#!lua flags=\nreturn redis.call('set', KEYS[1], 'x')",
+           "#!lua flags=no-writes,\nreturn 1",
+           "#!lua flags=,no-writes\nreturn 1",
+           "#!lua flags=NO-WRITES\nreturn 1",
+           "#!lua flags=bogus\nreturn 1",
+           "#!lua name=x\nreturn 1",
+           "#!lua flags=no-writes flags=allow-oom\nreturn 1",
+           "#!py\nreturn 1",
+           "#!LUA\nreturn 1",
+           "#! lua\nreturn 1",
+           "#!\nreturn 1",
+           "#!lua \"unclosed\nreturn 1",
+           "#!lua",
+           "#!lua\nreturn (",
+           "#!lua\n\nerror('on line three')",
+           "return redis.call('set', KEYS[1], 'old rules')",
+       }) {
+    SCOPED_TRACE(body);
+    expect_same({"EVAL", body, "1", "k"});
+    expect_same({"EVAL_RO", body, "1", "k"});
+    expect_same({"SCRIPT", "LOAD", body});
+    auto [fake, live] = both({"SCRIPT", "LOAD", body});
+    if (live.kind == Reply::Kind::Bulk) {
+      expect_same({"EVALSHA_RO", live.str, "1", "k"});
+      expect_same({"EVALSHA", live.str, "1", "k"});
+    }
+    expect_same({"GET", "k"});
+  }
+  expect_same({"EVAL_RO", "return 1", "x"});
+  expect_same({"EVAL_RO", "return 1"});
+  expect_same({"EVALSHA_RO", "0000000000000000000000000000000000000000", "0"});
+}
+
+}  // namespace locksim::test

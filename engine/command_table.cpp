@@ -34,6 +34,16 @@ constexpr std::array kFunctionSubcommands = std::to_array<SubcommandSpec>({
     {"stats", 2},
 });
 
+// PUBSUB's subcommands in Redis 7.0, sorted by name.
+constexpr std::array kPubsubSubcommands = std::to_array<SubcommandSpec>({
+    {"channels", -2},
+    {"help", 2},
+    {"numpat", 2},
+    {"numsub", -2},
+    {"shardchannels", -2},
+    {"shardnumsub", -2},
+});
+
 // Sorted by name: lookup is a binary search, and listing is deterministic.
 constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"append", 3, W, append_command},
@@ -94,8 +104,11 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"pexpiretime", 2, R, pexpiretime_command},
     {"ping", -1, PS, ping_command},
     {"psetex", 4, W, psetex_command},
+    {"psubscribe", -2, NS | PS, psubscribe_command},
     {"pttl", 2, R, pttl_command},
     {"publish", 3, MR, publish_command},
+    {"pubsub", -2, 0, pubsub_command, kPubsubSubcommands},
+    {"punsubscribe", -1, NS | PS, punsubscribe_command},
     {"randomkey", 1, R, randomkey_command},
     {"rename", 3, W, rename_command},
     {"renamenx", 3, W, renamenx_command},

@@ -102,6 +102,9 @@ Reply sdiffstore_command(CommandContext& ctx);
 Reply publish_command(CommandContext& ctx);
 Reply subscribe_command(CommandContext& ctx);
 Reply unsubscribe_command(CommandContext& ctx);
+Reply psubscribe_command(CommandContext& ctx);
+Reply punsubscribe_command(CommandContext& ctx);
+Reply pubsub_command(CommandContext& ctx);
 
 // cmd_server.cpp
 Reply ping_command(CommandContext& ctx);

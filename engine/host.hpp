@@ -35,8 +35,10 @@ class Host {
   virtual int64_t now_ms() = 0;
   // DEBUG SLEEP: the server is busy for `ms`. A simulated host advances its clock.
   virtual void sleep_ms(int64_t ms) = 0;
-  // PUBLISH reached `subscriber`; the host carries the message (over a network, if it has one).
-  virtual void deliver(SessionId subscriber, std::string_view channel, std::string_view message) = 0;
+  // PUBLISH reached `subscriber`, subscribed to the channel itself (`pattern` "") or to `pattern`;
+  // the host carries the message (over a network, if it has one).
+  virtual void deliver(SessionId subscriber, std::string_view channel, std::string_view message,
+                       std::string_view pattern) = 0;
   // A key of db 0 changed. Other databases are not reported: keyspace.hpp says why.
   virtual void key_event(KeyEvent /*event*/, std::string_view /*key*/, int64_t /*expire_at_ms*/) {}
   // redis.log from a script. Recorded by hosts that care, never printed by the engine.
@@ -50,7 +52,7 @@ class ManualHost : public Host {
   int64_t now_ms() override { return now_ms_; }
   void sleep_ms(int64_t ms) override { now_ms_ += ms; }
   void advance_ms(int64_t ms) { now_ms_ += ms; }
-  void deliver(SessionId, std::string_view, std::string_view) override {}
+  void deliver(SessionId, std::string_view, std::string_view, std::string_view) override {}
 
  private:
   int64_t now_ms_;

@@ -392,11 +392,13 @@ void Server::sleep_ms(int64_t ms) {
     std::this_thread::sleep_for(milliseconds(ms));
 }
 
-void Server::deliver(engine::SessionId subscriber, std::string_view channel, std::string_view message) {
+void Server::deliver(engine::SessionId subscriber, std::string_view channel, std::string_view message,
+                     std::string_view pattern) {
   const auto it = by_session_.find(subscriber);
   LS_ASSERT(it != by_session_.end());
   std::string bytes;
-  append_push(bytes, {"message", channel, message}, it->second->protocol);
+  if (pattern.empty()) append_push(bytes, {"message", channel, message}, it->second->protocol);
+  else append_push(bytes, {"pmessage", pattern, channel, message}, it->second->protocol);
   send(it->second, std::move(bytes));
 }
 

@@ -51,7 +51,8 @@ class Server final : public engine::Host {
   // engine::Host
   int64_t now_ms() override { return clock_.now_ms(); }
   void sleep_ms(int64_t ms) override;
-  void deliver(engine::SessionId subscriber, std::string_view channel, std::string_view message) override;
+  void deliver(engine::SessionId subscriber, std::string_view channel, std::string_view message,
+               std::string_view pattern) override;
   void key_event(engine::KeyEvent event, std::string_view key, int64_t expire_at_ms) override;
 
  private:

@@ -15,7 +15,8 @@ namespace {
 class DemoHost : public engine::ManualHost {
  public:
   using ManualHost::ManualHost;
-  void deliver(engine::SessionId subscriber, std::string_view channel, std::string_view message) override {
+  void deliver(engine::SessionId subscriber, std::string_view channel, std::string_view message,
+               std::string_view /*pattern: the demo subscribes to channels*/) override {
     delivered.push_back("session " + std::to_string(subscriber) + " <- " + std::string(channel) + " \"" +
                         std::string(message) + "\"");
   }

@@ -20,7 +20,9 @@ int64_t RedisNode::now_ms() { return world_.epoch_now(); }
 // The simulated server never blocks the world; DEBUG SLEEP is not sent by lock clients.
 void RedisNode::sleep_ms(int64_t) {}
 
-void RedisNode::deliver(engine::SessionId subscriber, std::string_view channel, std::string_view) {
+void RedisNode::deliver(engine::SessionId subscriber, std::string_view channel, std::string_view,
+                        std::string_view pattern) {
+  LS_ASSERT(pattern.empty());  // a simulated client subscribes to channels only (pubsub())
   auto it = pubsub_owner_.find(subscriber);
   LS_ASSERT(it != pubsub_owner_.end());
   world_.carry_message(it->second, channel, index_);

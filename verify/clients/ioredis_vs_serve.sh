@@ -16,9 +16,5 @@ known=(
   "strings: more commands"
   # No HMGET.
   "hashes: hmget"
-  # No PSUBSCRIBE/PUNSUBSCRIBE.
-  "pubsub: patterns"
-  # No PUBSUB (NUMSUB, NUMPAT).
-  "pubsub: introspection"
 )
 compare_outputs "$work/redis.out" "$work/serve.out" "${known[@]}"

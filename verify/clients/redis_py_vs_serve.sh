@@ -16,10 +16,6 @@ known=(
   "strings: more commands"
   # No HMGET.
   "hashes: hmget"
-  # No PSUBSCRIBE/PUNSUBSCRIBE.
-  "pubsub: patterns"
-  # No PUBSUB (NUMSUB, NUMPAT, CHANNELS).
-  "pubsub: introspection"
   # No HSCAN: hscan_iter() (scan_iter() works).
   "scan"
 )

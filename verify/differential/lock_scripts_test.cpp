@@ -18,7 +18,7 @@ struct Delivery {
 
 class RecordingHost : public WallClockHost {
  public:
-  void deliver(engine::SessionId session, std::string_view channel, std::string_view message) override {
+  void deliver(engine::SessionId session, std::string_view channel, std::string_view message, std::string_view) override {
     delivered.push_back({session, std::string(channel), std::string(message)});
   }
   std::vector<Delivery> delivered;

@@ -10,13 +10,15 @@ struct Delivery {
   engine::SessionId session;
   std::string channel;
   std::string message;
+  std::string pattern{};  // "" for a subscriber of the channel itself
   bool operator==(const Delivery&) const = default;
 };
 
 class RecordingHost : public WallClockHost {
  public:
-  void deliver(engine::SessionId session, std::string_view channel, std::string_view message) override {
-    delivered.push_back({session, std::string(channel), std::string(message)});
+  void deliver(engine::SessionId session, std::string_view channel, std::string_view message,
+               std::string_view pattern) override {
+    delivered.push_back({session, std::string(channel), std::string(message), std::string(pattern)});
   }
   std::vector<Delivery> delivered;
 };
@@ -135,6 +137,70 @@ TEST_F(PubSubDifferential, PublishFromAScriptCountsAndDelivers) {
   EXPECT_EQ(live_sub.read_reply(),
             Reply::array({Reply::bulk("message"), Reply::bulk("ch"), Reply::bulk("from-script")}));
   EXPECT_EQ(recording_.delivered, (std::vector<Delivery>{{fake_sub, "ch", "from-script"}}));
+}
+
+// A pattern subscription counts with the channels, answers pmessage with its pattern, and PUBLISH
+// counts one delivery per subscription that matches (a session subscribed both ways gets two).
+TEST_F(PubSubDifferential, PatternSubscriptionsDeliverPmessages) {
+  RedisClient live_a(shared_redis_server().port());
+  RedisClient live_b(shared_redis_server().port());
+  const engine::SessionId fake_a = fake_->open_session();
+  const engine::SessionId fake_b = fake_->open_session();
+  expect_same({"PSUBSCRIBE"});
+  expect_same_replies(session_, *live_, {"PUNSUBSCRIBE"}, 1);
+  expect_same_replies(fake_a, live_a, {"PSUBSCRIBE", "news.*", "h?llo", "news.*"}, 3);
+  expect_same_replies(fake_a, live_a, {"SUBSCRIBE", "news.sport"}, 1);
+  expect_same_replies(fake_b, live_b, {"PSUBSCRIBE", "[nm]ews.s*"}, 1);
+  expect_same({"PUBSUB", "NUMPAT"});
+  expect_same({"PUBSUB", "NUMSUB", "news.sport", "news.*", "nothing"});
+  expect_same({"PUBSUB", "NUMSUB"});
+  expect_same({"PUBSUB", "CHANNELS"});
+  expect_same({"PUBSUB", "CHANNELS", "news.s*"});
+  expect_same({"PUBSUB", "CHANNELS", "x*"});
+  expect_same({"PUBSUB", "SHARDCHANNELS"});
+  expect_same({"PUBSUB", "SHARDNUMSUB", "a"});
+  expect_same({"PUBSUB", "HELP"});
+  expect_same({"PUBSUB", "CHANNELS", "a", "b"});
+  expect_same({"PUBSUB", "NUMPAT", "x"});
+  expect_same({"PUBSUB", "HELP", "x"});
+  expect_same({"PUBSUB", "NOSUCH"});
+  expect_same({"PUBSUB"});
+
+  // One pattern matches per delivery below, so Redis's order among patterns is not in question.
+  expect_same({"PUBLISH", "hello", "one"});
+  EXPECT_EQ(live_a.read_reply(),
+            Reply::array({Reply::bulk("pmessage"), Reply::bulk("h?llo"), Reply::bulk("hello"), Reply::bulk("one")}));
+  expect_same({"PUBLISH", "news.weather", "two"});
+  EXPECT_EQ(live_a.read_reply(), Reply::array({Reply::bulk("pmessage"), Reply::bulk("news.*"),
+                                               Reply::bulk("news.weather"), Reply::bulk("two")}));
+  expect_same({"PUBLISH", "mews.sx", "three"});
+  EXPECT_EQ(live_b.read_reply(), Reply::array({Reply::bulk("pmessage"), Reply::bulk("[nm]ews.s*"),
+                                               Reply::bulk("mews.sx"), Reply::bulk("three")}));
+  expect_same({"PUBLISH", "nothing", "x"});
+  const std::vector<Delivery> delivered{{fake_a, "hello", "one", "h?llo"},
+                                        {fake_a, "news.weather", "two", "news.*"},
+                                        {fake_b, "mews.sx", "three", "[nm]ews.s*"}};
+  EXPECT_EQ(recording_.delivered, delivered);
+
+  // The channel, then its patterns: news.sport reaches a through the channel and news.*, b through its pattern.
+  expect_same({"PUBLISH", "news.sport", "four"});
+  EXPECT_EQ(live_a.read_reply(),
+            Reply::array({Reply::bulk("message"), Reply::bulk("news.sport"), Reply::bulk("four")}));
+  EXPECT_EQ(live_a.read_reply(), Reply::array({Reply::bulk("pmessage"), Reply::bulk("news.*"),
+                                               Reply::bulk("news.sport"), Reply::bulk("four")}));
+  EXPECT_EQ(live_b.read_reply(), Reply::array({Reply::bulk("pmessage"), Reply::bulk("[nm]ews.s*"),
+                                               Reply::bulk("news.sport"), Reply::bulk("four")}));
+  ASSERT_EQ(recording_.delivered.size(), 6u);
+
+  expect_same_replies(fake_a, live_a, {"PUNSUBSCRIBE", "news.*", "never"}, 2);
+  expect_same_replies(fake_a, live_a, {"UNSUBSCRIBE"}, 1);
+  expect_same_replies(fake_a, live_a, {"UNSUBSCRIBE"}, 1);  // none left, one pattern: [unsubscribe, nil, 1]
+  expect_same_replies(fake_a, live_a, {"PSUBSCRIBE", "z*"}, 1);
+  expect_same_replies(fake_a, live_a, {"PUNSUBSCRIBE"}, 2);  // in the order subscribed: h?llo, z*
+  expect_same_replies(fake_a, live_a, {"PUNSUBSCRIBE"}, 1);  // none left: [punsubscribe, nil, 0]
+  expect_same({"PUBSUB", "NUMPAT"});
+  expect_same({"EVAL", "return redis.call('pubsub', 'numpat')", "0"});
+  expect_same({"EVAL", "return redis.call('psubscribe', 'x')", "0"});
 }
 
 }  // namespace

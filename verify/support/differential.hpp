@@ -22,7 +22,7 @@ class WallClockHost : public engine::Host {
  public:
   int64_t now_ms() override;
   void sleep_ms(int64_t ms) override;
-  void deliver(engine::SessionId, std::string_view, std::string_view) override {}
+  void deliver(engine::SessionId, std::string_view, std::string_view, std::string_view) override {}
 };
 
 // One client's connection to both: a session of the fake and a connection to the live server.

@@ -13,7 +13,7 @@ struct Delivery {
 
 class DeliveringHost : public ManualHost {
  public:
-  void deliver(SessionId session, std::string_view channel, std::string_view message) override {
+  void deliver(SessionId session, std::string_view channel, std::string_view message, std::string_view) override {
     delivered.push_back({session, std::string(channel), std::string(message)});
   }
   std::vector<Delivery> delivered;

@@ -20,64 +20,49 @@ Reply publish_command(CommandContext& ctx) {
   return Reply::integer_of(static_cast<int64_t>(receivers));
 }
 
-// SUBSCRIBE channel [channel ...]: one reply per channel.
-Reply subscribe_command(CommandContext& ctx) {
+namespace {
+
+using Change = size_t (PubSub::*)(SessionId, std::string_view);
+
+// `change` applied to each of `names` in turn, with one reply each: [kind, name, count after].
+Reply each(CommandContext& ctx, std::string_view kind, Change change, const std::vector<std::string>& names) {
   std::vector<Reply> replies;
-  for (size_t j = 1; j < ctx.argc(); ++j) {
-    const size_t count = ctx.engine.pubsub().subscribe(ctx.session, ctx.arg(j));
-    replies.push_back(subscription_reply("subscribe", Reply::bulk(ctx.arg(j)), count));
+  for (const std::string& name : names) {
+    const size_t count = (ctx.engine.pubsub().*change)(ctx.session, name);
+    replies.push_back(subscription_reply(kind, Reply::bulk(name), count));
   }
   return Reply::sequence(std::move(replies));
 }
+
+std::vector<std::string> arguments(const CommandContext& ctx) {
+  return {ctx.argv.begin() + 1, ctx.argv.end()};
+}
+
+// UNSUBSCRIBE and PUNSUBSCRIBE: from the names given, else from all `subscribed`; with none,
+// [kind, nil, count].
+Reply leave(CommandContext& ctx, std::string_view kind, Change change, std::vector<std::string> subscribed) {
+  if (ctx.argc() > 1) return each(ctx, kind, change, arguments(ctx));
+  if (subscribed.empty())
+    return Reply::sequence({subscription_reply(kind, Reply::nil(), ctx.engine.pubsub().count_of(ctx.session))});
+  return each(ctx, kind, change, subscribed);
+}
+
+}  // namespace
+
+// SUBSCRIBE channel [channel ...]: one reply per channel.
+Reply subscribe_command(CommandContext& ctx) { return each(ctx, "subscribe", &PubSub::subscribe, arguments(ctx)); }
 
 // UNSUBSCRIBE [channel ...]: without channels, from all of them (in byte order).
 Reply unsubscribe_command(CommandContext& ctx) {
-  PubSub& pubsub = ctx.engine.pubsub();
-  std::vector<std::string> channels;
-  if (ctx.argc() > 1) {
-    for (size_t j = 1; j < ctx.argc(); ++j) channels.emplace_back(ctx.arg(j));
-  } else {
-    channels = pubsub.channels_of(ctx.session);
-    if (channels.empty()) {
-      const auto count = pubsub.count_of(ctx.session);  // its patterns
-      return Reply::sequence({subscription_reply("unsubscribe", Reply::nil(), count)});
-    }
-  }
-  std::vector<Reply> replies;
-  for (const std::string& channel : channels) {
-    const size_t count = pubsub.unsubscribe(ctx.session, channel);
-    replies.push_back(subscription_reply("unsubscribe", Reply::bulk(channel), count));
-  }
-  return Reply::sequence(std::move(replies));
+  return leave(ctx, "unsubscribe", &PubSub::unsubscribe, ctx.engine.pubsub().channels_of(ctx.session));
 }
 
 // PSUBSCRIBE pattern [pattern ...]: one reply per pattern.
-Reply psubscribe_command(CommandContext& ctx) {
-  std::vector<Reply> replies;
-  for (size_t j = 1; j < ctx.argc(); ++j) {
-    const size_t count = ctx.engine.pubsub().psubscribe(ctx.session, ctx.arg(j));
-    replies.push_back(subscription_reply("psubscribe", Reply::bulk(ctx.arg(j)), count));
-  }
-  return Reply::sequence(std::move(replies));
-}
+Reply psubscribe_command(CommandContext& ctx) { return each(ctx, "psubscribe", &PubSub::psubscribe, arguments(ctx)); }
 
 // PUNSUBSCRIBE [pattern ...]: without patterns, from all of them, in the order they were subscribed.
 Reply punsubscribe_command(CommandContext& ctx) {
-  PubSub& pubsub = ctx.engine.pubsub();
-  std::vector<std::string> patterns;
-  if (ctx.argc() > 1) {
-    for (size_t j = 1; j < ctx.argc(); ++j) patterns.emplace_back(ctx.arg(j));
-  } else {
-    patterns = pubsub.patterns_of(ctx.session);
-    if (patterns.empty())
-      return Reply::sequence({subscription_reply("punsubscribe", Reply::nil(), pubsub.count_of(ctx.session))});
-  }
-  std::vector<Reply> replies;
-  for (const std::string& pattern : patterns) {
-    const size_t count = pubsub.punsubscribe(ctx.session, pattern);
-    replies.push_back(subscription_reply("punsubscribe", Reply::bulk(pattern), count));
-  }
-  return Reply::sequence(std::move(replies));
+  return leave(ctx, "punsubscribe", &PubSub::punsubscribe, ctx.engine.pubsub().patterns_of(ctx.session));
 }
 
 namespace {

@@ -5,7 +5,6 @@
 #include <strings.h>
 
 #include "base/assert.hpp"
-#include "base/split_args.hpp"
 #include "engine/errors.hpp"
 #include "engine/function_lua.hpp"
 #include "engine/function_payload.hpp"
@@ -44,18 +43,13 @@ std::optional<Metadata> metadata(std::string_view payload, std::string& error) {
     error = "ERR Missing library metadata";
     return std::nullopt;
   }
-  // The payload is a C string to Redis: a NUL ends it.
-  payload = payload.substr(0, payload.find('\0'));
-  const size_t end = payload.find('\n');
-  if (end == std::string_view::npos) {
+  const auto line = script_flags::shebang_line(payload);
+  if (std::holds_alternative<script_flags::ShebangProblem>(line)) {
     error = "ERR Invalid library metadata";
     return std::nullopt;
   }
-  const auto parts = split_args(payload.substr(0, end));
-  if (!parts || parts->empty()) {
-    error = "ERR Invalid library metadata";
-    return std::nullopt;
-  }
+  const std::vector<std::string>* parts = &std::get<script_flags::ShebangLine>(line).words;
+  const size_t end = std::get<script_flags::ShebangLine>(line).length;
   Metadata md;
   md.engine = (*parts)[0].substr(std::min<size_t>(2, (*parts)[0].size()));
   std::optional<std::string> name;
@@ -76,7 +70,7 @@ std::optional<Metadata> metadata(std::string_view payload, std::string& error) {
     return std::nullopt;
   }
   md.name = std::move(*name);
-  md.code = std::string(payload.substr(end));
+  md.code = std::string(payload.substr(0, payload.find('\0')).substr(end));
   return md;
 }
 

@@ -718,6 +718,17 @@ void set_field_integer(lua_State* L, const char* name, lua_Integer v) {
   lua_setfield(L, -2, name);
 }
 
+// redis.log's levels and the server's version, which FUNCTION LOAD's API has too.
+void set_log_levels_and_version(lua_State* L) {
+  set_field_integer(L, "LOG_DEBUG", 0);
+  set_field_integer(L, "LOG_VERBOSE", 1);
+  set_field_integer(L, "LOG_NOTICE", 2);
+  set_field_integer(L, "LOG_WARNING", 3);
+  lua_pushstring(L, "7.0.15");
+  lua_setfield(L, -2, "REDIS_VERSION");
+  set_field_integer(L, "REDIS_VERSION_NUM", 0x0007000f);
+}
+
 void push_redis_library(lua_State* L) {
   lua_newtable(L);
   set_field_function(L, "call", redis_call);
@@ -732,18 +743,12 @@ void push_redis_library(lua_State* L) {
   set_field_function(L, "replicate_commands", redis_replicate_commands);
   set_field_function(L, "breakpoint", redis_breakpoint);
   set_field_function(L, "debug", redis_noop);
-  set_field_integer(L, "LOG_DEBUG", 0);
-  set_field_integer(L, "LOG_VERBOSE", 1);
-  set_field_integer(L, "LOG_NOTICE", 2);
-  set_field_integer(L, "LOG_WARNING", 3);
+  set_log_levels_and_version(L);
   set_field_integer(L, "REPL_NONE", 0);
   set_field_integer(L, "REPL_AOF", 1);
   set_field_integer(L, "REPL_SLAVE", 2);
   set_field_integer(L, "REPL_REPLICA", 2);
   set_field_integer(L, "REPL_ALL", 3);
-  lua_pushstring(L, "7.0.15");
-  lua_setfield(L, -2, "REDIS_VERSION");
-  set_field_integer(L, "REDIS_VERSION_NUM", 0x0007000f);
 }
 
 void budget_hook(lua_State* L, lua_Debug*);
@@ -951,13 +956,7 @@ void install_function_api(lua_State* L, lua_CFunction register_function) {
   lua_newtable(L);
   set_field_function(L, "register_function", register_function);
   set_field_function(L, "log", redis_log);
-  set_field_integer(L, "LOG_DEBUG", 0);
-  set_field_integer(L, "LOG_VERBOSE", 1);
-  set_field_integer(L, "LOG_NOTICE", 2);
-  set_field_integer(L, "LOG_WARNING", 3);
-  lua_pushstring(L, "7.0.15");
-  lua_setfield(L, -2, "REDIS_VERSION");
-  set_field_integer(L, "REDIS_VERSION_NUM", 0x0007000f);
+  set_log_levels_and_version(L);
   refuse_unknown_and_writes(L);
   lua_setfield(L, -2, "redis");
   refuse_unknown_and_writes(L);

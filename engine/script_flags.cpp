@@ -30,28 +30,32 @@ std::optional<uint64_t> named(std::string_view name, bool nocase) {
   return std::nullopt;
 }
 
+std::variant<ShebangLine, ShebangProblem> shebang_line(std::string_view text) {
+  text = text.substr(0, text.find('\0'));  // a C string to Redis
+  const size_t end = text.find('\n');
+  if (end == std::string_view::npos) return ShebangProblem::NoLineEnd;
+  auto words = split_args(text.substr(0, end));
+  if (!words || words->empty()) return ShebangProblem::NoWords;
+  return ShebangLine{std::move(*words), end};
+}
+
 std::optional<Shebang> eval_shebang(std::string_view body, std::string& error) {
   Shebang shebang;
   if (!body.starts_with("#!")) return shebang;
-  body = body.substr(0, body.find('\0'));  // a C string to Redis
-  const size_t end = body.find('\n');
-  if (end == std::string_view::npos) {
-    error = "ERR Invalid script shebang";
+  const auto line = shebang_line(body);
+  if (const auto* problem = std::get_if<ShebangProblem>(&line)) {
+    error = *problem == ShebangProblem::NoLineEnd ? "ERR Invalid script shebang" : "ERR Invalid engine in script shebang";
     return std::nullopt;
   }
-  const auto parts = split_args(body.substr(0, end));
-  if (!parts || parts->empty()) {
-    error = "ERR Invalid engine in script shebang";
-    return std::nullopt;
-  }
-  if ((*parts)[0] != "#!lua") {
-    error = "ERR Unexpected engine in script shebang: " + (*parts)[0];
+  const std::vector<std::string>& parts = std::get<ShebangLine>(line).words;
+  if (parts[0] != "#!lua") {
+    error = "ERR Unexpected engine in script shebang: " + parts[0];
     return std::nullopt;
   }
   shebang.flags = 0;
-  shebang.length = end;
-  for (size_t j = 1; j < parts->size(); ++j) {
-    const std::string& part = (*parts)[j];
+  shebang.length = std::get<ShebangLine>(line).length;
+  for (size_t j = 1; j < parts.size(); ++j) {
+    const std::string& part = parts[j];
     if (!part.starts_with("flags=")) {
       error = "ERR Unknown lua shebang option: " + part;
       return std::nullopt;

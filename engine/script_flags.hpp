@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
+#include <vector>
 
 namespace locksim::engine::script_flags {
 
@@ -23,6 +25,16 @@ std::span<const std::pair<uint64_t, std::string_view>> names();
 
 // The flag named `name` (exactly, or in any case when `nocase`), or nullopt.
 std::optional<uint64_t> named(std::string_view name, bool nocase);
+
+// The words of a first line that starts "#!" (sdssplitargs of it, cut at a NUL) and that line's
+// length: what evalExtractShebangFlags and functionExtractLibMetaData both read. A line with no end,
+// or with no words, is a problem each names its own way.
+struct ShebangLine {
+  std::vector<std::string> words;
+  size_t length = 0;
+};
+enum class ShebangProblem { NoLineEnd, NoWords };
+std::variant<ShebangLine, ShebangProblem> shebang_line(std::string_view text);
 
 // evalExtractShebangFlags: an EVAL body's flags and the length of its shebang line (0, and
 // kEvalCompatMode, when it has none), or nullopt with the error reply's text in `error`.

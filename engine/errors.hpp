@@ -20,6 +20,9 @@ inline constexpr std::string_view kHashValueNotInteger = "ERR hash value is not 
 inline constexpr std::string_view kNegativeKeys = "ERR Number of keys can't be negative";
 inline constexpr std::string_view kTooManyKeys =
     "ERR Number of keys can't be greater than number of args";
+// functionsVerifyName's refusal, for a library's name and a function's alike (without "ERR ").
+inline constexpr std::string_view kBadFunctionName =
+    "Library names can only contain letters, numbers, or underscores(_) and must be at least one character long";
 inline constexpr std::string_view kWriteScriptFromReadOnly =
     "ERR Can not execute a script with write flag using *_ro command.";
 inline constexpr std::string_view kWriteInReadOnlyScript = "ERR Write commands are not allowed from read-only scripts.";

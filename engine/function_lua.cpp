@@ -17,17 +17,6 @@ namespace {
 
 constexpr const char* kLoadingKey = "locksim.function_loading";  // the Loaded being filled, while a load runs
 
-
-// functionsVerifyName: letters, digits and underscores, at least one.
-bool valid_name(std::string_view name) {
-  if (name.empty()) return false;
-  for (const char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-    if (!ok) return false;
-  }
-  return true;
-}
-
 // Raises {err = "ERR <text>"}, as luaPushError and luaError do.
 [[noreturn]] void raise(lua_State* L, std::string_view text) {
   lua_createtable(L, 0, 1);
@@ -134,10 +123,7 @@ int register_function(lua_State* L) {
   const int argc = lua_gettop(L);
   if (argc < 1 || argc > 2) raise(L, "wrong number of arguments to redis.register_function");
   Registered r = argc == 1 ? read_named(L) : read_positional(L);
-  if (!valid_name(r.name))
-    refuse(L, r.ref,
-           "Library names can only contain letters, numbers, or underscores(_) and must be at least one character "
-           "long");
+  if (!valid_name(r.name)) refuse(L, r.ref, errors::kBadFunctionName);
   for (const Registered& other : loaded->functions)
     if (other.name == r.name) refuse(L, r.ref, "Function already exists in the library");
   loaded->functions.push_back(std::move(r));
@@ -157,6 +143,15 @@ std::string error_message(lua_State* L) {
 }
 
 }  // namespace
+
+bool valid_name(std::string_view name) {
+  if (name.empty()) return false;
+  for (const char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    if (!ok) return false;
+  }
+  return true;
+}
 
 void install(lua_State* L) { lua_bridge::install_function_api(L, register_function); }
 

@@ -23,6 +23,9 @@ struct Registered {
   uint64_t flags = 0;  // script_flags.hpp
 };
 
+// functionsVerifyName: letters, digits and underscores, at least one (a library's or function's name).
+bool valid_name(std::string_view name);
+
 // Prepares `L` (a sandboxed state, lua_bridge::install) for FUNCTION: once.
 void install(lua_State* L);
 

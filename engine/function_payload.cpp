@@ -209,9 +209,9 @@ Decoded decode(std::string_view payload) {
       d.error = "Failed loading engine name";
       return d;
     }
-    bool encoded = false;
+    bool encoded = false;  // rdbLoadLen takes an encoded value as the number it encodes
     const auto has_description = reader.length(encoded);
-    if (!has_description || encoded) {
+    if (!has_description) {
       d.error = "Failed loading library description indicator";
       return d;
     }

@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "base/assert.hpp"
+#include "engine/command_context.hpp"
 #include "engine/errors.hpp"
 #include "engine/function_lua.hpp"
 #include "engine/function_payload.hpp"
@@ -18,17 +19,6 @@ namespace locksim::engine {
 namespace {
 
 constexpr std::string_view kEngineName = "LUA";
-constexpr std::string_view kBadName =
-    "ERR Library names can only contain letters, numbers, or underscores(_) and must be at least one character long";
-
-// functionsVerifyName.
-bool valid_name(std::string_view name) {
-  if (name.empty()) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-  });
-}
-
 bool starts_with_nocase(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && strncasecmp(s.data(), prefix.data(), prefix.size()) == 0;
 }
@@ -98,11 +88,11 @@ std::optional<std::string> Functions::create(std::string_view code, bool replace
   code = code.substr(0, code.find('\0'));  // a C string to Redis
   auto md = metadata(code, error);
   if (!md) return std::nullopt;
-  if (!valid_name(md->name)) {
-    error = kBadName;
+  if (!function_lua::valid_name(md->name)) {
+    error = errors::err(errors::kBadFunctionName);
     return std::nullopt;
   }
-  if (strcasecmp(md->engine.c_str(), std::string(kEngineName).c_str()) != 0) {
+  if (!equals_ignore_case(md->engine, kEngineName)) {
     error = "ERR Engine '" + md->engine + "' not found";
     return std::nullopt;
   }

@@ -785,39 +785,10 @@ void reset_libraries(lua_State* L) {
 
 void detach(lua_State* L) { *static_cast<ScriptRun**>(lua_getextraspace(L)) = nullptr; }
 
-void install(lua_State* L) {
-  detach(L);
-  lua_newtable(L);
-  lua_setfield(L, LUA_REGISTRYINDEX, kProtectedKey);
-  lua_newtable(L);
-  lua_setfield(L, LUA_REGISTRYINDEX, ordered_next::kViewsKey);
+namespace {
 
-  luaL_requiref(L, "_G", luaopen_base, 1);
-  lua_pop(L, 1);
-  const std::pair<const char*, lua_CFunction> libraries[] = {
-      {LUA_TABLIBNAME, luaopen_table},
-      {LUA_STRLIBNAME, luaopen_string},
-      {LUA_MATHLIBNAME, luaopen_math},
-      {LUA_COLIBNAME, luaopen_coroutine},
-  };
-  for (const auto& [name, open] : libraries) {
-    luaL_requiref(L, name, open, 1);
-    lua_pop(L, 1);
-  }
-
-  lua_pushglobaltable(L);
-  const int real = lua_gettop(L);
-  // What Redis leaves out of its sandbox.
-  for (const char* name : {"dofile", "loadfile", "print", "require", "package", "io", "os", "debug"}) {
-    lua_pushnil(L);
-    lua_setfield(L, real, name);
-  }
-  lua_getfield(L, real, "tonumber");
-  lua_pushlightuserdata(L, reinterpret_cast<void*>(lua_tocfunction(L, -1)));
-  lua_pushcclosure(L, lua51_tonumber, 1);
-  lua_setfield(L, real, "tonumber");
-  lua_pop(L, 1);
-
+// Redis's Lua 5.1 functions over Lua 5.4's, in the real globals at `real`.
+void install_lua51_functions(lua_State* L, int real) {
   // The functions Redis's Lua 5.1 has that need the bridge (the sandbox, the script's random
   // generator, the memory limit, read-only tables); lua51_library has the rest. A null library:
   // a global.
@@ -855,6 +826,73 @@ void install(lua_State* L) {
   }
   lua_pop(L, 1);
   lua51_library::adapt(L, real, charge_work);
+}
+
+// The globals as scripts see them: a read-only view ("locksim.env") in which an unknown name is an
+// error, what getmetatable(_G) shows of it, and the real table (at `real`, which it pops) kept for
+// the host alone.
+void install_globals_view(lua_State* L, int real) {
+  // What getmetatable(_G) shows: Redis's error metatable, read-only.
+  lua_createtable(L, 0, 1);
+  lua_pushcfunction(L, nonexistent_global);
+  lua_setfield(L, -2, "__index");
+  mark_protected(L, -1);
+  push_readonly_proxy(L, -1);
+  lua_setfield(L, LUA_REGISTRYINDEX, kGlobalsMetatableKey);
+  lua_pop(L, 1);
+  // Scripts see the globals through a read-only proxy; an unknown global is an error.
+  push_readonly_proxy(L, real);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, real, "_G");
+  lua_setfield(L, LUA_REGISTRYINDEX, "locksim.env");
+  lua_createtable(L, 0, 3);
+  lua_pushcfunction(L, nonexistent_global);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, readonly_error);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "__metatable");
+  lua_setmetatable(L, real);
+  mark_protected(L, real);
+  lua_setfield(L, LUA_REGISTRYINDEX, kRealGlobalsKey);
+}
+
+}  // namespace
+
+void install(lua_State* L) {
+  detach(L);
+  lua_newtable(L);
+  lua_setfield(L, LUA_REGISTRYINDEX, kProtectedKey);
+  lua_newtable(L);
+  lua_setfield(L, LUA_REGISTRYINDEX, ordered_next::kViewsKey);
+
+  luaL_requiref(L, "_G", luaopen_base, 1);
+  lua_pop(L, 1);
+  const std::pair<const char*, lua_CFunction> libraries[] = {
+      {LUA_TABLIBNAME, luaopen_table},
+      {LUA_STRLIBNAME, luaopen_string},
+      {LUA_MATHLIBNAME, luaopen_math},
+      {LUA_COLIBNAME, luaopen_coroutine},
+  };
+  for (const auto& [name, open] : libraries) {
+    luaL_requiref(L, name, open, 1);
+    lua_pop(L, 1);
+  }
+
+  lua_pushglobaltable(L);
+  const int real = lua_gettop(L);
+  // What Redis leaves out of its sandbox.
+  for (const char* name : {"dofile", "loadfile", "print", "require", "package", "io", "os", "debug"}) {
+    lua_pushnil(L);
+    lua_setfield(L, real, name);
+  }
+  lua_getfield(L, real, "tonumber");
+  lua_pushlightuserdata(L, reinterpret_cast<void*>(lua_tocfunction(L, -1)));
+  lua_pushcclosure(L, lua51_tonumber, 1);
+  lua_setfield(L, real, "tonumber");
+  lua_pop(L, 1);
+
+  install_lua51_functions(L, real);
 
   // Libraries become read-only views; the real tables stay reachable only from C.
   push_redis_library(L);
@@ -885,29 +923,7 @@ void install(lua_State* L) {
   lua_setfield(L, LUA_REGISTRYINDEX, kStringMetatableKey);
   lua_pop(L, 2);
 
-  // What getmetatable(_G) shows: Redis's error metatable, read-only.
-  lua_createtable(L, 0, 1);
-  lua_pushcfunction(L, nonexistent_global);
-  lua_setfield(L, -2, "__index");
-  mark_protected(L, -1);
-  push_readonly_proxy(L, -1);
-  lua_setfield(L, LUA_REGISTRYINDEX, kGlobalsMetatableKey);
-  lua_pop(L, 1);
-  // Scripts see the globals through a read-only proxy; an unknown global is an error.
-  push_readonly_proxy(L, real);
-  lua_pushvalue(L, -1);
-  lua_setfield(L, real, "_G");
-  lua_setfield(L, LUA_REGISTRYINDEX, "locksim.env");
-  lua_createtable(L, 0, 3);
-  lua_pushcfunction(L, nonexistent_global);
-  lua_setfield(L, -2, "__index");
-  lua_pushcfunction(L, readonly_error);
-  lua_setfield(L, -2, "__newindex");
-  lua_pushboolean(L, 0);
-  lua_setfield(L, -2, "__metatable");
-  lua_setmetatable(L, real);
-  mark_protected(L, real);
-  lua_setfield(L, LUA_REGISTRYINDEX, kRealGlobalsKey);
+  install_globals_view(L, real);
   // Lua 5.4 names a function its error message cannot name from the call ("bad argument #1 to
   // '?'" in 5.1, as under pcall(string.sub, ...)) by searching the loaded libraries; with none
   // registered it falls back to 5.1's '?'. Nothing in the sandbox loads a library after this.

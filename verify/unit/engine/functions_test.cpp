@@ -109,5 +109,35 @@ TEST(FunctionPayload, ATruncatedRecordIsNeverReadAsTheWholeOne) {
   }
 }
 
+// A payload sealed with a right footer around `records`, so that the records are what is read.
+std::string sealed(const std::string& records) {
+  std::string body = records + std::string("\x0a\x00", 2);
+  const uint64_t crc = function_payload::crc64(0, body);
+  for (int i = 0; i < 8; ++i) body += static_cast<char>((crc >> (8 * i)) & 0xff);
+  return body;
+}
+
+TEST(FunctionPayload, EachRecordProblemIsNamedAsRdbFunctionLoadNamesIt) {
+  // 7.0's release candidates wrote name, engine, a description flag (and one), then the code. (The
+  // flag's own error needs a payload that ends inside it, which a sealed footer never does.)
+  const std::string old_record = std::string("\xf6") + "\x03" "lib" "\x03" "LUA" "\x01" "\x01" "d" "\x04" "body";
+  EXPECT_EQ(function_payload::decode(sealed(old_record)).codes, std::vector<std::string>{"#!LUA name=lib\nbody"});
+  EXPECT_EQ(function_payload::decode(sealed(std::string("\xf6") + "\x03" "lib" "\x03" "LUA" + '\0' + "\x01" "b")).codes,
+            std::vector<std::string>{"#!LUA name=lib\nb"});
+  const std::pair<std::string, std::string> bad[] = {
+      {"\x07", "given type is not a function"},
+      {"\xf5\xc4", "Failed loading library payload"},  // an encoding RDB does not have
+      {std::string("\xf6") + "\xc4", "Failed loading library name"},
+      {std::string("\xf6") + "\x03lib" + "\xc4", "Failed loading engine name"},
+      {std::string("\xf6") + "\x03lib" + "\x03LUA" + "\x01" + "\xc4", "Failed loading library description"},
+      {std::string("\xf6") + "\x03lib" + "\x03LUA" + '\0' + "\xc4", "Failed loading library blob"},
+  };
+  for (const auto& [records, error] : bad) {
+    SCOPED_TRACE(error);
+    EXPECT_EQ(function_payload::decode(sealed(records)).error, error);
+  }
+  EXPECT_EQ(function_payload::decode("short").error, "DUMP payload version or checksum are wrong");
+}
+
 }  // namespace
 }  // namespace locksim::engine

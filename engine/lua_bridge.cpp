@@ -689,6 +689,14 @@ void push_readonly_proxy(lua_State* L, int index) {
   lua_pop(L, 1);
 }
 
+// Marks the metatable on top read-only and keeps a read-only view of it in the registry at `key`:
+// what getmetatable shows of a table Redis protects (a string, the globals). The table stays on top.
+void show_readonly(lua_State* L, const char* key) {
+  mark_protected(L, -1);
+  push_readonly_proxy(L, -1);
+  lua_setfield(L, LUA_REGISTRYINDEX, key);
+}
+
 // Sets the global `name` (in the real globals table at `real`) to a read-only view of the library
 // table on top of the stack, which it pops.
 void set_readonly_library(lua_State* L, int real, const char* name) {
@@ -836,9 +844,7 @@ void install_globals_view(lua_State* L, int real) {
   lua_createtable(L, 0, 1);
   lua_pushcfunction(L, nonexistent_global);
   lua_setfield(L, -2, "__index");
-  mark_protected(L, -1);
-  push_readonly_proxy(L, -1);
-  lua_setfield(L, LUA_REGISTRYINDEX, kGlobalsMetatableKey);
+  show_readonly(L, kGlobalsMetatableKey);
   lua_pop(L, 1);
   // Scripts see the globals through a read-only proxy; an unknown global is an error.
   push_readonly_proxy(L, real);
@@ -918,9 +924,7 @@ void install(lua_State* L) {
   lua_getmetatable(L, -1);
   lua_getfield(L, real, LUA_STRLIBNAME);
   lua_setfield(L, -2, "__index");
-  mark_protected(L, -1);
-  push_readonly_proxy(L, -1);
-  lua_setfield(L, LUA_REGISTRYINDEX, kStringMetatableKey);
+  show_readonly(L, kStringMetatableKey);
   lua_pop(L, 2);
 
   install_globals_view(L, real);

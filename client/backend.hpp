@@ -68,6 +68,13 @@ inline constexpr std::string_view kConnectionLost = "connection closed while the
 class Backend {
  public:
   virtual ~Backend() = default;
+  // The client's task running now (a thread's operation, a watchdog): what a coroutine keeps
+  // across its suspensions is kept under it, as data (Lock::describe).
+  virtual int64_t task() const { return 0; }
+  // What a coroutine of task `task` keeps across a suspension that no lock member holds (a retry's
+  // attempt), as `what`; a negative value forgets it. Part of the client's state (Lock::describe's
+  // counterpart for the library's own loops): see Kept.
+  virtual void keep(int64_t /*task*/, std::string_view /*what*/, int64_t /*value*/) {}
 
   // This client's clock (skew and jumps included), in ms.
   virtual int64_t now_ms() = 0;
@@ -104,6 +111,22 @@ class Backend {
   virtual std::string random_token(std::string_view purpose) = 0;
   // A number uniform in [lo, hi] (inclusive; lo when hi <= lo), drawn as random_token() is.
   virtual int64_t random_range(std::string_view purpose, int64_t lo, int64_t hi) = 0;
+};
+
+// A value a coroutine keeps across its suspensions, kept by its backend under the running task
+// (Backend::keep) as long as the frame lives, however it ends.
+class Kept {
+ public:
+  Kept(Backend& backend, std::string_view what) : backend_(backend), task_(backend.task()), what_(what) {}
+  Kept(const Kept&) = delete;
+  Kept& operator=(const Kept&) = delete;
+  ~Kept() { backend_.keep(task_, what_, -1); }
+  void operator=(int64_t value) { backend_.keep(task_, what_, value); }
+
+ private:
+  Backend& backend_;
+  int64_t task_;
+  std::string_view what_;  // a literal
 };
 
 }  // namespace locksim::client

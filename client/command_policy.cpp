@@ -36,7 +36,9 @@ Task<CallResult> call_with_retry(Backend& backend, Command command, CommandPolic
 
 Task<CallResult> call_with_retry(Backend& backend, SharedCommand sending, CommandPolicy policy) {
   CallResult result;
+  Kept kept(backend, "retry attempt");
   for (int attempt = 0; attempt <= policy.retry_attempts; ++attempt) {
+    kept = attempt;
     if (attempt > 0) {
       const std::string purpose = "retry " + sending->role + " " + sending->lock + " " + std::to_string(sending->thread);
       co_await backend.sleep(retry_delay_ms(backend, policy, attempt - 1, purpose));

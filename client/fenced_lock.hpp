@@ -15,6 +15,8 @@ class FencedLock : public RLock {
   // lockAndGetToken(leaseTime, unit) drops its lease in every version (it calls lockAndGetToken()):
   // lock() with a lease is held by the watchdog. tryLockAndGetToken(wait, lease, unit) keeps it.
   Task<OpResult> acquire(int64_t thread, int64_t op, AcquireOptions options) override;
+  // Not yet: its acquire is not held to equal futures (verify/exhaustive/equal_futures_test.cpp).
+  bool describe(StateWriter&, int64_t) const override { return false; }
   std::string token_key() const { return "redisson_lock_token:{" + name_ + "}"; }
 
  protected:

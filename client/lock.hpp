@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "base/state_writer.hpp"
 #include "client/task.hpp"
 #include "client/waiting.hpp"
 
@@ -48,8 +49,16 @@ class Lock {
   virtual int64_t token(int64_t /*thread*/) const { return 0; }
   // The threads whose acquire is under way, and where each is in its waiting loop.
   const std::map<int64_t, Waiting>& waiting() const { return waiting_.threads(); }
+  // Its members as state (base/state_writer.hpp): what its operations keep across a suspension and
+  // from one operation to the next, times relative to the client's clock reading `client_now_ms`.
+  // False for a lock that cannot say all of it (its coroutine frames keep some): a world with one
+  // never takes one of its states for another.
+  virtual bool describe(StateWriter& /*out*/, int64_t /*client_now_ms*/) const { return false; }
 
  protected:
+  // The waiting threads, as describe() writes them.
+  void describe_waiting(StateWriter& out, int64_t client_now_ms) const;
+
   WaitingThreads waiting_;
 };
 

@@ -108,4 +108,15 @@ Task<OpResult> LockUser::write(int64_t thread, std::string lock) {
   co_return result;
 }
 
+bool LockUser::describe(StateWriter& out, int64_t client_now_ms) const {
+  for (const auto& [held, depth] : depth_) out.field("believes", held.first).field("thread", held.second).field("depth", depth);
+  bool whole = true;
+  for (const auto& [name, lock] : locks_) {
+    out.begin("lock");
+    whole = lock->describe(out, client_now_ms) && whole;
+    out.end();
+  }
+  return whole;
+}
+
 }  // namespace locksim::client

@@ -33,6 +33,9 @@ class LockUser {
 
   // The (lock, thread) pairs this client believes it holds, with their depth.
   const std::map<std::pair<std::string, int64_t>, int64_t>& believed() const { return depth_; }
+  // What it believes it holds and each lock's members, as state (Lock::describe); false when a
+  // lock cannot say.
+  bool describe(StateWriter& out, int64_t client_now_ms) const;
 
  private:
   void record_outcome(int64_t thread, int64_t op, const std::string& lock, const std::string& f, const OpResult& result);

@@ -513,15 +513,20 @@ std::optional<int64_t> renewal_answer(const Reply& reply) {
 
 // renewExpiration: every internalLockLeaseTime/3, renew for the entry's first thread.
 Task<void> RedissonLock::renewal_loop(uint64_t generation) {
+  const auto loop = renewal_loops_.begin(static_cast<int64_t>(generation), {.task = backend_.task(), .thread = -1, .asked = {}});
   for (int64_t round = 0;; ++round) {
     LS_ASSERT(round < 100'000'000);
+    loop->thread = -1;
+    loop->asked.clear();
     co_await backend_.sleep(renewal_lease_ms() / 3);
     if (!renewing_ || generation != renewal_generation_ || renewal_entry_.empty()) co_return;
     const int64_t thread = renewal_entry_.first();
     // #6144, PR #7251: a stale thread first in line has no lock name any more; the batch sends
     // nothing for this lock, now or at any later round.
     if (!renewal_entry_.holds(thread) && renewal_entry_.leak() == EntryLeak::NullName) continue;
-    const std::vector<int64_t> asked = renewal_asks_for(thread);  // snapshot when sent, as Redisson's
+    loop->thread = thread;
+    loop->asked = renewal_asks_for(thread);  // snapshot when sent, as Redisson's
+    const std::vector<int64_t>& asked = loop->asked;
     const CallResult result = co_await send(renew_command(thread));
     if (!renewing_ || generation != renewal_generation_) co_return;
     // A renewal no replica acknowledged fails as NoSyncedSlavesException (syncedEval, not retried).
@@ -561,6 +566,21 @@ Task<void> RedissonLock::renewal_loop(uint64_t generation) {
       }
     }
   }
+}
+
+void RedissonLock::describe_members(StateWriter& out, int64_t client_now_ms) const {
+  out.field("lock", name_).field("internal_lease", internal_lease_ms_);
+  for (const auto& [thread, token] : tokens_) out.field("token_thread", thread).field("token", token);
+  renewal_entry_.describe(out);
+  out.flag("renewing", renewing_);
+  for (const auto& [generation, loop] : renewal_loops_.threads()) {
+    out.begin("renewal_loop").field("task", loop.task);
+    out.flag("current", static_cast<uint64_t>(generation) == renewal_generation_);
+    out.field("thread", loop.thread);
+    for (const int64_t t : loop.asked) out.field("asks", t);
+    out.end();
+  }
+  describe_waiting(out, client_now_ms);
 }
 
 }  // namespace locksim::client

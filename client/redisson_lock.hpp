@@ -200,6 +200,9 @@ class RedissonLock : public Lock {
   OpResult after_acquired(int64_t thread, int64_t lease_ms);
   // With the attempt that got it: its fencing token, if any, becomes the thread's and the result's value.
   OpResult after_acquired(Waiting& w, int64_t thread, int64_t lease_ms, const Attempt& granted);
+  // Its members as describe() writes them, a subclass's added after.
+  void describe_members(StateWriter& out, int64_t client_now_ms) const;
+
   // The lease an acquire script is sent with: `lease_ms`, or for a lease-less acquire what
   // RedissonOptions::lease_memory says (the watchdog timeout, or a stale explicit lease).
   int64_t acquire_lease_ms(int64_t lease_ms) const;
@@ -263,6 +266,14 @@ class RedissonLock : public Lock {
   RenewalEntry renewal_entry_;
   bool renewing_ = false;  // the entry's renewal timer is running
   uint64_t renewal_generation_ = 0;
+  // Each renewal loop under way, by its generation: what it keeps across a suspension (a loop of
+  // an older generation ends when it next wakes).
+  struct RenewalRound {
+    int64_t task = 0;           // the client's task that runs it (Backend::task)
+    int64_t thread = -1;        // the thread a renewal on its way is for (-1: none is)
+    std::vector<int64_t> asked;  // the threads it asks for
+  };
+  PerThread<RenewalRound> renewal_loops_;
 };
 
 }  // namespace locksim::client

@@ -10,6 +10,8 @@
 #include <map>
 #include <vector>
 
+#include "base/state_writer.hpp"
+
 namespace locksim::client {
 
 // What a thread's last unlock leaves in the entry's queue.
@@ -39,6 +41,11 @@ class RenewalEntry {
   // The threads that hold, in the order they came (4.4.0's read renewal sends them all).
   std::vector<int64_t> holders() const;
   EntryLeak leak() const { return leak_; }
+  // Its threads in order, stale copies included, as state (base/state_writer.hpp).
+  void describe(StateWriter& out) const {
+    for (const int64_t thread : queue_) out.field("entry", thread);
+    for (const auto& [thread, n] : counts_) out.field("holds", thread).field("times", n);
+  }
 
  private:
   EntryLeak leak_;

@@ -75,4 +75,11 @@ Task<OpResult> RLock::force_release(int64_t op) {
   co_return integer_result(co_await send(std::move(command)));
 }
 
+bool RLock::describe(StateWriter& out, int64_t client_now_ms) const {
+  describe_members(out, client_now_ms);
+  for (const auto& [thread, built] : acquires_)
+    out.field("acquire_thread", thread).field("acquire_op", built.op).field("acquire_lease", built.lease_ms);
+  return true;
+}
+
 }  // namespace locksim::client

@@ -31,6 +31,7 @@ class RLock : public RedissonLock {
   RLock(Backend& backend, ScriptCatalog& scripts, std::string name, RedissonOptions options = {},
         RLockScripts script_names = {});
   Task<OpResult> force_release(int64_t op) override;
+  bool describe(StateWriter& out, int64_t client_now_ms) const override;
   // Built once: every unlock names it, and every wait.
   const std::string& channel() const { return channel_; }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/reply.hpp"
+#include "base/state_writer.hpp"
 #include "engine/host.hpp"
 #include "engine/keyspace.hpp"
 #include "engine/pubsub.hpp"
@@ -81,6 +82,15 @@ class Engine final : public ScriptServer {
   Databases& databases() { return dbs_; }
   PubSub& pubsub() { return pubsub_; }
   Scripting& scripting() { return *scripting_; }
+
+  // The engine's state as data (base/state_writer.hpp): every database's keys in byte order with
+  // their values and expiries relative to `now_ms`, the watched keys, the scripts and libraries, the
+  // scripts' random generator. Sessions are the connections' own: describe_session.
+  void describe(StateWriter& out, int64_t now_ms) const;
+  // One session's db, transaction, watched keys and subscriptions.
+  void describe_session(StateWriter& out, SessionId session) const;
+  // The channels with subscribers, each with its subscribers in the order publish delivers to them.
+  std::vector<std::pair<std::string, std::vector<SessionId>>> subscribers() const;
   bool in_script() const { return script_depth_ > 0; }
 
   // The database `session` works in (kScriptCaller: the running script's).

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/reply.hpp"
+#include "base/state_writer.hpp"
 #include "engine/script_run.hpp"
 
 struct lua_State;
@@ -37,6 +38,8 @@ class Functions {
   Reply remove(std::string_view library);
   // FUNCTION FLUSH.
   void flush();
+  // The libraries, by name, with their code: as state (base/state_writer.hpp).
+  void describe(StateWriter& out) const;
   // FUNCTION LIST [LIBRARYNAME pattern] [WITHCODE].
   Reply list(std::optional<std::string_view> pattern, bool with_code) const;
   // FUNCTION STATS (nothing runs while a client asks: a script runs to its end first).

@@ -197,6 +197,13 @@ void Watches::touch_all(const Keyspace& emptied, const Keyspace* replaced_with) 
   }
 }
 
+std::vector<std::pair<int, std::string>> Watches::watched_by(SessionId session) const {
+  std::vector<std::pair<int, std::string>> out;
+  if (const auto it = by_session_.find(session); it != by_session_.end())
+    for (const WatchedKey& w : it->second) out.emplace_back(w.db, w.key);
+  return out;
+}
+
 std::vector<std::string> Watches::watched_keys(int db) const {
   std::vector<std::string> keys;
   for (const auto& [key, watchers] : by_key_[static_cast<size_t>(db)]) keys.push_back(key);

@@ -109,6 +109,8 @@ class Watches {
   void touch_all(const Keyspace& emptied, const Keyspace* replaced_with);
   // The keys of db `db` someone watches, in byte order.
   std::vector<std::string> watched_keys(int db) const;
+  // The (db, key)s `session` watches, in the order it watched them.
+  std::vector<std::pair<int, std::string>> watched_by(SessionId session) const;
   bool anything_watched(int db) const { return !by_key_[static_cast<size_t>(db)].empty(); }
 
  private:
@@ -142,6 +144,7 @@ class Databases {
   void set_now(int64_t now_ms) { now_ms_ = now_ms; }
   int64_t now() const { return now_ms_; }
   Watches& watches() { return watches_; }
+  const Watches& watches() const { return watches_; }
 
   // FLUSHALL: every database cleared, WATCHes of keys that were stored broken.
   void clear_all();

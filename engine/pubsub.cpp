@@ -109,4 +109,9 @@ size_t PubSub::subscribers_of(std::string_view channel) const {
   return subs == subscribers_.end() ? 0 : subs->second.size();
 }
 
+std::vector<SessionId> PubSub::subscribers_in_order(std::string_view channel) const {
+  auto subs = subscribers_.find(channel);
+  return subs == subscribers_.end() ? std::vector<SessionId>{} : subs->second;
+}
+
 }  // namespace locksim::engine

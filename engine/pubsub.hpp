@@ -35,6 +35,8 @@ class PubSub {
   std::vector<std::string> active_channels(std::optional<std::string_view> pattern) const;
   // PUBSUB NUMSUB: the channel's subscribers (pattern subscribers not counted).
   size_t subscribers_of(std::string_view channel) const;
+  // The channel's subscribers in the order they subscribed (the order publish delivers in).
+  std::vector<SessionId> subscribers_in_order(std::string_view channel) const;
   // PUBSUB NUMPAT: the patterns with a subscriber.
   size_t active_patterns() const { return pattern_subscribers_.size(); }
 

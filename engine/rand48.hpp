@@ -17,6 +17,8 @@ class Rand48 {
     state_ = (static_cast<uint64_t>(static_cast<uint32_t>(seed)) << 16) | 0x330E;
   }
 
+  uint64_t state() const { return state_; }
+
  private:
   uint64_t state_ = 0x1234ABCD330EULL;
 };

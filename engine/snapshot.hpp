@@ -9,11 +9,16 @@
 #include <utility>
 #include <vector>
 
+#include "base/state_writer.hpp"
 #include "engine/keyspace.hpp"
 
 namespace locksim::engine {
 
 using Snapshot = std::map<std::string, Entry, std::less<>>;
+
+// `keys` in byte order with their values and encodings, expiries relative to `now_ms`, as state
+// (base/state_writer.hpp).
+void describe(StateWriter& out, const Snapshot& keys, int64_t now_ms);
 
 // Puts every entry of `snapshot`, with its expiry, into `keyspace` (which must not hold them).
 void restore(Keyspace& keyspace, const Snapshot& snapshot);
@@ -39,6 +44,9 @@ class ReplicaLog {
   // The replica (re)synced `keyspace` from its master at `now_ms` (it starts, or the master
   // restarted or failed over): it never has less than that, however far back a lag reaches.
   void sync(int64_t now_ms, const Snapshot& keyspace);
+  // What it keeps, as state: when each was applied relative to `now_ms` (the clock remember() is
+  // given), the keys' expiries relative to `keys_now_ms` (theirs).
+  void describe(StateWriter& out, int64_t now_ms, int64_t keys_now_ms) const;
 
  private:
   int64_t lag_ms_ = 0;

@@ -14,8 +14,9 @@
 // those dependent on the first one are reordered (world::dependent): the others commute; (2) a
 // latency that lands a message where another latency already does (behind the message before it on
 // a FIFO link) is not an option; (3) a fault is placed only just before an event of the client or
-// server it falls on, and not before a crashed client's leftovers. There is no state caching: a
-// client is a coroutine whose state has no digest, so every prefix is a distinct state.
+// server it falls on, and not before a crashed client's leftovers. There is no state caching yet:
+// every prefix is a distinct state (World::describe fingerprints a state; the search does not use
+// it yet, docs/exhaustive.md).
 #include <cstdint>
 #include <functional>
 #include <optional>

@@ -174,7 +174,8 @@ void LiveBackend::send_back(const SharedCommand& command, bool as_eval, uint64_t
                             const std::shared_ptr<world::Waiter>& waiter, const SharedReply& reply, Reply answer) {
   auto payload = std::make_shared<const Reply>(std::move(answer));  // the reply's, and its record's
   hop(reply_tag(request_tag(command->server, identity, command.get()), payload.get()),
-      [this, waiter, reply, payload] {
+      // The command stays alive with its reply: the reply's record points at it.
+      [this, waiter, reply, payload, command] {
         if (waiter->done) return;
         *reply = *payload;
         complete(waiter, true);

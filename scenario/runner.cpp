@@ -165,6 +165,7 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
     if (scheduler) {
       w.set_scheduler(*scheduler);
       w.stop_when_settled();
+      if (backend.observe_steps) w.observe_steps(backend.observe_steps);
     }
     for (const auto& [name, path] : s.script_files) w.scripts().override_with(name, path);
     try {

@@ -72,6 +72,9 @@ struct Backend {
   // Simulated only: the run's chances come from this scheduler (a bounded search's), and it ends
   // once the world has settled. Without one, a file with `bounded:` replays its `choices`.
   world::ChoiceScheduler* scheduler = nullptr;
+  // Simulated and scheduled only: called before each event with the world as it is then
+  // (World::observe_steps), where a search reads its states.
+  std::function<void(const world::World&)> observe_steps;
   // A file: the history is written there as it is recorded and judged from it as it streams, so
   // that memory stays flat however long the run (model/stream_judging.hpp); the result then holds
   // no history, only its file. "": the history is held and judged whole.

@@ -222,3 +222,49 @@ int64_t RedisNode::housework_from(int64_t from, int64_t every_ms) const {
 }
 
 }  // namespace locksim::sim
+
+namespace locksim::sim {
+
+void RedisNode::describe(StateWriter& out) const {
+  const int64_t now = world_.now();
+  const auto until = [now](int64_t t) { return std::max<int64_t>(t - now, 0); };
+  out.field("name", name_).flag("up", up_).field("incarnation", static_cast<int64_t>(incarnation_));
+  out.field("paused_for", until(paused_until_)).field("errors_for", until(errors_until_));
+  if (until(errors_until_) > 0) out.field("error", error_text_);
+  engine_->describe(out, world_.epoch_now());
+  // Subscribers by connection, in the order a PUBLISH reaches them.
+  for (const auto& [channel, sessions] : engine_->subscribers()) {
+    out.begin("channel").field("name", channel);
+    for (const engine::SessionId s : sessions) {
+      const auto owner = pubsub_owner_.find(s);
+      out.field("subscriber", owner == pubsub_owner_.end() ? std::string_view("?") : std::string_view(owner->second));
+    }
+    out.end();
+  }
+  for (const auto& [client, c] : connections_) {
+    out.begin("connection").field("client", client);
+    out.field("last_write_ago", c.woff_ms < 0 ? -1 : now - c.woff_ms);
+    out.begin("commands");
+    engine_->describe_session(out, c.commands);
+    out.end();
+    out.flag("pubsub", c.pubsub != 0);
+    for (const std::string& channel : c.channels) out.field("subscribed", channel);
+    out.end();
+  }
+  // The AOF: what a restart would bring back, and whether an fsync would change it (then when the
+  // next one comes: the first ms of a second).
+  out.flag("aof_stale", aof_stale_);
+  if (aof_stale_) out.field("second_phase", now % 1000);
+  out.begin("aof");
+  engine::describe(out, aof_, world_.epoch_now());
+  out.end();
+  out.flag("has_replica", has_replica_).field("ack_lag", ack_lag_ms_);
+  out.field("last_write_ago", last_write_ms_ < 0 ? -1 : now - last_write_ms_);
+  if (has_replica_ || ack_lag_ms_ >= 0) {
+    out.begin("replica");
+    replica_log_.describe(out, now, world_.epoch_now());
+    out.end();
+  }
+}
+
+}  // namespace locksim::sim

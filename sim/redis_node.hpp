@@ -93,6 +93,10 @@ class RedisNode : public engine::Host {
     return *engine_;
   }
 
+  // The server's state as data (base/state_writer.hpp), times relative to now: up, paused or
+  // answering errors, its keyspace and scripts, each client's connections, its AOF and replica.
+  void describe(StateWriter& out) const;
+
   // engine::Host
   int64_t now_ms() override;
   void sleep_ms(int64_t ms) override;

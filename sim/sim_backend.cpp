@@ -43,13 +43,15 @@ void SimBackend::answer(const std::shared_ptr<Request>& request, RedisNode& node
     world::EventTag held = request->tag;
     held.kind = world::EventKind::ReplyHeld;
     held.reply = request->reply.get();
+    held.value = answer.value;
+    held.epoch = incarnation;
     world_.queue().at(leaves, [this, request, &node, waiter, answer, incarnation] {
       this->answer(request, node, waiter, answer, incarnation);
     }, held);
     return;
   }
-  // The reply's payload stays alive with it, for its record.
-  auto reply = [this, waiter, payload = request->reply, value = answer.value, epoch = connection_epoch_] {
+  // The request stays alive with its reply: the reply's record points at its command and payload.
+  auto reply = [this, waiter, request, value = answer.value, epoch = connection_epoch_] {
     if (epoch == connection_epoch_ && !waiter->done) complete(waiter, value);
   };
   static_assert(world::EventQueue::Action::kept_inline<decltype(reply)>);  // one per reply: not allocated
@@ -70,16 +72,19 @@ void SimBackend::send(SharedCommand command, world::Sent sent, bool as_eval, uin
     return answer;
   };
   static_assert(AtServer::kept_inline<decltype(at_server)>);
-  round_trip([command, as_eval] { return client::command_summary(*command, as_eval); }, node(command->server),
-             request_tag(command->server, identity, command.get()),
+  world::EventTag tag = request_tag(command->server, identity, command.get(), waiter.get());
+  tag.sent_ms = sent.ms;
+  tag.as_eval = as_eval;
+  round_trip([command, as_eval] { return client::command_summary(*command, as_eval); }, node(command->server), tag,
              std::move(at_server), std::move(waiter), reply);
 }
 
 void SimBackend::send_subscribe(const std::string& channel, int server, std::shared_ptr<Waiter> waiter) {
   RedisNode& target = node(server);
-  round_trip([channel = std::string(channel)] { return "SUBSCRIBE " + channel; }, target,
-             request_tag(server, message_identity(world::Identity() << "SUBSCRIBE" << channel << static_cast<int64_t>(server)),
-                         nullptr),
+  const world::EventTag tag =
+      request_tag(server, message_identity(world::Identity() << "SUBSCRIBE" << channel << static_cast<int64_t>(server)),
+                  nullptr, waiter.get(), (world::Identity() << "SUBSCRIBE" << channel).value());
+  round_trip([channel = std::string(channel)] { return "SUBSCRIBE " + channel; }, target, tag,
              // The client's name found from `this`, and the channel a string of the closure's own: kept in place.
              [this, server, channel = std::string(channel)]() -> std::optional<Answer> {
                RedisNode& target = node(server);
@@ -95,7 +100,7 @@ void SimBackend::send_unsubscribe(const std::string& channel, int server) {
   RedisNode& target = node(server);
   round_trip([channel = std::string(channel)] { return "UNSUBSCRIBE " + channel; }, target,
              request_tag(server, message_identity(world::Identity() << "UNSUBSCRIBE" << channel << static_cast<int64_t>(server)),
-                         nullptr),
+                         nullptr, nullptr, (world::Identity() << "UNSUBSCRIBE" << channel).value()),
              [this, server, channel = std::string(channel)]() -> std::optional<Answer> {
                RedisNode& target = node(server);
                if (target.up() && !target.error_now()) target.pubsub(client_.name, {"UNSUBSCRIBE", channel});

@@ -56,6 +56,15 @@ void SimFabric::plan(const world::Fault& fault, int64_t) {
   node(fault.server).keep_replica(fault.sentinel ? fault.down_ms : fault.lag_ms, fault.sentinel ? 0 : fault.lag_ms);
 }
 
+bool SimFabric::describe(StateWriter& out) const {
+  for (const auto& node : nodes_) {
+    out.begin("server");
+    node->describe(out);
+    out.end();
+  }
+  return true;
+}
+
 void SimFabric::restart(int server, world::Persistence persistence) { node(server).restart(persistence); }
 
 void SimFabric::pause(int server, int64_t for_ms) { node(server).pause_until(world_->now() + for_ms); }

@@ -33,6 +33,7 @@ class SimFabric final : public world::Fabric {
   void failover(int server, int64_t lag_ms) override;
   void crash_master(int server, int64_t down_ms) override;
   void error_reply(int server, int64_t for_ms, const std::string& text) override;
+  bool describe(StateWriter& out) const override;
 
  private:
   void housekeeping();

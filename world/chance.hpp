@@ -4,10 +4,14 @@
 // it; a token: whose and what for), never the next number of a stream shared with other decisions.
 // So a configuration that sends one message more leaves every other message's fate as it was, and
 // two configurations run under one seed compare like with like (DESIGN.md, "Determinism").
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
+#include "base/state_writer.hpp"
 #include "world/rng.hpp"
 
 namespace locksim::world {
@@ -48,6 +52,13 @@ class Occurrences {
   uint64_t next(const Identity& base) {
     uint32_t& n = counts_[base.value()];
     return (Identity(base) << static_cast<int64_t>(n++)).value();
+  }
+
+  // Each name's count, in the order of the names, as state (base/state_writer.hpp).
+  void describe(StateWriter& out) const {
+    std::vector<std::pair<uint64_t, uint32_t>> sorted(counts_.begin(), counts_.end());
+    std::sort(sorted.begin(), sorted.end());
+    for (const auto& [name, n] : sorted) out.field("name", static_cast<int64_t>(name)).field("count", n);
   }
 
  private:

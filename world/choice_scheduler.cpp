@@ -200,4 +200,9 @@ std::vector<uint32_t> ChoiceScheduler::taken() const {
   return out;
 }
 
+void ChoiceScheduler::describe(StateWriter& out) const {
+  out.field("slow", slow_).field("lost", lost_).field("cost", cost_);
+  for (const int left : faults_left_) out.field("faults_left", left);
+}
+
 }  // namespace locksim::world

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "base/state_writer.hpp"
 #include "world/rng.hpp"
 #include "world/scheduler.hpp"
 #include "world/time_limits.hpp"
@@ -81,6 +82,10 @@ class ChoiceScheduler final : public Scheduler {
   // What each non-default choice was, in words, in order (a counterexample's bounded.deviations).
   std::vector<std::string> deviations() const;
   int cost() const { return cost_; }
+  // What the bounds have left to spend (slow messages, losses, deviations, each fault), as state
+  // (base/state_writer.hpp): two equal worlds with as much left have the same schedules ahead,
+  // unless the depth bound cuts one of them first.
+  void describe(StateWriter& out) const;
   // Whether an option was withheld because the schedule had spent cost_max, or a choice point came
   // past the depth bound.
   bool capped() const { return capped_; }

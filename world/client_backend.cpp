@@ -17,11 +17,44 @@ bool Park::await_resume() const noexcept { return waiter->value; }
 const std::string& ClientBackend::client_id() const { return client_.uuid; }
 const std::string& ClientBackend::name() const { return client_.name; }
 
+int64_t ClientBackend::task() const { return client_.task; }
+
+void ClientBackend::keep(int64_t task, std::string_view what, int64_t value) {
+  const auto it = std::find_if(kept_.begin(), kept_.end(), [&](const KeptValue& k) { return k.task == task && k.what == what; });
+  if (value < 0) {
+    if (it != kept_.end()) kept_.erase(it);
+  } else if (it != kept_.end()) {
+    it->value = value;
+  } else {
+    kept_.push_back({task, what, value});
+  }
+}
+
+void ClientBackend::describe(StateWriter& out) const {
+  out.field("connection", static_cast<int64_t>(connection_epoch_)).field("calls", static_cast<int64_t>(next_call_));
+  const int64_t now = world_.now();
+  for (const auto& [id, call] : in_flight_) {
+    out.begin("call").field("id", static_cast<int64_t>(id)).field("task", call->waiter->task);
+    out.flag("done", call->waiter->done).flag("connection_lost", call->connection_lost);
+    out.field("attempt", call->attempt).flag("as_eval", call->as_eval).flag("loading", call->loading);
+    // The first send's stamp acts only where the request may go again (NOSCRIPT: call()).
+    if (call->may_resend) out.field("sent_ago", now - call->sent_ms);
+    out.end();
+  }
+  // Sorted: the order values were first kept in is not state.
+  std::vector<KeptValue> kept = kept_;
+  std::sort(kept.begin(), kept.end(), [](const KeptValue& a, const KeptValue& b) {
+    return std::tie(a.task, a.what) < std::tie(b.task, b.what);
+  });
+  for (const KeptValue& k : kept) out.field("kept_task", k.task).field("kept", k.what).field("value", k.value);
+}
+
 int64_t ClientBackend::now_ms() { return client_.clock.now(world_.epoch_now()); }
 
 std::shared_ptr<Waiter> ClientBackend::new_waiter() const {
   auto waiter = pooled<Waiter>();
   waiter->generation = client_.generation;
+  waiter->task = client_.task;
   return waiter;
 }
 
@@ -36,8 +69,10 @@ void ClientBackend::complete(const std::shared_ptr<Waiter>& waiter, bool value) 
 }
 
 void ClientBackend::complete_at(int64_t at_ms, const std::shared_ptr<Waiter>& waiter, bool value) {
-  waiter->timer = world_.queue().at(std::max(at_ms, world_.now()), [this, waiter, value] { complete(waiter, value); },
-                                    EventTag::of_client(EventKind::Timer, client_.index));
+  EventTag tag = EventTag::of_client(EventKind::Timer, client_.index);
+  tag.waiter = waiter.get();
+  tag.value = value;
+  waiter->timer = world_.queue().at(std::max(at_ms, world_.now()), [this, waiter, value] { complete(waiter, value); }, tag);
 }
 
 client::Task<void> ClientBackend::sleep(int64_t ms) {
@@ -56,7 +91,8 @@ client::Task<client::CallResult> ClientBackend::call(client::SharedCommand comma
   // (a renewal sent while unlocking is rightful), and the resend is no new decision of the client's.
   const Sent sent{world_.now(), world_.history_size()};
   for (int attempt = 0; attempt < 3; ++attempt) {
-    auto call = pooled<InFlight>(InFlight{new_waiter(), Reply(), false});
+    const bool may_resend = command->script && !as_eval && !loading && attempt == 0 && form != ScriptForm::Eval;
+    auto call = pooled<InFlight>(InFlight{new_waiter(), Reply(), false, attempt, as_eval, loading, may_resend, sent.ms});
     const uint64_t id = next_call_++;
     in_flight_.emplace_back(id, call);
     // SCRIPT LOAD is a request of its own, on no lock key (CommandAsyncService.loadScript).
@@ -189,13 +225,17 @@ void ClientBackend::on_message(const std::string& channel, int server) {
 
 void ClientBackend::lost(std::string text) { record(model::lost_message(std::move(text))); }
 
-EventTag ClientBackend::request_tag(int server, uint64_t identity, const client::Command* command) const {
+EventTag ClientBackend::request_tag(int server, uint64_t identity, const client::Command* command, const Waiter* waiter,
+                                    uint64_t about) const {
   return {.kind = EventKind::Request,
           .actor = server < 0 ? Actor::world() : Actor::server(server),
           .client = client_.index,
           .server = server,
           .message = identity,
-          .command = command};
+          .command = command,
+          .waiter = waiter,
+          .epoch = connection_epoch_,
+          .about = about};
 }
 
 EventTag ClientBackend::reply_tag(const EventTag& request, const Reply* payload) const {
@@ -204,6 +244,7 @@ EventTag ClientBackend::reply_tag(const EventTag& request, const Reply* payload)
   tag.kind = EventKind::Reply;
   tag.actor = Actor::client(client_.index);
   tag.message = reply_identity(request.message);
+  tag.epoch = connection_epoch_;  // what the reply's action compares with, when it arrives
   return tag;
 }
 
@@ -229,7 +270,8 @@ client::Task<int> ClientBackend::write_fenced(std::string resource, int64_t toke
     bool accepted = false;
   };
   auto write = std::make_shared<FencedWrite>(FencedWrite{std::move(resource), token, thread});
-  write->request = request_tag(-1, message_identity(Identity() << "fenced write" << write->resource << thread), nullptr);
+  write->request = request_tag(-1, message_identity(Identity() << "fenced write" << write->resource << thread), nullptr,
+                               waiter.get(), (Identity() << write->resource << token << thread).value());
   hop(write->request,
       [this, waiter, write] {
         write->accepted = world_.fenced_write(client_.name, write->thread, write->resource, write->token);
@@ -256,7 +298,7 @@ void ClientBackend::record(model::Event&& event) {
 int64_t ClientBackend::next_op() { return world_.next_op_id(); }
 
 std::string ClientBackend::random_token(std::string_view purpose) {
-  Rng rng = chance_of(client_.chance_seed, client_.occurrences.next(Identity() << "token" << purpose), "token");
+  Rng rng = chance_of(client_.chance_seed, client_.draws.next(Identity() << "token" << purpose), "token");
   // "%016llx%016llx" of two draws, written by hand: a polling lock draws one per attempt, and
   // snprintf was a tenth of a token-lock exploration.
   std::string token(32, '0');
@@ -266,7 +308,7 @@ std::string ClientBackend::random_token(std::string_view purpose) {
 }
 
 int64_t ClientBackend::random_range(std::string_view purpose, int64_t lo, int64_t hi) {
-  return chance_of(client_.chance_seed, client_.occurrences.next(Identity() << "range" << purpose), "range").range(lo, hi);
+  return chance_of(client_.chance_seed, client_.draws.next(Identity() << "range" << purpose), "range").range(lo, hi);
 }
 
 uint64_t ClientBackend::message_identity(Identity what) {

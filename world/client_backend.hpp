@@ -26,6 +26,10 @@ class ClientBackend : public client::Backend {
   ClientBackend(Harness& world, ClientProcess& client) : world_(world), client_(client) {}
 
   int64_t now_ms() override;
+  int64_t task() const override;
+  void keep(int64_t task, std::string_view what, int64_t value) override;
+  // Its calls awaiting replies and its connection, as state (base/state_writer.hpp).
+  void describe(StateWriter& out) const;
   client::Task<void> sleep(int64_t ms) override;
   client::Task<client::CallResult> call(client::SharedCommand command, int64_t timeout_ms, client::ScriptForm form) override;
   client::Task<bool> subscribe(std::string channel, int64_t timeout_ms, int server) override;
@@ -71,8 +75,10 @@ class ClientBackend : public client::Backend {
   // identity names the message, for its chance.
   void hop(const EventTag& tag, EventQueue::Action then, const std::function<std::string()>& what);
   // The record of a request to `server` (-1: the fenced resource) named `identity`, carrying
-  // `command` (null for a SUBSCRIBE, a fenced write).
-  EventTag request_tag(int server, uint64_t identity, const client::Command* command) const;
+  // `command` (null for a SUBSCRIBE, a fenced write: then `about` says what it carries), over the
+  // connection open now, its reply awaited by `waiter` (if any).
+  EventTag request_tag(int server, uint64_t identity, const client::Command* command, const Waiter* waiter = nullptr,
+                       uint64_t about = 0) const;
   // The record of the reply to `request`, on its way back to this client, carrying `payload` (null
   // for a SUBSCRIBE's confirmation or a fenced write's answer).
   EventTag reply_tag(const EventTag& request, const Reply* payload = nullptr) const;
@@ -98,7 +104,19 @@ class ClientBackend : public client::Backend {
     std::shared_ptr<Waiter> waiter;
     Reply reply;  // shared with the request by aliasing this call's own pointer: one allocation
     bool connection_lost = false;
+    // Where call() is in its sends of one request (kept here, not in its frame, for describe()):
+    int attempt = 0;       // a script sent again after NOSCRIPT is the second
+    bool as_eval = false;  // sent with its body
+    bool loading = false;  // the SCRIPT LOAD before it
+    bool may_resend = false;  // a script that NOSCRIPT would send again, stamped sent_ms
+    int64_t sent_ms = 0;   // the first send's stamp, which every send carries
   };
+  struct KeptValue {
+    int64_t task;
+    std::string_view what;  // a literal (client::Kept)
+    int64_t value;
+  };
+  std::vector<KeptValue> kept_;  // keep()'s, in the order first kept (a few at most)
   // Every call awaiting its reply, in the order they were sent (ids only grow: appended in order).
   std::vector<std::pair<uint64_t, std::shared_ptr<InFlight>>> in_flight_;
   uint64_t next_call_ = 0;

@@ -54,6 +54,7 @@ struct ChannelOrder {
 // A coroutine parked until something happens (a reply, a message, a timer), whichever first.
 struct Waiter {
   std::coroutine_handle<> handle;
+  int64_t task = 0;  // the client's task that waits (ClientProcess::task)
   uint64_t generation = 0;
   bool done = false;
   bool value = false;
@@ -75,13 +76,22 @@ struct ClientProcess {
   ClientClock clock;
   Link link;
   uint64_t chance_seed;     // its tokens and jitter: drawn from this and what they are for (chance.hpp)
-  Occurrences occurrences;  // what it has sent and drawn, by name, for the identities of the next
+  Occurrences occurrences;  // what it has sent, by name, for the identities of the next
+  Occurrences draws;        // what it has drawn (tokens, jitter): unlike messages, their values act
   Identity messages;        // the start of every name of a message it sends: hashed once
   bool crashed = false;
   int64_t paused_until = 0;
   uint64_t generation = 1;  // bumped on crash: parked coroutines of an old generation never run
   std::vector<client::Task<void>> tasks;          // top-level coroutines (thread ops, watchdogs)
-  std::deque<std::coroutine_handle<>> deferred;   // woken while paused, run at resume
+  // Which task runs now, so that what it waits on says whose it is: a thread's operation is its
+  // thread's number; any other task (a watchdog) the negative of its place among those spawned.
+  int64_t task = 0;
+  int64_t tasks_spawned = 0;
+  struct Deferred {
+    std::coroutine_handle<> handle;
+    int64_t task;
+  };
+  std::deque<Deferred> deferred;  // woken while paused, run at resume
   std::map<int64_t, ClientThread> threads;
   std::map<ChannelKey, ChannelState, ChannelOrder> channels;  // by server, then channel
   ClientBackend* backend = nullptr;  // its connections; the world owns it and drops it after the process

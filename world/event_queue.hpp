@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "base/assert.hpp"
@@ -110,6 +111,16 @@ class EventQueue {
       return a.at_ms != b.at_ms ? a.at_ms < b.at_ms : a.seq < b.seq;
     });
     return out;
+  }
+
+  // The ticker's next tick (its time and its place in the insertion order), if it is armed.
+  struct Tick {
+    int64_t at_ms;
+    uint64_t seq;
+  };
+  std::optional<Tick> next_tick() const {
+    if (!ticker_.armed) return std::nullopt;
+    return Tick{ticker_.at_ms, ticker_.seq};
   }
 
   bool empty() const { return heap_.empty() && !ticker_.armed; }

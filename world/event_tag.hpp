@@ -18,6 +18,8 @@ struct Command;
 
 namespace locksim::world {
 
+struct Waiter;
+
 enum class EventKind : uint8_t {
   TimelineOp,     // an operation handed to a client thread at its time in the scenario
   TimelineFault,  // a fault at its time in the scenario
@@ -50,6 +52,24 @@ struct EventTag {
   // A delivery: its channel (the atom its action holds), else "". A SUBSCRIBE's channel or a fenced
   // write's resource is part of its identity, not here.
   std::string_view what{};
+  // What the action captured that decides what it does, so that a digest of the world (issue 38)
+  // reads it from the record:
+  // - a timer, request or reply: the waiter it completes (kept alive by the action), else null;
+  const Waiter* waiter = nullptr;
+  // - a timer or a held reply: what it completes its waiter with (a sleep's end: true);
+  bool value = false;
+  // - a request: whether a script goes as EVAL with its body;
+  bool as_eval = false;
+  // - a timeline entry: its place in the file's timeline; a thread's next operation: the thread;
+  int64_t item = -1;
+  // - a request or reply: when the request was sent (-1: not a request);
+  int64_t sent_ms = -1;
+  // - a request or reply: the client's connection it went over; a held reply: the server's
+  //   incarnation it answers from (one that restarted since drops it);
+  uint64_t epoch = 0;
+  // - a message without a command (a SUBSCRIBE's channel, a fenced write's resource and token),
+  //   hashed: the same for the same message however many went before it (unlike `message`).
+  uint64_t about = 0;
 
   bool is_message() const {
     return kind == EventKind::Request || kind == EventKind::RequestHeld || kind == EventKind::Reply ||

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "base/state_writer.hpp"
 #include "world/fault.hpp"
 
 namespace locksim::world {
@@ -53,6 +54,9 @@ class Fabric {
   // For `for_ms` from now the server answers every request at once with the error `text` and runs
   // none (error_reply). It ends by itself.
   virtual void error_reply(int server, int64_t for_ms, const std::string& text) = 0;
+  // Its servers' state as data (base/state_writer.hpp), times relative to now; false where it
+  // cannot be written (real servers): such a world's states are never taken for one another.
+  virtual bool describe(StateWriter&) const { return false; }
 };
 
 }  // namespace locksim::world

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "base/state_writer.hpp"
 #include "world/scheduler.hpp"
 
 namespace locksim::world {
@@ -55,6 +56,16 @@ class Link {
     fault_loss_numerator_ = numerator;
   }
   bool partitioned(int64_t now) const { return now < partitioned_until_; }
+  // Its fault windows and the last arrivals each way (a message behind them cannot overtake),
+  // relative to `now`, as state (base/state_writer.hpp). The options are the scenario's.
+  void describe(StateWriter& out, int64_t now) const {
+    const auto left = [now](int64_t t) { return std::max<int64_t>(t - now, 0); };
+    out.field("partitioned_for", left(partitioned_until_));
+    if (left(delayed_until_) > 0) out.field("delayed_for", left(delayed_until_)).field("delay", extra_delay_ms_);
+    if (left(lossy_until_) > 0)
+      out.field("lossy_for", left(lossy_until_)).field("loss", static_cast<int64_t>(fault_loss_numerator_));
+    out.field("to_server_behind", left(last_to_server_)).field("to_client_behind", left(last_to_client_));
+  }
   const LinkOptions& options() const { return options_; }
 
  private:

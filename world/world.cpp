@@ -130,20 +130,29 @@ void World::fault_event(const std::string& process, std::string_view f, int64_t 
   record(model::fault_event(process, f, value, for_ms, std::move(text)));
 }
 
-void World::spawn(ClientProcess& process, client::Task<void> task) {
+void World::spawn(ClientProcess& process, client::Task<void> task) { launch(process, std::move(task), -++process.tasks_spawned); }
+
+void World::launch(ClientProcess& process, client::Task<void> task, int64_t id) {
   LS_ASSERT(!process.crashed);
   auto handle = task.handle();
   process.tasks.push_back(std::move(task));
+  resume_as(process, handle, id);
+}
+
+void World::resume_as(ClientProcess& process, std::coroutine_handle<> handle, int64_t task) {
+  const int64_t outer = process.task;
+  process.task = task;
   handle.resume();
+  process.task = outer;
 }
 
 void World::wake(ClientProcess& process, const std::shared_ptr<Waiter>& waiter) {
   if (process.crashed || waiter->generation != process.generation) return;
   if (now() < process.paused_until) {
-    process.deferred.push_back(waiter->handle);
+    process.deferred.push_back({waiter->handle, waiter->task});
     return;
   }
-  waiter->handle.resume();
+  resume_as(process, waiter->handle, waiter->task);
 }
 
 void World::carry_message(const std::string& client_name, std::string_view channel_name, int server) {
@@ -183,7 +192,7 @@ void World::op(int64_t t, const std::string& client_name, int64_t thread, OpSpec
     ClientThread& th = process.threads[thread];
     th.pending.push_back(spec);
     if (!th.busy && now() >= process.paused_until) start_next_op(process, thread);
-  }, EventTag{.kind = EventKind::TimelineOp, .actor = Actor::timeline(), .client = process.index});
+  }, EventTag{.kind = EventKind::TimelineOp, .actor = Actor::timeline(), .client = process.index, .item = timeline_items_++});
 }
 
 void World::start_next_op(ClientProcess& process, int64_t thread) {
@@ -192,7 +201,7 @@ void World::start_next_op(ClientProcess& process, int64_t thread) {
   th.busy = true;
   OpSpec spec = th.pending.front();
   th.pending.pop_front();
-  spawn(process, run_op(process, thread, std::move(spec)));
+  launch(process, run_op(process, thread, std::move(spec)), thread);
 }
 
 client::Task<void> World::run_op(ClientProcess& process, int64_t thread, OpSpec spec) {
@@ -228,11 +237,13 @@ client::Task<void> World::run_op(ClientProcess& process, int64_t thread, OpSpec 
       break;
   }
   // The thread takes its next operation from the world's loop, not from inside this coroutine.
+  EventTag next = EventTag::of_client(EventKind::ThreadNext, process.index);
+  next.item = thread;
   queue_.at(now(), [this, &process, thread, generation = process.generation] {
     if (process.crashed || process.generation != generation) return;
     process.threads[thread].busy = false;
     if (now() >= process.paused_until) start_next_op(process, thread);
-  }, EventTag::of_client(EventKind::ThreadNext, process.index));
+  }, next);
 }
 
 // --- faults
@@ -243,8 +254,9 @@ void World::inject(int64_t t, const Fault& fault) {
     fabric_.plan(fault, t);
   }
   // Shared: a fault (its client's name, an error text) is larger than the agenda keeps in place.
-  at(t, [this, fault = std::make_shared<const Fault>(fault)] { act(*fault); },
-     EventTag::of(EventKind::TimelineFault, Actor::timeline()));
+  EventTag tag = EventTag::of(EventKind::TimelineFault, Actor::timeline());
+  tag.item = timeline_items_++;
+  at(t, [this, fault = std::make_shared<const Fault>(fault)] { act(*fault); }, tag);
 }
 
 void World::act(const Fault& f) {
@@ -334,11 +346,11 @@ void World::pause(ClientProcess& process, int64_t for_ms) {
   queue_.at(until, [this, &process, until, generation = process.generation] {
     if (process.crashed || process.generation != generation || process.paused_until != until) return;
     fault_event(process.name, fe::kResume, 0, -1);
-    std::deque<std::coroutine_handle<>> ready;
+    std::deque<ClientProcess::Deferred> ready;
     ready.swap(process.deferred);
-    for (auto handle : ready) {
+    for (const auto& [handle, task] : ready) {
       if (process.crashed || process.generation != generation) return;
-      handle.resume();
+      resume_as(process, handle, task);
     }
     for (auto& [thread, th] : process.threads)
       if (!th.busy) start_next_op(process, thread);
@@ -351,6 +363,7 @@ void World::pause(ClientProcess& process, int64_t for_ms) {
 // the next; real ones hold it to real time, and in between the fabric waits for replies and
 // messages, which complete coroutines at the time they came.
 void World::run_until(int64_t t) {
+  until_ = t;
   for (;;) {
     const int64_t reached = fabric_.reachable(now(), t);
     const auto max_events = static_cast<uint64_t>(options_.max_events);
@@ -390,6 +403,7 @@ void World::run_until(int64_t t) {
 }
 
 void World::step_scheduled() {
+  if (observer_) observer_(*this);
   std::vector<EventQueue::Due>& due = due_scratch_;
   queue_.due(due);
   // The scenario's own inputs run first, in file order: they were scheduled before anything else.

@@ -57,6 +57,16 @@ class World final : public Harness {
     client::Waiting waiting;
   };
   std::vector<WaitingThread> waiting_threads() const;
+  // The world's state between two events as data (base/state_writer.hpp), times relative to now:
+  // what is on the agenda (by its records: world/event_tag.hpp), each client (its clock, link,
+  // threads, tasks' waits, channels and locks), each server (world-as-data.md). The history and the
+  // ids counted so far are not in it, except where their values still act. False when some part
+  // cannot be written (a lock that keeps state in coroutine frames, real servers): a search must
+  // then never take this state for another.
+  bool describe(StateWriter& out) const;
+  // Called before each event a scheduler that decides the order runs (a bounded search's), with
+  // the world as it is then: where a search fingerprints its states.
+  void observe_steps(std::function<void(const World&)> observer) { observer_ = std::move(observer); }
   // Queues an operation on a client thread; a thread does one thing at a time, in order.
   void op(int64_t t, const std::string& client, int64_t thread, OpSpec spec);
   // `fault` happens at `t`. Throws std::invalid_argument for a server the world does not have.
@@ -106,6 +116,10 @@ class World final : public Harness {
  private:
   void add_locks_to(ClientProcess& client, const client::LockSpec& spec);
   void start_next_op(ClientProcess& client, int64_t thread);
+  // Starts `task` as the client's task `id` (ClientProcess::task).
+  void launch(ClientProcess& client, client::Task<void> task, int64_t id);
+  // Resumes `handle`, a coroutine of the client's task `task`.
+  void resume_as(ClientProcess& client, std::coroutine_handle<> handle, int64_t task);
   client::Task<void> run_op(ClientProcess& client, int64_t thread, OpSpec spec);
   // Acts `fault` out now and records it.
   void act(const Fault& fault);
@@ -124,6 +138,8 @@ class World final : public Harness {
   RandomScheduler random_scheduler_;
   Scheduler* scheduler_ = &random_scheduler_;
   bool stop_when_settled_ = false;
+  std::function<void(const World&)> observer_;
+  int64_t until_ = 0;  // run_until's end
   model::History history_;
   std::ostream* history_out_ = nullptr;
   client::ScriptCatalog scripts_;
@@ -136,6 +152,7 @@ class World final : public Harness {
   std::vector<client::LockSpec> locks_;
   std::map<std::string, FencedResource> resources_;
   int64_t last_op_id_ = 0;
+  int64_t timeline_items_ = 0;  // the scenario's timeline entries scheduled so far (EventTag::item)
   // For settled(): when the last lasting fault acted so far ends, and the Sentinel failovers acted
   // out whose promotion the fabric has not recorded yet.
   int64_t faults_until_ = 0;

@@ -1,0 +1,60 @@
+#include "base/state_writer.hpp"
+
+#include <charconv>
+
+#include "base/assert.hpp"
+#include "base/sha1.hpp"
+
+namespace locksim {
+
+void StateWriter::indent() { text_.append(static_cast<size_t>(depth_) * 2, ' '); }
+
+StateWriter& StateWriter::field(std::string_view name, int64_t value) {
+  indent();
+  text_ += name;
+  text_ += ' ';
+  char buffer[24];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  LS_ASSERT(ec == std::errc());
+  text_.append(buffer, end);
+  text_ += '\n';
+  return *this;
+}
+
+StateWriter& StateWriter::field(std::string_view name, std::string_view value) {
+  indent();
+  text_ += name;
+  text_ += ' ';
+  text_ += std::to_string(value.size());
+  text_ += ':';
+  text_ += value;
+  text_ += '\n';
+  return *this;
+}
+
+StateWriter& StateWriter::begin(std::string_view name) {
+  indent();
+  text_ += name;
+  text_ += " {\n";
+  ++depth_;
+  return *this;
+}
+
+StateWriter& StateWriter::end() {
+  LS_ASSERT(depth_ > 0);
+  --depth_;
+  indent();
+  text_ += "}\n";
+  return *this;
+}
+
+Fingerprint StateWriter::fingerprint() const {
+  LS_ASSERT(depth_ == 0);
+  const std::string hex = sha1_hex(text_);
+  Fingerprint f;
+  std::from_chars(hex.data(), hex.data() + 16, f.high, 16);
+  std::from_chars(hex.data() + 16, hex.data() + 32, f.low, 16);
+  return f;
+}
+
+}  // namespace locksim

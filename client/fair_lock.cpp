@@ -98,7 +98,8 @@ Task<RedissonLock::Attempt> FairLock::try_acquire_once(int64_t thread, int64_t o
 // tryLock() with no arguments: one EVAL_NULL_BOOLEAN, never queued, no acquireFailed.
 Task<OpResult> FairLock::try_acquire_no_wait(int64_t thread, int64_t op, int64_t lease_ms) {
   const int64_t now = backend_.now_ms();
-  const WaitingThreads::Entry w = waiting_.begin(thread, {.op = op, .left_ms = 0, .since_ms = now});
+  const WaitingThreads::Entry w =
+      waiting_.begin(thread, {.op = op, .left_ms = 0, .since_ms = now, .wait_ms = 0, .lease_ms = lease_ms});
   w->attempts = 1;
   Command command{.role = "try_acquire",
                   .lock = name_,
@@ -160,6 +161,11 @@ Task<OpResult> FairLock::force_release(int64_t op) {
                   .op = op};
   command.queue = queue_key();
   co_return integer_result(co_await send(std::move(command)));
+}
+
+bool FairLock::describe(StateWriter& out, int64_t client_now_ms) const {
+  describe_members(out, client_now_ms);
+  return true;
 }
 
 }  // namespace locksim::client

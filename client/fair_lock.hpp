@@ -48,6 +48,7 @@ class FairLock : public RedissonLock {
            FairOptions fair = {});
   Task<OpResult> acquire(int64_t thread, int64_t op, AcquireOptions options) override;
   Task<OpResult> force_release(int64_t op) override;
+  bool describe(StateWriter& out, int64_t client_now_ms) const override;
 
   std::string queue_key() const { return "redisson_lock_queue:{" + name_ + "}"; }
   std::string timeout_key() const { return "redisson_lock_timeout:{" + name_ + "}"; }

@@ -241,7 +241,8 @@ void RedissonLock::charge(Waiting& w) {
 
 // lock(): ttl >= 0 waits on the channel for at most ttl; a negative ttl waits for a message alone.
 Task<OpResult> RedissonLock::lock_forever(int64_t thread, int64_t op, int64_t lease_ms) {
-  const WaitingThreads::Entry w = waiting_.begin(thread, {.op = op, .left_ms = -1, .since_ms = backend_.now_ms()});
+  const WaitingThreads::Entry w =
+      waiting_.begin(thread, {.op = op, .left_ms = -1, .since_ms = backend_.now_ms(), .lease_ms = lease_ms});
   const Attempt first = heard(*w, co_await attempt(*w, thread, lease_ms, -1));
   if (first.kind == Attempt::Kind::Acquired) co_return after_acquired(*w, thread, lease_ms, first);
   if (first.kind == Attempt::Kind::Error) co_return OpResult::fail(first.why);
@@ -272,7 +273,8 @@ Task<OpResult> RedissonLock::lock_forever(int64_t thread, int64_t op, int64_t le
 // ends in an exception (an error reply; a response timeout, but inside the loop from 4.7.0) reaches
 // the caller without acquireFailed.
 Task<OpResult> RedissonLock::try_lock(int64_t thread, int64_t op, int64_t wait_ms, int64_t lease_ms) {
-  const WaitingThreads::Entry w = waiting_.begin(thread, {.op = op, .left_ms = wait_ms, .since_ms = backend_.now_ms()});
+  const WaitingThreads::Entry w = waiting_.begin(
+      thread, {.op = op, .left_ms = wait_ms, .since_ms = backend_.now_ms(), .wait_ms = wait_ms, .lease_ms = lease_ms});
   const std::string not_within = "not acquired within " + std::to_string(wait_ms) + " ms";
   const Attempt first = heard(*w, co_await attempt(*w, thread, lease_ms, wait_ms));
   if (first.kind == Attempt::Kind::Acquired) co_return after_acquired(*w, thread, lease_ms, first);

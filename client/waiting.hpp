@@ -2,7 +2,7 @@
 // Waiting: what a thread's acquire carries from one suspension to the next (how much of tryLock's
 // wait is left, when it was last charged, the ttl it waits on, which step of the loop it is at),
 // kept by its lock instead of in coroutine frames. A world's waiting clients can then be listed,
-// compared and digested as data; a frame keeps only the call's own arguments.
+// compared and digested as data.
 #include <cstdint>
 #include <map>
 #include <string_view>
@@ -27,6 +27,10 @@ struct Waiting {
   int64_t left_ms = -1;  // tryLock: what is left of its wait; lock(): -1, it waits as long as it takes
   int64_t since_ms = 0;  // the client clock when left_ms was last charged
   int64_t ttl_ms = -1;   // what the last refused attempt answered (-1: none, or no expiry)
+  // The call's own arguments, which its frame keeps too: written down so that a thread's state is
+  // whole without its frame (World::describe).
+  int64_t wait_ms = -1;   // tryLock's wait (-1: lock())
+  int64_t lease_ms = -1;  // the lease asked for (-1: none, the watchdog's)
 };
 
 std::string_view to_string(Waiting::Phase phase);

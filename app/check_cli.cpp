@@ -112,6 +112,11 @@ class CheckCommand final : public Command {
     search_->add_option("--shard", shard_, "I/N: this run's share of the tree");
     search_->add_option("--random", search_options_.random, "also run up to N random schedules of the same world, to compare")
         ->check(integer_in(0, 1'000'000'000));
+    search_->add_option("--estimate", search_options_.estimate,
+                        "N: instead of searching, run N random schedules of the same world and estimate the "
+                        "search's size: how many schedules its bounds hold (Knuth's estimator) and how many "
+                        "distinct states the samples passed through (docs/exhaustive.md); nothing is judged")
+        ->check(integer_in(1, 1'000'000'000));
     search_->add_flag("--progress", search_options_.progress, "a progress line every second (default: every 10 s)");
   }
 

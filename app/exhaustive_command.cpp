@@ -15,6 +15,7 @@
 
 #include "app/cli_values.hpp"
 #include "base/sha1.hpp"
+#include "explore/estimate.hpp"
 #include "explore/exhaustive.hpp"
 #include "model/checkers.hpp"
 #include "model/lock_types.hpp"
@@ -186,6 +187,26 @@ class ExhaustiveRun {
   }
 
   // The search (and --random's schedules), then exhaustive.json: 0, or 2 said on err.
+  // --estimate: the search's size from random schedules, nothing judged.
+  int estimate() {
+    out_ << "estimate: " << s_.name << " (" << s_.lock.type << ", " << s_.clients.size() << " clients, "
+         << s_.timeline.size() << " steps)\nbounds: " << bounds_text(search_.bounds) << "\n";
+    const auto old_int = std::signal(SIGINT, on_exhaustive_interrupt);
+    try {
+      const explore::StateSpaceEstimate e = explore::estimate_state_space(s_, search_, o_.estimate);
+      std::signal(SIGINT, old_int);
+      out_ << explore::describe(e);
+      if (g_stop.load()) {
+        err_ << "locksim check --exhaustive: interrupted after " << e.samples << " schedules\n";
+        return 130;
+      }
+      return 0;
+    } catch (const std::exception& e) {
+      std::signal(SIGINT, old_int);
+      return bad(e.what());
+    }
+  }
+
   int run() {
     std::string names;
     for (const auto& [name, value] : properties_)
@@ -472,6 +493,7 @@ class ExhaustiveRun {
 int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::ostream& err) {
   ExhaustiveRun search(o, out, err);
   if (const int bad = search.prepare(); bad != 0) return bad;
+  if (o.estimate > 0) return search.estimate();
   if (const int bad = search.run(); bad != 0) return bad;
   return search.report();
 }

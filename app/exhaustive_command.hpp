@@ -25,12 +25,14 @@ struct ExhaustiveCommandOptions {
   std::optional<std::string> shard;     // "I/N", when given
   std::string out = "reports/exhaustive";
   uint64_t random = 0;                  // also run up to this many random schedules, to compare
+  uint64_t estimate = 0;                // instead of searching: the tree's size from this many random schedules
   bool progress = false;                // a line a second on standard error (else every 10 s)
 };
 
 // Exit code: 0 the verdicts are as expected for every schedule (holds for all, or the expected
 // violation found), 1 not (a counterexample, an expected violation not found, or the search
-// stopped before it covered the bounds), 2 bad input, 130 interrupted.
+// stopped before it covered the bounds), 2 bad input, 130 interrupted. With `estimate`, no search:
+// the estimate of its size is printed (explore/estimate.hpp), exit code 0 (2 bad input).
 int run_exhaustive(const ExhaustiveCommandOptions& options, std::ostream& out, std::ostream& err);
 
 // Whether `path` holds an exhaustive.json (a search's totals) rather than explore's results.jsonl.

@@ -36,6 +36,10 @@ check "random schedules within --max-seconds" 0 'no violation in [0-9]+ schedule
 # The random schedules stop at what the enumeration calls a counterexample: here a pinned outcome.
 check "random schedules find a pinned outcome" 1 'the first violation \(ops\) at schedule [0-9]+' -- "$here/../../examples/exhaustive/fair-2-waiters-3.13.yaml" --random 20000 --out "$tmp/r2"
 check "random comparison" 1 '^random schedules of the same world: the first violation \(mutual_exclusion\)' -- "$world" --faults pause=40000@A:1 --random 1000 --out "$tmp/f"
+check "an estimate instead of a search" 0 '^  schedules within the bounds: about [0-9]+ \(Knuth' -- "$world" --estimate 200 --out "$tmp/est"
+[[ ! -e $tmp/est ]] || { echo "FAIL estimate: it wrote reports"; failures=$((failures + 1)); }
+check "an estimate counts states" 0 '^  distinct states: [1-9][0-9]* seen' -- "$world" --estimate 200
+check "an estimate of none" 2 'estimate' -- "$world" --estimate 0
 check "bad fault" 2 "--faults meteor: unknown fault 'meteor'" -- "$world" --faults meteor --out "$tmp/g"
 check "pause without duration" 2 'pause lasts: give its duration, pause=MS' -- "$world" --faults pause --out "$tmp/g"
 check "fault of a client not there" 2 "no client named 'Z'" -- "$world" --faults crash@Z --out "$tmp/g"

@@ -232,22 +232,14 @@ TEST(EqualFutures, RLockTwoByTwoWithLosses) {
   EXPECT_GE(t.pairs, 200);
 }
 
-TEST(EqualFutures, RLockCrashRightAfterSend) {
-  const Tally t = check(load(kDir + "liveness-crash-right-after-send.yaml"), 300, 60);
-  EXPECT_EQ(t.differing, 0) << t.first_difference;
-  EXPECT_GE(t.pairs, 30);
-}
-
-TEST(EqualFutures, RLockRenewalResentAfterNoscript) {
-  const Tally t = check(load(kDir + "renewal-resent-after-noscript.yaml"), 300, 60);
-  EXPECT_EQ(t.differing, 0) << t.first_difference;
-  EXPECT_GE(t.pairs, 30);
-}
-
-TEST(EqualFutures, RLockLateTryLock) {
-  const Tally t = check(load(kDir + "rlock-late-trylock.yaml"), 300, 60);
-  EXPECT_EQ(t.differing, 0) << t.first_difference;
-  EXPECT_GE(t.pairs, 30);
+// The small RLock worlds of the exhaustive tests: a crash right after a send, a renewal sent again
+// after NOSCRIPT, a late tryLock.
+TEST(EqualFutures, SmallRLockWorlds) {
+  for (const char* file : {"liveness-crash-right-after-send.yaml", "renewal-resent-after-noscript.yaml", "rlock-late-trylock.yaml"}) {
+    const Tally t = check(load(kDir + file), 300, 60);
+    EXPECT_EQ(t.differing, 0) << file << "\n" << t.first_difference;
+    EXPECT_GE(t.pairs, 30) << file;
+  }
 }
 
 // The test has teeth: leave out what is on the agenda, a server, its keys or a client, and states
@@ -255,7 +247,8 @@ TEST(EqualFutures, RLockLateTryLock) {
 // members, its threads or calls, is not caught on these worlds: there, what is in flight and on the
 // servers implies them. Their parts stay in: what these worlds do not tell apart, others may.)
 TEST(EqualFutures, WeakenedFingerprintsAreCaught) {
-  const std::vector<scenario::Scenario> worlds = {load(kExamples + "rlock-2x2.yaml"), load(kDir + "fingerprint/rlock-2x2-timeshift.yaml")};
+  const std::vector<scenario::Scenario> worlds = {load(kExamples + "rlock-2x2.yaml"),
+                                                  load(kDir + "fingerprint/rlock-2x2-timeshift.yaml")};
   for (const char* part : {"agenda", "server", "key", "client"}) {
     int differing = 0;
     for (const scenario::Scenario& s : worlds) differing += check(s, 2000, 300, part).differing;

@@ -128,6 +128,12 @@ class CheckCommand final : public Command {
                   << (std::string(flag) == "--name" ? "its name" : "its lock") << " from the scenario file\n";
         return 2;
       }
+    if (search_options_.estimate > 0)
+      for (const char* flag : {"--random", "--shard", "--first", "--max-schedules", "--expect"})
+        if ((std::string_view(flag) == "--expect" ? sub_ : search_)->count(flag) > 0) {
+          std::cerr << "locksim check --exhaustive: " << flag << " means nothing with --estimate, which searches and judges nothing\n";
+          return 2;
+        }
     ExhaustiveCommandOptions& ex = search_options_;
     ex.scenario = options_.history;
     ex.properties = options_.properties;

@@ -40,6 +40,7 @@ check "an estimate instead of a search" 0 '^  schedules within the bounds: about
 [[ ! -e $tmp/est ]] || { echo "FAIL estimate: it wrote reports"; failures=$((failures + 1)); }
 check "an estimate counts states" 0 '^  distinct states: [1-9][0-9]* seen' -- "$world" --estimate 200
 check "an estimate of none" 2 'estimate' -- "$world" --estimate 0
+check "an estimate judges nothing" 2 '--random means nothing with --estimate' -- "$world" --estimate 5 --random 5
 check "bad fault" 2 "--faults meteor: unknown fault 'meteor'" -- "$world" --faults meteor --out "$tmp/g"
 check "pause without duration" 2 'pause lasts: give its duration, pause=MS' -- "$world" --faults pause --out "$tmp/g"
 check "fault of a client not there" 2 "no client named 'Z'" -- "$world" --faults crash@Z --out "$tmp/g"

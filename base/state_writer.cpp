@@ -32,6 +32,18 @@ StateWriter& StateWriter::field(std::string_view name, std::string_view value) {
   return *this;
 }
 
+StateWriter& StateWriter::id(std::string_view name, std::string_view space, int64_t raw) {
+  auto it = spaces_.find(space);
+  if (it == spaces_.end()) it = spaces_.emplace(std::string(space), std::map<int64_t, int64_t>{}).first;
+  const auto [at, fresh] = it->second.try_emplace(raw, static_cast<int64_t>(it->second.size()));
+  return field(name, at->second);
+}
+
+std::map<int64_t, int64_t> StateWriter::ids(std::string_view space) const {
+  const auto it = spaces_.find(space);
+  return it == spaces_.end() ? std::map<int64_t, int64_t>{} : it->second;
+}
+
 StateWriter& StateWriter::begin(std::string_view name) {
   indent();
   text_ += name;

@@ -4,6 +4,7 @@
 // (issue 38, world-as-data.md): what a part leaves out it must not need for its future. The text is
 // plain, so that two states that should be one can be told apart by diffing what they wrote.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,12 @@ class StateWriter {
   StateWriter& field(std::string_view name, int64_t value);
   StateWriter& field(std::string_view name, std::string_view value);
   StateWriter& flag(std::string_view name, bool value) { return field(name, int64_t{value}); }
+  // An id the world counts up as it runs (an op's, a call's, a spawned task's), written as its place
+  // among the ids of `space` met so far in this description: two states alike but for how many
+  // came before them are one (a view, as TLC's VIEW). The id's value must act only as a name.
+  StateWriter& id(std::string_view name, std::string_view space, int64_t raw);
+  // How `space` was renumbered: raw id -> the place written.
+  std::map<int64_t, int64_t> ids(std::string_view space) const;
   // A group of fields (a client, a key); groups nest.
   StateWriter& begin(std::string_view name);
   StateWriter& end();
@@ -34,6 +41,7 @@ class StateWriter {
   void indent();
   std::string text_;
   int depth_ = 0;
+  std::map<std::string, std::map<int64_t, int64_t>, std::less<>> spaces_;
 };
 
 }  // namespace locksim

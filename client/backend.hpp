@@ -9,6 +9,7 @@
 
 #include "client/task.hpp"
 #include "base/reply.hpp"
+#include "base/state_writer.hpp"
 #include "model/history.hpp"
 
 namespace locksim::client {
@@ -112,6 +113,14 @@ class Backend {
   // A number uniform in [lo, hi] (inclusive; lo when hi <= lo), drawn as random_token() is.
   virtual int64_t random_range(std::string_view purpose, int64_t lo, int64_t hi) = 0;
 };
+
+// A task (Backend::task) as state: a thread's operation by its thread's number, a spawned task (a
+// watchdog) by its place among the spawned tasks the description has met (StateWriter::id), none
+// as none.
+inline StateWriter& describe_task(StateWriter& out, std::string_view name, int64_t task) {
+  if (task == 0) return out.field(name, "none");  // a waiter no task made (reset()'s resubscription)
+  return task > 0 ? out.field(name, task) : out.id(name, "task", task);
+}
 
 // A value a coroutine keeps across its suspensions, kept by its backend under the running task
 // (Backend::keep) as long as the frame lives, however it ends.

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "base/pooled.hpp"
+#include "client/command_words.hpp"
 
 namespace locksim::client {
 
@@ -37,6 +38,8 @@ Task<CallResult> call_with_retry(Backend& backend, Command command, CommandPolic
 Task<CallResult> call_with_retry(Backend& backend, SharedCommand sending, CommandPolicy policy) {
   CallResult result;
   Kept kept(backend, "retry attempt");
+  Kept resending(backend, "retry command");  // a resend carries what was built into it (a lease, a time)
+  resending = command_digest(*sending);
   for (int attempt = 0; attempt <= policy.retry_attempts; ++attempt) {
     kept = attempt;
     if (attempt > 0) {

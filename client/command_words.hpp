@@ -25,6 +25,9 @@ Command wait_behind(const Command& synced);
 // A request in one line, for messages about it ("EVALSHA rlock_unlock orders ...", "EVAL ..." sent
 // with its text).
 std::string command_summary(const Command& command, bool as_eval);
+// Every field of `command`, hashed (FNV-1a, each part length-prefixed): what a loop that will send
+// it again keeps as state (Kept), since its frame holds it.
+int64_t command_digest(const Command& command);
 
 // The command as an Exec event shows it after the client's name ("rlock_acquire orders 30000 ...").
 std::string command_text(const Command& command);

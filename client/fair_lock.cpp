@@ -164,7 +164,7 @@ Task<OpResult> FairLock::force_release(int64_t op) {
 }
 
 bool FairLock::describe(StateWriter& out, int64_t client_now_ms) const {
-  describe_members(out, client_now_ms);
+  if (!describe_members(out, client_now_ms)) return false;
   return true;
 }
 

@@ -570,19 +570,24 @@ Task<void> RedissonLock::renewal_loop(uint64_t generation) {
   }
 }
 
-void RedissonLock::describe_members(StateWriter& out, int64_t client_now_ms) const {
+bool RedissonLock::describe_members(StateWriter& out, int64_t client_now_ms) const {
+  // The synced eval keeps what it learnt of the replicas, and its retries' counts, in frames and
+  // shared options: not written yet, so a lock that uses it cannot say its whole state.
+  if (options_.synced_eval && options_.replicated_servers != 0) return false;
   out.field("lock", name_).field("internal_lease", internal_lease_ms_);
   for (const auto& [thread, token] : tokens_) out.field("token_thread", thread).field("token", token);
   renewal_entry_.describe(out);
   out.flag("renewing", renewing_);
   for (const auto& [generation, loop] : renewal_loops_.threads()) {
-    out.begin("renewal_loop").field("task", loop.task);
+    out.begin("renewal_loop");
+    describe_task(out, "task", loop.task);
     out.flag("current", static_cast<uint64_t>(generation) == renewal_generation_);
     out.field("thread", loop.thread);
     for (const int64_t t : loop.asked) out.field("asks", t);
     out.end();
   }
   describe_waiting(out, client_now_ms);
+  return true;
 }
 
 }  // namespace locksim::client

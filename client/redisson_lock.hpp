@@ -200,8 +200,9 @@ class RedissonLock : public Lock {
   OpResult after_acquired(int64_t thread, int64_t lease_ms);
   // With the attempt that got it: its fencing token, if any, becomes the thread's and the result's value.
   OpResult after_acquired(Waiting& w, int64_t thread, int64_t lease_ms, const Attempt& granted);
-  // Its members as describe() writes them, a subclass's added after.
-  void describe_members(StateWriter& out, int64_t client_now_ms) const;
+  // Its members as describe() writes them, a subclass's added after; false where they are not all
+  // it keeps (the synced eval's).
+  bool describe_members(StateWriter& out, int64_t client_now_ms) const;
 
   // The lease an acquire script is sent with: `lease_ms`, or for a lease-less acquire what
   // RedissonOptions::lease_memory says (the watchdog timeout, or a stale explicit lease).

@@ -76,9 +76,9 @@ Task<OpResult> RLock::force_release(int64_t op) {
 }
 
 bool RLock::describe(StateWriter& out, int64_t client_now_ms) const {
-  describe_members(out, client_now_ms);
+  if (!describe_members(out, client_now_ms)) return false;
   for (const auto& [thread, built] : acquires_)
-    out.field("acquire_thread", thread).field("acquire_op", built.op).field("acquire_lease", built.lease_ms);
+    out.field("acquire_thread", thread).id("acquire_op", "op", built.op).field("acquire_lease", built.lease_ms);
   return true;
 }
 

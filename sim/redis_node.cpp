@@ -251,10 +251,9 @@ void RedisNode::describe(StateWriter& out) const {
     for (const std::string& channel : c.channels) out.field("subscribed", channel);
     out.end();
   }
-  // The AOF: what a restart would bring back, and whether an fsync would change it (then when the
-  // next one comes: the first ms of a second).
-  out.flag("aof_stale", aof_stale_);
-  if (aof_stale_) out.field("second_phase", now % 1000);
+  // The AOF: what a restart would bring back, whether an fsync would change it, and when the next
+  // fsyncs come (the first ms of each second: a write from now on is on disk at the next one).
+  out.flag("aof_stale", aof_stale_).field("second_phase", now % 1000);
   out.begin("aof");
   engine::describe(out, aof_, world_.epoch_now());
   out.end();

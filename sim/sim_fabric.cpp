@@ -81,7 +81,11 @@ void SimFabric::crash_master(int server, int64_t down_ms) {
     node(server).failover(down_ms);
     world_->record(model::fault_event(model::server_name(server), model::fault_name::kFailover, 0, -1,
                                       "Sentinel promoted the replica after " + std::to_string(down_ms) + " ms"));
-  }, world::EventTag::of_server(world::EventKind::ServerChange, server));
+  }, [&] {
+    world::EventTag tag = world::EventTag::of_server(world::EventKind::ServerChange, server);
+    tag.item = down_ms;  // the promoted replica's lag
+    return tag;
+  }());
 }
 
 }  // namespace locksim::sim

@@ -31,11 +31,14 @@ void ClientBackend::keep(int64_t task, std::string_view what, int64_t value) {
 }
 
 void ClientBackend::describe(StateWriter& out) const {
-  out.field("connection", static_cast<int64_t>(connection_epoch_)).field("calls", static_cast<int64_t>(next_call_));
+  out.field("connection", static_cast<int64_t>(connection_epoch_));
   const int64_t now = world_.now();
   for (const auto& [id, call] : in_flight_) {
-    out.begin("call").field("id", static_cast<int64_t>(id)).field("task", call->waiter->task);
+    out.begin("call").id("id", "call", static_cast<int64_t>(id));
+    client::describe_task(out, "task", call->waiter->task);
     out.flag("done", call->waiter->done).flag("connection_lost", call->connection_lost);
+    // Answered (or failed) but not yet taken up (its client paused): what it will read.
+    if (call->waiter->done) out.flag("answered", call->waiter->value).field("reply", locksim::describe(call->reply));
     out.field("attempt", call->attempt).flag("as_eval", call->as_eval).flag("loading", call->loading);
     // The first send's stamp acts only where the request may go again (NOSCRIPT: call()).
     if (call->may_resend) out.field("sent_ago", now - call->sent_ms);
@@ -46,7 +49,7 @@ void ClientBackend::describe(StateWriter& out) const {
   std::sort(kept.begin(), kept.end(), [](const KeptValue& a, const KeptValue& b) {
     return std::tie(a.task, a.what) < std::tie(b.task, b.what);
   });
-  for (const KeptValue& k : kept) out.field("kept_task", k.task).field("kept", k.what).field("value", k.value);
+  for (const KeptValue& k : kept) client::describe_task(out, "kept_task", k.task).field("kept", k.what).field("value", k.value);
 }
 
 int64_t ClientBackend::now_ms() { return client_.clock.now(world_.epoch_now()); }
@@ -91,7 +94,9 @@ client::Task<client::CallResult> ClientBackend::call(client::SharedCommand comma
   // (a renewal sent while unlocking is rightful), and the resend is no new decision of the client's.
   const Sent sent{world_.now(), world_.history_size()};
   for (int attempt = 0; attempt < 3; ++attempt) {
-    const bool may_resend = command->script && !as_eval && !loading && attempt == 0 && form != ScriptForm::Eval;
+    // Every send of it carries the first one's stamp: while another may follow (NOSCRIPT, or the
+    // EVALSHA after a SCRIPT LOAD), that stamp is state.
+    const bool may_resend = (command->script && !as_eval && attempt == 0 && form != ScriptForm::Eval) || loading;
     auto call = pooled<InFlight>(InFlight{new_waiter(), Reply(), false, attempt, as_eval, loading, may_resend, sent.ms});
     const uint64_t id = next_call_++;
     in_flight_.emplace_back(id, call);
@@ -156,7 +161,8 @@ void ClientBackend::reset() {
     call->connection_lost = true;
     failed.push_back(call);
   }
-  in_flight_.clear();
+  // They stay listed until their coroutines take the failure up (each removes its own), so that a
+  // paused client's state still says what they will read.
   // Redisson's ConnectionWatchdog reconnects a pub/sub connection and subscribes its channels again
   // (reattachPubSub); a SUBSCRIBE that was awaiting its confirmation is confirmed by the new one.
   for (auto& [key, state] : client_.channels) {

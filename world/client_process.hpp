@@ -90,6 +90,7 @@ struct ClientProcess {
   struct Deferred {
     std::coroutine_handle<> handle;
     int64_t task;
+    bool value;  // what its waiter was completed with, which the coroutine reads when it runs
   };
   std::deque<Deferred> deferred;  // woken while paused, run at resume
   std::map<int64_t, ClientThread> threads;

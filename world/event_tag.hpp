@@ -61,6 +61,7 @@ struct EventTag {
   // - a request: whether a script goes as EVAL with its body;
   bool as_eval = false;
   // - a timeline entry: its place in the file's timeline; a thread's next operation: the thread;
+  //   a Sentinel's promotion: the promoted replica's lag;
   int64_t item = -1;
   // - a request or reply: when the request was sent (-1: not a request);
   int64_t sent_ms = -1;

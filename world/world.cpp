@@ -149,7 +149,7 @@ void World::resume_as(ClientProcess& process, std::coroutine_handle<> handle, in
 void World::wake(ClientProcess& process, const std::shared_ptr<Waiter>& waiter) {
   if (process.crashed || waiter->generation != process.generation) return;
   if (now() < process.paused_until) {
-    process.deferred.push_back({waiter->handle, waiter->task});
+    process.deferred.push_back({waiter->handle, waiter->task, waiter->value});
     return;
   }
   resume_as(process, waiter->handle, waiter->task);
@@ -348,7 +348,7 @@ void World::pause(ClientProcess& process, int64_t for_ms) {
     fault_event(process.name, fe::kResume, 0, -1);
     std::deque<ClientProcess::Deferred> ready;
     ready.swap(process.deferred);
-    for (const auto& [handle, task] : ready) {
+    for (const auto& [handle, task, value] : ready) {
       if (process.crashed || process.generation != generation) return;
       resume_as(process, handle, task);
     }

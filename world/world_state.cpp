@@ -1,18 +1,20 @@
 // World::describe: the world's state between two events as data, for a bounded search's
-// fingerprint (issue 38, world-as-data.md). Times are relative to now; ids counted so far (ops,
-// calls, tasks, connections) are written as they are, so two states alike but for them are two
-// states: sound, if less shared than a view that renumbered them would be.
+// fingerprint (issue 38, world-as-data.md). Times are relative to now; the ids the world counts up
+// that act only as names (ops, calls, spawned tasks) are renumbered by first appearance
+// (StateWriter::id); the connections' and incarnations' counts are written as they are.
 #include "client/backend.hpp"
 #include "world/world.hpp"
 
 namespace locksim::world {
 namespace {
 
+using client::describe_task;
+
 void describe_command(StateWriter& out, const client::Command& c) {
   out.field("role", c.role).field("lock", c.lock).field("script", c.script ? c.script->sha : std::string());
   for (const std::string& key : c.keys) out.field("key", key);
   for (const std::string& word : c.argv) out.field("arg", word);
-  out.field("thread", c.thread).field("op", c.op).field("server", c.server).field("queue", c.queue);
+  out.field("thread", c.thread).id("op", "op", c.op).field("server", c.server).field("queue", c.queue);
   out.field("sync_replicas", c.sync_replicas).field("sync_timeout", c.sync_timeout_ms);
 }
 
@@ -28,7 +30,7 @@ void describe_entry(StateWriter& out, const EventTag& tag, int64_t in_ms, int64_
   if (tag.reply) out.field("reply", describe(*tag.reply));
   if (!tag.what.empty()) out.field("what", tag.what);
   if (tag.about) out.field("about", static_cast<int64_t>(tag.about));
-  if (tag.waiter) out.field("task", tag.waiter->task).flag("waiter_done", tag.waiter->done);
+  if (tag.waiter) describe_task(out, "task", tag.waiter->task).flag("waiter_done", tag.waiter->done);
   out.flag("value", tag.value).flag("as_eval", tag.as_eval).field("epoch", static_cast<int64_t>(tag.epoch));
   // When the request was sent is recorded where it runs (its Exec event): once it has run, the
   // stamp no longer acts, and two replies alike but for it are one.
@@ -45,11 +47,10 @@ void describe_client(StateWriter& out, const ClientProcess& c, int64_t now) {
   if (c.clock.drift_ppm != 0) out.field("now", now);
   c.link.describe(out, now);
   c.draws.describe(out);
-  out.field("tasks_spawned", c.tasks_spawned);
   int64_t running = 0;
   for (const auto& task : c.tasks) running += task.done() ? 0 : 1;
   out.field("tasks_running", running);
-  for (const auto& d : c.deferred) out.field("deferred_task", d.task);
+  for (const auto& d : c.deferred) describe_task(out, "deferred_task", d.task).flag("deferred_value", d.value);
   for (const auto& [id, thread] : c.threads) {
     out.begin("thread").field("id", id).flag("busy", thread.busy);
     for (const OpSpec& op : thread.pending) {
@@ -61,8 +62,11 @@ void describe_client(StateWriter& out, const ClientProcess& c, int64_t now) {
   for (const auto& [key, channel] : c.channels) {
     out.begin("channel").field("server", key.server).field("name", key.channel);
     out.field("references", channel.references).flag("confirmed", channel.confirmed).field("permits", channel.permits);
-    for (const auto& waiter : channel.waiters) out.field("waiter_task", waiter->task).flag("waiter_done", waiter->done);
-    if (channel.subscribing) out.field("subscribing_task", channel.subscribing->task);
+    for (const auto& waiter : channel.waiters) describe_task(out, "waiter_task", waiter->task).flag("waiter_done", waiter->done);
+    if (channel.subscribing)
+      describe_task(out, "subscribing_task", channel.subscribing->task)
+          .flag("subscribing_done", channel.subscribing->done)
+          .flag("subscribed", channel.subscribing->value);
     out.end();
   }
   c.backend->describe(out);
@@ -72,7 +76,7 @@ void describe_client(StateWriter& out, const ClientProcess& c, int64_t now) {
 
 bool World::describe(StateWriter& out) const {
   const int64_t now = this->now();
-  out.field("left", until_ - now).field("ops", last_op_id_);
+  out.field("left", until_ - now);
   out.field("faults_for", std::max<int64_t>(faults_until_ - now, 0)).field("failovers_awaited", failovers_awaited_);
   // The agenda in the order it runs, the servers' ticker in its place: its (time, insertion order).
   out.begin("agenda");

@@ -76,6 +76,9 @@ class Backend {
   // attempt), as `what`; a negative value forgets it. Part of the client's state (Lock::describe's
   // counterpart for the library's own loops): see Kept.
   virtual void keep(int64_t /*task*/, std::string_view /*what*/, int64_t /*value*/) {}
+  // The same for a command the coroutine will send again (kept alive by its frame; null forgets
+  // it): written whole when the state is, not before.
+  virtual void keep_command(int64_t /*task*/, std::string_view /*what*/, const Command* /*command*/) {}
 
   // This client's clock (skew and jumps included), in ms.
   virtual int64_t now_ms() = 0;
@@ -129,8 +132,10 @@ class Kept {
   Kept(Backend& backend, std::string_view what) : backend_(backend), task_(backend.task()), what_(what) {}
   Kept(const Kept&) = delete;
   Kept& operator=(const Kept&) = delete;
-  ~Kept() { backend_.keep(task_, what_, -1); }
+  ~Kept() { backend_.keep(task_, what_, -1); }  // a command kept goes with it
   void operator=(int64_t value) { backend_.keep(task_, what_, value); }
+  // The frame holds `command` as long as this: it stays alive.
+  void operator=(const Command* command) { backend_.keep_command(task_, what_, command); }
 
  private:
   Backend& backend_;

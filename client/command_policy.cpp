@@ -4,7 +4,6 @@
 #include <string_view>
 
 #include "base/pooled.hpp"
-#include "client/command_words.hpp"
 
 namespace locksim::client {
 
@@ -39,7 +38,7 @@ Task<CallResult> call_with_retry(Backend& backend, SharedCommand sending, Comman
   CallResult result;
   Kept kept(backend, "retry attempt");
   Kept resending(backend, "retry command");  // a resend carries what was built into it (a lease, a time)
-  resending = command_digest(*sending);
+  resending = sending.get();
   for (int attempt = 0; attempt <= policy.retry_attempts; ++attempt) {
     kept = attempt;
     if (attempt > 0) {

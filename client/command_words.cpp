@@ -76,26 +76,12 @@ Command wait_behind(const Command& synced) {
   return wait;
 }
 
-int64_t command_digest(const Command& c) {
-  uint64_t h = 1469598103934665603ULL;
-  const auto byte = [&h](unsigned char b) { h = (h ^ b) * 1099511628211ULL; };
-  const auto number = [&](int64_t v) {
-    for (int i = 0; i < 8; ++i) byte(static_cast<unsigned char>(static_cast<uint64_t>(v) >> (8 * i)));
-  };
-  const auto text = [&](std::string_view t) {
-    number(static_cast<int64_t>(t.size()));
-    for (const char ch : t) byte(static_cast<unsigned char>(ch));
-  };
-  text(c.role);
-  text(c.lock);
-  text(c.script ? c.script->sha : std::string_view());
-  number(static_cast<int64_t>(c.keys.size()));
-  for (const std::string& k : c.keys) text(k);
-  number(static_cast<int64_t>(c.argv.size()));
-  for (const std::string& a : c.argv) text(a);
-  for (const int64_t v : {c.thread, c.op, static_cast<int64_t>(c.server), c.sync_replicas, c.sync_timeout_ms}) number(v);
-  text(c.queue);
-  return static_cast<int64_t>(h & 0x7FFFFFFFFFFFFFFFULL);  // Kept's values are >= 0
+void describe_command(StateWriter& out, const Command& c) {
+  out.field("role", c.role).field("lock", c.lock).field("script", c.script ? c.script->sha : std::string());
+  for (const std::string& key : c.keys) out.field("key", key);
+  for (const std::string& word : c.argv) out.field("arg", word);
+  out.field("thread", c.thread).id("op", "op", c.op).field("server", c.server).field("queue", c.queue);
+  out.field("sync_replicas", c.sync_replicas).field("sync_timeout", c.sync_timeout_ms);
 }
 
 }  // namespace locksim::client

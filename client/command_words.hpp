@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/state_writer.hpp"
 #include "client/backend.hpp"
 
 namespace locksim::client {
@@ -25,9 +26,9 @@ Command wait_behind(const Command& synced);
 // A request in one line, for messages about it ("EVALSHA rlock_unlock orders ...", "EVAL ..." sent
 // with its text).
 std::string command_summary(const Command& command, bool as_eval);
-// Every field of `command`, hashed (FNV-1a, each part length-prefixed): what a loop that will send
-// it again keeps as state (Kept), since its frame holds it.
-int64_t command_digest(const Command& command);
+// Every field of `command`, as state (base/state_writer.hpp): a request in flight, or one a loop
+// will send again.
+void describe_command(StateWriter& out, const Command& command);
 
 // The command as an Exec event shows it after the client's name ("rlock_acquire orders 30000 ...").
 std::string command_text(const Command& command);

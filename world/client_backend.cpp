@@ -4,6 +4,7 @@
 
 #include "base/assert.hpp"
 #include "base/pooled.hpp"
+#include "client/command_words.hpp"
 #include "model/events.hpp"
 #include "world/client_process.hpp"
 #include "world/harness.hpp"
@@ -26,8 +27,15 @@ void ClientBackend::keep(int64_t task, std::string_view what, int64_t value) {
   } else if (it != kept_.end()) {
     it->value = value;
   } else {
-    kept_.push_back({task, what, value});
+    kept_.push_back({task, what, value, nullptr});
   }
+}
+
+void ClientBackend::keep_command(int64_t task, std::string_view what, const client::Command* command) {
+  keep(task, what, command ? 0 : -1);
+  if (!command) return;
+  const auto it = std::find_if(kept_.begin(), kept_.end(), [&](const KeptValue& k) { return k.task == task && k.what == what; });
+  it->command = command;
 }
 
 void ClientBackend::describe(StateWriter& out) const {
@@ -49,7 +57,14 @@ void ClientBackend::describe(StateWriter& out) const {
   std::sort(kept.begin(), kept.end(), [](const KeptValue& a, const KeptValue& b) {
     return std::tie(a.task, a.what) < std::tie(b.task, b.what);
   });
-  for (const KeptValue& k : kept) client::describe_task(out, "kept_task", k.task).field("kept", k.what).field("value", k.value);
+  for (const KeptValue& k : kept) {
+    client::describe_task(out, "kept_task", k.task).field("kept", k.what).field("value", k.value);
+    if (k.command) {
+      out.begin("command");
+      client::describe_command(out, *k.command);
+      out.end();
+    }
+  }
 }
 
 int64_t ClientBackend::now_ms() { return client_.clock.now(world_.epoch_now()); }

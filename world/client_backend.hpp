@@ -28,6 +28,7 @@ class ClientBackend : public client::Backend {
   int64_t now_ms() override;
   int64_t task() const override;
   void keep(int64_t task, std::string_view what, int64_t value) override;
+  void keep_command(int64_t task, std::string_view what, const client::Command* command) override;
   // Its calls awaiting replies and its connection, as state (base/state_writer.hpp).
   void describe(StateWriter& out) const;
   client::Task<void> sleep(int64_t ms) override;
@@ -115,6 +116,7 @@ class ClientBackend : public client::Backend {
     int64_t task;
     std::string_view what;  // a literal (client::Kept)
     int64_t value;
+    const client::Command* command;  // or this (the keeping frame holds it)
   };
   std::vector<KeptValue> kept_;  // keep()'s, in the order first kept (a few at most)
   // Every call awaiting its reply, in the order they were sent (ids only grow: appended in order).

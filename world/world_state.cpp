@@ -3,20 +3,14 @@
 // that act only as names (ops, calls, spawned tasks) are renumbered by first appearance
 // (StateWriter::id); the connections' and incarnations' counts are written as they are.
 #include "client/backend.hpp"
+#include "client/command_words.hpp"
 #include "world/world.hpp"
 
 namespace locksim::world {
 namespace {
 
+using client::describe_command;
 using client::describe_task;
-
-void describe_command(StateWriter& out, const client::Command& c) {
-  out.field("role", c.role).field("lock", c.lock).field("script", c.script ? c.script->sha : std::string());
-  for (const std::string& key : c.keys) out.field("key", key);
-  for (const std::string& word : c.argv) out.field("arg", word);
-  out.field("thread", c.thread).id("op", "op", c.op).field("server", c.server).field("queue", c.queue);
-  out.field("sync_replicas", c.sync_replicas).field("sync_timeout", c.sync_timeout_ms);
-}
 
 void describe_entry(StateWriter& out, const EventTag& tag, int64_t in_ms, int64_t now) {
   out.begin(to_string(tag.kind)).field("in", in_ms);

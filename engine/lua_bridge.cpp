@@ -669,18 +669,26 @@ void mark_protected(lua_State* L, int index) {
   lua_pop(L, 1);
 }
 
-// Pushes a read-only view of the table at `index`: reads go through, writes raise.
-void push_readonly_proxy(lua_State* L, int index) {
-  index = lua_absindex(L, index);
-  lua_newtable(L);
+// Gives the table at `target` a metatable whose reads go to what `push_index` pushes (a table or a
+// function), whose writes raise, and which getmetatable shows as false (Redis's protected tables).
+template <typename PushIndex>
+void set_readonly_metatable(lua_State* L, int target, const PushIndex& push_index) {
+  target = lua_absindex(L, target);
   lua_createtable(L, 0, 3);
-  lua_pushvalue(L, index);
+  push_index();
   lua_setfield(L, -2, "__index");
   lua_pushcfunction(L, readonly_error);
   lua_setfield(L, -2, "__newindex");
   lua_pushboolean(L, 0);
   lua_setfield(L, -2, "__metatable");
-  lua_setmetatable(L, -2);
+  lua_setmetatable(L, target);
+}
+
+// Pushes a read-only view of the table at `index`: reads go through, writes raise.
+void push_readonly_proxy(lua_State* L, int index) {
+  index = lua_absindex(L, index);
+  lua_newtable(L);
+  set_readonly_metatable(L, -1, [&] { lua_pushvalue(L, index); });
   mark_protected(L, -1);
   lua_getfield(L, LUA_REGISTRYINDEX, ordered_next::kViewsKey);
   lua_pushvalue(L, -2);
@@ -851,14 +859,7 @@ void install_globals_view(lua_State* L, int real) {
   lua_pushvalue(L, -1);
   lua_setfield(L, real, "_G");
   lua_setfield(L, LUA_REGISTRYINDEX, "locksim.env");
-  lua_createtable(L, 0, 3);
-  lua_pushcfunction(L, nonexistent_global);
-  lua_setfield(L, -2, "__index");
-  lua_pushcfunction(L, readonly_error);
-  lua_setfield(L, -2, "__newindex");
-  lua_pushboolean(L, 0);
-  lua_setfield(L, -2, "__metatable");
-  lua_setmetatable(L, real);
+  set_readonly_metatable(L, real, [&] { lua_pushcfunction(L, nonexistent_global); });
   mark_protected(L, real);
   lua_setfield(L, LUA_REGISTRYINDEX, kRealGlobalsKey);
 }

@@ -80,6 +80,17 @@ class Backend {
   // it): written whole when the state is, not before.
   virtual void keep_command(int64_t /*task*/, std::string_view /*what*/, const Command* /*command*/) {}
 
+  // Java's interrupt status of `thread` (Thread.interrupt(), the interrupt fault): set by the world,
+  // cleared by a wait that throws InterruptedException (Lock::interrupt says which do).
+  virtual bool interrupted(int64_t /*thread*/) const { return false; }
+  virtual void clear_interrupt(int64_t /*thread*/) {}
+  // `thread` begins a wait with its status set: the world interrupts it again once the wait is under
+  // way (a get() throws only after its request has gone).
+  virtual void interrupt_when_waiting(int64_t /*thread*/) {}
+  // Ends at once the subscription or message wait of `task` (Backend::task), as its timeout would;
+  // false when it is in neither.
+  virtual bool end_wait(int64_t /*task*/) { return false; }
+
   // This client's clock (skew and jumps included), in ms.
   virtual int64_t now_ms() = 0;
   virtual Task<void> sleep(int64_t ms) = 0;

@@ -34,6 +34,23 @@ struct OpResult {
   static OpResult unknown(std::string why) { return {Outcome::Unknown, 0, std::move(why)}; }
 };
 
+// What Thread.interrupt() did to a thread's operation on a lock (Lock::interrupt).
+struct Interruption {
+  enum class Kind {
+    None,      // nothing was waiting to be interrupted: the status stays for the thread's next wait
+    Woken,     // the wait ended: the operation goes on, or ends, by itself
+    Detached,  // the operation ends now with `result`; its frame goes on without the thread
+  };
+  Kind kind = Kind::None;
+  OpResult result{};
+};
+
+// What Redisson's sync methods throw when interrupted in CommandAsyncService.get(): the future is
+// cancelled, the status set again, and the request goes on.
+inline constexpr const char* kInterruptedGet = "RedisException: java.lang.InterruptedException";
+// What a latch or a subscription's timed get() throws: the status is cleared.
+inline constexpr const char* kInterrupted = "InterruptedException";
+
 class Lock {
  public:
   virtual ~Lock() = default;
@@ -45,9 +62,13 @@ class Lock {
   virtual Task<OpResult> is_locked(int64_t op) = 0;
   // isHeldByCurrentThread(): Ok with value 1 when `thread` of this client holds it, else 0.
   virtual Task<OpResult> is_held(int64_t thread, int64_t op) = 0;
+  // Thread.interrupt() of `thread` while it runs an acquire on this lock; its status is already set
+  // (Backend::interrupted). A lock that does not model interruption says None.
+  virtual Interruption interrupt(int64_t /*thread*/) { return {}; }
   // The fencing token of `thread`'s current hold; 0 when the lock hands out none.
   virtual int64_t token(int64_t /*thread*/) const { return 0; }
-  // The threads whose acquire is under way, and where each is in its waiting loop.
+  // The threads whose acquire is under way, and where each is in its waiting loop; an acquire its
+  // thread has left (interrupted, Waiting::detached) is listed under a negative key until it ends.
   const std::map<int64_t, Waiting>& waiting() const { return waiting_.threads(); }
   // Its members as state (base/state_writer.hpp): what its operations keep across a suspension and
   // from one operation to the next, times relative to the client's clock reading `client_now_ms`.

@@ -35,7 +35,11 @@ Task<OpResult> LockUser::acquire(int64_t thread, std::string lock, AcquireOption
   invoke.wait_ms = options.wait_ms;
   invoke.lease_ms = options.lease_ms;
   backend_.record(std::move(invoke));
+  acquiring_[thread] = {op, lock, f};
   const OpResult result = co_await this->lock(lock).acquire(thread, op, options);
+  // Interrupted: its outcome was recorded then, and the thread has gone on without it.
+  if (detached_.erase(op)) co_return result;
+  acquiring_.erase(thread);
   record_outcome(thread, op, lock, f, result);
   if (result.outcome == OpResult::Outcome::Ok) {
     model::Event hold = model::op_event(model::EventKind::Hold, thread, op, lock, f);
@@ -44,6 +48,20 @@ Task<OpResult> LockUser::acquire(int64_t thread, std::string lock, AcquireOption
     backend_.record(std::move(hold));
   }
   co_return result;
+}
+
+Interruption LockUser::interrupt(int64_t thread) {
+  const auto it = acquiring_.find(thread);
+  if (it == acquiring_.end()) return {};
+  // A copy: a wait that ends resumes the acquire at once, which may end and forget it.
+  const Acquiring a = it->second;
+  const Interruption what = lock(a.lock).interrupt(thread);
+  if (what.kind == Interruption::Kind::Detached) {
+    record_outcome(thread, a.op, a.lock, a.f, what.result);
+    detached_.insert(a.op);
+    acquiring_.erase(thread);
+  }
+  return what;
 }
 
 Task<OpResult> LockUser::release(int64_t thread, std::string lock) {

@@ -3,6 +3,7 @@
 // lock type: Invoke, then Ok / Fail / Info, and the client's belief (Hold, Release) around them.
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +32,11 @@ class LockUser {
   // Writes to the resource the lock guards, carrying the thread's fencing token.
   Task<OpResult> write(int64_t thread, std::string lock);
 
+  // Thread.interrupt() of `thread`, whose status the backend has set: what it did to the acquire the
+  // thread runs, if any. An operation it ends is recorded as ended now (Interruption::Detached), and
+  // its frame, which goes on, records nothing more.
+  Interruption interrupt(int64_t thread);
+
   // The (lock, thread) pairs this client believes it holds, with their depth.
   const std::map<std::pair<std::string, int64_t>, int64_t>& believed() const { return depth_; }
   // What it believes it holds and each lock's members, as state (Lock::describe); false when a
@@ -43,6 +49,14 @@ class LockUser {
   Backend& backend_;
   std::map<std::string, std::unique_ptr<Lock>> locks_;
   std::map<std::pair<std::string, int64_t>, int64_t> depth_;
+  // Each thread's acquire under way, as interrupt() needs it.
+  struct Acquiring {
+    int64_t op = 0;
+    std::string lock;
+    std::string f;
+  };
+  std::map<int64_t, Acquiring> acquiring_;
+  std::set<int64_t> detached_;  // ops an interrupt ended while their frames go on
 };
 
 }  // namespace locksim::client

@@ -221,10 +221,66 @@ Task<OpResult> RedissonLock::acquire(int64_t thread, int64_t op, AcquireOptions 
 // One acquire attempt of a waiting thread, counted, and its ttl kept, in the thread's Waiting. The
 // attempt's frame is try_acquire_once's: this adds none.
 Task<RedissonLock::Attempt> RedissonLock::attempt(Waiting& w, int64_t thread, int64_t lease_ms, int64_t wait_ms) {
-  w.phase = Waiting::Phase::Acquiring;
+  enter(w, Waiting::Phase::Acquiring, thread);
   ++w.attempts;
   if (synced("acquire", options_.server)) return attempt_synced(w, thread, lease_ms, wait_ms);
   return try_acquire_once(thread, w.op, lease_ms, wait_ms);
+}
+
+void RedissonLock::enter(Waiting& w, Waiting::Phase phase, int64_t thread) {
+  w.phase = phase;
+  if (backend_.interrupted(thread)) backend_.interrupt_when_waiting(thread);
+}
+
+bool RedissonLock::left_behind(const Waiting& w, int64_t thread, int64_t lease_ms, const Attempt& got) {
+  if (!w.detached) return false;
+  if (got.kind == Attempt::Kind::Acquired) after_acquired(thread, lease_ms);
+  return true;
+}
+
+Interruption RedissonLock::interrupt(int64_t thread) {
+  Waiting* w = waiting_.find(thread);
+  if (!w) return {};
+  const bool lock_call = w->wait_ms < 0;
+  switch (w->phase) {
+    case Waiting::Phase::Acquiring:
+    case Waiting::Phase::Leaving: {
+      // CommandAsyncService.get(): the caller's future is cancelled and RedisException thrown, the
+      // status set again; the request goes on, and its inner stages still act on the answer. An
+      // attempt may have taken the lock; acquireFailed's tryLock had failed already.
+      const bool acquiring = w->phase == Waiting::Phase::Acquiring;
+      // After the first attempt the thread is subscribed: lock()'s and tryLock()'s finally.
+      if (acquiring && w->attempts > 1) backend_.unsubscribe(wake_channel(thread), options_.server);
+      w->detached = true;
+      waiting_.detach(thread);
+      return {Interruption::Kind::Detached, acquiring ? OpResult::unknown(kInterruptedGet) : OpResult::fail(kInterruptedGet)};
+    }
+    case Waiting::Phase::Subscribing:
+    case Waiting::Phase::Listening:
+    case Waiting::Phase::Relistening: {
+      // lock() waits for a message with no ttl uninterruptibly (acquireUninterruptibly).
+      if (w->phase == Waiting::Phase::Listening && lock_call && w->ttl_ms < 0) return {};
+      w->interrupted = true;
+      if (!backend_.end_wait(thread)) {  // its wait has ended already: the status waits for the next
+        w->interrupted = false;
+        return {};
+      }
+      return {Interruption::Kind::Woken, {}};
+    }
+    case Waiting::Phase::Sleeping:
+    case Waiting::Phase::Finishing:
+      return {};
+  }
+  return {};
+}
+
+bool RedissonLock::woke_interrupted(Waiting& w, int64_t thread) {
+  if (!w.interrupted) return false;
+  w.interrupted = false;
+  // lock()'s subscription is a get(): the status is set again. tryLock()'s timed get() and every
+  // latch wait throw InterruptedException, which clears it.
+  if (w.phase != Waiting::Phase::Subscribing || w.wait_ms >= 0) backend_.clear_interrupt(thread);
+  return true;
 }
 
 RedissonLock::Attempt RedissonLock::heard(Waiting& w, Attempt attempt) {
@@ -244,23 +300,35 @@ Task<OpResult> RedissonLock::lock_forever(int64_t thread, int64_t op, int64_t le
   const WaitingThreads::Entry w =
       waiting_.begin(thread, {.op = op, .left_ms = -1, .since_ms = backend_.now_ms(), .lease_ms = lease_ms});
   const Attempt first = heard(*w, co_await attempt(*w, thread, lease_ms, -1));
+  if (left_behind(*w, thread, lease_ms, first)) co_return OpResult::unknown(kInterruptedGet);
   if (first.kind == Attempt::Kind::Acquired) co_return after_acquired(*w, thread, lease_ms, first);
   if (first.kind == Attempt::Kind::Error) co_return OpResult::fail(first.why);
   if (first.kind == Attempt::Kind::Unknown) co_return OpResult::unknown(first.why);
   const std::string channel = wake_channel(thread);
-  w->phase = Waiting::Phase::Subscribing;
+  enter(*w, Waiting::Phase::Subscribing, thread);
   if (!co_await backend_.subscribe(channel, options_.subscribe_timeout_ms, options_.server)) {
     backend_.unsubscribe(channel, options_.server);
+    if (woke_interrupted(*w, thread)) co_return OpResult::fail(kInterruptedGet);
     co_return OpResult::unknown("subscription to " + channel + " timed out");
   }
   Attempt last;
   for (;;) {
     LS_ASSERT(w->attempts < 10'000'000);
     last = heard(*w, co_await attempt(*w, thread, lease_ms, -1));
+    if (left_behind(*w, thread, lease_ms, last)) co_return OpResult::unknown(kInterruptedGet);
     if (last.kind != Attempt::Kind::Busy) break;
     forget_missed_wakeups(channel);
-    w->phase = Waiting::Phase::Listening;
+    enter(*w, Waiting::Phase::Listening, thread);
     co_await backend_.wait_message(channel, w->ttl_ms >= 0 ? w->ttl_ms : -1, options_.server);
+    if (!woke_interrupted(*w, thread)) continue;
+    // lock() is not lockInterruptibly(): it waits its ttl again, and an interrupt in that wait
+    // escapes lock() as IllegalStateException.
+    enter(*w, Waiting::Phase::Relistening, thread);
+    co_await backend_.wait_message(channel, w->ttl_ms, options_.server);
+    if (woke_interrupted(*w, thread)) {
+      backend_.unsubscribe(channel, options_.server);
+      co_return OpResult::fail("IllegalStateException: " + std::string(kInterrupted));
+    }
   }
   backend_.unsubscribe(channel, options_.server);
   if (last.kind == Attempt::Kind::Acquired) co_return after_acquired(*w, thread, lease_ms, last);
@@ -277,6 +345,7 @@ Task<OpResult> RedissonLock::try_lock(int64_t thread, int64_t op, int64_t wait_m
       thread, {.op = op, .left_ms = wait_ms, .since_ms = backend_.now_ms(), .wait_ms = wait_ms, .lease_ms = lease_ms});
   const std::string not_within = "not acquired within " + std::to_string(wait_ms) + " ms";
   const Attempt first = heard(*w, co_await attempt(*w, thread, lease_ms, wait_ms));
+  if (left_behind(*w, thread, lease_ms, first)) co_return OpResult::unknown(kInterruptedGet);
   if (first.kind == Attempt::Kind::Acquired) co_return after_acquired(*w, thread, lease_ms, first);
   if (first.kind == Attempt::Kind::Error) co_return OpResult::fail(first.why);
   if (first.kind == Attempt::Kind::Unknown) co_return OpResult::unknown(first.why);
@@ -286,8 +355,13 @@ Task<OpResult> RedissonLock::try_lock(int64_t thread, int64_t op, int64_t wait_m
     co_return OpResult::fail(not_within);
   }
   const std::string channel = wake_channel(thread);
-  w->phase = Waiting::Phase::Subscribing;
+  enter(*w, Waiting::Phase::Subscribing, thread);
   const bool subscribed = co_await backend_.subscribe(channel, w->left_ms, options_.server);
+  if (woke_interrupted(*w, thread)) {
+    // Redisson leaves the subscription to complete on its own; nobody waits on it either way.
+    backend_.unsubscribe(channel, options_.server);
+    co_return OpResult::fail(kInterrupted);
+  }
   charge(*w);
   if (!subscribed || w->left_ms <= 0) {
     backend_.unsubscribe(channel, options_.server);
@@ -298,6 +372,7 @@ Task<OpResult> RedissonLock::try_lock(int64_t thread, int64_t op, int64_t wait_m
   for (;;) {
     LS_ASSERT(w->attempts < 10'000'000);
     const Attempt next = heard(*w, co_await attempt(*w, thread, lease_ms, wait_ms));
+    if (left_behind(*w, thread, lease_ms, next)) co_return OpResult::unknown(kInterruptedGet);
     if (next.kind == Attempt::Kind::Acquired) {
       backend_.unsubscribe(channel, options_.server);
       co_return after_acquired(*w, thread, lease_ms, next);
@@ -317,9 +392,13 @@ Task<OpResult> RedissonLock::try_lock(int64_t thread, int64_t op, int64_t wait_m
     charge(*w);
     if (w->left_ms <= 0) break;
     forget_missed_wakeups(channel);
-    w->phase = Waiting::Phase::Listening;
+    enter(*w, Waiting::Phase::Listening, thread);
     co_await backend_.wait_message(channel, w->ttl_ms >= 0 && w->ttl_ms < w->left_ms ? w->ttl_ms : w->left_ms,
                                    options_.server);
+    if (woke_interrupted(*w, thread)) {  // the latch's InterruptedException, through the finally
+      backend_.unsubscribe(channel, options_.server);
+      co_return OpResult::fail(kInterrupted);
+    }
     charge(*w);
     if (w->left_ms <= 0) break;
   }
@@ -329,7 +408,7 @@ Task<OpResult> RedissonLock::try_lock(int64_t thread, int64_t op, int64_t wait_m
 }
 
 Task<void> RedissonLock::give_up(Waiting& w, int64_t thread, int64_t wait_ms) {
-  w.phase = Waiting::Phase::Leaving;
+  enter(w, Waiting::Phase::Leaving, thread);
   co_await acquire_failed(thread, w.op, wait_ms);
 }
 
@@ -574,6 +653,10 @@ bool RedissonLock::describe_members(StateWriter& out, int64_t client_now_ms) con
   // The synced eval keeps what it learnt of the replicas, and its retries' counts, in frames and
   // shared options: not written yet, so a lock that uses it cannot say its whole state.
   if (options_.synced_eval && options_.replicated_servers != 0) return false;
+  // An interrupted operation's frame goes on under its thread's task, as the thread's next one does:
+  // what the two keep with the backend is not told apart.
+  for (const auto& [thread, w] : waiting_.threads())
+    if (w.detached) return false;
   out.field("lock", name_).field("internal_lease", internal_lease_ms_);
   for (const auto& [thread, token] : tokens_) out.field("token_thread", thread).field("token", token);
   renewal_entry_.describe(out);

@@ -140,6 +140,10 @@ class RedissonLock : public Lock {
   Task<OpResult> release(int64_t thread, int64_t op) override;
   Task<OpResult> is_locked(int64_t op) override;
   Task<OpResult> is_held(int64_t thread, int64_t op) override;
+  // lock() and tryLock() as Redisson's sync methods meet Thread.interrupt() (docs/scenario-format.md,
+  // "interrupt"): an attempt or acquireFailed on its way ends the call with RedisException while the
+  // request goes on; a subscription or a wait for a message ends at once.
+  Interruption interrupt(int64_t thread) override;
   // The fencing token of `thread`'s last acquire, for a lock whose acquire hands one out (FencedLock).
   int64_t token(int64_t thread) const override;
   // PEXPIRE to `lease_ms` (MultiLock sets its sub-locks' final lease this way).
@@ -246,6 +250,15 @@ class RedissonLock : public Lock {
   // The waiting loop's steps, each keeping what outlives it in the thread's Waiting (w).
   Task<Attempt> attempt(Waiting& w, int64_t thread, int64_t lease_ms, int64_t wait_ms);
   static Attempt heard(Waiting& w, Attempt attempt);
+  // The thread enters `phase`, a wait; with its interrupt status set, the world interrupts it once
+  // the wait is under way.
+  void enter(Waiting& w, Waiting::Phase phase, int64_t thread);
+  // Whether the thread left this acquire (interrupted while `got` was on its way): then only what
+  // tryAcquireAsync's inner stage does with the answer is done (a grant starts the watchdog, #7272).
+  bool left_behind(const Waiting& w, int64_t thread, int64_t lease_ms, const Attempt& got);
+  // After a subscription or a message wait: whether an interrupt ended it, the thread's status
+  // cleared as the exception that ends it clears it.
+  bool woke_interrupted(Waiting& w, int64_t thread);
   void charge(Waiting& w);
   Task<void> give_up(Waiting& w, int64_t thread, int64_t wait_ms);
 

@@ -519,4 +519,13 @@ bool affects(std::string_view issue, Version v) {
   return false;
 }
 
+std::string interrupt_problem(const std::string& version) {
+  if (version.empty()) return "";
+  const std::optional<Version> v = parse_version(version);
+  if (!v || *v >= kInterruptModelledFrom) return "";
+  return "an interrupt is modelled for Redisson " + kInterruptModelledFrom.str() +
+         " and later, whose sync calls meet it as 4.x's do; " + v->str() +
+         "'s met it otherwise (up to 3.11.3 get() waited on through it; to 3.16.x lock() subscribed otherwise)";
+}
+
 }  // namespace locksim::client

@@ -24,6 +24,14 @@ std::optional<Version> parse_version(std::string_view text);
 
 // The range the model follows (older versions changed the scripts' layout: docs/redisson-versions.md).
 Version oldest_modelled();
+// The first version whose sync calls meet Thread.interrupt() as the interrupt fault acts it out
+// (docs/scenario-format.md): CommandAsyncService.get() on a CompletableFuture that it cancels, and
+// lock()'s waiting loop of lock(leaseTime, unit, interruptibly). Up to 3.11.3 get() waited on
+// through an interrupt; from 3.11.4 to 3.16.x it threw without cancelling, and lock() and tryLock()
+// subscribed otherwise.
+inline constexpr Version kInterruptModelledFrom{3, 17, 0};
+// Why a lock spec of `version` ("" for none: the default's) cannot be interrupted, "" when it can.
+std::string interrupt_problem(const std::string& version);
 Version newest_modelled();
 // What a scenario or an exploration runs when it names no version: the newest modelled.
 Version default_version();

@@ -17,6 +17,7 @@ struct Waiting {
     Acquiring,    // an acquire attempt is on its way (the first, or one after a wake-up)
     Subscribing,  // awaiting the server's confirmation of its wake-up channel
     Listening,    // subscribed, waiting for an unlock message or its ttl
+    Relistening,  // lock() interrupted while listening: it waits its ttl again (the status cleared)
     Sleeping,     // a polling lock between attempts
     Leaving,      // tryLock gave up and is cleaning up (a FairLock leaves its queue)
     Finishing,    // acquired: the after-acquire steps (its lease, its watchdog)
@@ -31,6 +32,11 @@ struct Waiting {
   // whole without its frame (World::describe).
   int64_t wait_ms = -1;   // tryLock's wait (-1: lock())
   int64_t lease_ms = -1;  // the lease asked for (-1: none, the watchdog's)
+  // Thread.interrupt() (Lock::interrupt): the wait under way was ended by it, which the frame reads
+  // when it resumes; or the thread has left the operation (an interrupted get()), and the frame
+  // only finishes what Redisson's inner stages do with the answer on its way.
+  bool interrupted = false;
+  bool detached = false;
 };
 
 std::string_view to_string(Waiting::Phase phase);
@@ -46,7 +52,7 @@ class PerThread {
     Entry(PerThread& owner, int64_t thread, State& state) : owner_(&owner), thread_(thread), state_(&state) {}
     Entry(const Entry&) = delete;
     Entry& operator=(const Entry&) = delete;
-    ~Entry() { owner_->threads_.erase(thread_); }
+    ~Entry() { owner_->end(thread_, state_); }
     State& operator*() const { return *state_; }
     State* operator->() const { return state_; }
 
@@ -63,9 +69,37 @@ class PerThread {
     return Entry(*this, thread, at->second);
   }
   const std::map<int64_t, State>& threads() const { return threads_; }
+  State* find(int64_t thread) {
+    const auto it = threads_.find(thread);
+    return it == threads_.end() ? nullptr : &it->second;
+  }
+  // The thread leaves what its entry describes while the entry's frame goes on: the entry moves to
+  // a key no thread has (negative), so that the thread may begin another.
+  void detach(int64_t thread) {
+    auto node = threads_.extract(thread);
+    LS_ASSERT(!node.empty());
+    node.key() = -++detached_;
+    threads_.insert(std::move(node));
+  }
 
  private:
+  // Ends the entry of `state`, which began under `thread` and may have been detached since.
+  void end(int64_t thread, const State* state) {
+    const auto it = threads_.find(thread);
+    if (it != threads_.end() && &it->second == state) {
+      threads_.erase(it);
+      return;
+    }
+    for (auto at = threads_.begin(); at != threads_.end(); ++at)
+      if (&at->second == state) {
+        threads_.erase(at);
+        return;
+      }
+    LS_ASSERT(false);
+  }
+
   std::map<int64_t, State> threads_;
+  int64_t detached_ = 0;
 };
 
 // One lock's waiting threads.

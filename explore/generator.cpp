@@ -46,7 +46,7 @@ std::string client_name(size_t i) { return std::string(1, static_cast<char>('A' 
 
 // The fault a plan describes, with the parameters its kind takes (the plan draws them all, so that
 // the kind a shrink lands on does not change what else is drawn).
-world::Fault to_fault(const FaultPlan& f, const world::FaultInfo& info) {
+world::Fault to_fault(const FaultPlan& f, const world::FaultInfo& info, int threads_max) {
   using P = world::FaultParam;
   world::Fault fault;
   fault.kind = info.kind;
@@ -60,6 +60,7 @@ world::Fault to_fault(const FaultPlan& f, const world::FaultInfo& info) {
       case P::Persistence: fault.persistence = f.aof ? world::Persistence::AofEverySec : world::Persistence::None; break;
       case P::Via: case P::DownMs: case P::Server: break;  // direct failovers of the first server
       case P::Text: break;  // error_reply: Redis's BUSY, the default
+      case P::Thread: fault.thread = std::min(f.thread, threads_max - 1) + 1; break;
     }
   }
   return fault;
@@ -73,6 +74,11 @@ bool multi_parts(const ExploreConfig& c) { return c.lock_type == "multi" || c.lo
 // another and the configuration allows delays.
 bool races_releases(const ExploreConfig& c) {
   return c.reorder && std::find(c.faults.begin(), c.faults.end(), "delay") != c.faults.end();
+}
+
+// Whether the configuration's faults interrupt threads.
+bool interrupts(const ExploreConfig& c) {
+  return std::find(c.faults.begin(), c.faults.end(), "interrupt") != c.faults.end();
 }
 
 rc::Gen<SessionPlan> session_gen(const ExploreConfig& c) {
@@ -125,7 +131,10 @@ rc::Gen<FaultPlan> fault_gen(const ExploreConfig& c) {
       set(&FaultPlan::jump_ms, between(1, 30000)),
       set(&FaultPlan::backward, one_in(2)),
       set(&FaultPlan::lag_ms, between(0, 5000)),
-      set(&FaultPlan::aof, one_in(2)));
+      set(&FaultPlan::aof, one_in(2)),
+      set(&FaultPlan::thread, interrupts(c) && c.threads_max > 1
+                                  ? rc::gen::map(between(0, c.threads_max - 1), [](int64_t x) { return static_cast<int>(x); })
+                                  : rc::gen::just(0)));
 }
 
 }  // namespace
@@ -236,6 +245,21 @@ void validate(const ExploreConfig& c) {
   std::set<std::string> seen;
   for (const auto& f : c.faults) {
     if (!world::find_fault(f)) throw std::invalid_argument("unknown fault '" + f + "' (expected " + world::fault_list() + ")");
+    if (f == "interrupt" && !model::find_lock_type(c.lock_type)->interruptible)
+      throw std::invalid_argument("an interrupt reaches the acquires of " + model::interruptible_type_list() +
+                                  " locks; this lock is " + c.lock_type);
+    if (f == "interrupt") {
+      std::vector<const ExploreConfig*> sides{&c};
+      const std::optional<ExploreConfig> other = c.against ? std::optional(varied(c, *c.against)) : std::nullopt;
+      if (other) sides.push_back(&*other);
+      for (const ExploreConfig* side : sides) {
+        Scenario probe;
+        probe.lock.type = side->lock_type;
+        scenario::apply_lock_options(side->lock_options, "--redisson", probe);
+        if (const std::string problem = client::interrupt_problem(probe.lock.redisson_version); !problem.empty())
+          throw std::invalid_argument(problem);
+      }
+    }
     if (!seen.insert(f).second) throw std::invalid_argument("fault '" + f + "' is named twice");
   }
   if (c.properties.empty()) throw std::invalid_argument("no property to check");
@@ -416,7 +440,7 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
     const world::FaultInfo& info = *kind;
     TimelineEntry e;
     e.at_ms = f.at_ms;
-    e.fault = to_fault(f, info);
+    e.fault = to_fault(f, info, c.threads_max);
     if (!info.on_server) {
       if (static_cast<size_t>(f.client) >= clients) continue;  // its client was shrunk away
       e.fault->client = client_name(static_cast<size_t>(f.client));

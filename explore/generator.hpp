@@ -122,6 +122,9 @@ struct FaultPlan {
   bool backward = false;
   int64_t lag_ms = 0;
   bool aof = false;
+  // interrupt: which thread, 0-based below threads_max (drawn last, and only where interrupts are
+  // drawn, so that no other configuration's cases change)
+  int thread = 0;
   bool operator==(const FaultPlan&) const = default;
 };
 

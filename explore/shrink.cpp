@@ -29,7 +29,7 @@ std::string key_of(const Plan& p) {
   for (const FaultPlan& f : p.faults) {
     k += "|f";
     for (int64_t v : {int64_t{f.kind}, int64_t{f.client}, f.at_ms, f.for_ms, f.extra_ms, f.per_thousand, f.jump_ms,
-                      int64_t{f.backward}, f.lag_ms, int64_t{f.aof}})
+                      int64_t{f.backward}, f.lag_ms, int64_t{f.aof}, int64_t{f.thread}})
       add(v);
   }
   return k;
@@ -185,6 +185,7 @@ class Shrinker {
       changed |= lower(field(&FaultPlan::per_thousand), 1);
       changed |= lower(field(&FaultPlan::jump_ms), 1);
       changed |= lower(field(&FaultPlan::lag_ms), 0);
+      changed |= lower(field(&FaultPlan::thread), 0);  // interrupt: the first thread
     }
     for (size_t c = 0; c < plan_.clients.size(); ++c) {
       changed |= lower([c](Plan& p) -> int64_t& { return p.clients[c].clock_offset_ms; }, 0);

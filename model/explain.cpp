@@ -261,8 +261,10 @@ std::string renewal(const Verdict& v) {
     return s + "Then a renewal for " + r->who + " ran on " + r->where + " at " + ms(r->from_ms) + ".";
   }
   if (v.anomaly == anomaly::kRevivedAfterUnlock) {
-    std::string s = "Let " + r->who + " give the lock up";
-    if (const Evidence* rel = v.find("release")) s += " (at " + ms(rel->from_ms) + ")";
+    // Without a release, the owner never believed it held the lock (an interrupted acquire, #7272).
+    const Evidence* rel = v.find("release");
+    std::string s = rel ? "Let " + r->who + " give the lock up (at " + ms(rel->from_ms) + ")"
+                        : "Let " + r->who + " not believe it holds the lock";
     return s + ". Then a renewal it sent at " + figure(v, "sent") + " ms, holding nothing, succeeded on " + r->where +
            " at " + ms(r->from_ms) + ".";
   }

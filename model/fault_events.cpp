@@ -25,6 +25,8 @@ const std::vector<FaultEventInfo>& fault_events() {
        .timed = true, .disturbs_server = true, .marks_server = true, .shows_text = true},
       {.name = kReset, .about = "a client's connections close: its requests in flight fail, it reconnects",
        .disturbs_client = true},
+      // Its value is the thread. It disturbs nothing: what it does to an acquire is the client's.
+      {.name = kInterrupt, .about = "a client thread is interrupted (Thread.interrupt())", .shows_text = true},
   };
   return table;
 }

@@ -47,6 +47,7 @@ inline constexpr std::string_view kFailover = "failover";
 inline constexpr std::string_view kDown = "down";
 inline constexpr std::string_view kErrorReply = "error_reply";
 inline constexpr std::string_view kReset = "reset";
+inline constexpr std::string_view kInterrupt = "interrupt";
 }  // namespace fault_name
 
 }  // namespace locksim::model

@@ -5,35 +5,41 @@ namespace locksim::model {
 const std::vector<LockType>& lock_types() {
   // Only what differs from LockType's defaults (an RLock-like hash lock) is written.
   static const std::vector<LockType> table{
-      {.name = "rlock", .about = "Redisson's RLock: a hash of holder counts, the watchdog, waiting over pub/sub"},
+      {.name = "rlock", .about = "Redisson's RLock: a hash of holder counts, the watchdog, waiting over pub/sub",
+       .interruptible = true},
       {.name = "fair",
        .about = "Redisson's FairLock: an RLock whose waiters queue, each woken on its own channel",
-       .fair = true},
+       .fair = true,
+       .interruptible = true},
       {.name = "multi",
        .about = "Redisson's MultiLock over RLocks <name>-1 .. <name>-n on one server: every part needed",
        .quorum = Quorum::All},
       {.name = "red",
        .about = "Redisson's RedLock over the RLock <name> on n servers: a majority needed",
        .quorum = Quorum::Majority},
-      {.name = "rwlock", .about = "Redisson's ReadWriteLock: read and write sides over one hash", .sides = true},
+      {.name = "rwlock", .about = "Redisson's ReadWriteLock: read and write sides over one hash", .sides = true,
+       .interruptible = true},
       {.name = "spin",
        .about = "Redisson's SpinLock (3.15.0+): an RLock-like hash lock whose waiters poll with an exponential backoff",
        .since = "3.15.0"},
       {.name = "fenced",
        .about = "Redisson's FencedLock (3.19.0+): an RLock whose acquire hands out a fencing token from INCR",
        .fencing = true,
-       .since = "3.19.0"},
+       .since = "3.19.0",
+       .interruptible = true},
       {.name = "nonreentrant",
        .about = "Redisson's NonReentrantLock (4.4.0+): an RLock whose holder's second acquire fails at once",
        .server_reentrant = false,
        .refuses_reentry = true,
-       .since = "4.4.0"},
+       .since = "4.4.0",
+       .interruptible = true},
       {.name = "nonreentrant-fair",
        .about = "Redisson's NonReentrantFairLock (4.4.0+): a FairLock whose holder's second acquire fails at once",
        .server_reentrant = false,
        .refuses_reentry = true,
        .fair = true,
-       .since = "4.4.0"},
+       .since = "4.4.0",
+       .interruptible = true},
       {.name = "setnx",
        .about = "SETNX then EXPIRE (article 001): two commands, no owner",
        .hash = false,
@@ -82,6 +88,18 @@ std::string lock_type_list() {
   for (size_t i = 0; i < table.size(); ++i) {
     if (i > 0) out += i + 1 == table.size() ? " or " : ", ";
     out += table[i].name;
+  }
+  return out;
+}
+
+std::string interruptible_type_list() {
+  std::vector<std::string_view> names;
+  for (const LockType& t : lock_types())
+    if (t.interruptible) names.push_back(t.name);
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += i + 1 == names.size() ? " and " : ", ";
+    out += names[i];
   }
   return out;
 }

@@ -27,6 +27,9 @@ struct LockType {
   Quorum quorum = Quorum::One;
   bool redisson = true;          // one of Redisson's locks: `redisson: X.Y.Z` says which version
   std::string_view since = "";   // the first Redisson version that has it ("" for every modelled one)
+  // Thread.interrupt() is modelled for its acquires (the interrupt fault): RedissonLock's lock() and
+  // tryLock() loops; not MultiLock's and RedLock's own loops, SpinLock's backoff or the plain locks.
+  bool interruptible = false;
 };
 
 const std::vector<LockType>& lock_types();
@@ -36,5 +39,7 @@ const LockType* find_lock_type(std::string_view name);
 bool is_fair(std::string_view name);
 // "rlock, fair, ..., or client-reentrant", for messages.
 std::string lock_type_list();
+// "rlock, fair, ... and nonreentrant-fair": the types whose acquires an interrupt fault reaches.
+std::string interruptible_type_list();
 
 }  // namespace locksim::model

@@ -454,6 +454,15 @@ world::Fault read_fault(const Reader& r, const YAML::Node& item, const world::Fa
   return f;
 }
 
+// An interrupt fault on a lock whose acquires it does not reach would do nothing: refused.
+void check_interruptible(const Reader& r, const YAML::Node& at, const Scenario& s) {
+  const model::LockType* type = model::find_lock_type(s.lock.type);
+  if (type && !type->interruptible)
+    r.fail(at, "an interrupt reaches the acquires of " + model::interruptible_type_list() +
+                   " locks (Redisson's lock() and tryLock() loops); this lock is " + s.lock.type);
+  if (const std::string problem = client::interrupt_problem(s.lock.redisson_version); !problem.empty()) r.fail(at, problem);
+}
+
 // The keys a step with this op may have: the op table's, and side on an rwlock (read_op says why it
 // is refused on other locks).
 std::vector<std::string> op_step_keys(const OpInfo& op) {
@@ -474,7 +483,7 @@ std::vector<std::string> fault_step_keys(const world::FaultInfo& fault) {
 // Where a key that some op or fault takes does apply ("lock and try_lock", "work and to pause, ...");
 // empty for a key no step takes.
 std::string where_key_applies(const std::string& key) {
-  if (key == "thread") return "op steps";
+  if (key == "thread") return "op steps and to " + world::kinds_taking(world::FaultParam::Thread);
   std::string faults;
   for (const world::FaultParamInfo& p : world::fault_params())
     if (p.key == key) faults = world::kinds_taking(p.param);
@@ -515,6 +524,7 @@ void read_timeline(const Reader& r, const YAML::Node& node, Scenario& s) {
   if (!node.IsSequence()) r.fail(node, "expected a list of steps for timeline");
   std::set<std::string> clients;
   for (const auto& c : s.clients) clients.insert(c.name);
+  std::vector<std::pair<YAML::Node, size_t>> interrupts;  // interrupt steps (and entries), whose threads must have ops
   for (const YAML::Node& item : node) {
     r.expect_map(item, "a timeline step");
     TimelineEntry e;
@@ -560,8 +570,21 @@ void read_timeline(const Reader& r, const YAML::Node& node, Scenario& s) {
       e.fault = read_fault(r, item, *fault, e);
       e.fault->client = std::move(e.client);
       e.client.clear();
+      if (fault->kind == world::FaultKind::Interrupt) {
+        check_interruptible(r, item["fault"], s);
+        interrupts.emplace_back(item, s.timeline.size());
+      }
     }
     s.timeline.push_back(e);
+  }
+  // An interrupt of a thread that runs nothing would do nothing: a mistake in the file.
+  for (const auto& [item, entry] : interrupts) {
+    const world::Fault& f = *s.timeline[entry].fault;
+    const bool runs = std::any_of(s.timeline.begin(), s.timeline.end(), [&](const TimelineEntry& e) {
+      return e.op && e.client == f.client && e.thread == f.thread;
+    });
+    if (!runs)
+      r.fail(item, "client " + f.client + " has no op step on thread " + std::to_string(f.thread) + " for this interrupt to reach");
   }
   // With no operation on the lock every property would hold vacuously: a "holds" never tested.
   const bool acts = std::any_of(s.timeline.begin(), s.timeline.end(),
@@ -734,6 +757,7 @@ void read_bounded(const Reader& r, const YAML::Node& node, Scenario& s) {
       const std::string name = r.text(r.require(item, "fault", "a bounded fault"), "fault");
       const world::FaultInfo* info = world::find_fault(name);
       if (!info) r.fail(item["fault"], "unknown fault '" + name + "' (expected " + world::fault_list() + ")");
+      if (info->kind == world::FaultKind::Interrupt) check_interruptible(r, item["fault"], s);
       std::vector<std::string> keys = fault_step_keys(*info);
       keys.erase(keys.begin());  // no `at`: the search places it
       keys.emplace_back("count");

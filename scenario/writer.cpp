@@ -164,6 +164,9 @@ void write_fault_fields(std::ostream& out, const world::Fault& f) {
       case world::FaultParam::Text:
         if (f.text != world::kBusyScriptError) out << ", " << key << ": " << scalar(f.text);
         break;
+      case world::FaultParam::Thread:
+        if (f.thread != 1) out << ", " << key << ": " << f.thread;
+        break;
     }
   }
 }

@@ -141,6 +141,7 @@ Reply Server::fault_command(const std::vector<std::string>& argv) {
   switch (f.kind) {
     case world::FaultKind::Crash:
     case world::FaultKind::Pause:
+    case world::FaultKind::Interrupt:
       break;  // refused above (not_served)
     case world::FaultKind::Partition:
       partitions_[client] = {until, 0, 0};

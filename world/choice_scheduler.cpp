@@ -181,6 +181,7 @@ std::optional<Fault> ChoiceScheduler::fault_before(const Actor& next, const std:
   if (fault_info(fault.kind).on_server) fault.server = next.index;
   else fault.client = names[static_cast<size_t>(next.index)];
   describe(std::string(fault_name(fault)) + " " + (fault_info(fault.kind).on_server ? "redis" + std::to_string(fault.server) : fault.client) +
+           (fault_info(fault.kind).takes(FaultParam::Thread) ? " thread " + std::to_string(fault.thread) : "") +
            (fault_info(fault.kind).lasts() ? " for " + std::to_string(fault.for_ms) + " ms" : "") + " at " +
            std::to_string(at_ms) + " ms");
   return fault;

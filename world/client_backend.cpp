@@ -197,6 +197,7 @@ client::Task<bool> ClientBackend::subscribe(std::string channel, int64_t timeout
   if (state.confirmed) co_return true;
   auto waiter = new_waiter();
   state.subscribing = waiter;
+  interruptible_[client_.task] = waiter;
   send_subscribe(channel, server, waiter);
   if (timeout_ms >= 0) complete_at(world_.now() + timeout_ms, waiter, false);
   const bool confirmed = co_await Park{waiter.get()};
@@ -220,9 +221,32 @@ client::Task<bool> ClientBackend::wait_message(std::string channel, int64_t time
     co_return true;
   }
   auto waiter = new_waiter();
+  interruptible_[client_.task] = waiter;
   if (it != client_.channels.end()) it->second.waiters.push_back(waiter);
   if (timeout_ms >= 0) complete_at(world_.now() + timeout_ms, waiter, false);
   co_return co_await Park{waiter.get()};
+}
+
+bool ClientBackend::interrupted(int64_t thread) const {
+  const auto it = client_.threads.find(thread);
+  return it != client_.threads.end() && it->second.interrupted;
+}
+
+void ClientBackend::clear_interrupt(int64_t thread) {
+  const auto it = client_.threads.find(thread);
+  if (it != client_.threads.end()) it->second.interrupted = false;
+}
+
+void ClientBackend::interrupt_when_waiting(int64_t thread) { world_.interrupt_soon(client_, thread); }
+
+bool ClientBackend::end_wait(int64_t task) {
+  const auto it = interruptible_.find(task);
+  if (it == interruptible_.end()) return false;
+  const std::shared_ptr<Waiter> waiter = it->second.lock();
+  interruptible_.erase(it);
+  if (!waiter || waiter->done || !waiter->handle) return false;
+  complete(waiter, false);
+  return true;
 }
 
 void ClientBackend::forget_messages(const std::string& channel, int server) {

@@ -4,6 +4,7 @@
 // carries the requests (sim::SimBackend over the simulated link to fake nodes; live::LiveBackend
 // over hiredis to a real redis-server) and completes the waiters it is handed when answers come.
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -46,6 +47,10 @@ class ClientBackend : public client::Backend {
   const std::string& name() const override;
   std::string random_token(std::string_view purpose) override;
   int64_t random_range(std::string_view purpose, int64_t lo, int64_t hi) override;
+  bool interrupted(int64_t thread) const override;
+  void clear_interrupt(int64_t thread) override;
+  void interrupt_when_waiting(int64_t thread) override;
+  bool end_wait(int64_t task) override;
 
   // A pub/sub message on `channel` from `server` reached this client.
   void on_message(const std::string& channel, int server);
@@ -119,6 +124,9 @@ class ClientBackend : public client::Backend {
     const client::Command* command;  // or this (the keeping frame holds it)
   };
   std::vector<KeptValue> kept_;  // keep()'s, in the order first kept (a few at most)
+  // The subscription or message wait each task is parked in, for end_wait (a thread waits in one
+  // at a time; an entry outlives its wait only until the next wait of its task replaces it).
+  std::map<int64_t, std::weak_ptr<Waiter>> interruptible_;
   // Every call awaiting its reply, in the order they were sent (ids only grow: appended in order).
   std::vector<std::pair<uint64_t, std::shared_ptr<InFlight>>> in_flight_;
   uint64_t next_call_ = 0;

@@ -25,6 +25,10 @@ class ClientBackend;
 struct ClientThread {
   std::deque<OpSpec> pending;
   bool busy = false;
+  bool interrupted = false;  // Java's interrupt status (the interrupt fault)
+  // Counts the operations an interrupt ended before their frames did: an operation's frame that
+  // finds it moved on leaves the thread to the one that runs now.
+  uint64_t left = 0;
 };
 
 struct ChannelState {

@@ -17,6 +17,7 @@ std::string_view to_string(EventKind kind) {
     case EventKind::Delivery: return "delivery";
     case EventKind::ServerChange: return "server-change";
     case EventKind::Retry: return "retry";
+    case EventKind::Interrupt: return "interrupt";
     case EventKind::Test: return "test";
   }
   return "?";

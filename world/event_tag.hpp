@@ -34,6 +34,7 @@ enum class EventKind : uint8_t {
   Delivery,       // a pub/sub message on its way to a client
   ServerChange,   // a server's own change of state: a replica promoted, a replica detached
   Retry,          // a live client's retry of a reconnection
+  Interrupt,      // a client thread's interrupt status acts on the wait it has begun, or on one after a pause
   Test,           // put there by a test or a bench
 };
 

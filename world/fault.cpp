@@ -44,6 +44,11 @@ const std::vector<FaultInfo>& fault_kinds() {
       {FaultKind::Reset, "reset", false, {},
        "the client's connections close: what it has in flight fails at once; it reconnects and resubscribes",
        false},
+      {FaultKind::Interrupt, "interrupt", false, {P::Thread},
+       "a thread of the client is interrupted (Thread.interrupt()): the acquire it waits in ends at once, and an "
+       "attempt on its way goes on without it",
+       false, "a live run's threads are locksim's own coroutines, not a JVM's: only the simulated world interrupts one",
+       "a real client's threads are not the server's to interrupt"},
   };
   return table;
 }
@@ -95,6 +100,7 @@ const std::vector<FaultParamInfo>& fault_params() {
       {FaultParam::Persistence, "persistence", Scaling::None, 0, 0, "", {"none", "aof"}},
       {FaultParam::Server, "server", Scaling::None, 0, 1'000'000},
       {FaultParam::Text, "text", Scaling::None},
+      {FaultParam::Thread, "thread", Scaling::None, 1, 1'000'000},
   };
   return table;
 }

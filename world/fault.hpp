@@ -27,10 +27,11 @@ enum class FaultKind : uint8_t {
   RedisPause,
   ErrorReply,
   Reset,
+  Interrupt,
 };
 
 // A fault's parameters, each named in scenario files as FaultParamInfo::key says.
-enum class FaultParam : uint8_t { ForMs, ExtraMs, PerThousand, ByMs, LagMs, Via, DownMs, Persistence, Server, Text };
+enum class FaultParam : uint8_t { ForMs, ExtraMs, PerThousand, ByMs, LagMs, Via, DownMs, Persistence, Server, Text, Thread };
 
 // What an error_reply answers when its scenario names no text: Redis 7.0's reply to every command while
 // a script runs past busy-reply-threshold (server.c, shared.slowevalerr).
@@ -50,6 +51,7 @@ struct Fault {
   int64_t down_ms = 1000;        // replica is promoted this much later
   Persistence persistence = Persistence::None;  // redis_restart: what survives it
   std::string text{kBusyScriptError};           // error_reply: the error line, code first
+  int64_t thread = 1;                           // interrupt: which of the client's threads
   bool operator==(const Fault&) const = default;
 };
 

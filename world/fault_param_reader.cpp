@@ -99,6 +99,10 @@ std::string read_fault_param(Fault& fault, FaultParam param, std::string_view te
       if (std::string problem = number_problem(info, text, n); !problem.empty()) return problem;
       fault.server = static_cast<int>(n);
       return "";
+    case FaultParam::Thread:
+      if (std::string problem = number_problem(info, text, n); !problem.empty()) return problem;
+      fault.thread = n;
+      return "";
     case FaultParam::Via: fault.sentinel = text == "sentinel"; return "";
     case FaultParam::Persistence:
       fault.persistence = text == "aof" ? Persistence::AofEverySec : Persistence::None;

@@ -44,6 +44,9 @@ class Harness {
   virtual bool fenced_write(const std::string& client, int64_t thread, const std::string& resource, int64_t token) = 0;
   // A fresh operation id for linking history events.
   virtual int64_t next_op_id() = 0;
+  // Interrupts `thread` of `client` again once what runs now has run (its status is set as it
+  // begins a wait: client::Backend::interrupt_when_waiting).
+  virtual void interrupt_soon(ClientProcess& client, int64_t thread) = 0;
 };
 
 }  // namespace locksim::world

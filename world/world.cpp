@@ -206,6 +206,7 @@ void World::start_next_op(ClientProcess& process, int64_t thread) {
 
 client::Task<void> World::run_op(ClientProcess& process, int64_t thread, OpSpec spec) {
   client::LockUser& user = *process.user;
+  const uint64_t left = process.threads[thread].left;
   switch (spec.kind) {
     case OpSpec::Kind::Lock:
       co_await user.acquire(thread, spec.lock, {.lease_ms = spec.lease_ms, .lease_unit_ms = spec.lease_unit_ms});
@@ -236,6 +237,12 @@ client::Task<void> World::run_op(ClientProcess& process, int64_t thread, OpSpec 
       co_await user.query(thread, spec.lock, "is_held");
       break;
   }
+  // Interrupted, the thread left this operation and has gone on.
+  if (process.threads[thread].left != left) co_return;
+  next_op_soon(process, thread);
+}
+
+void World::next_op_soon(ClientProcess& process, int64_t thread) {
   // The thread takes its next operation from the world's loop, not from inside this coroutine.
   EventTag next = EventTag::of_client(EventKind::ThreadNext, process.index);
   next.item = thread;
@@ -244,6 +251,31 @@ client::Task<void> World::run_op(ClientProcess& process, int64_t thread, OpSpec 
     process.threads[thread].busy = false;
     if (now() >= process.paused_until) start_next_op(process, thread);
   }, next);
+}
+
+void World::interrupt_soon(ClientProcess& process, int64_t thread) {
+  EventTag tag = EventTag::of_client(EventKind::Interrupt, process.index);
+  tag.item = thread;
+  queue_.at(std::max(now(), process.paused_until), [this, &process, thread, generation = process.generation] {
+    if (process.crashed || process.generation != generation) return;
+    const auto it = process.threads.find(thread);
+    if (it != process.threads.end() && it->second.interrupted) interrupt(process, thread);
+  }, tag);
+}
+
+void World::interrupt(ClientProcess& process, int64_t thread) {
+  if (process.crashed) return;
+  ClientThread& th = process.threads[thread];
+  th.interrupted = true;
+  // Nothing of a paused client runs, its threads' exceptions included: the interrupt acts at its resume.
+  if (now() < process.paused_until) {
+    interrupt_soon(process, thread);
+    return;
+  }
+  if (!th.busy) return;  // the status waits for the thread's next wait
+  if (process.user->interrupt(thread).kind != client::Interruption::Kind::Detached) return;
+  ++th.left;
+  next_op_soon(process, thread);
 }
 
 // --- faults
@@ -319,6 +351,13 @@ void World::act(const Fault& f) {
       if (process.crashed) return;
       fault_event(f.client, fe::kReset, 0, -1);
       process.backend->reset();
+      return;
+    }
+    case FaultKind::Interrupt: {
+      ClientProcess& process = client(f.client);
+      if (process.crashed) return;
+      fault_event(f.client, fe::kInterrupt, f.thread, -1, "thread " + std::to_string(f.thread));
+      interrupt(process, f.thread);
       return;
     }
   }

@@ -112,10 +112,16 @@ class World final : public Harness {
   void carry_message(const std::string& client, std::string_view channel, int server) override;
   bool fenced_write(const std::string& client, int64_t thread, const std::string& resource, int64_t token) override;
   int64_t next_op_id() override { return ++last_op_id_; }
+  void interrupt_soon(ClientProcess& client, int64_t thread) override;
 
  private:
   void add_locks_to(ClientProcess& client, const client::LockSpec& spec);
   void start_next_op(ClientProcess& client, int64_t thread);
+  // The thread takes up its next operation from the world's loop, once what runs now has run.
+  void next_op_soon(ClientProcess& client, int64_t thread);
+  // Thread.interrupt(): sets the thread's status, and its acquire under way meets it as Redisson's
+  // sync methods do (client::Lock::interrupt); one it ends frees the thread for its next operation.
+  void interrupt(ClientProcess& client, int64_t thread);
   // Starts `task` as the client's task `id` (ClientProcess::task).
   void launch(ClientProcess& client, client::Task<void> task, int64_t id);
   // Resumes `handle`, a coroutine of the client's task `task`.

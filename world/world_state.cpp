@@ -47,6 +47,7 @@ void describe_client(StateWriter& out, const ClientProcess& c, int64_t now) {
   for (const auto& d : c.deferred) describe_task(out, "deferred_task", d.task).flag("deferred_value", d.value);
   for (const auto& [id, thread] : c.threads) {
     out.begin("thread").field("id", id).flag("busy", thread.busy);
+    if (thread.interrupted) out.flag("interrupted", true);
     for (const OpSpec& op : thread.pending) {
       out.field("pending", op_name(op.kind)).field("lock", op.lock).field("wait", op.wait_ms);
       out.field("lease", op.lease_ms).field("unit", op.lease_unit_ms).field("duration", op.duration_ms);

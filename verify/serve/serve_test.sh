@@ -145,9 +145,11 @@ expect_eq "failover to a replica 500 ms behind" "1 0" \
   "$(cli locksim.fault failover lag_ms 500 >/dev/null; echo "$(cli exists f1) $(cli exists f2)")"
 expect_eq "failover beyond the replica's lag" "ERR LOCKSIM.FAULT failover: lag_ms 6000 is beyond serve --replica-lag-ms 5000" \
   "$(cli locksim.fault failover lag_ms 6000 2>&1)"
-expect_eq "unknown fault" "ERR unknown fault 'nap' (expected crash, pause, partition, delay, loss, clock_jump, redis_restart, failover, redis_pause, error_reply or reset)" \
+expect_eq "unknown fault" "ERR unknown fault 'nap' (expected crash, pause, partition, delay, loss, clock_jump, redis_restart, failover, redis_pause, error_reply, reset or interrupt)" \
   "$(cli locksim.fault nap 2>&1)"
 expect_eq "a client's pause is not serve's" "ERR fault 'pause' cannot" "$(cli locksim.fault pause for_ms 10 2>&1 | cut -c1-25 | sed 's/ *$//')"
+expect_eq "a client's thread is not serve's to interrupt" "ERR fault 'interrupt' cannot" \
+  "$(cli locksim.fault interrupt thread 1 2>&1 | cut -c1-29 | sed 's/ *$//')"
 expect_eq "a lasting fault needs for_ms" "ERR LOCKSIM.FAULT delay: missing 'for_ms' in a delay fault" \
   "$(cli locksim.fault delay extra_ms 5 2>&1)"
 stop_serve

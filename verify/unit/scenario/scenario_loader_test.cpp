@@ -28,6 +28,20 @@ std::string error_of(const std::string& name) {
 
 // --- YAML mistakes: each said at the line to fix, with the parser's own words after it.
 
+// --- the interrupt fault: only where it reaches an acquire.
+
+TEST(ScenarioLoader, AnInterruptThatWouldReachNoAcquireIsAnErrorAtItsStep) {
+  EXPECT_EQ(error_of("interrupt-on-spin.yaml"),
+            "interrupt-on-spin.yaml:6:31: an interrupt reaches the acquires of rlock, fair, rwlock, fenced, "
+            "nonreentrant and nonreentrant-fair locks (Redisson's lock() and tryLock() loops); this lock is spin");
+  EXPECT_EQ(error_of("interrupt-thread-without-ops.yaml"),
+            "interrupt-thread-without-ops.yaml:6:5: client A has no op step on thread 2 for this interrupt to reach");
+  EXPECT_EQ(error_of("interrupt-before-3.17.yaml"),
+            "interrupt-before-3.17.yaml:6:31: an interrupt is modelled for Redisson 3.17.0 and later, whose sync "
+            "calls meet it as 4.x's do; 3.16.7's met it otherwise (up to 3.11.3 get() waited on through it; to 3.16.x "
+            "lock() subscribed otherwise)");
+}
+
 TEST(ScenarioLoader, AnUnclosedBraceIsReportedWhereItOpened) {
   EXPECT_EQ(error_of("bad-yaml.yaml"),
             "bad-yaml.yaml:2:7: the '{' opened here is never closed (the YAML parser gave up at line 3: end of map "
@@ -455,7 +469,7 @@ TEST(ScenarioLoader, AKeyTheFaultIgnoresIsAnErrorListingTheKeysItTakes) {
             "client, for_ms (wait_ms applies to try_lock)");
   EXPECT_EQ(error_of("thread-on-fault.yaml"),
             "thread-on-fault.yaml:6:25: thread does not apply to a pause fault: a pause fault takes at, fault, "
-            "client, for_ms (thread applies to op steps)");
+            "client, for_ms (thread applies to op steps and to interrupt)");
 }
 
 // --- expect.ops pins an op the timeline schedules, or the file is wrong.
@@ -500,7 +514,7 @@ TEST(ScenarioLoader, ANonIntegerSaysWhatItGot) {
 TEST(ScenarioLoader, UnknownFaultsPropertiesAndExpectationsAreErrors) {
   EXPECT_EQ(error_of("unknown-fault.yaml"),
             "unknown-fault.yaml:5:31: unknown fault 'meteor' (expected crash, pause, partition, delay, loss, "
-            "clock_jump, redis_restart, failover, redis_pause, error_reply or reset)");
+            "clock_jump, redis_restart, failover, redis_pause, error_reply, reset or interrupt)");
   EXPECT_EQ(error_of("unknown-property.yaml"),
             "unknown-property.yaml:8:3: unknown property 'fairness' in expect (expected mutual_exclusion, fencing, "
             "reentrancy, watchdog, liveness, fair_queue, read_write or ops)");
@@ -704,7 +718,7 @@ TEST(ScenarioLoader, BoundedMistakesAreErrorsAtTheirPlace) {
             "bounded-latency-zero.yaml:7:21: a latency is at least 1 ms (a message always takes time)");
   EXPECT_EQ(error_of("bounded-unknown-fault.yaml"),
             "bounded-unknown-fault.yaml:8:25: unknown fault 'meteor' (expected crash, pause, partition, delay, loss, "
-            "clock_jump, redis_restart, failover, redis_pause, error_reply or reset)");
+            "clock_jump, redis_restart, failover, redis_pause, error_reply, reset or interrupt)");
   EXPECT_EQ(error_of("bounded-pause-without-duration.yaml"),
             "bounded-pause-without-duration.yaml:8:7: missing 'for_ms' in a pause fault");
   EXPECT_EQ(error_of("bounded-unknown-key.yaml"),

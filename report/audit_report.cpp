@@ -138,10 +138,10 @@ std::string fix_version(const LibraryRow& row) {
 }
 
 std::string headline(const Audit& a) {
-  int affected = 0, bugs = 0, hazards = 0;
+  int affected = 0, bugs = 0, hazards = 0, open = 0;
   for (const StoryRun& r : a.stories) {
     if (r.row->every_version) {
-      hazards += violated(r);
+      (r.row->open ? open : hazards) += violated(r);
       continue;
     }
     ++bugs;
@@ -154,7 +154,9 @@ std::string headline(const Audit& a) {
   else
     out << affected << " of the " << bugs << " modelled bugs affect" << (affected == 1 ? "s" : "") << " it";
   if (!a.request.options.empty()) out << " with --set " << options_text(a.request.options);
-  out << "; " << hazards << (hazards == 1 ? " hazard" : " hazards") << " no version avoids.";
+  out << "; " << hazards << (hazards == 1 ? " hazard" : " hazards");
+  if (open > 0) out << " and " << open << (open == 1 ? " open bug" : " open bugs");
+  out << " no version avoids.";
   return out.str();
 }
 
@@ -260,6 +262,8 @@ std::vector<AdviceSection> audit_advice(const Audit& a) {
   }
 
   AdviceSection mitigate{"No version avoids these: mitigate them", {}, "mitigate"};
+  // Open bugs are no hazards: a version may fix them. Those a story shows, then those none does yet.
+  AdviceSection open{"Open, no version fixes these yet: mitigate them too", {}, "mitigate"};
   auto mitigation = [](const LibraryRow& row) {
     return row.mitigation.empty() ? std::string() : " Mitigation: " + std::string(row.mitigation) + ".";
   };
@@ -276,14 +280,14 @@ std::vector<AdviceSection> audit_advice(const Audit& a) {
       item.links.push_back({shown + on + ": " + folder, folder + "/timeline.html"});
       item.command = shown + on + ": locksim run " + folder;
     }
-    mitigate.items.push_back(item);
+    (r.row->open ? open : mitigate).items.push_back(item);
   }
   if (!mitigate.items.empty()) out.push_back(mitigate);
-  // Apart from the hazards the headline counts: open bugs no story shows yet (#7272).
-  AdviceSection open{"Open, and not modelled yet: mitigate them too", {}, "mitigate"};
   for (const LibraryRow* row : a.unshown)
     if (row->every_version)
-      open.items.push_back({label(*row) + " (" + std::string(row->versions) + ")." + mitigation(*row), "", {}, ""});
+      open.items.push_back({label(*row) + " (" + std::string(row->versions) + ", not modelled on " + version(a) + ": " +
+                                std::string(scenario::why_not_shown(*row, a.request.version)) + ")." + mitigation(*row),
+                            "", {}, ""});
   if (!open.items.empty()) out.push_back(open);
   return out;
 }
@@ -340,7 +344,8 @@ void write_audit_text(const Audit& a, const std::string& out_dir, const TextStyl
   if (!a.unshown.empty()) {
     out << "\nNot shown by a story:\n";
     for (const LibraryRow* row : a.unshown)
-      out << wrap_text("  ", label(*row) + " (" + scenario::affected_text(*row) + "): " + std::string(row->not_modelled),
+      out << wrap_text("  ", label(*row) + " (" + scenario::affected_text(*row) + "): " +
+                                 std::string(scenario::why_not_shown(*row, a.request.version)),
                        "      ", style.width);
   }
   if (!a.absent.empty()) {
@@ -391,7 +396,8 @@ std::string audit_markdown(const Audit& a, const std::string& out_dir, bool link
   if (!a.unshown.empty()) {
     md << "\n## Not shown by a story\n\n";
     for (const LibraryRow* row : a.unshown)
-      md << "- " << label(*row) << " (" << scenario::affected_text(*row) << "): " << row->not_modelled << "\n";
+      md << "- " << label(*row) << " (" << scenario::affected_text(*row) << "): " << scenario::why_not_shown(*row, a.request.version)
+         << "\n";
   }
   if (!a.absent.empty()) {
     md << "\n## Not in Redisson " << version(a) << " (its lock came later)\n\n";

@@ -311,7 +311,7 @@ Audit audit_version(const AuditRequest& request,
   std::vector<std::pair<const LibraryRow*, std::string>> rows;
   for (const LibraryRow& row : redisson_library()) {
     if (!concerns(row, request.locks)) continue;
-    if (row.story.empty()) {
+    if (!why_not_shown(row, v).empty()) {
       audit.unshown.push_back(&row);
       continue;
     }

@@ -89,13 +89,16 @@ std::vector<LibraryRow> bugs_not_shown_yet() {
                        "Redis 7.0 3.48.0 to 3.51.0 send no WAIT at all (their probe strikes WAIT off when WAITAOF is "
                        "unknown); those eras' synced eval is not modelled",
        .versions = "3.24.0 - 3.51.x", .versions_from = {3, 24, 0}, .versions_until = {3, 52, 0}},
-      {.issue = "#7272", .title = "renewal scheduled after an interrupted lockInterruptibly runs forever",
-       .locks = "rlock, fair, rwlock, fenced", .every_version = true,
-       .not_modelled = "needs an op that interrupts a waiting acquire while its reply is in flight; the world cannot "
-                       "interrupt an op yet",
-       .versions = "open, seen on 3.51.0 and 4.4.0",
-       .mitigation = "take the lock with a lease (lock(lease, unit), tryLock(wait, lease, unit)): no watchdog runs, so "
-                     "none is left renewing; or do not interrupt a thread waiting in lockInterruptibly()"},
+      {.issue = "#7272", .title = "an acquire interrupted while its answer is on its way starts a watchdog that renews for ever",
+       .locks = "rlock, fair, rwlock, fenced", .story = "redisson/7272-interrupted-acquire-renewed-forever.yaml",
+       .property = "liveness", .every_version = true, .open = true, .versions = "open",
+       .mitigation = "take the lock with a lease (tryLock(wait, lease, unit)): no watchdog runs, so none is left "
+                     "renewing, and the key the interrupted acquire took expires after its lease; or do not interrupt "
+                     "a thread that may be waiting in lock()",
+       .mitigation_story = "redisson/7272-interrupted-leased-acquire-expires.yaml", .mitigation_property = "liveness",
+       .runs_as = "fair, fenced, nonreentrant, nonreentrant-fair", .story_from = client::kInterruptModelledFrom,
+       .older = "the interrupt is modelled from 3.17.0; older sync calls met it otherwise (up to 3.11.3 get() waited "
+                "on through it, so an interrupted lock() went on waiting)"},
       {.issue = "#1104", .title = "acquireFailed removes a FairLock waiter without compensating the others", .locks = "fair",
        .not_modelled = "before the modelled range (its acquireFailed script is not in scripts/)",
        .versions = "2.7.4/3.2.4 - 2.10.4/3.5.4", .before_range = true},
@@ -164,6 +167,11 @@ const std::vector<LibraryRow>& redisson_library() {
     return all;
   }();
   return rows;
+}
+
+std::string_view why_not_shown(const LibraryRow& row, client::Version v) {
+  if (row.story.empty()) return row.not_modelled;
+  return v < row.story_from ? row.older : std::string_view();
 }
 
 bool expected_violated(const LibraryRow& row, client::Version v) {

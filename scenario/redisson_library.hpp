@@ -19,6 +19,7 @@ struct LibraryRow {
   std::string_view story{};     // the scenario file, relative to the scenarios folder; "" when not modelled
   std::string_view property{};  // the property the story is judged by
   bool every_version = false; // a hazard (or an unfixed bug): violated whatever the version
+  bool open = false;          // ... an unfixed bug, not a hazard: no version avoids it yet
   std::string_view not_modelled{};  // why there is no story
   std::string_view versions{};      // a row outside the version table: the versions it concerns
   // ... and, where they are a range the audit can weigh, that range: [from, until), until {} open.
@@ -39,10 +40,17 @@ struct LibraryRow {
   // `locks` too): the story runs as each of them unchanged but for its lock's type (an audit of one
   // runs it so; the library's tests check it on every version that has the type).
   std::string_view runs_as{};
+  // The first version the story can run on, where what it acts out is modelled from a version on
+  // (an interrupt: client::kInterruptModelledFrom); older versions list the row as not shown, with
+  // `older` for why.
+  client::Version story_from{};
+  std::string_view older{};
 };
 
 const std::vector<LibraryRow>& redisson_library();
 
+// Why the row is not shown by a story on `v` ("" when it is).
+std::string_view why_not_shown(const LibraryRow& row, client::Version v);
 // Whether the row's story is expected violated on `v`.
 bool expected_violated(const LibraryRow& row, client::Version v);
 // "up to 3.23.x", "3.11.1 - 3.31.x; 3.44.0+", or "every version".

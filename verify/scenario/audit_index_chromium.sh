@@ -109,7 +109,9 @@ expect = {"4871": ("affected", "affected"), "3194": ("affected", "affected"), "5
           # #6144 begins in 3.37.0: 3.23.0 never had it, so it is not "fixed" there.
           "6144": ("notyet", "not yet: the bug came later"),
           "2665": ("hazard", "affected: every version"), "failover": ("hazard", "affected: every version"),
-          "renew-lost": ("hazard", "affected: every version")}
+          "renew-lost": ("hazard", "affected: every version"),
+          # An open bug: no version fixes it yet, so the page shows it as it shows a hazard.
+          "7272": ("hazard", "affected: every version")}
 for name, (outcome, badge) in expect.items():
     g = groups.get(name)
     check(g is not None, f"no heading for the story {name}: {sorted(groups)}")
@@ -123,11 +125,12 @@ for name, (outcome, badge) in expect.items():
 for name, g in groups.items():
     if name in expect:
         continue
-    check(name in ("pause-longer-than-lease-token", "failover-replica-caught-up", "renewal-first-thread-restart-aof"),
+    check(name in ("pause-longer-than-lease-token", "failover-replica-caught-up", "renewal-first-thread-restart-aof",
+                   "7272-interrupted-leased-acquire-expires"),
           f"an unexpected group {name}")
 chips = [c.strip() for c in page.chips]
 check("4 affected" in chips and "5 fixed" in chips and "1 not yet: the bug came later" in chips
-      and "3 affected: every version" in chips, f"the counts: {chips}")
+      and "4 affected: every version" in chips, f"the counts: {chips}")
 check(not any("passed" in c or "violation expected" in c for c in chips), f"test words in the counts: {chips}")
 
 affected = parse("affected")

@@ -92,6 +92,9 @@ class ExploreCommand final : public Command {
                    "Every acquire is lock() (no tryLock with a wait, whose give-up can race a wake-up)");
     sub_->add_flag("--no-leases", [&config](int64_t) { config.leases = false; },
                    "Acquires never name a lease (rlock: the watchdog renews every hold)");
+    sub_->add_flag("--partial-unlocks", config.partial_unlocks,
+                   "A re-entered session may re-enter up to 3 times more, unlock all but once, work on holding, "
+                   "then unlock last (partial unlocks that touch the lease, #5623)");
   }
 
   // The lock's configuration, the variation compared with it, and what is judged.

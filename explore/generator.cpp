@@ -107,7 +107,11 @@ rc::Gen<SessionPlan> session_gen(const ExploreConfig& c) {
       set(&SessionPlan::race_lead_ms, races ? between(5, 300) : rc::gen::just<int64_t>(5)),
       set(&SessionPlan::race_jitter_permille, races ? between(300, 700) : rc::gen::just<int64_t>(500)),
       set(&SessionPlan::race_for_ms, races ? between(1, 4) : rc::gen::just<int64_t>(1)),
-      set(&SessionPlan::race_extra_ms, races ? between(50, 600) : rc::gen::just<int64_t>(50)));
+      set(&SessionPlan::race_extra_ms, races ? between(50, 600) : rc::gen::just<int64_t>(50)),
+      set(&SessionPlan::partial, c.partial_unlocks ? one_in(2) : rc::gen::just(false)),
+      set(&SessionPlan::partial_work_ms, c.partial_unlocks ? between(0, c.work_ms_max) : rc::gen::just<int64_t>(0)),
+      set(&SessionPlan::deeper, c.partial_unlocks ? rc::gen::map(between(0, 2), [](int64_t x) { return static_cast<int>(x); })
+                                                  : rc::gen::just(0)));
 }
 
 rc::Gen<ClientPlan> client_gen(const ExploreConfig& c) {
@@ -417,7 +421,7 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
       side = !sides ? "" : sp.write_side ? ":write" : ":read";
       thread = std::min(sp.thread, c.threads_max - 1) + 1;
       if (sp.stray_unlock && room()) { op_step(i, sp.at_ms, K::Unlock); ++ops; }
-      const int acquires = sp.reentrant ? 2 : 1;
+      const int acquires = sp.reentrant ? 2 + sp.deeper : 1;
       for (int a = 0; a < acquires && room(); ++a, ++ops) {
         world::OpSpec& op = op_step(i, sp.at_ms, sp.try_lock ? K::TryLock : K::Lock);
         op.lease_ms = lease;
@@ -430,7 +434,15 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
       if (sp.writes >= 1 && room()) { op_step(i, sp.at_ms, K::Write); ++ops; }
       if (sp.work_ms > 0 && room()) { op_step(i, sp.at_ms, K::Work).duration_ms = sp.work_ms; ++ops; }
       if (sp.writes >= 2 && room()) { op_step(i, sp.at_ms, K::Write); ++ops; }
-      for (int a = 0; sp.unlock && a < acquires && room(); ++a, ++ops) op_step(i, sp.at_ms, K::Unlock);
+      // All but the last unlock, then more work holding the last hold (#5623), then the last unlock
+      // if the session has its unlocks.
+      const bool partial = sp.partial && acquires > 1;
+      for (int a = 0; partial && a + 1 < acquires && room(); ++a, ++ops) op_step(i, sp.at_ms, K::Unlock);
+      if (partial && sp.partial_work_ms > 0 && room()) {
+        op_step(i, sp.at_ms, K::Work).duration_ms = sp.partial_work_ms;
+        ++ops;
+      }
+      for (int a = partial ? acquires - 1 : 0; sp.unlock && a < acquires && room(); ++a, ++ops) op_step(i, sp.at_ms, K::Unlock);
     }
   }
   for (TimelineEntry& e : races) steps.push_back({std::move(e), 1000});

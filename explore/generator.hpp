@@ -47,6 +47,10 @@ struct ExploreConfig {
   int64_t wait_ms_max = 20000;      // a tryLock waits 0..wait_ms_max (0: every tryLock is tryLock(0))
   bool leases = true;               // acquires may name a lease; false: every acquire is lease-less
   bool try_locks = true;            // acquires may be tryLock(wait); false: every acquire is lock()
+  // A re-entered session may re-enter up to three times more, unlock all but once, work on holding,
+  // and unlock last (#5623's shape: partial unlocks that touch the lease); off, no configuration's
+  // cases change.
+  bool partial_unlocks = false;
   int64_t world_loss_max = 0;       // world-wide message loss per thousand, drawn in [0, max]
   // Messages on a link may overtake one another (a scenario's world: reorder), in every case: a
   // reply and a pub/sub message racing (#5761).
@@ -102,6 +106,13 @@ struct SessionPlan {
   int64_t race_jitter_permille = 500;
   int64_t race_for_ms = 1;
   int64_t race_extra_ms = 50;
+  // With partial_unlocks only (drawn last): a re-entered session re-enters `deeper` times more
+  // (#5623 needs two partial unlocks: the first resets the stored lease, the second PEXPIREs to
+  // it), unlocks all but once after its work, works `partial_work_ms` more, then unlocks last when
+  // the session unlocks (else it keeps the last hold).
+  bool partial = false;
+  int64_t partial_work_ms = 0;
+  int deeper = 0;
   bool operator==(const SessionPlan&) const = default;
 };
 

@@ -274,6 +274,15 @@ bool leases_reached_the_server(const Violation& v) {
   return true;
 }
 
+// Whether a lease shorter than the work can have caused the violation: a lease the server was given
+// (above), and a hold that ended too soon. A hold that outlived the lease its owner asked for
+// (late-expiry) is the opposite of a lease running out: the lease's rule only goes when the lease
+// is taken out (the watchdog renews instead), which says nothing of what kept the key alive.
+bool lease_can_cause(const Violation& v) {
+  if (v.verdict && v.verdict->anomaly == model::anomaly::kLateExpiry) return false;
+  return leases_reached_the_server(v);
+}
+
 const std::vector<HazardInfo>& hazards() {
   static const std::vector<HazardInfo> table = {
       {.name = "lease-shorter-than-work",
@@ -293,8 +302,8 @@ const std::vector<HazardInfo>& hazards() {
              return out;
            },
        // Only a lease the server was given: without leases a lease the client dropped or garbled has
-       // nothing to garble, but garbling it is the bug, not the configuration.
-       .excuses = leases_reached_the_server},
+       // nothing to garble, but garbling it is the bug, not the configuration. Nor a hold kept too long.
+       .excuses = lease_can_cause},
       {.name = "pause-longer-than-lease",
        .reason = "a pause, partition or stalled server (or several back to back) outlasted what the lease guarantees "
                  "(an explicit lease, or the two thirds of the watchdog's between a renewal and the expiry, less a "

@@ -22,7 +22,7 @@ std::string key_of(const Plan& p) {
       k += ";s";
       for (int64_t v : {s.at_ms, int64_t{s.try_lock}, s.wait_ms, int64_t{s.leased}, s.lease_ms, int64_t{s.reentrant},
                         s.work_ms, int64_t{s.writes}, int64_t{s.unlock}, int64_t{s.stray_unlock}, int64_t{s.write_side},
-                        int64_t{s.thread}})
+                        int64_t{s.thread}, int64_t{s.partial}, s.partial_work_ms, int64_t{s.deeper}})
         add(v);
     }
   }
@@ -195,12 +195,15 @@ class Shrinker {
         };
         changed |= off(field(&SessionPlan::stray_unlock));
         changed |= off(field(&SessionPlan::reentrant));
+        changed |= off(field(&SessionPlan::partial));
         changed |= off(field(&SessionPlan::try_lock));
         changed |= off(field(&SessionPlan::leased));
         changed |= off(field(&SessionPlan::unlock));
         changed |= off(field(&SessionPlan::write_side));
         changed |= lower([c, s](Plan& p) -> int64_t& { return p.clients[c].sessions[s].at_ms; }, 0);
         changed |= lower(field(&SessionPlan::work_ms), 0);
+        changed |= lower(field(&SessionPlan::partial_work_ms), 0);
+        changed |= lower(field(&SessionPlan::deeper), 0);
         changed |= lower(field(&SessionPlan::wait_ms), 0);
         changed |= lower(field(&SessionPlan::lease_ms), 100);
         changed |= lower(field(&SessionPlan::writes), 0);

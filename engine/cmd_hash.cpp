@@ -1,4 +1,4 @@
-// Hashes: HSET, HSETNX, HGET, HEXISTS, HINCRBY, HDEL, HLEN, HGETALL, HKEYS, HVALS (Redis t_hash.c).
+// Hashes: HSET, HSETNX, HGET, HMGET, HEXISTS, HINCRBY, HDEL, HLEN, HGETALL, HKEYS, HVALS (Redis t_hash.c).
 #include <limits>
 
 #include "engine/commands.hpp"
@@ -50,6 +50,18 @@ Reply hget_command(CommandContext& ctx) {
   if (found.wrong_type) return Reply::error(errors::kWrongType);
   const std::string* value = found.value ? found.value->get(ctx.arg(2)) : nullptr;
   return value ? Reply::bulk(*value) : Reply::nil();
+}
+
+// HMGET key field [field ...]: each field's value or nil (a missing key is an empty hash).
+Reply hmget_command(CommandContext& ctx) {
+  Found<Hash> found = find_as<Hash>(ctx.db, ctx.arg(1));
+  if (found.wrong_type) return Reply::error(errors::kWrongType);
+  Reply reply = Reply::array();
+  for (size_t j = 2; j < ctx.argc(); ++j) {
+    const std::string* value = found.value ? found.value->get(ctx.arg(j)) : nullptr;
+    reply.elements.push_back(value ? Reply::bulk(*value) : Reply::nil());
+  }
+  return reply;
 }
 
 // HEXISTS key field

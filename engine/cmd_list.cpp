@@ -1,4 +1,6 @@
-// Lists: LPUSH, RPUSH, LPOP, RPOP, LINDEX, LLEN, LRANGE, LREM, LSET (Redis t_list.c).
+// Lists: LPUSH, RPUSH, LPOP, RPOP, LINDEX, LLEN, LPOS, LRANGE, LREM, LSET (Redis t_list.c).
+#include <cstdint>
+
 #include "engine/commands.hpp"
 #include "engine/errors.hpp"
 #include "engine/numbers.hpp"
@@ -75,6 +77,56 @@ Reply llen_command(CommandContext& ctx) {
   Found<List> found = find_as<List>(ctx.db, ctx.arg(1));
   if (found.wrong_type) return Reply::error(errors::kWrongType);
   return Reply::integer_of(found.value ? static_cast<int64_t>(found.value->size()) : 0);
+}
+
+// LPOS key element [RANK rank] [COUNT num-matches] [MAXLEN len]: the index of the rank-th match
+// (negative: counting from the tail), or with COUNT an array of up to that many (0: all).
+Reply lpos_command(CommandContext& ctx) {
+  int64_t rank = 1, count = -1, maxlen = 0;  // count -1: no COUNT given
+  for (size_t j = 3; j < ctx.argc(); ++j) {
+    const std::string_view opt = ctx.arg(j);
+    const bool more = j + 1 < ctx.argc();
+    if (equals_ignore_case(opt, "rank") && more) {
+      const auto parsed = parse_int64(ctx.arg(++j));
+      if (!parsed) return Reply::error(errors::kNotInteger);
+      rank = *parsed;
+      if (rank == 0) return Reply::error(errors::kLposRankZero);
+    } else if (equals_ignore_case(opt, "count") && more) {
+      // getPositiveLongFromObjectOrReply with a message: not a number says it too.
+      const auto parsed = parse_int64(ctx.arg(++j));
+      if (!parsed || *parsed < 0) return Reply::error(errors::kLposCountNegative);
+      count = *parsed;
+    } else if (equals_ignore_case(opt, "maxlen") && more) {
+      const auto parsed = parse_int64(ctx.arg(++j));
+      if (!parsed || *parsed < 0) return Reply::error(errors::kLposMaxlenNegative);
+      maxlen = *parsed;
+    } else {
+      return Reply::error(errors::kSyntax);
+    }
+  }
+  // A negative rank scans from the tail. 7.0 negates it in a long: RANK -2^63 stays negative, so
+  // every match is past it and the first one from the tail answers (7.2 refuses it).
+  const bool from_tail = rank < 0;
+  if (from_tail) rank = rank == INT64_MIN ? INT64_MIN : -rank;
+  Found<List> found = find_as<List>(ctx.db, ctx.arg(1));
+  if (found.wrong_type) return Reply::error(errors::kWrongType);
+  if (found.value == nullptr) return count != -1 ? Reply::array() : Reply::nil();
+  const List& list = *found.value;
+  const std::string_view element = ctx.arg(2);
+  const auto size = static_cast<int64_t>(list.size());
+  Reply positions = Reply::array();
+  int64_t matches = 0;
+  for (int64_t scanned = 0; scanned < size && (maxlen == 0 || scanned < maxlen); ++scanned) {
+    const int64_t at = from_tail ? size - scanned - 1 : scanned;
+    if (list[static_cast<size_t>(at)] != element || ++matches < rank) continue;
+    if (count == -1) return Reply::integer_of(at);
+    positions.elements.push_back(Reply::integer_of(at));
+    // matches - rank + 1 as 7.0's long arithmetic has it (with RANK -2^63 it wraps below zero: every
+    // match is collected).
+    const auto taken = static_cast<int64_t>(static_cast<uint64_t>(matches) - static_cast<uint64_t>(rank) + 1);
+    if (count != 0 && taken >= count) break;
+  }
+  return count == -1 ? Reply::nil() : positions;
 }
 
 // LRANGE key start stop

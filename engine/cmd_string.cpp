@@ -1,5 +1,5 @@
 // Strings: GET, SET, SETNX, SETEX, PSETEX, GETSET, GETDEL, GETEX, MGET, MSET, MSETNX, STRLEN,
-// APPEND, INCR/INCRBY/DECR/DECRBY (Redis t_string.c).
+// APPEND, GETRANGE/SUBSTR, SETRANGE, INCR/INCRBY/DECR/DECRBY (Redis t_string.c).
 #include <limits>
 
 #include "engine/commands.hpp"
@@ -15,6 +15,10 @@ enum SetFlag : unsigned {
   kSetPersist = 256,
 };
 constexpr unsigned kAnyExpire = kSetEx | kSetPx | kSetExAt | kSetPxAt;
+
+// The largest string a command may make (checkStringLength): Redis's default proto-max-bulk-len. A
+// serve started with another --proto-max-bulk-len bounds its requests by that, and this by this.
+constexpr int64_t kProtoMaxBulkLen = 512LL * 1024 * 1024;
 
 // Redis reads SET's options as C strings: "NX\0junk" is NX.
 std::string_view c_string(std::string_view arg) { return arg.substr(0, arg.find('\0')); }
@@ -246,6 +250,58 @@ Reply append_command(CommandContext& ctx) {
   ctx.db.signal_modified(ctx.arg(1));  // APPEND k "" breaks a WATCH too (keyspace.hpp)
   found.entry->raw_string = true;
   return Reply::integer_of(static_cast<int64_t>(found.value->size()));
+}
+
+// GETRANGE key start end (and SUBSTR, its old name): the bytes from start to end, both included,
+// negative counting from the end; "" for a missing key.
+Reply getrange_command(CommandContext& ctx) {
+  const auto start_arg = parse_int64(ctx.arg(2));
+  if (!start_arg) return Reply::error(errors::kNotInteger);
+  const auto end_arg = parse_int64(ctx.arg(3));
+  if (!end_arg) return Reply::error(errors::kNotInteger);
+  Found<std::string> found = find_as<std::string>(ctx.db, ctx.arg(1));
+  if (found.wrong_type) return Reply::error(errors::kWrongType);
+  if (found.value == nullptr) return Reply::bulk("");
+  const std::string& value = *found.value;
+  const auto size = static_cast<int64_t>(value.size());
+  int64_t start = *start_arg, end = *end_arg;
+  if (start < 0 && end < 0 && start > end) return Reply::bulk("");
+  if (start < 0) start += size;
+  if (end < 0) end += size;
+  if (start < 0) start = 0;
+  if (end < 0) end = 0;
+  if (end >= size) end = size - 1;
+  if (size == 0 || start > end) return Reply::bulk("");
+  return Reply::bulk(value.substr(static_cast<size_t>(start), static_cast<size_t>(end - start + 1)));
+}
+
+// SETRANGE key offset value: the value written at offset (the gap zero-filled); the new length.
+Reply setrange_command(CommandContext& ctx) {
+  const auto offset = parse_int64(ctx.arg(2));
+  if (!offset) return Reply::error(errors::kNotInteger);
+  if (*offset < 0) return Reply::error(errors::kOffsetOutOfRange);
+  const std::string_view value = ctx.arg(3);
+  Found<std::string> found = find_as<std::string>(ctx.db, ctx.arg(1));
+  if (found.wrong_type) return Reply::error(errors::kWrongType);
+  const int64_t old_size = found.value ? static_cast<int64_t>(found.value->size()) : 0;
+  // Nothing to write: nothing created, nothing changed (not even a WATCH broken).
+  if (value.empty()) return Reply::integer_of(old_size);
+  // checkStringLength: proto-max-bulk-len, 512 MB.
+  if (*offset > kProtoMaxBulkLen - static_cast<int64_t>(value.size())) return Reply::error(errors::kStringTooLong);
+  const auto end = static_cast<size_t>(*offset) + value.size();
+  if (found.value == nullptr) {
+    std::string fresh(end, '\0');
+    fresh.replace(static_cast<size_t>(*offset), value.size(), value);
+    Entry& entry = ctx.db.insert(ctx.arg(1), Value{std::move(fresh)});
+    entry.raw_string = true;  // createObject(OBJ_STRING, sds): raw
+    return Reply::integer_of(static_cast<int64_t>(end));
+  }
+  std::string& current = *found.value;
+  if (current.size() < end) current.resize(end, '\0');
+  current.replace(static_cast<size_t>(*offset), value.size(), value);
+  found.entry->raw_string = true;  // dbUnshareStringValue: raw
+  ctx.db.signal_modified(ctx.arg(1));
+  return Reply::integer_of(static_cast<int64_t>(current.size()));
 }
 
 // INCR key

@@ -6,6 +6,8 @@ namespace locksim::engine {
 
 // cmd_string.cpp
 Reply get_command(CommandContext& ctx);
+Reply getrange_command(CommandContext& ctx);
+Reply setrange_command(CommandContext& ctx);
 Reply set_command(CommandContext& ctx);
 Reply setnx_command(CommandContext& ctx);
 Reply setex_command(CommandContext& ctx);
@@ -51,6 +53,7 @@ Reply object_command(CommandContext& ctx);
 Reply hset_command(CommandContext& ctx);
 Reply hsetnx_command(CommandContext& ctx);
 Reply hget_command(CommandContext& ctx);
+Reply hmget_command(CommandContext& ctx);
 Reply hexists_command(CommandContext& ctx);
 Reply hincrby_command(CommandContext& ctx);
 Reply hdel_command(CommandContext& ctx);
@@ -66,6 +69,7 @@ Reply lpop_command(CommandContext& ctx);
 Reply rpop_command(CommandContext& ctx);
 Reply lindex_command(CommandContext& ctx);
 Reply llen_command(CommandContext& ctx);
+Reply lpos_command(CommandContext& ctx);
 Reply lrange_command(CommandContext& ctx);
 Reply lrem_command(CommandContext& ctx);
 Reply lset_command(CommandContext& ctx);

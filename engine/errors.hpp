@@ -71,6 +71,12 @@ inline constexpr std::string_view kCountNotPositive = "ERR value is out of range
 inline constexpr std::string_view kDecrementOverflow = "ERR decrement would overflow";
 inline constexpr std::string_view kNumkeysNotPositive = "ERR numkeys should be greater than 0";
 inline constexpr std::string_view kLimitNegative = "ERR LIMIT can't be negative";
+inline constexpr std::string_view kLposRankZero =
+    "ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use negative to start "
+    "from the end of the list";
+inline constexpr std::string_view kLposCountNegative = "ERR COUNT can't be negative";
+inline constexpr std::string_view kLposMaxlenNegative = "ERR MAXLEN can't be negative";
+inline constexpr std::string_view kOffsetOutOfRange = "ERR offset is out of range";
 inline constexpr std::string_view kLfuNotSelected =
     "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching "
     "between policies at runtime LRU and LFU data will take some time to adjust.";

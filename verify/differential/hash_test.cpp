@@ -162,4 +162,14 @@ TEST_F(Differential, HashCommandsCheckTheirArity) {
   expect_same({"HVALS"});
 }
 
+TEST_F(Differential, HmgetAnswersEachFieldOrNil) {
+  expect_same({"HMGET", "missing", "a", "b"});
+  expect_same({"HSET", "h", "a", "1", "b", "two", "c", ""});
+  expect_same({"HMGET", "h", "a", "x", "b", "c", "a"});
+  expect_same({"HMGET", "h", "x"});
+  expect_same({"SET", "s", "v"});
+  expect_same({"HMGET", "s", "a"});
+  expect_same({"HMGET", "h"});
+  expect_same({"EVAL", "return redis.call('HMGET', KEYS[1], 'a', 'zz', 'b')", "1", "h"});
+}
 }  // namespace locksim::test

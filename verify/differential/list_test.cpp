@@ -184,4 +184,44 @@ TEST_F(Differential, ListCommandsCheckTheirArity) {
   expect_same({"LSET", "l", "0", "v", "w"});
 }
 
+TEST_F(Differential, LposFindsMatchesByRankCountAndMaxlen) {
+  expect_same({"RPUSH", "l", "a", "b", "c", "1", "2", "3", "c", "c"});
+  expect_same({"LPOS", "l", "c"});
+  expect_same({"LPOS", "l", "x"});
+  for (const char* rank : {"1", "2", "3", "4", "-1", "-2", "-3", "-4", "9223372036854775807", "-9223372036854775807",
+                           "-9223372036854775808"}) {
+    expect_same({"LPOS", "l", "c", "RANK", rank});
+    expect_same({"LPOS", "l", "c", "RANK", rank, "COUNT", "0"});
+    expect_same({"LPOS", "l", "c", "RANK", rank, "COUNT", "2"});
+    expect_same({"LPOS", "l", "c", "RANK", rank, "MAXLEN", "3"});
+  }
+  expect_same({"LPOS", "l", "c", "COUNT", "0"});
+  expect_same({"LPOS", "l", "c", "COUNT", "1"});
+  expect_same({"LPOS", "l", "x", "COUNT", "0"});
+  expect_same({"LPOS", "l", "c", "MAXLEN", "0"});
+  expect_same({"LPOS", "l", "c", "MAXLEN", "2"});
+  expect_same({"LPOS", "l", "c", "count", "5", "maxlen", "7", "rank", "1"});
+  expect_same({"LPOS", "l", "c", "RANK", "1", "RANK", "2"});
+  expect_same({"LPOS", "missing", "c"});
+  expect_same({"LPOS", "missing", "c", "COUNT", "1"});
+  expect_same({"LPOS", "missing", "c", "COUNT", "0", "RANK", "-1"});
+}
+
+TEST_F(Differential, LposRefusesBadOptionsBeforeLookingAtTheKey) {
+  expect_same({"RPUSH", "l", "a"});
+  expect_same({"SET", "s", "v"});
+  for (const char* key : {"l", "s", "missing"}) {
+    expect_same({"LPOS", key, "a", "RANK", "0"});
+    expect_same({"LPOS", key, "a", "RANK", "x"});
+    expect_same({"LPOS", key, "a", "COUNT", "-1"});
+    expect_same({"LPOS", key, "a", "COUNT", "1.5"});
+    expect_same({"LPOS", key, "a", "MAXLEN", "-1"});
+    expect_same({"LPOS", key, "a", "MAXLEN", ""});
+    expect_same({"LPOS", key, "a", "RANK"});
+    expect_same({"LPOS", key, "a", "SIZE", "1"});
+    expect_same({"LPOS", key, "a", "COUNT", "1", "junk"});
+    expect_same({"LPOS", key, "a"});
+  }
+  expect_same({"LPOS", "l"});
+}
 }  // namespace locksim::test

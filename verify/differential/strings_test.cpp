@@ -451,4 +451,69 @@ TEST_F(Differential, ScriptsReadMgetAsAnArrayWithFalseForNil) {
   expect_same({"EVAL", "return redis.call('GETDEL', KEYS[1])", "1", "b"});
 }
 
+TEST_F(Differential, GetrangeCountsFromEitherEndAndClampsToTheString) {
+  expect_same({"SET", "k", "Hello, World"});
+  const char* bounds[][2] = {{"0", "4"},    {"-5", "-1"}, {"0", "-1"},  {"5", "3"},    {"-1", "-5"}, {"100", "200"},
+                             {"-100", "2"}, {"0", "100"}, {"11", "11"}, {"12", "12"},  {"-1", "-1"}, {"-13", "-12"},
+                             {"3", "-100"}, {"-3", "0"},  {"0", "0"},   {"9223372036854775807", "-9223372036854775808"},
+                             {"-9223372036854775808", "9223372036854775807"}};
+  for (const auto& [start, end] : bounds) {
+    expect_same({"GETRANGE", "k", start, end});
+    expect_same({"SUBSTR", "k", start, end});
+  }
+  expect_same({"GETRANGE", "missing", "0", "-1"});
+  expect_same({"SET", "e", ""});
+  expect_same({"GETRANGE", "e", "0", "-1"});
+  expect_same({"GETRANGE", "e", "-1", "0"});
+  expect_same({"SET", "n", "-12345"});
+  expect_same({"GETRANGE", "n", "1", "2"});
+  expect_same({"GETRANGE", "k", "a", "1"});
+  expect_same({"GETRANGE", "k", "1", "1.5"});
+  expect_same({"GETRANGE", "missing", "x", "1"});
+  expect_same({"RPUSH", "l", "a"});
+  expect_same({"GETRANGE", "l", "0", "1"});
+  expect_same({"GETRANGE", "k", "0"});
+}
+
+TEST_F(Differential, SetrangeWritesAtAnOffsetAndZeroFillsTheGap) {
+  expect_same({"SETRANGE", "k", "5", "abc"});
+  expect_same({"GET", "k"});
+  expect_same({"OBJECT", "ENCODING", "k"});
+  expect_same({"SETRANGE", "k", "0", "XY"});
+  expect_same({"SETRANGE", "k", "6", "long tail"});
+  expect_same({"GET", "k"});
+  expect_same({"SET", "n", "12"});
+  expect_same({"SETRANGE", "n", "0", "3"});
+  expect_same({"OBJECT", "ENCODING", "n"});
+  expect_same({"INCR", "n"});
+  // Nothing to write: nothing made, the length said.
+  expect_same({"SETRANGE", "missing", "10", ""});
+  expect_same({"EXISTS", "missing"});
+  expect_same({"SETRANGE", "k", "100", ""});
+  expect_same({"STRLEN", "k"});
+  // The offset, and the size it would make.
+  expect_same({"SETRANGE", "k", "-1", "x"});
+  expect_same({"SETRANGE", "k", "abc", "x"});
+  expect_same({"SETRANGE", "k", "536870911", "xy"});
+  expect_same({"SETRANGE", "k", "9223372036854775807", "x"});
+  expect_same({"SETRANGE", "k", "-1", ""});
+  expect_same({"RPUSH", "l", "a"});
+  expect_same({"SETRANGE", "l", "0", "x"});
+  expect_same({"SETRANGE", "l", "0", ""});
+  expect_same({"SETRANGE", "k", "1"});
+}
+
+TEST_F(Differential, SetrangeBreaksAWatchOnlyWhenItWrites) {
+  expect_same({"SET", "k", "abc"});
+  expect_same({"WATCH", "k"});
+  expect_same({"SETRANGE", "k", "1", ""});
+  expect_same({"MULTI"});
+  expect_same({"GET", "k"});
+  expect_same({"EXEC"});
+  expect_same({"WATCH", "k"});
+  expect_same({"SETRANGE", "k", "1", "z"});
+  expect_same({"MULTI"});
+  expect_same({"GET", "k"});
+  expect_same({"EXEC"});
+}
 }  // namespace locksim::test

@@ -1,5 +1,7 @@
-// Lists: LPUSH, RPUSH, LPOP, RPOP, LINDEX, LLEN, LPOS, LRANGE, LREM, LSET (Redis t_list.c).
+// Lists: LPUSH, RPUSH, LPUSHX, RPUSHX, LPOP, RPOP, LINDEX, LLEN, LPOS, LRANGE, LREM, LSET, LTRIM,
+// LMOVE, RPOPLPUSH (Redis t_list.c).
 #include <cstdint>
+#include <optional>
 
 #include "engine/commands.hpp"
 #include "engine/errors.hpp"
@@ -8,9 +10,11 @@
 namespace locksim::engine {
 namespace {
 
-Reply push_generic(CommandContext& ctx, bool head) {
-  Found<List> found = find_or_create<List>(ctx.db, ctx.arg(1));
+// pushGenericCommand: `xx` (LPUSHX, RPUSHX) pushes only onto a list that exists.
+Reply push_generic(CommandContext& ctx, bool head, bool xx = false) {
+  Found<List> found = xx ? find_as<List>(ctx.db, ctx.arg(1)) : find_or_create<List>(ctx.db, ctx.arg(1));
   if (found.wrong_type) return Reply::error(errors::kWrongType);
+  if (found.value == nullptr) return Reply::integer_of(0);
   for (size_t j = 2; j < ctx.argc(); ++j) {
     if (head) found.value->emplace_front(ctx.arg(j));
     else found.value->emplace_back(ctx.arg(j));
@@ -54,6 +58,10 @@ Reply pop_generic(CommandContext& ctx, std::string_view name, bool head) {
 Reply lpush_command(CommandContext& ctx) { return push_generic(ctx, true); }
 // RPUSH key element [element ...]
 Reply rpush_command(CommandContext& ctx) { return push_generic(ctx, false); }
+// LPUSHX key element [element ...]
+Reply lpushx_command(CommandContext& ctx) { return push_generic(ctx, true, true); }
+// RPUSHX key element [element ...]
+Reply rpushx_command(CommandContext& ctx) { return push_generic(ctx, false, true); }
 // LPOP key [count]
 Reply lpop_command(CommandContext& ctx) { return pop_generic(ctx, "lpop", true); }
 // RPOP key [count]
@@ -128,6 +136,78 @@ Reply lpos_command(CommandContext& ctx) {
   }
   return count == -1 ? Reply::nil() : positions;
 }
+
+// LTRIM key start stop: keeps the range (LRANGE's), deleting the list when it is empty.
+Reply ltrim_command(CommandContext& ctx) {
+  const auto start_arg = parse_int64(ctx.arg(2));
+  const auto end_arg = parse_int64(ctx.arg(3));
+  if (!start_arg || !end_arg) return Reply::error(errors::kNotInteger);
+  Found<List> found = find_as<List>(ctx.db, ctx.arg(1));
+  if (found.wrong_type) return Reply::error(errors::kWrongType);
+  if (found.value == nullptr) return Reply::ok();
+  List& list = *found.value;
+  const auto size = static_cast<int64_t>(list.size());
+  int64_t start = *start_arg, end = *end_arg;
+  if (start < 0) start += size;
+  if (end < 0) end += size;
+  if (start < 0) start = 0;
+  int64_t left = size, right = 0;  // how many to drop from each end
+  if (start <= end && start < size) {
+    if (end >= size) end = size - 1;
+    left = start;
+    right = size - end - 1;
+  }
+  list.erase(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(left));
+  list.erase(list.end() - static_cast<std::ptrdiff_t>(right), list.end());
+  ctx.db.signal_modified(ctx.arg(1));  // even when nothing was trimmed
+  delete_if_empty(ctx.db, ctx.arg(1), list);
+  return Reply::ok();
+}
+
+namespace {
+
+// LEFT or RIGHT (getListPositionFromObjectOrReply); nullopt for anything else.
+std::optional<bool> head_of(std::string_view where) {
+  if (equals_ignore_case(where, "left")) return true;
+  if (equals_ignore_case(where, "right")) return false;
+  return std::nullopt;
+}
+
+// lmoveGenericCommand: pops from one end of `source`, pushes onto one end of `destination` (the
+// same list: a rotation); the element, or nil for a missing source.
+Reply move_generic(CommandContext& ctx, bool from_head, bool to_head) {
+  const std::string_view source = ctx.arg(1), destination = ctx.arg(2);
+  Found<List> from = find_as<List>(ctx.db, source);
+  if (from.wrong_type) return Reply::error(errors::kWrongType);
+  if (from.value == nullptr) return Reply::nil();
+  Found<List> to = find_as<List>(ctx.db, destination);
+  if (to.wrong_type) return Reply::error(errors::kWrongType);
+  std::string value = from_head ? std::move(from.value->front()) : std::move(from.value->back());
+  if (from_head) from.value->pop_front();
+  else from.value->pop_back();
+  // Pushed before the source may go: a rotation of a one-element list keeps it.
+  List& into = to.value ? *to.value : *find_or_create<List>(ctx.db, destination).value;
+  if (to_head) into.push_front(value);
+  else into.push_back(value);
+  ctx.db.signal_modified(destination);
+  if (Found<List> left = find_as<List>(ctx.db, source); left.value) delete_if_empty(ctx.db, source, *left.value);
+  ctx.db.signal_modified(source);
+  return Reply::bulk(std::move(value));
+}
+
+}  // namespace
+
+// LMOVE source destination LEFT|RIGHT LEFT|RIGHT
+Reply lmove_command(CommandContext& ctx) {
+  const std::optional<bool> from_head = head_of(ctx.arg(3));
+  if (!from_head) return Reply::error(errors::kSyntax);
+  const std::optional<bool> to_head = head_of(ctx.arg(4));
+  if (!to_head) return Reply::error(errors::kSyntax);
+  return move_generic(ctx, *from_head, *to_head);
+}
+
+// RPOPLPUSH source destination
+Reply rpoplpush_command(CommandContext& ctx) { return move_generic(ctx, false, true); }
 
 // LRANGE key start stop
 Reply lrange_command(CommandContext& ctx) {

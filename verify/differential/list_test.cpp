@@ -224,4 +224,82 @@ TEST_F(Differential, LposRefusesBadOptionsBeforeLookingAtTheKey) {
   }
   expect_same({"LPOS", "l"});
 }
+TEST_F(Differential, PushxPushesOnlyOntoAListThatExists) {
+  expect_same({"LPUSHX", "l", "a"});
+  expect_same({"RPUSHX", "l", "a", "b"});
+  expect_same({"EXISTS", "l"});
+  expect_same({"RPUSH", "l", "x"});
+  expect_same({"LPUSHX", "l", "a", "b"});
+  expect_same({"RPUSHX", "l", "c"});
+  expect_same({"LRANGE", "l", "0", "-1"});
+  expect_same({"SET", "s", "v"});
+  expect_same({"LPUSHX", "s", "a"});
+  expect_same({"RPUSHX", "missing"});
+}
+
+TEST_F(Differential, LtrimKeepsTheRangeAndDeletesAnEmptyList) {
+  const char* bounds[][2] = {{"1", "-2"}, {"0", "-1"}, {"-3", "-1"}, {"2", "100"}, {"-100", "1"}, {"5", "2"},
+                             {"100", "200"}, {"0", "0"}, {"-1", "-1"}, {"3", "-4"}};
+  for (const auto& [start, end] : bounds) {
+    expect_same({"DEL", "l"});
+    expect_same({"RPUSH", "l", "a", "b", "c", "d", "e", "f"});
+    expect_same({"LTRIM", "l", start, end});
+    expect_same({"LRANGE", "l", "0", "-1"});
+    expect_same({"EXISTS", "l"});
+  }
+  expect_same({"LTRIM", "missing", "0", "1"});
+  expect_same({"SET", "s", "v"});
+  expect_same({"LTRIM", "s", "0", "1"});
+  expect_same({"LTRIM", "s", "x", "1"});
+  expect_same({"LTRIM", "missing", "0", "1.5"});
+}
+
+TEST_F(Differential, LtrimBreaksAWatchEvenWhenItKeepsEverything) {
+  expect_same({"RPUSH", "l", "a", "b"});
+  expect_same({"WATCH", "l"});
+  expect_same({"LTRIM", "l", "0", "-1"});
+  expect_same({"MULTI"});
+  expect_same({"LLEN", "l"});
+  expect_same({"EXEC"});
+}
+
+TEST_F(Differential, LmoveAndRpoplpushMoveOneElementBetweenEnds) {
+  expect_same({"RPUSH", "src", "a", "b", "c"});
+  for (const char* from : {"LEFT", "RIGHT", "left"})
+    for (const char* to : {"LEFT", "RIGHT", "Right"}) {
+      expect_same({"LMOVE", "src", "dst", from, to});
+      expect_same({"LRANGE", "dst", "0", "-1"});
+    }
+  expect_same({"EXISTS", "src"});
+  expect_same({"LMOVE", "src", "dst", "LEFT", "RIGHT"});
+  expect_same({"RPOPLPUSH", "dst", "dst"});
+  expect_same({"LRANGE", "dst", "0", "-1"});
+  expect_same({"LMOVE", "dst", "dst", "LEFT", "RIGHT"});
+  expect_same({"LRANGE", "dst", "0", "-1"});
+  expect_same({"RPOPLPUSH", "dst", "other"});
+  expect_same({"RPOPLPUSH", "missing", "dst"});
+  expect_same({"LMOVE", "dst", "dst", "UP", "LEFT"});
+  expect_same({"LMOVE", "dst", "dst", "LEFT", "DOWN"});
+  expect_same({"LMOVE", "missing", "dst", "UP", "LEFT"});
+  expect_same({"SET", "s", "v"});
+  expect_same({"RPOPLPUSH", "dst", "s"});
+  expect_same({"LRANGE", "dst", "0", "-1"});
+  expect_same({"RPOPLPUSH", "s", "dst"});
+  expect_same({"RPOPLPUSH", "missing", "s"});
+  expect_same({"RPUSH", "one", "x"});
+  expect_same({"RPOPLPUSH", "one", "one"});
+  expect_same({"LRANGE", "one", "0", "-1"});
+  expect_same({"LMOVE", "one", "two", "LEFT", "LEFT"});
+  expect_same({"EXISTS", "one"});
+}
+
+TEST_F(Differential, ARotationOfOneElementBreaksAWatch) {
+  expect_same({"RPUSH", "one", "x"});
+  expect_same({"WATCH", "one"});
+  expect_same({"RPOPLPUSH", "one", "one"});
+  expect_same({"MULTI"});
+  expect_same({"LLEN", "one"});
+  expect_same({"EXEC"});
+  expect_same({"EVAL", "return redis.call('LMOVE', KEYS[1], KEYS[1], 'LEFT', 'RIGHT')", "1", "one"});
+}
 }  // namespace locksim::test

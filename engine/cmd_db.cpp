@@ -1,4 +1,4 @@
-// Databases: SELECT, SWAPDB, MOVE, FLUSHDB, FLUSHALL, DBSIZE (Redis db.c). A session works in one
+// Databases: SELECT, SWAPDB, MOVE, COPY, FLUSHDB, FLUSHALL, DBSIZE (Redis db.c). A session works in one
 // of 16 databases (db 0 until it SELECTs); a script starts in its caller's.
 #include <climits>
 #include <optional>
@@ -78,6 +78,39 @@ Reply move_command(CommandContext& ctx) {
   Entry& moved = dst.insert(ctx.arg(1), std::move(entry->value));
   if (expire_at != kNoExpire) dst.set_expire(ctx.arg(1), moved, expire_at);
   src.remove(ctx.arg(1));
+  return Reply::integer_of(1);
+}
+
+// COPY source destination [DB destination-db] [REPLACE]: a copy of the value (its encoding too) and
+// its expiry; 0 when the source is missing or the destination taken without REPLACE.
+Reply copy_command(CommandContext& ctx) {
+  Keyspace* dst = &ctx.db;
+  bool replace = false;
+  for (size_t j = 3; j < ctx.argc(); ++j) {
+    if (equals_ignore_case(ctx.arg(j), "replace")) {
+      replace = true;
+    } else if (equals_ignore_case(ctx.arg(j), "db") && j + 1 < ctx.argc()) {
+      Reply error;
+      const std::optional<int> id = int_arg(ctx.arg(++j), error);
+      if (!id) return error;
+      if (!Databases::valid(*id)) return Reply::error(errors::kDbIndexOutOfRange);
+      dst = &ctx.engine.databases().db(*id);
+    } else {
+      return Reply::error(errors::kSyntax);
+    }
+  }
+  const std::string_view key = ctx.arg(1), newkey = ctx.arg(2);
+  if (dst == &ctx.db && key == newkey) return Reply::error(errors::kSameObject);
+  const Entry* source = ctx.db.find(key);
+  if (source == nullptr) return Reply::integer_of(0);
+  if (dst->find(newkey) != nullptr) {
+    if (!replace) return Reply::integer_of(0);
+    dst->remove(newkey);
+  }
+  Entry copy = *source;  // taken before the insert, which may move the source's entry
+  Entry& added = dst->insert(newkey, std::move(copy.value));
+  added.raw_string = copy.raw_string;  // dupStringObject keeps a raw string raw
+  if (copy.expire_at_ms != kNoExpire) dst->set_expire(newkey, added, copy.expire_at_ms);
   return Reply::integer_of(1);
 }
 

@@ -1,5 +1,6 @@
 // Sorted sets: ZADD, ZINCRBY, ZSCORE, ZREM, ZCARD, ZRANK, ZRANGE (rank, BYSCORE, BYLEX, REV, LIMIT,
-// WITHSCORES) and ZRANGEBYSCORE (Redis t_zset.c). Scores print as Redis 7.0 prints doubles.
+// WITHSCORES), ZRANGEBYSCORE, ZPOPMIN and ZPOPMAX (Redis t_zset.c). Scores print as Redis 7.0 prints doubles.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <vector>
@@ -250,6 +251,40 @@ Reply zscore_command(CommandContext& ctx) {
   const double* score = found.value ? found.value->score(ctx.arg(2)) : nullptr;
   return score ? Reply::bulk(format_double(*score)) : Reply::nil();
 }
+
+namespace {
+
+// zpopMinMaxCommand and genericZpopCommand, RESP2: member and score flat, lowest (or highest) first.
+Reply zpop_generic(CommandContext& ctx, bool highest) {
+  if (ctx.argc() > 3) return Reply::error(errors::kSyntax);
+  int64_t count = -1;  // a plain single pop
+  if (ctx.argc() == 3) {
+    // getPositiveLongFromObjectOrReply: one message for a negative count and for no number.
+    const auto parsed = parse_int64(ctx.arg(2));
+    if (!parsed || *parsed < 0) return Reply::error(errors::kCountNotPositive);
+    count = *parsed;
+  }
+  Found<ZSet> found = find_as<ZSet>(ctx.db, ctx.arg(1));
+  if (found.wrong_type) return Reply::error(errors::kWrongType);
+  Reply reply = Reply::array();
+  if (found.value == nullptr || count == 0) return reply;
+  ZSet& zset = *found.value;
+  for (int64_t popped = 0; popped < std::max<int64_t>(count, 1) && !zset.empty(); ++popped) {
+    const ZSet::Item item = highest ? *zset.ordered().rbegin() : *zset.ordered().begin();
+    zset.erase(item.second);
+    reply.elements.push_back(Reply::bulk(item.second));
+    reply.elements.push_back(Reply::bulk(format_double(item.first)));
+  }
+  delete_if_empty(ctx.db, ctx.arg(1), zset);
+  return reply;
+}
+
+}  // namespace
+
+// ZPOPMIN key [count]
+Reply zpopmin_command(CommandContext& ctx) { return zpop_generic(ctx, false); }
+// ZPOPMAX key [count]
+Reply zpopmax_command(CommandContext& ctx) { return zpop_generic(ctx, true); }
 
 // ZREM key member [member ...]
 Reply zrem_command(CommandContext& ctx) {

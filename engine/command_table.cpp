@@ -47,6 +47,7 @@ constexpr std::array kPubsubSubcommands = std::to_array<SubcommandSpec>({
 // Sorted by name: lookup is a binary search, and listing is deterministic.
 constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"append", 3, W, append_command},
+    {"copy", -3, W, copy_command},
     {"dbsize", 1, R, dbsize_command},
     {"debug", -2, NS, debug_command},
     {"decr", 2, W, decr_command},
@@ -160,6 +161,8 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"zadd", -4, W, zadd_command},
     {"zcard", 2, R, zcard_command},
     {"zincrby", 4, W, zincrby_command},
+    {"zpopmax", -2, W, zpopmax_command},
+    {"zpopmin", -2, W, zpopmin_command},
     {"zrange", -4, R, zrange_command},
     {"zrangebyscore", -4, R, zrangebyscore_command},
     {"zrank", 3, R, zrank_command},

@@ -143,4 +143,41 @@ TEST_F(Differential, SelectInsideATransaction) {
 }
 
 }  // namespace
+TEST_F(Differential, CopyDuplicatesTheValueItsEncodingAndItsExpiry) {
+  expect_same({"SET", "s", "12"});
+  expect_same({"APPEND", "r", "raw"});
+  expect_same({"HSET", "h", "f", "v"});
+  expect_same({"RPUSH", "l", "a", "b"});
+  expect_same({"ZADD", "z", "1", "m"});
+  expect_same({"SADD", "set", "1", "2"});
+  expect_same({"PEXPIRE", "h", "100000"});
+  for (const char* key : {"s", "r", "h", "l", "z", "set"}) {
+    const std::string copy = std::string(key) + "-copy";
+    expect_same({"COPY", key, copy});
+    expect_same({"TYPE", copy});
+    expect_same({"OBJECT", "ENCODING", copy});
+  }
+  expect_same({"PTTL", "h-copy"});
+  expect_same({"TTL", "s-copy"});
+  expect_same({"LPUSH", "l-copy", "c"});
+  expect_same({"LRANGE", "l", "0", "-1"});
+  expect_same({"COPY", "s", "l-copy"});
+  expect_same({"COPY", "s", "l-copy", "REPLACE"});
+  expect_same({"GET", "l-copy"});
+  expect_same({"COPY", "missing", "x"});
+  expect_same({"COPY", "s", "s"});
+  expect_same({"COPY", "s", "s", "DB", "0"});
+  expect_same({"COPY", "s", "s", "DB", "1"});
+  expect_same({"SELECT", "1"});
+  expect_same({"GET", "s"});
+  expect_same({"SELECT", "0"});
+  expect_same({"COPY", "s", "t", "DB", "16"});
+  expect_same({"COPY", "s", "t", "DB", "-1"});
+  expect_same({"COPY", "s", "t", "DB", "x"});
+  expect_same({"COPY", "s", "t", "DB", "4294967296"});
+  expect_same({"COPY", "s", "t", "DB"});
+  expect_same({"COPY", "s", "t", "NOW"});
+  expect_same({"COPY", "s", "t", "replace", "db", "2", "REPLACE"});
+  expect_same({"COPY", "s"});
+}
 }  // namespace locksim::test

@@ -208,4 +208,24 @@ TEST_F(Differential, ZrangeByLex) {
   expect_same({"ZRANGE", "z", "-", "+", "BYLEX", "WITHSCORES"});
 }
 
+TEST_F(Differential, ZpopminAndZpopmaxPopByScoreThenMember) {
+  expect_same({"ZADD", "z", "1", "a", "1", "b", "2", "c", "-inf", "m", "inf", "n", "0.5", "h", "1e300", "big"});
+  expect_same({"ZPOPMIN", "z"});
+  expect_same({"ZPOPMAX", "z"});
+  expect_same({"ZPOPMIN", "z", "2"});
+  expect_same({"ZPOPMAX", "z", "0"});
+  expect_same({"ZPOPMAX", "z", "1"});
+  expect_same({"ZPOPMIN", "z", "100"});
+  expect_same({"EXISTS", "z"});
+  expect_same({"ZPOPMIN", "z"});
+  expect_same({"ZPOPMIN", "missing", "3"});
+  expect_same({"ZADD", "z", "1", "a"});
+  for (const char* count : {"-1", "x", "1.5", "9223372036854775807"}) expect_same({"ZPOPMAX", "z", count});
+  expect_same({"ZPOPMIN", "z", "1", "2"});
+  expect_same({"ZPOPMIN", "missing", "-1"});
+  expect_same({"SET", "s", "v"});
+  expect_same({"ZPOPMIN", "s"});
+  expect_same({"ZPOPMIN", "s", "0"});
+  expect_same({"ZPOPMAX"});
+}
 }  // namespace locksim::test

@@ -11,10 +11,5 @@ session() { timeout 60 env NODE_PATH="$node_dir/node_modules" node "$here/ioredi
 run_both
 
 # Known differences: what serve lacks (see README.md). Each is left out of the verdict, its diff printed.
-known=(
-  # No SETRANGE.
-  "strings: more commands"
-  # No HMGET.
-  "hashes: hmget"
-)
+known=()
 compare_outputs "$work/redis.out" "$work/serve.out" "${known[@]}"

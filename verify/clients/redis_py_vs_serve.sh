@@ -12,10 +12,8 @@ run_both
 
 # Known differences: what serve lacks (see README.md). Each is left out of the verdict, its diff printed.
 known=(
-  # No INCRBYFLOAT, GETRANGE.
+  # No INCRBYFLOAT.
   "strings: more commands"
-  # No HMGET.
-  "hashes: hmget"
   # No HSCAN: hscan_iter() (scan_iter() works).
   "scan"
 )

@@ -251,7 +251,8 @@ class RedissonLock : public Lock {
   Task<Attempt> attempt(Waiting& w, int64_t thread, int64_t lease_ms, int64_t wait_ms);
   static Attempt heard(Waiting& w, Attempt attempt);
   // The thread enters `phase`, a wait; with its interrupt status set, the world interrupts it once
-  // the wait is under way.
+  // the wait is under way. Every wait of the acquire loops goes through here: one that did not
+  // would never meet an interrupt whose status was set before it.
   void enter(Waiting& w, Waiting::Phase phase, int64_t thread);
   // Whether the thread left this acquire (interrupted while `got` was on its way): then only what
   // tryAcquireAsync's inner stage does with the answer is done (a grant starts the watchdog, #7272).

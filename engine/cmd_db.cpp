@@ -109,7 +109,7 @@ Reply copy_command(CommandContext& ctx) {
   }
   Entry copy = *source;  // taken before the insert, which may move the source's entry
   Entry& added = dst->insert(newkey, std::move(copy.value));
-  added.raw_string = copy.raw_string;  // dupStringObject keeps a raw string raw
+  added.string_form = copy.string_form;  // dupStringObject keeps the object's encoding
   if (copy.expire_at_ms != kNoExpire) dst->set_expire(newkey, added, copy.expire_at_ms);
   return Reply::integer_of(1);
 }

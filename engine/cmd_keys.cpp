@@ -142,7 +142,7 @@ Reply rename_generic(CommandContext& ctx, bool nx) {
   // renameGenericCommand. Map nodes stay put, so `source` is still valid after the insert.
   const int64_t expire_at = source->expire_at_ms;
   Entry& target = ctx.db.insert(to, std::move(source->value));
-  target.raw_string = source->raw_string;
+  target.string_form = source->string_form;
   if (expire_at != kNoExpire) ctx.db.set_expire(to, target, expire_at);
   ctx.db.remove(from);
   return nx ? Reply::integer_of(1) : Reply::ok();

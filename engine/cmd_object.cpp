@@ -18,11 +18,11 @@ constexpr int64_t kSharedRefcount = 2147483647;
 constexpr int64_t kSharedIntegers = 10000;
 
 // tryObjectEncoding's choice for a string: an integer of at most 20 characters is "int", anything
-// else of at most 44 bytes (OBJ_ENCODING_EMBSTR_SIZE_LIMIT) "embstr", longer "raw"; APPEND leaves
-// a string "raw" whatever it holds (Entry::raw_string).
+// else of at most 44 bytes (OBJ_ENCODING_EMBSTR_SIZE_LIMIT) "embstr", longer "raw"; a string made
+// as it came (Entry::string_form) skips the int, and one grown in place is "raw" whatever it holds.
 std::string_view string_encoding(const Entry& entry, const std::string& value) {
-  if (entry.raw_string) return "raw";
-  if (value.size() <= 20 && parse_int64(value)) return "int";
+  if (entry.string_form == StringForm::Raw) return "raw";
+  if (entry.string_form == StringForm::Encoded && value.size() <= 20 && parse_int64(value)) return "int";
   return value.size() <= 44 ? "embstr" : "raw";
 }
 

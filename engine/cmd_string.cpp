@@ -1,6 +1,13 @@
 // Strings: GET, SET, SETNX, SETEX, PSETEX, GETSET, GETDEL, GETEX, MGET, MSET, MSETNX, STRLEN,
-// APPEND, GETRANGE/SUBSTR, SETRANGE, INCR/INCRBY/DECR/DECRBY (Redis t_string.c).
+// APPEND, GETRANGE/SUBSTR, SETRANGE, INCR/INCRBY/DECR/DECRBY, INCRBYFLOAT (Redis t_string.c).
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
+#include <optional>
+#include <string>
 
 #include "engine/commands.hpp"
 #include "engine/errors.hpp"
@@ -19,6 +26,38 @@ constexpr unsigned kAnyExpire = kSetEx | kSetPx | kSetExAt | kSetPxAt;
 // The largest string a command may make (checkStringLength): Redis's default proto-max-bulk-len. A
 // serve started with another --proto-max-bulk-len bounds its requests by that, and this by this.
 constexpr int64_t kProtoMaxBulkLen = 512LL * 1024 * 1024;
+
+// MAX_LONG_DOUBLE_CHARS: the longest text string2ld reads, and ld2string's buffer.
+constexpr size_t kMaxLongDoubleChars = 5 * 1024;
+
+// string2ld: a long double as Redis reads one: strtold over the whole text, no leading space, no
+// NaN, and not an ERANGE that overflowed to infinity or underflowed to zero.
+std::optional<long double> parse_long_double(std::string_view text) {
+  if (text.empty() || text.size() >= kMaxLongDoubleChars) return std::nullopt;
+  const std::string buf(text);  // NUL-terminated; an embedded NUL stops strtold short of the end
+  errno = 0;
+  char* end = nullptr;
+  const long double value = std::strtold(buf.c_str(), &end);
+  const bool range_error = errno == ERANGE && (std::isinf(value) || std::fpclassify(value) == FP_ZERO);
+  if (std::isspace(static_cast<unsigned char>(buf[0])) || static_cast<size_t>(end - buf.c_str()) != buf.size() ||
+      range_error || errno == EINVAL || std::isnan(value))
+    return std::nullopt;
+  return value;
+}
+
+// ld2string's LD_STR_HUMAN: "%.17Lf" with the trailing zeros (and a bare point) taken off, "-0" as "0".
+std::string format_long_double_human(long double value) {
+  char buf[kMaxLongDoubleChars];
+  const int written = std::snprintf(buf, sizeof buf, "%.17Lf", value);
+  if (written < 0 || static_cast<size_t>(written) + 1 > sizeof buf) return "";  // ld2string's "no room"
+  std::string text(buf, static_cast<size_t>(written));
+  if (text.find('.') != std::string::npos) {
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+  }
+  if (text == "-0") text = "0";
+  return text;
+}
 
 // Redis reads SET's options as C strings: "NX\0junk" is NX.
 std::string_view c_string(std::string_view arg) { return arg.substr(0, arg.find('\0')); }
@@ -126,7 +165,7 @@ Reply incr_generic(CommandContext& ctx, int64_t by) {
   value += by;
   if (found.value != nullptr) {
     *found.value = format_int64(value);
-    found.entry->raw_string = false;  // Redis stores the result as a new integer object
+    found.entry->string_form = StringForm::Encoded;  // Redis stores the result as a new integer object
     ctx.db.signal_modified(ctx.arg(1));  // INCRBY k 0 breaks a WATCH too (keyspace.hpp)
   } else {
     ctx.db.insert(ctx.arg(1), Value{format_int64(value)});
@@ -248,8 +287,33 @@ Reply append_command(CommandContext& ctx) {
   }
   found.value->append(ctx.arg(2));
   ctx.db.signal_modified(ctx.arg(1));  // APPEND k "" breaks a WATCH too (keyspace.hpp)
-  found.entry->raw_string = true;
+  found.entry->string_form = StringForm::Raw;
   return Reply::integer_of(static_cast<int64_t>(found.value->size()));
+}
+
+// INCRBYFLOAT key increment: the sum in long double, written as a human reads it; its TTL kept.
+Reply incrbyfloat_command(CommandContext& ctx) {
+  Found<std::string> found = find_as<std::string>(ctx.db, ctx.arg(1));
+  if (found.wrong_type) return Reply::error(errors::kWrongType);
+  long double value = 0;
+  if (found.value != nullptr) {
+    const std::optional<long double> current = parse_long_double(*found.value);
+    if (!current) return Reply::error(errors::kNotFloat);
+    value = *current;
+  }
+  const std::optional<long double> increment = parse_long_double(ctx.arg(2));
+  if (!increment) return Reply::error(errors::kNotFloat);
+  value += *increment;
+  if (std::isnan(value) || std::isinf(value)) return Reply::error(errors::kIncrNanOrInfinity);
+  std::string text = format_long_double_human(value);
+  if (found.value != nullptr) {
+    *found.value = text;
+    found.entry->string_form = StringForm::Created;  // createStringObjectFromLongDouble, then dbOverwrite
+    ctx.db.signal_modified(ctx.arg(1));               // the same bytes still break a WATCH
+  } else {
+    ctx.db.insert(ctx.arg(1), Value{text}).string_form = StringForm::Created;
+  }
+  return Reply::bulk(std::move(text));
 }
 
 // GETRANGE key start end (and SUBSTR, its old name): the bytes from start to end, both included,
@@ -293,13 +357,13 @@ Reply setrange_command(CommandContext& ctx) {
     std::string fresh(end, '\0');
     fresh.replace(static_cast<size_t>(*offset), value.size(), value);
     Entry& entry = ctx.db.insert(ctx.arg(1), Value{std::move(fresh)});
-    entry.raw_string = true;  // createObject(OBJ_STRING, sds): raw
+    entry.string_form = StringForm::Raw;  // createObject(OBJ_STRING, sds): raw
     return Reply::integer_of(static_cast<int64_t>(end));
   }
   std::string& current = *found.value;
   if (current.size() < end) current.resize(end, '\0');
   current.replace(static_cast<size_t>(*offset), value.size(), value);
-  found.entry->raw_string = true;  // dbUnshareStringValue: raw
+  found.entry->string_form = StringForm::Raw;  // dbUnshareStringValue: raw
   ctx.db.signal_modified(ctx.arg(1));
   return Reply::integer_of(static_cast<int64_t>(current.size()));
 }

@@ -87,6 +87,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"hvals", 2, R, hvals_command},
     {"incr", 2, W, incr_command},
     {"incrby", 3, W, incrby_command},
+    {"incrbyfloat", 3, W, incrbyfloat_command},
     {"keys", 2, R, keys_command},
     {"lindex", 3, R, lindex_command},
     {"llen", 2, R, llen_command},

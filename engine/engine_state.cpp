@@ -44,7 +44,8 @@ void describe(StateWriter& out, const Snapshot& keys, int64_t now_ms) {
     out.begin("key").field("name", key);
     // An expired key not yet removed is still stored (DBSIZE counts it): its time, relative.
     out.field("expires_in", entry.expire_at_ms == kNoExpire ? -1 : entry.expire_at_ms - now_ms);
-    out.flag("raw", entry.raw_string);
+    out.flag("raw", entry.string_form == StringForm::Raw);
+    if (entry.string_form == StringForm::Created) out.flag("created", true);
     describe_value(out, entry.value);
     out.end();
   }

@@ -77,6 +77,7 @@ inline constexpr std::string_view kLposRankZero =
 inline constexpr std::string_view kLposCountNegative = "ERR COUNT can't be negative";
 inline constexpr std::string_view kLposMaxlenNegative = "ERR MAXLEN can't be negative";
 inline constexpr std::string_view kOffsetOutOfRange = "ERR offset is out of range";
+inline constexpr std::string_view kIncrNanOrInfinity = "ERR increment would produce NaN or Infinity";
 inline constexpr std::string_view kLfuNotSelected =
     "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching "
     "between policies at runtime LRU and LFU data will take some time to adjust.";

@@ -5,7 +5,9 @@ namespace locksim::engine {
 void restore(Keyspace& keyspace, const Snapshot& snapshot) {
   for (const auto& [key, entry] : snapshot) {
     Entry& restored = keyspace.insert(key, entry.value);
-    restored.raw_string = entry.raw_string;  // as an AOF replay of its APPENDs would leave it
+    // As an AOF replay would leave it: APPENDs grow a raw string again; INCRBYFLOAT is replicated as
+    // a SET of its result, which tryObjectEncoding encodes.
+    restored.string_form = entry.string_form == StringForm::Raw ? StringForm::Raw : StringForm::Encoded;
     if (entry.expire_at_ms != kNoExpire) keyspace.set_expire(key, restored, entry.expire_at_ms);
   }
 }

@@ -117,12 +117,16 @@ using Value = std::variant<std::string, Hash, List, ZSet, Set>;
 
 inline constexpr int64_t kNoExpire = -1;
 
+// How Redis made a string's object, which OBJECT ENCODING shows:
+// - Encoded: tryObjectEncoding chose (SET and most writes): int, embstr or raw by content;
+// - Created: createStringObject (INCRBYFLOAT's result): embstr up to 44 bytes, else raw, never int;
+// - Raw: an sds grown in place (APPEND, SETRANGE; dbUnshareStringValue): raw whatever it holds.
+enum class StringForm : uint8_t { Encoded, Created, Raw };
+
 struct Entry {
   Value value;
   int64_t expire_at_ms = kNoExpire;  // absolute, on the engine's clock
-  // A string APPEND grew in place: Redis keeps it as a raw sds whatever its length or digits
-  // (dbUnshareStringValue), so OBJECT ENCODING says "raw". Any other write of a string clears it.
-  bool raw_string = false;
+  StringForm string_form = StringForm::Encoded;  // a string's (any write that makes one anew resets it)
   bool operator==(const Entry&) const = default;
 };
 

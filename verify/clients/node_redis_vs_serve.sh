@@ -13,8 +13,6 @@ run_both --requirepass "$password"
 
 # Known differences: what serve lacks (see README.md). Each is left out of the verdict, its diff printed.
 known=(
-  # No INCRBYFLOAT.
-  "strings: more commands"
   # The fake's SCAN cursor is the next key's first 8 bytes, a number above 2^53; node-redis reads the
   # cursor into a JavaScript number, which rounds it, so scanIterator resumes past keys it never saw.
   # Redis's cursors are bucket indexes, far below 2^53. (A fidelity bug of the fake: docs/fidelity.md.)

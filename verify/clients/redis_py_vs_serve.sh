@@ -12,8 +12,6 @@ run_both
 
 # Known differences: what serve lacks (see README.md). Each is left out of the verdict, its diff printed.
 known=(
-  # No INCRBYFLOAT.
-  "strings: more commands"
   # No HSCAN: hscan_iter() (scan_iter() works).
   "scan"
 )

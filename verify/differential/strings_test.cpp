@@ -516,4 +516,45 @@ TEST_F(Differential, SetrangeBreaksAWatchOnlyWhenItWrites) {
   expect_same({"GET", "k"});
   expect_same({"EXEC"});
 }
+TEST_F(Differential, IncrbyfloatAddsInLongDoubleAndWritesWhatAHumanReads) {
+  expect_same({"INCRBYFLOAT", "f", "10.5"});
+  expect_same({"OBJECT", "ENCODING", "f"});
+  expect_same({"INCRBYFLOAT", "f", "0.1"});
+  expect_same({"INCRBYFLOAT", "f", "-10.6"});
+  expect_same({"GET", "f"});
+  expect_same({"OBJECT", "ENCODING", "f"});  // "0": made as it came, not as an integer
+  expect_same({"INCRBYFLOAT", "f", "3"});
+  expect_same({"OBJECT", "ENCODING", "f"});
+  expect_same({"INCR", "f"});
+  expect_same({"OBJECT", "ENCODING", "f"});
+  for (const char* by : {"5.0e3", "-5e-3", "1e-17", "0x10", "+1.5", "-0", ".5", "5.", "1e4000", "-1e4000", "1e-5000",
+                         "inf", "-inf", "nan", " 1", "1 ", "", "1.5x", "1e", "0.1234567890123456789"}) {
+    expect_same({"SET", "g", "1"});
+    expect_same({"INCRBYFLOAT", "g", by});
+    expect_same({"GET", "g"});
+  }
+  expect_same({"SET", "big", "1e308"});
+  expect_same({"INCRBYFLOAT", "big", "1e308"});
+  expect_same({"SET", "huge", "1e4000"});
+  expect_same({"INCRBYFLOAT", "huge", "0"});
+  expect_same({"STRLEN", "huge"});
+  expect_same({"SET", "word", "abc"});
+  expect_same({"INCRBYFLOAT", "word", "1"});
+  expect_same({"SET", "t", "1.5", "PX", "100000"});
+  expect_same({"INCRBYFLOAT", "t", "1"});
+  expect_same({"TTL", "t"});
+  expect_same({"RPUSH", "l", "a"});
+  expect_same({"INCRBYFLOAT", "l", "1"});
+  expect_same({"INCRBYFLOAT", "f"});
+  expect_same({"EVAL", "return redis.call('INCRBYFLOAT', KEYS[1], '2.5')", "1", "f"});
+}
+
+TEST_F(Differential, IncrbyfloatBreaksAWatchEvenWithTheSameBytes) {
+  expect_same({"SET", "f", "1.5"});
+  expect_same({"WATCH", "f"});
+  expect_same({"INCRBYFLOAT", "f", "0"});
+  expect_same({"MULTI"});
+  expect_same({"GET", "f"});
+  expect_same({"EXEC"});
+}
 }  // namespace locksim::test

@@ -90,7 +90,7 @@ TEST(KeyspaceEquality, ASortedSetScoreOfMinusZeroIsNotZero) {
 TEST(KeyspaceEquality, AnEntryDiffersByItsExpiryAndEncoding) {
   EXPECT_FALSE(with({{"a", "1"}}) == with({{"a", "1"}}, 5));
   Snapshot raw = with({{"a", "1"}});
-  raw["a"].raw_string = true;
+  raw["a"].string_form = StringForm::Raw;
   EXPECT_FALSE(raw == with({{"a", "1"}}));
   Hash h1, h2;
   h1.set("f", "1");

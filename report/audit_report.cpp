@@ -174,6 +174,41 @@ const MitigationRun* mitigation_of(const Audit& a, const LibraryRow& row) {
   return nullptr;
 }
 
+// What no version avoids, with each mitigation and the story that shows it: the hazards, then the
+// open bugs (a story's, then those no story shows yet).
+std::vector<AdviceSection> mitigation_advice(const Audit& a) {
+  AdviceSection mitigate{"No version avoids these: mitigate them", {}, "mitigate"};
+  // Open bugs are no hazards: a version may fix them. Those a story shows, then those none does yet.
+  AdviceSection open{"Open, no version fixes these yet: mitigate them too", {}, "mitigate"};
+  auto mitigation = [](const LibraryRow& row) {
+    return row.mitigation.empty() ? std::string() : " Mitigation: " + std::string(row.mitigation) + ".";
+  };
+  for (const StoryRun& r : a.stories) {
+    if (!r.row->every_version) continue;
+    AdviceItem item{label(*r.row) + "." + mitigation(*r.row), "", {}, ""};
+    if (const MitigationRun* m = mitigation_of(a, *r.row)) {
+      const std::string folder = mitigation_folder(*m);
+      // A mitigation shown with another kind of lock (a plain token lock) says which.
+      const std::string on = m->result.redisson.empty() ? " with a " + m->scenario.lock.type + " lock, not Redisson's"
+                                                        : " on " + m->result.redisson;
+      const std::string shown = m->shown() ? "shown working" : "not shown: " + std::string(m->row->mitigation_property) +
+                                                               " did not hold in its scenario";
+      item.links.push_back({shown + on + ": " + folder, folder + "/timeline.html"});
+      item.command = shown + on + ": locksim run " + folder;
+    }
+    (r.row->open ? open : mitigate).items.push_back(item);
+  }
+  std::vector<AdviceSection> out;
+  if (!mitigate.items.empty()) out.push_back(mitigate);
+  for (const LibraryRow* row : a.unshown)
+    if (row->every_version)
+      open.items.push_back({label(*row) + " (" + std::string(row->versions) + ", not modelled on " + version(a) + ": " +
+                                std::string(scenario::why_not_shown(*row, a.request.version)) + ")." + mitigation(*row),
+                            "", {}, ""});
+  if (!open.items.empty()) out.push_back(open);
+  return out;
+}
+
 }  // namespace
 
 Outcome audit_outcome(const StoryRun& run) {
@@ -261,34 +296,7 @@ std::vector<AdviceSection> audit_advice(const Audit& a) {
     out.push_back(fixes);
   }
 
-  AdviceSection mitigate{"No version avoids these: mitigate them", {}, "mitigate"};
-  // Open bugs are no hazards: a version may fix them. Those a story shows, then those none does yet.
-  AdviceSection open{"Open, no version fixes these yet: mitigate them too", {}, "mitigate"};
-  auto mitigation = [](const LibraryRow& row) {
-    return row.mitigation.empty() ? std::string() : " Mitigation: " + std::string(row.mitigation) + ".";
-  };
-  for (const StoryRun& r : a.stories) {
-    if (!r.row->every_version) continue;
-    AdviceItem item{label(*r.row) + "." + mitigation(*r.row), "", {}, ""};
-    if (const MitigationRun* m = mitigation_of(a, *r.row)) {
-      const std::string folder = mitigation_folder(*m);
-      // A mitigation shown with another kind of lock (a plain token lock) says which.
-      const std::string on = m->result.redisson.empty() ? " with a " + m->scenario.lock.type + " lock, not Redisson's"
-                                                        : " on " + m->result.redisson;
-      const std::string shown = m->shown() ? "shown working" : "not shown: " + std::string(m->row->mitigation_property) +
-                                                               " did not hold in its scenario";
-      item.links.push_back({shown + on + ": " + folder, folder + "/timeline.html"});
-      item.command = shown + on + ": locksim run " + folder;
-    }
-    (r.row->open ? open : mitigate).items.push_back(item);
-  }
-  if (!mitigate.items.empty()) out.push_back(mitigate);
-  for (const LibraryRow* row : a.unshown)
-    if (row->every_version)
-      open.items.push_back({label(*row) + " (" + std::string(row->versions) + ", not modelled on " + version(a) + ": " +
-                                std::string(scenario::why_not_shown(*row, a.request.version)) + ")." + mitigation(*row),
-                            "", {}, ""});
-  if (!open.items.empty()) out.push_back(open);
+  for (AdviceSection& section : mitigation_advice(a)) out.push_back(std::move(section));
   return out;
 }
 

@@ -467,6 +467,24 @@ TEST(Config, BoundsOutOfRangeAreErrors) {
   EXPECT_EQ(problem([](ExploreConfig& c) { c.wait_ms_max = 1'000'000'001; }),
             "the longest tryLock wait is at most 1000000000 ms (about 11.6 days, a scenario's longest run), not "
             "1000000001");
+  // An interrupt only where it reaches an acquire: the lock types and versions that model it.
+  EXPECT_EQ(problem([](ExploreConfig& c) {
+              c.lock_type = "spin";
+              c.faults = {"interrupt"};
+            }),
+            "an interrupt reaches the acquires of rlock, fair, rwlock, fenced, nonreentrant and nonreentrant-fair "
+            "locks; this lock is spin");
+  EXPECT_NE(problem([](ExploreConfig& c) {
+              c.faults = {"interrupt"};
+              c.lock_options = {{"redisson", "3.16.7"}};
+            }).find("an interrupt is modelled for Redisson 3.17.0 and later"),
+            std::string::npos);
+  EXPECT_NE(problem([](ExploreConfig& c) {
+              c.faults = {"interrupt"};
+              c.against = Variation{.lock_options = {{"redisson", "3.11.0"}}, .script_files = {}};
+            }).find("3.11.0's met it otherwise"),
+            std::string::npos);
+  EXPECT_EQ(problem([](ExploreConfig& c) { c.faults = {"interrupt"}; }), "no error");
   EXPECT_EQ(problem([](ExploreConfig&) {}), "no error");
 }
 

@@ -1,9 +1,16 @@
-// Lists: LPUSH, RPUSH, LPUSHX, RPUSHX, LPOP, RPOP, LINDEX, LLEN, LPOS, LRANGE, LREM, LSET, LTRIM,
-// LMOVE, RPOPLPUSH (Redis t_list.c).
+// Lists: LPUSH, RPUSH, LPUSHX, RPUSHX, LPOP, RPOP, LMPOP, LINDEX, LLEN, LPOS, LRANGE, LREM, LSET,
+// LTRIM, LINSERT, LMOVE, RPOPLPUSH, and the blocking BLPOP, BRPOP, BLMPOP, BLMOVE, BRPOPLPUSH
+// (Redis t_list.c; blocked.hpp keeps who waits).
 #include <cstdint>
 #include <optional>
+#include <set>
+#include <string>
+#include <vector>
 
+#include "base/assert.hpp"
+#include "engine/blocked.hpp"
 #include "engine/commands.hpp"
+#include "engine/engine.hpp"
 #include "engine/errors.hpp"
 #include "engine/numbers.hpp"
 
@@ -175,8 +182,8 @@ std::optional<bool> head_of(std::string_view where) {
 
 // lmoveGenericCommand: pops from one end of `source`, pushes onto one end of `destination` (the
 // same list: a rotation); the element, or nil for a missing source.
-Reply move_generic(CommandContext& ctx, bool from_head, bool to_head) {
-  const std::string_view source = ctx.arg(1), destination = ctx.arg(2);
+Reply move_generic(CommandContext& ctx, std::string_view source, std::string_view destination, bool from_head,
+                   bool to_head) {
   Found<List> from = find_as<List>(ctx.db, source);
   if (from.wrong_type) return Reply::error(errors::kWrongType);
   if (from.value == nullptr) return Reply::nil();
@@ -195,6 +202,120 @@ Reply move_generic(CommandContext& ctx, bool from_head, bool to_head) {
   return Reply::bulk(std::move(value));
 }
 
+// listPopRangeAndReplyWithKey: up to `count` elements from one end of a non-empty list, as
+// [key, [element, ...]] (the tail first from the right); an emptied list goes.
+Reply pop_range_with_key(CommandContext& ctx, std::string_view key, List& list, bool head, int64_t count) {
+  Reply popped = Reply::array();
+  for (int64_t i = 0; i < count && !list.empty(); ++i) {
+    popped.elements.push_back(Reply::bulk(head ? list.front() : list.back()));
+    if (head) list.pop_front();
+    else list.pop_back();
+  }
+  delete_if_empty(ctx.db, key, list);
+  return Reply::array({Reply::bulk(key), std::move(popped)});
+}
+
+// The blocking pops' keys, each once (blockForKeys skips a key already added).
+std::vector<std::string> distinct(std::span<const std::string_view> keys) {
+  std::vector<std::string> out;
+  std::set<std::string_view> seen;
+  for (const std::string_view key : keys)
+    if (seen.insert(key).second) out.emplace_back(key);
+  return out;
+}
+
+// blockingPopGenericCommand (and mpopGenericCommand when it may not block): the first of `keys`
+// that holds a list is popped, one element as [key, element] (count -1) or up to `count` as
+// [key, [elements]]; a key of another type is an error when reached. With nothing to pop it blocks,
+// or, where it may not, answers nil at once (Redis's null array).
+Reply pop_or_block(CommandContext& ctx, std::string_view command, std::span<const std::string_view> keys, bool head,
+                   int64_t count, std::optional<int64_t> deadline_ms) {
+  for (const std::string_view key : keys) {
+    Found<List> found = find_as<List>(ctx.db, key);
+    if (found.wrong_type) return Reply::error(errors::kWrongType);
+    if (found.value == nullptr) continue;
+    List& list = *found.value;
+    if (count != -1) return pop_range_with_key(ctx, key, list, head, count);
+    Reply value = Reply::bulk(head ? list.front() : list.back());
+    if (head) list.pop_front();
+    else list.pop_back();
+    delete_if_empty(ctx.db, key, list);
+    return Reply::array({Reply::bulk(key), std::move(value)});
+  }
+  if (!deadline_ms || !ctx.engine.may_block(ctx.session)) return Reply::nil();
+  BlockedPop pop;
+  pop.type = BlockedType::List;
+  pop.db = ctx.db.id();
+  pop.keys = distinct(keys);
+  pop.deadline_ms = *deadline_ms;
+  pop.command = command;
+  pop.from_head = head;
+  pop.count = count;
+  ctx.engine.block(ctx.session, std::move(pop));
+  return Reply::sequence({});
+}
+
+// blmoveGenericCommand: LMOVE when the source has elements, else a wait on the source alone.
+Reply move_or_block(CommandContext& ctx, std::string_view command, bool from_head, bool to_head,
+                    std::string_view timeout) {
+  const BlockTimeout parsed = parse_block_timeout(timeout, ctx.db.now());
+  if (!parsed.error.empty()) return Reply::error(parsed.error);
+  Found<List> from = find_as<List>(ctx.db, ctx.arg(1));
+  if (from.wrong_type) return Reply::error(errors::kWrongType);
+  if (from.value != nullptr) return move_generic(ctx, ctx.arg(1), ctx.arg(2), from_head, to_head);
+  if (!ctx.engine.may_block(ctx.session)) return Reply::nil();
+  BlockedPop pop;
+  pop.type = BlockedType::List;
+  pop.db = ctx.db.id();
+  pop.keys = {std::string(ctx.arg(1))};
+  pop.deadline_ms = parsed.deadline_ms;
+  pop.command = command;
+  pop.from_head = from_head;
+  pop.to_head = to_head;
+  pop.target = ctx.arg(2);
+  ctx.engine.block(ctx.session, std::move(pop));
+  return Reply::sequence({});
+}
+
+// lmpopGenericCommand: numkeys key [key ...] LEFT|RIGHT [COUNT count], from `numkeys_index`; with
+// `timeout` (BLMPOP) a wait when no key holds a list.
+Reply mpop_generic(CommandContext& ctx, std::string_view command, size_t numkeys_index,
+                   std::optional<std::string_view> timeout) {
+  const std::optional<int64_t> numkeys = parse_int64(ctx.arg(numkeys_index));
+  if (!numkeys || *numkeys <= 0) return Reply::error(errors::kNumkeysNotPositive);
+  if (static_cast<uint64_t>(*numkeys) >= ctx.argc() - numkeys_index - 1) return Reply::error(errors::kSyntax);
+  const size_t where_index = numkeys_index + static_cast<size_t>(*numkeys) + 1;
+  const std::optional<bool> head = head_of(ctx.arg(where_index));
+  if (!head) return Reply::error(errors::kSyntax);
+  int64_t count = -1;
+  for (size_t j = where_index + 1; j < ctx.argc(); ++j) {
+    const bool more = j + 1 < ctx.argc();
+    if (count == -1 && equals_ignore_case(ctx.arg(j), "count") && more) {
+      const std::optional<int64_t> parsed = parse_int64(ctx.arg(++j));
+      if (!parsed || *parsed <= 0) return Reply::error(errors::kMpopCountNotPositive);
+      count = *parsed;
+    } else {
+      return Reply::error(errors::kSyntax);
+    }
+  }
+  if (count == -1) count = 1;
+  std::optional<int64_t> deadline_ms;
+  if (timeout) {
+    const BlockTimeout parsed = parse_block_timeout(*timeout, ctx.db.now());
+    if (!parsed.error.empty()) return Reply::error(parsed.error);
+    deadline_ms = parsed.deadline_ms;
+  }
+  return pop_or_block(ctx, command, ctx.argv.subspan(numkeys_index + 1, static_cast<size_t>(*numkeys)), *head, count,
+                      deadline_ms);
+}
+
+// BLPOP / BRPOP key [key ...] timeout
+Reply blocking_pop(CommandContext& ctx, std::string_view command, bool head) {
+  const BlockTimeout parsed = parse_block_timeout(ctx.arg(ctx.argc() - 1), ctx.db.now());
+  if (!parsed.error.empty()) return Reply::error(parsed.error);
+  return pop_or_block(ctx, command, ctx.argv.subspan(1, ctx.argc() - 2), head, -1, parsed.deadline_ms);
+}
+
 }  // namespace
 
 // LMOVE source destination LEFT|RIGHT LEFT|RIGHT
@@ -203,11 +324,60 @@ Reply lmove_command(CommandContext& ctx) {
   if (!from_head) return Reply::error(errors::kSyntax);
   const std::optional<bool> to_head = head_of(ctx.arg(4));
   if (!to_head) return Reply::error(errors::kSyntax);
-  return move_generic(ctx, *from_head, *to_head);
+  return move_generic(ctx, ctx.arg(1), ctx.arg(2), *from_head, *to_head);
 }
 
 // RPOPLPUSH source destination
-Reply rpoplpush_command(CommandContext& ctx) { return move_generic(ctx, false, true); }
+Reply rpoplpush_command(CommandContext& ctx) { return move_generic(ctx, ctx.arg(1), ctx.arg(2), false, true); }
+
+// BLMOVE source destination LEFT|RIGHT LEFT|RIGHT timeout
+Reply blmove_command(CommandContext& ctx) {
+  const std::optional<bool> from_head = head_of(ctx.arg(3));
+  if (!from_head) return Reply::error(errors::kSyntax);
+  const std::optional<bool> to_head = head_of(ctx.arg(4));
+  if (!to_head) return Reply::error(errors::kSyntax);
+  return move_or_block(ctx, "blmove", *from_head, *to_head, ctx.arg(5));
+}
+
+// BRPOPLPUSH source destination timeout
+Reply brpoplpush_command(CommandContext& ctx) { return move_or_block(ctx, "brpoplpush", false, true, ctx.arg(3)); }
+
+// BLPOP key [key ...] timeout
+Reply blpop_command(CommandContext& ctx) { return blocking_pop(ctx, "blpop", true); }
+// BRPOP key [key ...] timeout
+Reply brpop_command(CommandContext& ctx) { return blocking_pop(ctx, "brpop", false); }
+// LMPOP numkeys key [key ...] LEFT|RIGHT [COUNT count]
+Reply lmpop_command(CommandContext& ctx) { return mpop_generic(ctx, "lmpop", 1, std::nullopt); }
+// BLMPOP timeout numkeys key [key ...] LEFT|RIGHT [COUNT count]
+Reply blmpop_command(CommandContext& ctx) { return mpop_generic(ctx, "blmpop", 2, ctx.arg(1)); }
+
+// serveClientBlockedOnList: `key` holds a non-empty list that `pop` waited for.
+Reply serve_blocked_list(CommandContext& ctx, std::string_view key, const BlockedPop& pop) {
+  Found<List> found = find_as<List>(ctx.db, key);
+  LS_ASSERT(found.value != nullptr && !found.value->empty());
+  // BLMOVE: a destination of another type is the error, and the element stays.
+  if (!pop.target.empty()) return move_generic(ctx, key, pop.target, pop.from_head, pop.to_head);
+  const std::string_view keys[] = {key};
+  return pop_or_block(ctx, pop.command, keys, pop.from_head, pop.count, std::nullopt);
+}
+
+// LINSERT key BEFORE|AFTER pivot element: the new length, -1 without the pivot, 0 without the key.
+Reply linsert_command(CommandContext& ctx) {
+  bool after;
+  if (equals_ignore_case(ctx.arg(2), "after")) after = true;
+  else if (equals_ignore_case(ctx.arg(2), "before")) after = false;
+  else return Reply::error(errors::kSyntax);
+  Found<List> found = find_as<List>(ctx.db, ctx.arg(1));
+  if (found.wrong_type) return Reply::error(errors::kWrongType);
+  if (found.value == nullptr) return Reply::integer_of(0);
+  List& list = *found.value;
+  for (auto it = list.begin(); it != list.end(); ++it) {
+    if (*it != ctx.arg(3)) continue;
+    list.emplace(after ? std::next(it) : it, ctx.arg(4));
+    return Reply::integer_of(static_cast<int64_t>(list.size()));
+  }
+  return Reply::integer_of(-1);
+}
 
 // LRANGE key start stop
 Reply lrange_command(CommandContext& ctx) {

@@ -9,7 +9,8 @@
 namespace locksim::engine {
 namespace {
 
-constexpr uint32_t W = kCmdWrite, R = kCmdReadOnly, NS = kCmdNoScript, PS = kCmdPubSubContext, MR = kCmdMayReplicate;
+constexpr uint32_t W = kCmdWrite, R = kCmdReadOnly, NS = kCmdNoScript, PS = kCmdPubSubContext, MR = kCmdMayReplicate,
+                   B = kCmdBlocking;
 
 // SCRIPT's subcommands in Redis 7.0 (the handler implements LOAD, EXISTS and FLUSH), sorted by name.
 constexpr std::array kScriptSubcommands = std::to_array<SubcommandSpec>({
@@ -47,6 +48,11 @@ constexpr std::array kPubsubSubcommands = std::to_array<SubcommandSpec>({
 // Sorted by name: lookup is a binary search, and listing is deterministic.
 constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"append", 3, W, append_command},
+    {"blmove", 6, W | NS | B, blmove_command},
+    {"blmpop", -5, W | B, blmpop_command},
+    {"blpop", -3, W | NS | B, blpop_command},
+    {"brpop", -3, W | NS | B, brpop_command},
+    {"brpoplpush", 4, W | NS | B, brpoplpush_command},
     {"copy", -3, W, copy_command},
     {"dbsize", 1, R, dbsize_command},
     {"debug", -2, NS, debug_command},
@@ -90,8 +96,10 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"incrbyfloat", 3, W, incrbyfloat_command},
     {"keys", 2, R, keys_command},
     {"lindex", 3, R, lindex_command},
+    {"linsert", 5, W, linsert_command},
     {"llen", 2, R, llen_command},
     {"lmove", 5, W, lmove_command},
+    {"lmpop", -4, W, lmpop_command},
     {"lpop", -2, W, lpop_command},
     {"lpos", -3, R, lpos_command},
     {"lpush", -3, W, lpush_command},

@@ -18,6 +18,7 @@ enum CommandFlag : uint32_t {
   kCmdNoScript = 1u << 2,       // refused inside EVAL ("not allowed from script")
   kCmdPubSubContext = 1u << 3,  // allowed on a connection in subscriber mode
   kCmdMayReplicate = 1u << 4,   // not a write, but propagated (PUBLISH): refused in a read-only script
+  kCmdBlocking = 1u << 5,       // may block its client (BLPOP): COMMAND INFO says "blocking"
 };
 
 // A subcommand of a container command (SCRIPT LOAD): Redis resolves it by argv[1] before running

@@ -1,5 +1,6 @@
 #pragma once
 // Every command handler, grouped by the file (family) that implements it.
+#include "engine/blocked.hpp"
 #include "engine/command_context.hpp"
 
 namespace locksim::engine {
@@ -79,6 +80,15 @@ Reply rpushx_command(CommandContext& ctx);
 Reply ltrim_command(CommandContext& ctx);
 Reply lmove_command(CommandContext& ctx);
 Reply rpoplpush_command(CommandContext& ctx);
+Reply lmpop_command(CommandContext& ctx);
+Reply linsert_command(CommandContext& ctx);
+Reply blpop_command(CommandContext& ctx);
+Reply brpop_command(CommandContext& ctx);
+Reply blmpop_command(CommandContext& ctx);
+Reply blmove_command(CommandContext& ctx);
+Reply brpoplpush_command(CommandContext& ctx);
+// serveClientBlockedOnList: `key` (in ctx.db, a non-empty list) serves `pop`'s client; its reply.
+Reply serve_blocked_list(CommandContext& ctx, std::string_view key, const BlockedPop& pop);
 Reply lrange_command(CommandContext& ctx);
 Reply lrem_command(CommandContext& ctx);
 Reply lset_command(CommandContext& ctx);

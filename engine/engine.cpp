@@ -1,6 +1,7 @@
 #include "engine/engine.hpp"
 
 #include <algorithm>
+#include <variant>
 
 #include "base/assert.hpp"
 #include "engine/command_context.hpp"
@@ -80,13 +81,20 @@ SessionId Engine::open_session() {
 void Engine::close_session(SessionId session) {
   auto it = clients_.find(session);
   LS_ASSERT(it != clients_.end());
-  // freeClient: the transaction and the WATCHes go with the connection.
+  // freeClient: the transaction, the WATCHes and a wait go with the connection.
   discard_transaction(session);
+  dbs_.blocked().unblock(session);
   pubsub_.drop_session(session);
   clients_.erase(it);
 }
 
 Engine::Client& Engine::client(SessionId session) {
+  auto it = clients_.find(session);
+  LS_ASSERT(it != clients_.end());
+  return it->second;
+}
+
+const Engine::Client& Engine::client(SessionId session) const {
   auto it = clients_.find(session);
   LS_ASSERT(it != clients_.end());
   return it->second;
@@ -127,7 +135,10 @@ Reply Engine::execute(SessionId session, std::span<const std::string_view> argv)
   dbs_.set_now(host_.now_ms());
   current_ = session;
   CommandContext ctx{*this, db_of(session), argv, session};
-  return call(*spec, ctx);
+  Reply reply = call(*spec, ctx);
+  if (dbs_.blocked().has_ready()) handle_blocked_on_keys();
+  current_ = session;
+  return reply;
 }
 
 Reply Engine::reject(SessionId session, const CommandSpec* spec, std::string error) {
@@ -173,6 +184,62 @@ void Engine::enter_script(bool read_only) {
     script_db_ = client(current_).db;
     script_read_only_ = read_only;
   }
+}
+
+bool Engine::may_block(SessionId session) const {
+  return session != kScriptCaller && !in_script() && !client(session).multi.open && host_.can_block();
+}
+
+void Engine::block(SessionId session, BlockedPop pop) {
+  LS_ASSERT(may_block(session));
+  LS_ASSERT(!blocked(session));
+  dbs_.blocked().block(session, std::move(pop));
+}
+
+int64_t Engine::block_deadline(SessionId session) const {
+  const BlockedPop* pop = dbs_.blocked().find(session);
+  LS_ASSERT(pop != nullptr);
+  return pop->deadline_ms;
+}
+
+void Engine::handle_blocked_on_keys() {
+  LS_ASSERT(!in_script());
+  BlockedKeys& blocked = dbs_.blocked();
+  while (blocked.has_ready()) {
+    for (const auto& [db_id, key] : blocked.take_ready()) {
+      Keyspace& db = dbs_.db(db_id);
+      const Entry* entry = db.find(key);
+      if (entry == nullptr) continue;  // gone again before the command ended (MULTI: LPUSH, DEL)
+      if (!std::holds_alternative<List>(entry->value)) continue;  // a key of another type wakes nobody
+      const BlockedType type = BlockedType::List;
+      for (const SessionId session : blocked.waiting_on(db_id, key)) {
+        const BlockedPop* pop = blocked.find(session);
+        LS_ASSERT(pop != nullptr);
+        if (pop->type != type) continue;
+        current_ = session;
+        CommandContext ctx{*this, db, {}, session};
+        const Reply reply = serve_blocked_list(ctx, key, *pop);
+        finish_blocked(session, reply);
+        if (!db.contains(key)) break;  // emptied and deleted: the others wait on
+      }
+    }
+  }
+}
+
+void Engine::finish_blocked(SessionId session, const Reply& reply) {
+  dbs_.blocked().unblock(session);
+  host_.unblocked(session, reply);
+}
+
+void Engine::timeout_blocked() {
+  LS_ASSERT(!in_script());
+  for (const SessionId session : dbs_.blocked().timed_out(host_.now_ms())) finish_blocked(session, Reply::nil());
+}
+
+bool Engine::unblock(SessionId session, bool with_error) {
+  if (!blocked(session)) return false;
+  finish_blocked(session, with_error ? Reply::error(errors::kUnblocked) : Reply::nil());
+  return true;
 }
 
 size_t Engine::active_expire() {

@@ -72,6 +72,23 @@ class Engine final : public ScriptServer {
   // through here: from a client, from EXEC and from a script.
   Reply call(const CommandSpec& spec, CommandContext& ctx);
 
+  // Blocking commands (blocked.hpp). Whether `session` may block now: not inside MULTI or a script,
+  // and only on a host that can carry a later reply (Host::can_block).
+  bool may_block(SessionId session) const;
+  // blockForKeys: `session` waits, and its command answers later through Host::unblocked. Its
+  // command returns an empty Sequence meanwhile (nothing to send yet).
+  void block(SessionId session, BlockedPop pop);
+  bool blocked(SessionId session) const { return dbs_.blocked().find(session) != nullptr; }
+  // The deadline of `session`'s wait on the host's clock: 0 when it waits until served.
+  int64_t block_deadline(SessionId session) const;
+  // Ends every wait whose deadline is before the host's clock, each answered nil (Redis's
+  // handleBlockedClientsTimeout).
+  void timeout_blocked();
+  // CLIENT UNBLOCK: ends `session`'s wait, answered nil as a timeout or with the UNBLOCKED error;
+  // false when it was not blocked.
+  bool unblock(SessionId session, bool with_error);
+  size_t blocked_clients() const { return dbs_.blocked().count(); }
+
   // Redis's active expiry, made deterministic: every key whose time has passed, db by db, in key
   // order.
   size_t active_expire();
@@ -108,6 +125,12 @@ class Engine final : public ScriptServer {
   };
 
   Client& client(SessionId session);
+  const Client& client(SessionId session) const;
+  // handleClientsBlockedOnKeys: after a command, the clients waiting on keys it made ready are
+  // served, first blocked first, while the key still has something for them.
+  void handle_blocked_on_keys();
+  // unblockClient and the reply the blocked command finally gives.
+  void finish_blocked(SessionId session, const Reply& reply);
   // Redis's rejectCommand: the error, and a transaction in progress is flagged; EXEC itself aborts.
   Reply reject(SessionId session, const CommandSpec* spec, std::string error);
 

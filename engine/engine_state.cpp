@@ -99,6 +99,10 @@ void Engine::describe_session(StateWriter& out, SessionId session) const {
   for (const auto& [db, key] : watches.watched_by(session)) out.field("watch_db", db).field("watch", key);
   for (const std::string& channel : pubsub_.channels_of(session)) out.field("channel", channel);
   for (const std::string& pattern : pubsub_.patterns_of(session)) out.field("pattern", pattern);
+  if (const BlockedPop* pop = dbs_.blocked().find(session)) {
+    out.field("blocked", pop->command).field("blocked_db", pop->db).field("block_deadline", pop->deadline_ms);
+    for (const std::string& key : pop->keys) out.field("blocked_on", key);
+  }
 }
 
 std::vector<std::pair<std::string, std::vector<SessionId>>> Engine::subscribers() const {

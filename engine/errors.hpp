@@ -173,4 +173,10 @@ inline std::string instruction_budget_exceeded(long long budget) {
          " Lua instructions (locksim's deterministic stand-in for Redis's busy-script time limit)";
 }
 
+// Blocking commands (timeout.c's getTimeoutFromObjectOrReply, blocked.c, t_list.c's mpop).
+inline constexpr std::string_view kTimeoutNotFloat = "ERR timeout is not a float or out of range";
+inline constexpr std::string_view kTimeoutNegative = "ERR timeout is negative";
+inline constexpr std::string_view kUnblocked = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
+inline constexpr std::string_view kMpopCountNotPositive = "ERR count should be greater than 0";
+
 }  // namespace locksim::engine::errors

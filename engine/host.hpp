@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "base/reply.hpp"
+
 namespace locksim::engine {
 
 using SessionId = uint64_t;
@@ -43,6 +45,12 @@ class Host {
   virtual void key_event(KeyEvent /*event*/, std::string_view /*key*/, int64_t /*expire_at_ms*/) {}
   // redis.log from a script. Recorded by hosts that care, never printed by the engine.
   virtual void script_log(int /*level*/, std::string_view /*message*/) {}
+  // Whether a client may block (BLPOP on an empty list waits): only a host that can carry a reply
+  // later, through unblocked(), says yes. Elsewhere a blocking command answers at once, as Redis's
+  // do inside MULTI (CLIENT_DENY_BLOCKING).
+  virtual bool can_block() const { return false; }
+  // A blocked session's command finished later (served, timed out or CLIENT UNBLOCK): its reply.
+  virtual void unblocked(SessionId /*session*/, const Reply& /*reply*/) {}
 };
 
 // A host whose clock moves only when told to: for the shell, tests and benchmarks.

@@ -53,6 +53,7 @@ Entry& Keyspace::insert(std::string_view key, Value value) {
   LS_ASSERT(inserted);
   key_event(KeyEvent::Created, key, kNoExpire);
   signal_modified(key);
+  server_.blocked().signal_ready(id_, key);
   return it->second;
 }
 
@@ -246,6 +247,8 @@ void Databases::swap(int a, int b) {
       if (entry.expire_at_ms != kNoExpire) side->key_event(KeyEvent::ExpireSet, key, entry.expire_at_ms);
     }
   }
+  for (Keyspace* side : {&x, &y})
+    blocked_.signal_existing(side->id(), [side](const std::string& key) { return side->contains(key); });
 }
 
 size_t Databases::active_expire() {

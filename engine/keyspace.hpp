@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/blocked.hpp"
 #include "engine/host.hpp"
 #include "engine/types.hpp"
 
@@ -54,7 +55,7 @@ class Keyspace {
 
   // The live entry for `key`, or null. An expired key is deleted here (KeyEvent::Expired).
   Entry* find(std::string_view key);
-  // Adds a key that must not exist.
+  // Adds a key that must not exist (dbAdd: a client blocked on it may be served).
   Entry& insert(std::string_view key, Value value);
   // Removes a key if present (KeyEvent::Deleted); true when something was removed.
   bool remove(std::string_view key);
@@ -145,11 +146,15 @@ class Databases {
   int64_t now() const { return now_ms_; }
   Watches& watches() { return watches_; }
   const Watches& watches() const { return watches_; }
+  // Who waits on which key (BLPOP and its kin), and the keys made ready.
+  BlockedKeys& blocked() { return blocked_; }
+  const BlockedKeys& blocked() const { return blocked_; }
 
   // FLUSHALL: every database cleared, WATCHes of keys that were stored broken.
   void clear_all();
   // SWAPDB (dbSwapDatabases): the two databases exchange their keys; a WATCH stays with its db's
-  // index and breaks if its key is stored on either side. Swapping a db with itself does nothing.
+  // index and breaks if its key is stored on either side; a key a client blocks on that either side
+  // now holds is ready (scanDatabaseForReadyKeys). Swapping a db with itself does nothing.
   void swap(int a, int b);
   // Active expiry over every database, db 0 first.
   size_t active_expire();
@@ -163,6 +168,7 @@ class Databases {
   Host& host_;
   int64_t now_ms_ = 0;
   Watches watches_;
+  BlockedKeys blocked_;
   std::array<Keyspace, kDatabases> dbs_;
 };
 

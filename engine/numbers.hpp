@@ -22,4 +22,12 @@ std::string format_lua_number_arg(double d);
 
 std::string format_int64(int64_t v);
 
+// string2ld: a long double as Redis reads one: strtold over the whole text, no leading space, no
+// NaN, and not an ERANGE that overflowed to infinity or underflowed to zero.
+std::optional<long double> parse_long_double(std::string_view text);
+
+// ld2string's LD_STR_HUMAN: "%.17Lf" with the trailing zeros (and a bare point) taken off, "-0" as
+// "0"; "" when it does not fit ld2string's buffer.
+std::string format_long_double_human(long double value);
+
 }  // namespace locksim::engine

@@ -19,6 +19,9 @@ struct WaitAnswer {
 // write. Enough acknowledged: answered now with how many did. Else it blocks until they do, or
 // until the timeout (0: none) with the count then. The replica answers GETACK at once, so nothing
 // but the lag delays an acknowledgement. `timeout_ms` >= 0; times well below kNeverMs.
+// How many of `replicas` have acknowledged, at `now_ms`, the write at `woff_ms` (-1: none yet).
+int64_t acked_by(int64_t now_ms, int64_t woff_ms, int replicas, int64_t ack_lag_ms);
+
 WaitAnswer answer_wait(int64_t now_ms, int64_t woff_ms, int replicas, int64_t ack_lag_ms, int64_t numreplicas,
                        int64_t timeout_ms);
 

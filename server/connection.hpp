@@ -48,7 +48,9 @@ struct Connection : std::enable_shared_from_this<Connection> {
   bool closing = false;             // close once what is queued is written (QUIT, a protocol error)
   bool closed = false;
   bool black_holed = false;         // a loss fault ate a reply: nothing more in or out until it closes
-  bool blocked = false;             // WAIT: no command runs until it answers
+  bool blocked = false;             // WAIT, BLPOP and kin: no command runs until it answers
+  bool waiting_acks = false;        // blocked in WAIT (else, when blocked, on keys in the engine)
+  Resp3Shape block_shape = Resp3Shape::Plain;  // the blocked command's reply shape
   int64_t woff_ms = -1;             // the run's time of the last write before its last command (-1: none)
   bool batching = false;            // running what one read brought: replies wait to leave together
 

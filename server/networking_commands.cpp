@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <charconv>
 
+#include "base/assert.hpp"
 #include "engine/command_context.hpp"
 #include "engine/command_table.hpp"
+#include "engine/errors.hpp"
 #include "engine/glob.hpp"
 #include "engine/replica_acks.hpp"
 #include "server/server.hpp"
@@ -76,6 +78,7 @@ Reply command_info(const engine::CommandSpec& spec) {
   if (spec.flags & engine::kCmdNoScript) flags.push_back(Reply::status("noscript"));
   if (spec.flags & engine::kCmdPubSubContext) flags.push_back(Reply::status("pubsub"));
   if (spec.flags & engine::kCmdMayReplicate) flags.push_back(Reply::status("may_replicate"));
+  if (spec.flags & engine::kCmdBlocking) flags.push_back(Reply::status("blocking"));
   return Reply::array({Reply::bulk(spec.name), Reply::integer_of(spec.arity), Reply::array(std::move(flags)),
                        Reply::integer_of(0), Reply::integer_of(0), Reply::integer_of(0), Reply::array(),
                        Reply::array(), Reply::array(), Reply::array()});
@@ -87,7 +90,7 @@ std::string Server::client_info(const Connection& c) const {
   const int64_t now = clock_.run_ms();
   return "id=" + std::to_string(c.id) + " addr=" + c.addr + " laddr=" + c.laddr + " fd=" + std::to_string(c.id + 7) +
          " name=" + c.name + " age=" + std::to_string((now - c.created_ms) / 1000) +
-         " idle=" + std::to_string((now - c.last_ms) / 1000) + " flags=N db=0 sub=0 psub=0 ssub=0 multi=-1 qbuf=" +
+         " idle=" + std::to_string((now - c.last_ms) / 1000) + " flags=" + (c.blocked ? "b" : "N") + " db=0 sub=0 psub=0 ssub=0 multi=-1 qbuf=" +
          std::to_string(c.parser.buffered()) + " qbuf-free=0 argv-mem=0 multi-mem=0 rbs=16384 rbp=0 obl=0 oll=0 omem=" +
          std::to_string(c.out.size()) + " tot-mem=0 events=r cmd=" + (c.last_command.empty() ? "NULL" : c.last_command) +
          " user=default redir=-1 resp=" + std::to_string(static_cast<int>(c.protocol));
@@ -110,7 +113,10 @@ std::string Server::info(const std::string& section) const {
                     "\r\ntcp_port:" + std::to_string(port_) + "\r\nuptime_in_seconds:" + std::to_string(uptime_s) +
                     "\r\nhz:10\r\nexecutable:locksim\r\n");
   add("clients", "connected_clients:" + std::to_string(connections_.size()) + "\r\nmaxclients:" +
-                     std::to_string(options_.max_clients) + "\r\nblocked_clients:0\r\n");
+                     std::to_string(options_.max_clients) + "\r\nblocked_clients:" +
+                     std::to_string(std::count_if(connections_.begin(), connections_.end(),
+                                                  [](const auto& each) { return each.second->blocked; })) +
+                     "\r\n");
   add("memory", "used_memory:0\r\nmaxmemory:0\r\nmaxmemory_policy:noeviction\r\n");
   add("persistence", "loading:0\r\nasync_loading:0\r\nrdb_bgsave_in_progress:0\r\naof_enabled:0\r\n"
                      "aof_rewrite_in_progress:0\r\n");
@@ -140,16 +146,27 @@ Reply Server::wait_command(const ConnPtr& c, const std::vector<std::string>& arg
       engine::answer_wait(now, c->woff_ms, this->replicas(), options_.replica_lag_ms, replicas, timeout);
   if (answer.at_ms <= now) return Reply::integer_of(answer.replicas);
   c->blocked = true;
+  c->waiting_acks = true;
   if (answer.at_ms != engine::kNeverMs) {
     c->block_timer.expires_at(steady_after(std::chrono::steady_clock::now(), answer.at_ms - now));
     c->block_timer.async_wait([this, c, counted = answer.replicas](const asio::error_code& ec) {
       if (ec || c->closed) return;
-      c->blocked = false;
+      c->blocked = c->waiting_acks = false;
       reply(c, Reply::integer_of(counted));
       process(c);
     });
   }
   return Reply::sequence({});
+}
+
+void Server::end_wait(const ConnPtr& c, bool with_error) {
+  LS_ASSERT(c->waiting_acks);
+  c->block_timer.cancel();
+  c->blocked = c->waiting_acks = false;
+  reply(c, with_error ? Reply::error(engine::errors::kUnblocked)
+                      : Reply::integer_of(engine::acked_by(clock_.run_ms(), c->woff_ms, replicas(),
+                                                           options_.replica_lag_ms)));
+  asio::post(io_, [this, c] { process(c); });
 }
 
 std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vector<std::string>& argv) {
@@ -287,6 +304,23 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
       }
       for (const ConnPtr& v : victims) v->closing = true, flush(v);
       return Reply::integer_of(static_cast<int64_t>(victims.size()));
+    }
+    if (equals_ignore_case(sub, "unblock") && (argc == 3 || argc == 4)) {
+      // CLIENT UNBLOCK id [TIMEOUT|ERROR]: a client blocked on keys answers as if timed out, or with
+      // the UNBLOCKED error; one in WAIT answers its acknowledgements so far.
+      bool with_error = false;
+      if (argc == 4) {
+        if (equals_ignore_case(argv[3], "error")) with_error = true;
+        else if (!equals_ignore_case(argv[3], "timeout"))
+          return Reply::error("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+      }
+      int64_t id = 0;
+      if (!parse_ll(argv[2], id)) return Reply::error("ERR value is not an integer or out of range");
+      const auto target = id > 0 ? connections_.find(static_cast<uint64_t>(id)) : connections_.end();
+      if (target == connections_.end() || !target->second->blocked) return Reply::integer_of(0);
+      if (target->second->waiting_acks) end_wait(target->second, with_error);
+      else engine_->unblock(target->second->session, with_error);
+      return Reply::integer_of(1);
     }
     if (equals_ignore_case(sub, "no-evict") || equals_ignore_case(sub, "no-touch")) return Reply::ok();
     return unknown_subcommand("client", sub);

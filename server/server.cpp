@@ -236,6 +236,13 @@ void Server::execute(const ConnPtr& c, std::vector<std::string>& argv) {
     return;
   }
   const Reply r = run_engine(c, argv);
+  if (engine_->blocked(c->session)) {
+    // BLPOP and its kin found nothing: the reply comes when a key is served or the wait ends.
+    c->blocked = true;
+    c->block_shape = resp3_shape(argv);
+    arm_block_timer(c);
+    return;
+  }
   if (const ClientFault* loss = fault_on(losses_, *c)) {
     if (std::uniform_int_distribution<uint64_t>(0, 999)(rng_) < loss->per_thousand) {
       // The command ran; its reply is lost. On TCP that is a connection that goes silent: nothing more
@@ -365,6 +372,7 @@ void Server::housekeeping() {
     if (ec || stopping_) return;
     if (!paused()) {
       engine_->active_expire();
+      engine_->timeout_blocked();  // clientsCron's check: a deadline a clock jump passed
       // appendfsync everysec, on the machine's clock even when the server's is virtual: what a
       // restart from the AOF finds.
       const SteadyTime now = std::chrono::steady_clock::now();
@@ -380,6 +388,7 @@ void Server::housekeeping() {
 
 void Server::after_clock_moved() {
   engine_->active_expire();
+  engine_->timeout_blocked();
   process_all();
 }
 
@@ -402,6 +411,34 @@ void Server::deliver(engine::SessionId subscriber, std::string_view channel, std
   send(it->second, std::move(bytes));
 }
 
+void Server::unblocked(engine::SessionId session, const Reply& r) {
+  const auto it = by_session_.find(session);
+  LS_ASSERT(it != by_session_.end());
+  const ConnPtr c = it->second;
+  LS_ASSERT(c->blocked && !c->waiting_acks);
+  c->block_timer.cancel();
+  c->blocked = false;
+  reply(c, r, false, c->block_shape);
+  // What it sent after the blocking command runs once the command that served it has finished
+  // (Redis's processUnblockedClients, in the next event loop turn).
+  asio::post(io_, [this, c] {
+    if (!c->closed) process(c);
+  });
+}
+
+void Server::arm_block_timer(const ConnPtr& c) {
+  const int64_t deadline = engine_->block_deadline(c->session);
+  if (deadline == 0 || clock_.mode() == ClockMode::Virtual) return;
+  // Redis times a wait out once its clock has passed the deadline.
+  const int64_t wait_ms = deadline < clock_.now_ms() ? 0 : deadline - clock_.now_ms() + 1;
+  c->block_timer.expires_at(steady_after(std::chrono::steady_clock::now(), wait_ms));
+  c->block_timer.async_wait([this, c](const asio::error_code& ec) {
+    if (ec || c->closed || !engine_->blocked(c->session)) return;
+    engine_->timeout_blocked();
+    if (engine_->blocked(c->session)) arm_block_timer(c);  // the clock jumped back meanwhile
+  });
+}
+
 void Server::key_event(engine::KeyEvent event, std::string_view key, int64_t expire_at_ms) {
   recorder_.key_event(key, engine::key_event_name(event), expire_at_ms == engine::kNoExpire ? 0 : expire_at_ms);
 }
@@ -411,7 +448,7 @@ void Server::replace_engine(const engine::Snapshot& snapshot) {
   std::vector<ConnPtr> all;
   for (const auto& [id, c] : connections_) all.push_back(c);
   for (const ConnPtr& c : all)
-    if (!c->control) close(c);
+    if (!c->control || (c->blocked && !c->waiting_acks)) close(c);  // a wait on keys dies with its engine
   by_session_.clear();
   engine_ = std::make_unique<engine::Engine>(*this);
   engine::restore(engine_->keyspace(), snapshot);

@@ -54,6 +54,8 @@ class Server final : public engine::Host {
   void deliver(engine::SessionId subscriber, std::string_view channel, std::string_view message,
                std::string_view pattern) override;
   void key_event(engine::KeyEvent event, std::string_view key, int64_t expire_at_ms) override;
+  bool can_block() const override { return true; }
+  void unblocked(engine::SessionId session, const Reply& reply) override;
 
  private:
   using ConnPtr = std::shared_ptr<Connection>;
@@ -80,6 +82,10 @@ class Server final : public engine::Host {
   // Networking commands (networking_commands.cpp): nullopt when `argv` is not one of them.
   std::optional<Reply> networking_command(const ConnPtr& c, const std::vector<std::string>& argv);
   Reply wait_command(const ConnPtr& c, const std::vector<std::string>& argv);
+  // CLIENT UNBLOCK of a WAIT: its acknowledgements so far, or the UNBLOCKED error.
+  void end_wait(const ConnPtr& c, bool with_error);
+  // A real clock answers a blocked command at its deadline; a virtual one when it is moved past it.
+  void arm_block_timer(const ConnPtr& c);
   // LOCKSIM.* (control_commands.cpp).
   Reply control_command(const ConnPtr& c, const std::vector<std::string>& argv);
   Reply fault_command(const std::vector<std::string>& argv);

@@ -302,4 +302,98 @@ TEST_F(Differential, ARotationOfOneElementBreaksAWatch) {
   expect_same({"EXEC"});
   expect_same({"EVAL", "return redis.call('LMOVE', KEYS[1], KEYS[1], 'LEFT', 'RIGHT')", "1", "one"});
 }
+TEST_F(Differential, LinsertBeforeAndAfterThePivot) {
+  expect_same({"RPUSH", "l", "a", "b", "a"});
+  expect_same({"LINSERT", "l", "BEFORE", "a", "x"});  // the first match only
+  expect_same({"LINSERT", "l", "after", "a", "y"});
+  expect_same({"LINSERT", "l", "AFTER", "zz", "y"});
+  expect_same({"LINSERT", "l", "AFTER", "", "y"});
+  expect_same({"LRANGE", "l", "0", "-1"});
+  expect_same({"LINSERT", "l", "middle", "a", "y"});
+  expect_same({"LINSERT", "missing", "middle", "a", "y"});  // the position is read before the key
+  expect_same({"LINSERT", "missing", "BEFORE", "a", "y"});
+  expect_same({"EXISTS", "missing"});
+  expect_same({"SET", "s", "v"});
+  expect_same({"LINSERT", "s", "BEFORE", "a", "y"});
+  expect_same({"LINSERT", "l", "BEFORE", "a"});
+}
+
+TEST_F(Differential, LmpopTakesTheFirstKeyWithAListAndItsCount) {
+  expect_same({"RPUSH", "b", "1", "2", "3"});
+  expect_same({"LMPOP", "2", "a", "b", "LEFT"});
+  expect_same({"LMPOP", "2", "a", "b", "RIGHT", "COUNT", "10"});
+  expect_same({"EXISTS", "b"});
+  expect_same({"LMPOP", "2", "a", "b", "LEFT"});
+  expect_same({"SET", "s", "v"});
+  expect_same({"RPUSH", "c", "x"});
+  expect_same({"LMPOP", "3", "a", "s", "c", "LEFT"});  // the wrong type is reached first
+  expect_same({"LMPOP", "2", "a", "c", "left", "count", "1", "count", "2"});
+  expect_same({"LMPOP", "0", "a", "LEFT"});
+  expect_same({"LMPOP", "-1", "a", "LEFT"});
+  expect_same({"LMPOP", "x", "a", "LEFT"});
+  expect_same({"LMPOP", "2", "a", "LEFT"});
+  expect_same({"LMPOP", "3", "a", "LEFT"});
+  expect_same({"LMPOP", "1", "a", "UP"});
+  expect_same({"LMPOP", "1", "c", "LEFT", "COUNT"});
+  expect_same({"LMPOP", "1", "c", "LEFT", "COUNT", "0"});
+  expect_same({"LMPOP", "1", "c", "LEFT", "COUNT", "-5"});
+  expect_same({"LMPOP", "1", "c", "LEFT", "COUNT", "x"});
+  expect_same({"LMPOP", "1", "c", "LEFT", "EXTRA"});
+  expect_same({"LMPOP", "9223372036854775807", "c", "LEFT"});
+}
+
+// The blocking forms where something is there to pop: they answer at once, as the plain ones do. With
+// nothing there, the fake's host here cannot block: only MULTI and scripts are compared (they never
+// block); verify/serve/blocking_vs_redis.py compares the waits over sockets.
+TEST_F(Differential, BlockingPopsAnswerAtOnceWhenAListIsThere) {
+  expect_same({"RPUSH", "k", "1", "2", "3", "4"});
+  expect_same({"BLPOP", "none", "k", "0"});
+  expect_same({"BRPOP", "none", "k", "none", "1.5"});
+  expect_same({"BLMOVE", "k", "d", "LEFT", "RIGHT", "0"});
+  expect_same({"BRPOPLPUSH", "k", "d", "0"});
+  expect_same({"LRANGE", "d", "0", "-1"});
+  expect_same({"EXISTS", "k"});
+  expect_same({"BLMPOP", "0", "2", "none", "d", "RIGHT", "COUNT", "5"});
+  expect_same({"EXISTS", "d"});
+  expect_same({"SET", "s", "v"});
+  expect_same({"BLPOP", "none", "s", "0"});
+  expect_same({"BLMOVE", "s", "d", "LEFT", "RIGHT", "0"});
+  expect_same({"RPUSH", "k", "x"});
+  expect_same({"BLMOVE", "k", "s", "LEFT", "RIGHT", "0"});  // the destination's type stops it
+  expect_same({"LRANGE", "k", "0", "-1"});
+  expect_same({"BLMPOP", "0", "2", "s", "k", "LEFT"});
+}
+
+TEST_F(Differential, BlockingPopsTimeoutArgument) {
+  for (const char* timeout : {"-1", "-0.0001", "abc", "", " 1", "1 ", "inf", "-inf", "nan", "1e400", "0x10",
+                              "9223372036854775807", "9223372036854775.807", "1e15"}) {
+    expect_same({"MULTI"});
+    expect_same({"BLPOP", "k", timeout});
+    expect_same({"BLMOVE", "k", "d", "LEFT", "LEFT", timeout});
+    expect_same({"BLMPOP", timeout, "1", "k", "LEFT"});
+    expect_same({"EXEC"});
+  }
+  expect_same({"BLPOP", "k"});
+  expect_same({"BLMOVE", "k", "d", "UP", "LEFT", "0"});
+  expect_same({"BLMOVE", "k", "d", "LEFT", "UP", "x"});
+}
+
+TEST_F(Differential, BlockingPopsInsideMultiAndScriptsNeverBlock) {
+  expect_same({"MULTI"});
+  expect_same({"BLPOP", "k", "0"});
+  expect_same({"BRPOP", "k", "k2", "0"});
+  expect_same({"BLMOVE", "k", "d", "LEFT", "RIGHT", "0"});
+  expect_same({"BRPOPLPUSH", "k", "d", "0"});
+  expect_same({"BLMPOP", "0", "1", "k", "LEFT"});
+  expect_same({"RPUSH", "k", "v"});
+  expect_same({"BLPOP", "k", "0"});
+  expect_same({"EXEC"});
+  expect_same({"EVAL", "return redis.pcall('blpop', 'k', 0)", "0"});
+  expect_same({"EVAL", "return redis.pcall('brpop', 'k', 0)", "0"});
+  expect_same({"EVAL", "return redis.pcall('blmove', 'k', 'd', 'left', 'left', 0)", "0"});
+  expect_same({"EVAL", "return redis.pcall('brpoplpush', 'k', 'd', 0)", "0"});
+  expect_same({"EVAL", "return redis.pcall('blmpop', 0, 1, 'k', 'left')", "0"});
+  expect_same({"EVAL", "redis.call('rpush', 'k', 'a'); return redis.pcall('blmpop', 0, 1, 'k', 'left')", "0"});
+}
+
 }  // namespace locksim::test

@@ -1,0 +1,388 @@
+#!/usr/bin/env python3
+"""Blocking commands over RESP: the same stories told to a private redis-server and to
+`locksim serve`, each on fresh servers, and what every connection saw must be the same.
+
+A story is a list of steps on named connections: send a command (its reply read at once, or
+`wait=True`: none may come within a short while), read a reply that a blocked command owes, sleep,
+or close a connection. Replies are compared as RESP values; a null bulk and a null array are both
+None (locksim's Reply has one nil: docs/fidelity.md says so).
+
+Usage: blocking_vs_redis.py LOCKSIM      (exit 77 when redis-server is missing)
+"""
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+QUIET = 0.25   # how long a blocked command must stay silent
+READ = 5.0     # how long a reply may take
+
+
+class Conn:
+    def __init__(self, port):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=READ)
+        self.buf = b""
+
+    def send(self, *words):
+        out = b"*%d\r\n" % len(words)
+        for w in words:
+            w = w if isinstance(w, bytes) else str(w).encode()
+            out += b"$%d\r\n%s\r\n" % (len(w), w)
+        self.sock.sendall(out)
+
+    def _fill(self, timeout):
+        self.sock.settimeout(timeout)
+        chunk = self.sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("closed by the server")
+        self.buf += chunk
+
+    def _line(self, timeout):
+        while b"\r\n" not in self.buf:
+            self._fill(timeout)
+        line, self.buf = self.buf.split(b"\r\n", 1)
+        return line
+
+    def _value(self, timeout):
+        line = self._line(timeout)
+        kind, rest = line[:1], line[1:]
+        if kind in (b"+", b"-"):
+            return (kind.decode(), rest.decode(errors="replace"))
+        if kind == b":":
+            return int(rest)
+        if kind == b"_":
+            return None
+        if kind == b",":
+            return ("double", rest.decode())
+        if kind == b"$":
+            n = int(rest)
+            if n < 0:
+                return None
+            while len(self.buf) < n + 2:
+                self._fill(timeout)
+            data, self.buf = self.buf[:n], self.buf[n + 2:]
+            return data.decode(errors="replace")
+        if kind in (b"*", b">", b"~"):
+            n = int(rest)
+            return None if n < 0 else [self._value(timeout) for _ in range(n)]
+        if kind == b"%":
+            return {"map": [(self._value(timeout), self._value(timeout)) for _ in range(int(rest))]}
+        raise ValueError("unexpected RESP line %r" % line)
+
+    def read(self, timeout=READ):
+        try:
+            return self._value(timeout)
+        except socket.timeout:
+            return "(no reply within %.1f s)" % timeout
+
+    def silent(self):
+        """Nothing arrives within QUIET seconds."""
+        if self.buf:
+            return "(had: %r)" % self.buf
+        self.sock.settimeout(QUIET)
+        try:
+            chunk = self.sock.recv(65536)
+        except socket.timeout:
+            return "(silent)"
+        self.buf += chunk
+        return "(answered: %r)" % chunk
+
+    def close(self):
+        self.sock.close()
+
+
+def blocked_clients(info):
+    for line in info.splitlines():
+        if line.startswith("blocked_clients:"):
+            return line
+    return "(no blocked_clients line)"
+
+
+# Steps: (conn, "cmd", words) reads its reply; (conn, "block", words) sends and expects silence;
+# (conn, "read") reads what a blocked command owes; ("sleep", s); (conn, "close");
+# (conn, "info") records INFO's blocked_clients line; (conn, "id") records nothing but remembers
+# the connection's CLIENT ID, which ("unblock", conn, how) then names from another connection.
+STORIES = {
+    "blpop waits and a push serves it": [
+        ("a", "block", ["BLPOP", "k", "0"]),
+        ("c", "info"),
+        ("c", "cmd", ["LPUSH", "k", "x", "y"]),
+        ("a", "read"),
+        ("c", "cmd", ["LRANGE", "k", "0", "-1"]),
+        ("c", "info"),
+    ],
+    "first blocked, first served, while the list lasts": [
+        ("b", "block", ["BRPOP", "k", "0"]),
+        ("a", "block", ["BLPOP", "other", "k", "0"]),
+        ("d", "block", ["BLPOP", "k", "0"]),
+        ("c", "cmd", ["RPUSH", "k", "1", "2"]),
+        ("b", "read"),
+        ("a", "read"),
+        ("d", "silent"),
+        ("c", "cmd", ["EXISTS", "k"]),
+        ("c", "cmd", ["RPUSH", "other", "o"]),
+        ("c", "cmd", ["LLEN", "other"]),
+        ("c", "cmd", ["RPUSH", "k", "last"]),
+        ("d", "read"),
+    ],
+    "a key made and gone in one transaction wakes nobody; another type neither": [
+        ("a", "block", ["BLPOP", "k", "0"]),
+        ("c", "cmd", ["MULTI"]),
+        ("c", "cmd", ["LPUSH", "k", "x"]),
+        ("c", "cmd", ["DEL", "k"]),
+        ("c", "cmd", ["EXEC"]),
+        ("a", "silent"),
+        ("c", "cmd", ["SET", "k", "v"]),
+        ("a", "silent"),
+        ("c", "cmd", ["DEL", "k"]),
+        ("c", "cmd", ["RPUSH", "k", "z"]),
+        ("a", "read"),
+    ],
+    "a script's pushes wake the waiter after the script": [
+        ("a", "block", ["BLPOP", "k", "0"]),
+        ("c", "cmd", ["EVAL", "redis.call('lpush', KEYS[1], 'a'); redis.call('lpush', KEYS[1], 'b'); "
+                              "return redis.call('llen', KEYS[1])", "1", "k"]),
+        ("a", "read"),
+        ("c", "cmd", ["LLEN", "k"]),
+    ],
+    "what a blocked client pipelined runs after it is served": [
+        ("a", "pipeline", [["BLPOP", "k", "0"], ["PING"], ["LLEN", "k"]]),
+        ("c", "cmd", ["RPUSH", "k", "v", "w"]),
+        ("a", "read"),
+        ("a", "read"),
+        ("a", "read"),
+    ],
+    "timeouts, fractional and whole": [
+        ("a", "cmd", ["BLPOP", "k", "0.1"]),
+        ("a", "cmd", ["BRPOPLPUSH", "k", "d", "0.05"]),
+        ("a", "cmd", ["BLMOVE", "k", "d", "LEFT", "LEFT", "0.05"]),
+        ("a", "cmd", ["BLMPOP", "0.05", "1", "k", "LEFT"]),
+        ("a", "cmd", ["HELLO", "3"], "skip"),
+        ("a", "cmd", ["BLPOP", "k", "0.05"]),
+        ("a", "cmd", ["BLMOVE", "k", "d", "LEFT", "LEFT", "0.05"]),
+    ],
+    "errors and immediate answers": [
+        ("a", "cmd", ["BLPOP", "k", "-1"]),
+        ("a", "cmd", ["BLPOP", "k", "abc"]),
+        ("a", "cmd", ["BLPOP", "k", "inf"]),
+        ("a", "cmd", ["BLMPOP", "0", "0", "k", "LEFT"]),
+        ("a", "cmd", ["BLMPOP", "0", "1", "k", "UP"]),
+        ("a", "cmd", ["BLMPOP", "0", "1", "k", "LEFT", "COUNT", "0"]),
+        ("a", "cmd", ["BLMPOP", "x", "1", "k", "LEFT"]),
+        ("a", "cmd", ["BLMOVE", "k", "d", "UP", "LEFT", "0"]),
+        ("a", "cmd", ["SET", "s", "v"]),
+        ("a", "cmd", ["BLPOP", "nothing", "s", "0"]),
+        ("a", "cmd", ["BRPOPLPUSH", "s", "d", "0"]),
+        ("a", "cmd", ["RPUSH", "k", "1", "2", "3"]),
+        ("a", "cmd", ["BLPOP", "nothing", "k", "0"]),
+        ("a", "cmd", ["BLMPOP", "0", "2", "nothing", "k", "RIGHT", "COUNT", "5"]),
+        ("a", "cmd", ["EXISTS", "k"]),
+        ("a", "cmd", ["MULTI"]),
+        ("a", "cmd", ["BLPOP", "k", "0"]),
+        ("a", "cmd", ["BRPOPLPUSH", "k", "d", "0"]),
+        ("a", "cmd", ["BLMPOP", "0", "1", "k", "LEFT"]),
+        ("a", "cmd", ["EXEC"]),
+        ("a", "cmd", ["EVAL", "return redis.pcall('blpop', 'k', 0)", "0"]),
+        ("a", "cmd", ["EVAL", "return redis.call('blmpop', 0, 1, 'k', 'left')", "0"]),
+    ],
+    "blmove serves on, in the same turn": [
+        ("a", "block", ["BLMOVE", "src", "dst", "LEFT", "RIGHT", "0"]),
+        ("b", "block", ["BLPOP", "dst", "0"]),
+        ("c", "cmd", ["RPUSH", "src", "x"]),
+        ("a", "read"),
+        ("b", "read"),
+        ("c", "cmd", ["EXISTS", "src", "dst"]),
+    ],
+    "a blmove whose destination is no list": [
+        ("a", "block", ["BRPOPLPUSH", "src", "dst", "0"]),
+        ("c", "cmd", ["SET", "dst", "string"]),
+        ("c", "cmd", ["RPUSH", "src", "x"]),
+        ("a", "read"),
+        ("c", "cmd", ["LRANGE", "src", "0", "-1"]),
+    ],
+    "blmpop served its count": [
+        ("a", "block", ["BLMPOP", "0", "2", "k1", "k2", "RIGHT", "COUNT", "2"]),
+        ("c", "cmd", ["RPUSH", "k2", "a", "b", "c"]),
+        ("a", "read"),
+        ("c", "cmd", ["LRANGE", "k2", "0", "-1"]),
+    ],
+    "client unblock": [
+        ("a", "id"),
+        ("a", "block", ["BLPOP", "k", "0"]),
+        ("unblock", "a", "TIMEOUT"),
+        ("a", "read"),
+        ("a", "block", ["BLPOP", "k", "0"]),
+        ("unblock", "a", "ERROR"),
+        ("a", "read"),
+        ("unblock", "a", None),
+        ("c", "cmd", ["CLIENT", "UNBLOCK", "999999"]),
+        ("c", "cmd", ["CLIENT", "UNBLOCK", "1", "NOW"]),
+        ("c", "cmd", ["CLIENT", "UNBLOCK", "x"]),
+    ],
+    "a closed waiter takes nothing": [
+        ("a", "block", ["BLPOP", "k", "0"]),
+        ("a", "close"),
+        ("sleep", 0.1),
+        ("c", "cmd", ["LPUSH", "k", "v"]),
+        ("c", "cmd", ["LLEN", "k"]),
+        ("c", "info"),
+    ],
+    "swapdb readies what the other db holds": [
+        ("a", "cmd", ["SELECT", "1"]),
+        ("a", "block", ["BLPOP", "k", "0"]),
+        ("c", "cmd", ["RPUSH", "k", "v"]),
+        ("a", "silent"),
+        ("c", "cmd", ["SWAPDB", "0", "1"]),
+        ("a", "read"),
+    ],
+    "a timed-out waiter is gone": [
+        ("a", "cmd", ["BLPOP", "k", "0.05"]),
+        ("c", "cmd", ["RPUSH", "k", "v"]),
+        ("c", "cmd", ["LLEN", "k"]),
+    ],
+    "linsert and lmpop": [
+        ("a", "cmd", ["RPUSH", "l", "a", "b", "c"]),
+        ("a", "cmd", ["LINSERT", "l", "BEFORE", "b", "x"]),
+        ("a", "cmd", ["LINSERT", "l", "after", "c", "y"]),
+        ("a", "cmd", ["LINSERT", "l", "AFTER", "zz", "y"]),
+        ("a", "cmd", ["LINSERT", "l", "middle", "a", "y"]),
+        ("a", "cmd", ["LINSERT", "missing", "BEFORE", "a", "y"]),
+        ("a", "cmd", ["LRANGE", "l", "0", "-1"]),
+        ("a", "cmd", ["LMPOP", "2", "missing", "l", "LEFT", "COUNT", "2"]),
+        ("a", "cmd", ["LMPOP", "1", "missing", "RIGHT"]),
+    ],
+}
+
+
+def tell(story, port):
+    conns, ids, seen = {}, {}, []
+
+    def conn(name):
+        if name not in conns:
+            conns[name] = Conn(port)
+        return conns[name]
+
+    for step in story:
+        if step[0] == "sleep":
+            time.sleep(step[1])
+            continue
+        if step[0] == "unblock":
+            words = ["CLIENT", "UNBLOCK", ids[step[1]]] + ([step[2]] if step[2] else [])
+            conn("c").send(*words)
+            seen.append(("unblock %s %s" % (step[1], step[2]), conn("c").read()))
+            continue
+        name, what = step[0], step[1]
+        c = conn(name)
+        if what == "cmd":
+            c.send(*step[2])
+            reply = c.read()
+            if len(step) < 4:  # "skip": a reply whose text differs by design (HELLO's server fields)
+                seen.append((name, " ".join(step[2]), reply))
+        elif what == "block":
+            c.send(*step[2])
+            seen.append((name, " ".join(step[2]), c.silent()))
+        elif what == "pipeline":
+            for words in step[2]:
+                c.send(*words)
+            seen.append((name, "pipeline", c.silent()))
+        elif what == "read":
+            seen.append((name, "read", c.read()))
+        elif what == "silent":
+            seen.append((name, "silent", c.silent()))
+        elif what == "close":
+            c.close()
+            del conns[name]
+        elif what == "info":
+            c.send("INFO", "clients")
+            seen.append((name, "info", blocked_clients(c.read())))
+        elif what == "id":
+            c.send("CLIENT", "ID")
+            ids[name] = str(c.read())
+        else:
+            raise ValueError(what)
+    for c in conns.values():
+        c.close()
+    return seen
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def wait_for(port, proc):
+    for _ in range(200):
+        if proc.poll() is not None:
+            raise RuntimeError("the server exited with %s" % proc.returncode)
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError("the server did not listen on %d" % port)
+
+
+def start_redis(work):
+    port = free_port()
+    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", work], stdout=subprocess.DEVNULL)
+    return port, proc
+
+
+def start_serve(locksim):
+    port = free_port()
+    proc = subprocess.Popen([locksim, "serve", "--port", str(port), "--quiet"], stdout=subprocess.DEVNULL)
+    return port, proc
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__)
+        return 2
+    locksim = sys.argv[1]
+    if not shutil.which("redis-server"):
+        print("SKIP: redis-server is not installed")
+        return 77
+    work = tempfile.mkdtemp(prefix="locksim-blocking-")
+    failures = 0
+    try:
+        for title, story in STORIES.items():
+            seen = {}
+            for side, start in (("redis-server", lambda: start_redis(work)), ("serve", lambda: start_serve(locksim))):
+                port, proc = start()
+                try:
+                    wait_for(port, proc)
+                    seen[side] = tell(story, port)
+                    if proc.poll() is not None:
+                        seen[side].append(("server", "exited", proc.returncode))
+                finally:
+                    proc.terminate()
+                    try:
+                        proc.wait(timeout=10)
+                    except subprocess.TimeoutExpired:
+                        proc.kill()
+                        proc.wait()
+            if seen["redis-server"] == seen["serve"]:
+                print("ok: %s" % title)
+                continue
+            failures += 1
+            print("FAIL: %s" % title)
+            for live, fake in zip(seen["redis-server"], seen["serve"]):
+                mark = "  " if live == fake else "!!"
+                print("  %s redis-server %r\n  %s serve        %r" % (mark, live, mark, fake))
+            if len(seen["redis-server"]) != len(seen["serve"]):
+                print("  (different lengths: %d against %d)" % (len(seen["redis-server"]), len(seen["serve"])))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print("%d of %d stories differ" % (failures, len(STORIES)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -2,6 +2,7 @@
 // control connection that restarts and resets spare). Faults take the names and parameters of
 // scenario files' fault steps (world/fault.hpp), acted out on real connections.
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 
 #include "engine/command_context.hpp"
@@ -24,7 +25,7 @@ bool parse_ll(std::string_view s, int64_t& out) {
 
 constexpr std::string_view kHelp =
     "LOCKSIM.CLOCK GET | ADVANCE <ms> | JUMP <ms>; LOCKSIM.FAULT <kind> [<param> <value>]... [client <name>]; "
-    "LOCKSIM.NOTE acquired|released <lock> [thread <n>] [lease_ms <ms>]; LOCKSIM.HISTORY SAVE [<path>] | LEN; "
+    "LOCKSIM.NOTE acquired|released <lock> [thread <n>] [lease_ms <ms>]; LOCKSIM.HISTORY SAVE [<file name>] | LEN; "
     "LOCKSIM.SHUTDOWN";
 
 }  // namespace
@@ -73,7 +74,13 @@ Reply Server::control_command(const ConnPtr& c, const std::vector<std::string>& 
     if (argc == 2 && equals_ignore_case(argv[1], "len"))
       return Reply::integer_of(static_cast<int64_t>(recorder_.history().size()));
     if ((argc == 2 || argc == 3) && equals_ignore_case(argv[1], "save")) {
-      const std::string path = argc == 3 ? argv[2] : options_.history;
+      // A client names a file, never a path: what a socket may make serve write stays beside the
+      // history the person who started it chose.
+      if (argc == 3 && (argv[2].empty() || argv[2] == "." || argv[2] == ".." ||
+                        argv[2].find_first_of(std::string_view("/\0", 2)) != std::string::npos))
+        return Reply::error("ERR LOCKSIM.HISTORY SAVE: expected a file name (no '/'), written beside --history");
+      const std::string path =
+          argc == 3 ? (std::filesystem::path(options_.history).parent_path() / argv[2]).string() : options_.history;
       std::ofstream f(path, std::ios::binary);
       recorder_.history().write_jsonl(f);
       if (!f) return Reply::error("ERR LOCKSIM.HISTORY SAVE: cannot write " + path);

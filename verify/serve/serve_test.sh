@@ -272,5 +272,17 @@ got=$(raw "$PORT" 'HELLO 3\r\nGET missing\r\n' | tr -d ' \n')
 [[ "$got" == *'_\r\n' ]] || fail "RESP3 nil: $got"
 stop_serve
 
+# ---- LOCKSIM.HISTORY SAVE names a file beside --history, never a path a client chooses
+mkdir -p "$work/hist"
+start_serve --history "$work/hist/h.jsonl"
+expect_eq "SAVE a path is refused" "ERR LOCKSIM.HISTORY SAVE: expected a file name (no '/'), written beside --history" \
+  "$(cli locksim.history save "$work/elsewhere.jsonl" 2>&1)"
+expect_eq "SAVE .. is refused" "ERR LOCKSIM.HISTORY SAVE: expected a file name (no '/'), written beside --history" \
+  "$(cli locksim.history save .. 2>&1)"
+cli set k v >/dev/null
+cli locksim.history save copy.jsonl >/dev/null
+[[ -s "$work/hist/copy.jsonl" && ! -e "$work/elsewhere.jsonl" ]] || fail "SAVE name: wrote $(ls "$work" "$work/hist")"
+stop_serve
+
 ((failures == 0)) || { echo "$failures failure(s)"; exit 1; }
 echo "all serve checks passed"

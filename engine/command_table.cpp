@@ -44,6 +44,13 @@ constexpr std::array kPubsubSubcommands = std::to_array<SubcommandSpec>({
     {"shardnumsub", -2},
 });
 
+// MEMORY's subcommands the fake answers (USAGE, HELP); DOCTOR, MALLOC-STATS, PURGE and STATS are left
+// out, so dispatch refuses them as unknown (docs/fidelity.md).
+constexpr std::array kMemorySubcommands = std::to_array<SubcommandSpec>({
+    {"help", 2},
+    {"usage", -3},
+});
+
 // Sorted by name: lookup is a binary search, and listing is deterministic.
 constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"append", 3, W, append_command},
@@ -100,6 +107,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"lrem", 4, W, lrem_command},
     {"lset", 4, W, lset_command},
     {"ltrim", 4, W, ltrim_command},
+    {"memory", -2, R, memory_command, kMemorySubcommands},
     {"mget", -2, R, mget_command},
     {"move", 3, W, move_command},
     {"mset", -3, W, mset_command},

@@ -49,6 +49,7 @@ Reply renamenx_command(CommandContext& ctx);
 
 // cmd_object.cpp
 Reply object_command(CommandContext& ctx);
+Reply memory_command(CommandContext& ctx);
 
 // cmd_hash.cpp
 Reply hset_command(CommandContext& ctx);

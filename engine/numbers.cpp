@@ -80,4 +80,17 @@ std::string format_lua_number_arg(double d) { return g17(d); }
 
 std::string format_int64(int64_t v) { return std::to_string(v); }
 
+std::string format_d2string(double d) {
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  if (d == 0) return std::signbit(d) ? "-0" : "0";
+  // double2ll: within +-LLONG_MAX/2 and without a fractional part.
+  constexpr double kHalf = static_cast<double>(std::numeric_limits<int64_t>::max() / 2);
+  if (d >= -kHalf && d <= kHalf && static_cast<double>(static_cast<int64_t>(d)) == d)
+    return format_int64(static_cast<int64_t>(d));
+  char buf[64];
+  const int n = std::snprintf(buf, sizeof buf, "%.17g", d);
+  return std::string(buf, static_cast<size_t>(n));
+}
+
 }  // namespace locksim::engine

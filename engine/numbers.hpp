@@ -22,4 +22,8 @@ std::string format_lua_number_arg(double d);
 
 std::string format_int64(int64_t v);
 
+// Redis's d2string, how a listpack stores a sorted set's score: "nan", "inf", "-inf", "0", "-0", an
+// integer in decimal where double2ll takes it exactly (|d| up to 2^62), otherwise "%.17g".
+std::string format_d2string(double d);
+
 }  // namespace locksim::engine

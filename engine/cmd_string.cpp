@@ -27,38 +27,6 @@ constexpr unsigned kAnyExpire = kSetEx | kSetPx | kSetExAt | kSetPxAt;
 // serve started with another --proto-max-bulk-len bounds its requests by that, and this by this.
 constexpr int64_t kProtoMaxBulkLen = 512LL * 1024 * 1024;
 
-// MAX_LONG_DOUBLE_CHARS: the longest text string2ld reads, and ld2string's buffer.
-constexpr size_t kMaxLongDoubleChars = 5 * 1024;
-
-// string2ld: a long double as Redis reads one: strtold over the whole text, no leading space, no
-// NaN, and not an ERANGE that overflowed to infinity or underflowed to zero.
-std::optional<long double> parse_long_double(std::string_view text) {
-  if (text.empty() || text.size() >= kMaxLongDoubleChars) return std::nullopt;
-  const std::string buf(text);  // NUL-terminated; an embedded NUL stops strtold short of the end
-  errno = 0;
-  char* end = nullptr;
-  const long double value = std::strtold(buf.c_str(), &end);
-  const bool range_error = errno == ERANGE && (std::isinf(value) || std::fpclassify(value) == FP_ZERO);
-  if (std::isspace(static_cast<unsigned char>(buf[0])) || static_cast<size_t>(end - buf.c_str()) != buf.size() ||
-      range_error || errno == EINVAL || std::isnan(value))
-    return std::nullopt;
-  return value;
-}
-
-// ld2string's LD_STR_HUMAN: "%.17Lf" with the trailing zeros (and a bare point) taken off, "-0" as "0".
-std::string format_long_double_human(long double value) {
-  char buf[kMaxLongDoubleChars];
-  const int written = std::snprintf(buf, sizeof buf, "%.17Lf", value);
-  if (written < 0 || static_cast<size_t>(written) + 1 > sizeof buf) return "";  // ld2string's "no room"
-  std::string text(buf, static_cast<size_t>(written));
-  if (text.find('.') != std::string::npos) {
-    while (text.back() == '0') text.pop_back();
-    if (text.back() == '.') text.pop_back();
-  }
-  if (text == "-0") text = "0";
-  return text;
-}
-
 // Redis reads SET's options as C strings: "NX\0junk" is NX.
 std::string_view c_string(std::string_view arg) { return arg.substr(0, arg.find('\0')); }
 

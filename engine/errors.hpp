@@ -17,6 +17,10 @@ inline constexpr std::string_view kInvalidCursor = "ERR invalid cursor";
 inline constexpr std::string_view kIndexOutOfRange = "ERR index out of range";
 inline constexpr std::string_view kNoScript = "NOSCRIPT No matching script. Please use EVAL.";
 inline constexpr std::string_view kHashValueNotInteger = "ERR hash value is not an integer";
+inline constexpr std::string_view kHashValueNotFloat = "ERR hash value is not a float";
+inline constexpr std::string_view kValueNanOrInfinity = "ERR value is NaN or Infinity";
+// HRANDFIELD's count with WITHVALUES past LONG_MAX/2 either way.
+inline constexpr std::string_view kValueOutOfRange = "ERR value is out of range";
 inline constexpr std::string_view kNegativeKeys = "ERR Number of keys can't be negative";
 inline constexpr std::string_view kTooManyKeys =
     "ERR Number of keys can't be greater than number of args";

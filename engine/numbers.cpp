@@ -80,6 +80,39 @@ std::string format_lua_number_arg(double d) { return g17(d); }
 
 std::string format_int64(int64_t v) { return std::to_string(v); }
 
+namespace {
+
+// MAX_LONG_DOUBLE_CHARS: the longest text string2ld reads, and ld2string's buffer.
+constexpr size_t kMaxLongDoubleChars = 5 * 1024;
+
+}  // namespace
+
+std::optional<long double> parse_long_double(std::string_view text) {
+  if (text.empty() || text.size() >= kMaxLongDoubleChars) return std::nullopt;
+  const std::string buf(text);  // NUL-terminated; an embedded NUL stops strtold short of the end
+  errno = 0;
+  char* end = nullptr;
+  const long double value = std::strtold(buf.c_str(), &end);
+  const bool range_error = errno == ERANGE && (std::isinf(value) || std::fpclassify(value) == FP_ZERO);
+  if (std::isspace(static_cast<unsigned char>(buf[0])) || static_cast<size_t>(end - buf.c_str()) != buf.size() ||
+      range_error || errno == EINVAL || std::isnan(value))
+    return std::nullopt;
+  return value;
+}
+
+std::string format_long_double_human(long double value) {
+  char buf[kMaxLongDoubleChars];
+  const int written = std::snprintf(buf, sizeof buf, "%.17Lf", value);
+  if (written < 0 || static_cast<size_t>(written) + 1 > sizeof buf) return "";  // ld2string's "no room"
+  std::string text(buf, static_cast<size_t>(written));
+  if (text.find('.') != std::string::npos) {
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+  }
+  if (text == "-0") text = "0";
+  return text;
+}
+
 std::string format_d2string(double d) {
   if (std::isnan(d)) return "nan";
   if (std::isinf(d)) return d > 0 ? "inf" : "-inf";

@@ -1,5 +1,5 @@
 // Hashes: HSET, HSETNX, HGET, HMGET, HEXISTS, HINCRBY, HINCRBYFLOAT, HDEL, HLEN, HSTRLEN, HGETALL,
-// HKEYS, HVALS, HRANDFIELD (Redis t_hash.c).
+// HKEYS, HVALS, HRANDFIELD (Redis t_hash.c). HSCAN is with the other scans in cmd_scan.cpp.
 //
 // Where Redis picks at random (HRANDFIELD) the fake takes fields from the front of the hash's order,
 // as SRANDMEMBER does for sets, so a run is a function of its commands (docs/fidelity.md).

@@ -91,6 +91,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"hlen", 2, R, hlen_command},
     {"hmget", -3, R, hmget_command},
     {"hrandfield", -2, R, hrandfield_command},
+    {"hscan", -3, R, hscan_command},
     {"hset", -4, W, hset_command},
     {"hsetnx", 4, W, hsetnx_command},
     {"hstrlen", 3, R, hstrlen_command},
@@ -156,6 +157,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"spop", -2, W, spop_command},
     {"srandmember", -2, R, srandmember_command},
     {"srem", -3, W, srem_command},
+    {"sscan", -3, R, sscan_command},
     {"strlen", 2, R, strlen_command},
     {"subscribe", -2, NS | PS, subscribe_command},
     {"substr", 4, R, getrange_command},
@@ -179,6 +181,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"zrangebyscore", -4, R, zrangebyscore_command},
     {"zrank", 3, R, zrank_command},
     {"zrem", -3, W, zrem_command},
+    {"zscan", -3, R, zscan_command},
     {"zscore", 3, R, zscore_command},
 });
 

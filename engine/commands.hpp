@@ -47,6 +47,11 @@ Reply randomkey_command(CommandContext& ctx);
 Reply rename_command(CommandContext& ctx);
 Reply renamenx_command(CommandContext& ctx);
 
+// cmd_scan.cpp
+Reply hscan_command(CommandContext& ctx);
+Reply sscan_command(CommandContext& ctx);
+Reply zscan_command(CommandContext& ctx);
+
 // cmd_object.cpp
 Reply object_command(CommandContext& ctx);
 Reply memory_command(CommandContext& ctx);

@@ -113,6 +113,13 @@ std::string format_long_double_human(long double value) {
   return text;
 }
 
+std::string format_long_double_auto(long double value) {
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char buf[kMaxLongDoubleChars];
+  const int written = std::snprintf(buf, sizeof buf, "%.17Lg", value);
+  return std::string(buf, static_cast<size_t>(written));
+}
+
 std::string format_d2string(double d) {
   if (std::isnan(d)) return "nan";
   if (std::isinf(d)) return d > 0 ? "inf" : "-inf";

@@ -30,6 +30,10 @@ std::optional<long double> parse_long_double(std::string_view text);
 // bare point) taken off, "-0" as "0". Empty where Redis's buffer has no room.
 std::string format_long_double_human(long double value);
 
+// ld2string's LD_STR_AUTO (createStringObjectFromLongDouble(d, 0): a skiplist's score in ZSCAN):
+// "inf", "-inf", otherwise "%.17Lg".
+std::string format_long_double_auto(long double value);
+
 // Redis's d2string, how a listpack stores a sorted set's score: "nan", "inf", "-inf", "0", "-0", an
 // integer in decimal where double2ll takes it exactly (|d| up to 2^62), otherwise "%.17g".
 std::string format_d2string(double d);

@@ -1,7 +1,7 @@
 // Differential: hashes (cmd_hash.cpp). HRANDFIELD chooses at random in Redis: where the choice
 // shows, the tests compare what does not depend on it (sizes, membership, that values go with their
 // fields), and exactly where nothing is left to chance (a count that takes the whole hash, a hash
-// of one field).
+// of one field). HSCAN is tested with the other scans (keys_scan_test.cpp).
 #include <map>
 #include <set>
 

@@ -54,6 +54,9 @@ constexpr std::array kMemorySubcommands = std::to_array<SubcommandSpec>({
 // Sorted by name: lookup is a binary search, and listing is deterministic.
 constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"append", 3, W, append_command},
+    {"bitcount", -2, R, bitcount_command},
+    {"bitop", -4, W, bitop_command},
+    {"bitpos", -3, R, bitpos_command},
     {"copy", -3, W, copy_command},
     {"dbsize", 1, R, dbsize_command},
     {"debug", -2, NS, debug_command},
@@ -77,6 +80,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"flushdb", -1, W, flushdb_command},
     {"function", -2, NS, function_command, kFunctionSubcommands},
     {"get", 2, R, get_command},
+    {"getbit", 3, R, getbit_command},
     {"getdel", 2, W, getdel_command},
     {"getex", -2, W, getex_command},
     {"getrange", 4, R, getrange_command},
@@ -144,6 +148,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"sdiffstore", -3, W, sdiffstore_command},
     {"select", 2, 0, select_command},
     {"set", -3, W, set_command},
+    {"setbit", 4, W, setbit_command},
     {"setex", 4, W, setex_command},
     {"setnx", 3, W, setnx_command},
     {"setrange", 4, W, setrange_command},

@@ -26,6 +26,13 @@ Reply decr_command(CommandContext& ctx);
 Reply incrby_command(CommandContext& ctx);
 Reply decrby_command(CommandContext& ctx);
 
+// cmd_bits.cpp
+Reply setbit_command(CommandContext& ctx);
+Reply getbit_command(CommandContext& ctx);
+Reply bitcount_command(CommandContext& ctx);
+Reply bitpos_command(CommandContext& ctx);
+Reply bitop_command(CommandContext& ctx);
+
 // cmd_keys.cpp
 Reply del_command(CommandContext& ctx);
 Reply exists_command(CommandContext& ctx);

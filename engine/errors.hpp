@@ -81,6 +81,11 @@ inline constexpr std::string_view kLposRankZero =
 inline constexpr std::string_view kLposCountNegative = "ERR COUNT can't be negative";
 inline constexpr std::string_view kLposMaxlenNegative = "ERR MAXLEN can't be negative";
 inline constexpr std::string_view kOffsetOutOfRange = "ERR offset is out of range";
+// Bitmaps (bitops.c).
+inline constexpr std::string_view kBitOffset = "ERR bit offset is not an integer or out of range";
+inline constexpr std::string_view kBitValue = "ERR bit is not an integer or out of range";
+inline constexpr std::string_view kBitArgument = "ERR The bit argument must be 1 or 0.";
+inline constexpr std::string_view kBitopNotSingleKey = "ERR BITOP NOT must be called with a single source key.";
 inline constexpr std::string_view kIncrNanOrInfinity = "ERR increment would produce NaN or Infinity";
 inline constexpr std::string_view kLfuNotSelected =
     "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching "

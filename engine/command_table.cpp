@@ -104,6 +104,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"incrby", 3, W, incrby_command},
     {"incrbyfloat", 3, W, incrbyfloat_command},
     {"keys", 2, R, keys_command},
+    {"lcs", -3, R, lcs_command},
     {"lindex", 3, R, lindex_command},
     {"llen", 2, R, llen_command},
     {"lmove", 5, W, lmove_command},

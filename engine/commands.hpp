@@ -8,6 +8,7 @@ namespace locksim::engine {
 Reply get_command(CommandContext& ctx);
 Reply getrange_command(CommandContext& ctx);
 Reply incrbyfloat_command(CommandContext& ctx);
+Reply lcs_command(CommandContext& ctx);
 Reply setrange_command(CommandContext& ctx);
 Reply set_command(CommandContext& ctx);
 Reply setnx_command(CommandContext& ctx);

@@ -81,6 +81,11 @@ inline constexpr std::string_view kLposRankZero =
 inline constexpr std::string_view kLposCountNegative = "ERR COUNT can't be negative";
 inline constexpr std::string_view kLposMaxlenNegative = "ERR MAXLEN can't be negative";
 inline constexpr std::string_view kOffsetOutOfRange = "ERR offset is out of range";
+// LCS (t_string.c).
+inline constexpr std::string_view kLcsNotStrings = "ERR The specified keys must contain string values";
+inline constexpr std::string_view kLcsLenAndIdx = "ERR If you want both the length and indexes, please just use IDX.";
+inline constexpr std::string_view kLcsTooBig =
+    "ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len";
 // Bitmaps (bitops.c).
 inline constexpr std::string_view kBitOffset = "ERR bit offset is not an integer or out of range";
 inline constexpr std::string_view kBitValue = "ERR bit is not an integer or out of range";

@@ -1,17 +1,15 @@
 // Keys and expiry: DEL, UNLINK, EXISTS, TOUCH, (P)EXPIRE(AT), (P)TTL, (P)EXPIRETIME, PERSIST, TYPE,
 // KEYS, SCAN, RANDOMKEY, RENAME, RENAMENX (Redis db.c, expire.c).
-#include <cctype>
-#include <cerrno>
-#include <cstdlib>
 #include <limits>
-#include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "engine/commands.hpp"
 #include "engine/errors.hpp"
 #include "engine/glob.hpp"
 #include "engine/numbers.hpp"
+#include "engine/scan.hpp"
 
 namespace locksim::engine {
 namespace {
@@ -94,39 +92,6 @@ Reply ttl_generic(CommandContext& ctx, bool in_ms, bool absolute) {
 // expired keys (keyIsExpired), where every other read deletes them.
 bool logically_expired(const Keyspace& db, const Entry& entry) {
   return entry.expire_at_ms != kNoExpire && db.now() > entry.expire_at_ms;
-}
-
-// Redis reads option names (and SCAN's TYPE) as C strings: they end at a NUL byte.
-std::string_view c_string(std::string_view arg) { return arg.substr(0, arg.find('\0')); }
-
-// parseScanCursorOrReply: strtoul, so "" is 0, "+5" is 5 and "-1" wraps to 2^64-1; a leading space,
-// trailing junk or a number past 2^64-1 is an invalid cursor.
-std::optional<uint64_t> parse_scan_cursor(std::string_view arg) {
-  const std::string text(arg);  // strtoul stops at a NUL byte, as it does on Redis's sds
-  if (!text.empty() && std::isspace(static_cast<unsigned char>(text[0]))) return std::nullopt;
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long cursor = std::strtoull(text.c_str(), &end, 10);
-  if (*end != '\0' || errno == ERANGE) return std::nullopt;
-  return static_cast<uint64_t>(cursor);
-}
-
-// The fake's SCAN cursor: the first 8 bytes of the next key to visit, big-endian, shorter keys
-// padded with zero bytes. It never decreases as keys increase in byte order, so a scan that resumes
-// from it misses no key that was there all along (Redis's guarantee), whatever was added or deleted
-// in between; see scan_command.
-uint64_t scan_cursor_of(std::string_view key) {
-  uint64_t cursor = 0;
-  for (size_t i = 0; i < 8; ++i) cursor = (cursor << 8) | (i < key.size() ? static_cast<unsigned char>(key[i]) : 0u);
-  return cursor;
-}
-
-// The smallest key whose cursor is at least `cursor`: its 8 bytes without the trailing zero bytes.
-std::string first_key_at(uint64_t cursor) {
-  std::string key(8, '\0');
-  for (size_t i = 0; i < 8; ++i) key[i] = static_cast<char>((cursor >> (8 * (7 - i))) & 0xff);
-  while (!key.empty() && key.back() == '\0') key.pop_back();
-  return key;
 }
 
 Reply rename_generic(CommandContext& ctx, bool nx) {
@@ -229,52 +194,31 @@ Reply keys_command(CommandContext& ctx) {
 Reply scan_command(CommandContext& ctx) {
   auto cursor = parse_scan_cursor(ctx.arg(1));
   if (!cursor) return Reply::error(errors::kInvalidCursor);
-  int64_t count = 10;
-  std::optional<std::string_view> pattern, type;
-  for (size_t i = 2; i < ctx.argc(); i += 2) {
-    const std::string_view opt = c_string(ctx.arg(i));
-    const bool has_value = i + 1 < ctx.argc();
-    if (equals_ignore_case(opt, "count") && has_value) {
-      auto parsed = parse_int64(ctx.arg(i + 1));
-      if (!parsed) return Reply::error(errors::kNotInteger);
-      if (*parsed < 1) return Reply::error(errors::kSyntax);
-      count = *parsed;
-    } else if (equals_ignore_case(opt, "match") && has_value) {
-      pattern = ctx.arg(i + 1);
-    } else if (equals_ignore_case(opt, "type") && has_value) {
-      type = c_string(ctx.arg(i + 1));
-    } else {
-      return Reply::error(errors::kSyntax);
-    }
-  }
-  if (pattern && *pattern == "*") pattern.reset();  // matches everything, as Redis notes
+  ScanOptions options;
+  Reply error;
+  if (!parse_scan_options(ctx, 2, true, options, error)) return error;
 
   const auto& entries = ctx.db.entries();
-  std::vector<std::string> visited;
-  auto it = entries.lower_bound(first_key_at(*cursor));
-  for (; it != entries.end(); ++it) {
-    if (static_cast<int64_t>(visited.size()) >= count && scan_cursor_of(it->first) != scan_cursor_of(visited.back()))
-      break;
-    visited.push_back(it->first);
-  }
-  const uint64_t next = it == entries.end() ? 0 : scan_cursor_of(it->first);
+  using It = std::decay_t<decltype(entries)>::const_iterator;
+  std::vector<It> visited;
+  const uint64_t next = scan_visit(entries.lower_bound(first_name_at(*cursor)), entries.end(), options.count,
+                                   [](const auto& kv) -> std::string_view { return kv.first; }, visited);
 
   Reply keys = Reply::array();
-  for (const std::string& key : visited) {
-    if (pattern && !glob_match(*pattern, key)) continue;
-    if (type) {
+  for (const It& it : visited) {
+    const std::string key = it->first;  // a copy: the lookups below may delete the entry
+    if (options.pattern && !glob_match(*options.pattern, key)) continue;
+    if (options.type) {
       // Redis reads the type through a lookup that deletes an expired key and calls it "none", so
       // TYPE none returns expired keys' names; its expiry check that follows finds nothing left.
       Entry* entry = ctx.db.find(key);
-      if (!equals_ignore_case(*type, entry ? type_name(entry->value) : "none")) continue;
+      if (!equals_ignore_case(*options.type, entry ? type_name(entry->value) : "none")) continue;
     } else if (ctx.db.find(key) == nullptr) {
       continue;
     }
     keys.elements.push_back(Reply::bulk(key));
   }
-  // Redis sends the cursor as a long long (addReplyBulkLongLong): past 2^63 it reads negative, and
-  // strtoul takes the negative text back to the same cursor.
-  return Reply::array({Reply::bulk(format_int64(static_cast<int64_t>(next))), std::move(keys)});
+  return scan_reply(next, std::move(keys));
 }
 
 // RANDOMKEY: Redis draws a key at random, deleting expired ones it draws; the fake takes the first

@@ -1,13 +1,16 @@
 // Strings: GET, SET, SETNX, SETEX, PSETEX, GETSET, GETDEL, GETEX, MGET, MSET, MSETNX, STRLEN,
-// APPEND, GETRANGE/SUBSTR, SETRANGE, INCR/INCRBY/DECR/DECRBY, INCRBYFLOAT (Redis t_string.c).
+// APPEND, GETRANGE/SUBSTR, SETRANGE, INCR/INCRBY/DECR/DECRBY, INCRBYFLOAT, LCS (Redis t_string.c).
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/commands.hpp"
 #include "engine/errors.hpp"
@@ -355,6 +358,93 @@ Reply decrby_command(CommandContext& ctx) {
   if (!by) return Reply::error(errors::kNotInteger);
   if (*by == std::numeric_limits<int64_t>::min()) return Reply::error(errors::kDecrementOverflow);
   return incr_generic(ctx, -*by);
+}
+
+// LCS key1 key2 [LEN] [IDX] [MINMATCHLEN len] [WITHMATCHLEN] (Redis 7.0's lcsCommand): the longest
+// common subsequence by the textbook table, walked back from its end; IDX lists the matching ranges
+// from the last to the first, as Redis emits them.
+Reply lcs_command(CommandContext& ctx) {
+  Found<std::string> first = find_as<std::string>(ctx.db, ctx.arg(1));
+  Found<std::string> second = find_as<std::string>(ctx.db, ctx.arg(2));
+  if (first.wrong_type || second.wrong_type) return Reply::error(errors::kLcsNotStrings);
+  const std::string a = first.value ? *first.value : std::string();
+  const std::string b = second.value ? *second.value : std::string();
+  bool get_len = false, get_idx = false, with_match_len = false;
+  int64_t min_match_len = 0;
+  for (size_t j = 3; j < ctx.argc(); ++j) {
+    const std::string_view opt = c_string(ctx.arg(j));
+    const bool more = j + 1 < ctx.argc();
+    if (equals_ignore_case(opt, "idx")) {
+      get_idx = true;
+    } else if (equals_ignore_case(opt, "len")) {
+      get_len = true;
+    } else if (equals_ignore_case(opt, "withmatchlen")) {
+      with_match_len = true;
+    } else if (equals_ignore_case(opt, "minmatchlen") && more) {
+      const auto parsed = parse_int64(ctx.arg(++j));
+      if (!parsed) return Reply::error(errors::kNotInteger);
+      min_match_len = *parsed < 0 ? 0 : *parsed;
+    } else {
+      return Reply::error(errors::kSyntax);
+    }
+  }
+  if (get_len && get_idx) return Reply::error(errors::kLcsLenAndIdx);
+  const uint64_t alen = a.size(), blen = b.size();
+  // The table's transient memory is bounded by proto-max-bulk-len.
+  if ((alen + 1) * (blen + 1) * sizeof(uint32_t) > static_cast<uint64_t>(kProtoMaxBulkLen))
+    return Reply::error(errors::kLcsTooBig);
+
+  std::vector<uint32_t> table((alen + 1) * (blen + 1), 0);
+  auto lcs = [&](uint64_t i, uint64_t j) -> uint32_t& { return table[j + i * (blen + 1)]; };
+  for (uint64_t i = 1; i <= alen; ++i)
+    for (uint64_t j = 1; j <= blen; ++j)
+      lcs(i, j) = a[i - 1] == b[j - 1] ? lcs(i - 1, j - 1) + 1 : std::max(lcs(i - 1, j), lcs(i, j - 1));
+
+  const uint32_t total = lcs(alen, blen);
+  if (get_len) return Reply::integer_of(total);
+  std::string result(total, '\0');
+  Reply matches = Reply::array();
+  uint64_t idx = total, i = alen, j = blen;
+  // alen in arange_start means no range is open.
+  uint64_t arange_start = alen, arange_end = 0, brange_start = 0, brange_end = 0;
+  while (i > 0 && j > 0) {
+    bool emit = false;
+    if (a[i - 1] == b[j - 1]) {
+      result[idx - 1] = a[i - 1];
+      if (arange_start == alen) {
+        arange_start = arange_end = i - 1;
+        brange_start = brange_end = j - 1;
+      } else if (arange_start == i && brange_start == j) {
+        --arange_start;  // the range extends backward: it is contiguous in both strings
+        --brange_start;
+      } else {
+        emit = true;
+      }
+      if (arange_start == 0 || brange_start == 0) emit = true;
+      --idx, --i, --j;
+    } else {
+      if (lcs(i - 1, j) > lcs(i, j - 1)) --i;
+      else --j;
+      if (arange_start != alen) emit = true;
+    }
+    // The range computed as Redis's uint32_t arithmetic computes it, also where it is stale.
+    const uint32_t match_len = static_cast<uint32_t>(arange_end - arange_start + 1);
+    if (emit) {
+      if (get_idx && (min_match_len == 0 || match_len >= min_match_len)) {
+        Reply range = Reply::array({Reply::array({Reply::integer_of(static_cast<int64_t>(arange_start)),
+                                                  Reply::integer_of(static_cast<int64_t>(arange_end))}),
+                                    Reply::array({Reply::integer_of(static_cast<int64_t>(brange_start)),
+                                                  Reply::integer_of(static_cast<int64_t>(brange_end))})});
+        if (with_match_len) range.elements.push_back(Reply::integer_of(match_len));
+        matches.elements.push_back(std::move(range));
+      }
+      arange_start = alen;
+    }
+  }
+  // RESP2's form of IDX's map: "matches", the ranges, "len", the length.
+  if (get_idx)
+    return Reply::array({Reply::bulk("matches"), std::move(matches), Reply::bulk("len"), Reply::integer_of(total)});
+  return Reply::bulk(std::move(result));
 }
 
 }  // namespace locksim::engine

@@ -45,9 +45,19 @@ constexpr std::array kPubsubSubcommands = std::to_array<SubcommandSpec>({
     {"shardnumsub", -2},
 });
 
+// MEMORY's subcommands the fake answers (USAGE, HELP); DOCTOR, MALLOC-STATS, PURGE and STATS are left
+// out, so dispatch refuses them as unknown (docs/fidelity.md).
+constexpr std::array kMemorySubcommands = std::to_array<SubcommandSpec>({
+    {"help", 2},
+    {"usage", -3},
+});
+
 // Sorted by name: lookup is a binary search, and listing is deterministic.
 constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"append", 3, W, append_command},
+    {"bitcount", -2, R, bitcount_command},
+    {"bitop", -4, W, bitop_command},
+    {"bitpos", -3, R, bitpos_command},
     {"blmove", 6, W | NS | B, blmove_command},
     {"blmpop", -5, W | B, blmpop_command},
     {"blpop", -3, W | NS | B, blpop_command},
@@ -76,6 +86,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"flushdb", -1, W, flushdb_command},
     {"function", -2, NS, function_command, kFunctionSubcommands},
     {"get", 2, R, get_command},
+    {"getbit", 3, R, getbit_command},
     {"getdel", 2, W, getdel_command},
     {"getex", -2, W, getex_command},
     {"getrange", 4, R, getrange_command},
@@ -85,16 +96,21 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"hget", 3, R, hget_command},
     {"hgetall", 2, R, hgetall_command},
     {"hincrby", 4, W, hincrby_command},
+    {"hincrbyfloat", 4, W, hincrbyfloat_command},
     {"hkeys", 2, R, hkeys_command},
     {"hlen", 2, R, hlen_command},
     {"hmget", -3, R, hmget_command},
+    {"hrandfield", -2, R, hrandfield_command},
+    {"hscan", -3, R, hscan_command},
     {"hset", -4, W, hset_command},
     {"hsetnx", 4, W, hsetnx_command},
+    {"hstrlen", 3, R, hstrlen_command},
     {"hvals", 2, R, hvals_command},
     {"incr", 2, W, incr_command},
     {"incrby", 3, W, incrby_command},
     {"incrbyfloat", 3, W, incrbyfloat_command},
     {"keys", 2, R, keys_command},
+    {"lcs", -3, R, lcs_command},
     {"lindex", 3, R, lindex_command},
     {"linsert", 5, W, linsert_command},
     {"llen", 2, R, llen_command},
@@ -108,6 +124,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"lrem", 4, W, lrem_command},
     {"lset", 4, W, lset_command},
     {"ltrim", 4, W, ltrim_command},
+    {"memory", -2, R, memory_command, kMemorySubcommands},
     {"mget", -2, R, mget_command},
     {"move", 3, W, move_command},
     {"mset", -3, W, mset_command},
@@ -140,6 +157,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"sdiffstore", -3, W, sdiffstore_command},
     {"select", 2, 0, select_command},
     {"set", -3, W, set_command},
+    {"setbit", 4, W, setbit_command},
     {"setex", 4, W, setex_command},
     {"setnx", 3, W, setnx_command},
     {"setrange", 4, W, setrange_command},
@@ -153,6 +171,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"spop", -2, W, spop_command},
     {"srandmember", -2, R, srandmember_command},
     {"srem", -3, W, srem_command},
+    {"sscan", -3, R, sscan_command},
     {"strlen", 2, R, strlen_command},
     {"subscribe", -2, NS | PS, subscribe_command},
     {"substr", 4, R, getrange_command},
@@ -176,6 +195,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"zrangebyscore", -4, R, zrangebyscore_command},
     {"zrank", 3, R, zrank_command},
     {"zrem", -3, W, zrem_command},
+    {"zscan", -3, R, zscan_command},
     {"zscore", 3, R, zscore_command},
 });
 

@@ -9,6 +9,7 @@ namespace locksim::engine {
 Reply get_command(CommandContext& ctx);
 Reply getrange_command(CommandContext& ctx);
 Reply incrbyfloat_command(CommandContext& ctx);
+Reply lcs_command(CommandContext& ctx);
 Reply setrange_command(CommandContext& ctx);
 Reply set_command(CommandContext& ctx);
 Reply setnx_command(CommandContext& ctx);
@@ -26,6 +27,13 @@ Reply incr_command(CommandContext& ctx);
 Reply decr_command(CommandContext& ctx);
 Reply incrby_command(CommandContext& ctx);
 Reply decrby_command(CommandContext& ctx);
+
+// cmd_bits.cpp
+Reply setbit_command(CommandContext& ctx);
+Reply getbit_command(CommandContext& ctx);
+Reply bitcount_command(CommandContext& ctx);
+Reply bitpos_command(CommandContext& ctx);
+Reply bitop_command(CommandContext& ctx);
 
 // cmd_keys.cpp
 Reply del_command(CommandContext& ctx);
@@ -48,8 +56,14 @@ Reply randomkey_command(CommandContext& ctx);
 Reply rename_command(CommandContext& ctx);
 Reply renamenx_command(CommandContext& ctx);
 
+// cmd_scan.cpp
+Reply hscan_command(CommandContext& ctx);
+Reply sscan_command(CommandContext& ctx);
+Reply zscan_command(CommandContext& ctx);
+
 // cmd_object.cpp
 Reply object_command(CommandContext& ctx);
+Reply memory_command(CommandContext& ctx);
 
 // cmd_hash.cpp
 Reply hset_command(CommandContext& ctx);
@@ -58,8 +72,11 @@ Reply hget_command(CommandContext& ctx);
 Reply hmget_command(CommandContext& ctx);
 Reply hexists_command(CommandContext& ctx);
 Reply hincrby_command(CommandContext& ctx);
+Reply hincrbyfloat_command(CommandContext& ctx);
 Reply hdel_command(CommandContext& ctx);
 Reply hlen_command(CommandContext& ctx);
+Reply hstrlen_command(CommandContext& ctx);
+Reply hrandfield_command(CommandContext& ctx);
 Reply hgetall_command(CommandContext& ctx);
 Reply hkeys_command(CommandContext& ctx);
 Reply hvals_command(CommandContext& ctx);

@@ -17,6 +17,10 @@ inline constexpr std::string_view kInvalidCursor = "ERR invalid cursor";
 inline constexpr std::string_view kIndexOutOfRange = "ERR index out of range";
 inline constexpr std::string_view kNoScript = "NOSCRIPT No matching script. Please use EVAL.";
 inline constexpr std::string_view kHashValueNotInteger = "ERR hash value is not an integer";
+inline constexpr std::string_view kHashValueNotFloat = "ERR hash value is not a float";
+inline constexpr std::string_view kValueNanOrInfinity = "ERR value is NaN or Infinity";
+// HRANDFIELD's count with WITHVALUES past LONG_MAX/2 either way.
+inline constexpr std::string_view kValueOutOfRange = "ERR value is out of range";
 inline constexpr std::string_view kNegativeKeys = "ERR Number of keys can't be negative";
 inline constexpr std::string_view kTooManyKeys =
     "ERR Number of keys can't be greater than number of args";
@@ -77,6 +81,16 @@ inline constexpr std::string_view kLposRankZero =
 inline constexpr std::string_view kLposCountNegative = "ERR COUNT can't be negative";
 inline constexpr std::string_view kLposMaxlenNegative = "ERR MAXLEN can't be negative";
 inline constexpr std::string_view kOffsetOutOfRange = "ERR offset is out of range";
+// LCS (t_string.c).
+inline constexpr std::string_view kLcsNotStrings = "ERR The specified keys must contain string values";
+inline constexpr std::string_view kLcsLenAndIdx = "ERR If you want both the length and indexes, please just use IDX.";
+inline constexpr std::string_view kLcsTooBig =
+    "ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len";
+// Bitmaps (bitops.c).
+inline constexpr std::string_view kBitOffset = "ERR bit offset is not an integer or out of range";
+inline constexpr std::string_view kBitValue = "ERR bit is not an integer or out of range";
+inline constexpr std::string_view kBitArgument = "ERR The bit argument must be 1 or 0.";
+inline constexpr std::string_view kBitopNotSingleKey = "ERR BITOP NOT must be called with a single source key.";
 inline constexpr std::string_view kIncrNanOrInfinity = "ERR increment would produce NaN or Infinity";
 inline constexpr std::string_view kLfuNotSelected =
     "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching "

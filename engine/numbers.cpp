@@ -81,8 +81,10 @@ std::string format_lua_number_arg(double d) { return g17(d); }
 std::string format_int64(int64_t v) { return std::to_string(v); }
 
 namespace {
+
 // MAX_LONG_DOUBLE_CHARS: the longest text string2ld reads, and ld2string's buffer.
 constexpr size_t kMaxLongDoubleChars = 5 * 1024;
+
 }  // namespace
 
 std::optional<long double> parse_long_double(std::string_view text) {
@@ -109,6 +111,26 @@ std::string format_long_double_human(long double value) {
   }
   if (text == "-0") text = "0";
   return text;
+}
+
+std::string format_long_double_auto(long double value) {
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char buf[kMaxLongDoubleChars];
+  const int written = std::snprintf(buf, sizeof buf, "%.17Lg", value);
+  return std::string(buf, static_cast<size_t>(written));
+}
+
+std::string format_d2string(double d) {
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  if (d == 0) return std::signbit(d) ? "-0" : "0";
+  // double2ll: within +-LLONG_MAX/2 and without a fractional part.
+  constexpr double kHalf = static_cast<double>(std::numeric_limits<int64_t>::max() / 2);
+  if (d >= -kHalf && d <= kHalf && static_cast<double>(static_cast<int64_t>(d)) == d)
+    return format_int64(static_cast<int64_t>(d));
+  char buf[64];
+  const int n = std::snprintf(buf, sizeof buf, "%.17g", d);
+  return std::string(buf, static_cast<size_t>(n));
 }
 
 }  // namespace locksim::engine

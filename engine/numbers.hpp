@@ -22,12 +22,20 @@ std::string format_lua_number_arg(double d);
 
 std::string format_int64(int64_t v);
 
-// string2ld: a long double as Redis reads one: strtold over the whole text, no leading space, no
-// NaN, and not an ERANGE that overflowed to infinity or underflowed to zero.
+// Redis's string2ld: strtold over the whole text (shorter than MAX_LONG_DOUBLE_CHARS), no leading
+// space, no NaN, and not an ERANGE that overflowed to infinity or underflowed to zero.
 std::optional<long double> parse_long_double(std::string_view text);
 
-// ld2string's LD_STR_HUMAN: "%.17Lf" with the trailing zeros (and a bare point) taken off, "-0" as
-// "0"; "" when it does not fit ld2string's buffer.
+// ld2string's LD_STR_HUMAN (INCRBYFLOAT, HINCRBYFLOAT): "%.17Lf" with the trailing zeros (and a
+// bare point) taken off, "-0" as "0". Empty where Redis's buffer has no room.
 std::string format_long_double_human(long double value);
+
+// ld2string's LD_STR_AUTO (createStringObjectFromLongDouble(d, 0): a skiplist's score in ZSCAN):
+// "inf", "-inf", otherwise "%.17Lg".
+std::string format_long_double_auto(long double value);
+
+// Redis's d2string, how a listpack stores a sorted set's score: "nan", "inf", "-inf", "0", "-0", an
+// integer in decimal where double2ll takes it exactly (|d| up to 2^62), otherwise "%.17g".
+std::string format_d2string(double d);
 
 }  // namespace locksim::engine

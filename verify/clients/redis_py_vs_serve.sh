@@ -11,8 +11,5 @@ session() { timeout 60 "$python" "$here/redis_py_client.py" "$1"; }
 run_both
 
 # Known differences: what serve lacks (see README.md). Each is left out of the verdict, its diff printed.
-known=(
-  # No HSCAN: hscan_iter() (scan_iter() works).
-  "scan"
-)
+known=()
 compare_outputs "$work/redis.out" "$work/serve.out" "${known[@]}"

@@ -1,6 +1,11 @@
-// Differential: OBJECT (cmd_object.cpp). ENCODING shows which representation Redis chose for a
-// value, which depends on the value and on its history (APPEND, one-way conversions), so these tests
-// walk each type across its limits.
+// Differential: OBJECT and MEMORY (cmd_object.cpp). ENCODING shows which representation Redis chose
+// for a value, which depends on the value and on its history (APPEND, one-way conversions), so these
+// tests walk each type across its limits. MEMORY USAGE's byte count depends on Redis's allocator, so
+// it is compared by the kind of its reply (an integer, or nil for a missing key) and its errors
+// exactly; the fake's number is an estimate (docs/fidelity.md).
+#include <chrono>
+#include <thread>
+
 #include "verify/support/differential.hpp"
 
 namespace locksim::test {
@@ -159,6 +164,116 @@ TEST_F(Differential, ContainerEncodingsAndTheirOneWayConversions) {
   EXPECT_EQ(fake.elements.size(), live.elements.size());
   expect_same({"OBJECT", "ENCODING", "p"});
   expect_same({"SCARD", "p"});
+}
+
+namespace {
+
+// MEMORY USAGE of `key` (and `options`) answers an integer on both sides, positive on the fake.
+void expect_usage_integer(std::pair<Reply, Reply> replies, const std::string& what) {
+  auto& [fake, live] = replies;
+  EXPECT_EQ(live.kind, Reply::Kind::Integer) << what << ": " << describe(live);
+  ASSERT_EQ(fake.kind, Reply::Kind::Integer) << what << ": " << describe(fake);
+  EXPECT_GT(fake.integer, 0) << what;
+}
+
+}  // namespace
+
+TEST_F(Differential, MemoryUsageIsAnIntegerForEveryTypeAndNilForAMissingKey) {
+  expect_same({"SET", "int", "12345"});
+  expect_same({"SET", "embstr", "hello"});
+  expect_same({"SET", "raw", std::string(100, 'x')});
+  expect_same({"APPEND", "appended", "1"});
+  expect_same({"HSET", "hash", "f", "v", "n", "1"});
+  expect_same({"RPUSH", "list", "a", "1", std::string(100, 'y')});
+  expect_same({"SADD", "intset", "1", "2", "-70000"});
+  expect_same({"SADD", "set", "a", "b"});
+  expect_same({"ZADD", "zset", "1", "a", "2.5", "b"});
+  std::vector<std::string> hset = {"HSET", "bighash"}, sadd = {"SADD", "bigset"}, zadd = {"ZADD", "bigzset"},
+                           rpush = {"RPUSH", "biglist"};
+  for (int i = 0; i < 600; ++i) {
+    hset.insert(hset.end(), {"f" + std::to_string(i), std::to_string(i)});
+    sadd.push_back("m" + std::to_string(i));
+    zadd.insert(zadd.end(), {std::to_string(i), "m" + std::to_string(i)});
+    rpush.push_back(std::string(50, 'z') + std::to_string(i));
+  }
+  for (const auto& argv : {hset, sadd, zadd, rpush}) expect_same(argv);
+  for (const char* key : {"int", "embstr", "raw", "appended", "hash", "list", "intset", "set", "zset", "bighash",
+                          "bigset", "bigzset", "biglist"}) {
+    expect_usage_integer(both({"MEMORY", "USAGE", key}), key);
+    expect_usage_integer(both({"MEMORY", "USAGE", key, "SAMPLES", "0"}), key);
+    expect_usage_integer(both({"memory", "usage", key, "samples", "1", "SAMPLES", "3"}), key);
+  }
+  expect_same({"MEMORY", "USAGE", "missing"});
+  expect_same({"MEMORY", "USAGE", "missing", "SAMPLES", "10"});
+  expect_same({"EXISTS", "missing"});
+  // A key's usage grows with what it holds.
+  const auto small = fake_->execute(session_, {"MEMORY", "USAGE", "hash"});
+  const auto big = fake_->execute(session_, {"MEMORY", "USAGE", "bighash"});
+  EXPECT_LT(small.integer, big.integer);
+}
+
+TEST_F(Differential, MemoryUsageDoesNotExpireAKey) {
+  // memoryCommand finds the key in the dict directly: an expired key still has a size, and stays.
+  expect_same({"SET", "k", "v", "PX", "1"});
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  expect_usage_integer(both({"MEMORY", "USAGE", "k"}), "expired k");
+  expect_same({"DBSIZE"});
+  expect_same({"EXISTS", "k"});
+  expect_same({"MEMORY", "USAGE", "k"});
+}
+
+TEST_F(Differential, MemoryUsageOptionErrors) {
+  expect_same({"SET", "k", "v"});
+  for (const std::string& key : {std::string("k"), std::string("missing")}) {
+    // The options are read before the key is looked up.
+    for (const std::vector<std::string>& options : std::vector<std::vector<std::string>>{
+             {"SAMPLES"},
+             {"SAMPLES", "-1"},
+             {"SAMPLES", "x"},
+             {"SAMPLES", " 1"},
+             {"SAMPLES", "1.5"},
+             {"SAMPLES", ""},
+             {"SAMPLES", "9223372036854775808"},
+             {"SAMPLES", "-9223372036854775808"},
+             {"SAMPLES", "1", "SAMPLES"},
+             {"SAMPLES", "1", "x"},
+             {"FOO"},
+             {"FOO", "1"},
+             {std::string("SAMPLES\0x", 9), "x"}}) {
+      std::vector<std::string> argv = {"MEMORY", "USAGE", key};
+      argv.insert(argv.end(), options.begin(), options.end());
+      expect_same(argv);
+    }
+  }
+  expect_usage_integer(both({"MEMORY", "USAGE", "k", std::string("SAMPLES\0x", 9), "2"}), "NUL option");
+  expect_usage_integer(both({"MEMORY", "USAGE", "k", "SAMPLES", "9223372036854775807"}), "largest SAMPLES");
+}
+
+TEST_F(Differential, MemorySubcommandsAndTheirErrors) {
+  expect_same({"MEMORY", "HELP"});
+  expect_same({"memory", "help"});
+  expect_same({"MEMORY", "HELP", "x"});
+  expect_same({"MEMORY"});
+  expect_same({"MEMORY", "USAGE"});
+  expect_same({"MEMORY", "NOPE"});
+  expect_same({"MEMORY", "NOPE", "k"});
+  expect_same({"MEMORY", std::string("usa\0ge", 7), "k"});
+  expect_same({"MULTI"});
+  expect_same({"MEMORY", "USAGE"});
+  expect_same({"MEMORY", "USAGE", "k"});
+  expect_same({"EXEC"});
+}
+
+TEST_F(Differential, MemoryUsageFromAScript) {
+  expect_same({"SET", "k", "v"});
+  auto [fake, live] = both({"EVAL", "return redis.call('memory', 'usage', KEYS[1])", "1", "k"});
+  EXPECT_EQ(fake.kind, Reply::Kind::Integer) << describe(fake);
+  EXPECT_EQ(live.kind, Reply::Kind::Integer) << describe(live);
+  expect_same({"EVAL", "return redis.call('memory', 'usage', KEYS[1])", "1", "missing"});
+  expect_same({"EVAL", "return redis.pcall('memory', 'usage', KEYS[1], 'samples', -1)", "1", "k"});
+  expect_same({"EVAL", "return redis.pcall('memory', 'usage')", "0"});
+  expect_same({"EVAL", "return redis.pcall('memory', 'nope')", "0"});
+  expect_same({"EVAL", "#!lua flags=no-writes\nreturn redis.call('memory', 'usage', KEYS[1])", "1", "missing"});
 }
 
 }  // namespace locksim::test

@@ -557,4 +557,60 @@ TEST_F(Differential, IncrbyfloatBreaksAWatchEvenWithTheSameBytes) {
   expect_same({"GET", "f"});
   expect_same({"EXEC"});
 }
+
+TEST_F(Differential, LcsFindsTheLongestCommonSubsequence) {
+  expect_same({"MSET", "a", "ohmytext", "b", "mynewtext"});
+  expect_same({"LCS", "a", "b"});
+  expect_same({"LCS", "a", "b", "LEN"});
+  expect_same({"LCS", "a", "b", "IDX"});
+  expect_same({"LCS", "a", "b", "IDX", "MINMATCHLEN", "4"});
+  expect_same({"LCS", "a", "b", "IDX", "MINMATCHLEN", "4", "WITHMATCHLEN"});
+  expect_same({"LCS", "a", "b", "idx", "withmatchlen"});
+  expect_same({"LCS", "a", "b", "IDX", "MINMATCHLEN", "-5"});
+  expect_same({"LCS", "a", "b", "IDX", "MINMATCHLEN", "100"});
+  expect_same({"LCS", "a", "b", "LEN", "LEN", "WITHMATCHLEN"});
+  expect_same({"LCS", "a", "b", "MINMATCHLEN", "2"});
+  expect_same({"LCS", "b", "a", "IDX", "WITHMATCHLEN"});
+  expect_same({"LCS", "a", "a", "IDX", "WITHMATCHLEN"});
+  expect_same({"LCS", "a", "missing"});
+  expect_same({"LCS", "missing", "a", "LEN"});
+  expect_same({"LCS", "missing", "other", "IDX"});
+  // string.tcl's sequences, shortened: several ranges, matches at both strings' starts and ends.
+  expect_same({"MSET", "rna1", "CACCTTCCCAGGTAACAAACCAACCAACTTTCGATCTCTTGTAGATCTGTTCTCTAAACGAAC",
+               "rna2", "ATTAAAGGTTTATACCTTCCCAGGTAACAAACCAACCAACTTTCGATCTCTTGTAGATCTGTTCT"});
+  expect_same({"LCS", "rna1", "rna2"});
+  expect_same({"LCS", "rna1", "rna2", "LEN"});
+  expect_same({"LCS", "rna1", "rna2", "IDX", "WITHMATCHLEN"});
+  expect_same({"LCS", "rna1", "rna2", "IDX", "MINMATCHLEN", "5", "WITHMATCHLEN"});
+  expect_same({"MSET", "x", "abcabc", "y", "cba", "i", "12321", "j", "123"});
+  expect_same({"LCS", "x", "y", "IDX", "WITHMATCHLEN"});
+  expect_same({"LCS", "y", "x", "IDX", "WITHMATCHLEN"});
+  expect_same({"LCS", "i", "j"});
+  expect_same({"LCS", "i", "j", "IDX"});
+  expect_same({"MSET", "bin1", std::string("a\0b\xff\0", 5), "bin2", std::string("\0\xff\0b", 4)});
+  expect_same({"LCS", "bin1", "bin2"});
+  expect_same({"LCS", "bin1", "bin2", "IDX", "WITHMATCHLEN"});
+}
+
+TEST_F(Differential, LcsRefusesBadArgumentsAndTypes) {
+  expect_same({"MSET", "a", "abc", "b", "abd"});
+  expect_same({"HSET", "h", "f", "v"});
+  expect_same({"LCS", "a", "b", "LEN", "IDX"});
+  expect_same({"LCS", "a", "b", "IDX", "LEN"});
+  expect_same({"LCS", "a", "b", "FOO"});
+  expect_same({"LCS", "a", "b", "MINMATCHLEN"});
+  expect_same({"LCS", "a", "b", "MINMATCHLEN", "x"});
+  expect_same({"LCS", "a", "b", "MINMATCHLEN", " 1"});
+  expect_same({"LCS", "a", "b", "MINMATCHLEN", "1.5"});
+  expect_same({"LCS", "a", "b", std::string("LEN\0x", 5)});
+  // The types are checked before the options.
+  expect_same({"LCS", "a", "h"});
+  expect_same({"LCS", "h", "a", "FOO"});
+  expect_same({"LCS", "h", "missing", "LEN", "IDX"});
+  expect_same({"LCS", "a"});
+  expect_same({"LCS"});
+  expect_same({"EVAL", "return redis.call('lcs', KEYS[1], KEYS[2], 'idx', 'withmatchlen')", "2", "a", "b"});
+  expect_same({"EVAL", "return redis.pcall('lcs', KEYS[1], KEYS[2])", "2", "a", "h"});
+}
+
 }  // namespace locksim::test

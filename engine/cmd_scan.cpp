@@ -1,0 +1,130 @@
+// Container scans: HSCAN, SSCAN, ZSCAN (Redis's scanGenericCommand in db.c, which serves SCAN too;
+// SCAN is in cmd_keys.cpp and both use scan.hpp).
+//
+// A container in its small encoding (a listpack hash or sorted set, an intset) is returned whole in
+// one call with cursor 0, whatever the cursor and COUNT, as Redis does. A big one (hashtable,
+// skiplist) is walked with SCAN's cursor model over its field or member names in byte order: COUNT
+// names a call plus any that share the last one's 8-byte cursor. Redis walks the dict's buckets
+// instead, so the cursor numbers and batches differ while a full iteration returns the same elements
+// (docs/fidelity.md, "SCAN cursors").
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/commands.hpp"
+#include "engine/errors.hpp"
+#include "engine/glob.hpp"
+#include "engine/numbers.hpp"
+#include "engine/scan.hpp"
+
+namespace locksim::engine {
+namespace {
+
+// One element of a scan's reply before MATCH: its name and, for hashes and sorted sets, its value.
+struct Scanned {
+  std::string_view name;
+  std::string value;
+};
+
+// scanGenericCommand's steps 3 and 4 for a container: MATCH filters on the name (and a hash's or
+// sorted set's value goes with its name), then the reply.
+Reply filtered_reply(uint64_t next, const std::vector<Scanned>& elements, const ScanOptions& options, bool pairs) {
+  Reply out = Reply::array();
+  for (const Scanned& element : elements) {
+    if (options.pattern && !glob_match(*options.pattern, element.name)) continue;
+    out.elements.push_back(Reply::bulk(element.name));
+    if (pairs) out.elements.push_back(Reply::bulk(element.value));
+  }
+  return scan_reply(next, std::move(out));
+}
+
+// The walk over names in byte order, from the cursor: `sorted` holds every element, sorted by name.
+uint64_t visit_sorted(std::vector<Scanned>& sorted, uint64_t cursor, int64_t count) {
+  const std::string from = first_name_at(cursor);
+  using It = std::vector<Scanned>::iterator;
+  const It first = std::lower_bound(sorted.begin(), sorted.end(), from,
+                                    [](const Scanned& s, const std::string& name) { return s.name < name; });
+  std::vector<It> visited;
+  const uint64_t next = scan_visit(first, sorted.end(), count, [](const Scanned& s) { return s.name; }, visited);
+  std::vector<Scanned> batch;
+  batch.reserve(visited.size());
+  for (const It& it : visited) batch.push_back(std::move(*it));
+  sorted = std::move(batch);
+  return next;
+}
+
+// What HSCAN, SSCAN and ZSCAN do before the walk, in Redis's order: the cursor, then the key (a
+// missing one is an empty scan, before any option is read), its type, then the options.
+template <class T>
+bool prepare(CommandContext& ctx, const T*& value, uint64_t& cursor, ScanOptions& options, Reply& reply) {
+  const auto parsed = parse_scan_cursor(ctx.arg(2));
+  if (!parsed) {
+    reply = Reply::error(errors::kInvalidCursor);
+    return false;
+  }
+  cursor = *parsed;
+  Found<T> found = find_as<T>(ctx.db, ctx.arg(1));
+  if (found.wrong_type) {
+    reply = Reply::error(errors::kWrongType);
+    return false;
+  }
+  if (found.value == nullptr) {
+    reply = scan_reply(0, Reply::array());  // shared.emptyscan
+    return false;
+  }
+  value = found.value;
+  return parse_scan_options(ctx, 3, false, options, reply);
+}
+
+}  // namespace
+
+// HSCAN key cursor [MATCH pattern] [COUNT count]: field, value, field, value, ...
+Reply hscan_command(CommandContext& ctx) {
+  const Hash* hash = nullptr;
+  uint64_t cursor = 0;
+  ScanOptions options;
+  Reply reply;
+  if (!prepare(ctx, hash, cursor, options, reply)) return reply;
+  std::vector<Scanned> elements;
+  for (const auto& [field, value] : hash->fields()) elements.push_back({field, value});
+  if (hash->is_listpack()) return filtered_reply(0, elements, options, true);
+  std::sort(elements.begin(), elements.end(), [](const Scanned& a, const Scanned& b) { return a.name < b.name; });
+  const uint64_t next = visit_sorted(elements, cursor, options.count);
+  return filtered_reply(next, elements, options, true);
+}
+
+// SSCAN key cursor [MATCH pattern] [COUNT count]: an intset in its numeric order, whole.
+Reply sscan_command(CommandContext& ctx) {
+  const Set* set = nullptr;
+  uint64_t cursor = 0;
+  ScanOptions options;
+  Reply reply;
+  if (!prepare(ctx, set, cursor, options, reply)) return reply;
+  const std::vector<std::string> members = set->members();  // a hashtable's in byte order
+  std::vector<Scanned> elements;
+  for (const std::string& member : members) elements.push_back({member, {}});
+  if (set->encoding() == Set::Encoding::IntSet) return filtered_reply(0, elements, options, false);
+  const uint64_t next = visit_sorted(elements, cursor, options.count);
+  return filtered_reply(next, elements, options, false);
+}
+
+// ZSCAN key cursor [MATCH pattern] [COUNT count]: member, score, ... A listpack's scores are the
+// text it stores (d2string); a skiplist's are written by createStringObjectFromLongDouble (%.17Lg).
+Reply zscan_command(CommandContext& ctx) {
+  const ZSet* zset = nullptr;
+  uint64_t cursor = 0;
+  ScanOptions options;
+  Reply reply;
+  if (!prepare(ctx, zset, cursor, options, reply)) return reply;
+  std::vector<Scanned> elements;
+  const bool listpack = zset->is_listpack();
+  for (const auto& [score, member] : zset->ordered())
+    elements.push_back({member, listpack ? format_d2string(score) : format_long_double_auto(score)});
+  if (listpack) return filtered_reply(0, elements, options, true);
+  std::sort(elements.begin(), elements.end(), [](const Scanned& a, const Scanned& b) { return a.name < b.name; });
+  const uint64_t next = visit_sorted(elements, cursor, options.count);
+  return filtered_reply(next, elements, options, true);
+}
+
+}  // namespace locksim::engine

@@ -10,7 +10,7 @@ namespace locksim::engine {
 // PING [message]: in subscriber mode the reply is ["pong", message].
 Reply ping_command(CommandContext& ctx) {
   if (ctx.argc() > 2) return Reply::error(errors::wrong_arity("ping"));
-  if (ctx.session != kScriptCaller && ctx.engine.pubsub().count_of(ctx.session) > 0)
+  if (ctx.session != kScriptCaller && !ctx.engine.resp3(ctx.session) && ctx.engine.pubsub().count_of(ctx.session) > 0)
     return Reply::array({Reply::bulk("pong"), Reply::bulk(ctx.argc() == 2 ? ctx.arg(1) : "")});
   return ctx.argc() == 2 ? Reply::bulk(ctx.arg(1)) : Reply::status("PONG");
 }

@@ -122,7 +122,7 @@ Reply Engine::execute(SessionId session, std::span<const std::string_view> argv)
     case Shape::WrongArity: return reject(session, spec, errors::wrong_arity(fullname));
     case Shape::Ok: break;
   }
-  if (pubsub_.count_of(session) > 0 && !(spec->flags & kCmdPubSubContext))
+  if (!c.resp3 && pubsub_.count_of(session) > 0 && !(spec->flags & kCmdPubSubContext))
     return reject(session, spec, errors::not_in_pubsub_context(fullname));
 
   if (c.multi.open && !runs_inside_multi(*spec)) {
@@ -185,6 +185,8 @@ void Engine::enter_script(bool read_only) {
     script_read_only_ = read_only;
   }
 }
+
+bool Engine::resp3(SessionId session) const { return session != kScriptCaller && client(session).resp3; }
 
 bool Engine::may_block(SessionId session) const {
   return session != kScriptCaller && !in_script() && !client(session).multi.open && host_.can_block();

@@ -115,6 +115,10 @@ class Engine final : public ScriptServer {
   // SELECT: `session` works in db `id` from now on; a script's SELECT lasts until the script ends.
   void select(SessionId session, int id);
   Transaction& transaction(SessionId session);
+  // HELLO 3 / RESET: whether the connection speaks RESP3, where a subscriber may run any command and
+  // PING answers as usual (Redis 7.0 limits the subscriber context under RESP2 only).
+  void set_resp3(SessionId session, bool resp3) { client(session).resp3 = resp3; }
+  bool resp3(SessionId session) const;  // false for a script's calls
   // Redis's discardTransaction: the queue, the transaction's flags and the session's WATCHes go.
   void discard_transaction(SessionId session);
 
@@ -122,6 +126,7 @@ class Engine final : public ScriptServer {
   struct Client {
     int db = 0;
     Transaction multi;
+    bool resp3 = false;
   };
 
   Client& client(SessionId session);

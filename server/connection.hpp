@@ -51,6 +51,9 @@ struct Connection : std::enable_shared_from_this<Connection> {
   bool blocked = false;             // WAIT, BLPOP and kin: no command runs until it answers
   bool waiting_acks = false;        // blocked in WAIT (else, when blocked, on keys in the engine)
   Resp3Shape block_shape = Resp3Shape::Plain;  // the blocked command's reply shape
+  bool reply_off = false;           // CLIENT REPLY OFF: replies are not sent (pushes are)
+  bool reply_skip = false;          // CLIENT REPLY SKIP: the running command's reply is not sent
+  bool reply_skip_next = false;     // ... set by SKIP, for the command after it
   int64_t woff_ms = -1;             // the run's time of the last write before its last command (-1: none)
   bool batching = false;            // running what one read brought: replies wait to leave together
 

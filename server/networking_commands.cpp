@@ -225,6 +225,7 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
     if (!hello) return Reply::ok();
     if (setname) c->name = *setname;
     c->protocol = protocol == 3 ? Protocol::Resp3 : Protocol::Resp2;
+    engine_->set_resp3(c->session, protocol == 3);
     std::string bytes;
     append_map(bytes,
                {{"server", Reply::bulk("redis")},
@@ -240,6 +241,7 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
   }
   if (equals_ignore_case(cmd, "reset")) {
     c->name.clear();
+    c->reply_off = c->reply_skip_next = false;
     c->protocol = Protocol::Resp2;
     engine_->close_session(c->session);
     by_session_.erase(c->session);
@@ -254,6 +256,13 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
   if (equals_ignore_case(cmd, "client")) {
     if (argc < 2) return wrong_arity("client");
     const std::string_view sub = argv[1];
+    // The CLIENT subcommands serve answers, with Redis 7.0's arity (the command's name counted).
+    static constexpr std::pair<std::string_view, int> kClientArity[] = {
+        {"id", 2},    {"getname", 2}, {"setname", 3}, {"info", 2},     {"list", -2},
+        {"kill", -3}, {"unblock", -3}, {"reply", 3},  {"no-evict", 3},
+    };
+    for (const auto& [name, arity] : kClientArity)
+      if (equals_ignore_case(sub, name) && !engine::arity_ok(arity, argc)) return wrong_arity("client|" + std::string(name));
     if (equals_ignore_case(sub, "id") && argc == 2) return Reply::integer_of(static_cast<int64_t>(c->id));
     if (equals_ignore_case(sub, "getname") && argc == 2) return c->name.empty() ? Reply::nil() : Reply::bulk(c->name);
     if (equals_ignore_case(sub, "setname") && argc == 3) {
@@ -321,6 +330,23 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
       if (target->second->waiting_acks) end_wait(target->second, with_error);
       else engine_->unblock(target->second->session, with_error);
       return Reply::integer_of(1);
+    }
+    if (equals_ignore_case(sub, "reply") && argc == 3) {
+      // CLIENT REPLY ON|OFF|SKIP: OFF silences this reply too, SKIP the next command's; pushes (pub/sub
+      // messages and confirmations) still go, as Redis sends them with CLIENT_PUSHING.
+      if (equals_ignore_case(argv[2], "on")) {
+        c->reply_off = c->reply_skip = false;
+        return Reply::ok();
+      }
+      if (equals_ignore_case(argv[2], "off")) {
+        c->reply_off = true;
+        return Reply::sequence({});
+      }
+      if (equals_ignore_case(argv[2], "skip")) {
+        if (!c->reply_off) c->reply_skip_next = true;
+        return Reply::sequence({});
+      }
+      return Reply::error("ERR syntax error");
     }
     if (equals_ignore_case(sub, "no-evict") || equals_ignore_case(sub, "no-touch")) return Reply::ok();
     return unknown_subcommand("client", sub);

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 #include "base/assert.hpp"
 #include "engine/command_context.hpp"
@@ -211,6 +212,11 @@ void Server::process_all() {
 }
 
 void Server::execute(const ConnPtr& c, std::vector<std::string>& argv) {
+  // resetClient: a SKIP silences the command after the one that asked for it, and only that one.
+  struct AfterCommand {
+    Connection& c;
+    ~AfterCommand() { c.reply_skip = std::exchange(c.reply_skip_next, false); }
+  } after{*c};
   const std::string name = lower(argv[0]);
   c->last_ms = clock_.run_ms();
   c->last_command = name;
@@ -273,6 +279,7 @@ Reply Server::run_engine(const ConnPtr& c, const std::vector<std::string>& argv)
 }
 
 void Server::reply(const ConnPtr& c, const Reply& r, bool push, Resp3Shape shape) {
+  if ((c->reply_off || c->reply_skip) && !push) return;
   std::string bytes;
   if (push && c->protocol == Protocol::Resp3) {
     // RESP3 sends subscription confirmations as pushes, like the messages themselves.

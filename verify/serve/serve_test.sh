@@ -262,6 +262,10 @@ cases=(
   'RESET\r\n'
   'MULTI\r\nSET k v\r\nSHUTDOWN\r\nEXEC\r\nPING\r\n'
   'MULTI\r\nINCR n\r\nEXEC\r\nSELECT 3\r\nGET n\r\n'
+  'CLIENT REPLY OFF\r\nPING\r\nGET nokey\r\nCLIENT REPLY ON\r\nPING\r\n'
+  'CLIENT REPLY SKIP\r\nECHO skipped\r\nECHO sent\r\nCLIENT REPLY SKIP\r\nNOPE\r\nPING\r\n'
+  'CLIENT REPLY OFF\r\nCLIENT REPLY SKIP\r\nRESET\r\nECHO after\r\n'
+  'CLIENT REPLY MAYBE\r\nCLIENT REPLY\r\n'
 )
 for bytes in "${cases[@]}"; do
   want=$(raw "$redis_port" "$bytes")

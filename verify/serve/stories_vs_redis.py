@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Blocking commands over RESP: the same stories told to a private redis-server and to
-`locksim serve`, each on fresh servers, and what every connection saw must be the same.
+"""Stories of several connections over RESP (blocking commands and CLIENT UNBLOCK, CLIENT REPLY,
+RESP3 subscribers): the same stories told to a private redis-server and to `locksim serve`, each on
+fresh servers, and what every connection saw must be the same.
 
 A story is a list of steps on named connections: send a command (its reply read at once, or
 `wait=True`: none may come within a short while), read a reply that a blocked command owes, sleep,
 or close a connection. Replies are compared as RESP values; a null bulk and a null array are both
 None (locksim's Reply has one nil: docs/fidelity.md says so).
 
-Usage: blocking_vs_redis.py LOCKSIM      (exit 77 when redis-server is missing)
+Usage: stories_vs_redis.py LOCKSIM      (exit 77 when redis-server is missing)
 """
 import os
 import shutil
@@ -101,7 +102,8 @@ def blocked_clients(info):
     return "(no blocked_clients line)"
 
 
-# Steps: (conn, "cmd", words) reads its reply; (conn, "block", words) sends and expects silence;
+# Steps: (conn, "cmd", words) reads its reply (a fourth item "skip": not compared, "no reply": expects
+# none); (conn, "send", words) only sends; (conn, "block", words) sends and expects silence;
 # (conn, "read") reads what a blocked command owes; ("sleep", s); (conn, "close");
 # (conn, "info") records INFO's blocked_clients line; (conn, "id") records nothing but remembers
 # the connection's CLIENT ID, which ("unblock", conn, how) then names from another connection.
@@ -243,6 +245,30 @@ STORIES = {
         ("c", "cmd", ["RPUSH", "k", "v"]),
         ("c", "cmd", ["LLEN", "k"]),
     ],
+    "client reply off and skip leave pushes alone": [
+        ("a", "cmd", ["HELLO", "3"], "skip"),
+        ("a", "send", ["CLIENT", "REPLY", "OFF"]),
+        ("a", "send", ["SUBSCRIBE", "ch"]),
+        ("a", "read"),
+        ("a", "send", ["PUBLISH", "ch", "hi"]),
+        ("a", "read"),
+        ("a", "send", ["PING"]),
+        ("a", "silent"),
+        ("b", "cmd", ["CLIENT", "REPLY", "SKIP"], "no reply"),
+        ("b", "send", ["ECHO", "skipped"]),
+        ("b", "cmd", ["ECHO", "sent"]),
+    ],
+    "a resp3 subscriber runs any command": [
+        ("a", "cmd", ["HELLO", "3"], "skip"),
+        ("a", "cmd", ["SUBSCRIBE", "ch"]),
+        ("a", "cmd", ["SET", "k", "v"]),
+        ("a", "cmd", ["PING"]),
+        ("a", "cmd", ["PUBLISH", "ch", "self"]),
+        ("a", "read"),
+        ("b", "cmd", ["SUBSCRIBE", "ch"]),
+        ("b", "cmd", ["GET", "k"]),
+        ("b", "cmd", ["PING"]),
+    ],
     "linsert and lmpop": [
         ("a", "cmd", ["RPUSH", "l", "a", "b", "c"]),
         ("a", "cmd", ["LINSERT", "l", "BEFORE", "b", "x"]),
@@ -278,9 +304,14 @@ def tell(story, port):
         c = conn(name)
         if what == "cmd":
             c.send(*step[2])
+            if len(step) > 3 and step[3] == "no reply":
+                seen.append((name, " ".join(step[2]), c.silent()))
+                continue
             reply = c.read()
             if len(step) < 4:  # "skip": a reply whose text differs by design (HELLO's server fields)
                 seen.append((name, " ".join(step[2]), reply))
+        elif what == "send":
+            c.send(*step[2])
         elif what == "block":
             c.send(*step[2])
             seen.append((name, " ".join(step[2]), c.silent()))

@@ -79,7 +79,9 @@ Recorder::Before Recorder::before(const engine::Keyspace& keyspace, int64_t epoc
 
 void Recorder::exec(const std::string& client, const std::vector<std::string>& argv, const Reply& reply,
                     const Before& before, const engine::Keyspace& keyspace, int64_t epoch_ms) {
-  if (cut_) return;
+  // Without --history nothing is built: an event's atoms are interned for good, so a serve that
+  // records nothing must not grow with every distinct command it answers.
+  if (!enabled_ || cut_) return;
   model::Execution x{.server = 0, .client = client, .command = Atom(client + " " + command_text(argv)),
                      .reply = Atom(locksim::describe(reply))};
   int64_t value = 0;

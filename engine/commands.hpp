@@ -71,9 +71,6 @@ Reply rpop_command(CommandContext& ctx);
 Reply lindex_command(CommandContext& ctx);
 Reply llen_command(CommandContext& ctx);
 Reply lpos_command(CommandContext& ctx);
-Reply zpopmin_command(CommandContext& ctx);
-Reply zpopmax_command(CommandContext& ctx);
-Reply copy_command(CommandContext& ctx);
 Reply lpushx_command(CommandContext& ctx);
 Reply rpushx_command(CommandContext& ctx);
 Reply ltrim_command(CommandContext& ctx);
@@ -83,15 +80,31 @@ Reply lrange_command(CommandContext& ctx);
 Reply lrem_command(CommandContext& ctx);
 Reply lset_command(CommandContext& ctx);
 
-// cmd_zset.cpp
+// cmd_zset.cpp (the pop they share, for the blocking forms too: zset_pop.hpp)
 Reply zadd_command(CommandContext& ctx);
 Reply zscore_command(CommandContext& ctx);
+Reply zmscore_command(CommandContext& ctx);
 Reply zincrby_command(CommandContext& ctx);
 Reply zrem_command(CommandContext& ctx);
 Reply zrange_command(CommandContext& ctx);
+Reply zrangestore_command(CommandContext& ctx);
+Reply zrevrange_command(CommandContext& ctx);
 Reply zrangebyscore_command(CommandContext& ctx);
+Reply zrevrangebyscore_command(CommandContext& ctx);
+Reply zrangebylex_command(CommandContext& ctx);
+Reply zrevrangebylex_command(CommandContext& ctx);
+Reply zcount_command(CommandContext& ctx);
+Reply zlexcount_command(CommandContext& ctx);
+Reply zremrangebyrank_command(CommandContext& ctx);
+Reply zremrangebyscore_command(CommandContext& ctx);
+Reply zremrangebylex_command(CommandContext& ctx);
 Reply zcard_command(CommandContext& ctx);
 Reply zrank_command(CommandContext& ctx);
+Reply zrevrank_command(CommandContext& ctx);
+Reply zpopmin_command(CommandContext& ctx);
+Reply zpopmax_command(CommandContext& ctx);
+Reply zmpop_command(CommandContext& ctx);
+Reply zrandmember_command(CommandContext& ctx);
 
 // cmd_set.cpp
 Reply sadd_command(CommandContext& ctx);
@@ -126,6 +139,7 @@ Reply time_command(CommandContext& ctx);
 Reply debug_command(CommandContext& ctx);
 
 // cmd_db.cpp
+Reply copy_command(CommandContext& ctx);
 Reply select_command(CommandContext& ctx);
 Reply swapdb_command(CommandContext& ctx);
 Reply move_command(CommandContext& ctx);

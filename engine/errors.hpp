@@ -71,6 +71,9 @@ inline constexpr std::string_view kCountNotPositive = "ERR value is out of range
 inline constexpr std::string_view kDecrementOverflow = "ERR decrement would overflow";
 inline constexpr std::string_view kNumkeysNotPositive = "ERR numkeys should be greater than 0";
 inline constexpr std::string_view kLimitNegative = "ERR LIMIT can't be negative";
+inline constexpr std::string_view kCountNotGreaterThanZero = "ERR count should be greater than 0";
+// ZRANDMEMBER's refusal of a count whose doubled reply would overflow (WITHSCORES).
+inline constexpr std::string_view kValueOutOfRange = "ERR value is out of range";
 inline constexpr std::string_view kLposRankZero =
     "ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use negative to start "
     "from the end of the list";

@@ -2,8 +2,9 @@
 // range family on one path, as Redis's zrangeGenericCommand: ZRANGE (rank, BYSCORE, BYLEX, REV,
 // LIMIT, WITHSCORES), ZRANGESTORE, ZREVRANGE, ZRANGEBYSCORE, ZREVRANGEBYSCORE, ZRANGEBYLEX,
 // ZREVRANGEBYLEX; ZCOUNT, ZLEXCOUNT; ZREMRANGEBYRANK, ZREMRANGEBYSCORE, ZREMRANGEBYLEX; the pops
-// (ZPOPMIN, ZPOPMAX, ZMPOP, through zset_pop.hpp's zset_pop) and ZRANDMEMBER. Scores print as
-// Redis 7.0 prints doubles.
+// (ZPOPMIN, ZPOPMAX, ZMPOP, through zset_pop.hpp's zset_pop) and ZRANDMEMBER. The set algebra
+// (ZUNION, ZINTER, ZDIFF, their STORE forms, ZINTERCARD) is in cmd_zset_algebra.cpp. Scores print
+// as Redis 7.0 prints doubles.
 //
 // Where Redis draws at random (ZRANDMEMBER) the fake takes members in the order Redis lists a whole
 // sorted set there (highest first), so a run is a function of its commands (docs/fidelity.md).

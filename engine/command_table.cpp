@@ -162,7 +162,12 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"zadd", -4, W, zadd_command},
     {"zcard", 2, R, zcard_command},
     {"zcount", 4, R, zcount_command},
+    {"zdiff", -3, R, zdiff_command},
+    {"zdiffstore", -4, W, zdiffstore_command},
     {"zincrby", 4, W, zincrby_command},
+    {"zinter", -3, R, zinter_command},
+    {"zintercard", -3, R, zintercard_command},
+    {"zinterstore", -4, W, zinterstore_command},
     {"zlexcount", 4, R, zlexcount_command},
     {"zmpop", -4, W, zmpop_command},
     {"zmscore", -3, R, zmscore_command},
@@ -183,6 +188,8 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"zrevrangebyscore", -4, R, zrevrangebyscore_command},
     {"zrevrank", 3, R, zrevrank_command},
     {"zscore", 3, R, zscore_command},
+    {"zunion", -3, R, zunion_command},
+    {"zunionstore", -4, W, zunionstore_command},
 });
 
 constexpr bool sorted_by_name() {

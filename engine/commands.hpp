@@ -106,6 +106,15 @@ Reply zpopmax_command(CommandContext& ctx);
 Reply zmpop_command(CommandContext& ctx);
 Reply zrandmember_command(CommandContext& ctx);
 
+// cmd_zset_algebra.cpp
+Reply zunionstore_command(CommandContext& ctx);
+Reply zinterstore_command(CommandContext& ctx);
+Reply zdiffstore_command(CommandContext& ctx);
+Reply zunion_command(CommandContext& ctx);
+Reply zinter_command(CommandContext& ctx);
+Reply zdiff_command(CommandContext& ctx);
+Reply zintercard_command(CommandContext& ctx);
+
 // cmd_set.cpp
 Reply sadd_command(CommandContext& ctx);
 Reply srem_command(CommandContext& ctx);

@@ -50,6 +50,11 @@ inline std::string value_out_of_range(long long min, long long max) {
   return "ERR value is out of range, value must between " + std::to_string(min) + " and " + std::to_string(max);
 }
 
+// zunionInterDiffGenericCommand's refusal of numkeys 0 (the command's lower-case name).
+inline std::string needs_input_key(std::string_view command) {
+  return "ERR at least 1 input key is needed for '" + std::string(command) + "' command";
+}
+
 inline std::string invalid_expire(std::string_view command) {
   return "ERR invalid expire time in '" + std::string(command) + "' command";
 }
@@ -71,6 +76,7 @@ inline constexpr std::string_view kCountNotPositive = "ERR value is out of range
 inline constexpr std::string_view kDecrementOverflow = "ERR decrement would overflow";
 inline constexpr std::string_view kNumkeysNotPositive = "ERR numkeys should be greater than 0";
 inline constexpr std::string_view kLimitNegative = "ERR LIMIT can't be negative";
+inline constexpr std::string_view kWeightNotFloat = "ERR weight value is not a float";
 inline constexpr std::string_view kCountNotGreaterThanZero = "ERR count should be greater than 0";
 // ZRANDMEMBER's refusal of a count whose doubled reply would overflow (WITHSCORES).
 inline constexpr std::string_view kValueOutOfRange = "ERR value is out of range";

@@ -53,8 +53,8 @@ class ZSet {
   static constexpr size_t kListpackEntries = 128, kListpackValue = 64;
   using Item = std::pair<double, std::string>;
   // An empty sorted set that is a skiplist from the start, as Redis's createZsetObject makes it
-  // (ZRANGESTORE when the range is known to hold more than a listpack's worth). A new key's sorted
-  // set starts as a listpack instead.
+  // (the set operations build their result in one; ZRANGESTORE too when the range is known to
+  // hold more than a listpack's worth). A new key's sorted set starts as a listpack instead.
   static ZSet skiplist() {
     ZSet zset;
     zset.listpack_ = false;

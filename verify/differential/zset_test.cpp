@@ -1,4 +1,4 @@
-// Differential: sorted sets (cmd_zset.cpp). Scores print as Redis 7.0 prints
+// Differential: sorted sets (cmd_zset.cpp, cmd_zset_algebra.cpp). Scores print as Redis 7.0 prints
 // doubles ("%.17g"). ZRANDMEMBER draws at random in Redis: where the draw shows, the tests compare
 // what does not depend on it (sizes, membership, scores), and exactly where nothing is left to
 // chance (a count that covers the whole set, a set of one).
@@ -519,7 +519,17 @@ TEST_F(Differential, ZstoresAndRangesCarryNegativeZeroAsRedis) {
   expect_same({"ZRANGE", "dst", "0", "-1", "WITHSCORES"});
   expect_same({"ZRANGESTORE", "dst", "src", "0", "-1"});
   expect_same({"ZRANGE", "dst", "0", "-1", "WITHSCORES"});
+  expect_same({"ZUNION", "1", "src", "WITHSCORES"});
+  expect_same({"ZUNIONSTORE", "dst", "1", "src"});
+  expect_same({"ZRANGE", "dst", "0", "-1", "WITHSCORES"});
+  expect_same({"ZINTERSTORE", "dst", "1", "src", "WEIGHTS", "1"});
+  expect_same({"ZRANGE", "dst", "0", "-1", "WITHSCORES"});
+  expect_same({"ZDIFFSTORE", "dst", "2", "src", "missing"});
+  expect_same({"ZRANGE", "dst", "0", "-1", "WITHSCORES"});
   expect_same({"ZREM", "src", long_member});
+  expect_same({"ZUNIONSTORE", "dst", "1", "src"});
+  expect_same({"ZRANGE", "dst", "0", "-1", "WITHSCORES"});
+  expect_same({"ZDIFF", "1", "src", "WITHSCORES"});
   expect_same({"ZMSCORE", "src", "negz"});
   // A rank range of more than 128 is stored in a skiplist from the start, and keeps every -0; a
   // score range fills a listpack first, whose zeros lose their sign before it converts.
@@ -606,6 +616,295 @@ TEST_F(Differential, ZremrangebyscoreRankAndLex) {
   expect_same({"OBJECT", "ENCODING", "big"});
   expect_same({"ZREMRANGEBYSCORE", "big", "(3", "195"});
   expect_same({"ZRANGE", "big", "0", "-1", "WITHSCORES"});
+}
+
+TEST_F(Differential, ZunionstoreAndZinterstoreBasics) {
+  // zset.tcl's zseta / zsetb.
+  expect_same({"ZADD", "zseta", "1", "a", "2", "b", "3", "c"});
+  expect_same({"ZADD", "zsetb", "1", "b", "2", "c", "3", "d"});
+  expect_same({"ZUNIONSTORE", "zsetc", "2", "zseta", "zsetb"});
+  expect_same({"ZRANGE", "zsetc", "0", "-1", "WITHSCORES"});
+  expect_same({"ZUNION", "2", "zseta", "zsetb"});
+  expect_same({"ZUNION", "2", "zseta", "zsetb", "WITHSCORES"});
+  expect_same({"ZUNIONSTORE", "zsetc", "2", "zseta", "zsetb", "WEIGHTS", "2", "3"});
+  expect_same({"ZRANGE", "zsetc", "0", "-1", "WITHSCORES"});
+  expect_same({"ZUNION", "2", "zseta", "zsetb", "WEIGHTS", "2", "3", "WITHSCORES"});
+  expect_same({"ZUNION", "2", "zseta", "zsetb", "weights", "2.5", "-1", "aggregate", "min", "withscores"});
+  for (const char* how : {"SUM", "MIN", "MAX", "sum", "Min", "mAx"}) {
+    expect_same({"ZUNIONSTORE", "zsetc", "2", "zseta", "zsetb", "AGGREGATE", how});
+    expect_same({"ZRANGE", "zsetc", "0", "-1", "WITHSCORES"});
+    expect_same({"ZUNION", "2", "zseta", "zsetb", "AGGREGATE", how, "WITHSCORES"});
+    expect_same({"ZINTERSTORE", "zsetc", "2", "zseta", "zsetb", "AGGREGATE", how});
+    expect_same({"ZRANGE", "zsetc", "0", "-1", "WITHSCORES"});
+    expect_same({"ZINTER", "2", "zseta", "zsetb", "WEIGHTS", "2", "3", "AGGREGATE", how, "WITHSCORES"});
+  }
+  expect_same({"ZINTERSTORE", "zsetc", "2", "zseta", "zsetb"});
+  expect_same({"ZRANGE", "zsetc", "0", "-1", "WITHSCORES"});
+  expect_same({"ZINTER", "2", "zseta", "zsetb"});
+  expect_same({"ZINTER", "2", "zseta", "zsetb", "WITHSCORES"});
+  expect_same({"ZINTERSTORE", "zsetc", "2", "zseta", "zsetb", "WEIGHTS", "2", "3"});
+  expect_same({"ZRANGE", "zsetc", "0", "-1", "WITHSCORES"});
+  // The options in any order, repeated: the last one counts.
+  expect_same({"ZUNION", "2", "zseta", "zsetb", "AGGREGATE", "MAX", "WEIGHTS", "1", "2", "AGGREGATE", "MIN",
+               "WITHSCORES", "WEIGHTS", "-1", "1"});
+  expect_same({"ZUNION", "2", "zseta", "zsetb", "WITHSCORES", "WITHSCORES"});
+  // A key named twice counts twice.
+  expect_same({"ZUNION", "2", "zseta", "zseta", "WITHSCORES"});
+  expect_same({"ZINTER", "3", "zseta", "zseta", "zsetb", "WEIGHTS", "1", "10", "100", "WITHSCORES"});
+  expect_same({"ZINTERSTORE", "zsetc", "2", "zseta", "zseta", "AGGREGATE", "MAX"});
+  expect_same({"ZRANGE", "zsetc", "0", "-1", "WITHSCORES"});
+  // Missing keys are empty sets.
+  expect_same({"ZUNIONSTORE", "zsetc", "2", "zseta", "missing"});
+  expect_same({"ZRANGE", "zsetc", "0", "-1", "WITHSCORES"});
+  expect_same({"ZINTERSTORE", "zsetc", "2", "zseta", "missing"});
+  expect_same({"EXISTS", "zsetc"});
+  expect_same({"ZUNION", "2", "missing", "missing2"});
+  expect_same({"ZINTER", "2", "missing", "zseta"});
+  expect_same({"ZUNIONSTORE", "dst", "1", "missing"});
+  expect_same({"EXISTS", "dst"});
+}
+
+TEST_F(Differential, ZunionZinterZdiffTakeSetsWithScoreOne) {
+  expect_same({"ZADD", "zsetb", "1", "b", "2", "c", "3", "d"});
+  expect_same({"SADD", "seta", "a", "b", "c"});
+  expect_same({"ZUNIONSTORE", "zsetc", "2", "seta", "zsetb", "WEIGHTS", "2", "3"});
+  expect_same({"ZRANGE", "zsetc", "0", "-1", "WITHSCORES"});
+  expect_same({"ZINTERSTORE", "zsetc", "2", "seta", "zsetb", "WEIGHTS", "2", "3"});
+  expect_same({"ZRANGE", "zsetc", "0", "-1", "WITHSCORES"});
+  expect_same({"ZDIFFSTORE", "zsetc", "2", "seta", "zsetb"});
+  expect_same({"ZRANGE", "zsetc", "0", "-1", "WITHSCORES"});
+  expect_same({"ZDIFF", "2", "zsetb", "seta", "WITHSCORES"});
+  expect_same({"ZINTERCARD", "2", "seta", "zsetb"});
+  // zset.tcl's regressions: intset and hashtable, mixed sets and listpacks with zero weights.
+  expect_same({"SADD", "set1", "a"});
+  expect_same({"SADD", "set2", "10"});
+  expect_same({"ZINTERSTORE", "set3", "2", "set1", "set2"});
+  expect_same({"SADD", "one", "100", "101", "102", "103"});
+  expect_same({"SADD", "two", "100", "200", "201", "202"});
+  expect_same({"ZADD", "three", "1", "500", "1", "501", "1", "502", "1", "503", "1", "100"});
+  expect_same({"ZINTERSTORE", "to_here", "3", "one", "two", "three", "WEIGHTS", "0", "0", "1"});
+  expect_same({"ZRANGE", "to_here", "0", "-1", "WITHSCORES"});
+  expect_same({"ZUNION", "3", "one", "two", "three", "WITHSCORES"});
+  expect_same({"ZINTER", "2", "one", "two", "WITHSCORES"});
+  expect_same({"ZINTER", "2", "one", "01", "WITHSCORES"});
+  expect_same({"ZADD", "strs", "1", "0100", "2", "100"});
+  expect_same({"ZINTER", "2", "one", "strs", "WITHSCORES"});
+  expect_same({"ZDIFF", "2", "strs", "one", "WITHSCORES"});
+  // Only sets: the result is still a sorted set.
+  expect_same({"ZUNIONSTORE", "u", "2", "one", "two"});
+  expect_same({"TYPE", "u"});
+  expect_same({"OBJECT", "ENCODING", "u"});
+  expect_same({"ZRANGE", "u", "0", "-1", "WITHSCORES"});
+}
+
+TEST_F(Differential, ZunionZinterWithInfinitiesAndNaNWeights) {
+  for (const char* cmd : {"ZUNIONSTORE", "ZINTERSTORE"}) {
+    for (auto [a, b] : std::vector<std::pair<const char*, const char*>>{
+             {"+inf", "+inf"}, {"-inf", "+inf"}, {"+inf", "-inf"}, {"-inf", "-inf"}}) {
+      expect_same({"ZADD", "zsetinf1", a, "key"});
+      expect_same({"ZADD", "zsetinf2", b, "key"});
+      expect_same({cmd, "zsetinf3", "2", "zsetinf1", "zsetinf2"});
+      expect_same({"ZSCORE", "zsetinf3", "key"});
+      expect_same({cmd, "zsetinf3", "2", "zsetinf1", "zsetinf2", "AGGREGATE", "MIN"});
+      expect_same({"ZSCORE", "zsetinf3", "key"});
+      expect_same({cmd, "zsetinf3", "2", "zsetinf1", "zsetinf2", "WEIGHTS", "0", "1"});
+      expect_same({"ZSCORE", "zsetinf3", "key"});
+      expect_same({cmd, "zsetinf3", "2", "zsetinf1", "zsetinf2", "WEIGHTS", "0", "0", "AGGREGATE", "MAX"});
+      expect_same({"ZSCORE", "zsetinf3", "key"});
+      expect_same({cmd, "zsetinf3", "2", "zsetinf1", "zsetinf2", "WEIGHTS", "1", "0", "AGGREGATE", "MIN"});
+      expect_same({"ZSCORE", "zsetinf3", "key"});
+      expect_same({cmd, "zsetinf3", "2", "zsetinf1", "zsetinf2", "WEIGHTS", "-1", "inf"});
+      expect_same({"ZSCORE", "zsetinf3", "key"});
+    }
+    expect_same({"ZADD", "zsetinf1", "1.0", "key"});
+    expect_same({"ZADD", "zsetinf2", "1.0", "key"});
+    for (const char* weight : {"nan", "NaN", "", " 1", "1 ", "abc", "1e400", "0x10", "-inf"})
+      expect_same({cmd, "zsetinf3", "2", "zsetinf1", "zsetinf2", "WEIGHTS", weight, "1"});
+    expect_same({"ZSCORE", "zsetinf3", "key"});
+  }
+  // zset.tcl: no NaN from -inf * 0.
+  expect_same({"ZADD", "z", "-inf", "neginf"});
+  expect_same({"ZUNIONSTORE", "out", "1", "z", "WEIGHTS", "0"});
+  expect_same({"ZRANGE", "out", "0", "-1", "WITHSCORES"});
+  expect_same({"ZINTER", "2", "z", "z", "WEIGHTS", "0", "1", "WITHSCORES"});
+  expect_same({"ZINTER", "2", "z", "z", "WEIGHTS", "1", "0", "AGGREGATE", "MIN", "WITHSCORES"});
+  expect_same({"ZINTER", "2", "z", "z", "WEIGHTS", "1", "0", "AGGREGATE", "MAX", "WITHSCORES"});
+  expect_same({"ZUNION", "2", "z", "z", "WEIGHTS", "1", "0", "AGGREGATE", "MIN", "WITHSCORES"});
+  expect_same({"ZUNION", "2", "z", "z", "WEIGHTS", "1e308", "10", "WITHSCORES"});
+}
+
+TEST_F(Differential, ZunionZinterSumInRedisOrder) {
+  // A sum's rounding shows the order of its additions: Redis adds the inputs smallest first, and
+  // inputs of one size in the order they were named.
+  expect_same({"ZADD", "a", "1e16", "x"});
+  expect_same({"ZADD", "b", "1", "x", "1", "y"});
+  expect_same({"ZADD", "c", "1", "x", "1", "y", "1", "z"});
+  expect_same({"ZADD", "d", "1", "x"});
+  expect_same({"ZADD", "e", "1", "x"});
+  expect_same({"ZUNION", "3", "c", "b", "a", "WITHSCORES"});
+  expect_same({"ZUNION", "3", "a", "b", "c", "WITHSCORES"});
+  expect_same({"ZINTER", "3", "c", "b", "a", "WITHSCORES"});
+  expect_same({"ZUNION", "3", "a", "d", "e", "WITHSCORES"});
+  expect_same({"ZUNION", "3", "d", "e", "a", "WITHSCORES"});
+  expect_same({"ZINTER", "3", "d", "a", "e", "WITHSCORES"});
+  expect_same({"ZINTER", "3", "d", "e", "a", "WITHSCORES"});
+}
+
+TEST_F(Differential, ZunionZinterZdiffArguments) {
+  expect_same({"ZADD", "za", "1", "a"});
+  expect_same({"ZADD", "zb", "2", "a"});
+  for (const char* numkeys : {"0", "-1", "x", "", "1.0", "9223372036854775808", "9223372036854775807", "3"}) {
+    expect_same({"ZUNION", numkeys, "za", "zb"});
+    expect_same({"ZINTER", numkeys, "za", "zb"});
+    expect_same({"ZDIFF", numkeys, "za", "zb"});
+    expect_same({"ZINTERCARD", numkeys, "za", "zb"});
+    expect_same({"ZUNIONSTORE", "dst", numkeys, "za", "zb"});
+    expect_same({"ZINTERSTORE", "dst", numkeys, "za", "zb"});
+    expect_same({"ZDIFFSTORE", "dst", numkeys, "za", "zb"});
+  }
+  for (const char* cmd : {"ZUNIONSTORE", "ZINTERSTORE", "ZDIFFSTORE"}) {
+    expect_same({cmd, "dst", "2", "za", "zb", "WITHSCORES"});
+    expect_same({cmd, "dst", "2", "za", "zb", "LIMIT", "1"});
+    expect_same({cmd, "dst", "2", "za", "zb", "BOGUS"});
+    expect_same({cmd, "dst", "2", "za", "zb", "WEIGHTS", "1"});
+    expect_same({cmd, "dst", "2", "za", "zb", "WEIGHTS", "1", "2", "3"});
+    expect_same({cmd, "dst", "2", "za", "zb", "AGGREGATE"});
+    expect_same({cmd, "dst", "2", "za", "zb", "AGGREGATE", "AVG"});
+    expect_same({cmd, "dst", "1", "za", "zb"});
+    expect_same({cmd, "dst", "1"});
+    expect_same({cmd, "dst"});
+  }
+  for (const char* cmd : {"ZUNION", "ZINTER", "ZDIFF"}) {
+    expect_same({cmd, "2", "za", "zb", "WEIGHTS", "1", "2"});
+    expect_same({cmd, "2", "za", "zb", "AGGREGATE", "MAX"});
+    expect_same({cmd, "2", "za", "zb", "WEIGHTS", "1", "x"});
+    expect_same({cmd, "2", "za", "zb", "LIMIT", "1"});
+    expect_same({cmd, "2", "za", "zb", "WITHSCORES", "x"});
+    expect_same({cmd, "1", "za", "zb"});
+    expect_same({cmd, "1"});
+  }
+  // Every input is looked up before the options are read.
+  expect_same({"SET", "str", "v"});
+  expect_same({"ZUNION", "2", "za", "str", "BOGUS"});
+  expect_same({"ZINTER", "2", "missing", "str"});
+  expect_same({"ZDIFF", "2", "missing", "str"});
+  expect_same({"ZINTERCARD", "2", "za", "str", "LIMIT", "-1"});
+  expect_same({"LPUSH", "list", "a"});
+  expect_same({"ZUNIONSTORE", "dst", "2", "za", "list"});
+  expect_same({"ZINTERSTORE", "dst", "2", "list", "missing"});
+  expect_same({"ZDIFFSTORE", "dst", "1", "list"});
+  expect_same({"ZUNION", "1", "str", "WEIGHTS", "x"});
+  expect_same({"ZUNIONSTORE", "str", "1", "za"});
+  expect_same({"TYPE", "str"});
+}
+
+TEST_F(Differential, ZunionZinterZdiffStoreDestinations) {
+  expect_same(zadd_many("a", 100, "a"));
+  expect_same(zadd_many("b", 100, "b"));
+  expect_same({"ZUNIONSTORE", "dst", "2", "a", "b"});
+  expect_same({"OBJECT", "ENCODING", "dst"});
+  expect_same({"ZCARD", "dst"});
+  expect_same({"ZINTERSTORE", "dst", "2", "a", "a"});
+  expect_same({"OBJECT", "ENCODING", "dst"});
+  expect_same({"ZADD", "a", "1", "a100", "1", "a101", "1", "a102", "1", "a103", "1", "a104", "1", "a105", "1", "a106",
+               "1", "a107", "1", "a108", "1", "a109", "1", "a110", "1", "a111", "1", "a112", "1", "a113", "1", "a114",
+               "1", "a115", "1", "a116", "1", "a117", "1", "a118", "1", "a119", "1", "a120", "1", "a121", "1",
+               "a122", "1", "a123", "1", "a124", "1", "a125", "1", "a126", "1", "a127"});
+  expect_same({"OBJECT", "ENCODING", "a"});
+  expect_same({"ZUNIONSTORE", "dst", "1", "a"});
+  expect_same({"OBJECT", "ENCODING", "dst"});
+  expect_same({"ZADD", "a", "1", "a128"});
+  expect_same({"OBJECT", "ENCODING", "a"});
+  expect_same({"ZUNIONSTORE", "dst", "1", "a"});
+  expect_same({"OBJECT", "ENCODING", "dst"});
+  // A skiplist source, a small result: the destination is a listpack.
+  expect_same({"ZDIFFSTORE", "dst", "2", "a", "b"});
+  expect_same({"OBJECT", "ENCODING", "dst"});
+  expect_same({"ZREMRANGEBYRANK", "a", "0", "9"});
+  expect_same({"ZDIFFSTORE", "dst", "1", "a"});
+  expect_same({"OBJECT", "ENCODING", "dst"});
+  expect_same({"ZCARD", "dst"});
+  // A member over 64 bytes.
+  const std::string long_member(65, 'y');
+  expect_same({"ZADD", "c", "1", "x", "2", long_member});
+  expect_same({"ZUNIONSTORE", "dst", "1", "c"});
+  expect_same({"OBJECT", "ENCODING", "dst"});
+  expect_same({"ZINTERSTORE", "dst", "2", "c", "c"});
+  expect_same({"OBJECT", "ENCODING", "dst"});
+  expect_same({"ZDIFFSTORE", "dst", "2", "c", "b"});
+  expect_same({"OBJECT", "ENCODING", "dst"});
+  expect_same({"ZADD", "d", "1", long_member});
+  expect_same({"ZDIFFSTORE", "dst", "2", "c", "d"});
+  expect_same({"OBJECT", "ENCODING", "dst"});
+  expect_same({"SADD", "bigset", long_member, "z"});
+  expect_same({"ZUNIONSTORE", "dst", "1", "bigset"});
+  expect_same({"OBJECT", "ENCODING", "dst"});
+  // The destination is replaced whatever it held, its expiry with it; an empty result deletes it.
+  expect_same({"SET", "dst", "v", "EX", "100"});
+  expect_same({"ZUNIONSTORE", "dst", "1", "c"});
+  expect_same({"TYPE", "dst"});
+  expect_same({"TTL", "dst"});
+  expect_same({"EXPIRE", "dst", "100"});
+  expect_same({"ZINTERSTORE", "dst", "2", "c", "b"});
+  expect_same({"EXISTS", "dst"});
+  expect_same({"SET", "dst", "v"});
+  expect_same({"ZDIFFSTORE", "dst", "2", "c", "c"});
+  expect_same({"EXISTS", "dst"});
+  expect_same({"SET", "dst", "v"});
+  expect_same({"ZUNIONSTORE", "dst", "1", "missing"});
+  expect_same({"EXISTS", "dst"});
+  // The same key as a source and the destination.
+  expect_same({"ZADD", "s", "1", "a", "2", "b", "3", "c"});
+  expect_same({"ZADD", "t", "5", "b", "6", "d"});
+  expect_same({"ZUNIONSTORE", "s", "2", "s", "t"});
+  expect_same({"ZRANGE", "s", "0", "-1", "WITHSCORES"});
+  expect_same({"ZINTERSTORE", "s", "2", "t", "s", "WEIGHTS", "2", "1"});
+  expect_same({"ZRANGE", "s", "0", "-1", "WITHSCORES"});
+  expect_same({"ZADD", "s", "1", "a"});
+  expect_same({"ZDIFFSTORE", "s", "2", "s", "t"});
+  expect_same({"ZRANGE", "s", "0", "-1", "WITHSCORES"});
+  expect_same({"ZDIFFSTORE", "t", "2", "s", "t"});
+  expect_same({"EXISTS", "t"});
+}
+
+TEST_F(Differential, ZdiffBothAlgorithms) {
+  // zset.tcl's algorithm 1 and algorithm 2 cases, and the first key subtracted from itself.
+  expect_same({"ZADD", "zseta", "1", "a", "2", "b", "3", "c"});
+  expect_same({"ZADD", "zsetb", "1", "b", "2", "c", "3", "d"});
+  expect_same({"ZDIFFSTORE", "zsetc", "2", "zseta", "zsetb"});
+  expect_same({"ZRANGE", "zsetc", "0", "-1", "WITHSCORES"});
+  expect_same({"ZDIFF", "2", "zseta", "zsetb", "WITHSCORES"});
+  expect_same({"ZDIFF", "2", "zseta", "zseta", "WITHSCORES"});
+  expect_same({"ZDIFF", "3", "zseta", "zsetb", "zseta"});
+  expect_same({"ZDIFF", "1", "zseta"});
+  expect_same({"ZDIFF", "2", "missing", "zseta"});
+  expect_same({"ZDIFF", "2", "zseta", "missing", "WITHSCORES"});
+  expect_same({"ZADD", "zsetd", "1", "a", "2", "b", "3", "c", "5", "e"});
+  expect_same({"ZADD", "zsete", "1", "b"});
+  expect_same({"ZADD", "zsetf", "1", "c"});
+  expect_same({"ZADD", "zsetg", "1", "d"});
+  expect_same({"ZDIFFSTORE", "zseth", "4", "zsetd", "zsete", "zsetf", "zsetg"});
+  expect_same({"ZRANGE", "zseth", "0", "-1", "WITHSCORES"});
+  expect_same({"ZDIFF", "4", "zsetd", "zsete", "zsetf", "zsetg", "WITHSCORES"});
+}
+
+TEST_F(Differential, Zintercard) {
+  expect_same({"ZADD", "zseta", "1", "a", "2", "b", "3", "c"});
+  expect_same({"ZADD", "zsetb", "1", "b", "2", "c", "3", "d"});
+  expect_same({"ZINTERCARD", "2", "zseta", "zsetb"});
+  for (const char* limit : {"0", "1", "2", "10", "-1", "a", "", "1.5"})
+    expect_same({"ZINTERCARD", "2", "zseta", "zsetb", "LIMIT", limit});
+  expect_same({"ZINTERCARD", "2", "zseta", "zsetb", "limit", "1", "LIMIT", "0"});
+  expect_same({"ZINTERCARD", "1", "zseta", "zseta"});
+  expect_same({"ZINTERCARD", "1", "zseta", "bar_arg"});
+  expect_same({"ZINTERCARD", "1", "zseta", "LIMIT"});
+  expect_same({"ZINTERCARD", "1", "zseta", "WEIGHTS", "1"});
+  expect_same({"ZINTERCARD", "1", "zseta", "AGGREGATE", "MAX"});
+  expect_same({"ZINTERCARD", "1", "zseta", "WITHSCORES"});
+  expect_same({"ZINTERCARD", "2", "zseta", "missing"});
+  expect_same({"ZINTERCARD", "2", "zseta", "zseta", "LIMIT", "2"});
+  expect_same({"ZINTERCARD", "2", "zseta", "zsetb", "LIMIT", "9223372036854775807"});
+  expect_same({"ZINTERCARD", "1", "myset", "LIMIT", "-1"});
 }
 
 TEST_F(Differential, ZmpopPopsFromTheFirstNonEmptyKey) {
@@ -770,6 +1069,13 @@ TEST_F(Differential, ZsetNewCommandsAgainstOtherTypesAndArity) {
            {"ZREMRANGEBYSCORE", "s", "0", "1"},
            {"ZREMRANGEBYRANK", "s", "0", "1"},
            {"ZREMRANGEBYLEX", "s", "-", "+"},
+           {"ZUNIONSTORE", "d", "1", "s"},
+           {"ZINTERSTORE", "d", "1", "s"},
+           {"ZDIFFSTORE", "d", "1", "s"},
+           {"ZUNION", "1", "s"},
+           {"ZINTER", "1", "s"},
+           {"ZDIFF", "1", "s"},
+           {"ZINTERCARD", "1", "s"},
            {"ZMPOP", "1", "s", "MIN"},
            {"ZRANDMEMBER", "s"},
            {"ZREVRANGE", "z", "0"},
@@ -785,6 +1091,13 @@ TEST_F(Differential, ZsetNewCommandsAgainstOtherTypesAndArity) {
            {"ZREMRANGEBYSCORE", "z", "0"},
            {"ZREMRANGEBYRANK", "z", "0", "1", "2"},
            {"ZREMRANGEBYLEX", "z"},
+           {"ZUNIONSTORE", "d", "1"},
+           {"ZINTERSTORE", "d"},
+           {"ZDIFFSTORE", "d", "1"},
+           {"ZUNION", "1"},
+           {"ZINTER"},
+           {"ZDIFF", "1"},
+           {"ZINTERCARD", "1"},
            {"ZMPOP", "1", "z"},
            {"ZRANDMEMBER"}}) {
     expect_same(argv);
@@ -798,13 +1111,14 @@ TEST_F(Differential, ZsetNewCommandsInScriptsAndTransactions) {
   expect_same({"EVAL", "return redis.call('ZMPOP', 1, KEYS[1], 'MAX', 'COUNT', 2)", "1", "z"});
   expect_same({"EVAL", "return redis.call('ZMPOP', 1, KEYS[1], 'MAX')", "1", "missing"});
   expect_same({"EVAL", "return redis.call('ZMSCORE', KEYS[1], 'a', 'x')", "1", "z"});
+  expect_same({"EVAL", "return redis.call('ZUNION', 2, KEYS[1], KEYS[1], 'WITHSCORES')", "1", "z"});
   expect_same({"EVAL", "return redis.call('ZRANGESTORE', KEYS[2], KEYS[1], 0, -1)", "2", "z", "dst"});
   expect_same({"EVAL", "return redis.call('ZREVRANGEBYSCORE', KEYS[1], '+inf', '-inf')", "1", "dst"});
   expect_same({"EVAL_RO", "return redis.call('ZRANGESTORE', KEYS[2], KEYS[1], 0, -1)", "2", "z", "dst"});
   expect_same({"EVAL_RO", "return redis.call('ZCOUNT', KEYS[1], 0, 10)", "1", "z"});
   // A WATCHed key changed in place by the new write commands breaks the transaction.
   for (const std::vector<std::string>& write : std::vector<std::vector<std::string>>{
-           {"ZMPOP", "1", "z", "MIN"}, {"ZREMRANGEBYRANK", "z", "0", "0"}, {"ZRANGESTORE", "z", "z", "1", "-1"}}) {
+           {"ZMPOP", "1", "z", "MIN"}, {"ZREMRANGEBYRANK", "z", "0", "0"}, {"ZUNIONSTORE", "z", "2", "z", "dst"}}) {
     Connection other = connect();
     expect_same({"ZADD", "z", "1", "a", "2", "b", "3", "c"});
     expect_same({"WATCH", "z"});

@@ -24,6 +24,19 @@ BlockTimeout parse_block_timeout(std::string_view seconds, int64_t now_ms) {
   return {static_cast<int64_t>(static_cast<uint64_t>(tval) + static_cast<uint64_t>(now_ms)), {}};
 }
 
+BlockedPop BlockedPop::on_keys(BlockedType type, int db, std::span<const std::string_view> keys, int64_t deadline_ms,
+                               std::string_view command) {
+  BlockedPop pop;
+  pop.type = type;
+  pop.db = db;
+  std::set<std::string_view> seen;
+  for (const std::string_view key : keys)
+    if (seen.insert(key).second) pop.keys.emplace_back(key);
+  pop.deadline_ms = deadline_ms;
+  pop.command = command;
+  return pop;
+}
+
 void BlockedKeys::block(SessionId session, BlockedPop pop) {
   LS_ASSERT(!pops_.contains(session));
   LS_ASSERT(!pop.keys.empty());

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -31,6 +32,10 @@ struct BlockedPop {
   bool to_head = true;            // BLMOVE's destination end
   std::string target;             // BLMOVE's destination ("" for the pops)
   int64_t count = -1;             // BLMPOP / BZMPOP's COUNT; -1 for the single pops
+
+  // A wait of `command` on `keys` of db `db`, each key once (blockForKeys skips a repeated one).
+  static BlockedPop on_keys(BlockedType type, int db, std::span<const std::string_view> keys, int64_t deadline_ms,
+                            std::string_view command);
 };
 
 // getTimeoutFromObjectOrReply in seconds: the deadline on a clock that reads `now_ms` (0: none), or

@@ -3,7 +3,6 @@
 // (Redis t_list.c; blocked.hpp keeps who waits).
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -215,15 +214,6 @@ Reply pop_range_with_key(CommandContext& ctx, std::string_view key, List& list, 
   return Reply::array({Reply::bulk(key), std::move(popped)});
 }
 
-// The blocking pops' keys, each once (blockForKeys skips a key already added).
-std::vector<std::string> distinct(std::span<const std::string_view> keys) {
-  std::vector<std::string> out;
-  std::set<std::string_view> seen;
-  for (const std::string_view key : keys)
-    if (seen.insert(key).second) out.emplace_back(key);
-  return out;
-}
-
 // blockingPopGenericCommand (and mpopGenericCommand when it may not block): the first of `keys`
 // that holds a list is popped, one element as [key, element] (count -1) or up to `count` as
 // [key, [elements]]; a key of another type is an error when reached. With nothing to pop it blocks,
@@ -243,12 +233,7 @@ Reply pop_or_block(CommandContext& ctx, std::string_view command, std::span<cons
     return Reply::array({Reply::bulk(key), std::move(value)});
   }
   if (!deadline_ms || !ctx.engine.may_block(ctx.session)) return Reply::nil();
-  BlockedPop pop;
-  pop.type = BlockedType::List;
-  pop.db = ctx.db.id();
-  pop.keys = distinct(keys);
-  pop.deadline_ms = *deadline_ms;
-  pop.command = command;
+  BlockedPop pop = BlockedPop::on_keys(BlockedType::List, ctx.db.id(), keys, *deadline_ms, command);
   pop.from_head = head;
   pop.count = count;
   ctx.engine.block(ctx.session, std::move(pop));
@@ -264,12 +249,7 @@ Reply move_or_block(CommandContext& ctx, std::string_view command, bool from_hea
   if (from.wrong_type) return Reply::error(errors::kWrongType);
   if (from.value != nullptr) return move_generic(ctx, ctx.arg(1), ctx.arg(2), from_head, to_head);
   if (!ctx.engine.may_block(ctx.session)) return Reply::nil();
-  BlockedPop pop;
-  pop.type = BlockedType::List;
-  pop.db = ctx.db.id();
-  pop.keys = {std::string(ctx.arg(1))};
-  pop.deadline_ms = parsed.deadline_ms;
-  pop.command = command;
+  BlockedPop pop = BlockedPop::on_keys(BlockedType::List, ctx.db.id(), ctx.argv.subspan(1, 1), parsed.deadline_ms, command);
   pop.from_head = from_head;
   pop.to_head = to_head;
   pop.target = ctx.arg(2);
@@ -292,7 +272,7 @@ Reply mpop_generic(CommandContext& ctx, std::string_view command, size_t numkeys
     const bool more = j + 1 < ctx.argc();
     if (count == -1 && equals_ignore_case(ctx.arg(j), "count") && more) {
       const std::optional<int64_t> parsed = parse_int64(ctx.arg(++j));
-      if (!parsed || *parsed <= 0) return Reply::error(errors::kMpopCountNotPositive);
+      if (!parsed || *parsed <= 0) return Reply::error(errors::kCountNotGreaterThanZero);
       count = *parsed;
     } else {
       return Reply::error(errors::kSyntax);

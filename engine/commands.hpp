@@ -89,9 +89,6 @@ Reply rpop_command(CommandContext& ctx);
 Reply lindex_command(CommandContext& ctx);
 Reply llen_command(CommandContext& ctx);
 Reply lpos_command(CommandContext& ctx);
-Reply zpopmin_command(CommandContext& ctx);
-Reply zpopmax_command(CommandContext& ctx);
-Reply copy_command(CommandContext& ctx);
 Reply lpushx_command(CommandContext& ctx);
 Reply rpushx_command(CommandContext& ctx);
 Reply ltrim_command(CommandContext& ctx);
@@ -110,15 +107,45 @@ Reply lrange_command(CommandContext& ctx);
 Reply lrem_command(CommandContext& ctx);
 Reply lset_command(CommandContext& ctx);
 
-// cmd_zset.cpp
+// cmd_zset.cpp (the pop they share, for the blocking forms too: zset_pop.hpp)
 Reply zadd_command(CommandContext& ctx);
 Reply zscore_command(CommandContext& ctx);
+Reply zmscore_command(CommandContext& ctx);
 Reply zincrby_command(CommandContext& ctx);
 Reply zrem_command(CommandContext& ctx);
 Reply zrange_command(CommandContext& ctx);
+Reply zrangestore_command(CommandContext& ctx);
+Reply zrevrange_command(CommandContext& ctx);
 Reply zrangebyscore_command(CommandContext& ctx);
+Reply zrevrangebyscore_command(CommandContext& ctx);
+Reply zrangebylex_command(CommandContext& ctx);
+Reply zrevrangebylex_command(CommandContext& ctx);
+Reply zcount_command(CommandContext& ctx);
+Reply zlexcount_command(CommandContext& ctx);
+Reply zremrangebyrank_command(CommandContext& ctx);
+Reply zremrangebyscore_command(CommandContext& ctx);
+Reply zremrangebylex_command(CommandContext& ctx);
 Reply zcard_command(CommandContext& ctx);
 Reply zrank_command(CommandContext& ctx);
+Reply zrevrank_command(CommandContext& ctx);
+Reply zpopmin_command(CommandContext& ctx);
+Reply zpopmax_command(CommandContext& ctx);
+Reply zmpop_command(CommandContext& ctx);
+Reply bzmpop_command(CommandContext& ctx);
+Reply bzpopmin_command(CommandContext& ctx);
+Reply bzpopmax_command(CommandContext& ctx);
+// serveClientsBlockedOnSortedSetKey: `key` (in ctx.db, a non-empty sorted set) serves `pop`'s client.
+Reply serve_blocked_zset(CommandContext& ctx, std::string_view key, const BlockedPop& pop);
+Reply zrandmember_command(CommandContext& ctx);
+
+// cmd_zset_algebra.cpp
+Reply zunionstore_command(CommandContext& ctx);
+Reply zinterstore_command(CommandContext& ctx);
+Reply zdiffstore_command(CommandContext& ctx);
+Reply zunion_command(CommandContext& ctx);
+Reply zinter_command(CommandContext& ctx);
+Reply zdiff_command(CommandContext& ctx);
+Reply zintercard_command(CommandContext& ctx);
 
 // cmd_set.cpp
 Reply sadd_command(CommandContext& ctx);
@@ -153,6 +180,7 @@ Reply time_command(CommandContext& ctx);
 Reply debug_command(CommandContext& ctx);
 
 // cmd_db.cpp
+Reply copy_command(CommandContext& ctx);
 Reply select_command(CommandContext& ctx);
 Reply swapdb_command(CommandContext& ctx);
 Reply move_command(CommandContext& ctx);

@@ -212,15 +212,18 @@ void Engine::handle_blocked_on_keys() {
       Keyspace& db = dbs_.db(db_id);
       const Entry* entry = db.find(key);
       if (entry == nullptr) continue;  // gone again before the command ended (MULTI: LPUSH, DEL)
-      if (!std::holds_alternative<List>(entry->value)) continue;  // a key of another type wakes nobody
-      const BlockedType type = BlockedType::List;
+      BlockedType type;
+      if (std::holds_alternative<List>(entry->value)) type = BlockedType::List;
+      else if (std::holds_alternative<ZSet>(entry->value)) type = BlockedType::ZSet;
+      else continue;  // a key of another type wakes nobody
       for (const SessionId session : blocked.waiting_on(db_id, key)) {
         const BlockedPop* pop = blocked.find(session);
         LS_ASSERT(pop != nullptr);
         if (pop->type != type) continue;
         current_ = session;
         CommandContext ctx{*this, db, {}, session};
-        const Reply reply = serve_blocked_list(ctx, key, *pop);
+        const Reply reply = type == BlockedType::List ? serve_blocked_list(ctx, key, *pop)
+                                                      : serve_blocked_zset(ctx, key, *pop);
         finish_blocked(session, reply);
         if (!db.contains(key)) break;  // emptied and deleted: the others wait on
       }

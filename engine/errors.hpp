@@ -19,7 +19,7 @@ inline constexpr std::string_view kNoScript = "NOSCRIPT No matching script. Plea
 inline constexpr std::string_view kHashValueNotInteger = "ERR hash value is not an integer";
 inline constexpr std::string_view kHashValueNotFloat = "ERR hash value is not a float";
 inline constexpr std::string_view kValueNanOrInfinity = "ERR value is NaN or Infinity";
-// HRANDFIELD's count with WITHVALUES past LONG_MAX/2 either way.
+// HRANDFIELD's and ZRANDMEMBER's count with WITHVALUES / WITHSCORES past LONG_MAX/2 either way.
 inline constexpr std::string_view kValueOutOfRange = "ERR value is out of range";
 inline constexpr std::string_view kNegativeKeys = "ERR Number of keys can't be negative";
 inline constexpr std::string_view kTooManyKeys =
@@ -54,6 +54,11 @@ inline std::string value_out_of_range(long long min, long long max) {
   return "ERR value is out of range, value must between " + std::to_string(min) + " and " + std::to_string(max);
 }
 
+// zunionInterDiffGenericCommand's refusal of numkeys 0 (the command's lower-case name).
+inline std::string needs_input_key(std::string_view command) {
+  return "ERR at least 1 input key is needed for '" + std::string(command) + "' command";
+}
+
 inline std::string invalid_expire(std::string_view command) {
   return "ERR invalid expire time in '" + std::string(command) + "' command";
 }
@@ -75,6 +80,8 @@ inline constexpr std::string_view kCountNotPositive = "ERR value is out of range
 inline constexpr std::string_view kDecrementOverflow = "ERR decrement would overflow";
 inline constexpr std::string_view kNumkeysNotPositive = "ERR numkeys should be greater than 0";
 inline constexpr std::string_view kLimitNegative = "ERR LIMIT can't be negative";
+inline constexpr std::string_view kWeightNotFloat = "ERR weight value is not a float";
+inline constexpr std::string_view kCountNotGreaterThanZero = "ERR count should be greater than 0";
 inline constexpr std::string_view kLposRankZero =
     "ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use negative to start "
     "from the end of the list";
@@ -187,10 +194,9 @@ inline std::string instruction_budget_exceeded(long long budget) {
          " Lua instructions (locksim's deterministic stand-in for Redis's busy-script time limit)";
 }
 
-// Blocking commands (timeout.c's getTimeoutFromObjectOrReply, blocked.c, t_list.c's mpop).
+// Blocking commands (timeout.c's getTimeoutFromObjectOrReply, blocked.c).
 inline constexpr std::string_view kTimeoutNotFloat = "ERR timeout is not a float or out of range";
 inline constexpr std::string_view kTimeoutNegative = "ERR timeout is negative";
 inline constexpr std::string_view kUnblocked = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
-inline constexpr std::string_view kMpopCountNotPositive = "ERR count should be greater than 0";
 
 }  // namespace locksim::engine::errors

@@ -52,6 +52,14 @@ class ZSet {
   // zset-max-listpack-entries and zset-max-listpack-value, Redis 7.0's defaults.
   static constexpr size_t kListpackEntries = 128, kListpackValue = 64;
   using Item = std::pair<double, std::string>;
+  // An empty sorted set that is a skiplist from the start, as Redis's createZsetObject makes it
+  // (the set operations build their result in one; ZRANGESTORE too when the range is known to
+  // hold more than a listpack's worth). A new key's sorted set starts as a listpack instead.
+  static ZSet skiplist() {
+    ZSet zset;
+    zset.listpack_ = false;
+    return zset;
+  }
   const double* score(std::string_view member) const;
   // Returns true when the member is new.
   bool set(std::string_view member, double score);

@@ -176,6 +176,19 @@ TEST_F(Blocked, SwapdbReadiesTheWaitedOnKeysEachSideNowHolds) {
   EXPECT_EQ(later(a_), std::vector<Reply>{bulks({"k", "v"})});
 }
 
+TEST_F(Blocked, SortedSetWaitersAreServedTheirEndAndAListWakesNoneOfThem) {
+  EXPECT_TRUE(waits(run(a_, {"BZPOPMIN", "z", "0"})));
+  EXPECT_TRUE(waits(run(b_, {"BZMPOP", "0", "1", "z", "MAX", "COUNT", "2"})));
+  const SessionId d = engine_.open_session();
+  EXPECT_TRUE(waits(run(d, {"BLPOP", "z", "0"})));
+  EXPECT_EQ(run(c_, {"ZADD", "z", "1", "a", "2", "b", "3", "c", "4", "d"}), Reply::integer_of(4));
+  EXPECT_EQ(later(a_), std::vector<Reply>{bulks({"z", "a", "1"})});
+  EXPECT_EQ(later(b_), std::vector<Reply>{Reply::array(
+                           {Reply::bulk("z"), Reply::array({bulks({"d", "4"}), bulks({"c", "3"})})})});
+  EXPECT_TRUE(later(d).empty());  // a list waiter: a sorted set is not its type
+  EXPECT_EQ(run(c_, {"ZRANGE", "z", "0", "-1"}), bulks({"b"}));
+}
+
 TEST(BlockTimeout, SecondsAsRedisReadsThem) {
   EXPECT_EQ(parse_block_timeout("0", 1000).deadline_ms, 0);
   EXPECT_EQ(parse_block_timeout("0.1", 1000).deadline_ms, 1100);

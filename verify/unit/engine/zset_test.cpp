@@ -1,4 +1,5 @@
 // Unit: sorted sets (cmd_zset.cpp). Expected values are Redis 7.0.15's answers.
+#include "engine/zset_pop.hpp"
 #include "verify/unit/engine/engine_harness.hpp"
 
 namespace locksim::engine {
@@ -104,6 +105,39 @@ TEST_F(ZsetTest, WrongTypeIsRefusedByEveryCommand) {
                                                          {"ZRANGE", "s", "0", "-1"}, {"ZRANGEBYSCORE", "s", "0", "1"},
                                                          {"ZCARD", "s"}, {"ZRANK", "s", "a"}})
     EXPECT_EQ(engine_.execute(session_, argv), error(kWrongType)) << argv[0];
+}
+
+// zset_pop is what the blocking pops will call, outside any command: its three reply shapes, and
+// what it does to the key (deleted when emptied, WATCHes broken) without a command around it.
+TEST_F(ZsetTest, ZsetPopAnswersEachShapeAndDeletesAnEmptiedKey) {
+  run({"ZADD", "z", "1", "a", "2", "b", "3", "c"});
+  run({"SET", "s", "v"});
+  take_events();
+  const std::vector<std::string_view> keys = {"missing", "z", "s"};
+  Keyspace& db = engine_.keyspace();
+  EXPECT_EQ(zset_pop(db, keys, ZSetEnd::Min, -1, ZPopReply::KeyThenFlat), bulks({"z", "a", "1"}));
+  EXPECT_EQ(zset_pop(db, keys, ZSetEnd::Max, 1, ZPopReply::Flat), bulks({"c", "3"}));
+  EXPECT_EQ(zset_pop(db, keys, ZSetEnd::Max, 0, ZPopReply::Flat), Reply::array());
+  EXPECT_EQ(zset_pop(db, keys, ZSetEnd::Min, 5, ZPopReply::KeyThenPairs),
+            Reply::array({bulk("z"), Reply::array({bulks({"b", "2"})})}));
+  EXPECT_FALSE(stored("z"));
+  EXPECT_EQ(take_events(), (std::vector<RecordedEvent>{{KeyEvent::Deleted, "z", kNoExpire}}));
+  // Now the first existing key is the string.
+  EXPECT_EQ(zset_pop(db, keys, ZSetEnd::Min, 1, ZPopReply::KeyThenPairs), error(kWrongType));
+  const std::vector<std::string_view> none = {"missing", "z"};
+  EXPECT_EQ(zset_pop(db, none, ZSetEnd::Min, 1, ZPopReply::KeyThenPairs), Reply::nil());
+  EXPECT_EQ(zset_pop(db, none, ZSetEnd::Min, 1, ZPopReply::Flat), Reply::array());
+  EXPECT_EQ(zset_pop(db, none, ZSetEnd::Min, 1, ZPopReply::KeyThenFlat), Reply::array());
+}
+
+TEST_F(ZsetTest, ZsetPopOutsideACommandBreaksAWatch) {
+  run({"ZADD", "z", "1", "a", "2", "b"});
+  run({"WATCH", "z"});
+  const std::vector<std::string_view> keys = {"z"};
+  EXPECT_EQ(zset_pop(engine_.keyspace(), keys, ZSetEnd::Min, 1, ZPopReply::Flat), bulks({"a", "1"}));
+  run({"MULTI"});
+  run({"ZCARD", "z"});
+  EXPECT_EQ(run({"EXEC"}), Reply::nil());
 }
 
 }  // namespace

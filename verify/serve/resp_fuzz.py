@@ -39,6 +39,8 @@ import sys
 import tempfile
 import time
 
+from local_resp import encode, free_port
+
 ROUND_REQUESTS = 400
 CONNECTIONS = 3
 
@@ -84,14 +86,6 @@ SCRIPTS = [
     "return os and os.getenv('HOME')",
     "return io and io.open('/etc/passwd')",
 ]
-
-
-def encode(words):
-    out = b"*%d\r\n" % len(words)
-    for w in words:
-        w = w if isinstance(w, bytes) else str(w).encode()
-        out += b"$%d\r\n%s\r\n" % (len(w), w)
-    return out
 
 
 class Vocabulary:
@@ -190,14 +184,6 @@ class Generator:
             else:
                 out.append((conn, encode(self.command())))
         return out[:count]
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def connect(port, timeout=5.0):

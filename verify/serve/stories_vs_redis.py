@@ -18,6 +18,8 @@ import sys
 import tempfile
 import time
 
+from local_resp import encode, free_port
+
 QUIET = 0.25   # how long a blocked command must stay silent
 READ = 5.0     # how long a reply may take
 
@@ -28,11 +30,7 @@ class Conn:
         self.buf = b""
 
     def send(self, *words):
-        out = b"*%d\r\n" % len(words)
-        for w in words:
-            w = w if isinstance(w, bytes) else str(w).encode()
-            out += b"$%d\r\n%s\r\n" % (len(w), w)
-        self.sock.sendall(out)
+        self.sock.sendall(encode(words))
 
     def _fill(self, timeout):
         self.sock.settimeout(timeout)
@@ -362,14 +360,6 @@ def tell(story, port):
     for c in conns.values():
         c.close()
     return seen
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def wait_for(port, proc):

@@ -63,16 +63,25 @@ Reply hrandfield_with_count(CommandContext& ctx) {
 
 }  // namespace
 
-// HSET key field value [field value ...]
-Reply hset_command(CommandContext& ctx) {
-  if (ctx.argc() % 2 == 1) return Reply::error(errors::wrong_arity("hset"));
+namespace {
+
+// hsetCommand, which serves HMSET too: HSET answers how many fields it created, HMSET OK.
+Reply hset_generic(CommandContext& ctx, std::string_view name, bool answer_ok) {
+  if (ctx.argc() % 2 == 1) return Reply::error(errors::wrong_arity(name));
   Found<Hash> found = find_or_create<Hash>(ctx.db, ctx.arg(1));
   if (found.wrong_type) return Reply::error(errors::kWrongType);
   int64_t created = 0;
   for (size_t j = 2; j < ctx.argc(); j += 2) created += found.value->set(ctx.arg(j), ctx.arg(j + 1));
   ctx.db.signal_modified(ctx.arg(1));  // even with the values it held: a WATCH breaks (keyspace.hpp)
-  return Reply::integer_of(created);
+  return answer_ok ? Reply::ok() : Reply::integer_of(created);
 }
+
+}  // namespace
+
+// HSET key field value [field value ...]
+Reply hset_command(CommandContext& ctx) { return hset_generic(ctx, "hset", false); }
+// HMSET key field value [field value ...] (deprecated since Redis 4.0, still answered)
+Reply hmset_command(CommandContext& ctx) { return hset_generic(ctx, "hmset", true); }
 
 // HSETNX key field value
 Reply hsetnx_command(CommandContext& ctx) {

@@ -1,5 +1,6 @@
 #include "engine/command_table.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 #include <unordered_map>
@@ -52,7 +53,7 @@ constexpr std::array kMemorySubcommands = std::to_array<SubcommandSpec>({
     {"usage", -3},
 });
 
-// Sorted by name: lookup is a binary search, and listing is deterministic.
+// Sorted by name, so that COMMAND lists in a fixed order (lookup goes through a hash map).
 constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"append", 3, W, append_command},
     {"bitcount", -2, R, bitcount_command},
@@ -103,6 +104,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"hkeys", 2, R, hkeys_command},
     {"hlen", 2, R, hlen_command},
     {"hmget", -3, R, hmget_command},
+    {"hmset", -4, W, hmset_command},
     {"hrandfield", -2, R, hrandfield_command},
     {"hscan", -3, R, hscan_command},
     {"hset", -4, W, hset_command},
@@ -234,6 +236,10 @@ static_assert(sorted_by_name(), "kCommands must stay sorted by name");
 inline char fold(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + ('a' - 'A')) : c; }
 
 }  // namespace
+
+static_assert(std::is_sorted(kCommands.begin(), kCommands.end(),
+                             [](const CommandSpec& a, const CommandSpec& b) { return a.name < b.name; }),
+              "kCommands must stay sorted by name");
 
 const CommandSpec* lookup_command(std::string_view name) {
   char lower[32];

@@ -67,6 +67,7 @@ Reply memory_command(CommandContext& ctx);
 
 // cmd_hash.cpp
 Reply hset_command(CommandContext& ctx);
+Reply hmset_command(CommandContext& ctx);
 Reply hsetnx_command(CommandContext& ctx);
 Reply hget_command(CommandContext& ctx);
 Reply hmget_command(CommandContext& ctx);

@@ -29,6 +29,13 @@ void append_line(std::string& out, char type, std::string_view text) {
   out += "\r\n";
 }
 
+// [member, score] with the score a double.
+void append_score_pair(std::string& out, const Reply& member, const Reply& score) {
+  out += "*2\r\n";
+  append_reply(out, member, Protocol::Resp3);
+  append_double(out, score);
+}
+
 void append_bulk(std::string& out, std::string_view s) {
   append_line(out, '$', std::to_string(s.size()));
   out += s;
@@ -73,7 +80,14 @@ Resp3Shape resp3_shape(const std::vector<std::string>& argv) {
   if (same(cmd, "zadd"))
     for (const std::string& a : argv)
       if (same(a, "incr")) return Resp3Shape::Double;
-  if (same(cmd, "zrange") || same(cmd, "zrangebyscore") || same(cmd, "zrevrange") || same(cmd, "zrevrangebyscore"))
+  if (same(cmd, "zmscore")) return Resp3Shape::Doubles;
+  // Redis 7.0's genericZpopCommand: nested pairs for a count, flat for a single pop.
+  if (same(cmd, "zpopmin") || same(cmd, "zpopmax"))
+    return argv.size() == 3 ? Resp3Shape::ScorePairs : Resp3Shape::FlatScores;
+  if (same(cmd, "bzpopmin") || same(cmd, "bzpopmax")) return Resp3Shape::KeyFlatScores;
+  if (same(cmd, "zmpop") || same(cmd, "bzmpop")) return Resp3Shape::KeyNestedScores;
+  if (same(cmd, "zrange") || same(cmd, "zrangebyscore") || same(cmd, "zrevrange") || same(cmd, "zrevrangebyscore") ||
+      same(cmd, "zunion") || same(cmd, "zinter") || same(cmd, "zdiff") || same(cmd, "zrandmember"))
     for (const std::string& a : argv)
       if (same(a, "withscores")) return Resp3Shape::ScorePairs;
   return Resp3Shape::Plain;
@@ -98,10 +112,36 @@ void append_shaped(std::string& out, const Reply& reply, Protocol protocol, Resp
     case Resp3Shape::ScorePairs:
       if (reply.kind != Reply::Kind::Array) break;
       append_line(out, '*', std::to_string(reply.elements.size() / 2));
-      for (size_t i = 0; i + 1 < reply.elements.size(); i += 2) {
-        out += "*2\r\n";
-        append_reply(out, reply.elements[i], protocol);
-        append_double(out, reply.elements[i + 1]);
+      for (size_t i = 0; i + 1 < reply.elements.size(); i += 2)
+        append_score_pair(out, reply.elements[i], reply.elements[i + 1]);
+      return;
+    case Resp3Shape::Doubles:
+    case Resp3Shape::FlatScores:
+    case Resp3Shape::KeyFlatScores: {
+      if (reply.kind != Reply::Kind::Array) break;
+      // Which elements are scores: all (ZMSCORE), the odd ones ([m, s]), or the even ones after
+      // the key ([key, m, s]).
+      const size_t first = shape == Resp3Shape::Doubles ? 0 : shape == Resp3Shape::FlatScores ? 1 : 2;
+      const size_t step = shape == Resp3Shape::Doubles ? 1 : 2;
+      append_line(out, '*', std::to_string(reply.elements.size()));
+      for (size_t i = 0; i < reply.elements.size(); ++i) {
+        if (i >= first && (i - first) % step == 0) append_double(out, reply.elements[i]);
+        else append_reply(out, reply.elements[i], protocol);
+      }
+      return;
+    }
+    case Resp3Shape::KeyNestedScores:
+      if (reply.kind != Reply::Kind::Array || reply.elements.size() != 2 ||
+          reply.elements[1].kind != Reply::Kind::Array)
+        break;
+      out += "*2\r\n";
+      append_reply(out, reply.elements[0], protocol);
+      append_line(out, '*', std::to_string(reply.elements[1].elements.size()));
+      for (const Reply& pair : reply.elements[1].elements) {
+        if (pair.kind == Reply::Kind::Array && pair.elements.size() == 2)
+          append_score_pair(out, pair.elements[0], pair.elements[1]);
+        else
+          append_reply(out, pair, protocol);
       }
       return;
   }

@@ -18,7 +18,16 @@ void append_reply(std::string& out, const Reply& reply, Protocol protocol);
 
 // How RESP3 types a command's reply where RESP2 cannot: Redis 7.0 answers HGETALL and CONFIG GET
 // with a map, scores with doubles, and ZRANGE ... WITHSCORES with [member, score] pairs.
-enum class Resp3Shape { Plain, Map, Double, ScorePairs };
+enum class Resp3Shape {
+  Plain,
+  Map,
+  Double,          // ZSCORE: one double
+  Doubles,         // ZMSCORE: an array of doubles (nil stays nil)
+  ScorePairs,      // [m, s, m, s] becomes [[m, s], [m, s]] (WITHSCORES, ZPOPMIN with a count)
+  FlatScores,      // [m, s]: the score a double (ZPOPMIN without a count)
+  KeyFlatScores,   // [key, m, s]: the score a double (BZPOPMIN)
+  KeyNestedScores  // [key, [[m, s], ...]]: each score a double (ZMPOP, BZMPOP)
+};
 // The shape of `argv`'s reply under RESP3.
 Resp3Shape resp3_shape(const std::vector<std::string>& argv);
 // Appends `reply` in the shape (RESP3), or as append_reply does (RESP2, or a reply that is an error).

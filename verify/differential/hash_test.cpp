@@ -366,4 +366,20 @@ TEST_F(Hashes, HrandfieldOfAHashtableTakesAllOfItForABigCount) {
   EXPECT_EQ(fake.elements.size(), live.elements.size());
 }
 
+TEST_F(Differential, HmsetSetsAsHsetAndAnswersOk) {
+  expect_same({"HMSET", "h", "a", "1", "b", "2"});
+  expect_same({"HMSET", "h", "a", "3"});
+  expect_same({"HGETALL", "h"});
+  expect_same({"HMSET", "h", "a"});
+  expect_same({"HMSET", "h", "a", "1", "b"});
+  expect_same({"HMSET", "h"});
+  expect_same({"SET", "s", "v"});
+  expect_same({"HMSET", "s", "a", "1"});
+  expect_same({"WATCH", "h"});
+  expect_same({"HMSET", "h", "a", "3"});
+  expect_same({"MULTI"});
+  expect_same({"PING"});
+  expect_same({"EXEC"});
+}
+
 }  // namespace locksim::test

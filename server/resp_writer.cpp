@@ -81,6 +81,9 @@ Resp3Shape resp3_shape(const std::vector<std::string>& argv) {
     for (const std::string& a : argv)
       if (same(a, "incr")) return Resp3Shape::Double;
   if (same(cmd, "zmscore")) return Resp3Shape::Doubles;
+  if (same(cmd, "hrandfield"))
+    for (const std::string& a : argv)
+      if (same(a, "withvalues")) return Resp3Shape::Pairs;
   // Redis 7.0's genericZpopCommand: nested pairs for a count, flat for a single pop.
   if (same(cmd, "zpopmin") || same(cmd, "zpopmax"))
     return argv.size() == 3 ? Resp3Shape::ScorePairs : Resp3Shape::FlatScores;
@@ -108,6 +111,15 @@ void append_shaped(std::string& out, const Reply& reply, Protocol protocol, Resp
       if (reply.kind != Reply::Kind::Array) break;
       append_line(out, '%', std::to_string(reply.elements.size() / 2));
       for (const Reply& e : reply.elements) append_reply(out, e, protocol);
+      return;
+    case Resp3Shape::Pairs:
+      if (reply.kind != Reply::Kind::Array) break;
+      append_line(out, '*', std::to_string(reply.elements.size() / 2));
+      for (size_t i = 0; i + 1 < reply.elements.size(); i += 2) {
+        out += "*2\r\n";
+        append_reply(out, reply.elements[i], protocol);
+        append_reply(out, reply.elements[i + 1], protocol);
+      }
       return;
     case Resp3Shape::ScorePairs:
       if (reply.kind != Reply::Kind::Array) break;

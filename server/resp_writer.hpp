@@ -23,6 +23,7 @@ enum class Resp3Shape {
   Map,
   Double,          // ZSCORE: one double
   Doubles,         // ZMSCORE: an array of doubles (nil stays nil)
+  Pairs,           // [f, v, f, v] becomes [[f, v], [f, v]] (HRANDFIELD WITHVALUES)
   ScorePairs,      // [m, s, m, s] becomes [[m, s], [m, s]] (WITHSCORES, ZPOPMIN with a count)
   FlatScores,      // [m, s]: the score a double (ZPOPMIN without a count)
   KeyFlatScores,   // [key, m, s]: the score a double (BZPOPMIN)

@@ -105,7 +105,7 @@ async function main() {
       const m = new Mutex(a, "lost", { lockTimeout: 2000, refreshInterval: 200, onLockLost, ...quick });
       await show("acquire", () => m.acquire());
       await show("someone else overwrites the key", () => b.set("mutex:lost", "thief"));
-      await sleep(400);
+      await sleep(600);
       await show("lost", () => lost.splice(0));
       await show("isAcquired", () => m.isAcquired);
       await show("release (not held: sends nothing)", () => m.release());
@@ -213,17 +213,17 @@ async function main() {
       await show("key after release", () => a.exists("semaphore:fresh"));
     }],
     ["semaphore sweep", async () => {
-      // No refresh, lease 600 ms: the first holder's entry is swept by the acquire that comes after its
+      // No refresh, lease 1000 ms: the first holder's entry is swept by the acquire that comes after its
       // lease, while the set itself lives on (each acquire sets its PEXPIRE again).
-      const opts = { lockTimeout: 600, refreshInterval: 0, ...quick };
+      const opts = { lockTimeout: 1000, refreshInterval: 0, ...quick };
       const s1 = new Semaphore(a, "sweep", 2, opts);
       const s2 = new Semaphore(b, "sweep", 2, opts);
       const s3 = new Semaphore(a, "sweep", 2, { ...opts, acquireAttemptsLimit: 1 });
       await show("acquire 1", () => s1.acquire());
-      await sleep(300);
+      await sleep(500);
       await show("acquire 2", () => s2.acquire());
       await show("a third, tryAcquire (full)", () => s3.tryAcquire());
-      await sleep(400);
+      await sleep(600);
       await show("set before the sweep", () => members(a, "semaphore:sweep", [s1, s2, s3].filter((s) => s.isAcquired)));
       const s4 = new Semaphore(b, "sweep", 2, { ...opts, acquireAttemptsLimit: 1 });
       await show("a fourth, tryAcquire (holder 1's lease is over)", () => s4.tryAcquire());
@@ -231,7 +231,7 @@ async function main() {
       await show("holder 1's entry", () => a.zscore("semaphore:sweep", s1.identifier));
       await show("holder 1 release (ZREM of a gone member)", () => s1.release());
       await show("set", () => members(a, "semaphore:sweep", [s2, s4]));
-      await sleep(700);
+      await sleep(1200);
       await show("the set's own expiry", () => a.exists("semaphore:sweep"));
     }],
     ["multi semaphore", async () => {

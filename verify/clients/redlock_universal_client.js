@@ -129,11 +129,12 @@ async function main() {
       await attempt("rival release", () => rival.release(r));
     }],
     ["using", async () => {
-      // ttl 1500: the extension is scheduled when 20% of the lease is left, by the ATOMIC_EXTEND script.
-      const lock = createLock({ adapter: ia, key: "job", ttl: 1500, retryAttempts: 0 });
-      await attempt("using: a 2200 ms routine on a 1500 ms lease", () =>
+      // The extension (the ATOMIC_EXTEND script) is sent when 20% of the lease is left, and refused if
+      // under 10% is: a 2000 ms lease leaves the timer 200 ms of slack.
+      const lock = createLock({ adapter: ia, key: "job", ttl: 2000, retryAttempts: 0 });
+      await attempt("using: a 2600 ms routine on a 2000 ms lease", () =>
         lock.using(async (signal) => {
-          await sleep(2200);
+          await sleep(2600);
           return { aborted: signal.aborted, stillLocked: (await a.pttl("job")) > 0 };
         }));
       await show("job released after using", () => a.exists("job"));

@@ -187,6 +187,15 @@ async function main() {
       await show("SCRIPT FLUSH", () => a.script("FLUSH"));
       await attempt("release after the flush", () => lock.release(h));
       await show("key after release", () => a.exists("fl"));
+      // The same through node-redis, whose error for NOSCRIPT is its own class.
+      const nlock = createLock({ adapter: new NodeRedisAdapter(na), key: "fl2", ttl: 5000, retryAttempts: 0 });
+      await attempt("node-redis: acquire", async () => describeHandle((h = await nlock.acquire())));
+      await attempt("node-redis: extend (loads the script)", () => nlock.extend(h, 6000));
+      await show("SCRIPT FLUSH", () => a.script("FLUSH"));
+      await attempt("node-redis: extend after the flush", () => nlock.extend(h, 7000));
+      await show("pttl in (6000, 7000]", () => pttlBetween(a, "fl2", 6000, 7000));
+      await attempt("node-redis: release", () => nlock.release(h));
+      await show("key after release", () => a.exists("fl2"));
     }],
     ["redlock over three nodes", async () => {
       // Three "nodes" on the one server, told apart by their key prefixes.

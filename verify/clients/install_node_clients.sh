@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The clients tests' fixture: installs the node clients (ioredis, node-redlock v5, node-redis v4, at
-# the versions node/package-lock.json pins) into the build tree, CLIENTS_DIR/node, with `npm ci`.
+# The clients tests' fixture: installs the node clients (ioredis, node-redlock v5, node-redis v4,
+# redis-lock, redlock-universal and redis-semaphore, at the versions node/package-lock.json pins) into
+# the build tree, CLIENTS_DIR/node, with `npm ci`.
 # Nothing goes outside the build tree but npm's own cache. Installs again only when the lock file
 # changed. Without npm, or when the registry cannot be reached, it skips (77) on a developer's machine,
 # and fails in CI, where every client must be there.
@@ -34,7 +35,7 @@ if ! timeout 300 npm ci --prefix "$dest" --no-audit --no-fund --loglevel=error >
   cat "$dest/npm.log" >&2
   skip "npm ci could not install the node clients into $dest (log above)"
 fi
-for m in ioredis redis redlock; do
+for m in ioredis redis redlock redis-lock redlock-universal redis-semaphore; do
   [[ -f $dest/node_modules/$m/package.json ]] || skip "npm ci ran but left no $m in $dest"
 done
 cp "$here/node/package-lock.json" "$stamp"

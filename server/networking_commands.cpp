@@ -10,6 +10,7 @@
 #include "engine/errors.hpp"
 #include "engine/glob.hpp"
 #include "engine/replica_acks.hpp"
+#include "engine/types.hpp"
 #include "server/server.hpp"
 
 namespace locksim::server {
@@ -43,10 +44,10 @@ std::vector<std::pair<std::string, std::string>> config_defaults(const ServeOpti
       {"client-query-buffer-limit", std::to_string(o.limits.client_query_buffer_limit)},
       {"cluster-enabled", "no"},
       {"databases", "16"},
-      {"hash-max-listpack-entries", "128"},
-      {"hash-max-listpack-value", "64"},
-      {"hash-max-ziplist-entries", "128"},
-      {"hash-max-ziplist-value", "64"},
+      {"hash-max-listpack-entries", std::to_string(engine::Hash::kListpackEntries)},
+      {"hash-max-listpack-value", std::to_string(engine::Hash::kListpackValue)},
+      {"hash-max-ziplist-entries", std::to_string(engine::Hash::kListpackEntries)},
+      {"hash-max-ziplist-value", std::to_string(engine::Hash::kListpackValue)},
       {"hz", "10"},
       {"list-compress-depth", "0"},
       {"list-max-listpack-size", "-2"},
@@ -61,13 +62,13 @@ std::vector<std::pair<std::string, std::string>> config_defaults(const ServeOpti
       {"replica-read-only", "yes"},
       {"requirepass", o.requirepass.value_or("")},
       {"save", ""},
-      {"set-max-intset-entries", "512"},
+      {"set-max-intset-entries", std::to_string(engine::Set::kIntsetEntries)},
       {"slave-read-only", "yes"},
       {"timeout", "0"},
-      {"zset-max-listpack-entries", "128"},
-      {"zset-max-listpack-value", "64"},
-      {"zset-max-ziplist-entries", "128"},
-      {"zset-max-ziplist-value", "64"},
+      {"zset-max-listpack-entries", std::to_string(engine::ZSet::kListpackEntries)},
+      {"zset-max-listpack-value", std::to_string(engine::ZSet::kListpackValue)},
+      {"zset-max-ziplist-entries", std::to_string(engine::ZSet::kListpackEntries)},
+      {"zset-max-ziplist-value", std::to_string(engine::ZSet::kListpackValue)},
   };
 }
 

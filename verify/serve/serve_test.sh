@@ -55,6 +55,9 @@ expect_eq "CLIENT LIST names itself" "name=me" \
   "$(printf 'AUTH secret\nCLIENT SETNAME me\nCLIENT LIST\n' | cli | tail -1 | grep -o 'name=me')"
 expect_eq "INFO loading" "loading:0" "$(cli -a secret --no-auth-warning info persistence | tr -d '\r' | grep '^loading:')"
 expect_eq "CONFIG GET" "databases 16" "$(cli -a secret --no-auth-warning config get databases | paste -sd' ')"
+# Redis 7.0's compiled-in defaults (config.c), the thresholds the engine converts at.
+expect_eq "CONFIG GET hash-max-listpack-entries" "hash-max-listpack-entries 512" \
+  "$(cli -a secret --no-auth-warning config get hash-max-listpack-entries | paste -sd' ')"
 expect_eq "SELECT db out of range" "ERR DB index is out of range" "$(cli -a secret --no-auth-warning select 16 2>&1)"
 expect_eq "WAIT 0 replicas" "0" "$(cli -a secret --no-auth-warning wait 0 0)"
 start=$(date +%s%N)

@@ -40,6 +40,8 @@ class Scripting {
   Reply load(std::string_view body);
   bool exists(std::string_view sha) const;
   void flush();
+  // How many scripts EVAL and SCRIPT LOAD have cached (INFO's number_of_cached_scripts).
+  size_t cached_scripts() const { return cache_.size(); }
   // The scripts cached, the random generator and the libraries, as state (base/state_writer.hpp).
   void describe(StateWriter& out) const;
   // FUNCTION and FCALL: the same server, random generator and budget as EVAL.

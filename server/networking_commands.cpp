@@ -10,6 +10,7 @@
 #include "engine/errors.hpp"
 #include "engine/glob.hpp"
 #include "engine/replica_acks.hpp"
+#include "engine/scripting.hpp"
 #include "engine/types.hpp"
 #include "server/server.hpp"
 
@@ -118,12 +119,17 @@ std::string Server::info(const std::string& section) const {
                      std::to_string(std::count_if(connections_.begin(), connections_.end(),
                                                   [](const auto& each) { return each.second->blocked; })) +
                      "\r\n");
-  add("memory", "used_memory:0\r\nmaxmemory:0\r\nmaxmemory_policy:noeviction\r\n");
+  add("memory", "used_memory:0\r\nmaxmemory:0\r\nmaxmemory_policy:noeviction\r\nnumber_of_cached_scripts:" +
+                    std::to_string(engine_->scripting().cached_scripts()) + "\r\n");
   add("persistence", "loading:0\r\nasync_loading:0\r\nrdb_bgsave_in_progress:0\r\naof_enabled:0\r\n"
                      "aof_rewrite_in_progress:0\r\n");
   add("stats", "total_connections_received:" + std::to_string(next_id_ - 1) + "\r\n");
   add("replication", "role:master\r\nconnected_slaves:" + std::to_string(replicas()) + "\r\nmaster_repl_offset:0\r\n");
   add("cpu", "used_cpu_sys:0.000000\r\nused_cpu_user:0.000000\r\n");
+  std::string errorstats;
+  for (const auto& [prefix, count] : error_counts_)
+    errorstats += "errorstat_" + prefix + ":count=" + std::to_string(count) + "\r\n";
+  add("errorstats", errorstats);
   const auto& entries = engine_->keyspace().entries();
   const size_t expires = static_cast<size_t>(std::count_if(
       entries.begin(), entries.end(), [](const auto& e) { return e.second.expire_at_ms != engine::kNoExpire; }));
@@ -394,7 +400,10 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
       }
       return Reply::ok();
     }
-    if (equals_ignore_case(sub, "resetstat") && argc == 2) return Reply::ok();
+    if (equals_ignore_case(sub, "resetstat") && argc == 2) {
+      error_counts_.clear();
+      return Reply::ok();
+    }
     return unknown_subcommand("config", sub);
   }
   if (equals_ignore_case(cmd, "command")) {

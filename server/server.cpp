@@ -278,7 +278,23 @@ Reply Server::run_engine(const ConnPtr& c, const std::vector<std::string>& argv)
   return r;
 }
 
+void Server::count_errors(const Reply& r) {
+  if (r.kind == Reply::Kind::Array || r.kind == Reply::Kind::Sequence) {
+    for (const Reply& e : r.elements) count_errors(e);
+    return;
+  }
+  if (r.kind != Reply::Kind::Error) return;
+  // afterErrorReply: the text up to its first space within 32 bytes, else "ERR".
+  const std::string_view text = r.str;
+  const size_t space = text.substr(0, 32).find(' ');
+  const std::string prefix(space == std::string_view::npos ? std::string_view("ERR") : text.substr(0, space));
+  const auto it = error_counts_.find(prefix);
+  if (it != error_counts_.end()) ++it->second;
+  else if (error_counts_.size() < kErrorPrefixes) error_counts_.emplace(prefix, 1);
+}
+
 void Server::reply(const ConnPtr& c, const Reply& r, bool push, Resp3Shape shape) {
+  count_errors(r);
   if ((c->reply_off || c->reply_skip) && !push) return;
   std::string bytes;
   if (push && c->protocol == Protocol::Resp3) {

@@ -136,6 +136,11 @@ class Server final : public engine::Host {
 
   // CONFIG SET values clients asked for, by name.
   std::map<std::string, std::string> config_;
+  // INFO errorstats: error replies by their first word, in byte order as Redis's rax lists them;
+  // at most kErrorPrefixes of them, as Redis tracks at most ERROR_STATS_NUMBER.
+  static constexpr size_t kErrorPrefixes = 128;
+  std::map<std::string, uint64_t> error_counts_;
+  void count_errors(const Reply& r);
 };
 
 }  // namespace locksim::server

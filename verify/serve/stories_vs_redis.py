@@ -103,7 +103,8 @@ def blocked_clients(info):
 # Steps: (conn, "cmd", words) reads its reply (a fourth item "skip": not compared, "no reply": expects
 # none); (conn, "send", words) only sends; (conn, "block", words) sends and expects silence;
 # (conn, "read") reads what a blocked command owes; ("sleep", s); (conn, "close");
-# (conn, "info") records INFO's blocked_clients line; (conn, "id") records nothing but remembers
+# (conn, "info") records INFO's blocked_clients line; (conn, "infolines", section, prefix) the lines
+# of INFO <section> that start with prefix; (conn, "id") records nothing but remembers
 # the connection's CLIENT ID, which ("unblock", conn, how) then names from another connection.
 STORIES = {
     "blpop waits and a push serves it": [
@@ -318,6 +319,24 @@ STORIES = {
         ("c", "cmd", ["ZADD", "w", "7", "m"]),
         ("b", "read"),
     ],
+    "error stats and cached scripts in INFO": [
+        ("c", "cmd", ["CONFIG", "RESETSTAT"]),
+        ("c", "cmd", ["EVAL", "return redis.error_reply('MY_ERR_CODE custom msg')", "0"]),
+        ("c", "cmd", ["EVAL", "return redis.error_reply('')", "0"]),
+        ("c", "cmd", ["GET"]),
+        ("c", "cmd", ["SET", "s", "v"]),
+        ("c", "cmd", ["INCR", "s"]),
+        ("c", "cmd", ["LPUSH", "s", "x"]),
+        ("c", "cmd", ["NOSUCHCOMMAND"]),
+        ("c", "infolines", "errorstats", "errorstat_"),
+        ("c", "cmd", ["CONFIG", "RESETSTAT"]),
+        ("c", "infolines", "errorstats", "errorstat_"),
+        ("c", "cmd", ["SCRIPT", "FLUSH"]),
+        ("c", "cmd", ["SCRIPT", "LOAD", "return 1"]),
+        ("c", "cmd", ["EVAL", "return 2", "0"]),
+        ("c", "cmd", ["EVAL", "return 2", "0"]),
+        ("c", "infolines", "memory", "number_of_cached_scripts"),
+    ],
     "linsert and lmpop": [
         ("a", "cmd", ["RPUSH", "l", "a", "b", "c"]),
         ("a", "cmd", ["LINSERT", "l", "BEFORE", "b", "x"]),
@@ -375,6 +394,10 @@ def tell(story, port):
         elif what == "close":
             c.close()
             del conns[name]
+        elif what == "infolines":
+            c.send("INFO", step[2])
+            lines = [l for l in c.read().splitlines() if l.startswith(step[3])]
+            seen.append((name, "info " + step[2], lines))
         elif what == "info":
             c.send("INFO", "clients")
             seen.append((name, "info", blocked_clients(c.read())))

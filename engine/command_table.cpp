@@ -173,6 +173,8 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"smembers", 2, R, smembers_command},
     {"smismember", -3, R, smismember_command},
     {"smove", 4, W, smove_command},
+    {"sort", -2, W, sort_command},
+    {"sort_ro", -2, R, sort_ro_command},
     {"spop", -2, W, spop_command},
     {"srandmember", -2, R, srandmember_command},
     {"srem", -3, W, srem_command},

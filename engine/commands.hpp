@@ -148,6 +148,10 @@ Reply zinter_command(CommandContext& ctx);
 Reply zdiff_command(CommandContext& ctx);
 Reply zintercard_command(CommandContext& ctx);
 
+// cmd_sort.cpp
+Reply sort_command(CommandContext& ctx);
+Reply sort_ro_command(CommandContext& ctx);
+
 // cmd_set.cpp
 Reply sadd_command(CommandContext& ctx);
 Reply srem_command(CommandContext& ctx);

@@ -199,4 +199,7 @@ inline constexpr std::string_view kTimeoutNotFloat = "ERR timeout is not a float
 inline constexpr std::string_view kTimeoutNegative = "ERR timeout is negative";
 inline constexpr std::string_view kUnblocked = "UNBLOCKED client unblocked via CLIENT UNBLOCK";
 
+// SORT (sort.c).
+inline constexpr std::string_view kSortScoreNotDouble = "ERR One or more scores can't be converted into double";
+
 }  // namespace locksim::engine::errors

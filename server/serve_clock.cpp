@@ -12,6 +12,15 @@ ServeClock::ServeClock(ClockMode mode, int64_t start_ms) : mode_(mode), started_
                               .count();
 }
 
+int64_t ServeClock::now_ms() const {
+  if (mode_ == ClockMode::Virtual) return start_epoch_ms_ + advanced_ms_ + jumped_ms_;
+  // Read whole, not as the start's reading plus the time since: each part would be cut to a
+  // millisecond on its own, and the sum fall a millisecond behind the wall clock.
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+             .count() +
+         jumped_ms_;
+}
+
 int64_t ServeClock::run_ms() const {
   if (mode_ == ClockMode::Virtual) return advanced_ms_;
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started_).count();

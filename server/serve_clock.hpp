@@ -15,8 +15,9 @@ class ServeClock {
   ServeClock(ClockMode mode, int64_t start_ms);
 
   ClockMode mode() const { return mode_; }
-  // What the server's clock reads, in ms since the epoch.
-  int64_t now_ms() const { return run_ms() + start_epoch_ms_ + jumped_ms_; }
+  // What the server's clock reads, in ms since the epoch: the machine's wall clock (as Redis's
+  // mstime reads it, so that a client's PXAT lands where it meant), or the virtual one; plus jumps.
+  int64_t now_ms() const;
   // The run's own time: ms since serve started (real), or advanced so far (virtual).
   int64_t run_ms() const;
   // Virtual: time moves on by `ms`. Real: nothing (the world's time cannot be moved).

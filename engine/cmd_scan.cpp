@@ -54,6 +54,16 @@ uint64_t visit_sorted(std::vector<Scanned>& sorted, uint64_t cursor, int64_t cou
   return next;
 }
 
+// The reply of a container scan: a small encoding's elements whole with cursor 0, a big one's walked
+// from the cursor over its names in byte order. `pairs`: each name with its value.
+Reply scan_elements(std::vector<Scanned> elements, bool whole, bool pairs, uint64_t cursor,
+                    const ScanOptions& options) {
+  if (whole) return filtered_reply(0, elements, options, pairs);
+  std::sort(elements.begin(), elements.end(), [](const Scanned& a, const Scanned& b) { return a.name < b.name; });
+  const uint64_t next = visit_sorted(elements, cursor, options.count);
+  return filtered_reply(next, elements, options, pairs);
+}
+
 // What HSCAN, SSCAN and ZSCAN do before the walk, in Redis's order: the cursor, then the key (a
 // missing one is an empty scan, before any option is read), its type, then the options.
 template <class T>
@@ -88,10 +98,7 @@ Reply hscan_command(CommandContext& ctx) {
   if (!prepare(ctx, hash, cursor, options, reply)) return reply;
   std::vector<Scanned> elements;
   for (const auto& [field, value] : hash->fields()) elements.push_back({field, value});
-  if (hash->is_listpack()) return filtered_reply(0, elements, options, true);
-  std::sort(elements.begin(), elements.end(), [](const Scanned& a, const Scanned& b) { return a.name < b.name; });
-  const uint64_t next = visit_sorted(elements, cursor, options.count);
-  return filtered_reply(next, elements, options, true);
+  return scan_elements(std::move(elements), hash->is_listpack(), true, cursor, options);
 }
 
 // SSCAN key cursor [MATCH pattern] [COUNT count]: an intset in its numeric order, whole.
@@ -104,9 +111,7 @@ Reply sscan_command(CommandContext& ctx) {
   const std::vector<std::string> members = set->members();  // a hashtable's in byte order
   std::vector<Scanned> elements;
   for (const std::string& member : members) elements.push_back({member, {}});
-  if (set->encoding() == Set::Encoding::IntSet) return filtered_reply(0, elements, options, false);
-  const uint64_t next = visit_sorted(elements, cursor, options.count);
-  return filtered_reply(next, elements, options, false);
+  return scan_elements(std::move(elements), set->encoding() == Set::Encoding::IntSet, false, cursor, options);
 }
 
 // ZSCAN key cursor [MATCH pattern] [COUNT count]: member, score, ... A listpack's scores are the
@@ -121,10 +126,7 @@ Reply zscan_command(CommandContext& ctx) {
   const bool listpack = zset->is_listpack();
   for (const auto& [score, member] : zset->ordered())
     elements.push_back({member, listpack ? format_d2string(score) : format_long_double_auto(score)});
-  if (listpack) return filtered_reply(0, elements, options, true);
-  std::sort(elements.begin(), elements.end(), [](const Scanned& a, const Scanned& b) { return a.name < b.name; });
-  const uint64_t next = visit_sorted(elements, cursor, options.count);
-  return filtered_reply(next, elements, options, true);
+  return scan_elements(std::move(elements), listpack, true, cursor, options);
 }
 
 }  // namespace locksim::engine

@@ -39,4 +39,8 @@ Reply debug_command(CommandContext& ctx) {
   return Reply::ok();
 }
 
+// CLUSTER <subcommand> ...: this server has no cluster support, as a redis-server started without
+// cluster-enabled answers (after the subcommand's name and arity are checked).
+Reply cluster_command(CommandContext&) { return Reply::error(errors::kClusterDisabled); }
+
 }  // namespace locksim::engine

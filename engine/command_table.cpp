@@ -53,6 +53,18 @@ constexpr std::array kMemorySubcommands = std::to_array<SubcommandSpec>({
     {"usage", -3},
 });
 
+// CLUSTER's subcommands in Redis 7.0 (commands/cluster-*.json), sorted by name. A server without
+// cluster support answers each with the same error, after these checks.
+constexpr std::array kClusterSubcommands = std::to_array<SubcommandSpec>({
+    {"addslots", -3},      {"addslotsrange", -4}, {"bumpepoch", 2},      {"count-failure-reports", 3},
+    {"countkeysinslot", 3}, {"delslots", -3},     {"delslotsrange", -4}, {"failover", -2},
+    {"flushslots", 2},     {"forget", 3},         {"getkeysinslot", 4},  {"help", 2},
+    {"info", 2},           {"keyslot", 3},        {"links", 2},          {"meet", -4},
+    {"myid", 2},           {"nodes", 2},          {"replicas", 3},       {"replicate", 3},
+    {"reset", -2, kCmdNoScript}, {"saveconfig", 2}, {"set-config-epoch", 3}, {"setslot", -4},
+    {"shards", 2},         {"slaves", 3},         {"slots", 2},
+});
+
 // Sorted by name, so that COMMAND lists in a fixed order (lookup goes through a hash map).
 constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"append", 3, W, append_command},
@@ -67,6 +79,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"bzmpop", -5, W | B, bzmpop_command},
     {"bzpopmax", -3, W | NS | B, bzpopmax_command},
     {"bzpopmin", -3, W | NS | B, bzpopmin_command},
+    {"cluster", -2, 0, cluster_command, kClusterSubcommands},
     {"copy", -3, W, copy_command},
     {"dbsize", 1, R, dbsize_command},
     {"debug", -2, NS, debug_command},

@@ -27,6 +27,7 @@ enum CommandFlag : uint32_t {
 struct SubcommandSpec {
   std::string_view name;  // lower case
   int arity;
+  uint32_t flags = 0;  // added to the command's own (CLUSTER RESET is no-script, CLUSTER INFO is not)
 };
 
 struct CommandSpec {

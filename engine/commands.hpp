@@ -183,6 +183,7 @@ Reply ping_command(CommandContext& ctx);
 Reply echo_command(CommandContext& ctx);
 Reply time_command(CommandContext& ctx);
 Reply debug_command(CommandContext& ctx);
+Reply cluster_command(CommandContext& ctx);
 
 // cmd_db.cpp
 Reply copy_command(CommandContext& ctx);

@@ -171,7 +171,9 @@ Reply Engine::call_from_script(std::span<const std::string_view> argv) {
     case Shape::WrongArity: return Reply::error(errors::kScriptCommandArity);
     case Shape::Ok: break;
   }
-  if (spec->flags & kCmdNoScript) return Reply::error(errors::kNotAllowedFromScript);
+  // A container command's subcommand adds its own flags (CLUSTER RESET is refused, CLUSTER INFO not).
+  const SubcommandSpec* sub = spec->subcommands.empty() || argv.size() < 2 ? nullptr : lookup_subcommand(*spec, argv[1]);
+  if ((spec->flags | (sub ? sub->flags : 0)) & kCmdNoScript) return Reply::error(errors::kNotAllowedFromScript);
   if (script_read_only_ && (spec->flags & (kCmdWrite | kCmdMayReplicate)))
     return Reply::error(errors::kWriteInReadOnlyScript);
   CommandContext ctx{*this, db_of(kScriptCaller), argv, kScriptCaller};

@@ -202,4 +202,7 @@ inline constexpr std::string_view kUnblocked = "UNBLOCKED client unblocked via C
 // SORT (sort.c).
 inline constexpr std::string_view kSortScoreNotDouble = "ERR One or more scores can't be converted into double";
 
+// CLUSTER on a server without cluster support (cluster.c).
+inline constexpr std::string_view kClusterDisabled = "ERR This instance has cluster support disabled";
+
 }  // namespace locksim::engine::errors

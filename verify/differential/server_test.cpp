@@ -75,4 +75,21 @@ TEST_F(Differential, UnknownCommandsAndArity) {
   expect_same({"SCRIPT"});
 }
 
+TEST_F(Differential, ClusterWithoutClusterSupport) {
+  expect_same({"CLUSTER", "INFO"});
+  expect_same({"CLUSTER", "HELP"});
+  expect_same({"CLUSTER", "KEYSLOT", "k"});
+  expect_same({"CLUSTER", "KEYSLOT"});
+  expect_same({"CLUSTER", "RESET", "HARD"});
+  expect_same({"CLUSTER", "NOPE"});
+  expect_same({"CLUSTER"});
+  expect_same({"EVAL", "return redis.pcall('cluster', 'reset', 'hard')", "0"});
+  expect_same({"EVAL", "return redis.pcall('cluster', 'info')", "0"});
+  expect_same({"EVAL", "return redis.pcall('cluster', 'nope')", "0"});
+  expect_same({"MULTI"});
+  expect_same({"CLUSTER", "INFO"});
+  expect_same({"CLUSTER", "NOPE"});
+  expect_same({"EXEC"});
+}
+
 }  // namespace locksim::test

@@ -176,6 +176,107 @@ void Server::end_wait(const ConnPtr& c, bool with_error) {
   asio::post(io_, [this, c] { process(c); });
 }
 
+// CLIENT <subcommand> (networking.c's clientCommand), for the subcommands serve answers.
+Reply Server::client_command(const ConnPtr& c, const std::vector<std::string>& argv) {
+  const size_t argc = argv.size();
+  if (argc < 2) return wrong_arity("client");
+  const std::string_view sub = argv[1];
+  // The CLIENT subcommands serve answers, with Redis 7.0's arity (the command's name counted).
+  static constexpr std::pair<std::string_view, int> kClientArity[] = {
+      {"id", 2},    {"getname", 2}, {"setname", 3}, {"info", 2},     {"list", -2},
+      {"kill", -3}, {"unblock", -3}, {"reply", 3},  {"no-evict", 3},
+  };
+  for (const auto& [name, arity] : kClientArity)
+    if (equals_ignore_case(sub, name) && !engine::arity_ok(arity, argc)) return wrong_arity("client|" + std::string(name));
+  if (equals_ignore_case(sub, "id") && argc == 2) return Reply::integer_of(static_cast<int64_t>(c->id));
+  if (equals_ignore_case(sub, "getname") && argc == 2) return c->name.empty() ? Reply::nil() : Reply::bulk(c->name);
+  if (equals_ignore_case(sub, "setname") && argc == 3) {
+    for (char ch : argv[2])
+      if (ch < '!' || ch > '~')
+        return Reply::error("ERR Client names cannot contain spaces, newlines or special characters.");
+    c->name = argv[2];
+    return Reply::ok();
+  }
+  if (equals_ignore_case(sub, "info") && argc == 2) return Reply::bulk(client_info(*c) + "\n");
+  if (equals_ignore_case(sub, "list")) {
+    std::string out;
+    for (const auto& [id, other] : connections_) out += client_info(*other) + "\n";
+    return Reply::bulk(out);
+  }
+  if (equals_ignore_case(sub, "kill") && argc >= 3) {
+    // CLIENT KILL addr (old form) or CLIENT KILL ID id / ADDR addr / SKIPME yes|no.
+    std::vector<ConnPtr> victims;
+    bool skipme = true;
+    if (argc == 3) {
+      for (const auto& [id, other] : connections_)
+        if (other->addr == argv[2]) victims.push_back(other);
+      if (victims.empty()) return Reply::error("ERR No such client");
+      for (const ConnPtr& v : victims) v->closing = true, flush(v);
+      return Reply::ok();
+    }
+    if (argc % 2 != 0) return Reply::error("ERR syntax error");
+    std::optional<int64_t> id;
+    std::optional<std::string> addr;
+    for (size_t i = 2; i + 1 < argc; i += 2) {
+      int64_t v = 0;
+      if (equals_ignore_case(argv[i], "id")) {
+        if (!parse_ll(argv[i + 1], v) || v <= 0) return Reply::error("ERR client-id should be greater than 0");
+        id = v;
+      } else if (equals_ignore_case(argv[i], "addr")) {
+        addr = argv[i + 1];
+      } else if (equals_ignore_case(argv[i], "skipme")) {
+        skipme = !equals_ignore_case(argv[i + 1], "no");
+      } else {
+        return Reply::error("ERR syntax error");
+      }
+    }
+    for (const auto& [cid, other] : connections_) {
+      if (id && static_cast<int64_t>(cid) != *id) continue;
+      if (addr && other->addr != *addr) continue;
+      if (skipme && other == c) continue;
+      victims.push_back(other);
+    }
+    for (const ConnPtr& v : victims) v->closing = true, flush(v);
+    return Reply::integer_of(static_cast<int64_t>(victims.size()));
+  }
+  if (equals_ignore_case(sub, "unblock") && (argc == 3 || argc == 4)) {
+    // CLIENT UNBLOCK id [TIMEOUT|ERROR]: a client blocked on keys answers as if timed out, or with
+    // the UNBLOCKED error; one in WAIT answers its acknowledgements so far.
+    bool with_error = false;
+    if (argc == 4) {
+      if (equals_ignore_case(argv[3], "error")) with_error = true;
+      else if (!equals_ignore_case(argv[3], "timeout"))
+        return Reply::error("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+    }
+    int64_t id = 0;
+    if (!parse_ll(argv[2], id)) return Reply::error("ERR value is not an integer or out of range");
+    const auto target = id > 0 ? connections_.find(static_cast<uint64_t>(id)) : connections_.end();
+    if (target == connections_.end() || !target->second->blocked) return Reply::integer_of(0);
+    if (target->second->waiting_acks) end_wait(target->second, with_error);
+    else engine_->unblock(target->second->session, with_error);
+    return Reply::integer_of(1);
+  }
+  if (equals_ignore_case(sub, "reply") && argc == 3) {
+    // CLIENT REPLY ON|OFF|SKIP: OFF silences this reply too, SKIP the next command's; pushes (pub/sub
+    // messages and confirmations) still go, as Redis sends them with CLIENT_PUSHING.
+    if (equals_ignore_case(argv[2], "on")) {
+      c->reply_off = c->reply_skip = false;
+      return Reply::ok();
+    }
+    if (equals_ignore_case(argv[2], "off")) {
+      c->reply_off = true;
+      return Reply::sequence({});
+    }
+    if (equals_ignore_case(argv[2], "skip")) {
+      if (!c->reply_off) c->reply_skip_next = true;
+      return Reply::sequence({});
+    }
+    return Reply::error("ERR syntax error");
+  }
+  if (equals_ignore_case(sub, "no-evict") || equals_ignore_case(sub, "no-touch")) return Reply::ok();
+  return unknown_subcommand("client", sub);
+}
+
 std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vector<std::string>& argv) {
   const std::string_view cmd = argv[0];
   const size_t argc = argv.size();
@@ -260,104 +361,7 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
     }
     return Reply::status("RESET");
   }
-  if (equals_ignore_case(cmd, "client")) {
-    if (argc < 2) return wrong_arity("client");
-    const std::string_view sub = argv[1];
-    // The CLIENT subcommands serve answers, with Redis 7.0's arity (the command's name counted).
-    static constexpr std::pair<std::string_view, int> kClientArity[] = {
-        {"id", 2},    {"getname", 2}, {"setname", 3}, {"info", 2},     {"list", -2},
-        {"kill", -3}, {"unblock", -3}, {"reply", 3},  {"no-evict", 3},
-    };
-    for (const auto& [name, arity] : kClientArity)
-      if (equals_ignore_case(sub, name) && !engine::arity_ok(arity, argc)) return wrong_arity("client|" + std::string(name));
-    if (equals_ignore_case(sub, "id") && argc == 2) return Reply::integer_of(static_cast<int64_t>(c->id));
-    if (equals_ignore_case(sub, "getname") && argc == 2) return c->name.empty() ? Reply::nil() : Reply::bulk(c->name);
-    if (equals_ignore_case(sub, "setname") && argc == 3) {
-      for (char ch : argv[2])
-        if (ch < '!' || ch > '~')
-          return Reply::error("ERR Client names cannot contain spaces, newlines or special characters.");
-      c->name = argv[2];
-      return Reply::ok();
-    }
-    if (equals_ignore_case(sub, "info") && argc == 2) return Reply::bulk(client_info(*c) + "\n");
-    if (equals_ignore_case(sub, "list")) {
-      std::string out;
-      for (const auto& [id, other] : connections_) out += client_info(*other) + "\n";
-      return Reply::bulk(out);
-    }
-    if (equals_ignore_case(sub, "kill") && argc >= 3) {
-      // CLIENT KILL addr (old form) or CLIENT KILL ID id / ADDR addr / SKIPME yes|no.
-      std::vector<ConnPtr> victims;
-      bool skipme = true;
-      if (argc == 3) {
-        for (const auto& [id, other] : connections_)
-          if (other->addr == argv[2]) victims.push_back(other);
-        if (victims.empty()) return Reply::error("ERR No such client");
-        for (const ConnPtr& v : victims) v->closing = true, flush(v);
-        return Reply::ok();
-      }
-      if (argc % 2 != 0) return Reply::error("ERR syntax error");
-      std::optional<int64_t> id;
-      std::optional<std::string> addr;
-      for (size_t i = 2; i + 1 < argc; i += 2) {
-        int64_t v = 0;
-        if (equals_ignore_case(argv[i], "id")) {
-          if (!parse_ll(argv[i + 1], v) || v <= 0) return Reply::error("ERR client-id should be greater than 0");
-          id = v;
-        } else if (equals_ignore_case(argv[i], "addr")) {
-          addr = argv[i + 1];
-        } else if (equals_ignore_case(argv[i], "skipme")) {
-          skipme = !equals_ignore_case(argv[i + 1], "no");
-        } else {
-          return Reply::error("ERR syntax error");
-        }
-      }
-      for (const auto& [cid, other] : connections_) {
-        if (id && static_cast<int64_t>(cid) != *id) continue;
-        if (addr && other->addr != *addr) continue;
-        if (skipme && other == c) continue;
-        victims.push_back(other);
-      }
-      for (const ConnPtr& v : victims) v->closing = true, flush(v);
-      return Reply::integer_of(static_cast<int64_t>(victims.size()));
-    }
-    if (equals_ignore_case(sub, "unblock") && (argc == 3 || argc == 4)) {
-      // CLIENT UNBLOCK id [TIMEOUT|ERROR]: a client blocked on keys answers as if timed out, or with
-      // the UNBLOCKED error; one in WAIT answers its acknowledgements so far.
-      bool with_error = false;
-      if (argc == 4) {
-        if (equals_ignore_case(argv[3], "error")) with_error = true;
-        else if (!equals_ignore_case(argv[3], "timeout"))
-          return Reply::error("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
-      }
-      int64_t id = 0;
-      if (!parse_ll(argv[2], id)) return Reply::error("ERR value is not an integer or out of range");
-      const auto target = id > 0 ? connections_.find(static_cast<uint64_t>(id)) : connections_.end();
-      if (target == connections_.end() || !target->second->blocked) return Reply::integer_of(0);
-      if (target->second->waiting_acks) end_wait(target->second, with_error);
-      else engine_->unblock(target->second->session, with_error);
-      return Reply::integer_of(1);
-    }
-    if (equals_ignore_case(sub, "reply") && argc == 3) {
-      // CLIENT REPLY ON|OFF|SKIP: OFF silences this reply too, SKIP the next command's; pushes (pub/sub
-      // messages and confirmations) still go, as Redis sends them with CLIENT_PUSHING.
-      if (equals_ignore_case(argv[2], "on")) {
-        c->reply_off = c->reply_skip = false;
-        return Reply::ok();
-      }
-      if (equals_ignore_case(argv[2], "off")) {
-        c->reply_off = true;
-        return Reply::sequence({});
-      }
-      if (equals_ignore_case(argv[2], "skip")) {
-        if (!c->reply_off) c->reply_skip_next = true;
-        return Reply::sequence({});
-      }
-      return Reply::error("ERR syntax error");
-    }
-    if (equals_ignore_case(sub, "no-evict") || equals_ignore_case(sub, "no-touch")) return Reply::ok();
-    return unknown_subcommand("client", sub);
-  }
+  if (equals_ignore_case(cmd, "client")) return client_command(c, argv);
   if (equals_ignore_case(cmd, "info")) {
     std::string section = argc >= 2 ? argv[1] : "";
     for (char& ch : section) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));

@@ -30,6 +30,12 @@ bool is_subscription(const std::string& name) {
   return name == "subscribe" || name == "unsubscribe" || name == "psubscribe" || name == "punsubscribe";
 }
 
+// The RESP3 shape of a command's reply, looked up only for a RESP3 connection: RESP2 has one shape,
+// and most clients speak it, so the per-command lookup stays off their path.
+Resp3Shape shape_for(const Connection& c, const std::vector<std::string>& argv) {
+  return c.protocol == Protocol::Resp3 ? resp3_shape(argv) : Resp3Shape::Plain;
+}
+
 std::string endpoint_text(const tcp::endpoint& e) { return e.address().to_string() + ":" + std::to_string(e.port()); }
 
 }  // namespace
@@ -238,14 +244,14 @@ void Server::execute(const ConnPtr& c, std::vector<std::string>& argv) {
     return;
   }
   if (std::optional<Reply> r = networking_command(c, argv)) {
-    if (!c->closed) reply(c, *r, false, resp3_shape(argv));
+    if (!c->closed) reply(c, *r, false, shape_for(*c, argv));
     return;
   }
   const Reply r = run_engine(c, argv);
   if (engine_->blocked(c->session)) {
     // BLPOP and its kin found nothing: the reply comes when a key is served or the wait ends.
     c->blocked = true;
-    c->block_shape = resp3_shape(argv);
+    c->block_shape = shape_for(*c, argv);
     arm_block_timer(c);
     return;
   }
@@ -259,7 +265,7 @@ void Server::execute(const ConnPtr& c, std::vector<std::string>& argv) {
       return;
     }
   }
-  reply(c, r, is_subscription(name), resp3_shape(argv));
+  reply(c, r, is_subscription(name), shape_for(*c, argv));
 }
 
 Reply Server::run_engine(const ConnPtr& c, const std::vector<std::string>& argv) {

@@ -244,7 +244,9 @@ TEST_F(ContainerScans, ScansOfMissingKeysAndOtherTypes) {
 
 TEST_F(ContainerScans, ContainerScanArgumentErrors) {
   expect_same({"HSET", "h", "f", "v"});
-  expect_same({"SADD", "s", "m"});
+  // An intset: a set of strings is a hashtable in 7.0, whose buckets Redis hashes with a seed drawn
+  // at start, so what a made-up cursor finds there varies from run to run.
+  expect_same({"SADD", "s", "7"});
   expect_same({"ZADD", "z", "1", "m"});
   for (const auto& [command, key] : std::vector<std::pair<std::string, std::string>>{
            {"HSCAN", "h"}, {"SSCAN", "s"}, {"ZSCAN", "z"}}) {

@@ -1,6 +1,7 @@
 #include "engine/engine.hpp"
 
 #include <algorithm>
+#include <array>
 #include <variant>
 
 #include "base/assert.hpp"
@@ -105,6 +106,13 @@ Reply Engine::execute(SessionId session, std::initializer_list<std::string_view>
 }
 
 Reply Engine::execute(SessionId session, const std::vector<std::string>& argv) {
+  // Most commands have a few arguments: their views then live on the stack, not the heap.
+  constexpr size_t kOnStack = 16;
+  if (argv.size() <= kOnStack) {
+    std::array<std::string_view, kOnStack> views;
+    std::copy(argv.begin(), argv.end(), views.begin());
+    return execute(session, std::span<const std::string_view>(views.data(), argv.size()));
+  }
   std::vector<std::string_view> views(argv.begin(), argv.end());
   return execute(session, std::span<const std::string_view>(views));
 }

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <asio.hpp>
 
@@ -35,6 +36,7 @@ struct Connection : std::enable_shared_from_this<Connection> {
   asio::ip::tcp::socket socket;
   uint64_t id;
   RequestParser parser;
+  std::vector<std::string> spare_argv;  // argument strings kept between commands, so as not to allocate them
   std::array<char, 16 * 1024> in{};
   engine::SessionId session = 0;
   std::string name;                 // CLIENT SETNAME

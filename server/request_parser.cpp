@@ -43,18 +43,26 @@ RequestParser::Step RequestParser::fail(std::string text) {
   return Step::Failed;
 }
 
-std::optional<std::vector<std::string>> RequestParser::next() {
+bool RequestParser::next(std::vector<std::string>& argv) {
   while (!error_ && pos_ < buffer_.size()) {
-    std::vector<std::string> argv;
     const bool multibulk = multibulk_left_ > 0 || buffer_[pos_] == '*';
-    const Step step = multibulk ? parse_multibulk(argv) : parse_inline(argv);
-    if (step != Step::Done) return std::nullopt;
-    if (!argv.empty()) return argv;  // an empty line or "*0" is skipped, as Redis does
+    const Step step = multibulk ? parse_multibulk() : parse_inline();
+    if (step != Step::Done) return false;
+    if (argv_.empty()) continue;  // an empty line or "*0" is skipped, as Redis does
+    // The caller's previous command comes back to be written over: its strings keep their
+    // buffers, so a steady stream of commands allocates nothing for its arguments.
+    argv.swap(argv_);
+    return true;
   }
-  return std::nullopt;
+  return false;
 }
 
-RequestParser::Step RequestParser::parse_inline(std::vector<std::string>& argv) {
+void RequestParser::set_arg(size_t i, std::string_view value) {
+  if (i < argv_.size()) argv_[i].assign(value);
+  else argv_.emplace_back(value);
+}
+
+RequestParser::Step RequestParser::parse_inline() {
   const size_t newline = buffer_.find('\n', pos_);
   if (newline == std::string::npos) {
     if (buffered() > limits_.inline_max_size) return fail("too big inline request");
@@ -65,11 +73,11 @@ RequestParser::Step RequestParser::parse_inline(std::vector<std::string>& argv) 
   auto args = split_args(std::string_view(buffer_).substr(pos_, end - pos_));
   if (!args) return fail("unbalanced quotes in request");
   pos_ = newline + 1;
-  argv = std::move(*args);
+  argv_ = std::move(*args);
   return Step::Done;
 }
 
-RequestParser::Step RequestParser::parse_multibulk(std::vector<std::string>& argv) {
+RequestParser::Step RequestParser::parse_multibulk() {
   if (multibulk_left_ == 0) {
     const size_t cr = buffer_.find('\r', pos_);
     if (cr == std::string::npos) {
@@ -82,9 +90,12 @@ RequestParser::Step RequestParser::parse_multibulk(std::vector<std::string>& arg
     if (!ok || count > INT_MAX) return fail("invalid multibulk length");
     if (count > 10 && !authenticated_) return fail("unauthenticated multibulk length");
     pos_ = cr + 2;
-    if (count <= 0) return Step::Done;
+    argc_ = 0;
+    if (count <= 0) {
+      argv_.clear();
+      return Step::Done;
+    }
     multibulk_left_ = count;
-    argv_.clear();
     // Redis preallocates at most 1024 slots, so a huge count cannot make it hold anything.
     argv_.reserve(static_cast<size_t>(std::min<int64_t>(count, 1024)));
   }
@@ -106,13 +117,12 @@ RequestParser::Step RequestParser::parse_multibulk(std::vector<std::string>& arg
     }
     // The argument and its "\r\n"; like Redis, the two bytes after it are skipped unread.
     if (buffered() < static_cast<size_t>(bulk_len_) + 2) return Step::NeedMore;
-    argv_.emplace_back(buffer_, pos_, static_cast<size_t>(bulk_len_));
+    set_arg(argc_++, std::string_view(buffer_).substr(pos_, static_cast<size_t>(bulk_len_)));
     pos_ += static_cast<size_t>(bulk_len_) + 2;
     bulk_len_ = -1;
     --multibulk_left_;
   }
-  argv = std::move(argv_);
-  argv_.clear();
+  argv_.resize(argc_);
   return Step::Done;
 }
 

@@ -30,9 +30,10 @@ class RequestParser {
   // closes such a client without a reply.
   bool feed(std::string_view bytes);
 
-  // The next complete command (argv, never empty), or nullopt when more bytes are needed or a
-  // protocol error stopped the parser (error() then says which).
-  std::optional<std::vector<std::string>> next();
+  // The next complete command into `argv` (never empty): true; false when more bytes are needed
+  // or a protocol error stopped the parser (error() then says which). What `argv` held before is
+  // reused for a later command.
+  bool next(std::vector<std::string>& argv);
 
   // The protocol error ("ERR Protocol error: ..."), or nullopt.
   const std::optional<std::string>& error() const { return error_; }
@@ -43,8 +44,9 @@ class RequestParser {
 
  private:
   enum class Step { Done, NeedMore, Failed };
-  Step parse_inline(std::vector<std::string>& argv);
-  Step parse_multibulk(std::vector<std::string>& argv);
+  Step parse_inline();
+  Step parse_multibulk();
+  void set_arg(size_t i, std::string_view value);
   Step fail(std::string text);
   void compact();
 
@@ -56,7 +58,8 @@ class RequestParser {
   // argument arriving in pieces is not scanned again from its start.
   int64_t multibulk_left_ = 0;
   int64_t bulk_len_ = -1;
-  std::vector<std::string> argv_;
+  std::vector<std::string> argv_;  // the command being read: its first argc_ slots are filled
+  size_t argc_ = 0;
   std::optional<std::string> error_;
 };
 

@@ -160,6 +160,7 @@ void Server::read(const ConnPtr& c) {
       close(c);
       return;
     }
+    c->last_ms = clock_.run_ms();  // Redis's lastinteraction: set as a read comes in
     process(c);
     if (!c->closed && !c->closing) read(c);
   });
@@ -197,18 +198,21 @@ void Server::process(const ConnPtr& c) {
 }
 
 void Server::process_commands(const ConnPtr& c) {
+  // The connection's argument buffers, taken for this run of commands and given back after it: a
+  // command that processes every connection again (a clock moved, a fault's end) gets none here.
+  std::vector<std::string> argv = std::move(c->spare_argv);
   while (!c->closed && !c->closing && !c->blocked && !c->black_holed && !paused() && !held(*c) && !stopping_) {
-    std::optional<std::vector<std::string>> argv = c->parser.next();
-    if (!argv) {
+    if (!c->parser.next(argv)) {
       if (c->parser.error()) {
         reply(c, Reply::error(*c->parser.error()));
         c->closing = true;
         flush(c);
       }
-      return;
+      break;
     }
-    execute(c, *argv);
+    execute(c, argv);
   }
+  c->spare_argv = std::move(argv);
 }
 
 void Server::process_all() {
@@ -224,7 +228,6 @@ void Server::execute(const ConnPtr& c, std::vector<std::string>& argv) {
     ~AfterCommand() { c.reply_skip = std::exchange(c.reply_skip_next, false); }
   } after{*c};
   const std::string name = lower(argv[0]);
-  c->last_ms = clock_.run_ms();
   c->last_command = name;
   if (!c->authenticated && name != "auth" && name != "hello" && name != "quit" && name != "reset") {
     reply(c, Reply::error("NOAUTH Authentication required."));
@@ -269,8 +272,12 @@ void Server::execute(const ConnPtr& c, std::vector<std::string>& argv) {
 }
 
 Reply Server::run_engine(const ConnPtr& c, const std::vector<std::string>& argv) {
-  const int64_t epoch = clock_.now_ms();
-  const Recorder::Before before = recorder_.before(engine_->keyspace(), epoch, argv);
+  if (!recorder_.enabled() && !options_.appendonly && options_.replica_lag_ms < 0) {
+    // Nothing to keep about the command (serve as users start it): the engine alone reads the clock.
+    c->woff_ms = last_write_ms_;
+    return engine_->execute(c->session, argv);
+  }
+  const Recorder::Before before = recorder_.before(engine_->keyspace(), clock_.now_ms(), argv);
   Reply r = engine_->execute(c->session, argv);
   recorder_.exec(c->who(), argv, r, before, engine_->keyspace(), clock_.now_ms());
   const engine::CommandSpec* spec = engine::lookup_command(argv[0]);
@@ -314,14 +321,27 @@ void Server::reply(const ConnPtr& c, const Reply& r, bool push, Resp3Shape shape
       bytes += ">" + std::to_string(item.elements.size()) + "\r\n";
       for (const Reply& e : item.elements) append_reply(bytes, e, c->protocol);
     }
+  } else if (sends_now(*c)) {
+    // The common case, written where it leaves from, without a copy.
+    append_shaped(c->out, r, c->protocol, shape);
+    queue_out(c, {});
+    return;
   } else {
     append_shaped(bytes, r, c->protocol, shape);
   }
   send(c, std::move(bytes));
 }
 
+bool Server::sends_now(const Connection& c) const {
+  return !c.closed && !c.black_holed && delays_.empty() && partitions_.empty() && c.delayed.empty();
+}
+
 void Server::send(const ConnPtr& c, std::string bytes) {
   if (c->closed || c->black_holed) return;
+  if (sends_now(*c)) {
+    queue_out(c, bytes);
+    return;
+  }
   const SteadyTime now = std::chrono::steady_clock::now();
   SteadyTime due = now;
   if (const ClientFault* d = fault_on(delays_, *c)) due = steady_after(now, d->extra_ms);
@@ -332,6 +352,10 @@ void Server::send(const ConnPtr& c, std::string bytes) {
     if (c->delayed.size() == 1) arm_delayed(c);
     return;
   }
+  queue_out(c, bytes);
+}
+
+void Server::queue_out(const ConnPtr& c, std::string_view bytes) {
   c->out += bytes;
   if (c->out.size() > options_.output_limit) {
     if (!options_.quiet) std::cerr << "locksim serve: closing " << c->who() << ": output buffer past its limit\n";

@@ -70,6 +70,11 @@ class Server final : public engine::Host {
   Reply run_engine(const ConnPtr& c, const std::vector<std::string>& argv);
   void reply(const ConnPtr& c, const Reply& r, bool push = false, Resp3Shape shape = Resp3Shape::Plain);
   void send(const ConnPtr& c, std::string bytes);
+  // Whether a reply to `c` leaves now: no delay or partition was ever set (nothing can hold it back)
+  // and none of its replies waits.
+  bool sends_now(const Connection& c) const;
+  // Appends to what goes out now; closes a client whose unsent replies pass their limit.
+  void queue_out(const ConnPtr& c, std::string_view bytes);
   void flush(const ConnPtr& c);
   void arm_delayed(const ConnPtr& c);
   void close(const ConnPtr& c);

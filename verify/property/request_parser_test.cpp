@@ -28,12 +28,13 @@ std::string encode(const std::vector<Argv>& commands) {
 // Feeds `bytes` in pieces of the given sizes (cycled), collecting every command.
 std::vector<Argv> feed_in_pieces(RequestParser& p, const std::string& bytes, const std::vector<size_t>& sizes) {
   std::vector<Argv> got;
+  Argv argv;  // one buffer for every command, as serve reuses it: what it held must never leak into the next
   size_t pos = 0, i = 0;
   while (pos < bytes.size()) {
     const size_t n = std::min(bytes.size() - pos, std::max<size_t>(1, sizes.empty() ? bytes.size() : sizes[i++ % sizes.size()]));
     p.feed(std::string_view(bytes).substr(pos, n));
     pos += n;
-    while (auto argv = p.next()) got.push_back(*argv);
+    while (p.next(argv)) got.push_back(argv);
   }
   return got;
 }

@@ -17,7 +17,7 @@ std::pair<std::vector<Argv>, std::string> parse(std::string_view input, ParserLi
   p.set_authenticated(authenticated);
   std::vector<Argv> commands;
   p.feed(input);
-  while (auto argv = p.next()) commands.push_back(*argv);
+  for (std::vector<std::string> argv; p.next(argv);) commands.push_back(argv);
   return {commands, p.error().value_or("")};
 }
 
@@ -34,7 +34,7 @@ TEST(RequestParser, BytesArrivingOneByOneGiveTheSameCommands) {
   std::vector<Argv> commands;
   for (char c : input) {
     p.feed(std::string_view(&c, 1));
-    while (auto argv = p.next()) commands.push_back(*argv);
+    for (std::vector<std::string> argv; p.next(argv);) commands.push_back(argv);
   }
   EXPECT_EQ(commands, (std::vector<Argv>{{"SET", "k\r\ney", std::string("v\0lu", 4)}, {"PING"}}));
   EXPECT_FALSE(p.error());
@@ -93,7 +93,8 @@ TEST(RequestParser, TheQueryBufferLimitRefusesMore) {
 TEST(RequestParser, AHugeCountHoldsNothingUntilItsArgumentsCome) {
   RequestParser p;
   p.feed("*1000000000\r\n$1\r\na\r\n");
-  EXPECT_FALSE(p.next());
+  std::vector<std::string> argv;
+  EXPECT_FALSE(p.next(argv));
   EXPECT_FALSE(p.error());
   EXPECT_LT(p.buffered(), 100u);
 }

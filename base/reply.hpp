@@ -14,11 +14,15 @@ struct Reply {
   enum class Kind : uint8_t { Nil, Integer, Bulk, Status, Error, Array, Sequence };
 
   Kind kind = Kind::Nil;
+  // A Nil that RESP2 writes as the null array (*-1) rather than the null bulk ($-1), where Redis 7.0
+  // does (addReplyNullArray). Everything else, Lua and histories included, sees it as nil.
+  bool null_array = false;
   int64_t integer = 0;
   std::string str;  // Bulk, Status, Error: the text (errors carry their code, e.g. "ERR ...")
   std::vector<Reply> elements;  // Array, Sequence
 
   static Reply nil() { return {}; }
+  static Reply nil_array() { Reply r; r.null_array = true; return r; }
   static Reply integer_of(int64_t v) { Reply r; r.kind = Kind::Integer; r.integer = v; return r; }
   static Reply bulk(std::string_view s) { Reply r; r.kind = Kind::Bulk; r.str = s; return r; }
   static Reply status(std::string_view s) { Reply r; r.kind = Kind::Status; r.str = s; return r; }

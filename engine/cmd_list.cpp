@@ -40,7 +40,7 @@ Reply pop_generic(CommandContext& ctx, std::string_view name, bool head) {
   }
   Found<List> found = find_as<List>(ctx.db, ctx.arg(1));
   if (found.wrong_type) return Reply::error(errors::kWrongType);
-  if (found.value == nullptr) return Reply::nil();
+  if (found.value == nullptr) return has_count ? Reply::nil_array() : Reply::nil();
   List& list = *found.value;
   if (has_count && count == 0) return Reply::array();
   Reply reply;
@@ -232,7 +232,7 @@ Reply pop_or_block(CommandContext& ctx, std::string_view command, std::span<cons
     delete_if_empty(ctx.db, key, list);
     return Reply::array({Reply::bulk(key), std::move(value)});
   }
-  if (!deadline_ms || !ctx.engine.may_block(ctx.session)) return Reply::nil();
+  if (!deadline_ms || !ctx.engine.may_block(ctx.session)) return Reply::nil_array();
   BlockedPop pop = BlockedPop::on_keys(BlockedType::List, ctx.db.id(), keys, *deadline_ms, command);
   pop.from_head = head;
   pop.count = count;

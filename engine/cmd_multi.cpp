@@ -53,7 +53,7 @@ Reply exec_command(CommandContext& ctx) {
   // A watched key that has expired since (at this EXEC's instant) counts as touched.
   const bool dirty_cas = watches.dirty(ctx.session) || watches.watched_key_expired(ctx.session, engine.databases());
   if (multi.dirty_exec || dirty_cas) {
-    Reply reply = multi.dirty_exec ? Reply::error(errors::kExecAbort) : Reply::nil();
+    Reply reply = multi.dirty_exec ? Reply::error(errors::kExecAbort) : Reply::nil_array();
     engine.discard_transaction(ctx.session);
     return reply;
   }

@@ -451,7 +451,7 @@ Reply zset_pop(Keyspace& db, std::span<const std::string_view> keys, ZSetEnd end
       break;
     }
   }
-  if (zset == nullptr) return shape == ZPopReply::KeyThenPairs ? Reply::nil() : Reply::array();
+  if (zset == nullptr) return shape == ZPopReply::KeyThenPairs ? Reply::nil_array() : Reply::array();
   if (count == 0) return Reply::array();
   if (count < 0) count = 1;  // a plain single pop
   Reply popped = Reply::array();
@@ -542,7 +542,7 @@ Reply zpop_or_block(CommandContext& ctx, std::string_view command, std::span<con
     const std::string_view one[] = {key};
     return zset_pop(ctx.db, one, end, count, count == -1 ? ZPopReply::KeyThenFlat : ZPopReply::KeyThenPairs);
   }
-  if (!ctx.engine.may_block(ctx.session)) return Reply::nil();
+  if (!ctx.engine.may_block(ctx.session)) return Reply::nil_array();
   BlockedPop pop = BlockedPop::on_keys(BlockedType::ZSet, ctx.db.id(), keys, deadline_ms, command);
   pop.from_head = end == ZSetEnd::Min;
   pop.count = count;

@@ -248,12 +248,12 @@ void Engine::finish_blocked(SessionId session, const Reply& reply) {
 
 void Engine::timeout_blocked() {
   LS_ASSERT(!in_script());
-  for (const SessionId session : dbs_.blocked().timed_out(host_.now_ms())) finish_blocked(session, Reply::nil());
+  for (const SessionId session : dbs_.blocked().timed_out(host_.now_ms())) finish_blocked(session, Reply::nil_array());
 }
 
 bool Engine::unblock(SessionId session, bool with_error) {
   if (!blocked(session)) return false;
-  finish_blocked(session, with_error ? Reply::error(errors::kUnblocked) : Reply::nil());
+  finish_blocked(session, with_error ? Reply::error(errors::kUnblocked) : Reply::nil_array());
   return true;
 }
 

@@ -22,7 +22,7 @@ enum class ZPopReply : uint8_t {
   // BZPOPMIN, BZPOPMAX: [key, member, score]; nothing to pop: an empty array (a blocking caller
   // only calls with a key that holds members).
   KeyThenFlat,
-  // ZMPOP, BZMPOP: [key, [[member, score], ...]]; nothing to pop: a null (Reply::nil()).
+  // ZMPOP, BZMPOP: [key, [[member, score], ...]]; nothing to pop: the null array (Reply::nil_array()).
   KeyThenPairs,
 };
 

@@ -47,7 +47,7 @@ void append_bulk(std::string& out, std::string_view s) {
 void append_reply(std::string& out, const Reply& reply, Protocol protocol) {
   switch (reply.kind) {
     case Reply::Kind::Nil:
-      out += protocol == Protocol::Resp3 ? "_\r\n" : "$-1\r\n";
+      out += protocol == Protocol::Resp3 ? "_\r\n" : reply.null_array ? "*-1\r\n" : "$-1\r\n";
       return;
     case Reply::Kind::Integer:
       append_line(out, ':', std::to_string(reply.integer));

@@ -66,7 +66,8 @@ class Conn:
             return data.decode(errors="replace")
         if kind in (b"*", b">", b"~"):
             n = int(rest)
-            return None if n < 0 else [self._value(timeout) for _ in range(n)]
+            # RESP2's two nulls differ on the wire ($-1, *-1): clients that tell them apart see that.
+            return ("null array",) if n < 0 else [self._value(timeout) for _ in range(n)]
         if kind == b"%":
             return {"map": [(self._value(timeout), self._value(timeout)) for _ in range(int(rest))]}
         raise ValueError("unexpected RESP line %r" % line)
@@ -164,6 +165,34 @@ STORIES = {
         ("a", "cmd", ["HELLO", "3"], "skip"),
         ("a", "cmd", ["BLPOP", "k", "0.05"]),
         ("a", "cmd", ["BLMOVE", "k", "d", "LEFT", "LEFT", "0.05"]),
+    ],
+    "the null array and the null bulk, as each command answers nothing": [
+        ("a", "cmd", ["LPOP", "none"]),
+        ("a", "cmd", ["LPOP", "none", "2"]),
+        ("a", "cmd", ["RPOP", "none", "2"]),
+        ("a", "cmd", ["LMPOP", "1", "none", "LEFT"]),
+        ("a", "cmd", ["ZMPOP", "1", "none", "MIN"]),
+        ("a", "cmd", ["ZPOPMIN", "none"]),
+        ("a", "cmd", ["LMOVE", "none", "d", "LEFT", "LEFT"]),
+        ("a", "cmd", ["BLPOP", "none", "0.05"]),
+        ("a", "cmd", ["BZPOPMIN", "none", "0.05"]),
+        ("a", "cmd", ["BZMPOP", "0.05", "1", "none", "MAX"]),
+        ("a", "cmd", ["BLMOVE", "none", "d", "LEFT", "LEFT", "0.05"]),
+        ("a", "cmd", ["MULTI"]),
+        ("a", "cmd", ["BLPOP", "none", "0"]),
+        ("a", "cmd", ["BZPOPMAX", "none", "0"]),
+        ("a", "cmd", ["BLMOVE", "none", "d", "LEFT", "LEFT", "0"]),
+        ("a", "cmd", ["BLMPOP", "0", "1", "none", "LEFT"]),
+        ("a", "cmd", ["EXEC"]),
+        ("a", "cmd", ["WATCH", "w"]),
+        ("c", "cmd", ["SET", "w", "1"]),
+        ("a", "cmd", ["MULTI"]),
+        ("a", "cmd", ["PING"]),
+        ("a", "cmd", ["EXEC"]),
+        ("a", "cmd", ["EVAL", "return redis.call('lpop', KEYS[1], 2)", "1", "none"]),
+        ("a", "cmd", ["HELLO", "3"], "skip"),
+        ("a", "cmd", ["LPOP", "none", "2"]),
+        ("a", "cmd", ["BLPOP", "none", "0.05"]),
     ],
     "errors and immediate answers": [
         ("a", "cmd", ["BLPOP", "k", "-1"]),

@@ -94,7 +94,8 @@ TEST_F(Blocked, InsideMultiAndWhereTheHostCannotBlockItAnswersNilAtOnce) {
   run(a_, {"BLPOP", "k", "0"});
   run(a_, {"BLMOVE", "k", "d", "LEFT", "RIGHT", "0"});
   run(a_, {"BLMPOP", "0", "1", "k", "LEFT"});
-  EXPECT_EQ(run(a_, {"EXEC"}), Reply::array({Reply::nil(), Reply::nil(), Reply::nil()}));
+  // BLPOP and BLMPOP answer the null array (*-1), BLMOVE the null bulk ($-1), as Redis 7.0 does.
+  EXPECT_EQ(run(a_, {"EXEC"}), Reply::array({Reply::nil_array(), Reply::nil(), Reply::nil_array()}));
   EXPECT_FALSE(engine_.blocked(a_));
   // BLMPOP may run in a script, where it never blocks; BLPOP is refused there.
   EXPECT_EQ(run(a_, {"EVAL", "return redis.call('blmpop', 0, 1, 'k', 'left')", "0"}), Reply::nil());
@@ -103,7 +104,7 @@ TEST_F(Blocked, InsideMultiAndWhereTheHostCannotBlockItAnswersNilAtOnce) {
   ManualHost plain;
   Engine cannot(plain);
   const SessionId s = cannot.open_session();
-  EXPECT_EQ(cannot.execute(s, {"BLPOP", "k", "0"}), Reply::nil());
+  EXPECT_EQ(cannot.execute(s, {"BLPOP", "k", "0"}), Reply::nil_array());
   EXPECT_FALSE(cannot.blocked(s));
 }
 
@@ -117,7 +118,7 @@ TEST_F(Blocked, AWaitEndsAtItsDeadlineWhenTheClockHasPassedIt) {
   EXPECT_TRUE(engine_.blocked(a_));
   host_.advance_ms(1);
   engine_.timeout_blocked();
-  EXPECT_EQ(later(a_), std::vector<Reply>{Reply::nil()});
+  EXPECT_EQ(later(a_), std::vector<Reply>{Reply::nil_array()});
   EXPECT_TRUE(engine_.blocked(b_));
   EXPECT_TRUE(waits(run(a_, {"BLPOP", "k", "0"})));  // no deadline: waits for good
   host_.advance_ms(1'000'000);
@@ -129,7 +130,7 @@ TEST_F(Blocked, AWaitEndsAtItsDeadlineWhenTheClockHasPassedIt) {
 TEST_F(Blocked, UnblockAnswersAsATimeoutOrWithTheUnblockedErrorAndCloseForgetsTheWait) {
   EXPECT_TRUE(waits(run(a_, {"BLPOP", "k", "0"})));
   EXPECT_TRUE(engine_.unblock(a_, false));
-  EXPECT_EQ(later(a_), std::vector<Reply>{Reply::nil()});
+  EXPECT_EQ(later(a_), std::vector<Reply>{Reply::nil_array()});
   EXPECT_FALSE(engine_.unblock(a_, false));
   EXPECT_TRUE(waits(run(a_, {"BLPOP", "k", "0"})));
   EXPECT_TRUE(engine_.unblock(a_, true));

@@ -136,7 +136,7 @@ TEST_F(KeyspaceExpiry, ReadsOfMissingKeysCreateNothing) {
   EXPECT_EQ(run({"GET", "k"}), Reply::nil());
   EXPECT_EQ(run({"HGET", "h", "f"}), Reply::nil());
   EXPECT_EQ(run({"LRANGE", "l", "0", "-1"}), Reply::array());
-  EXPECT_EQ(run({"LPOP", "l", "0"}), Reply::nil());
+  EXPECT_EQ(run({"LPOP", "l", "0"}), Reply::nil_array());
   EXPECT_EQ(run({"HDEL", "h", "f"}), integer(0));
   EXPECT_EQ(run({"LREM", "l", "0", "x"}), integer(0));
   EXPECT_EQ(run({"EXPIRE", "k", "10"}), integer(0));

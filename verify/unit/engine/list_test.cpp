@@ -34,7 +34,7 @@ TEST_F(Lists, PoppingTheLastElementDeletesTheList) {
   EXPECT_EQ(take_events(), (std::vector<RecordedEvent>{{KeyEvent::Deleted, "l", kNoExpire}}));
   EXPECT_FALSE(stored("l"));
   EXPECT_EQ(run({"LPOP", "l"}), Reply::nil());
-  EXPECT_EQ(run({"RPOP", "l", "1"}), Reply::nil());
+  EXPECT_EQ(run({"RPOP", "l", "1"}), Reply::nil_array());
 }
 
 TEST_F(Lists, PopCountErrors) {

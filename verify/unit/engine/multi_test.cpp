@@ -20,7 +20,7 @@ class MultiTest : public EngineTest {
     other(touch);
     EXPECT_EQ(run({"MULTI"}), Reply::ok());
     const Reply exec = run({"EXEC"});
-    EXPECT_TRUE(exec == Reply::nil() || exec == Reply::array()) << describe(exec);
+    EXPECT_TRUE(exec == Reply::nil_array() || exec == Reply::array()) << describe(exec);
     return exec == Reply::array();
   }
 
@@ -148,7 +148,7 @@ TEST_F(MultiTest, ATouchedWatchMakesExecAnswerNil) {
   EXPECT_EQ(other({"SET", "k", "2"}), Reply::ok());
   EXPECT_EQ(run({"MULTI"}), Reply::ok());
   EXPECT_EQ(run({"SET", "k", "3"}), queued());
-  EXPECT_EQ(run({"EXEC"}), Reply::nil());
+  EXPECT_EQ(run({"EXEC"}), Reply::nil_array());
   EXPECT_EQ(run({"GET", "k"}), bulk("2"));
   // The EXEC ended the transaction and the WATCH: the next one runs.
   EXPECT_EQ(run({"MULTI"}), Reply::ok());
@@ -170,7 +170,7 @@ TEST_F(MultiTest, TheSessionsOwnWriteBreaksItsWatch) {
   EXPECT_EQ(run({"WATCH", "k"}), Reply::ok());
   EXPECT_EQ(run({"SET", "k", "2"}), Reply::ok());
   EXPECT_EQ(run({"MULTI"}), Reply::ok());
-  EXPECT_EQ(run({"EXEC"}), Reply::nil());
+  EXPECT_EQ(run({"EXEC"}), Reply::nil_array());
 }
 
 TEST_F(MultiTest, WritesThatChangeNothingLeaveAWatchAlone) {
@@ -242,7 +242,7 @@ TEST_F(MultiTest, AWatchedKeyThatExpiresBeforeExecBreaksTheWatch) {
   EXPECT_EQ(run({"GET", "k"}), queued());
   host_.advance_ms(101);  // nobody deletes it: EXEC sees it expired
   EXPECT_TRUE(stored("k"));
-  EXPECT_EQ(run({"EXEC"}), Reply::nil());
+  EXPECT_EQ(run({"EXEC"}), Reply::nil_array());
 }
 
 TEST_F(MultiTest, AWatchedKeyThatTheActiveCycleExpiresBreaksTheWatch) {
@@ -251,7 +251,7 @@ TEST_F(MultiTest, AWatchedKeyThatTheActiveCycleExpiresBreaksTheWatch) {
   host_.advance_ms(101);
   EXPECT_EQ(engine_.active_expire(), 1u);
   EXPECT_EQ(run({"MULTI"}), Reply::ok());
-  EXPECT_EQ(run({"EXEC"}), Reply::nil());
+  EXPECT_EQ(run({"EXEC"}), Reply::nil_array());
 }
 
 TEST_F(MultiTest, AKeyAlreadyExpiredWhenWatchedIsAMissingKey) {
@@ -283,7 +283,7 @@ TEST_F(MultiTest, AnExpiredWatchedKeyDeletedLaterIsNoChangeButStoredAgainIsOne) 
   EXPECT_EQ(other({"EXISTS", "k"}), integer(0));
   EXPECT_EQ(other({"SET", "k", "again"}), Reply::ok());
   EXPECT_EQ(run({"MULTI"}), Reply::ok());
-  EXPECT_EQ(run({"EXEC"}), Reply::nil());
+  EXPECT_EQ(run({"EXEC"}), Reply::nil_array());
 }
 
 // The host's clock is read once for the whole EXEC, as for a script. Redis 7.0 freezes the time its
@@ -324,7 +324,7 @@ TEST_F(MultiTest, WatchesBelongToADb) {
   EXPECT_EQ(run({"SELECT", "0"}), Reply::ok());
   EXPECT_EQ(other({"SET", "k", "3"}), Reply::ok());
   EXPECT_EQ(run({"MULTI"}), Reply::ok());
-  EXPECT_EQ(run({"EXEC"}), Reply::nil());
+  EXPECT_EQ(run({"EXEC"}), Reply::nil_array());
 }
 
 TEST_F(MultiTest, SwapdbAndMoveBreakTheWatchesTheyReach) {
@@ -354,7 +354,7 @@ TEST_F(MultiTest, UnwatchInsideMultiIsQueuedAndTooLate) {
   EXPECT_EQ(other({"SET", "k", "1"}), Reply::ok());
   EXPECT_EQ(run({"MULTI"}), Reply::ok());
   EXPECT_EQ(run({"UNWATCH"}), queued());
-  EXPECT_EQ(run({"EXEC"}), Reply::nil());
+  EXPECT_EQ(run({"EXEC"}), Reply::nil_array());
 }
 
 TEST_F(MultiTest, WatchingMoreAfterATouchChangesNothing) {
@@ -362,7 +362,7 @@ TEST_F(MultiTest, WatchingMoreAfterATouchChangesNothing) {
   EXPECT_EQ(other({"SET", "k", "1"}), Reply::ok());
   EXPECT_EQ(run({"WATCH", "k2"}), Reply::ok());
   EXPECT_EQ(run({"MULTI"}), Reply::ok());
-  EXPECT_EQ(run({"EXEC"}), Reply::nil());
+  EXPECT_EQ(run({"EXEC"}), Reply::nil_array());
 }
 
 TEST_F(MultiTest, EveryWatcherOfAKeyIsTouched) {
@@ -372,7 +372,7 @@ TEST_F(MultiTest, EveryWatcherOfAKeyIsTouched) {
   EXPECT_EQ(other({"SET", "k", "1"}), Reply::ok());
   for (SessionId s : {session_, third}) {
     EXPECT_EQ(engine_.execute(s, {"MULTI"}), Reply::ok());
-    EXPECT_EQ(engine_.execute(s, {"EXEC"}), Reply::nil());
+    EXPECT_EQ(engine_.execute(s, {"EXEC"}), Reply::nil_array());
   }
 }
 
@@ -385,7 +385,7 @@ TEST_F(MultiTest, ClosingASessionEndsItsTransactionAndWatches) {
   EXPECT_EQ(run({"WATCH", "k"}), Reply::ok());
   EXPECT_EQ(other({"SET", "k", "1"}), Reply::ok());  // touches only what is still watched
   EXPECT_EQ(run({"MULTI"}), Reply::ok());
-  EXPECT_EQ(run({"EXEC"}), Reply::nil());
+  EXPECT_EQ(run({"EXEC"}), Reply::nil_array());
   EXPECT_EQ(run({"GET", "k"}), bulk("1"));
 }
 

@@ -125,7 +125,7 @@ TEST_F(ZsetTest, ZsetPopAnswersEachShapeAndDeletesAnEmptiedKey) {
   // Now the first existing key is the string.
   EXPECT_EQ(zset_pop(db, keys, ZSetEnd::Min, 1, ZPopReply::KeyThenPairs), error(kWrongType));
   const std::vector<std::string_view> none = {"missing", "z"};
-  EXPECT_EQ(zset_pop(db, none, ZSetEnd::Min, 1, ZPopReply::KeyThenPairs), Reply::nil());
+  EXPECT_EQ(zset_pop(db, none, ZSetEnd::Min, 1, ZPopReply::KeyThenPairs), Reply::nil_array());
   EXPECT_EQ(zset_pop(db, none, ZSetEnd::Min, 1, ZPopReply::Flat), Reply::array());
   EXPECT_EQ(zset_pop(db, none, ZSetEnd::Min, 1, ZPopReply::KeyThenFlat), Reply::array());
 }
@@ -137,7 +137,7 @@ TEST_F(ZsetTest, ZsetPopOutsideACommandBreaksAWatch) {
   EXPECT_EQ(zset_pop(engine_.keyspace(), keys, ZSetEnd::Min, 1, ZPopReply::Flat), bulks({"a", "1"}));
   run({"MULTI"});
   run({"ZCARD", "z"});
-  EXPECT_EQ(run({"EXEC"}), Reply::nil());
+  EXPECT_EQ(run({"EXEC"}), Reply::nil_array());
 }
 
 }  // namespace

@@ -132,7 +132,7 @@ TEST_F(MultiDifferential, SubscribeInsideATransaction) {
   expect_same({"SUBSCRIBE", "a", "b"});
   expect_same({"PING"});
   // Two commands, three replies: the array holds two, the third is read after it.
-  const Reply fake = fake_->execute(session_, {"EXEC"});
+  const Reply fake = as_hiredis_reads(fake_->execute(session_, {"EXEC"}));
   std::vector<Reply> live{live_->command({"EXEC"})};
   live.push_back(live_->read_reply());
   ASSERT_EQ(fake.kind, Reply::Kind::Sequence) << locksim::describe(fake);

@@ -41,14 +41,20 @@ Connection Differential::connect() {
   return Connection{fake_->open_session(), std::make_unique<RedisClient>(shared_redis_server().port())};
 }
 
+Reply as_hiredis_reads(Reply reply) {
+  reply.null_array = false;
+  for (Reply& element : reply.elements) element = as_hiredis_reads(std::move(element));
+  return reply;
+}
+
 std::pair<Reply, Reply> Differential::both(const std::vector<std::string>& argv) {
-  Reply fake = fake_->execute(session_, argv);
+  Reply fake = as_hiredis_reads(fake_->execute(session_, argv));
   Reply live = live_->command(argv);
   return {std::move(fake), std::move(live)};
 }
 
 std::pair<Reply, Reply> Differential::both(Connection& connection, const std::vector<std::string>& argv) {
-  Reply fake = fake_->execute(connection.fake, argv);
+  Reply fake = as_hiredis_reads(fake_->execute(connection.fake, argv));
   Reply live = connection.live->command(argv);
   return {std::move(fake), std::move(live)};
 }

@@ -57,6 +57,11 @@ class Differential : public ::testing::Test {
   std::unique_ptr<RedisClient> live_;
 };
 
+// The fake's reply as the live side's client reads it: hiredis reads RESP2's null array (*-1) and
+// null bulk ($-1) alike, so the flag that tells them apart is dropped (the socket stories in
+// verify/serve/ compare the two on the wire).
+Reply as_hiredis_reads(Reply reply);
+
 // Reads scripts/<name>.lua.
 std::string lock_script(const std::string& name);
 

@@ -71,7 +71,7 @@ Reply hset_generic(CommandContext& ctx, std::string_view name, bool answer_ok) {
   Found<Hash> found = find_or_create<Hash>(ctx.db, ctx.arg(1));
   if (found.wrong_type) return Reply::error(errors::kWrongType);
   int64_t created = 0;
-  for (size_t j = 2; j < ctx.argc(); j += 2) created += found.value->set(ctx.arg(j), ctx.arg(j + 1));
+  for (size_t j = 2; j < ctx.argc(); j += 2) created += found.value->set(ctx.arg(j), ctx.arg(j + 1), ctx.db.limits());
   ctx.db.signal_modified(ctx.arg(1));  // even with the values it held: a WATCH breaks (keyspace.hpp)
   return answer_ok ? Reply::ok() : Reply::integer_of(created);
 }
@@ -88,7 +88,7 @@ Reply hsetnx_command(CommandContext& ctx) {
   Found<Hash> found = find_or_create<Hash>(ctx.db, ctx.arg(1));
   if (found.wrong_type) return Reply::error(errors::kWrongType);
   if (found.value->get(ctx.arg(2)) != nullptr) return Reply::integer_of(0);
-  found.value->set(ctx.arg(2), ctx.arg(3));
+  found.value->set(ctx.arg(2), ctx.arg(3), ctx.db.limits());
   return Reply::integer_of(1);
 }
 
@@ -135,7 +135,7 @@ Reply hincrby_command(CommandContext& ctx) {
       (*by > 0 && value > 0 && *by > std::numeric_limits<int64_t>::max() - value))
     return Reply::error(errors::kOverflow);
   value += *by;
-  found.value->set(ctx.arg(2), format_int64(value));
+  found.value->set(ctx.arg(2), format_int64(value), ctx.db.limits());
   ctx.db.signal_modified(ctx.arg(1));  // HINCRBY h f 0 breaks a WATCH too (keyspace.hpp)
   return Reply::integer_of(value);
 }
@@ -158,7 +158,7 @@ Reply hincrbyfloat_command(CommandContext& ctx) {
   // Only an existing value can take a finite increment to infinity, so no empty hash is left behind.
   if (std::isnan(value) || std::isinf(value)) return Reply::error(errors::kIncrNanOrInfinity);
   std::string text = format_long_double_human(value);
-  found.value->set(ctx.arg(2), text);
+  found.value->set(ctx.arg(2), text, ctx.db.limits());
   ctx.db.signal_modified(ctx.arg(1));
   return Reply::bulk(std::move(text));
 }

@@ -90,7 +90,7 @@ Reply sinter_generic(CommandContext& ctx, size_t first, size_t count, std::strin
   if (mode == InterMode::Cardinality) return Reply::integer_of(static_cast<int64_t>(cardinality));
   if (mode == InterMode::Reply) return bulks(common);
   Set result;
-  for (const auto& member : common) result.add(member);
+  for (const auto& member : common) result.add(member, ctx.db.limits());
   return store_result(ctx, dstkey, std::move(result));
 }
 
@@ -99,12 +99,12 @@ Reply sinter_generic(CommandContext& ctx, size_t first, size_t count, std::strin
 // decides the result's encoding (algorithm 2 adds the whole first set before removing).
 enum class SetOp { Union, Diff };
 
-Set sunion_diff(const std::vector<const Set*>& sets, SetOp op) {
+Set sunion_diff(const std::vector<const Set*>& sets, SetOp op, const EncodingLimits& limits) {
   Set result;
   if (op == SetOp::Union) {
     for (const Set* set : sets)
       if (set != nullptr)
-        for (const auto& member : set->members()) result.add(member);
+        for (const auto& member : set->members()) result.add(member, limits);
     return result;
   }
   const Set* head = sets[0];
@@ -123,11 +123,11 @@ Set sunion_diff(const std::vector<const Set*>& sets, SetOp op) {
       bool elsewhere = false;
       for (size_t j = 1; j < sets.size() && !elsewhere; ++j)
         elsewhere = sets[j] != nullptr && sets[j]->contains(member);
-      if (!elsewhere) result.add(member);
+      if (!elsewhere) result.add(member, limits);
     }
     return result;
   }
-  for (const auto& member : head->members()) result.add(member);
+  for (const auto& member : head->members()) result.add(member, limits);
   for (size_t j = 1; j < sets.size() && !result.empty(); ++j)
     if (sets[j] != nullptr)
       for (const auto& member : sets[j]->members()) result.remove(member);
@@ -138,7 +138,7 @@ Reply sunion_diff_generic(CommandContext& ctx, size_t first, std::string_view ds
   std::vector<const Set*> sets;
   Reply error;
   if (!lookup_sets(ctx, first, ctx.argc() - first, sets, error)) return error;
-  Set result = sunion_diff(sets, op);
+  Set result = sunion_diff(sets, op, ctx.db.limits());
   if (store) return store_result(ctx, dstkey, std::move(result));
   return bulks(result.members());
 }
@@ -162,7 +162,7 @@ Reply spop_with_count(CommandContext& ctx) {
   const size_t size = set.size();
   if (count >= size) {
     // The whole set, as SUNION of it replies, then the key goes.
-    Reply reply = bulks(sunion_diff({&set}, SetOp::Union).members());
+    Reply reply = bulks(sunion_diff({&set}, SetOp::Union, ctx.db.limits()).members());
     ctx.db.remove(ctx.arg(1));
     return reply;
   }
@@ -174,7 +174,7 @@ Reply spop_with_count(CommandContext& ctx) {
   if (remaining * 5 <= count) {
     const std::vector<std::string> rest = set.members();
     Set rebuilt = Set::for_member(rest.front());
-    for (const auto& member : rest) rebuilt.add(member);
+    for (const auto& member : rest) rebuilt.add(member, ctx.db.limits());
     set = std::move(rebuilt);
   }
   return bulks(popped);
@@ -213,7 +213,7 @@ Reply sadd_command(CommandContext& ctx) {
     found.value = std::get_if<Set>(&found.entry->value);
   }
   int64_t added = 0;
-  for (size_t j = 2; j < ctx.argc(); ++j) added += found.value->add(ctx.arg(j));
+  for (size_t j = 2; j < ctx.argc(); ++j) added += found.value->add(ctx.arg(j), ctx.db.limits());
   return Reply::integer_of(added);
 }
 
@@ -243,7 +243,7 @@ Reply smove_command(CommandContext& ctx) {
     dst.entry = &ctx.db.insert(dst_key, Value{Set::for_member(member)});
     dst.value = std::get_if<Set>(&dst.entry->value);
   }
-  dst.value->add(member);
+  dst.value->add(member, ctx.db.limits());
   return Reply::integer_of(1);
 }
 

@@ -31,9 +31,9 @@ enum ZaddFlag : unsigned { kZNx = 1, kZXx = 2, kZGt = 4, kZLt = 8, kZIncr = 16, 
 // The score Redis keeps. A small sorted set lives in a listpack, which stores scores as text and
 // loses the sign of zero; a skiplist keeps it. A set that grew past the listpack's limits stays a
 // skiplist when it shrinks again (ZSet::is_listpack), and adding a member can convert it first.
-double stored_score(const ZSet& zset, std::string_view member, double score, bool is_new) {
+double stored_score(const ZSet& zset, std::string_view member, double score, bool is_new, const EncodingLimits& limits) {
   if (score != 0 || !std::signbit(score)) return score;
-  if (!zset.is_listpack() || (is_new && zset.add_converts(member))) return score;
+  if (!zset.is_listpack() || (is_new && zset.add_converts(member, limits))) return score;
   return 0.0;
 }
 
@@ -87,12 +87,12 @@ Reply zadd_generic(CommandContext& ctx, unsigned flags) {
       }
       if (((flags & kZLt) && score >= *current) || ((flags & kZGt) && score <= *current)) continue;
       if (score != *current) {
-        zset.set(member, stored_score(zset, member, score, false));
+        zset.set(member, stored_score(zset, member, score, false, ctx.db.limits()), ctx.db.limits());
         ++updated;
       }
     } else {
       if (flags & kZXx) continue;
-      zset.set(member, stored_score(zset, member, score, true));
+      zset.set(member, stored_score(zset, member, score, true, ctx.db.limits()), ctx.db.limits());
       ++added;
     }
     ++processed;
@@ -279,7 +279,8 @@ Reply store_range(CommandContext& ctx, const View& picked, bool known_big) {
     return Reply::integer_of(0);
   }
   ZSet zset = known_big ? ZSet::skiplist() : ZSet{};
-  for (const ZSet::Item* item : picked) zset.set(item->second, stored_score(zset, item->second, item->first, true));
+  for (const ZSet::Item* item : picked)
+    zset.set(item->second, stored_score(zset, item->second, item->first, true, ctx.db.limits()), ctx.db.limits());
   const auto size = static_cast<int64_t>(zset.size());
   set_key(ctx.db, dst, Value{std::move(zset)});
   return Reply::integer_of(size);
@@ -358,7 +359,7 @@ Reply zrange_generic(CommandContext& ctx, size_t src, bool store, RangeType type
     }
   }
 
-  if (store) return store_range(ctx, picked, type == RangeType::Rank && picked.size() > ZSet::kListpackEntries);
+  if (store) return store_range(ctx, picked, type == RangeType::Rank && picked.size() > ctx.db.limits().zset_listpack_entries);
   Reply reply = Reply::array();
   for (const ZSet::Item* item : picked) emit(reply, *item, with_scores);
   return reply;

@@ -79,15 +79,16 @@ double weighted(const Source& source, double score) {
 using Result = std::map<std::string, double, std::less<>>;
 
 // The sorted set Redis builds a result in: a skiplist, which the STORE forms convert to a listpack
-// when it is small enough (zsetConvertToListpackIfNeeded: at most 128 members, none over 64 bytes).
+// when it is small enough (zsetConvertToListpackIfNeeded: at most zset-max-listpack-entries members,
+// none over zset-max-listpack-value bytes).
 // A listpack writes scores as text and a zero loses its sign there.
-ZSet result_zset(const Result& result, bool for_storing) {
+ZSet result_zset(const Result& result, bool for_storing, const EncodingLimits& limits) {
   size_t longest = 0;
   for (const auto& entry : result) longest = std::max(longest, entry.first.size());
   const bool listpack =
-      for_storing && result.size() <= ZSet::kListpackEntries && longest <= ZSet::kListpackValue;
+      for_storing && result.size() <= limits.zset_listpack_entries && longest <= limits.zset_listpack_value;
   ZSet zset = listpack ? ZSet{} : ZSet::skiplist();
-  for (const auto& [member, score] : result) zset.set(member, listpack && score == 0 ? 0.0 : score);
+  for (const auto& [member, score] : result) zset.set(member, listpack && score == 0 ? 0.0 : score, limits);
   return zset;
 }
 
@@ -214,11 +215,11 @@ Reply zset_algebra(CommandContext& ctx, std::string_view command, size_t numkeys
       return Reply::integer_of(0);
     }
     const auto size = static_cast<int64_t>(result.size());
-    set_key(ctx.db, dst, Value{result_zset(result, true)});
+    set_key(ctx.db, dst, Value{result_zset(result, true, ctx.db.limits())});
     return Reply::integer_of(size);
   }
   Reply reply = Reply::array();
-  const ZSet ordered = result_zset(result, false);
+  const ZSet ordered = result_zset(result, false, ctx.db.limits());
   for (const auto& [score, member] : ordered.ordered()) {
     reply.elements.push_back(Reply::bulk(member));
     if (with_scores) reply.elements.push_back(Reply::bulk(format_double(score)));

@@ -31,6 +31,7 @@ bool same_value(const Value& a, const Value& b) {
 // Keyspace
 
 int64_t Keyspace::now() const { return server_.now(); }
+const EncodingLimits& Keyspace::limits() const { return server_.limits(); }
 
 void Keyspace::key_event(KeyEvent event, std::string_view key, int64_t expire_at_ms) {
   if (id_ == 0) server_.host().key_event(event, key, expire_at_ms);

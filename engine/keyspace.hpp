@@ -49,6 +49,8 @@ class Keyspace {
   Keyspace& operator=(const Keyspace&) = delete;
 
   int id() const { return id_; }
+  // The server's encoding thresholds, which a write reads as it stores.
+  const EncodingLimits& limits() const;
   // The time every lookup compares against: the server's, read once per command and frozen for a
   // whole script or EXEC.
   int64_t now() const;
@@ -141,6 +143,9 @@ class Databases {
   static bool valid(int64_t id) { return id >= 0 && id < kDatabases; }
 
   Host& host() { return host_; }
+  // The encoding thresholds every database's writes read (CONFIG SET *-max-*).
+  const EncodingLimits& limits() const { return limits_; }
+  EncodingLimits& limits() { return limits_; }
   // Set once per command from the host's clock; every database reads it.
   void set_now(int64_t now_ms) { now_ms_ = now_ms; }
   int64_t now() const { return now_ms_; }
@@ -166,6 +171,7 @@ class Databases {
   }
 
   Host& host_;
+  EncodingLimits limits_;
   int64_t now_ms_ = 0;
   Watches watches_;
   BlockedKeys blocked_;

@@ -19,14 +19,14 @@ std::string* Hash::get(std::string_view field) {
   return nullptr;
 }
 
-bool Hash::set(std::string_view field, std::string_view value) {
-  if (field.size() > kListpackValue || value.size() > kListpackValue) listpack_ = false;
+bool Hash::set(std::string_view field, std::string_view value, const EncodingLimits& limits) {
+  if (field.size() > limits.hash_listpack_value || value.size() > limits.hash_listpack_value) listpack_ = false;
   if (std::string* existing = get(field)) {
     existing->assign(value);
     return false;
   }
   fields_.emplace_back(std::string(field), std::string(value));
-  if (fields_.size() > kListpackEntries) listpack_ = false;
+  if (fields_.size() > limits.hash_listpack_entries) listpack_ = false;
   return true;
 }
 
@@ -45,7 +45,7 @@ const double* ZSet::score(std::string_view member) const {
   return it == scores_.end() ? nullptr : &it->second;
 }
 
-bool ZSet::set(std::string_view member, double score) {
+bool ZSet::set(std::string_view member, double score, const EncodingLimits& limits) {
   auto it = scores_.find(member);
   if (it != scores_.end()) {
     if (it->second == score) return false;
@@ -55,7 +55,7 @@ bool ZSet::set(std::string_view member, double score) {
     ordered_.emplace(score, it->first);
     return false;
   }
-  if (add_converts(member)) listpack_ = false;
+  if (add_converts(member, limits)) listpack_ = false;
   auto [inserted, ok] = scores_.emplace(std::string(member), score);
   LS_ASSERT(ok);
   ordered_.emplace(score, inserted->first);
@@ -93,11 +93,11 @@ Set Set::for_member(std::string_view first) {
   return set;
 }
 
-bool Set::add(std::string_view member) {
+bool Set::add(std::string_view member, const EncodingLimits& limits) {
   if (encoding_ == Encoding::IntSet) {
     if (auto value = parse_int64(member)) {
       if (!ints_.insert(*value).second) return false;
-      if (ints_.size() > kIntsetEntries) convert_to_hashtable();
+      if (ints_.size() > limits.set_intset_entries) convert_to_hashtable();
       return true;
     }
     // A member that is not an integer: the intset cannot hold it, so it becomes a hashtable.

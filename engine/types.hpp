@@ -16,25 +16,33 @@
 
 namespace locksim::engine {
 
+// The sizes past which Redis gives a container its big encoding: server config, read at every
+// write as Redis reads server.*_max_* (CONFIG SET changes what later writes do, not what is
+// stored). The defaults are Redis 7.0's compiled-in ones, which Debian's redis.conf keeps.
+struct EncodingLimits {
+  size_t hash_listpack_entries = 512;  // hash-max-listpack-entries (512, not the 128 of sorted sets)
+  size_t hash_listpack_value = 64;     // hash-max-listpack-value
+  size_t zset_listpack_entries = 128;  // zset-max-listpack-entries
+  size_t zset_listpack_value = 64;     // zset-max-listpack-value
+  size_t set_intset_entries = 512;     // set-max-intset-entries
+};
+
 // A hash in insertion order, as Redis's listpack encoding keeps it (up to 512 fields of at most 64
 // bytes; beyond that real Redis switches to a hashtable whose order is unspecified; docs/fidelity.md
 // says so).
 class Hash {
  public:
-  // hash-max-listpack-entries and hash-max-listpack-value: Redis 7.0's compiled-in defaults (512, not
-  // the 128 of sorted sets), which Debian's redis.conf keeps.
-  static constexpr size_t kListpackEntries = 512, kListpackValue = 64;
   using Field = std::pair<std::string, std::string>;
   const std::string* get(std::string_view field) const;
   std::string* get(std::string_view field);
   // Returns true when the field is new.
-  bool set(std::string_view field, std::string_view value);
+  bool set(std::string_view field, std::string_view value, const EncodingLimits& limits);
   bool erase(std::string_view field);
   size_t size() const { return fields_.size(); }
   bool empty() const { return fields_.empty(); }
   const std::vector<Field>& fields() const { return fields_; }
-  // False once a field or value longer than kListpackValue was set or the hash held more than
-  // kListpackEntries fields (Redis's hashTypeSet converts to a hashtable and never back).
+  // False once a field or value longer than hash-max-listpack-value was set or the hash held more
+  // than hash-max-listpack-entries fields (Redis's hashTypeSet converts to a hashtable and never back).
   bool is_listpack() const { return listpack_; }
   // Same fields in the same order, and the same encoding.
   bool operator==(const Hash&) const = default;
@@ -49,8 +57,6 @@ using List = std::deque<std::string>;
 // A sorted set: members by score, ties broken by member bytes (memcmp), as Redis's skiplist.
 class ZSet {
  public:
-  // zset-max-listpack-entries and zset-max-listpack-value, Redis 7.0's defaults.
-  static constexpr size_t kListpackEntries = 128, kListpackValue = 64;
   using Item = std::pair<double, std::string>;
   // An empty sorted set that is a skiplist from the start, as Redis's createZsetObject makes it
   // (the set operations build their result in one; ZRANGESTORE too when the range is known to
@@ -62,19 +68,19 @@ class ZSet {
   }
   const double* score(std::string_view member) const;
   // Returns true when the member is new.
-  bool set(std::string_view member, double score);
+  bool set(std::string_view member, double score, const EncodingLimits& limits);
   bool erase(std::string_view member);
   size_t size() const { return scores_.size(); }
   bool empty() const { return scores_.empty(); }
   const std::set<Item>& ordered() const { return ordered_; }
   // 0-based rank in ascending order; the member must exist.
   size_t rank(std::string_view member) const;
-  // False once a new member longer than kListpackValue arrived or the set held more than
-  // kListpackEntries members (Redis's zsetAdd converts to a skiplist and never back).
+  // False once a new member longer than zset-max-listpack-value arrived or the set held more than
+  // zset-max-listpack-entries members (Redis's zsetAdd converts to a skiplist and never back).
   bool is_listpack() const { return listpack_; }
   // Whether adding `member` (not yet present) would make Redis convert a listpack to a skiplist.
-  bool add_converts(std::string_view member) const {
-    return size() + 1 > kListpackEntries || member.size() > kListpackValue;
+  bool add_converts(std::string_view member, const EncodingLimits& limits) const {
+    return size() + 1 > limits.zset_listpack_entries || member.size() > limits.zset_listpack_value;
   }
   // Same members with bit-identical scores (0 and -0 differ: ZSCORE shows the sign), same encoding.
   bool operator==(const ZSet& other) const;
@@ -93,8 +99,6 @@ class ZSet {
 class Set {
  public:
   enum class Encoding : uint8_t { IntSet, HashTable };
-  // set-max-intset-entries, Redis 7.0's default.
-  static constexpr size_t kIntsetEntries = 512;
 
   // An empty intset: what Redis's set operations start their result from (createIntsetObject).
   Set() = default;
@@ -102,7 +106,7 @@ class Set {
   static Set for_member(std::string_view first);
 
   // Returns true when the member is new (setTypeAdd).
-  bool add(std::string_view member);
+  bool add(std::string_view member, const EncodingLimits& limits);
   // Returns true when the member was there (setTypeRemove).
   bool remove(std::string_view member);
   bool contains(std::string_view member) const;

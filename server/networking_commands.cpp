@@ -36,8 +36,59 @@ Reply wrong_arity(std::string_view command) {
   return Reply::error("ERR wrong number of arguments for '" + std::string(command) + "' command");
 }
 
+// The encoding thresholds (createSizeTConfig in config.c: 0 to LONG_MAX), each with its 6.x alias.
+// A value threshold is a memory value ("1kb"), an entries threshold a plain integer.
+struct EncodingParameter {
+  std::string_view name;
+  std::string_view alias;
+  size_t engine::EncodingLimits::*field;
+  bool memory;
+};
+constexpr EncodingParameter kEncodingParameters[] = {
+    {"hash-max-listpack-entries", "hash-max-ziplist-entries", &engine::EncodingLimits::hash_listpack_entries, false},
+    {"hash-max-listpack-value", "hash-max-ziplist-value", &engine::EncodingLimits::hash_listpack_value, true},
+    {"set-max-intset-entries", "", &engine::EncodingLimits::set_intset_entries, false},
+    {"zset-max-listpack-entries", "zset-max-ziplist-entries", &engine::EncodingLimits::zset_listpack_entries, false},
+    {"zset-max-listpack-value", "zset-max-ziplist-value", &engine::EncodingLimits::zset_listpack_value, true},
+};
+
+const EncodingParameter* encoding_parameter(std::string_view name) {
+  for (const EncodingParameter& p : kEncodingParameters)
+    if (name == p.name || (!p.alias.empty() && name == p.alias)) return &p;
+  return nullptr;
+}
+
+// numericParseString for a size_t config: an integer (string2ll) or a memory value (memtoull: digits
+// and an optional unit, 1k = 1000, 1kb = 1024), then the 0..LONG_MAX bound; "" or why not.
+std::string parse_size_config(std::string_view text, bool memory, size_t& out) {
+  if (!memory) {
+    int64_t v = 0;
+    // string2ll takes only the canonical form: no '+', no leading zeros.
+    if (!parse_ll(text, v) || std::to_string(v) != text) return "argument couldn't be parsed into an integer";
+    if (v < 0) return "argument must be between 0 and 9223372036854775807 inclusive";
+    out = static_cast<size_t>(v);
+    return "";
+  }
+  size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+  std::string unit(text.substr(digits));
+  for (char& ch : unit) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  static const std::pair<std::string_view, unsigned __int128> kUnits[] = {
+      {"", 1}, {"b", 1}, {"k", 1000}, {"kb", 1024}, {"m", 1000 * 1000}, {"mb", 1024 * 1024},
+      {"g", 1000ULL * 1000 * 1000}, {"gb", 1024ULL * 1024 * 1024}};
+  const auto u = std::find_if(std::begin(kUnits), std::end(kUnits), [&](const auto& e) { return e.first == unit; });
+  if (digits == 0 || u == std::end(kUnits)) return "argument must be a memory value";
+  unsigned __int128 value = 0;
+  for (size_t i = 0; i < digits && value <= INT64_MAX; ++i) value = value * 10 + static_cast<unsigned>(text[i] - '0');
+  value *= u->second;
+  if (value > INT64_MAX) return "argument must be between 0 and 9223372036854775807 inclusive";
+  out = static_cast<size_t>(value);
+  return "";
+}
+
 // What CONFIG GET answers for the parameters clients ask about, as a default redis-server 7.0.
-std::vector<std::pair<std::string, std::string>> config_defaults(const ServeOptions& o, int port) {
+std::vector<std::pair<std::string, std::string>> config_defaults(const ServeOptions& o, int port,
+                                                                 const engine::EncodingLimits& limits) {
   return {
       {"appendonly", o.appendonly ? "yes" : "no"},
       {"bind", o.bind},
@@ -45,10 +96,10 @@ std::vector<std::pair<std::string, std::string>> config_defaults(const ServeOpti
       {"client-query-buffer-limit", std::to_string(o.limits.client_query_buffer_limit)},
       {"cluster-enabled", "no"},
       {"databases", "16"},
-      {"hash-max-listpack-entries", std::to_string(engine::Hash::kListpackEntries)},
-      {"hash-max-listpack-value", std::to_string(engine::Hash::kListpackValue)},
-      {"hash-max-ziplist-entries", std::to_string(engine::Hash::kListpackEntries)},
-      {"hash-max-ziplist-value", std::to_string(engine::Hash::kListpackValue)},
+      {"hash-max-listpack-entries", std::to_string(limits.hash_listpack_entries)},
+      {"hash-max-listpack-value", std::to_string(limits.hash_listpack_value)},
+      {"hash-max-ziplist-entries", std::to_string(limits.hash_listpack_entries)},
+      {"hash-max-ziplist-value", std::to_string(limits.hash_listpack_value)},
       {"hz", "10"},
       {"list-compress-depth", "0"},
       {"list-max-listpack-size", "-2"},
@@ -63,13 +114,13 @@ std::vector<std::pair<std::string, std::string>> config_defaults(const ServeOpti
       {"replica-read-only", "yes"},
       {"requirepass", o.requirepass.value_or("")},
       {"save", ""},
-      {"set-max-intset-entries", std::to_string(engine::Set::kIntsetEntries)},
+      {"set-max-intset-entries", std::to_string(limits.set_intset_entries)},
       {"slave-read-only", "yes"},
       {"timeout", "0"},
-      {"zset-max-listpack-entries", std::to_string(engine::ZSet::kListpackEntries)},
-      {"zset-max-listpack-value", std::to_string(engine::ZSet::kListpackValue)},
-      {"zset-max-ziplist-entries", std::to_string(engine::ZSet::kListpackEntries)},
-      {"zset-max-ziplist-value", std::to_string(engine::ZSet::kListpackValue)},
+      {"zset-max-listpack-entries", std::to_string(limits.zset_listpack_entries)},
+      {"zset-max-listpack-value", std::to_string(limits.zset_listpack_value)},
+      {"zset-max-ziplist-entries", std::to_string(limits.zset_listpack_entries)},
+      {"zset-max-ziplist-value", std::to_string(limits.zset_listpack_value)},
   };
 }
 
@@ -373,7 +424,7 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
     if (equals_ignore_case(sub, "get")) {
       if (argc < 3) return wrong_arity("config|get");
       std::vector<Reply> out;
-      for (const auto& [name, value] : config_defaults(options_, port_)) {
+      for (const auto& [name, value] : config_defaults(options_, port_, engine_->databases().limits())) {
         bool match = false;
         // CONFIG GET matches without case (stringmatch's nocase): the names are lower case.
         for (size_t i = 2; i < argc; ++i) {
@@ -390,17 +441,28 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
     }
     if (equals_ignore_case(sub, "set")) {
       if (argc < 4 || argc % 2 != 0) return wrong_arity("config|set");
-      const auto defaults = config_defaults(options_, port_);
+      const auto defaults = config_defaults(options_, port_, engine_->databases().limits());
       for (size_t i = 2; i + 1 < argc; i += 2) {
         std::string name = argv[i];
         for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         const bool known = std::any_of(defaults.begin(), defaults.end(), [&](const auto& d) { return d.first == name; });
         if (!known) return Reply::error("ERR Unknown option or number of arguments for CONFIG SET - '" + argv[i] + "'");
       }
+      // All or nothing, as Redis sets them: the thresholds are checked before anything changes.
+      engine::EncodingLimits limits = engine_->databases().limits();
       for (size_t i = 2; i + 1 < argc; i += 2) {
         std::string name = argv[i];
         for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-        config_[name] = argv[i + 1];
+        if (const EncodingParameter* p = encoding_parameter(name)) {
+          if (std::string why = parse_size_config(argv[i + 1], p->memory, limits.*(p->field)); !why.empty())
+            return Reply::error("ERR CONFIG SET failed (possibly related to argument '" + argv[i] + "') - " + why);
+        }
+      }
+      engine_->databases().limits() = limits;
+      for (size_t i = 2; i + 1 < argc; i += 2) {
+        std::string name = argv[i];
+        for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        if (!encoding_parameter(name)) config_[name] = argv[i + 1];
       }
       return Reply::ok();
     }

@@ -178,6 +178,50 @@ void expect_usage_integer(std::pair<Reply, Reply> replies, const std::string& wh
 
 }  // namespace
 
+// The thresholds are server config (CONFIG SET *-max-*): here small ones, set on both sides, and
+// each container walked across them; a write reads the threshold in force when it runs.
+TEST_F(Differential, ContainerEncodingsFollowTheConfiguredThresholds) {
+  const std::vector<std::pair<std::string, std::string>> small = {
+      {"hash-max-listpack-entries", "2"}, {"hash-max-listpack-value", "4"}, {"zset-max-listpack-entries", "2"},
+      {"zset-max-listpack-value", "4"},   {"set-max-intset-entries", "2"}};
+  struct Restore {  // the live server is shared by every test: put Redis's defaults back whatever happens
+    RedisClient& live;
+    ~Restore() {
+      live.command({"CONFIG", "SET", "hash-max-listpack-entries", "512", "hash-max-listpack-value", "64",
+                    "zset-max-listpack-entries", "128", "zset-max-listpack-value", "64", "set-max-intset-entries", "512"});
+    }
+  } restore{*live_};
+  for (const auto& [name, value] : small) ASSERT_EQ(live_->command({"CONFIG", "SET", name, value}), Reply::ok());
+  engine::EncodingLimits& limits = fake_->databases().limits();
+  limits = {.hash_listpack_entries = 2, .hash_listpack_value = 4, .zset_listpack_entries = 2,
+            .zset_listpack_value = 4, .set_intset_entries = 2};
+  for (const auto& step : std::vector<std::vector<std::string>>{
+           {"HSET", "h", "a", "1", "b", "2"}, {"OBJECT", "ENCODING", "h"}, {"HSET", "h", "c", "3"},
+           {"OBJECT", "ENCODING", "h"}, {"HSET", "h2", "f", "12345"}, {"OBJECT", "ENCODING", "h2"},
+           {"HSET", "h3", "long-field", "1"}, {"OBJECT", "ENCODING", "h3"},
+           {"ZADD", "z", "1", "a", "2", "b"}, {"OBJECT", "ENCODING", "z"}, {"ZADD", "z", "3", "c"},
+           {"OBJECT", "ENCODING", "z"}, {"ZADD", "z2", "1", "abcde"}, {"OBJECT", "ENCODING", "z2"},
+           {"ZADD", "z3", "-0", "a", "1", "b"}, {"ZSCORE", "z3", "a"}, {"ZADD", "z3", "2", "c"},
+           {"ZADD", "z3", "-0", "d"}, {"ZSCORE", "z3", "d"},
+           {"ZUNIONSTORE", "u", "1", "z"}, {"OBJECT", "ENCODING", "u"}, {"ZINTERSTORE", "i", "2", "z", "z3"},
+           {"OBJECT", "ENCODING", "i"}, {"ZRANGESTORE", "r", "z", "0", "1"}, {"OBJECT", "ENCODING", "r"},
+           {"ZRANGESTORE", "r3", "z", "0", "-1"}, {"OBJECT", "ENCODING", "r3"},
+           {"SADD", "s", "1", "2"}, {"OBJECT", "ENCODING", "s"}, {"SADD", "s", "3"}, {"OBJECT", "ENCODING", "s"},
+           {"SUNIONSTORE", "su", "s"}, {"OBJECT", "ENCODING", "su"}, {"SINTERSTORE", "si", "s", "s"},
+           {"OBJECT", "ENCODING", "si"}})
+    expect_same(step);
+  // Zero entries: the first member already converts; a wider value threshold lets a long member in.
+  ASSERT_EQ(live_->command({"CONFIG", "SET", "zset-max-listpack-entries", "0", "hash-max-listpack-value", "1kb"}),
+            Reply::ok());
+  limits.zset_listpack_entries = 0;
+  limits.hash_listpack_value = 1024;
+  for (const auto& step : std::vector<std::vector<std::string>>{
+           {"ZADD", "z4", "1", "a"}, {"OBJECT", "ENCODING", "z4"}, {"HSET", "h4", "f", std::string(1024, 'v')},
+           {"OBJECT", "ENCODING", "h4"}, {"HSET", "h5", "f", std::string(1025, 'v')}, {"OBJECT", "ENCODING", "h5"},
+           {"OBJECT", "ENCODING", "z"}})  // stored ones keep what they became
+    expect_same(step);
+}
+
 TEST_F(Differential, MemoryUsageIsAnIntegerForEveryTypeAndNilForAMissingKey) {
   expect_same({"SET", "int", "12345"});
   expect_same({"SET", "embstr", "hello"});

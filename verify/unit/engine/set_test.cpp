@@ -4,6 +4,8 @@
 namespace locksim::engine {
 namespace {
 
+const EncodingLimits kDefaults;  // Redis 7.0's thresholds: set-max-intset-entries 512
+
 class Sets : public EngineTest {
  protected:
   const Set& set_at(std::string_view key) {
@@ -14,11 +16,11 @@ class Sets : public EngineTest {
 TEST(SetType, StartsAsAnIntsetForAnIntegerAndConvertsOnTheFirstOtherMember) {
   Set set = Set::for_member("5");
   EXPECT_EQ(set.encoding(), Set::Encoding::IntSet);
-  EXPECT_TRUE(set.add("5"));
-  EXPECT_TRUE(set.add("-3"));
-  EXPECT_FALSE(set.add("5"));
+  EXPECT_TRUE(set.add("5", kDefaults));
+  EXPECT_TRUE(set.add("-3", kDefaults));
+  EXPECT_FALSE(set.add("5", kDefaults));
   EXPECT_EQ(set.members(), (std::vector<std::string>{"-3", "5"}));
-  EXPECT_TRUE(set.add("a"));
+  EXPECT_TRUE(set.add("a", kDefaults));
   EXPECT_EQ(set.encoding(), Set::Encoding::HashTable);
   EXPECT_TRUE(set.remove("a"));
   EXPECT_EQ(set.encoding(), Set::Encoding::HashTable);
@@ -29,21 +31,21 @@ TEST(SetType, StartsAsAnIntsetForAnIntegerAndConvertsOnTheFirstOtherMember) {
 TEST(SetType, OnlyCanonicalIntegersFitAnIntset) {
   for (const char* member : {"01", "+1", "-0", " 1", "1.0", "9223372036854775808", ""}) {
     Set set;
-    set.add(member);
+    set.add(member, kDefaults);
     EXPECT_EQ(set.encoding(), Set::Encoding::HashTable) << member;
     EXPECT_TRUE(set.contains(member)) << member;
   }
   Set set;
-  set.add("-9223372036854775808");
+  set.add("-9223372036854775808", kDefaults);
   EXPECT_EQ(set.encoding(), Set::Encoding::IntSet);
   EXPECT_FALSE(set.contains("-09223372036854775808"));
 }
 
 TEST(SetType, AnIntsetPast512MembersBecomesAHashtable) {
   Set set;
-  for (int i = 0; i < 512; ++i) set.add(std::to_string(i));
+  for (int i = 0; i < 512; ++i) set.add(std::to_string(i), kDefaults);
   EXPECT_EQ(set.encoding(), Set::Encoding::IntSet);
-  set.add("512");
+  set.add("512", kDefaults);
   EXPECT_EQ(set.encoding(), Set::Encoding::HashTable);
   EXPECT_EQ(set.size(), 513u);
 }

@@ -79,11 +79,11 @@ TEST(ReplicaLog, AReplicaHasAtLeastWhatItSynced) {
 TEST(KeyspaceEquality, ASortedSetScoreOfMinusZeroIsNotZero) {
   // ZSCORE shows "-0": a keyspace that differs only there must be kept as a different snapshot.
   ZSet zero, minus_zero;
-  zero.set("m", 0.0);
-  minus_zero.set("m", -0.0);
+  zero.set("m", 0.0, EncodingLimits{});
+  minus_zero.set("m", -0.0, EncodingLimits{});
   EXPECT_FALSE(zero == minus_zero);
   ZSet again;
-  again.set("m", 0.0);
+  again.set("m", 0.0, EncodingLimits{});
   EXPECT_TRUE(zero == again);
 }
 
@@ -93,10 +93,10 @@ TEST(KeyspaceEquality, AnEntryDiffersByItsExpiryAndEncoding) {
   raw["a"].string_form = StringForm::Raw;
   EXPECT_FALSE(raw == with({{"a", "1"}}));
   Hash h1, h2;
-  h1.set("f", "1");
-  h1.set("g", "2");
-  h2.set("g", "2");
-  h2.set("f", "1");
+  h1.set("f", "1", EncodingLimits{});
+  h1.set("g", "2", EncodingLimits{});
+  h2.set("g", "2", EncodingLimits{});
+  h2.set("f", "1", EncodingLimits{});
   EXPECT_FALSE(h1 == h2);  // HGETALL's order differs
 }
 

@@ -136,11 +136,14 @@ Reply setbit_command(CommandContext& ctx) {
   Found<std::string> found = find_as<std::string>(ctx.db, ctx.arg(1));
   if (found.wrong_type) return Reply::error(errors::kWrongType);
   const size_t byte = static_cast<size_t>(*offset >> 3);
+  bool dirty = false;  // lookupStringForBitCommand's: created or grown
   if (found.value == nullptr) {
     found.entry = &ctx.db.insert(ctx.arg(1), Value{std::string(byte + 1, '\0')});
     found.value = std::get_if<std::string>(&found.entry->value);
+    dirty = true;
   } else if (found.value->size() < byte + 1) {
     found.value->resize(byte + 1, '\0');
+    dirty = true;
   }
   found.entry->string_form = StringForm::Raw;
   // A WATCH breaks only if the bytes changed (Redis signals only then), which WatchedWrite sees.
@@ -148,6 +151,7 @@ Reply setbit_command(CommandContext& ctx) {
   const unsigned mask = 1u << (7 - (*offset & 7));
   const bool old = (target & mask) != 0;
   target = static_cast<unsigned char>(*on ? (target | mask) : (target & ~mask));
+  if (dirty || old != (*on == 1)) ctx.notify(kNotifyString, "setbit", ctx.arg(1));
   return Reply::integer_of(old ? 1 : 0);
 }
 
@@ -256,7 +260,8 @@ Reply bitop_command(CommandContext& ctx) {
     maxlen = std::max(maxlen, sources.back().size());
   }
   if (maxlen == 0) {
-    ctx.db.remove(ctx.arg(2));  // dbDelete: a WATCH on it breaks only if it was there
+    // dbDelete: a WATCH on it breaks, and "del" is sent, only if it was there.
+    if (ctx.db.remove(ctx.arg(2))) ctx.notify(kNotifyGeneric, "del", ctx.arg(2));
     return Reply::integer_of(0);
   }
   std::string result(maxlen, '\0');
@@ -273,6 +278,7 @@ Reply bitop_command(CommandContext& ctx) {
   }
   // setKey with a raw string object (createObject of the sds): its expiry goes.
   set_key(ctx.db, ctx.arg(2), Value{std::move(result)}).string_form = StringForm::Raw;
+  ctx.notify(kNotifyString, "set", ctx.arg(2));
   return Reply::integer_of(static_cast<int64_t>(maxlen));
 }
 

@@ -78,6 +78,8 @@ Reply move_command(CommandContext& ctx) {
   Entry& moved = dst.insert(ctx.arg(1), std::move(entry->value));
   if (expire_at != kNoExpire) dst.set_expire(ctx.arg(1), moved, expire_at);
   src.remove(ctx.arg(1));
+  src.notify(kNotifyGeneric, "move_from", ctx.arg(1));
+  dst.notify(kNotifyGeneric, "move_to", ctx.arg(1));
   return Reply::integer_of(1);
 }
 
@@ -111,6 +113,7 @@ Reply copy_command(CommandContext& ctx) {
   Entry& added = dst->insert(newkey, std::move(copy.value));
   added.string_form = copy.string_form;  // dupStringObject keeps the object's encoding
   if (copy.expire_at_ms != kNoExpire) dst->set_expire(newkey, added, copy.expire_at_ms);
+  dst->notify(kNotifyGeneric, "copy_to", newkey);
   return Reply::integer_of(1);
 }
 

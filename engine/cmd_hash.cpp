@@ -73,6 +73,7 @@ Reply hset_generic(CommandContext& ctx, std::string_view name, bool answer_ok) {
   int64_t created = 0;
   for (size_t j = 2; j < ctx.argc(); j += 2) created += found.value->set(ctx.arg(j), ctx.arg(j + 1), ctx.db.limits());
   ctx.db.signal_modified(ctx.arg(1));  // even with the values it held: a WATCH breaks (keyspace.hpp)
+  ctx.notify(kNotifyHash, "hset", ctx.arg(1));  // HMSET's too
   return answer_ok ? Reply::ok() : Reply::integer_of(created);
 }
 
@@ -89,6 +90,7 @@ Reply hsetnx_command(CommandContext& ctx) {
   if (found.wrong_type) return Reply::error(errors::kWrongType);
   if (found.value->get(ctx.arg(2)) != nullptr) return Reply::integer_of(0);
   found.value->set(ctx.arg(2), ctx.arg(3), ctx.db.limits());
+  ctx.notify(kNotifyHash, "hset", ctx.arg(1));
   return Reply::integer_of(1);
 }
 
@@ -137,6 +139,7 @@ Reply hincrby_command(CommandContext& ctx) {
   value += *by;
   found.value->set(ctx.arg(2), format_int64(value), ctx.db.limits());
   ctx.db.signal_modified(ctx.arg(1));  // HINCRBY h f 0 breaks a WATCH too (keyspace.hpp)
+  ctx.notify(kNotifyHash, "hincrby", ctx.arg(1));
   return Reply::integer_of(value);
 }
 
@@ -160,6 +163,7 @@ Reply hincrbyfloat_command(CommandContext& ctx) {
   std::string text = format_long_double_human(value);
   found.value->set(ctx.arg(2), text, ctx.db.limits());
   ctx.db.signal_modified(ctx.arg(1));
+  ctx.notify(kNotifyHash, "hincrbyfloat", ctx.arg(1));
   return Reply::bulk(std::move(text));
 }
 
@@ -173,7 +177,12 @@ Reply hdel_command(CommandContext& ctx) {
     if (found.value->erase(ctx.arg(j))) ++deleted;
     if (found.value->empty()) break;
   }
-  delete_if_empty(ctx.db, ctx.arg(1), *found.value);
+  const bool emptied = found.value->empty();
+  if (emptied) ctx.db.remove(ctx.arg(1));
+  if (deleted) {
+    ctx.notify(kNotifyHash, "hdel", ctx.arg(1));
+    if (emptied) ctx.notify(kNotifyGeneric, "del", ctx.arg(1));
+  }
   return Reply::integer_of(deleted);
 }
 

@@ -69,9 +69,11 @@ Reply expire_generic(CommandContext& ctx, int64_t base_ms, bool seconds, std::st
   // A time already passed deletes the key at once (checkAlreadyExpired).
   if (when <= ctx.db.now()) {
     ctx.db.remove(ctx.arg(1));
+    ctx.notify(kNotifyGeneric, "del", ctx.arg(1));
     return Reply::integer_of(1);
   }
   ctx.db.set_expire(ctx.arg(1), *entry, when);
+  ctx.notify(kNotifyGeneric, "expire", ctx.arg(1));
   return Reply::integer_of(1);
 }
 
@@ -110,6 +112,8 @@ Reply rename_generic(CommandContext& ctx, bool nx) {
   target.string_form = source->string_form;
   if (expire_at != kNoExpire) ctx.db.set_expire(to, target, expire_at);
   ctx.db.remove(from);
+  ctx.notify(kNotifyGeneric, "rename_from", from);
+  ctx.notify(kNotifyGeneric, "rename_to", to);
   return nx ? Reply::integer_of(1) : Reply::ok();
 }
 
@@ -119,7 +123,10 @@ Reply rename_generic(CommandContext& ctx, bool nx) {
 Reply del_command(CommandContext& ctx) {
   int64_t deleted = 0;
   for (size_t j = 1; j < ctx.argc(); ++j) {
-    if (ctx.db.find(ctx.arg(j)) != nullptr && ctx.db.remove(ctx.arg(j))) ++deleted;
+    if (ctx.db.find(ctx.arg(j)) != nullptr && ctx.db.remove(ctx.arg(j))) {
+      ctx.notify(kNotifyGeneric, "del", ctx.arg(j));
+      ++deleted;
+    }
   }
   return Reply::integer_of(deleted);
 }
@@ -155,6 +162,7 @@ Reply persist_command(CommandContext& ctx) {
   Entry* entry = ctx.db.find(ctx.arg(1));
   if (entry == nullptr || entry->expire_at_ms == kNoExpire) return Reply::integer_of(0);
   ctx.db.persist(ctx.arg(1), *entry);
+  ctx.notify(kNotifyGeneric, "persist", ctx.arg(1));
   return Reply::integer_of(1);
 }
 

@@ -16,6 +16,15 @@
 namespace locksim::engine {
 namespace {
 
+// listElementsRemoved: the pop is announced, then an emptied list goes, and that is announced too.
+void elements_removed(CommandContext& ctx, std::string_view key, bool head, const List& list) {
+  ctx.notify(kNotifyList, head ? "lpop" : "rpop", key);
+  if (list.empty()) {
+    ctx.db.remove(key);
+    ctx.notify(kNotifyGeneric, "del", key);
+  }
+}
+
 // pushGenericCommand: `xx` (LPUSHX, RPUSHX) pushes only onto a list that exists.
 Reply push_generic(CommandContext& ctx, bool head, bool xx = false) {
   Found<List> found = xx ? find_as<List>(ctx.db, ctx.arg(1)) : find_or_create<List>(ctx.db, ctx.arg(1));
@@ -25,6 +34,7 @@ Reply push_generic(CommandContext& ctx, bool head, bool xx = false) {
     if (head) found.value->emplace_front(ctx.arg(j));
     else found.value->emplace_back(ctx.arg(j));
   }
+  ctx.notify(kNotifyList, head ? "lpush" : "rpush", ctx.arg(1));
   return Reply::integer_of(static_cast<int64_t>(found.value->size()));
 }
 
@@ -54,7 +64,7 @@ Reply pop_generic(CommandContext& ctx, std::string_view name, bool head) {
       if (head) list.pop_front(); else list.pop_back();
     }
   }
-  delete_if_empty(ctx.db, ctx.arg(1), list);
+  elements_removed(ctx, ctx.arg(1), head, list);
   return reply;
 }
 
@@ -166,7 +176,11 @@ Reply ltrim_command(CommandContext& ctx) {
   list.erase(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(left));
   list.erase(list.end() - static_cast<std::ptrdiff_t>(right), list.end());
   ctx.db.signal_modified(ctx.arg(1));  // even when nothing was trimmed
-  delete_if_empty(ctx.db, ctx.arg(1), list);
+  ctx.notify(kNotifyList, "ltrim", ctx.arg(1));
+  if (list.empty()) {
+    ctx.db.remove(ctx.arg(1));
+    ctx.notify(kNotifyGeneric, "del", ctx.arg(1));
+  }
   return Reply::ok();
 }
 
@@ -196,7 +210,8 @@ Reply move_generic(CommandContext& ctx, std::string_view source, std::string_vie
   if (to_head) into.push_front(value);
   else into.push_back(value);
   ctx.db.signal_modified(destination);
-  if (Found<List> left = find_as<List>(ctx.db, source); left.value) delete_if_empty(ctx.db, source, *left.value);
+  ctx.notify(kNotifyList, to_head ? "lpush" : "rpush", destination);  // lmoveHandlePush's, before the pop's
+  if (Found<List> left = find_as<List>(ctx.db, source); left.value) elements_removed(ctx, source, from_head, *left.value);
   ctx.db.signal_modified(source);
   return Reply::bulk(std::move(value));
 }
@@ -210,7 +225,7 @@ Reply pop_range_with_key(CommandContext& ctx, std::string_view key, List& list, 
     if (head) list.pop_front();
     else list.pop_back();
   }
-  delete_if_empty(ctx.db, key, list);
+  elements_removed(ctx, key, head, list);
   return Reply::array({Reply::bulk(key), std::move(popped)});
 }
 
@@ -229,7 +244,7 @@ Reply pop_or_block(CommandContext& ctx, std::string_view command, std::span<cons
     Reply value = Reply::bulk(head ? list.front() : list.back());
     if (head) list.pop_front();
     else list.pop_back();
-    delete_if_empty(ctx.db, key, list);
+    elements_removed(ctx, key, head, list);
     return Reply::array({Reply::bulk(key), std::move(value)});
   }
   if (!deadline_ms || !ctx.engine.may_block(ctx.session)) return Reply::nil_array();
@@ -354,6 +369,7 @@ Reply linsert_command(CommandContext& ctx) {
   for (auto it = list.begin(); it != list.end(); ++it) {
     if (*it != ctx.arg(3)) continue;
     list.emplace(after ? std::next(it) : it, ctx.arg(4));
+    ctx.notify(kNotifyList, "linsert", ctx.arg(1));
     return Reply::integer_of(static_cast<int64_t>(list.size()));
   }
   return Reply::integer_of(-1);
@@ -400,7 +416,11 @@ Reply lrem_command(CommandContext& ctx) {
       if (list[i - 1] == element) { list.erase(list.begin() + static_cast<std::ptrdiff_t>(i - 1)); ++removed; }
     }
   }
-  delete_if_empty(ctx.db, ctx.arg(1), list);
+  if (removed) ctx.notify(kNotifyList, "lrem", ctx.arg(1));
+  if (list.empty()) {
+    ctx.db.remove(ctx.arg(1));
+    ctx.notify(kNotifyGeneric, "del", ctx.arg(1));
+  }
   return Reply::integer_of(removed);
 }
 
@@ -416,6 +436,7 @@ Reply lset_command(CommandContext& ctx) {
   if (at < 0 || at >= size) return Reply::error(errors::kIndexOutOfRange);
   (*found.value)[static_cast<size_t>(at)] = std::string(ctx.arg(3));
   ctx.db.signal_modified(ctx.arg(1));  // even with the element it held: a WATCH breaks (keyspace.hpp)
+  ctx.notify(kNotifyList, "lset", ctx.arg(1));
   return Reply::ok();
 }
 

@@ -39,15 +39,19 @@ bool lookup_sets(CommandContext& ctx, size_t first, size_t count, std::vector<co
   return true;
 }
 
+// The *STORE variants' empty result: the destination goes, if it was there.
+Reply store_nothing(CommandContext& ctx, std::string_view dstkey) {
+  if (ctx.db.remove(dstkey)) ctx.notify(kNotifyGeneric, "del", dstkey);
+  return Reply::integer_of(0);
+}
+
 // What the *STORE variants do with their result: an empty result deletes the destination,
-// anything else replaces it whatever it held (setKey: the expiry goes too).
-Reply store_result(CommandContext& ctx, std::string_view dstkey, Set result) {
-  if (result.empty()) {
-    ctx.db.remove(dstkey);
-    return Reply::integer_of(0);
-  }
+// anything else replaces it whatever it held (setKey: the expiry goes too), announced as `event`.
+Reply store_result(CommandContext& ctx, std::string_view dstkey, Set result, std::string_view event) {
+  if (result.empty()) return store_nothing(ctx, dstkey);
   const auto size = static_cast<int64_t>(result.size());
   set_key(ctx.db, dstkey, Value{std::move(result)});
+  ctx.notify(kNotifySet, event, dstkey);
   return Reply::integer_of(size);
 }
 
@@ -63,8 +67,7 @@ Reply sinter_generic(CommandContext& ctx, size_t first, size_t count, std::strin
   if (std::find(sets.begin(), sets.end(), nullptr) != sets.end()) {
     switch (mode) {
       case InterMode::Store:
-        ctx.db.remove(dstkey);
-        return Reply::integer_of(0);
+        return store_nothing(ctx, dstkey);
       case InterMode::Cardinality:
         return Reply::integer_of(0);
       case InterMode::Reply:
@@ -91,7 +94,7 @@ Reply sinter_generic(CommandContext& ctx, size_t first, size_t count, std::strin
   if (mode == InterMode::Reply) return bulks(common);
   Set result;
   for (const auto& member : common) result.add(member, ctx.db.limits());
-  return store_result(ctx, dstkey, std::move(result));
+  return store_result(ctx, dstkey, std::move(result), "sinterstore");
 }
 
 // Redis's sunionDiffGenericCommand: the result is built in a new set that starts as an intset, and
@@ -139,7 +142,7 @@ Reply sunion_diff_generic(CommandContext& ctx, size_t first, std::string_view ds
   Reply error;
   if (!lookup_sets(ctx, first, ctx.argc() - first, sets, error)) return error;
   Set result = sunion_diff(sets, op, ctx.db.limits());
-  if (store) return store_result(ctx, dstkey, std::move(result));
+  if (store) return store_result(ctx, dstkey, std::move(result), op == SetOp::Union ? "sunionstore" : "sdiffstore");
   return bulks(result.members());
 }
 
@@ -160,10 +163,12 @@ Reply spop_with_count(CommandContext& ctx) {
   if (found.value == nullptr || count == 0) return Reply::array();
   Set& set = *found.value;
   const size_t size = set.size();
+  ctx.notify(kNotifySet, "spop", ctx.arg(1));
   if (count >= size) {
     // The whole set, as SUNION of it replies, then the key goes.
     Reply reply = bulks(sunion_diff({&set}, SetOp::Union, ctx.db.limits()).members());
     ctx.db.remove(ctx.arg(1));
+    ctx.notify(kNotifyGeneric, "del", ctx.arg(1));
     return reply;
   }
   const std::vector<std::string> popped = first_members(set, count);
@@ -214,6 +219,7 @@ Reply sadd_command(CommandContext& ctx) {
   }
   int64_t added = 0;
   for (size_t j = 2; j < ctx.argc(); ++j) added += found.value->add(ctx.arg(j), ctx.db.limits());
+  if (added) ctx.notify(kNotifySet, "sadd", ctx.arg(1));
   return Reply::integer_of(added);
 }
 
@@ -224,7 +230,12 @@ Reply srem_command(CommandContext& ctx) {
   if (found.value == nullptr) return Reply::integer_of(0);
   int64_t removed = 0;
   for (size_t j = 2; j < ctx.argc() && !found.value->empty(); ++j) removed += found.value->remove(ctx.arg(j));
-  delete_if_empty(ctx.db, ctx.arg(1), *found.value);
+  const bool emptied = found.value->empty();
+  if (emptied) ctx.db.remove(ctx.arg(1));
+  if (removed) {
+    ctx.notify(kNotifySet, "srem", ctx.arg(1));
+    if (emptied) ctx.notify(kNotifyGeneric, "del", ctx.arg(1));
+  }
   return Reply::integer_of(removed);
 }
 
@@ -238,12 +249,16 @@ Reply smove_command(CommandContext& ctx) {
   if (src.wrong_type || dst.wrong_type) return Reply::error(errors::kWrongType);
   if (src_key == dst_key) return Reply::integer_of(src.value->contains(member) ? 1 : 0);
   if (!src.value->remove(member)) return Reply::integer_of(0);
-  delete_if_empty(ctx.db, src_key, *src.value);
+  ctx.notify(kNotifySet, "srem", src_key);
+  if (src.value->empty()) {
+    ctx.db.remove(src_key);
+    ctx.notify(kNotifyGeneric, "del", src_key);
+  }
   if (dst.value == nullptr) {
     dst.entry = &ctx.db.insert(dst_key, Value{Set::for_member(member)});
     dst.value = std::get_if<Set>(&dst.entry->value);
   }
-  dst.value->add(member, ctx.db.limits());
+  if (dst.value->add(member, ctx.db.limits())) ctx.notify(kNotifySet, "sadd", dst_key);
   return Reply::integer_of(1);
 }
 
@@ -283,7 +298,11 @@ Reply spop_command(CommandContext& ctx) {
   if (found.value == nullptr) return Reply::nil();
   const std::string member = first_members(*found.value, 1).front();
   found.value->remove(member);
-  delete_if_empty(ctx.db, ctx.arg(1), *found.value);
+  ctx.notify(kNotifySet, "spop", ctx.arg(1));
+  if (found.value->empty()) {
+    ctx.db.remove(ctx.arg(1));
+    ctx.notify(kNotifyGeneric, "del", ctx.arg(1));
+  }
   return Reply::bulk(member);
 }
 

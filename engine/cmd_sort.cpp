@@ -197,11 +197,12 @@ Reply sort_generic(CommandContext& ctx, bool read_only) {
   }
   // STORE: a list in place of whatever the key held (its TTL gone), or no key for no result.
   if (output.empty()) {
-    ctx.db.remove(*o.store);
+    if (ctx.db.remove(*o.store)) ctx.notify(kNotifyGeneric, "del", *o.store);
   } else {
     List stored;
     for (std::optional<std::string>& value : output) stored.push_back(value ? std::move(*value) : std::string());
     set_key(ctx.db, *o.store, Value{std::move(stored)});
+    ctx.notify(kNotifyList, "sortstore", *o.store);
   }
   return Reply::integer_of(static_cast<int64_t>(output.size()));
 }

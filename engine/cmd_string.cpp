@@ -106,7 +106,9 @@ Reply setex_generic(CommandContext& ctx, unsigned unit_flag, std::string_view co
   Reply error;
   if (!expire_at_or_error(ctx, unit_flag, ctx.arg(2), command, expire_at, error)) return error;
   Entry& entry = set_key(ctx.db, ctx.arg(1), Value{std::string(ctx.arg(3))});
+  ctx.notify(kNotifyString, "set", ctx.arg(1));
   ctx.db.set_expire(ctx.arg(1), entry, expire_at);
+  ctx.notify(kNotifyGeneric, "expire", ctx.arg(1));
   return Reply::ok();
 }
 
@@ -117,7 +119,10 @@ Reply mset_generic(CommandContext& ctx, bool nx, std::string_view command) {
     for (size_t j = 1; j < ctx.argc(); j += 2)
       if (ctx.db.find(ctx.arg(j)) != nullptr) return Reply::integer_of(0);
   }
-  for (size_t j = 1; j < ctx.argc(); j += 2) set_key(ctx.db, ctx.arg(j), Value{std::string(ctx.arg(j + 1))});
+  for (size_t j = 1; j < ctx.argc(); j += 2) {
+    set_key(ctx.db, ctx.arg(j), Value{std::string(ctx.arg(j + 1))});
+    ctx.notify(kNotifyString, "set", ctx.arg(j));
+  }
   return nx ? Reply::integer_of(1) : Reply::ok();
 }
 
@@ -141,6 +146,7 @@ Reply incr_generic(CommandContext& ctx, int64_t by) {
   } else {
     ctx.db.insert(ctx.arg(1), Value{format_int64(value)});
   }
+  ctx.notify(kNotifyString, "incrby", ctx.arg(1));
   return Reply::integer_of(value);
 }
 
@@ -171,7 +177,11 @@ Reply set_command(CommandContext& ctx) {
   if (((flags & kSetNx) && found) || ((flags & kSetXx) && !found))
     return (flags & kSetGet) ? old : Reply::nil();
   set_key(ctx.db, ctx.arg(1), Value{std::string(ctx.arg(2))}, flags & kSetKeepTtl);
-  if (expire_at != kNoExpire) ctx.db.set_expire(ctx.arg(1), *ctx.db.find(ctx.arg(1)), expire_at);
+  ctx.notify(kNotifyString, "set", ctx.arg(1));
+  if (expire_at != kNoExpire) {
+    ctx.db.set_expire(ctx.arg(1), *ctx.db.find(ctx.arg(1)), expire_at);
+    ctx.notify(kNotifyGeneric, "expire", ctx.arg(1));
+  }
   return (flags & kSetGet) ? old : Reply::ok();
 }
 
@@ -179,6 +189,7 @@ Reply set_command(CommandContext& ctx) {
 Reply setnx_command(CommandContext& ctx) {
   if (ctx.db.find(ctx.arg(1)) != nullptr) return Reply::integer_of(0);
   ctx.db.insert(ctx.arg(1), Value{std::string(ctx.arg(2))});
+  ctx.notify(kNotifyString, "set", ctx.arg(1));  // setGenericCommand's, as SET NX
   return Reply::integer_of(1);
 }
 
@@ -192,13 +203,17 @@ Reply getset_command(CommandContext& ctx) {
   Reply old = get_command(ctx);
   if (old.is_error()) return old;
   set_key(ctx.db, ctx.arg(1), Value{std::string(ctx.arg(2))});
+  ctx.notify(kNotifyString, "set", ctx.arg(1));
   return old;
 }
 
 // GETDEL key
 Reply getdel_command(CommandContext& ctx) {
   Reply value = get_command(ctx);
-  if (value.kind == Reply::Kind::Bulk) ctx.db.remove(ctx.arg(1));
+  if (value.kind == Reply::Kind::Bulk) {
+    ctx.db.remove(ctx.arg(1));
+    ctx.notify(kNotifyGeneric, "del", ctx.arg(1));
+  }
   return value;
 }
 
@@ -218,10 +233,13 @@ Reply getex_command(CommandContext& ctx) {
   // An absolute time already passed deletes the key at once (checkAlreadyExpired).
   if ((flags & (kSetExAt | kSetPxAt)) && expire_at <= ctx.db.now()) {
     ctx.db.remove(ctx.arg(1));
+    ctx.notify(kNotifyGeneric, "del", ctx.arg(1));
   } else if (flags & kAnyExpire) {
     ctx.db.set_expire(ctx.arg(1), *found.entry, expire_at);
+    ctx.notify(kNotifyGeneric, "expire", ctx.arg(1));
   } else if ((flags & kSetPersist) && found.entry->expire_at_ms != kNoExpire) {
     ctx.db.persist(ctx.arg(1), *found.entry);
+    ctx.notify(kNotifyGeneric, "persist", ctx.arg(1));
   }
   return reply;
 }
@@ -254,10 +272,12 @@ Reply append_command(CommandContext& ctx) {
   if (found.wrong_type) return Reply::error(errors::kWrongType);
   if (found.value == nullptr) {
     ctx.db.insert(ctx.arg(1), Value{std::string(ctx.arg(2))});
+    ctx.notify(kNotifyString, "append", ctx.arg(1));
     return Reply::integer_of(static_cast<int64_t>(ctx.arg(2).size()));
   }
   found.value->append(ctx.arg(2));
   ctx.db.signal_modified(ctx.arg(1));  // APPEND k "" breaks a WATCH too (keyspace.hpp)
+  ctx.notify(kNotifyString, "append", ctx.arg(1));
   found.entry->string_form = StringForm::Raw;
   return Reply::integer_of(static_cast<int64_t>(found.value->size()));
 }
@@ -284,6 +304,7 @@ Reply incrbyfloat_command(CommandContext& ctx) {
   } else {
     ctx.db.insert(ctx.arg(1), Value{text}).string_form = StringForm::Created;
   }
+  ctx.notify(kNotifyString, "incrbyfloat", ctx.arg(1));
   return Reply::bulk(std::move(text));
 }
 
@@ -329,6 +350,7 @@ Reply setrange_command(CommandContext& ctx) {
     fresh.replace(static_cast<size_t>(*offset), value.size(), value);
     Entry& entry = ctx.db.insert(ctx.arg(1), Value{std::move(fresh)});
     entry.string_form = StringForm::Raw;  // createObject(OBJ_STRING, sds): raw
+    ctx.notify(kNotifyString, "setrange", ctx.arg(1));
     return Reply::integer_of(static_cast<int64_t>(end));
   }
   std::string& current = *found.value;
@@ -336,6 +358,7 @@ Reply setrange_command(CommandContext& ctx) {
   current.replace(static_cast<size_t>(*offset), value.size(), value);
   found.entry->string_form = StringForm::Raw;  // dbUnshareStringValue: raw
   ctx.db.signal_modified(ctx.arg(1));
+  ctx.notify(kNotifyString, "setrange", ctx.arg(1));
   return Reply::integer_of(static_cast<int64_t>(current.size()));
 }
 

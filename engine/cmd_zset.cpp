@@ -98,6 +98,7 @@ Reply zadd_generic(CommandContext& ctx, unsigned flags) {
     ++processed;
     last_score = score;
   }
+  if (added || updated) ctx.notify(kNotifyZset, incr ? "zincr" : "zadd", ctx.arg(1));
   if (incr) return processed ? Reply::bulk(format_double(last_score)) : Reply::nil();
   return Reply::integer_of((flags & kZCh) ? added + updated : added);
 }
@@ -275,7 +276,7 @@ void emit(Reply& reply, const ZSet::Item& item, bool with_scores) {
 Reply store_range(CommandContext& ctx, const View& picked, bool known_big) {
   const std::string_view dst = ctx.arg(1);
   if (picked.empty()) {
-    ctx.db.remove(dst);
+    if (ctx.db.remove(dst)) ctx.notify(kNotifyGeneric, "del", dst);
     return Reply::integer_of(0);
   }
   ZSet zset = known_big ? ZSet::skiplist() : ZSet{};
@@ -283,6 +284,7 @@ Reply store_range(CommandContext& ctx, const View& picked, bool known_big) {
     zset.set(item->second, stored_score(zset, item->second, item->first, true, ctx.db.limits()), ctx.db.limits());
   const auto size = static_cast<int64_t>(zset.size());
   set_key(ctx.db, dst, Value{std::move(zset)});
+  ctx.notify(kNotifyZset, "zrangestore", dst);
   return Reply::integer_of(size);
 }
 
@@ -396,7 +398,16 @@ Reply zremrange_generic(CommandContext& ctx, RangeType type) {
   members.reserve(doomed.size());
   for (const ZSet::Item* item : doomed) members.push_back(item->second);
   for (const std::string& member : members) zset.erase(member);
-  delete_if_empty(ctx.db, ctx.arg(1), zset);
+  const bool emptied = zset.empty();
+  if (emptied) ctx.db.remove(ctx.arg(1));
+  if (!members.empty()) {
+    ctx.notify(kNotifyZset,
+               type == RangeType::Rank    ? "zremrangebyrank"
+               : type == RangeType::Score ? "zremrangebyscore"
+                                          : "zremrangebylex",
+               ctx.arg(1));
+    if (emptied) ctx.notify(kNotifyGeneric, "del", ctx.arg(1));
+  }
   return Reply::integer_of(static_cast<int64_t>(members.size()));
 }
 
@@ -468,7 +479,11 @@ Reply zset_pop(Keyspace& db, std::span<const std::string_view> keys, ZSetEnd end
     }
   }
   db.signal_modified(key);
-  delete_if_empty(db, key, *zset);
+  db.notify(kNotifyZset, end == ZSetEnd::Max ? "zpopmax" : "zpopmin", key);
+  if (zset->empty()) {
+    db.remove(key);
+    db.notify(kNotifyGeneric, "del", key);
+  }
   switch (shape) {
     case ZPopReply::Flat:
       return popped;
@@ -619,7 +634,12 @@ Reply zrem_command(CommandContext& ctx) {
     if (found.value->erase(ctx.arg(j))) ++removed;
     if (found.value->empty()) break;
   }
-  delete_if_empty(ctx.db, ctx.arg(1), *found.value);
+  const bool emptied = found.value->empty();
+  if (emptied) ctx.db.remove(ctx.arg(1));
+  if (removed) {
+    ctx.notify(kNotifyZset, "zrem", ctx.arg(1));
+    if (emptied) ctx.notify(kNotifyGeneric, "del", ctx.arg(1));
+  }
   return Reply::integer_of(removed);
 }
 

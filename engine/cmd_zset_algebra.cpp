@@ -211,11 +211,12 @@ Reply zset_algebra(CommandContext& ctx, std::string_view command, size_t numkeys
     // one deletes it.
     const std::string_view dst = ctx.arg(1);
     if (result.empty()) {
-      ctx.db.remove(dst);
+      if (ctx.db.remove(dst)) ctx.notify(kNotifyGeneric, "del", dst);
       return Reply::integer_of(0);
     }
     const auto size = static_cast<int64_t>(result.size());
     set_key(ctx.db, dst, Value{result_zset(result, true, ctx.db.limits())});
+    ctx.notify(kNotifyZset, command, dst);  // "zunionstore", "zinterstore" or "zdiffstore"
     return Reply::integer_of(size);
   }
   Reply reply = Reply::array();

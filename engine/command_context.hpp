@@ -23,6 +23,8 @@ struct CommandContext {
 
   size_t argc() const { return argv.size(); }
   std::string_view arg(size_t i) const { return argv[i]; }
+  // Redis's notifyKeyspaceEvent(type, event, key, c->db->id): `type` is a NotifyClass.
+  void notify(int type, std::string_view event, std::string_view key) const { db.notify(type, event, key); }
 };
 
 // The entry at `key` holding a T, or why not. `wrong_type` is set when the key holds another type.
@@ -53,12 +55,6 @@ Found<T> find_or_create(Keyspace& db, std::string_view key) {
     found.value = std::get_if<T>(&found.entry->value);
   }
   return found;
-}
-
-// Deletes a container that a command left empty: Redis never keeps empty hashes, lists or zsets.
-template <class T>
-void delete_if_empty(Keyspace& db, std::string_view key, const T& value) {
-  if (value.empty()) db.remove(key);
 }
 
 // Case-insensitive comparison of an argument with an option name.

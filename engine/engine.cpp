@@ -68,7 +68,9 @@ bool runs_inside_multi(const CommandSpec& spec) {
 }  // namespace
 
 Engine::Engine(Host& host, EngineOptions options)
-    : host_(host), dbs_(host), scripting_(std::make_unique<Scripting>(*this, options.script_instruction_budget)) {}
+    : host_(host), dbs_(host), scripting_(std::make_unique<Scripting>(*this, options.script_instruction_budget)) {
+  dbs_.set_notifier(notifier_);
+}
 
 Engine::~Engine() = default;
 

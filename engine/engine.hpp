@@ -16,6 +16,7 @@
 #include "base/state_writer.hpp"
 #include "engine/host.hpp"
 #include "engine/keyspace.hpp"
+#include "engine/notify.hpp"
 #include "engine/pubsub.hpp"
 #include "engine/script_server.hpp"
 
@@ -98,6 +99,9 @@ class Engine final : public ScriptServer {
   Keyspace& keyspace() { return dbs_.db(0); }
   Databases& databases() { return dbs_; }
   PubSub& pubsub() { return pubsub_; }
+  // notify-keyspace-events as NotifyClass bits (notify.hpp); 0, nothing sent, until set.
+  void set_keyspace_events(int flags) { notifier_.set_flags(flags); }
+  int keyspace_events() const { return notifier_.flags(); }
   Scripting& scripting() { return *scripting_; }
 
   // The engine's state as data (base/state_writer.hpp): every database's keys in byte order with
@@ -142,6 +146,7 @@ class Engine final : public ScriptServer {
   Host& host_;
   Databases dbs_;
   PubSub pubsub_;
+  Notifier notifier_{pubsub_, host_};
   std::unique_ptr<Scripting> scripting_;
   std::map<SessionId, Client> clients_;  // open sessions
   SessionId next_session_ = 1;

@@ -44,8 +44,10 @@ Entry* Keyspace::find(std::string_view key) {
   // deleteExpiredKeyAndPropagate: delete, notify, then signal (a WATCH sees the key gone).
   const int64_t expire_at = it->second.expire_at_ms;
   key_event(KeyEvent::Expired, key, expire_at);
+  const std::string name = it->first;  // `key` may be the entry's own name, erased next
   entries_.erase(it);
-  signal_modified(key);
+  notify(kNotifyExpired, "expired", name);
+  signal_modified(name);
   return nullptr;
 }
 
@@ -55,6 +57,8 @@ Entry& Keyspace::insert(std::string_view key, Value value) {
   key_event(KeyEvent::Created, key, kNoExpire);
   signal_modified(key);
   server_.blocked().signal_ready(id_, key);
+  // dbAdd announces a key's birth (class n) before the command announces what it did to it.
+  notify(kNotifyNew, "new", key);
   return it->second;
 }
 
@@ -90,6 +94,10 @@ void Keyspace::clear() {
 
 void Keyspace::signal_modified(std::string_view key) { server_.watches().touch(*this, key); }
 
+void Keyspace::notify(int type, std::string_view event, std::string_view key) const {
+  server_.notify(type, event, key, id_);
+}
+
 bool Keyspace::is_expired(std::string_view key) const {
   auto it = entries_.find(key);
   return it != entries_.end() && expired(it->second);
@@ -102,6 +110,7 @@ size_t Keyspace::active_expire() {
       const std::string key = it->first;
       key_event(KeyEvent::Expired, key, it->second.expire_at_ms);
       it = entries_.erase(it);
+      notify(kNotifyExpired, "expired", key);
       signal_modified(key);
       ++removed;
     } else {

@@ -20,6 +20,10 @@
 // put a stranger's changes into a lock key's history, and no host has a use for its db. So the
 // other databases are silent, and SWAPDB and MOVE report what db 0 loses (Deleted) and gains
 // (Created, then ExpireSet if the key has an expiry).
+//
+// Keyspace notifications (notify.hpp) are the commands' to send, as in Redis, but for the two that
+// Redis sends from db.c: "new" from insert (dbAdd) and "expired" from an expiry, lazy or active
+// (deleteExpiredKeyAndPropagate).
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -33,6 +37,7 @@
 
 #include "engine/blocked.hpp"
 #include "engine/host.hpp"
+#include "engine/notify.hpp"
 #include "engine/types.hpp"
 
 namespace locksim::engine {
@@ -69,6 +74,8 @@ class Keyspace {
 
   // Redis's signalModifiedKey: the key changed, so every WATCH on it (in this db) is broken.
   void signal_modified(std::string_view key);
+  // notifyKeyspaceEvent for a key of this db (notify.hpp).
+  void notify(int type, std::string_view event, std::string_view key) const;
   // Redis's keyIsExpired: stored, but its time has passed (not deleted yet). Deletes nothing.
   bool is_expired(std::string_view key) const;
   // Stored, expired or not (Redis's dictFind on the db's dict).
@@ -163,6 +170,11 @@ class Databases {
   void swap(int a, int b);
   // Active expiry over every database, db 0 first.
   size_t active_expire();
+  // Where keyspace notifications go: the engine's, set once it exists. Until then nothing is sent.
+  void set_notifier(const Notifier& notifier) { notifier_ = &notifier; }
+  void notify(int type, std::string_view event, std::string_view key, int db) const {
+    if (notifier_ != nullptr) notifier_->notify(type, event, key, db);
+  }
 
  private:
   template <size_t... I>
@@ -175,6 +187,7 @@ class Databases {
   int64_t now_ms_ = 0;
   Watches watches_;
   BlockedKeys blocked_;
+  const Notifier* notifier_ = nullptr;
   std::array<Keyspace, kDatabases> dbs_;
 };
 

@@ -9,6 +9,7 @@
 #include "engine/command_table.hpp"
 #include "engine/errors.hpp"
 #include "engine/glob.hpp"
+#include "engine/notify.hpp"
 #include "engine/replica_acks.hpp"
 #include "engine/scripting.hpp"
 #include "engine/types.hpp"
@@ -435,7 +436,10 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
         if (!match) continue;
         const auto set = config_.find(name);
         out.push_back(Reply::bulk(name));
-        out.push_back(Reply::bulk(set == config_.end() ? value : set->second));
+        if (name == "notify-keyspace-events")  // the engine's flags, spelled as Redis spells them
+          out.push_back(Reply::bulk(engine::keyspace_events_to_string(engine_->keyspace_events())));
+        else
+          out.push_back(Reply::bulk(set == config_.end() ? value : set->second));
       }
       return Reply::array(std::move(out));
     }
@@ -448,11 +452,14 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
         const bool known = std::any_of(defaults.begin(), defaults.end(), [&](const auto& d) { return d.first == name; });
         if (!known) return Reply::error("ERR Unknown option or number of arguments for CONFIG SET - '" + argv[i] + "'");
       }
-      // All or nothing, as Redis sets them: the thresholds are checked before anything changes.
+      // Every value is checked before any is applied: CONFIG SET changes all or nothing.
       engine::EncodingLimits limits = engine_->databases().limits();
       for (size_t i = 2; i + 1 < argc; i += 2) {
         std::string name = argv[i];
         for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        if (name == "notify-keyspace-events" && !engine::keyspace_events_from_string(argv[i + 1]))
+          return Reply::error("ERR CONFIG SET failed (possibly related to argument '" + argv[i] +
+                              "') - Invalid event class character. Use 'Ag$lshzxeKEtmdn'.");
         if (const EncodingParameter* p = encoding_parameter(name)) {
           if (std::string why = parse_size_config(argv[i + 1], p->memory, limits.*(p->field)); !why.empty())
             return Reply::error("ERR CONFIG SET failed (possibly related to argument '" + argv[i] + "') - " + why);
@@ -463,6 +470,7 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
         std::string name = argv[i];
         for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         if (!encoding_parameter(name)) config_[name] = argv[i + 1];
+        if (name == "notify-keyspace-events") engine_->set_keyspace_events(*engine::keyspace_events_from_string(argv[i + 1]));
       }
       return Reply::ok();
     }

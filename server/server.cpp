@@ -503,8 +503,14 @@ void Server::replace_engine(const engine::Snapshot& snapshot) {
   for (const ConnPtr& c : all)
     if (!c->control || (c->blocked && !c->waiting_acks)) close(c);  // a wait on keys dies with its engine
   by_session_.clear();
+  const engine::EncodingLimits limits = engine_->databases().limits();
   engine_ = std::make_unique<engine::Engine>(*this);
+  engine_->databases().limits() = limits;  // the encoding thresholds too are CONFIG SETs the server keeps
   engine::restore(engine_->keyspace(), snapshot);
+  // Like the other CONFIG SETs the server keeps, notifications stay as set, from after the restore:
+  // Redis's load announces no keys.
+  if (const auto set = config_.find("notify-keyspace-events"); set != config_.end())
+    engine_->set_keyspace_events(engine::keyspace_events_from_string(set->second).value_or(0));
   for (const auto& [id, c] : connections_) {
     c->session = engine_->open_session();
     by_session_[c->session] = c;

@@ -401,6 +401,30 @@ STORIES = {
         ("a", "cmd", ["LMPOP", "2", "missing", "l", "LEFT", "COUNT", "2"]),
         ("a", "cmd", ["LMPOP", "1", "missing", "RIGHT"]),
     ],
+    "keyspace notifications of clients served later, in the order Redis sends them": [
+        ("c", "cmd", ["CONFIG", "SET", "notify-keyspace-events", "KEA"]),
+        ("s", "cmd", ["PSUBSCRIBE", "*"]),
+        ("a", "block", ["BLMOVE", "src", "dst", "LEFT", "RIGHT", "0"]),
+        ("b", "block", ["BLPOP", "dst", "0"]),
+        ("d", "block", ["BZPOPMIN", "z", "0"]),
+        ("c", "cmd", ["RPUSH", "src", "x"]),
+        ("a", "read"),
+        ("b", "read"),
+        ("c", "cmd", ["ZADD", "z", "1", "m"]),
+        ("d", "read"),
+    ] + [("s", "read")] * 18 + [
+        ("s", "silent"),
+        ("c", "cmd", ["CONFIG", "GET", "notify-keyspace-events"]),
+    ],
+    "an expiry found by the active cycle is announced": [
+        ("c", "cmd", ["CONFIG", "SET", "notify-keyspace-events", "Ex"]),
+        ("s", "cmd", ["PSUBSCRIBE", "*"]),
+        ("c", "cmd", ["PSETEX", "foo", "100", "1"]),
+        ("s", "read"),
+        ("s", "silent"),
+        ("c", "cmd", ["CONFIG", "SET", "notify-keyspace-events", "KEAq"]),
+        ("c", "cmd", ["CONFIG", "GET", "notify-keyspace-events"]),
+    ],
 }
 
 

@@ -446,11 +446,15 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
     if (equals_ignore_case(sub, "set")) {
       if (argc < 4 || argc % 2 != 0) return wrong_arity("config|set");
       const auto defaults = config_defaults(options_, port_, engine_->databases().limits());
+      std::vector<std::string> seen;
       for (size_t i = 2; i + 1 < argc; i += 2) {
         std::string name = argv[i];
         for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         const bool known = std::any_of(defaults.begin(), defaults.end(), [&](const auto& d) { return d.first == name; });
         if (!known) return Reply::error("ERR Unknown option or number of arguments for CONFIG SET - '" + argv[i] + "'");
+        if (std::find(seen.begin(), seen.end(), name) != seen.end())
+          return Reply::error("ERR CONFIG SET failed (possibly related to argument '" + argv[i] + "') - duplicate parameter");
+        seen.push_back(name);
       }
       // Every value is checked before any is applied: CONFIG SET changes all or nothing.
       engine::EncodingLimits limits = engine_->databases().limits();

@@ -195,6 +195,7 @@ STORIES = {
         ("a", "cmd", ["BLPOP", "none", "0.05"]),
     ],
     "encoding thresholds are server config": [
+        ("a", "cmd", ["CONFIG", "SET", "hz", "10", "HZ", "11"]),
         ("a", "cmd", ["CONFIG", "SET", "zset-max-ziplist-entries", "abc"]),
         ("a", "cmd", ["CONFIG", "SET", "zset-max-listpack-entries", "-1"]),
         ("a", "cmd", ["CONFIG", "SET", "zset-max-listpack-entries", "0128"]),

@@ -117,6 +117,7 @@ Reply fcall(CommandContext& ctx, bool read_only) {
   if (*numkeys > static_cast<int64_t>(ctx.argc() - 3)) return Reply::error(errors::kTooManyKeys);
   if (*numkeys < 0) return Reply::error(errors::kNegativeKeys);
   const auto n = static_cast<size_t>(*numkeys);
+  ctx.engine.set_function_command(ctx.argv);
   return ctx.engine.scripting().functions().call(ctx.arg(1), ctx.argv.subspan(3, n), ctx.argv.subspan(3 + n), read_only);
 }
 
@@ -129,11 +130,17 @@ Reply function_command(CommandContext& ctx) {
   if (equals_ignore_case(sub, "list")) return function_list(ctx);
   if (equals_ignore_case(sub, "flush")) return function_flush(ctx);
   if (equals_ignore_case(sub, "delete")) return functions.remove(ctx.arg(2));
-  if (equals_ignore_case(sub, "stats")) return functions.stats();
+  if (equals_ignore_case(sub, "stats")) {
+    // Only a busy script's hook lets FUNCTION STATS in while a script runs.
+    Reply running = ctx.engine.running_script();
+    if (running.is_error()) return running;
+    Reply stats = functions.stats();
+    stats.elements[1] = std::move(running);
+    return stats;
+  }
   if (equals_ignore_case(sub, "dump")) return functions.dump();
   if (equals_ignore_case(sub, "restore")) return function_restore(ctx);
-  // A script runs to its end before the next command is read: there is never one to kill.
-  if (equals_ignore_case(sub, "kill")) return Reply::error("NOTBUSY No scripts in execution right now.");
+  if (equals_ignore_case(sub, "kill")) return ctx.engine.kill_script(/*eval=*/false);
   if (equals_ignore_case(sub, "help")) {
     Reply help = Reply::array();
     for (const std::string_view line : kHelp) help.elements.push_back(Reply::status(line));

@@ -54,7 +54,7 @@ Reply eval_ro_command(CommandContext& ctx) { return eval(ctx, true); }
 Reply evalsha_command(CommandContext& ctx) { return evalsha(ctx, false); }
 Reply evalsha_ro_command(CommandContext& ctx) { return evalsha(ctx, true); }
 
-// SCRIPT LOAD script | SCRIPT EXISTS sha1 [sha1 ...] | SCRIPT FLUSH [ASYNC | SYNC]
+// SCRIPT LOAD script | SCRIPT EXISTS sha1 [sha1 ...] | SCRIPT FLUSH [ASYNC | SYNC] | SCRIPT KILL
 Reply script_command(CommandContext& ctx) {
   Scripting& scripting = ctx.engine.scripting();
   const std::string_view sub = ctx.arg(1);
@@ -76,6 +76,9 @@ Reply script_command(CommandContext& ctx) {
     scripting.flush();
     return Reply::ok();
   }
+  // Only a busy script's hook lets a client's SCRIPT KILL in while the script runs; at any other
+  // time there is none to kill (NOTBUSY).
+  if (equals_ignore_case(sub, "kill")) return ctx.engine.kill_script(/*eval=*/true);
   return Reply::error(errors::unknown_subcommand(sub, "SCRIPT"));
 }
 

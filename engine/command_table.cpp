@@ -11,7 +11,7 @@ namespace locksim::engine {
 namespace {
 
 constexpr uint32_t W = kCmdWrite, R = kCmdReadOnly, NS = kCmdNoScript, PS = kCmdPubSubContext, MR = kCmdMayReplicate,
-                   B = kCmdBlocking;
+                   B = kCmdBlocking, AB = kCmdAllowBusy;
 
 // SCRIPT's subcommands in Redis 7.0 (the handler implements LOAD, EXISTS and FLUSH), sorted by name.
 constexpr std::array kScriptSubcommands = std::to_array<SubcommandSpec>({
@@ -19,7 +19,7 @@ constexpr std::array kScriptSubcommands = std::to_array<SubcommandSpec>({
     {"exists", -3},
     {"flush", -2},
     {"help", 2},
-    {"kill", 2},
+    {"kill", 2, AB},
     {"load", 3},
 });
 
@@ -29,11 +29,11 @@ constexpr std::array kFunctionSubcommands = std::to_array<SubcommandSpec>({
     {"dump", 2},
     {"flush", -2},
     {"help", 2},
-    {"kill", 2},
+    {"kill", 2, AB},
     {"list", -2},
     {"load", -3},
     {"restore", -3},
-    {"stats", 2},
+    {"stats", 2, AB},
 });
 
 // PUBSUB's subcommands in Redis 7.0, sorted by name.
@@ -86,7 +86,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"decr", 2, W, decr_command},
     {"decrby", 3, W, decrby_command},
     {"del", -2, W, del_command},
-    {"discard", 1, NS, discard_command},
+    {"discard", 1, NS | AB, discard_command},
     {"echo", 2, 0, echo_command},
     {"eval", -3, NS | MR, eval_command},
     {"eval_ro", -3, NS, eval_ro_command},
@@ -147,7 +147,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"move", 3, W, move_command},
     {"mset", -3, W, mset_command},
     {"msetnx", -3, W, msetnx_command},
-    {"multi", 1, NS, multi_command},
+    {"multi", 1, NS | AB, multi_command},
     {"object", -2, R, object_command},
     {"persist", 2, W, persist_command},
     {"pexpire", -3, W, pexpire_command},
@@ -204,8 +204,8 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"type", 2, R, type_command},
     {"unlink", -2, W, unlink_command},
     {"unsubscribe", -1, NS | PS, unsubscribe_command},
-    {"unwatch", 1, NS, unwatch_command},
-    {"watch", -2, NS, watch_command},
+    {"unwatch", 1, NS | AB, unwatch_command},
+    {"watch", -2, NS | AB, watch_command},
     {"zadd", -4, W, zadd_command},
     {"zcard", 2, R, zcard_command},
     {"zcount", 4, R, zcount_command},

@@ -19,6 +19,7 @@ enum CommandFlag : uint32_t {
   kCmdPubSubContext = 1u << 3,  // allowed on a connection in subscriber mode
   kCmdMayReplicate = 1u << 4,   // not a write, but propagated (PUBLISH): refused in a read-only script
   kCmdBlocking = 1u << 5,       // may block its client (BLPOP): COMMAND INFO says "blocking"
+  kCmdAllowBusy = 1u << 6,      // runs while a script is busy (Redis's CMD_ALLOW_BUSY); others get BUSY
 };
 
 // A subcommand of a container command (SCRIPT LOAD): Redis resolves it by argv[1] before running

@@ -121,7 +121,7 @@ Reply Engine::execute(SessionId session, const std::vector<std::string>& argv) {
 
 // Redis's processCommand: the checks, then queuing inside MULTI, else call().
 Reply Engine::execute(SessionId session, std::span<const std::string_view> argv) {
-  LS_ASSERT(!in_script());
+  if (in_script()) return execute_while_busy(session, argv);
   Client& c = client(session);
   if (argv.empty()) return Reply::error(errors::kEmptyCommand);
   const CommandSpec* spec = lookup_command(argv[0]);
@@ -149,6 +149,67 @@ Reply Engine::execute(SessionId session, std::span<const std::string_view> argv)
   if (dbs_.blocked().has_ready()) handle_blocked_on_keys();
   current_ = session;
   return reply;
+}
+
+// processCommand from processEventsWhileBlocked: the checks before the BUSY one, then only the
+// commands flagged allow-busy run. Nothing here moves the script's frozen clock or serves blocked
+// clients: the script is still in the middle of its run.
+Reply Engine::execute_while_busy(SessionId session, std::span<const std::string_view> argv) {
+  LS_ASSERT(script_busy());
+  LS_ASSERT(session != kScriptCaller);
+  Client& c = client(session);
+  if (argv.empty()) return Reply::error(errors::kEmptyCommand);
+  const CommandSpec* spec = lookup_command(argv[0]);
+  if (spec == nullptr) return reject(session, nullptr, unknown_command(argv));
+  std::string fullname;
+  switch (check_shape(*spec, argv, fullname)) {
+    case Shape::UnknownSubcommand: return reject(session, spec, unknown_subcommand(argv));
+    case Shape::WrongArity: return reject(session, spec, errors::wrong_arity(fullname));
+    case Shape::Ok: break;
+  }
+  if (!c.resp3 && pubsub_.count_of(session) > 0 && !(spec->flags & kCmdPubSubContext))
+    return reject(session, spec, errors::not_in_pubsub_context(fullname));
+  const SubcommandSpec* sub = spec->subcommands.empty() || argv.size() < 2 ? nullptr : lookup_subcommand(*spec, argv[1]);
+  if (!((spec->flags | (sub ? sub->flags : 0)) & kCmdAllowBusy))
+    return reject(session, spec, std::string(running_.eval ? errors::kBusyEval : errors::kBusyFunction));
+  if (c.multi.open && !runs_inside_multi(*spec)) {
+    if (!c.multi.dirty_exec && !dbs_.watches().dirty(session))
+      c.multi.queued.push_back(QueuedCommand{spec, std::vector<std::string>(argv.begin(), argv.end())});
+    return Reply::status("QUEUED");
+  }
+  const SessionId caller = current_;
+  current_ = session;
+  CommandContext ctx{*this, db_of(session), argv, session};
+  Reply reply = call(*spec, ctx);
+  current_ = caller;
+  return reply;
+}
+
+Reply Engine::reject_busy(SessionId session) {
+  LS_ASSERT(script_busy());
+  return reject(session, nullptr, std::string(running_.eval ? errors::kBusyEval : errors::kBusyFunction));
+}
+
+void Engine::mark_script_busy() {
+  LS_ASSERT(in_script());
+  running_.busy = true;
+}
+
+bool Engine::script_interrupted() {
+  // FUNCTION LOAD's top level runs outside any script (and its hook never asks).
+  if (!in_script()) return false;
+  host_.script_running();
+  return running_.killed;
+}
+
+// Redis's scriptKill.
+Reply Engine::kill_script(bool eval) {
+  if (!in_script()) return Reply::error(errors::kNotBusy);
+  if (running_.wrote) return Reply::error(errors::kUnkillable);
+  if (eval && !running_.eval) return Reply::error(errors::kBusyFunction);
+  if (!eval && running_.eval) return Reply::error(errors::kBusyEval);
+  running_.killed = true;
+  return Reply::ok();
 }
 
 Reply Engine::reject(SessionId session, const CommandSpec* spec, std::string error) {
@@ -186,16 +247,34 @@ Reply Engine::call_from_script(std::span<const std::string_view> argv) {
   if ((spec->flags | (sub ? sub->flags : 0)) & kCmdNoScript) return Reply::error(errors::kNotAllowedFromScript);
   if (script_read_only_ && (spec->flags & (kCmdWrite | kCmdMayReplicate)))
     return Reply::error(errors::kWriteInReadOnlyScript);
+  if (spec->flags & kCmdWrite) running_.wrote = true;  // SCRIPT_WRITE_DIRTY: SCRIPT KILL refuses from now
   CommandContext ctx{*this, db_of(kScriptCaller), argv, kScriptCaller};
   return call(*spec, ctx);
 }
 
-void Engine::enter_script(bool read_only) {
+void Engine::enter_script(bool read_only, bool eval, std::string_view name) {
   // prepareLuaClient: the script starts in its caller's db.
   if (script_depth_++ == 0) {
     script_db_ = client(current_).db;
     script_read_only_ = read_only;
+    running_ = RunningScript{.eval = eval, .name = name, .started_ms = dbs_.now()};
   }
+}
+
+void Engine::leave_script() {
+  if (--script_depth_ == 0) {
+    running_ = RunningScript{};
+    function_command_.clear();
+  }
+}
+
+Reply Engine::running_script() const {
+  if (!in_script()) return Reply::nil();
+  if (running_.eval) return Reply::error(errors::kBusyEval);
+  Reply command = Reply::array();
+  for (const std::string& word : function_command_) command.elements.push_back(Reply::bulk(word));
+  return Reply::array({Reply::bulk("name"), Reply::bulk(running_.name), Reply::bulk("command"), std::move(command),
+                       Reply::bulk("duration_ms"), Reply::integer_of(host_.now_ms() - running_.started_ms)});
 }
 
 bool Engine::resp3(SessionId session) const { return session != kScriptCaller && client(session).resp3; }

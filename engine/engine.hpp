@@ -29,6 +29,9 @@ struct CommandSpec;
 struct EngineOptions {
   // A script that executes more Lua instructions than this is stopped with an error. It stands in
   // for Redis's busy-script time limit, counted instead of timed so that it is deterministic.
+  // kNoBudget: none; a script runs until it ends or is killed (SCRIPT KILL from a host that serves
+  // other clients while it runs: Host::script_running).
+  static constexpr int64_t kNoBudget = INT64_MAX;
   int64_t script_instruction_budget = 100'000'000;
 };
 
@@ -66,8 +69,29 @@ class Engine final : public ScriptServer {
   // redis.call/redis.pcall: the same command table, with the checks Redis applies inside scripts.
   Reply call_from_script(std::span<const std::string_view> argv) override;
   void script_log(int level, std::string_view message) override { host_.script_log(level, message); }
-  void enter_script(bool read_only) override;
-  void leave_script() override { --script_depth_; }
+  void enter_script(bool read_only, bool eval, std::string_view name) override;
+  void leave_script() override;
+  bool script_interrupted() override;
+
+  // Busy scripts (Redis's script.c). The host says when the running script has run past
+  // busy-reply-threshold; from then on, until it ends, execute() may be called from inside
+  // Host::script_running for other sessions, and refuses with BUSY what Redis refuses.
+  void mark_script_busy();
+  bool script_busy() const { return in_script() && running_.busy; }
+  // The BUSY error for a command the host itself answers (CLIENT, INFO ...): a transaction in
+  // progress is flagged, as rejectCommand does.
+  Reply reject_busy(SessionId session);
+  // SCRIPT KILL (`eval`) or FUNCTION KILL: OK and the script stops, or why not.
+  Reply kill_script(bool eval);
+  // SHUTDOWN NOSAVE: the script stops whatever it wrote (the server goes with it).
+  void abort_script() { running_.killed = true; }
+  // FCALL names its command before the function runs, for FUNCTION STATS.
+  void set_function_command(std::span<const std::string_view> argv) {
+    function_command_.assign(argv.begin(), argv.end());
+  }
+  // FUNCTION STATS's running_script: nil, or the busy function's name, its caller's command and
+  // how long it has run by the host's clock; a busy EVAL's BUSY error.
+  Reply running_script() const;
 
   // Redis's call(): runs a resolved command (checked, not queued) in `ctx`. Every command runs
   // through here: from a client, from EXEC and from a script.
@@ -154,6 +178,19 @@ class Engine final : public ScriptServer {
   int script_db_ = 0;      // the running script's db: its caller's, until it SELECTs another
   int script_depth_ = 0;
   bool script_read_only_ = false;  // the running script may not write (scriptVerifyWriteCommandAllow)
+  // The running script's scriptRunCtx flags.
+  struct RunningScript {
+    bool eval = true;     // SCRIPT_EVAL_MODE
+    bool busy = false;    // SCRIPT_TIMEDOUT
+    bool wrote = false;   // SCRIPT_WRITE_DIRTY
+    bool killed = false;  // SCRIPT_KILLED
+    std::string_view name;   // the caller's (LuaCall's), alive while the script runs
+    int64_t started_ms = 0;  // the command's clock, frozen since
+  };
+  std::vector<std::string> function_command_;  // the running FCALL's words
+  RunningScript running_;
+  // processCommand while a script is busy (execute() from inside the script's hook).
+  Reply execute_while_busy(SessionId session, std::span<const std::string_view> argv);
 };
 
 }  // namespace locksim::engine

@@ -194,6 +194,17 @@ inline std::string instruction_budget_exceeded(long long budget) {
          " Lua instructions (locksim's deterministic stand-in for Redis's busy-script time limit)";
 }
 
+// Busy scripts (script.c, server.c's shared.slowevalerr and slowscripterr, script_lua.c's hook).
+inline constexpr std::string_view kBusyEval =
+    "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+inline constexpr std::string_view kBusyFunction =
+    "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
+inline constexpr std::string_view kNotBusy = "NOTBUSY No scripts in execution right now.";
+inline constexpr std::string_view kUnkillable =
+    "UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the "
+    "script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.";
+inline constexpr const char* kScriptKilled = "ERR Script killed by user with SCRIPT KILL...";
+
 // Blocking commands (timeout.c's getTimeoutFromObjectOrReply, blocked.c).
 inline constexpr std::string_view kTimeoutNotFloat = "ERR timeout is not a float or out of range";
 inline constexpr std::string_view kTimeoutNegative = "ERR timeout is negative";

@@ -173,7 +173,7 @@ Loaded load(lua_State* L, std::string_view code) {
   lua_pushlightuserdata(L, &loaded);
   lua_setfield(L, LUA_REGISTRYINDEX, kLoadingKey);
   lua_bridge::set_function_globals_loading(L, true);
-  lua_bridge::arm_budget(L);
+  lua_bridge::arm_budget(L, /*loading=*/true);
   const int status = lua_pcall(L, 0, 0, 0);
   lua_bridge::disarm_budget(L);
   lua_bridge::set_function_globals_loading(L, false);

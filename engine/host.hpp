@@ -51,6 +51,12 @@ class Host {
   virtual bool can_block() const { return false; }
   // A blocked session's command finished later (served, timed out or CLIENT UNBLOCK): its reply.
   virtual void unblocked(SessionId /*session*/, const Reply& /*reply*/) {}
+  // A script is running: asked every few thousand Lua instructions. A host with a real clock may,
+  // once the script has run past busy-reply-threshold, tell the engine (Engine::mark_script_busy)
+  // and serve other sessions meanwhile through Engine::execute, as Redis's scriptInterrupt does;
+  // SCRIPT KILL among them stops the script. The default does nothing: a deterministic host's
+  // scripts end by themselves or by the instruction budget.
+  virtual void script_running() {}
 };
 
 // A host whose clock moves only when told to: for the shell, tests and benchmarks.

@@ -777,11 +777,24 @@ void charge_work(lua_State* L, int64_t instructions) {
   if (run == nullptr || run->charge_instructions(instructions)) return;
   // From now on every instruction raises, so a pcall inside the script cannot swallow the stop.
   lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);
-  push_error_table(L, errors::instruction_budget_exceeded(static_cast<long long>(run->budget)));
+  push_error_table(L, errors::instruction_budget_exceeded(static_cast<long long>(run->limit)));
   lua_error(L);
 }
 
-void budget_hook(lua_State* L, lua_Debug*) { charge_work(L, kHookEvery); }
+// A killed script raises on every instruction from then on, as Redis's hook does on every line,
+// so that no pcall in the script can catch the kill and go on.
+void killed_hook(lua_State* L, lua_Debug*) {
+  push_error_table(L, errors::kScriptKilled);
+  lua_error(L);
+}
+
+void budget_hook(lua_State* L, lua_Debug* ar) {
+  charge_work(L, kHookEvery);
+  ScriptRun* run = *static_cast<ScriptRun**>(lua_getextraspace(L));
+  if (run == nullptr || run->loading || !run->server.script_interrupted()) return;
+  lua_sethook(L, killed_hook, LUA_MASKCOUNT, 1);
+  killed_hook(L, ar);
+}
 
 }  // namespace
 
@@ -1152,14 +1165,17 @@ int error_handler(lua_State* L) {
   return 1;
 }
 
-void arm_budget(lua_State* L) {
+void arm_budget(lua_State* L, bool loading) {
   lua51_library::reset_protected(L);
-  run_of(L).executed = 0;
+  ScriptRun& run = run_of(L);
+  run.executed = 0;
+  run.loading = loading;
+  run.limit = loading ? std::min(run.budget, ScriptRun::kLoadBudget) : run.budget;
   lua_sethook(L, budget_hook, LUA_MASKCOUNT, kHookEvery);
 }
 
 void disarm_budget(lua_State* L) { lua_sethook(L, nullptr, 0, 0); }
 
-bool over_budget(lua_State* L) { return run_of(L).executed > run_of(L).budget; }
+bool over_budget(lua_State* L) { return run_of(L).executed > run_of(L).limit; }
 
 }  // namespace locksim::engine::lua_bridge

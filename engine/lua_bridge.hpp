@@ -61,8 +61,11 @@ Reply to_reply(lua_State* L, int index);
 // table {err=, source=, line=} naming where in the script it happened.
 int error_handler(lua_State* L);
 
-// Arms the instruction-budget hook for one script run, its count starting at zero.
-void arm_budget(lua_State* L);
+// Arms the instruction-budget hook for one script run (`loading`: FUNCTION LOAD's top level), its
+// count starting at zero. A script run's hook also asks the server whether to stop
+// (ScriptServer::script_interrupted); a load cannot be killed, as in Redis, so it keeps a budget even
+// when scripts have none.
+void arm_budget(lua_State* L, bool loading);
 // Whether the run armed last has spent its budget (its error is the budget's).
 bool over_budget(lua_State* L);
 void disarm_budget(lua_State* L);

@@ -17,7 +17,9 @@ std::atomic<uint64_t> g_scripts_run{0};
 // Time stands still on the server for as long as one script runs.
 class FrozenTime {
  public:
-  FrozenTime(ScriptServer& server, bool read_only) : server_(server) { server_.enter_script(read_only); }
+  FrozenTime(ScriptServer& server, const LuaCall& call) : server_(server) {
+    server_.enter_script(call.read_only, call.mode == LuaCall::Mode::Eval, call.name);
+  }
   ~FrozenTime() { server_.leave_script(); }
   FrozenTime(const FrozenTime&) = delete;
   FrozenTime& operator=(const FrozenTime&) = delete;
@@ -55,7 +57,7 @@ uint64_t scripts_run_total() { return g_scripts_run.load(std::memory_order_relax
 Reply run_lua(lua_State* L, ScriptServer& server, const LuaCall& call) {
   LS_ASSERT(lua_gettop(L) == 0);
   g_scripts_run.fetch_add(1, std::memory_order_relaxed);
-  FrozenTime frozen(server, call.read_only);
+  FrozenTime frozen(server, call);
   const bool eval = call.mode == LuaCall::Mode::Eval;
   if (eval) {
     lua_bridge::set_global_array(L, "KEYS", call.keys.data(), call.keys.size());
@@ -67,7 +69,7 @@ Reply run_lua(lua_State* L, ScriptServer& server, const LuaCall& call) {
     lua_bridge::push_array(L, call.keys.data(), call.keys.size());
     lua_bridge::push_array(L, call.args.data(), call.args.size());
   }
-  lua_bridge::arm_budget(L);
+  lua_bridge::arm_budget(L, /*loading=*/false);
   const int status = lua_pcall(L, eval ? 0 : 2, 1, 1);
   lua_bridge::disarm_budget(L);
   Reply reply = status == LUA_OK ? lua_bridge::to_reply(L, -1) : error_reply(L, call.name);

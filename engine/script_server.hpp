@@ -16,9 +16,13 @@ class ScriptServer {
   // redis.log.
   virtual void script_log(int level, std::string_view message) = 0;
   // Bracket one script run: between them the server's clock stands still. A read-only run
-  // (FCALL_RO, a function flagged no-writes) may call no command that writes.
-  virtual void enter_script(bool read_only) = 0;
+  // (FCALL_RO, a function flagged no-writes) may call no command that writes. `eval`: EVAL or
+  // EVALSHA (SCRIPT KILL ends it), else a function (FUNCTION KILL); `name` is the function's.
+  virtual void enter_script(bool read_only, bool eval, std::string_view name) = 0;
   virtual void leave_script() = 0;
+  // Redis's scriptInterrupt, asked every few thousand Lua instructions of a running script: the
+  // server may serve other clients meanwhile; true once the script must stop (SCRIPT KILL).
+  virtual bool script_interrupted() = 0;
 
  protected:
   ~ScriptServer() = default;

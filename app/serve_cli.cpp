@@ -90,6 +90,12 @@ class ServeCommand final : public Command {
                      "A client's unparsed input past this closes it, bytes")
         ->check(integer_in(1, INT64_MAX))
         ->capture_default_str();
+    sub_->add_option("--script-budget", options_.script_budget,
+                     "Lua instructions one script may execute before it is stopped with an error (0: none).\n"
+                     "Default: none under --clock real, where a runaway script keeps the server busy past\n"
+                     "busy-reply-threshold until SCRIPT KILL, FUNCTION KILL or SHUTDOWN NOSAVE, as Redis's does;\n"
+                     "100000000 under --clock virtual, where nothing may depend on time")
+        ->check(integer_in(0, INT64_MAX));
     sub_->add_flag("--quiet", options_.quiet, "No log lines on standard error");
   }
 

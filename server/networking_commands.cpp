@@ -133,6 +133,7 @@ Reply command_info(const engine::CommandSpec& spec) {
   if (spec.flags & engine::kCmdPubSubContext) flags.push_back(Reply::status("pubsub"));
   if (spec.flags & engine::kCmdMayReplicate) flags.push_back(Reply::status("may_replicate"));
   if (spec.flags & engine::kCmdBlocking) flags.push_back(Reply::status("blocking"));
+  if (spec.flags & engine::kCmdAllowBusy) flags.push_back(Reply::status("allow_busy"));
   return Reply::array({Reply::bulk(spec.name), Reply::integer_of(spec.arity), Reply::array(std::move(flags)),
                        Reply::integer_of(0), Reply::integer_of(0), Reply::integer_of(0), Reply::array(),
                        Reply::array(), Reply::array(), Reply::array()});
@@ -455,6 +456,12 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
         if (std::find(seen.begin(), seen.end(), name) != seen.end())
           return Reply::error("ERR CONFIG SET failed (possibly related to argument '" + argv[i] + "') - duplicate parameter");
         seen.push_back(name);
+        if (name == "busy-reply-threshold" || name == "lua-time-limit") {
+          int64_t ms = 0;
+          const std::string failed = "ERR CONFIG SET failed (possibly related to argument '" + argv[i] + "') - ";
+          if (!parse_ll(argv[i + 1], ms)) return Reply::error(failed + "argument couldn't be parsed into an integer");
+          if (ms < 0) return Reply::error(failed + "argument must be between 0 and 9223372036854775807 inclusive");
+        }
       }
       // Every value is checked before any is applied: CONFIG SET changes all or nothing.
       engine::EncodingLimits limits = engine_->databases().limits();
@@ -475,6 +482,11 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
         for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         if (!encoding_parameter(name)) config_[name] = argv[i + 1];
         if (name == "notify-keyspace-events") engine_->set_keyspace_events(*engine::keyspace_events_from_string(argv[i + 1]));
+        if (name == "busy-reply-threshold" || name == "lua-time-limit") {
+          // One setting under two names (lua-time-limit is the old one): both read back the value.
+          config_["busy-reply-threshold"] = config_["lua-time-limit"] = argv[i + 1];
+          parse_ll(argv[i + 1], busy_reply_threshold_ms_);
+        }
       }
       return Reply::ok();
     }
@@ -512,6 +524,12 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
       // SHUTDOWN is no-multi in Redis: refused while queuing, which spoils the transaction.
       multi.dirty_exec = true;
       return Reply::error("ERR Command not allowed inside a transaction");
+    }
+    if (engine_->script_busy()) {
+      // SHUTDOWN NOSAVE (execute() refused the others) ends a busy script whatever it wrote; Redis
+      // exits at once, so its caller hears nothing more, nor does anyone else.
+      engine_->abort_script();
+      halting_ = true;
     }
     stop();
     c->closing = true;

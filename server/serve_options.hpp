@@ -29,6 +29,7 @@ struct ServeOptions {
   ParserLimits limits{};
   size_t max_clients = 10000;             // maxclients
   size_t output_limit = 256UL * 1024 * 1024;  // a client's unsent replies past this close it
+  int64_t script_budget = -1;             // Lua instructions a script may run (0: none; -1: the clock's default)
   bool quiet = false;                     // no log lines on stderr
 };
 

@@ -1,5 +1,9 @@
 #include "server/server.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
 #include <csignal>
 #include <fstream>
 #include <iostream>
@@ -19,11 +23,27 @@ using std::chrono::milliseconds;
 using tcp = asio::ip::tcp;
 
 constexpr int64_t kHousekeepingMs = 100;  // Redis's serverCron at hz 10
+// How often a busy script's hook looks at the other clients: Redis does at each hook call, every
+// 100,000 Lua instructions, about a millisecond's worth.
+constexpr auto kBusyPoll = std::chrono::milliseconds(1);
 
 std::string lower(std::string_view s) {
   std::string out(s);
   for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   return out;
+}
+
+// What a busy script leaves to BUSY among the commands serve answers itself: Redis lets only
+// AUTH, HELLO, QUIT, RESET and SHUTDOWN NOSAVE through (the engine's own commands are the engine's
+// to refuse), and checks SHUTDOWN's no-multi flag before BUSY.
+bool refused_while_busy(const std::string& name, const std::vector<std::string>& argv, bool in_multi) {
+  if (name == "shutdown") {
+    if (in_multi) return false;
+    for (size_t i = 1; i < argv.size(); ++i)
+      if (lower(argv[i]) == "nosave") return false;
+    return true;
+  }
+  return name == "client" || name == "info" || name == "config" || name == "command" || name == "wait";
 }
 
 bool is_subscription(const std::string& name) {
@@ -36,6 +56,16 @@ Resp3Shape shape_for(const Connection& c, const std::vector<std::string>& argv) 
   return c.protocol == Protocol::Resp3 ? resp3_shape(argv) : Resp3Shape::Plain;
 }
 
+// SIGINT / SIGTERM: async-signal-safe, so a flag and a byte down a pipe (Server::run says why).
+std::atomic<bool> g_stop_signal{false};
+int g_signal_pipe[2] = {-1, -1};
+
+extern "C" void on_stop_signal(int) {
+  g_stop_signal.store(true);
+  const char byte = 1;
+  if (g_signal_pipe[1] >= 0) (void)!::write(g_signal_pipe[1], &byte, 1);
+}
+
 std::string endpoint_text(const tcp::endpoint& e) { return e.address().to_string() + ":" + std::to_string(e.port()); }
 
 }  // namespace
@@ -45,10 +75,10 @@ Server::Server(ServeOptions options)
       clock_(options_.clock, options_.start_ms),
       recorder_(!options_.history.empty(), [this] { return clock_.run_ms(); }, options_.lock_keys, options_.resource, options_.history_limit),
       acceptor_(io_),
-      signals_(io_, SIGINT, SIGTERM),
+      signal_reader_(io_),
       housekeeping_timer_(io_),
       rng_(options_.seed) {
-  engine_ = std::make_unique<engine::Engine>(*this);
+  engine_ = std::make_unique<engine::Engine>(*this, engine_options());
   started_epoch_ms_ = clock_.now_ms();
   if (options_.replica_lag_ms >= 0) {
     replica_.keep_lag(options_.replica_lag_ms);
@@ -57,6 +87,16 @@ Server::Server(ServeOptions options)
 }
 
 Server::~Server() = default;
+
+engine::EngineOptions Server::engine_options() const {
+  // A real clock lets a runaway script run until a client kills it, as Redis does; a virtual one
+  // keeps the engine's deterministic budget, since nothing there may hang on the machine's time.
+  engine::EngineOptions o;
+  if (options_.script_budget > 0) o.script_instruction_budget = options_.script_budget;
+  else if (options_.script_budget == 0 || options_.clock == ClockMode::Real)
+    o.script_instruction_budget = engine::EngineOptions::kNoBudget;
+  return o;
+}
 
 void Server::listen() {
   asio::error_code ec;
@@ -70,6 +110,7 @@ void Server::listen() {
   if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
   if (!ec) acceptor_.bind(endpoint, ec);
   if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  if (!ec) acceptor_.non_blocking(true, ec);  // serve_while_busy accepts without the event loop
   if (ec) throw std::runtime_error("cannot listen on " + where + ": " + ec.message());
   port_ = acceptor_.local_endpoint().port();
   if (!options_.port_file.empty()) {
@@ -80,7 +121,21 @@ void Server::listen() {
 }
 
 void Server::run() {
-  signals_.async_wait([this](const asio::error_code& ec, int) {
+  // A busy script keeps the event loop inside one handler, where an asio::signal_set's handler
+  // would never run: the stop must reach the script's hook (script_running) too.
+  if (g_signal_pipe[0] < 0 && ::pipe2(g_signal_pipe, O_NONBLOCK | O_CLOEXEC) != 0)
+    throw std::runtime_error("cannot make a pipe for signals");
+  g_stop_signal.store(false);
+  char drained[64];
+  while (::read(g_signal_pipe[0], drained, sizeof drained) > 0) {
+  }
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGINT, &action, nullptr);
+  ::sigaction(SIGTERM, &action, nullptr);
+  signal_reader_.assign(::dup(g_signal_pipe[0]));
+  signal_reader_.async_wait(asio::posix::stream_descriptor::wait_read, [this](const asio::error_code& ec) {
     if (!ec) stop();
   });
   accept();
@@ -92,12 +147,13 @@ void Server::run() {
 }
 
 void Server::stop() {
+  stop_requested_.store(true);
   asio::post(io_, [this] {
     if (stopping_) return;
     stopping_ = true;
     asio::error_code ec;
     acceptor_.close(ec);
-    signals_.cancel(ec);
+    signal_reader_.cancel(ec);
     housekeeping_timer_.cancel();
     std::vector<ConnPtr> all;
     for (const auto& [id, c] : connections_) all.push_back(c);
@@ -123,47 +179,125 @@ void Server::write_history() {
 void Server::accept() {
   acceptor_.async_accept([this](const asio::error_code& ec, tcp::socket socket) {
     if (stopping_) return;
-    if (!ec) {
-      auto c = std::make_shared<Connection>(std::move(socket), next_id_++, options_.limits);
-      asio::error_code ignored;
-      c->addr = endpoint_text(c->socket.remote_endpoint(ignored));
-      c->laddr = endpoint_text(c->socket.local_endpoint(ignored));
-      c->socket.set_option(tcp::no_delay(true), ignored);
-      c->created_ms = c->last_ms = clock_.run_ms();
-      c->authenticated = !options_.requirepass.has_value();
-      c->parser.set_authenticated(c->authenticated);
-      c->session = engine_->open_session();
-      connections_[c->id] = c;
-      by_session_[c->session] = c;
-      if (connections_.size() > options_.max_clients) {
-        reply(c, Reply::error("ERR max number of clients reached"));
-        c->closing = true;
-        flush(c);
-      } else {
-        read(c);
-      }
-    }
+    if (!ec) adopt(std::move(socket));
     accept();
   });
 }
 
+void Server::adopt(tcp::socket socket) {
+  auto c = std::make_shared<Connection>(std::move(socket), next_id_++, options_.limits);
+  asio::error_code ignored;
+  c->addr = endpoint_text(c->socket.remote_endpoint(ignored));
+  c->laddr = endpoint_text(c->socket.local_endpoint(ignored));
+  c->socket.set_option(tcp::no_delay(true), ignored);
+  c->socket.non_blocking(true, ignored);  // receive() and flush() never wait on the socket
+  c->created_ms = c->last_ms = clock_.run_ms();
+  c->authenticated = !options_.requirepass.has_value();
+  c->parser.set_authenticated(c->authenticated);
+  c->session = engine_->open_session();
+  connections_[c->id] = c;
+  by_session_[c->session] = c;
+  if (connections_.size() > options_.max_clients) {
+    reply(c, Reply::error("ERR max number of clients reached"));
+    c->closing = true;
+    flush(c);
+  } else {
+    read(c);
+  }
+}
+
+// The event loop waits for a connection to be readable and reads it here (receive), rather than
+// letting asio read into a buffer: a busy script's hook reads the sockets itself (serve_while_busy),
+// and bytes asio had read already, with their handler queued behind the script, would be out of
+// its reach (a SCRIPT KILL among them would never run). A wait that finds its bytes taken reads
+// nothing and waits again.
 void Server::read(const ConnPtr& c) {
-  c->socket.async_read_some(asio::buffer(c->in), [this, c](const asio::error_code& ec, size_t n) {
-    if (c->closed) return;
+  c->socket.async_wait(tcp::socket::wait_read, [this, c](const asio::error_code& ec) {
+    if (c->closed || c->closing) return;
     if (ec) {
       close(c);
       return;
     }
-    if (!c->parser.feed(std::string_view(c->in.data(), n))) {
-      // Redis closes a client past client-query-buffer-limit without a reply.
-      if (!options_.quiet) std::cerr << "locksim serve: closing " << c->who() << ": query buffer past its limit\n";
-      close(c);
-      return;
-    }
-    c->last_ms = clock_.run_ms();  // Redis's lastinteraction: set as a read comes in
-    process(c);
-    if (!c->closed && !c->closing) read(c);
+    if (receive(c) && !c->closed && !c->closing) read(c);
   });
+}
+
+bool Server::receive(const ConnPtr& c) {
+  asio::error_code ec;
+  const size_t n = c->socket.read_some(asio::buffer(c->in), ec);
+  if (ec == asio::error::would_block || ec == asio::error::try_again) return true;
+  if (ec) {
+    close(c);
+    return false;
+  }
+  if (!c->parser.feed(std::string_view(c->in.data(), n))) {
+    // Redis closes a client past client-query-buffer-limit without a reply.
+    if (!options_.quiet) std::cerr << "locksim serve: closing " << c->who() << ": query buffer past its limit\n";
+    close(c);
+    return false;
+  }
+  c->last_ms = clock_.run_ms();  // Redis's lastinteraction: set as a read comes in
+  process(c);
+  return !c->closed;
+}
+
+void Server::script_running() {
+  if (halting_) return;
+  if (stop_requested_.load() || g_stop_signal.load()) {
+    // SIGTERM, SIGINT or stop(): the script goes with the server, as under SHUTDOWN NOSAVE.
+    engine_->abort_script();
+    halting_ = true;
+    stop();
+    return;
+  }
+  // With a budget the script ends by itself; nothing is served meanwhile, so a virtual clock's
+  // runs stay the same whatever the machine's speed.
+  if (engine_options().script_instruction_budget != engine::EngineOptions::kNoBudget) return;
+  const SteadyTime now = std::chrono::steady_clock::now();
+  if (command_started_ == SteadyTime{}) command_started_ = now;  // 1000 instructions in: microseconds
+  if (!engine_->script_busy()) {
+    if (now < steady_after(command_started_, busy_reply_threshold_ms_)) return;
+    engine_->mark_script_busy();
+    if (!options_.quiet)
+      std::cerr << "locksim serve: slow script detected: still running after " << busy_reply_threshold_ms_
+                << " ms; other clients get BUSY until SCRIPT KILL or FUNCTION KILL (if it wrote nothing) or "
+                   "SHUTDOWN NOSAVE\n";
+  } else if (now - last_busy_poll_ < kBusyPoll) {
+    return;
+  }
+  last_busy_poll_ = now;
+  serve_while_busy();
+}
+
+// Redis's processEventsWhileBlocked, without the event loop: asio forbids running io_context from
+// inside one of its handlers, and the script runs inside one (the read of its caller). The sockets
+// are non-blocking, so a poll(2) with no timeout says which have something, and they are accepted,
+// read and answered directly (receive, flush); whatever asio had armed on them meanwhile finds
+// nothing left and waits again once the script is over. Timers (blocked clients' timeouts, the
+// housekeeping) wait for the script, as Redis's time events do.
+void Server::serve_while_busy() {
+  std::vector<pollfd> fds{pollfd{acceptor_.is_open() ? acceptor_.native_handle() : -1, POLLIN, 0}};
+  std::vector<ConnPtr> conns{nullptr};
+  for (const auto& [id, c] : connections_) {
+    // The script's own client is not read until the script ends (Redis's protectClient).
+    if (c.get() == running_ || c->closed || c->closing || c->black_holed) continue;
+    fds.push_back(pollfd{c->socket.native_handle(), POLLIN, 0});
+    conns.push_back(c);
+  }
+  if (::poll(fds.data(), fds.size(), 0) <= 0) return;
+  if (fds[0].revents & POLLIN) {
+    for (;;) {
+      tcp::socket socket(io_);
+      asio::error_code ec;
+      acceptor_.accept(socket, ec);
+      if (ec) break;
+      adopt(std::move(socket));
+    }
+  }
+  for (size_t i = 1; i < fds.size(); ++i) {
+    // An earlier one's command may have closed it (CLIENT KILL is refused, but RESET and QUIT run).
+    if (fds[i].revents != 0 && !conns[i]->closed && !conns[i]->closing && !halting_) receive(conns[i]);
+  }
 }
 
 bool Server::paused() const {
@@ -201,7 +335,8 @@ void Server::process_commands(const ConnPtr& c) {
   // The connection's argument buffers, taken for this run of commands and given back after it: a
   // command that processes every connection again (a clock moved, a fault's end) gets none here.
   std::vector<std::string> argv = std::move(c->spare_argv);
-  while (!c->closed && !c->closing && !c->blocked && !c->black_holed && !paused() && !held(*c) && !stopping_) {
+  while (!c->closed && !c->closing && !c->blocked && !c->black_holed && !paused() && !held(*c) && !stopping_ &&
+         !halting_) {
     if (!c->parser.next(argv)) {
       if (c->parser.error()) {
         reply(c, Reply::error(*c->parser.error()));
@@ -235,7 +370,9 @@ void Server::execute(const ConnPtr& c, std::vector<std::string>& argv) {
   }
   if (name.rfind("locksim.", 0) == 0) {
     c->control = true;
-    reply(c, control_command(c, argv));
+    // They move the clock, replace the engine or act out faults on it: not while a script is
+    // in the middle of its run.
+    reply(c, engine_->script_busy() ? engine_->reject_busy(c->session) : control_command(c, argv));
     return;
   }
   if (errors_until_ != SteadyTime{} && std::chrono::steady_clock::now() < errors_until_) {
@@ -244,6 +381,10 @@ void Server::execute(const ConnPtr& c, std::vector<std::string>& argv) {
     const Recorder::Before before = recorder_.before(engine_->keyspace(), clock_.now_ms(), argv);
     recorder_.exec(c->who(), argv, r, before, engine_->keyspace(), clock_.now_ms());
     reply(c, r);
+    return;
+  }
+  if (engine_->script_busy() && refused_while_busy(name, argv, engine_->transaction(c->session).open)) {
+    reply(c, engine_->reject_busy(c->session));
     return;
   }
   if (std::optional<Reply> r = networking_command(c, argv)) {
@@ -272,13 +413,27 @@ void Server::execute(const ConnPtr& c, std::vector<std::string>& argv) {
 }
 
 Reply Server::run_engine(const ConnPtr& c, const std::vector<std::string>& argv) {
+  if (engine_->in_script()) {
+    // Let in by a busy script's hook: refused, or a command that writes nothing (SCRIPT KILL,
+    // MULTI ...). The AOF and the replica must not copy a keyspace the script is halfway through.
+    const Recorder::Before before = recorder_.before(engine_->keyspace(), clock_.now_ms(), argv);
+    Reply r = engine_->execute(c->session, argv);
+    recorder_.exec(c->who(), argv, r, before, engine_->keyspace(), clock_.now_ms());
+    return r;
+  }
+  // The script's hook reads the machine's clock at its first call: none is read per command.
+  running_ = c.get();
+  command_started_ = SteadyTime{};
   if (!recorder_.enabled() && !options_.appendonly && options_.replica_lag_ms < 0) {
     // Nothing to keep about the command (serve as users start it): the engine alone reads the clock.
     c->woff_ms = last_write_ms_;
-    return engine_->execute(c->session, argv);
+    Reply r = engine_->execute(c->session, argv);
+    running_ = nullptr;
+    return r;
   }
   const Recorder::Before before = recorder_.before(engine_->keyspace(), clock_.now_ms(), argv);
   Reply r = engine_->execute(c->session, argv);
+  running_ = nullptr;
   recorder_.exec(c->who(), argv, r, before, engine_->keyspace(), clock_.now_ms());
   const engine::CommandSpec* spec = engine::lookup_command(argv[0]);
   const bool may_write = !spec || !(spec->flags & engine::kCmdReadOnly);
@@ -333,11 +488,11 @@ void Server::reply(const ConnPtr& c, const Reply& r, bool push, Resp3Shape shape
 }
 
 bool Server::sends_now(const Connection& c) const {
-  return !c.closed && !c.black_holed && delays_.empty() && partitions_.empty() && c.delayed.empty();
+  return !c.closed && !c.black_holed && !halting_ && delays_.empty() && partitions_.empty() && c.delayed.empty();
 }
 
 void Server::send(const ConnPtr& c, std::string bytes) {
-  if (c->closed || c->black_holed) return;
+  if (c->closed || c->black_holed || halting_) return;
   if (sends_now(*c)) {
     queue_out(c, bytes);
     return;
@@ -380,23 +535,34 @@ void Server::arm_delayed(const ConnPtr& c) {
 }
 
 void Server::flush(const ConnPtr& c) {
-  if (c->closed) return;
-  if (c->writing) return;
-  if (c->out.empty()) {
-    if (c->closing && c->delayed.empty()) close(c);
-    return;
-  }
-  c->writing = true;
-  auto buffer = std::make_shared<std::string>(std::move(c->out));
-  c->out.clear();
-  asio::async_write(c->socket, asio::buffer(*buffer), [this, c, buffer](const asio::error_code& ec, size_t) {
-    c->writing = false;
-    if (ec) {
-      close(c);
+  if (c->closed || c->writing) return;
+  if (!c->out.empty()) {
+    // Written at once, as far as the socket takes: a busy script's hook must get its replies out
+    // while the event loop cannot run (an asynchronous write's remainder would wait for the script).
+    asio::error_code ec;
+    const size_t n = c->socket.write_some(asio::buffer(c->out), ec);
+    if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
+      // Closed from the event loop, not from inside whatever sent (a PUBLISH delivering in a loop).
+      c->writing = true;
+      asio::post(io_, [this, c] { close(c); });
       return;
     }
-    flush(c);
-  });
+    c->out.erase(0, n);
+    if (!c->out.empty()) {
+      c->writing = true;
+      c->socket.async_wait(tcp::socket::wait_write, [this, c](const asio::error_code& wait_ec) {
+        c->writing = false;
+        if (c->closed) return;
+        if (wait_ec) {
+          close(c);
+          return;
+        }
+        flush(c);
+      });
+      return;
+    }
+  }
+  if (c->closing && c->delayed.empty()) close(c);
 }
 
 void Server::close(const ConnPtr& c) {
@@ -504,7 +670,7 @@ void Server::replace_engine(const engine::Snapshot& snapshot) {
     if (!c->control || (c->blocked && !c->waiting_acks)) close(c);  // a wait on keys dies with its engine
   by_session_.clear();
   const engine::EncodingLimits limits = engine_->databases().limits();
-  engine_ = std::make_unique<engine::Engine>(*this);
+  engine_ = std::make_unique<engine::Engine>(*this, engine_options());
   engine_->databases().limits() = limits;  // the encoding thresholds too are CONFIG SETs the server keeps
   engine::restore(engine_->keyspace(), snapshot);
   // Like the other CONFIG SETs the server keeps, notifications stay as set, from after the restore:

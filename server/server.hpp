@@ -4,6 +4,7 @@
 // Redis. Around the engine it keeps what Redis's networking layer keeps (connections, names,
 // protocol, authentication), the clock (real or virtual), faults acted out while clients run, and
 // the history that `locksim check` judges.
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -56,13 +57,19 @@ class Server final : public engine::Host {
   void key_event(engine::KeyEvent event, std::string_view key, int64_t expire_at_ms) override;
   bool can_block() const override { return true; }
   void unblocked(engine::SessionId session, const Reply& reply) override;
+  void script_running() override;
 
  private:
   using ConnPtr = std::shared_ptr<Connection>;
   friend struct Commands;
 
   void accept();
+  void adopt(asio::ip::tcp::socket socket);
   void read(const ConnPtr& c);
+  bool receive(const ConnPtr& c);
+  // processEventsWhileBlocked: what other clients sent while a script is busy.
+  void serve_while_busy();
+  engine::EngineOptions engine_options() const;
   void process(const ConnPtr& c);
   void process_commands(const ConnPtr& c);
   void process_all();
@@ -115,7 +122,9 @@ class Server final : public engine::Host {
   Recorder recorder_;
   asio::io_context io_;
   asio::ip::tcp::acceptor acceptor_;
-  asio::signal_set signals_;
+  // SIGINT and SIGTERM: a handler of our own (not asio::signal_set, whose handler only the event
+  // loop hears) writes to a pipe the loop reads, and sets a flag a busy script's hook reads.
+  asio::posix::stream_descriptor signal_reader_;
   asio::steady_timer housekeeping_timer_;
   int port_ = 0;
   std::unique_ptr<engine::Engine> engine_;
@@ -139,6 +148,17 @@ class Server final : public engine::Host {
   // The replicas WAIT and INFO count: the one --replica-lag-ms keeps, else none.
   int replicas() const { return options_.replica_lag_ms >= 0 ? 1 : 0; }
   std::vector<ScheduledFault> schedule_;
+
+  // Busy scripts: the connection whose command runs on the engine, since when its script runs (by
+  // the machine's clock, read at the script's first hook call rather than for every command), how
+  // long a script runs before other clients are served (busy-reply-threshold), when they were last
+  // served meanwhile, and whether SHUTDOWN NOSAVE or a signal ended a busy script.
+  const Connection* running_ = nullptr;
+  SteadyTime command_started_{};
+  int64_t busy_reply_threshold_ms_ = 5000;
+  SteadyTime last_busy_poll_{};
+  bool halting_ = false;
+  std::atomic<bool> stop_requested_{false};  // stop() was called, maybe from another thread
 
   // CONFIG SET values clients asked for, by name.
   std::map<std::string, std::string> config_;

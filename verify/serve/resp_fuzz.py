@@ -16,9 +16,10 @@ errors for the fault kinds and their parameters; the connection and control comm
 here. Arguments mix the keys of a small keyspace, option words, numbers at every edge (durations
 up to 2^63 and past it), random bytes and long strings. About one request in ten is a mutation
 of the wire bytes (flipped, cut, doubled, or lengths that lie), and some run inside MULTI or
-through EVAL's redis.pcall. Runaway scripts (a second of Lua before the instruction budget stops
-them) are in the corpus, not in the rounds, which they would slow down tenfold: the rounds' loops
-are bounded. DEBUG SLEEP is kept under a second: a longer one blocks serve on
+through EVAL's redis.pcall. Runaway scripts are in the corpus, not in the rounds, which they
+would slow down tenfold: the rounds' loops are bounded. Under a virtual clock the instruction
+budget stops a runaway script; under the real one it keeps serve BUSY until the probe ends it with
+SCRIPT KILL or FUNCTION KILL (SHUTDOWN NOSAVE if it wrote), as a Redis user would. DEBUG SLEEP is kept under a second: a longer one blocks serve on
 purpose, as it blocks Redis, and would read as a hang.
 
 A failing round leaves its requests in OUT/round-<seed>-<n>.jsonl (its serve options, then each
@@ -217,6 +218,21 @@ def command_reply(sock, words, timeout=5.0):
     return data
 
 
+def end_busy_script(sock, proc):
+    """A script the round left running (real clock: no instruction budget) keeps serve BUSY, as it
+    keeps Redis: SCRIPT KILL or FUNCTION KILL ends it, SHUTDOWN NOSAVE one that wrote (and serve).
+    Returns PING's answer after, and whether serve was shut down."""
+    for kill in (["SCRIPT", "KILL"], ["FUNCTION", "KILL"]):
+        if command_reply(sock, kill, timeout=10.0).startswith(b"+OK"):
+            for _ in range(100):
+                answer = command_reply(sock, ["PING"], timeout=10.0)
+                if not answer.startswith(b"-BUSY"):
+                    return answer, False
+                time.sleep(0.05)
+    command_reply(sock, ["SHUTDOWN", "NOSAVE"], timeout=10.0)
+    return b"", True
+
+
 def learn(locksim, work):
     """The engine's commands and the faults with their parameters, as serve states them."""
     port = free_port()
@@ -317,8 +333,12 @@ def run_round(locksim, requests, options, work, silencing, stopping):
                 try:
                     sock = connect(port, timeout=2.0)
                     answer = command_reply(sock, ["PING"], timeout=30.0)
+                    if answer.startswith(b"-BUSY"):
+                        answer, stopped = end_busy_script(sock, proc)
+                        if stopped:
+                            proc.wait(timeout=30)
                     sock.close()
-                    if b"PONG" not in answer and b"NOAUTH" not in answer:
+                    if b"PONG" not in answer and b"NOAUTH" not in answer and proc.poll() is None:
                         problem = "no answer to PING within 30 s (got %r)" % answer[:80]
                 except OSError as e:
                     problem = "cannot connect after the round: %s" % e

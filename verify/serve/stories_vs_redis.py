@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Stories of several connections over RESP (blocking commands and CLIENT UNBLOCK, CLIENT REPLY,
-RESP3 subscribers): the same stories told to a private redis-server and to `locksim serve`, each on
+RESP3 subscribers, busy scripts and SCRIPT KILL): the same stories told to a private redis-server and to `locksim serve`, each on
 fresh servers, and what every connection saw must be the same.
 
 A story is a list of steps on named connections: send a command (its reply read at once, or
@@ -103,7 +103,8 @@ def blocked_clients(info):
 
 # Steps: (conn, "cmd", words) reads its reply (a fourth item "skip": not compared, "no reply": expects
 # none); (conn, "send", words) only sends; (conn, "block", words) sends and expects silence;
-# (conn, "read") reads what a blocked command owes; ("sleep", s); (conn, "close");
+# (conn, "read") reads what a blocked command owes; (conn, "eof") reads, expecting the server to close
+# the connection; ("sleep", s); (conn, "close");
 # (conn, "info") records INFO's blocked_clients line; (conn, "infolines", section, prefix) the lines
 # of INFO <section> that start with prefix; (conn, "id") records nothing but remembers
 # the connection's CLIENT ID, which ("unblock", conn, how) then names from another connection.
@@ -426,6 +427,106 @@ STORIES = {
         ("c", "cmd", ["CONFIG", "SET", "notify-keyspace-events", "KEAq"]),
         ("c", "cmd", ["CONFIG", "GET", "notify-keyspace-events"]),
     ],
+    # Busy scripts (Redis's scriptInterrupt): past busy-reply-threshold (lua-time-limit) a running
+    # script lets other clients in, answers most commands BUSY, and SCRIPT KILL, FUNCTION KILL or
+    # SHUTDOWN NOSAVE end it. Each as multi.tcl's and scripting.tcl's "script timeout" tests tell it.
+    "a busy read-only script: BUSY for others, and SCRIPT KILL ends it": [
+        ("c", "cmd", ["SCRIPT", "KILL"]),
+        ("c", "cmd", ["FUNCTION", "KILL"]),
+        ("c", "cmd", ["CONFIG", "SET", "lua-time-limit", "10"]),
+        ("c", "cmd", ["CONFIG", "GET", "busy-reply-threshold"]),
+        ("c", "cmd", ["CONFIG", "SET", "busy-reply-threshold", "-1"]),
+        ("c", "cmd", ["CONFIG", "SET", "lua-time-limit", "ten"]),
+        ("c", "cmd", ["CONFIG", "GET", "lua-time-limit"]),
+        ("a", "send", ["EVAL", "while true do end", "0"]),
+        ("sleep", 0.3),
+        ("c", "cmd", ["PING"]),
+        ("c", "cmd", ["GET", "x"]),
+        ("c", "cmd", ["EVAL", "return 1", "0"]),
+        ("c", "cmd", ["NOSUCHCOMMAND", "x"]),
+        ("c", "cmd", ["GET"]),
+        ("c", "cmd", ["CLIENT", "ID"]),
+        ("c", "cmd", ["INFO", "server"]),
+        ("c", "cmd", ["CONFIG", "GET", "lua-time-limit"]),
+        ("c", "cmd", ["SHUTDOWN"]),
+        ("c", "cmd", ["AUTH", "pass"]),
+        ("c", "cmd", ["WATCH", "x"]),
+        ("c", "cmd", ["UNWATCH"]),
+        ("c", "cmd", ["DISCARD"]),
+        ("c", "cmd", ["FUNCTION", "KILL"]),
+        ("c", "cmd", ["FUNCTION", "STATS"]),
+        ("d", "cmd", ["PING"]),  # a connection made while the script is busy
+        ("c", "cmd", ["SCRIPT", "KILL"]),
+        ("a", "read"),
+        ("c", "cmd", ["PING"]),
+        ("a", "cmd", ["PING"]),
+        ("c", "cmd", ["SCRIPT", "KILL"]),
+    ],
+    "a pcall in the script cannot catch SCRIPT KILL; pipelined commands run after it": [
+        ("c", "cmd", ["CONFIG", "SET", "lua-time-limit", "10"]),
+        ("a", "pipeline", [["EVAL", "local f = function() while 1 do redis.call('ping') end end "
+                            "while 1 do pcall(f) end", "0"], ["PING", "after"]]),
+        ("sleep", 0.3),
+        ("c", "cmd", ["PING"]),
+        ("c", "cmd", ["SCRIPT", "KILL"]),
+        ("a", "read"),
+        ("a", "read"),
+    ],
+    "MULTI while a script is busy: the transaction is spoiled": [
+        ("b", "cmd", ["PING"]),
+        ("c", "cmd", ["CONFIG", "SET", "lua-time-limit", "10"]),
+        ("c", "cmd", ["SET", "xx", "1"]),
+        ("a", "send", ["EVAL", "while true do end", "0"]),
+        ("sleep", 0.3),
+        ("b", "cmd", ["MULTI"]),
+        ("b", "cmd", ["INCR", "xx"]),
+        ("c", "cmd", ["SCRIPT", "KILL"]),
+        ("a", "read"),
+        ("b", "cmd", ["INCR", "xx"]),
+        ("b", "cmd", ["EXEC"]),
+        ("c", "cmd", ["GET", "xx"]),
+        ("b", "cmd", ["PING", "asdf"]),
+    ],
+    "EXEC while a script is busy aborts the transaction": [
+        ("c", "cmd", ["CONFIG", "SET", "lua-time-limit", "10"]),
+        ("c", "cmd", ["SET", "xx", "1"]),
+        ("b", "cmd", ["MULTI"]),
+        ("b", "cmd", ["INCR", "xx"]),
+        ("a", "send", ["EVAL", "while true do end", "0"]),
+        ("sleep", 0.3),
+        ("b", "cmd", ["INCR", "xx"]),
+        ("b", "cmd", ["EXEC"]),
+        ("b", "cmd", ["EXEC"]),
+        ("c", "cmd", ["SCRIPT", "KILL"]),
+        ("a", "read"),
+        ("c", "cmd", ["GET", "xx"]),
+        ("b", "cmd", ["PING", "asdf"]),
+    ],
+    "a busy function: FUNCTION KILL, not SCRIPT KILL": [
+        ("c", "cmd", ["CONFIG", "SET", "busy-reply-threshold", "10"]),
+        ("c", "cmd", ["FUNCTION", "LOAD", "#!lua name=test\n"
+                      "redis.register_function('test', function(keys, args)\n  while true do end\nend)"]),
+        ("a", "send", ["FCALL", "test", "0"]),
+        ("sleep", 0.3),
+        ("c", "cmd", ["PING"]),
+        ("c", "cmd", ["SCRIPT", "KILL"]),
+        ("c", "cmd", ["FUNCTION", "KILL"]),
+        ("a", "read"),
+        ("c", "cmd", ["FUNCTION", "KILL"]),
+        ("c", "cmd", ["PING"]),
+    ],
+    "a busy script that wrote: UNKILLABLE, and SHUTDOWN NOSAVE ends it with the server": [
+        ("c", "cmd", ["CONFIG", "SET", "lua-time-limit", "10"]),
+        ("a", "send", ["EVAL", "redis.call('set', KEYS[1], 'y') while true do end", "1", "x"]),
+        ("sleep", 0.3),
+        ("c", "cmd", ["PING"]),
+        ("c", "cmd", ["SCRIPT", "KILL"]),
+        ("c", "cmd", ["PING"]),
+        ("c", "cmd", ["SHUTDOWN", "NOSAVE"], "no reply"),
+        ("c", "eof"),
+        ("a", "eof"),
+        ("sleep", 0.5),
+    ],
 }
 
 
@@ -469,6 +570,11 @@ def tell(story, port):
             seen.append((name, "read", c.read()))
         elif what == "silent":
             seen.append((name, "silent", c.silent()))
+        elif what == "eof":
+            try:
+                seen.append((name, "eof", c.read()))
+            except (ConnectionError, OSError):
+                seen.append((name, "eof", "(closed)"))
         elif what == "close":
             c.close()
             del conns[name]

@@ -119,21 +119,39 @@ Reply Engine::execute(SessionId session, const std::vector<std::string>& argv) {
   return execute(session, std::span<const std::string_view>(views));
 }
 
+// processCommand's first checks, the same whether a script is busy or not: an empty command, an
+// unknown one, a wrong shape, a RESP2 subscriber's command outside the pub/sub context. The spec,
+// or null with the refusal in `refused`.
+const CommandSpec* Engine::checked_command(SessionId session, std::span<const std::string_view> argv, Reply& refused) {
+  if (argv.empty()) {
+    refused = Reply::error(errors::kEmptyCommand);
+    return nullptr;
+  }
+  const CommandSpec* spec = lookup_command(argv[0]);
+  if (spec == nullptr) {
+    refused = reject(session, nullptr, unknown_command(argv));
+    return nullptr;
+  }
+  std::string fullname;
+  switch (check_shape(*spec, argv, fullname)) {
+    case Shape::UnknownSubcommand: refused = reject(session, spec, unknown_subcommand(argv)); return nullptr;
+    case Shape::WrongArity: refused = reject(session, spec, errors::wrong_arity(fullname)); return nullptr;
+    case Shape::Ok: break;
+  }
+  if (!client(session).resp3 && pubsub_.count_of(session) > 0 && !(spec->flags & kCmdPubSubContext)) {
+    refused = reject(session, spec, errors::not_in_pubsub_context(fullname));
+    return nullptr;
+  }
+  return spec;
+}
+
 // Redis's processCommand: the checks, then queuing inside MULTI, else call().
 Reply Engine::execute(SessionId session, std::span<const std::string_view> argv) {
   if (in_script()) return execute_while_busy(session, argv);
   Client& c = client(session);
-  if (argv.empty()) return Reply::error(errors::kEmptyCommand);
-  const CommandSpec* spec = lookup_command(argv[0]);
-  if (spec == nullptr) return reject(session, nullptr, unknown_command(argv));
-  std::string fullname;
-  switch (check_shape(*spec, argv, fullname)) {
-    case Shape::UnknownSubcommand: return reject(session, spec, unknown_subcommand(argv));
-    case Shape::WrongArity: return reject(session, spec, errors::wrong_arity(fullname));
-    case Shape::Ok: break;
-  }
-  if (!c.resp3 && pubsub_.count_of(session) > 0 && !(spec->flags & kCmdPubSubContext))
-    return reject(session, spec, errors::not_in_pubsub_context(fullname));
+  Reply refused;
+  const CommandSpec* spec = checked_command(session, argv, refused);
+  if (spec == nullptr) return refused;
 
   if (c.multi.open && !runs_inside_multi(*spec)) {
     // queueMultiCommand keeps nothing for a transaction that cannot run anyway.
@@ -158,17 +176,9 @@ Reply Engine::execute_while_busy(SessionId session, std::span<const std::string_
   LS_ASSERT(script_busy());
   LS_ASSERT(session != kScriptCaller);
   Client& c = client(session);
-  if (argv.empty()) return Reply::error(errors::kEmptyCommand);
-  const CommandSpec* spec = lookup_command(argv[0]);
-  if (spec == nullptr) return reject(session, nullptr, unknown_command(argv));
-  std::string fullname;
-  switch (check_shape(*spec, argv, fullname)) {
-    case Shape::UnknownSubcommand: return reject(session, spec, unknown_subcommand(argv));
-    case Shape::WrongArity: return reject(session, spec, errors::wrong_arity(fullname));
-    case Shape::Ok: break;
-  }
-  if (!c.resp3 && pubsub_.count_of(session) > 0 && !(spec->flags & kCmdPubSubContext))
-    return reject(session, spec, errors::not_in_pubsub_context(fullname));
+  Reply refused;
+  const CommandSpec* spec = checked_command(session, argv, refused);
+  if (spec == nullptr) return refused;
   const SubcommandSpec* sub = spec->subcommands.empty() || argv.size() < 2 ? nullptr : lookup_subcommand(*spec, argv[1]);
   if (!((spec->flags | (sub ? sub->flags : 0)) & kCmdAllowBusy))
     return reject(session, spec, std::string(running_.eval ? errors::kBusyEval : errors::kBusyFunction));

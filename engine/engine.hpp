@@ -191,6 +191,7 @@ class Engine final : public ScriptServer {
   RunningScript running_;
   // processCommand while a script is busy (execute() from inside the script's hook).
   Reply execute_while_busy(SessionId session, std::span<const std::string_view> argv);
+  const CommandSpec* checked_command(SessionId session, std::span<const std::string_view> argv, Reply& refused);
 };
 
 }  // namespace locksim::engine

@@ -92,6 +92,63 @@ ZSet result_zset(const Result& result, bool for_storing, const EncodingLimits& l
   return zset;
 }
 
+// The inputs combined as `op` says (zunionInterDiffGenericCommand's middle): the members and their
+// scores, or with `cardinality_only` just their count (stopping at `limit`, 0 for none).
+Result combine(std::vector<Source>& sources, SetOp op, Aggregate how, bool cardinality_only, uint64_t limit,
+               uint64_t& cardinality) {
+  // Smallest input first (Redis's qsort by cardinality; ZDIFF keeps its first input first).
+  if (op != SetOp::Diff)
+    std::stable_sort(sources.begin(), sources.end(),
+                     [](const Source& a, const Source& b) { return a.size() < b.size(); });
+
+  Result result;
+  const Source& first = sources[0];
+  if (op == SetOp::Inter) {
+    // A member of the smallest input, in every other one, its score aggregated across them.
+    first.for_each([&](const std::string& member, double score) {
+      double total = weighted(first, score);
+      for (size_t k = 1; k < sources.size(); ++k) {
+        double value;
+        if (sources[k].subject() == first.subject()) {
+          value = score;
+        } else if (!sources[k].find(member, value)) {
+          return true;
+        }
+        aggregate(total, value * sources[k].weight, how);
+      }
+      if (!cardinality_only) {
+        result.emplace(member, total);
+        return true;
+      }
+      ++cardinality;
+      return limit == 0 || cardinality < limit;
+    });
+  } else if (op == SetOp::Union) {
+    for (const Source& source : sources) {
+      source.for_each([&](const std::string& member, double score) {
+        const double value = weighted(source, score);
+        if (auto [it, added] = result.try_emplace(member, value); !added) aggregate(it->second, value, how);
+        return true;
+      });
+    }
+  } else {
+    // zdiff: the first input's members that no other input holds, with their scores (weights do
+    // not apply). The first input named again leaves nothing.
+    const bool repeated = std::any_of(sources.begin() + 1, sources.end(),
+                                      [&](const Source& s) { return s.subject() == first.subject(); });
+    if (!repeated) {
+      first.for_each([&](const std::string& member, double score) {
+        double ignored;
+        if (std::none_of(sources.begin() + 1, sources.end(),
+                         [&](const Source& s) { return s.find(member, ignored); }))
+          result.emplace(member, score);
+        return true;
+      });
+    }
+  }
+  return result;
+}
+
 // Redis's zunionInterDiffGenericCommand. `command` is the name Redis's errors print (its lower-case
 // fullname); `numkeys_index` is where numkeys sits (2 after a STORE form's destination, else 1).
 Reply zset_algebra(CommandContext& ctx, std::string_view command, size_t numkeys_index, bool store, SetOp op,
@@ -153,57 +210,8 @@ Reply zset_algebra(CommandContext& ctx, std::string_view command, size_t numkeys
     }
   }
 
-  // Smallest input first (Redis's qsort by cardinality; ZDIFF keeps its first input first).
-  if (op != SetOp::Diff)
-    std::stable_sort(sources.begin(), sources.end(),
-                     [](const Source& a, const Source& b) { return a.size() < b.size(); });
-
-  Result result;
   uint64_t cardinality = 0;
-  const Source& first = sources[0];
-  if (op == SetOp::Inter) {
-    // A member of the smallest input, in every other one, its score aggregated across them.
-    first.for_each([&](const std::string& member, double score) {
-      double total = weighted(first, score);
-      for (size_t k = 1; k < sources.size(); ++k) {
-        double value;
-        if (sources[k].subject() == first.subject()) {
-          value = score;
-        } else if (!sources[k].find(member, value)) {
-          return true;
-        }
-        aggregate(total, value * sources[k].weight, how);
-      }
-      if (!cardinality_only) {
-        result.emplace(member, total);
-        return true;
-      }
-      ++cardinality;
-      return limit == 0 || cardinality < limit;
-    });
-  } else if (op == SetOp::Union) {
-    for (const Source& source : sources) {
-      source.for_each([&](const std::string& member, double score) {
-        const double value = weighted(source, score);
-        if (auto [it, added] = result.try_emplace(member, value); !added) aggregate(it->second, value, how);
-        return true;
-      });
-    }
-  } else {
-    // zdiff: the first input's members that no other input holds, with their scores (weights do
-    // not apply). The first input named again leaves nothing.
-    const bool repeated = std::any_of(sources.begin() + 1, sources.end(),
-                                      [&](const Source& s) { return s.subject() == first.subject(); });
-    if (!repeated) {
-      first.for_each([&](const std::string& member, double score) {
-        double ignored;
-        if (std::none_of(sources.begin() + 1, sources.end(),
-                         [&](const Source& s) { return s.find(member, ignored); }))
-          result.emplace(member, score);
-        return true;
-      });
-    }
-  }
+  const Result result = combine(sources, op, how, cardinality_only, limit, cardinality);
 
   if (cardinality_only) return Reply::integer_of(static_cast<int64_t>(cardinality));
   if (store) {

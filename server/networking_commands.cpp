@@ -330,6 +330,176 @@ Reply Server::client_command(const ConnPtr& c, const std::vector<std::string>& a
   return unknown_subcommand("client", sub);
 }
 
+// AUTH and HELLO (acl.c, networking.c): authentication, and HELLO's protocol and name.
+Reply Server::auth_command(const ConnPtr& c, const std::vector<std::string>& argv) {
+  const std::string_view cmd = argv[0];
+  const size_t argc = argv.size();
+  const bool hello = equals_ignore_case(cmd, "hello");
+  std::optional<std::string> user, pass, setname;
+  int protocol = static_cast<int>(c->protocol);
+  if (hello) {
+    size_t i = 1;
+    if (argc >= 2) {
+      int64_t v = 0;
+      if (!parse_ll(argv[1], v) || v < INT32_MIN || v > INT32_MAX)
+        return Reply::error("ERR Protocol version is not an integer or out of range");
+      if (v < 2 || v > 3) return Reply::error("NOPROTO unsupported protocol version");
+      protocol = static_cast<int>(v);
+      i = 2;
+    }
+    for (; i < argc; ++i) {
+      const bool more = i + 1 < argc;
+      if (equals_ignore_case(argv[i], "auth") && i + 2 < argc) {
+        user = argv[i + 1];
+        pass = argv[i + 2];
+        i += 2;
+      } else if (equals_ignore_case(argv[i], "setname") && more) {
+        setname = argv[i + 1];
+        ++i;
+      } else {
+        return Reply::error("ERR Syntax error in HELLO option '" + argv[i] + "'");
+      }
+    }
+  } else {
+    if (argc < 2 || argc > 3) return wrong_arity("auth");
+    if (argc == 3) user = argv[1];
+    pass = argv.back();
+  }
+  if (pass) {
+    if (!options_.requirepass && !user)
+      return Reply::error(
+          "ERR AUTH <password> called without any password configured for the default user. Are you sure your "
+          "configuration is correct?");
+    const bool ok = (!user || *user == "default") && (!options_.requirepass || *pass == *options_.requirepass);
+    if (!ok) return Reply::error("WRONGPASS invalid username-password pair or user is disabled.");
+    c->authenticated = true;
+    c->parser.set_authenticated(true);
+  } else if (!c->authenticated) {
+    return Reply::error("NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO "
+                        "<proto> AUTH <user> <pass> option can be used to authenticate the client and select the "
+                        "RESP protocol version at the same time");
+  }
+  if (!hello) return Reply::ok();
+  if (setname) c->name = *setname;
+  c->protocol = protocol == 3 ? Protocol::Resp3 : Protocol::Resp2;
+  engine_->set_resp3(c->session, protocol == 3);
+  std::string bytes;
+  append_map(bytes,
+             {{"server", Reply::bulk("redis")},
+              {"version", Reply::bulk(kVersion)},
+              {"proto", Reply::integer_of(protocol)},
+              {"id", Reply::integer_of(static_cast<int64_t>(c->id))},
+              {"mode", Reply::bulk("standalone")},
+              {"role", Reply::bulk("master")},
+              {"modules", Reply::array()}},
+             c->protocol);
+  send(c, std::move(bytes));
+  return Reply::sequence({});  // already sent: a map is not a Reply
+}
+
+// CONFIG GET/SET/RESETSTAT (config.c) over the parameters clients and the Tcl suite use.
+Reply Server::config_command(const std::vector<std::string>& argv) {
+  const size_t argc = argv.size();
+  if (argc < 2) return wrong_arity("config");
+  const std::string_view sub = argv[1];
+  if (equals_ignore_case(sub, "get")) {
+    if (argc < 3) return wrong_arity("config|get");
+    std::vector<Reply> out;
+    for (const auto& [name, value] : config_defaults(options_, port_, engine_->databases().limits())) {
+      bool match = false;
+      // CONFIG GET matches without case (stringmatch's nocase): the names are lower case.
+      for (size_t i = 2; i < argc; ++i) {
+        std::string pattern = argv[i];
+        for (char& ch : pattern) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        match = match || engine::glob_match(pattern, name);
+      }
+      if (!match) continue;
+      const auto set = config_.find(name);
+      out.push_back(Reply::bulk(name));
+      if (name == "notify-keyspace-events")  // the engine's flags, spelled as Redis spells them
+        out.push_back(Reply::bulk(engine::keyspace_events_to_string(engine_->keyspace_events())));
+      else
+        out.push_back(Reply::bulk(set == config_.end() ? value : set->second));
+    }
+    return Reply::array(std::move(out));
+  }
+  if (equals_ignore_case(sub, "set")) {
+    if (argc < 4 || argc % 2 != 0) return wrong_arity("config|set");
+    const auto defaults = config_defaults(options_, port_, engine_->databases().limits());
+    std::vector<std::string> seen;
+    for (size_t i = 2; i + 1 < argc; i += 2) {
+      std::string name = argv[i];
+      for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      const bool known = std::any_of(defaults.begin(), defaults.end(), [&](const auto& d) { return d.first == name; });
+      if (!known) return Reply::error("ERR Unknown option or number of arguments for CONFIG SET - '" + argv[i] + "'");
+      if (std::find(seen.begin(), seen.end(), name) != seen.end())
+        return Reply::error("ERR CONFIG SET failed (possibly related to argument '" + argv[i] + "') - duplicate parameter");
+      seen.push_back(name);
+      if (name == "busy-reply-threshold" || name == "lua-time-limit") {
+        int64_t ms = 0;
+        const std::string failed = "ERR CONFIG SET failed (possibly related to argument '" + argv[i] + "') - ";
+        if (!parse_ll(argv[i + 1], ms)) return Reply::error(failed + "argument couldn't be parsed into an integer");
+        if (ms < 0) return Reply::error(failed + "argument must be between 0 and 9223372036854775807 inclusive");
+      }
+    }
+    // Every value is checked before any is applied: CONFIG SET changes all or nothing.
+    engine::EncodingLimits limits = engine_->databases().limits();
+    for (size_t i = 2; i + 1 < argc; i += 2) {
+      std::string name = argv[i];
+      for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      if (name == "notify-keyspace-events" && !engine::keyspace_events_from_string(argv[i + 1]))
+        return Reply::error("ERR CONFIG SET failed (possibly related to argument '" + argv[i] +
+                            "') - Invalid event class character. Use 'Ag$lshzxeKEtmdn'.");
+      if (const EncodingParameter* p = encoding_parameter(name)) {
+        if (std::string why = parse_size_config(argv[i + 1], p->memory, limits.*(p->field)); !why.empty())
+          return Reply::error("ERR CONFIG SET failed (possibly related to argument '" + argv[i] + "') - " + why);
+      }
+    }
+    engine_->databases().limits() = limits;
+    for (size_t i = 2; i + 1 < argc; i += 2) {
+      std::string name = argv[i];
+      for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      if (!encoding_parameter(name)) config_[name] = argv[i + 1];
+      if (name == "notify-keyspace-events") engine_->set_keyspace_events(*engine::keyspace_events_from_string(argv[i + 1]));
+      if (name == "busy-reply-threshold" || name == "lua-time-limit") {
+        // One setting under two names (lua-time-limit is the old one): both read back the value.
+        config_["busy-reply-threshold"] = config_["lua-time-limit"] = argv[i + 1];
+        parse_ll(argv[i + 1], busy_reply_threshold_ms_);
+      }
+    }
+    return Reply::ok();
+  }
+  if (equals_ignore_case(sub, "resetstat") && argc == 2) {
+    error_counts_.clear();
+    return Reply::ok();
+  }
+  return unknown_subcommand("config", sub);
+}
+
+// COMMAND [COUNT|INFO|DOCS] (server.c), from the engine's command table.
+Reply Server::command_command(const std::vector<std::string>& argv) {
+  const size_t argc = argv.size();
+  if (argc == 1) {
+    std::vector<Reply> all;
+    for (const engine::CommandSpec& spec : engine::all_commands()) all.push_back(command_info(spec));
+    return Reply::array(std::move(all));
+  }
+  const std::string_view sub = argv[1];
+  if (equals_ignore_case(sub, "count") && argc == 2)
+    return Reply::integer_of(static_cast<int64_t>(engine::all_commands().size()));
+  if (equals_ignore_case(sub, "info")) {
+    std::vector<Reply> out;
+    for (size_t i = 2; i < argc; ++i) {
+      const engine::CommandSpec* spec = engine::lookup_command(argv[i]);
+      out.push_back(spec ? command_info(*spec) : Reply::nil());
+    }
+    return Reply::array(std::move(out));
+  }
+  // The fake keeps no command docs; an empty answer is a valid one (redis-cli then has no hints).
+  if (equals_ignore_case(sub, "docs")) return Reply::array();
+  return unknown_subcommand("command", sub);
+}
+
 std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vector<std::string>& argv) {
   const std::string_view cmd = argv[0];
   const size_t argc = argv.size();
@@ -337,69 +507,7 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
     c->closing = true;
     return Reply::ok();
   }
-  if (equals_ignore_case(cmd, "auth") || equals_ignore_case(cmd, "hello")) {
-    const bool hello = equals_ignore_case(cmd, "hello");
-    std::optional<std::string> user, pass, setname;
-    int protocol = static_cast<int>(c->protocol);
-    if (hello) {
-      size_t i = 1;
-      if (argc >= 2) {
-        int64_t v = 0;
-        if (!parse_ll(argv[1], v) || v < INT32_MIN || v > INT32_MAX)
-          return Reply::error("ERR Protocol version is not an integer or out of range");
-        if (v < 2 || v > 3) return Reply::error("NOPROTO unsupported protocol version");
-        protocol = static_cast<int>(v);
-        i = 2;
-      }
-      for (; i < argc; ++i) {
-        const bool more = i + 1 < argc;
-        if (equals_ignore_case(argv[i], "auth") && i + 2 < argc) {
-          user = argv[i + 1];
-          pass = argv[i + 2];
-          i += 2;
-        } else if (equals_ignore_case(argv[i], "setname") && more) {
-          setname = argv[i + 1];
-          ++i;
-        } else {
-          return Reply::error("ERR Syntax error in HELLO option '" + argv[i] + "'");
-        }
-      }
-    } else {
-      if (argc < 2 || argc > 3) return wrong_arity("auth");
-      if (argc == 3) user = argv[1];
-      pass = argv.back();
-    }
-    if (pass) {
-      if (!options_.requirepass && !user)
-        return Reply::error(
-            "ERR AUTH <password> called without any password configured for the default user. Are you sure your "
-            "configuration is correct?");
-      const bool ok = (!user || *user == "default") && (!options_.requirepass || *pass == *options_.requirepass);
-      if (!ok) return Reply::error("WRONGPASS invalid username-password pair or user is disabled.");
-      c->authenticated = true;
-      c->parser.set_authenticated(true);
-    } else if (!c->authenticated) {
-      return Reply::error("NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO "
-                          "<proto> AUTH <user> <pass> option can be used to authenticate the client and select the "
-                          "RESP protocol version at the same time");
-    }
-    if (!hello) return Reply::ok();
-    if (setname) c->name = *setname;
-    c->protocol = protocol == 3 ? Protocol::Resp3 : Protocol::Resp2;
-    engine_->set_resp3(c->session, protocol == 3);
-    std::string bytes;
-    append_map(bytes,
-               {{"server", Reply::bulk("redis")},
-                {"version", Reply::bulk(kVersion)},
-                {"proto", Reply::integer_of(protocol)},
-                {"id", Reply::integer_of(static_cast<int64_t>(c->id))},
-                {"mode", Reply::bulk("standalone")},
-                {"role", Reply::bulk("master")},
-                {"modules", Reply::array()}},
-               c->protocol);
-    send(c, std::move(bytes));
-    return Reply::sequence({});  // already sent: a map is not a Reply
-  }
+  if (equals_ignore_case(cmd, "auth") || equals_ignore_case(cmd, "hello")) return auth_command(c, argv);
   if (equals_ignore_case(cmd, "reset")) {
     c->name.clear();
     c->reply_off = c->reply_skip_next = false;
@@ -420,103 +528,8 @@ std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vec
     for (char& ch : section) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     return Reply::bulk(info(section));
   }
-  if (equals_ignore_case(cmd, "config")) {
-    if (argc < 2) return wrong_arity("config");
-    const std::string_view sub = argv[1];
-    if (equals_ignore_case(sub, "get")) {
-      if (argc < 3) return wrong_arity("config|get");
-      std::vector<Reply> out;
-      for (const auto& [name, value] : config_defaults(options_, port_, engine_->databases().limits())) {
-        bool match = false;
-        // CONFIG GET matches without case (stringmatch's nocase): the names are lower case.
-        for (size_t i = 2; i < argc; ++i) {
-          std::string pattern = argv[i];
-          for (char& ch : pattern) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-          match = match || engine::glob_match(pattern, name);
-        }
-        if (!match) continue;
-        const auto set = config_.find(name);
-        out.push_back(Reply::bulk(name));
-        if (name == "notify-keyspace-events")  // the engine's flags, spelled as Redis spells them
-          out.push_back(Reply::bulk(engine::keyspace_events_to_string(engine_->keyspace_events())));
-        else
-          out.push_back(Reply::bulk(set == config_.end() ? value : set->second));
-      }
-      return Reply::array(std::move(out));
-    }
-    if (equals_ignore_case(sub, "set")) {
-      if (argc < 4 || argc % 2 != 0) return wrong_arity("config|set");
-      const auto defaults = config_defaults(options_, port_, engine_->databases().limits());
-      std::vector<std::string> seen;
-      for (size_t i = 2; i + 1 < argc; i += 2) {
-        std::string name = argv[i];
-        for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-        const bool known = std::any_of(defaults.begin(), defaults.end(), [&](const auto& d) { return d.first == name; });
-        if (!known) return Reply::error("ERR Unknown option or number of arguments for CONFIG SET - '" + argv[i] + "'");
-        if (std::find(seen.begin(), seen.end(), name) != seen.end())
-          return Reply::error("ERR CONFIG SET failed (possibly related to argument '" + argv[i] + "') - duplicate parameter");
-        seen.push_back(name);
-        if (name == "busy-reply-threshold" || name == "lua-time-limit") {
-          int64_t ms = 0;
-          const std::string failed = "ERR CONFIG SET failed (possibly related to argument '" + argv[i] + "') - ";
-          if (!parse_ll(argv[i + 1], ms)) return Reply::error(failed + "argument couldn't be parsed into an integer");
-          if (ms < 0) return Reply::error(failed + "argument must be between 0 and 9223372036854775807 inclusive");
-        }
-      }
-      // Every value is checked before any is applied: CONFIG SET changes all or nothing.
-      engine::EncodingLimits limits = engine_->databases().limits();
-      for (size_t i = 2; i + 1 < argc; i += 2) {
-        std::string name = argv[i];
-        for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-        if (name == "notify-keyspace-events" && !engine::keyspace_events_from_string(argv[i + 1]))
-          return Reply::error("ERR CONFIG SET failed (possibly related to argument '" + argv[i] +
-                              "') - Invalid event class character. Use 'Ag$lshzxeKEtmdn'.");
-        if (const EncodingParameter* p = encoding_parameter(name)) {
-          if (std::string why = parse_size_config(argv[i + 1], p->memory, limits.*(p->field)); !why.empty())
-            return Reply::error("ERR CONFIG SET failed (possibly related to argument '" + argv[i] + "') - " + why);
-        }
-      }
-      engine_->databases().limits() = limits;
-      for (size_t i = 2; i + 1 < argc; i += 2) {
-        std::string name = argv[i];
-        for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-        if (!encoding_parameter(name)) config_[name] = argv[i + 1];
-        if (name == "notify-keyspace-events") engine_->set_keyspace_events(*engine::keyspace_events_from_string(argv[i + 1]));
-        if (name == "busy-reply-threshold" || name == "lua-time-limit") {
-          // One setting under two names (lua-time-limit is the old one): both read back the value.
-          config_["busy-reply-threshold"] = config_["lua-time-limit"] = argv[i + 1];
-          parse_ll(argv[i + 1], busy_reply_threshold_ms_);
-        }
-      }
-      return Reply::ok();
-    }
-    if (equals_ignore_case(sub, "resetstat") && argc == 2) {
-      error_counts_.clear();
-      return Reply::ok();
-    }
-    return unknown_subcommand("config", sub);
-  }
-  if (equals_ignore_case(cmd, "command")) {
-    if (argc == 1) {
-      std::vector<Reply> all;
-      for (const engine::CommandSpec& spec : engine::all_commands()) all.push_back(command_info(spec));
-      return Reply::array(std::move(all));
-    }
-    const std::string_view sub = argv[1];
-    if (equals_ignore_case(sub, "count") && argc == 2)
-      return Reply::integer_of(static_cast<int64_t>(engine::all_commands().size()));
-    if (equals_ignore_case(sub, "info")) {
-      std::vector<Reply> out;
-      for (size_t i = 2; i < argc; ++i) {
-        const engine::CommandSpec* spec = engine::lookup_command(argv[i]);
-        out.push_back(spec ? command_info(*spec) : Reply::nil());
-      }
-      return Reply::array(std::move(out));
-    }
-    // The fake keeps no command docs; an empty answer is a valid one (redis-cli then has no hints).
-    if (equals_ignore_case(sub, "docs")) return Reply::array();
-    return unknown_subcommand("command", sub);
-  }
+  if (equals_ignore_case(cmd, "config")) return config_command(argv);
+  if (equals_ignore_case(cmd, "command")) return command_command(argv);
   if (equals_ignore_case(cmd, "wait")) return wait_command(c, argv);
   if (equals_ignore_case(cmd, "shutdown")) {
     engine::Transaction& multi = engine_->transaction(c->session);

@@ -94,6 +94,9 @@ class Server final : public engine::Host {
   // Networking commands (networking_commands.cpp): nullopt when `argv` is not one of them.
   std::optional<Reply> networking_command(const ConnPtr& c, const std::vector<std::string>& argv);
   Reply wait_command(const ConnPtr& c, const std::vector<std::string>& argv);
+  Reply auth_command(const ConnPtr& c, const std::vector<std::string>& argv);
+  Reply config_command(const std::vector<std::string>& argv);
+  Reply command_command(const std::vector<std::string>& argv);
   Reply client_command(const ConnPtr& c, const std::vector<std::string>& argv);
   // CLIENT UNBLOCK of a WAIT: its acknowledgements so far, or the UNBLOCKED error.
   void end_wait(const ConnPtr& c, bool with_error);

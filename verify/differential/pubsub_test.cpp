@@ -6,23 +6,6 @@ namespace locksim::test {
 namespace {
 
 
-struct Delivery {
-  engine::SessionId session;
-  std::string channel;
-  std::string message;
-  std::string pattern{};  // "" for a subscriber of the channel itself
-  bool operator==(const Delivery&) const = default;
-};
-
-class RecordingHost : public WallClockHost {
- public:
-  void deliver(engine::SessionId session, std::string_view channel, std::string_view message,
-               std::string_view pattern) override {
-    delivered.push_back({session, std::string(channel), std::string(message), std::string(pattern)});
-  }
-  std::vector<Delivery> delivered;
-};
-
 class PubSubDifferential : public Differential {
  protected:
   void SetUp() override {

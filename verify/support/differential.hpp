@@ -25,6 +25,25 @@ class WallClockHost : public engine::Host {
   void deliver(engine::SessionId, std::string_view, std::string_view, std::string_view) override {}
 };
 
+// What the fake's PUBLISH path delivered, to whom, through which subscription.
+struct Delivery {
+  engine::SessionId session;
+  std::string channel;
+  std::string message;
+  std::string pattern{};  // "" for a subscriber of the channel itself
+  bool operator==(const Delivery&) const = default;
+};
+
+// A wall-clock host that keeps every delivery, for the pub/sub and notification tests.
+class RecordingHost : public WallClockHost {
+ public:
+  void deliver(engine::SessionId session, std::string_view channel, std::string_view message,
+               std::string_view pattern) override {
+    delivered.push_back({session, std::string(channel), std::string(message), std::string(pattern)});
+  }
+  std::vector<Delivery> delivered;
+};
+
 // One client's connection to both: a session of the fake and a connection to the live server.
 // Tests that need a second client (WATCH, SELECT) open more with Differential::connect().
 struct Connection {

@@ -23,7 +23,7 @@ namespace {
 
 // One element of a scan's reply before MATCH: its name and, for hashes and sorted sets, its value.
 struct Scanned {
-  std::string_view name;
+  std::string name;  // owned: an intset's members are made as it is read
   std::string value;
 };
 
@@ -87,46 +87,52 @@ bool prepare(CommandContext& ctx, const T*& value, uint64_t& cursor, ScanOptions
   return parse_scan_options(ctx, 3, false, options, reply);
 }
 
+// scanGenericCommand's common part for a container held at argv[1]: `elements_of(value, small)`
+// lists its elements and says whether its encoding is the small one, returned whole.
+template <class T, class ElementsOf>
+Reply scan_container(CommandContext& ctx, bool with_values, ElementsOf elements_of) {
+  const T* value = nullptr;
+  uint64_t cursor = 0;
+  ScanOptions options;
+  Reply reply;
+  if (!prepare(ctx, value, cursor, options, reply)) return reply;
+  bool small = false;
+  std::vector<Scanned> elements = elements_of(*value, small);
+  return scan_elements(std::move(elements), small, with_values, cursor, options);
+}
+
 }  // namespace
 
 // HSCAN key cursor [MATCH pattern] [COUNT count]: field, value, field, value, ...
 Reply hscan_command(CommandContext& ctx) {
-  const Hash* hash = nullptr;
-  uint64_t cursor = 0;
-  ScanOptions options;
-  Reply reply;
-  if (!prepare(ctx, hash, cursor, options, reply)) return reply;
-  std::vector<Scanned> elements;
-  for (const auto& [field, value] : hash->fields()) elements.push_back({field, value});
-  return scan_elements(std::move(elements), hash->is_listpack(), true, cursor, options);
+  return scan_container<Hash>(ctx, true, [](const Hash& hash, bool& small) {
+    std::vector<Scanned> elements;
+    for (const auto& [field, value] : hash.fields()) elements.push_back({field, value});
+    small = hash.is_listpack();
+    return elements;
+  });
 }
 
 // SSCAN key cursor [MATCH pattern] [COUNT count]: an intset in its numeric order, whole.
 Reply sscan_command(CommandContext& ctx) {
-  const Set* set = nullptr;
-  uint64_t cursor = 0;
-  ScanOptions options;
-  Reply reply;
-  if (!prepare(ctx, set, cursor, options, reply)) return reply;
-  const std::vector<std::string> members = set->members();  // a hashtable's in byte order
-  std::vector<Scanned> elements;
-  for (const std::string& member : members) elements.push_back({member, {}});
-  return scan_elements(std::move(elements), set->encoding() == Set::Encoding::IntSet, false, cursor, options);
+  return scan_container<Set>(ctx, false, [](const Set& set, bool& small) {
+    std::vector<Scanned> elements;
+    for (const std::string& member : set.members()) elements.push_back({member, {}});  // a hashtable's in byte order
+    small = set.encoding() == Set::Encoding::IntSet;
+    return elements;
+  });
 }
 
 // ZSCAN key cursor [MATCH pattern] [COUNT count]: member, score, ... A listpack's scores are the
 // text it stores (d2string); a skiplist's are written by createStringObjectFromLongDouble (%.17Lg).
 Reply zscan_command(CommandContext& ctx) {
-  const ZSet* zset = nullptr;
-  uint64_t cursor = 0;
-  ScanOptions options;
-  Reply reply;
-  if (!prepare(ctx, zset, cursor, options, reply)) return reply;
-  std::vector<Scanned> elements;
-  const bool listpack = zset->is_listpack();
-  for (const auto& [score, member] : zset->ordered())
-    elements.push_back({member, listpack ? format_d2string(score) : format_long_double_auto(score)});
-  return scan_elements(std::move(elements), listpack, true, cursor, options);
+  return scan_container<ZSet>(ctx, true, [](const ZSet& zset, bool& small) {
+    std::vector<Scanned> elements;
+    small = zset.is_listpack();
+    for (const auto& [score, member] : zset.ordered())
+      elements.push_back({member, small ? format_d2string(score) : format_long_double_auto(score)});
+    return elements;
+  });
 }
 
 }  // namespace locksim::engine

@@ -11,7 +11,8 @@ namespace locksim::engine {
 namespace {
 
 constexpr uint32_t W = kCmdWrite, R = kCmdReadOnly, NS = kCmdNoScript, PS = kCmdPubSubContext, MR = kCmdMayReplicate,
-                   B = kCmdBlocking, AB = kCmdAllowBusy;
+                   B = kCmdBlocking, AB = kCmdAllowBusy, NA = kCmdNoAuth, NM = kCmdNoMulti;
+using enum ServerCommand;
 
 // SCRIPT's subcommands in Redis 7.0 (the handler implements LOAD, EXISTS and FLUSH), sorted by name.
 constexpr std::array kScriptSubcommands = std::to_array<SubcommandSpec>({
@@ -65,9 +66,31 @@ constexpr std::array kClusterSubcommands = std::to_array<SubcommandSpec>({
     {"shards", 2},         {"slaves", 3},         {"slots", 2},
 });
 
+// CLIENT's subcommands serve answers (commands/client-*.json), sorted by name. NO-TOUCH is 7.2's,
+// answered as a no-op for the clients that send it.
+constexpr std::array kClientSubcommands = std::to_array<SubcommandSpec>({
+    {"getname", 2, NS}, {"id", 2, NS},        {"info", 2, NS},      {"kill", -3, NS},      {"list", -2, NS},
+    {"no-evict", 3, NS}, {"no-touch", 3, NS}, {"reply", 3, NS},     {"setname", 3, NS},    {"unblock", -3, NS},
+});
+
+// CONFIG's subcommands serve answers (HELP and REWRITE are left out), sorted by name.
+constexpr std::array kConfigSubcommands = std::to_array<SubcommandSpec>({
+    {"get", -3, NS},
+    {"resetstat", 2, NS},
+    {"set", -4, NS},
+});
+
+// COMMAND's subcommands serve answers (GETKEYS, GETKEYSANDFLAGS, HELP and LIST are left out).
+constexpr std::array kCommandSubcommands = std::to_array<SubcommandSpec>({
+    {"count", 2},
+    {"docs", -2},
+    {"info", -2},
+});
+
 // Sorted by name, so that COMMAND lists in a fixed order (lookup goes through a hash map).
 constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"append", 3, W, append_command},
+    {"auth", -2, NS | NA | AB, nullptr, {}, Auth},
     {"bitcount", -2, R, bitcount_command},
     {"bitop", -4, W, bitop_command},
     {"bitpos", -3, R, bitpos_command},
@@ -79,7 +102,10 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"bzmpop", -5, W | B, bzmpop_command},
     {"bzpopmax", -3, W | NS | B, bzpopmax_command},
     {"bzpopmin", -3, W | NS | B, bzpopmin_command},
+    {"client", -2, 0, nullptr, kClientSubcommands, Client},
     {"cluster", -2, 0, cluster_command, kClusterSubcommands},
+    {"command", -1, 0, nullptr, kCommandSubcommands, Command},
+    {"config", -2, 0, nullptr, kConfigSubcommands, Config},
     {"copy", -3, W, copy_command},
     {"dbsize", 1, R, dbsize_command},
     {"debug", -2, NS, debug_command},
@@ -109,6 +135,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"getrange", 4, R, getrange_command},
     {"getset", 3, W, getset_command},
     {"hdel", -3, W, hdel_command},
+    {"hello", -1, NS | NA | AB, nullptr, {}, Hello},
     {"hexists", 3, R, hexists_command},
     {"hget", 3, R, hget_command},
     {"hgetall", 2, R, hgetall_command},
@@ -127,6 +154,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"incr", 2, W, incr_command},
     {"incrby", 3, W, incrby_command},
     {"incrbyfloat", 3, W, incrbyfloat_command},
+    {"info", -1, 0, nullptr, {}, Info},
     {"keys", 2, R, keys_command},
     {"lcs", -3, R, lcs_command},
     {"lindex", 3, R, lindex_command},
@@ -160,9 +188,11 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"publish", 3, MR, publish_command},
     {"pubsub", -2, 0, pubsub_command, kPubsubSubcommands},
     {"punsubscribe", -1, NS | PS, punsubscribe_command},
+    {"quit", -1, NS | NA | AB | PS, nullptr, {}, Quit},
     {"randomkey", 1, R, randomkey_command},
     {"rename", 3, W, rename_command},
     {"renamenx", 3, W, renamenx_command},
+    {"reset", 1, NS | NA | AB | PS, nullptr, {}, Reset},
     {"rpop", -2, W, rpop_command},
     {"rpoplpush", 3, W, rpoplpush_command},
     {"rpush", -3, W, rpush_command},
@@ -179,6 +209,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"setex", 4, W, setex_command},
     {"setnx", 3, W, setnx_command},
     {"setrange", 4, W, setrange_command},
+    {"shutdown", -1, NS | AB | NM, nullptr, {}, Shutdown},
     {"sinter", -2, R, sinter_command},
     {"sintercard", -3, R, sintercard_command},
     {"sinterstore", -3, W, sinterstore_command},
@@ -205,6 +236,7 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"unlink", -2, W, unlink_command},
     {"unsubscribe", -1, NS | PS, unsubscribe_command},
     {"unwatch", 1, NS | AB, unwatch_command},
+    {"wait", 3, NS, nullptr, {}, Wait},
     {"watch", -2, NS | AB, watch_command},
     {"zadd", -4, W, zadd_command},
     {"zcard", 2, R, zcard_command},
@@ -240,12 +272,13 @@ constexpr std::array kCommands = std::to_array<CommandSpec>({
     {"zunionstore", -4, W, zunionstore_command},
 });
 
-constexpr bool sorted_by_name() {
-  for (size_t i = 1; i < kCommands.size(); ++i)
-    if (!(kCommands[i - 1].name < kCommands[i].name)) return false;
+// A row runs its handler, or is the server layer's, never both nor neither.
+constexpr bool one_way_to_answer() {
+  for (const CommandSpec& spec : kCommands)
+    if ((spec.handler == nullptr) != (spec.server != ServerCommand::None)) return false;
   return true;
 }
-static_assert(sorted_by_name(), "kCommands must stay sorted by name");
+static_assert(one_way_to_answer(), "a command has a handler or a ServerCommand, not both");
 
 // ASCII folding without a libc call per byte: command lookup runs for every redis.call.
 inline char fold(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + ('a' - 'A')) : c; }

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "base/reply.hpp"
+#include "engine/host.hpp"
 
 namespace locksim::engine {
 
@@ -20,6 +21,8 @@ enum CommandFlag : uint32_t {
   kCmdMayReplicate = 1u << 4,   // not a write, but propagated (PUBLISH): refused in a read-only script
   kCmdBlocking = 1u << 5,       // may block its client (BLPOP): COMMAND INFO says "blocking"
   kCmdAllowBusy = 1u << 6,      // runs while a script is busy (Redis's CMD_ALLOW_BUSY); others get BUSY
+  kCmdNoAuth = 1u << 7,         // runs before the client authenticated (AUTH, HELLO, QUIT, RESET)
+  kCmdNoMulti = 1u << 8,        // refused inside MULTI, which it spoils (SHUTDOWN)
 };
 
 // A subcommand of a container command (SCRIPT LOAD): Redis resolves it by argv[1] before running
@@ -35,11 +38,13 @@ struct CommandSpec {
   std::string_view name;  // lower case, as Redis reports it in errors
   int arity;
   uint32_t flags;
-  CommandHandler handler;
+  CommandHandler handler;  // null for a server-layer command: the host answers it
   std::span<const SubcommandSpec> subcommands = {};  // non-empty for a container command
+  ServerCommand server = ServerCommand::None;         // which, for a server-layer command
 };
 
-// Case-insensitive lookup; null for an unknown command.
+// Case-insensitive lookup; null for an unknown command. A server-layer row is returned whoever
+// serves it: Engine::find_command asks the host.
 const CommandSpec* lookup_command(std::string_view name);
 // Case-insensitive lookup of a container command's subcommand; null for an unknown one.
 const SubcommandSpec* lookup_subcommand(const CommandSpec& spec, std::string_view name);

@@ -58,11 +58,10 @@ Shape check_shape(const CommandSpec& spec, std::span<const std::string_view> arg
   return arity_ok(sub->arity, argv.size()) ? Shape::Ok : Shape::WrongArity;
 }
 
-// The commands a session in MULTI runs at once instead of queuing (processCommand's list; QUIT and
-// RESET are not implemented).
+// The commands a session in MULTI runs at once instead of queuing (processCommand's list).
 bool runs_inside_multi(const CommandSpec& spec) {
   return spec.handler == exec_command || spec.handler == discard_command || spec.handler == multi_command ||
-         spec.handler == watch_command;
+         spec.handler == watch_command || spec.server == ServerCommand::Quit || spec.server == ServerCommand::Reset;
 }
 
 }  // namespace
@@ -127,7 +126,7 @@ const CommandSpec* Engine::checked_command(SessionId session, std::span<const st
     refused = Reply::error(errors::kEmptyCommand);
     return nullptr;
   }
-  const CommandSpec* spec = lookup_command(argv[0]);
+  const CommandSpec* spec = find_command(argv[0]);
   if (spec == nullptr) {
     refused = reject(session, nullptr, unknown_command(argv));
     return nullptr;
@@ -137,6 +136,10 @@ const CommandSpec* Engine::checked_command(SessionId session, std::span<const st
     case Shape::UnknownSubcommand: refused = reject(session, spec, unknown_subcommand(argv)); return nullptr;
     case Shape::WrongArity: refused = reject(session, spec, errors::wrong_arity(fullname)); return nullptr;
     case Shape::Ok: break;
+  }
+  if ((spec->flags & kCmdNoMulti) && client(session).multi.open) {
+    refused = reject(session, spec, std::string(errors::kNotInTransaction));
+    return nullptr;
   }
   if (!client(session).resp3 && pubsub_.count_of(session) > 0 && !(spec->flags & kCmdPubSubContext)) {
     refused = reject(session, spec, errors::not_in_pubsub_context(fullname));
@@ -233,7 +236,14 @@ Reply Engine::reject(SessionId session, const CommandSpec* spec, std::string err
   return Reply::error(error);
 }
 
+const CommandSpec* Engine::find_command(std::string_view name) const {
+  const CommandSpec* spec = lookup_command(name);
+  if (spec != nullptr && spec->server != ServerCommand::None && !host_.serves(spec->server)) return nullptr;
+  return spec;
+}
+
 Reply Engine::call(const CommandSpec& spec, CommandContext& ctx) {
+  if (spec.server != ServerCommand::None) return host_.server_command(spec.server, ctx);
   if (!(spec.flags & kCmdWrite)) return spec.handler(ctx);
   WatchedWrite watched(ctx.db);
   Reply reply = spec.handler(ctx);
@@ -244,7 +254,7 @@ Reply Engine::call(const CommandSpec& spec, CommandContext& ctx) {
 Reply Engine::call_from_script(std::span<const std::string_view> argv) {
   LS_ASSERT(in_script());
   LS_ASSERT(!argv.empty());
-  const CommandSpec* spec = lookup_command(argv[0]);
+  const CommandSpec* spec = find_command(argv[0]);
   if (spec == nullptr) return Reply::error(errors::kUnknownScriptCommand);
   std::string fullname;
   switch (check_shape(*spec, argv, fullname)) {

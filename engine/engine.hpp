@@ -68,6 +68,9 @@ class Engine final : public ScriptServer {
 
   // redis.call/redis.pcall: the same command table, with the checks Redis applies inside scripts.
   Reply call_from_script(std::span<const std::string_view> argv) override;
+  // The table's row for `name` as this engine's host answers it: null for an unknown command, or
+  // for a server-layer one its host does not serve.
+  const CommandSpec* find_command(std::string_view name) const override;
   void script_log(int level, std::string_view message) override { host_.script_log(level, message); }
   void enter_script(bool read_only, bool eval, std::string_view name) override;
   void leave_script() override;
@@ -78,8 +81,8 @@ class Engine final : public ScriptServer {
   // Host::script_running for other sessions, and refuses with BUSY what Redis refuses.
   void mark_script_busy();
   bool script_busy() const { return in_script() && running_.busy; }
-  // The BUSY error for a command the host itself answers (CLIENT, INFO ...): a transaction in
-  // progress is flagged, as rejectCommand does.
+  // The BUSY error for what the host refuses itself (its control commands, SHUTDOWN without
+  // NOSAVE): a transaction in progress is flagged, as rejectCommand does.
   Reply reject_busy(SessionId session);
   // SCRIPT KILL (`eval`) or FUNCTION KILL: OK and the script stops, or why not.
   Reply kill_script(bool eval);

@@ -115,6 +115,8 @@ inline constexpr std::string_view kMultiNested = "ERR MULTI calls can not be nes
 inline constexpr std::string_view kExecWithoutMulti = "ERR EXEC without MULTI";
 inline constexpr std::string_view kDiscardWithoutMulti = "ERR DISCARD without MULTI";
 inline constexpr std::string_view kWatchInsideMulti = "ERR WATCH inside MULTI is not allowed";
+// A no-multi command (SHUTDOWN) inside MULTI: refused, and the transaction flagged.
+inline constexpr std::string_view kNotInTransaction = "ERR Command not allowed inside a transaction";
 inline constexpr std::string_view kExecAbort = "EXECABORT Transaction discarded because of previous errors.";
 
 // execCommandAbort: EXEC itself refused (its arity, say) ends the transaction, and the reply tells

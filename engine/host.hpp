@@ -9,6 +9,13 @@
 namespace locksim::engine {
 
 using SessionId = uint64_t;
+struct CommandContext;
+
+// The commands of Redis's server layer (networking.c, server.c, config.c, replication.c): rows of
+// the one command table (command_table.cpp) that need what only a server around the engine has:
+// connections, its configuration, replicas. A host answers those it serves (Host::serves); to
+// every other host they are unknown commands, as they are to the shell and the differential tests.
+enum class ServerCommand : uint8_t { None, Auth, Client, Command, Config, Hello, Info, Quit, Reset, Shutdown, Wait };
 
 enum class KeyEvent : uint8_t {
   Created,    // a key came into existence (also moved or swapped into db 0)
@@ -57,6 +64,14 @@ class Host {
   // SCRIPT KILL among them stops the script. The default does nothing: a deterministic host's
   // scripts end by themselves or by the instruction budget.
   virtual void script_running() {}
+  // Whether this host answers `command` (serve: all of them; the simulated world's node: WAIT and
+  // INFO, which lock clients send). The engine refuses the others as unknown commands.
+  virtual bool serves(ServerCommand /*command*/) const { return false; }
+  // Answers a command it serves, once the table's checks passed (arity, subcommand, MULTI's
+  // queuing, BUSY). `ctx.session` is kScriptCaller when a script calls it (INFO, COMMAND).
+  virtual Reply server_command(ServerCommand /*command*/, CommandContext& /*ctx*/) {
+    return Reply::error("ERR this host serves no server command");
+  }
 };
 
 // A host whose clock moves only when told to: for the shell, tests and benchmarks.

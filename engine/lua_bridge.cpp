@@ -226,7 +226,7 @@ int redis_acl_check_cmd(lua_State* L) {
     }
   }
   // A number never names a command: its text is all that matters here.
-  const CommandSpec* command = lua_type(L, 1) == LUA_TSTRING ? lookup_command(lua_tostring(L, 1)) : nullptr;
+  const CommandSpec* command = lua_type(L, 1) == LUA_TSTRING ? run_of(L).server.find_command(lua_tostring(L, 1)) : nullptr;
   const bool known = command != nullptr &&
                      (argc == 1 || command->subcommands.empty() ||
                       (lua_type(L, 2) == LUA_TSTRING && lookup_subcommand(*command, lua_tostring(L, 2)) != nullptr));

@@ -9,10 +9,15 @@
 
 namespace locksim::engine {
 
+struct CommandSpec;
+
 class ScriptServer {
  public:
   // redis.call/redis.pcall: a command with the checks Redis applies inside scripts.
   virtual Reply call_from_script(std::span<const std::string_view> argv) = 0;
+  // The command table's row for `name` as this server answers it (redis.acl_check_cmd): null for
+  // an unknown command, or a server-layer one its host does not serve.
+  virtual const CommandSpec* find_command(std::string_view name) const = 0;
   // redis.log.
   virtual void script_log(int level, std::string_view message) = 0;
   // Bracket one script run: between them the server's clock stands still. A read-only run

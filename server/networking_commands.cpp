@@ -27,16 +27,6 @@ bool parse_ll(std::string_view s, int64_t& out) {
   return ec == std::errc() && end == s.data() + s.size() && !s.empty();
 }
 
-Reply unknown_subcommand(std::string_view command, std::string_view sub) {
-  std::string upper(command);
-  for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return Reply::error("ERR unknown subcommand '" + std::string(sub) + "'. Try " + upper + " HELP.");
-}
-
-Reply wrong_arity(std::string_view command) {
-  return Reply::error("ERR wrong number of arguments for '" + std::string(command) + "' command");
-}
-
 // The encoding thresholds (createSizeTConfig in config.c: 0 to LONG_MAX), each with its 6.x alias.
 // A value threshold is a memory value ("1kb"), an entries threshold a plain integer.
 struct EncodingParameter {
@@ -134,6 +124,8 @@ Reply command_info(const engine::CommandSpec& spec) {
   if (spec.flags & engine::kCmdMayReplicate) flags.push_back(Reply::status("may_replicate"));
   if (spec.flags & engine::kCmdBlocking) flags.push_back(Reply::status("blocking"));
   if (spec.flags & engine::kCmdAllowBusy) flags.push_back(Reply::status("allow_busy"));
+  if (spec.flags & engine::kCmdNoAuth) flags.push_back(Reply::status("no_auth"));
+  if (spec.flags & engine::kCmdNoMulti) flags.push_back(Reply::status("no_multi"));
   return Reply::array({Reply::bulk(spec.name), Reply::integer_of(spec.arity), Reply::array(std::move(flags)),
                        Reply::integer_of(0), Reply::integer_of(0), Reply::integer_of(0), Reply::array(),
                        Reply::array(), Reply::array(), Reply::array()});
@@ -196,7 +188,6 @@ std::string Server::info(const std::string& section) const {
 // acknowledges each write its lag after it ran; a WAIT for more than have acknowledged blocks the
 // connection until they do or the timeout passes.
 Reply Server::wait_command(const ConnPtr& c, const std::vector<std::string>& argv) {
-  if (argv.size() != 3) return wrong_arity("wait");
   int64_t replicas = 0, timeout = 0;
   if (!parse_ll(argv[1], replicas)) return Reply::error("ERR value is not an integer or out of range");
   if (!parse_ll(argv[2], timeout)) return Reply::error("ERR timeout is not an integer or out of range");
@@ -231,16 +222,9 @@ void Server::end_wait(const ConnPtr& c, bool with_error) {
 
 // CLIENT <subcommand> (networking.c's clientCommand), for the subcommands serve answers.
 Reply Server::client_command(const ConnPtr& c, const std::vector<std::string>& argv) {
+  // The engine's table checked the subcommand and its arity.
   const size_t argc = argv.size();
-  if (argc < 2) return wrong_arity("client");
   const std::string_view sub = argv[1];
-  // The CLIENT subcommands serve answers, with Redis 7.0's arity (the command's name counted).
-  static constexpr std::pair<std::string_view, int> kClientArity[] = {
-      {"id", 2},    {"getname", 2}, {"setname", 3}, {"info", 2},     {"list", -2},
-      {"kill", -3}, {"unblock", -3}, {"reply", 3},  {"no-evict", 3},
-  };
-  for (const auto& [name, arity] : kClientArity)
-    if (equals_ignore_case(sub, name) && !engine::arity_ok(arity, argc)) return wrong_arity("client|" + std::string(name));
   if (equals_ignore_case(sub, "id") && argc == 2) return Reply::integer_of(static_cast<int64_t>(c->id));
   if (equals_ignore_case(sub, "getname") && argc == 2) return c->name.empty() ? Reply::nil() : Reply::bulk(c->name);
   if (equals_ignore_case(sub, "setname") && argc == 3) {
@@ -327,7 +311,9 @@ Reply Server::client_command(const ConnPtr& c, const std::vector<std::string>& a
     return Reply::error("ERR syntax error");
   }
   if (equals_ignore_case(sub, "no-evict") || equals_ignore_case(sub, "no-touch")) return Reply::ok();
-  return unknown_subcommand("client", sub);
+  // A known subcommand with a count of arguments its table row allows but clientCommand does not
+  // (CLIENT UNBLOCK with four): addReplySubcommandSyntaxError.
+  return Reply::error(engine::errors::unknown_subcommand_or_arity(sub, "CLIENT"));
 }
 
 // AUTH and HELLO (acl.c, networking.c): authentication, and HELLO's protocol and name.
@@ -361,7 +347,7 @@ Reply Server::auth_command(const ConnPtr& c, const std::vector<std::string>& arg
       }
     }
   } else {
-    if (argc < 2 || argc > 3) return wrong_arity("auth");
+    if (argc > 3) return Reply::error(std::string(engine::errors::kSyntax));  // authCommand's own check
     if (argc == 3) user = argv[1];
     pass = argv.back();
   }
@@ -383,27 +369,18 @@ Reply Server::auth_command(const ConnPtr& c, const std::vector<std::string>& arg
   if (setname) c->name = *setname;
   c->protocol = protocol == 3 ? Protocol::Resp3 : Protocol::Resp2;
   engine_->set_resp3(c->session, protocol == 3);
-  std::string bytes;
-  append_map(bytes,
-             {{"server", Reply::bulk("redis")},
-              {"version", Reply::bulk(kVersion)},
-              {"proto", Reply::integer_of(protocol)},
-              {"id", Reply::integer_of(static_cast<int64_t>(c->id))},
-              {"mode", Reply::bulk("standalone")},
-              {"role", Reply::bulk("master")},
-              {"modules", Reply::array()}},
-             c->protocol);
-  send(c, std::move(bytes));
-  return Reply::sequence({});  // already sent: a map is not a Reply
+  // A map under RESP3 (resp3_shape), the same pairs flat under RESP2, as addReplyMapLen sends them.
+  return Reply::array({Reply::bulk("server"), Reply::bulk("redis"), Reply::bulk("version"), Reply::bulk(kVersion),
+                       Reply::bulk("proto"), Reply::integer_of(protocol), Reply::bulk("id"),
+                       Reply::integer_of(static_cast<int64_t>(c->id)), Reply::bulk("mode"), Reply::bulk("standalone"),
+                       Reply::bulk("role"), Reply::bulk("master"), Reply::bulk("modules"), Reply::array()});
 }
 
 // CONFIG GET/SET/RESETSTAT (config.c) over the parameters clients and the Tcl suite use.
 Reply Server::config_command(const std::vector<std::string>& argv) {
   const size_t argc = argv.size();
-  if (argc < 2) return wrong_arity("config");
   const std::string_view sub = argv[1];
   if (equals_ignore_case(sub, "get")) {
-    if (argc < 3) return wrong_arity("config|get");
     std::vector<Reply> out;
     for (const auto& [name, value] : config_defaults(options_, port_, engine_->databases().limits())) {
       bool match = false;
@@ -424,7 +401,7 @@ Reply Server::config_command(const std::vector<std::string>& argv) {
     return Reply::array(std::move(out));
   }
   if (equals_ignore_case(sub, "set")) {
-    if (argc < 4 || argc % 2 != 0) return wrong_arity("config|set");
+    if (argc % 2 != 0) return Reply::error(engine::errors::wrong_arity("config|set"));  // configSetCommand's own check
     const auto defaults = config_defaults(options_, port_, engine_->databases().limits());
     std::vector<std::string> seen;
     for (size_t i = 2; i + 1 < argc; i += 2) {
@@ -469,11 +446,9 @@ Reply Server::config_command(const std::vector<std::string>& argv) {
     }
     return Reply::ok();
   }
-  if (equals_ignore_case(sub, "resetstat") && argc == 2) {
-    error_counts_.clear();
-    return Reply::ok();
-  }
-  return unknown_subcommand("config", sub);
+  LS_ASSERT(equals_ignore_case(sub, "resetstat"));
+  error_counts_.clear();
+  return Reply::ok();
 }
 
 // COMMAND [COUNT|INFO|DOCS] (server.c), from the engine's command table.
@@ -485,7 +460,7 @@ Reply Server::command_command(const std::vector<std::string>& argv) {
     return Reply::array(std::move(all));
   }
   const std::string_view sub = argv[1];
-  if (equals_ignore_case(sub, "count") && argc == 2)
+  if (equals_ignore_case(sub, "count"))
     return Reply::integer_of(static_cast<int64_t>(engine::all_commands().size()));
   if (equals_ignore_case(sub, "info")) {
     std::vector<Reply> out;
@@ -496,59 +471,72 @@ Reply Server::command_command(const std::vector<std::string>& argv) {
     return Reply::array(std::move(out));
   }
   // The fake keeps no command docs; an empty answer is a valid one (redis-cli then has no hints).
-  if (equals_ignore_case(sub, "docs")) return Reply::array();
-  return unknown_subcommand("command", sub);
+  LS_ASSERT(equals_ignore_case(sub, "docs"));
+  return Reply::array();
 }
 
-std::optional<Reply> Server::networking_command(const ConnPtr& c, const std::vector<std::string>& argv) {
-  const std::string_view cmd = argv[0];
-  const size_t argc = argv.size();
-  if (equals_ignore_case(cmd, "quit")) {
-    c->closing = true;
-    return Reply::ok();
-  }
-  if (equals_ignore_case(cmd, "auth") || equals_ignore_case(cmd, "hello")) return auth_command(c, argv);
-  if (equals_ignore_case(cmd, "reset")) {
-    c->name.clear();
-    c->reply_off = c->reply_skip_next = false;
-    c->protocol = Protocol::Resp2;
-    engine_->close_session(c->session);
-    by_session_.erase(c->session);
-    c->session = engine_->open_session();
-    by_session_[c->session] = c;
-    if (options_.requirepass) {
-      c->authenticated = false;
-      c->parser.set_authenticated(false);
-    }
-    return Reply::status("RESET");
-  }
-  if (equals_ignore_case(cmd, "client")) return client_command(c, argv);
-  if (equals_ignore_case(cmd, "info")) {
-    std::string section = argc >= 2 ? argv[1] : "";
+Reply Server::server_command(engine::ServerCommand command, engine::CommandContext& ctx) {
+  const auto found = by_session_.find(ctx.session);
+  const ConnPtr c = found == by_session_.end() ? nullptr : found->second;
+  const std::vector<std::string> argv(ctx.argv.begin(), ctx.argv.end());
+  using enum engine::ServerCommand;
+  if (command == Info) {
+    std::string section = argv.size() >= 2 ? argv[1] : "";
     for (char& ch : section) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     return Reply::bulk(info(section));
   }
-  if (equals_ignore_case(cmd, "config")) return config_command(argv);
-  if (equals_ignore_case(cmd, "command")) return command_command(argv);
-  if (equals_ignore_case(cmd, "wait")) return wait_command(c, argv);
-  if (equals_ignore_case(cmd, "shutdown")) {
-    engine::Transaction& multi = engine_->transaction(c->session);
-    if (multi.open) {
-      // SHUTDOWN is no-multi in Redis: refused while queuing, which spoils the transaction.
-      multi.dirty_exec = true;
-      return Reply::error("ERR Command not allowed inside a transaction");
-    }
-    if (engine_->script_busy()) {
-      // SHUTDOWN NOSAVE (execute() refused the others) ends a busy script whatever it wrote; Redis
-      // exits at once, so its caller hears nothing more, nor does anyone else.
-      engine_->abort_script();
-      halting_ = true;
-    }
-    stop();
-    c->closing = true;
-    return Reply::sequence({});
+  if (command == Command) return command_command(argv);
+  // The others are no-script: a connection asked.
+  LS_ASSERT(c != nullptr);
+  switch (command) {
+    case Auth:
+    case Hello: return auth_command(c, argv);
+    case Client: return client_command(c, argv);
+    case Config: return config_command(argv);
+    case Quit:
+      c->closing = true;
+      return Reply::ok();
+    case Reset: return reset_command(c);
+    case Shutdown: return shutdown_command(c, argv);
+    case Wait: return wait_command(c, argv);
+    case None:
+    case Info:
+    case Command: break;
   }
-  return std::nullopt;
+  LS_ASSERT(false && "a server command the table does not have");
+  return Reply::error("ERR unknown server command");
+}
+
+// RESET (networking.c's resetCommand): the connection as new, on a new session of the engine.
+Reply Server::reset_command(const ConnPtr& c) {
+  c->name.clear();
+  c->reply_off = c->reply_skip_next = false;
+  c->protocol = Protocol::Resp2;
+  engine_->close_session(c->session);
+  by_session_.erase(c->session);
+  c->session = engine_->open_session();
+  by_session_[c->session] = c;
+  if (options_.requirepass) {
+    c->authenticated = false;
+    c->parser.set_authenticated(false);
+  }
+  return Reply::status("RESET");
+}
+
+// SHUTDOWN (server.c): no-multi, so never queued; while a script is busy only SHUTDOWN NOSAVE,
+// which ends the script whatever it wrote. Redis exits at once, so its caller hears nothing more,
+// nor does anyone else.
+Reply Server::shutdown_command(const ConnPtr& c, const std::vector<std::string>& argv) {
+  if (engine_->script_busy()) {
+    const bool nosave =
+        std::any_of(argv.begin() + 1, argv.end(), [](const std::string& a) { return equals_ignore_case(a, "nosave"); });
+    if (!nosave) return engine_->reject_busy(c->session);
+    engine_->abort_script();
+    halting_ = true;
+  }
+  stop();
+  c->closing = true;
+  return Reply::sequence({});
 }
 
 }  // namespace locksim::server

@@ -74,7 +74,7 @@ void append_reply(std::string& out, const Reply& reply, Protocol protocol) {
 Resp3Shape resp3_shape(const std::vector<std::string>& argv) {
   if (argv.empty()) return Resp3Shape::Plain;
   const std::string& cmd = argv[0];
-  if (same(cmd, "hgetall")) return Resp3Shape::Map;
+  if (same(cmd, "hgetall") || same(cmd, "hello")) return Resp3Shape::Map;
   if (same(cmd, "config") && argv.size() >= 2 && same(argv[1], "get")) return Resp3Shape::Map;
   if (same(cmd, "zscore") || same(cmd, "zincrby")) return Resp3Shape::Double;
   if (same(cmd, "zadd"))
@@ -163,17 +163,6 @@ void append_shaped(std::string& out, const Reply& reply, Protocol protocol, Resp
 void append_push(std::string& out, const std::vector<std::string_view>& items, Protocol protocol) {
   append_line(out, protocol == Protocol::Resp3 ? '>' : '*', std::to_string(items.size()));
   for (std::string_view item : items) append_bulk(out, item);
-}
-
-void append_map(std::string& out, const std::vector<std::pair<std::string, Reply>>& fields, Protocol protocol) {
-  if (protocol == Protocol::Resp3)
-    append_line(out, '%', std::to_string(fields.size()));
-  else
-    append_line(out, '*', std::to_string(fields.size() * 2));
-  for (const auto& [name, value] : fields) {
-    append_bulk(out, name);
-    append_reply(out, value, protocol);
-  }
 }
 
 }  // namespace locksim::server

@@ -37,7 +37,5 @@ void append_shaped(std::string& out, const Reply& reply, Protocol protocol, Resp
 // A pub/sub message as the connection's protocol sends it: a RESP2 array or a RESP3 push.
 void append_push(std::string& out, const std::vector<std::string_view>& items, Protocol protocol);
 
-// A map of field names to replies: RESP3 '%', RESP2 a flat array of field, value, ...
-void append_map(std::string& out, const std::vector<std::pair<std::string, Reply>>& fields, Protocol protocol);
 
 }  // namespace locksim::server

@@ -33,19 +33,6 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-// What a busy script leaves to BUSY among the commands serve answers itself: Redis lets only
-// AUTH, HELLO, QUIT, RESET and SHUTDOWN NOSAVE through (the engine's own commands are the engine's
-// to refuse), and checks SHUTDOWN's no-multi flag before BUSY.
-bool refused_while_busy(const std::string& name, const std::vector<std::string>& argv, bool in_multi) {
-  if (name == "shutdown") {
-    if (in_multi) return false;
-    for (size_t i = 1; i < argv.size(); ++i)
-      if (lower(argv[i]) == "nosave") return false;
-    return true;
-  }
-  return name == "client" || name == "info" || name == "config" || name == "command" || name == "wait";
-}
-
 bool is_subscription(const std::string& name) {
   return name == "subscribe" || name == "unsubscribe" || name == "psubscribe" || name == "punsubscribe";
 }
@@ -364,7 +351,8 @@ void Server::execute(const ConnPtr& c, std::vector<std::string>& argv) {
   } after{*c};
   const std::string name = lower(argv[0]);
   c->last_command = name;
-  if (!c->authenticated && name != "auth" && name != "hello" && name != "quit" && name != "reset") {
+  const engine::CommandSpec* spec = engine_->find_command(name);
+  if (!c->authenticated && !(spec != nullptr && (spec->flags & engine::kCmdNoAuth))) {
     reply(c, Reply::error("NOAUTH Authentication required."));
     return;
   }
@@ -383,12 +371,11 @@ void Server::execute(const ConnPtr& c, std::vector<std::string>& argv) {
     reply(c, r);
     return;
   }
-  if (engine_->script_busy() && refused_while_busy(name, argv, engine_->transaction(c->session).open)) {
-    reply(c, engine_->reject_busy(c->session));
-    return;
-  }
-  if (std::optional<Reply> r = networking_command(c, argv)) {
-    if (!c->closed) reply(c, *r, false, shape_for(*c, argv));
+  if (spec != nullptr && spec->server != engine::ServerCommand::None) {
+    // The server layer's commands (server_command) read and set connections, configuration and
+    // replicas, never a key: nothing of them is recorded, copied to the AOF or lost.
+    const Reply r = engine_->execute(c->session, argv);
+    if (!c->closed) reply(c, r, false, shape_for(*c, argv));
     return;
   }
   const Reply r = run_engine(c, argv);

@@ -58,6 +58,10 @@ class Server final : public engine::Host {
   bool can_block() const override { return true; }
   void unblocked(engine::SessionId session, const Reply& reply) override;
   void script_running() override;
+  bool serves(engine::ServerCommand /*command*/) const override { return true; }
+  // The server layer's rows of the engine's command table (networking_commands.cpp), once the
+  // engine checked them: on the connection of ctx.session, none for a script's INFO or COMMAND.
+  Reply server_command(engine::ServerCommand command, engine::CommandContext& ctx) override;
 
  private:
   using ConnPtr = std::shared_ptr<Connection>;
@@ -91,8 +95,9 @@ class Server final : public engine::Host {
   void write_history();
   void arm_schedule();
 
-  // Networking commands (networking_commands.cpp): nullopt when `argv` is not one of them.
-  std::optional<Reply> networking_command(const ConnPtr& c, const std::vector<std::string>& argv);
+  // The server layer's commands (networking_commands.cpp).
+  Reply reset_command(const ConnPtr& c);
+  Reply shutdown_command(const ConnPtr& c, const std::vector<std::string>& argv);
   Reply wait_command(const ConnPtr& c, const std::vector<std::string>& argv);
   Reply auth_command(const ConnPtr& c, const std::vector<std::string>& argv);
   Reply config_command(const std::vector<std::string>& argv);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/assert.hpp"
+#include "engine/command_context.hpp"
 #include "engine/numbers.hpp"
 #include "client/command_words.hpp"
 #include "model/events.hpp"
@@ -60,10 +61,9 @@ Reply RedisNode::execute(const std::string& client, const client::Command& comma
   client::command_word_views(command, as_eval, numkeys, words_);
   world::AroundRequest around;
   if (!command.lock.empty()) around.before = render(command.lock);
-  // WAIT and INFO are the server's (replication.c, server.c), not the keyspace's.
-  Reply reply = !command.script && !command.argv.empty() && (command.argv[0] == "WAIT" || command.argv[0] == "INFO")
-                    ? server_command(client, command, due)
-                    : engine_->execute(conn.commands, std::span<const std::string_view>(words_));
+  serving_ = Serving{&client, due};
+  Reply reply = engine_->execute(conn.commands, std::span<const std::string_view>(words_));
+  serving_ = Serving{};
   if (!command.lock.empty()) around.after = render(command.lock);
   around.ttl_ms = ttl(command.lock);
   // An absent queue is an empty one.
@@ -85,21 +85,22 @@ Reply RedisNode::execute(const std::string& client, const client::Command& comma
   return Reply::sequence({std::move(reply), std::move(counted)});
 }
 
-// The replication section of INFO, which is what lock clients read of it (connected_slaves).
-Reply RedisNode::server_command(const std::string& client, const client::Command& command, int64_t* due) {
-  const std::vector<std::string>& argv = command.argv;
-  if (argv[0] == "INFO")
+// INFO's replication section, which is what lock clients read of it (connected_slaves), and WAIT
+// (replication.c), for the command execute() runs.
+Reply RedisNode::server_command(engine::ServerCommand command, engine::CommandContext& ctx) {
+  LS_ASSERT(serving_.client != nullptr);
+  if (command == engine::ServerCommand::Info)
     return Reply::bulk("# Replication\r\nrole:master\r\nconnected_slaves:" + std::to_string(connected_replicas()) +
                        "\r\n");
+  LS_ASSERT(command == engine::ServerCommand::Wait);
   // Only lock clients send here, with numbers they made: a malformed WAIT is a bug of theirs.
-  LS_ASSERT(argv.size() == 3);
-  const std::optional<int64_t> numreplicas = engine::parse_int64(argv[1]), timeout_ms = engine::parse_int64(argv[2]);
+  const std::optional<int64_t> numreplicas = engine::parse_int64(ctx.arg(1)), timeout_ms = engine::parse_int64(ctx.arg(2));
   LS_ASSERT(numreplicas);
   LS_ASSERT(timeout_ms);
   LS_ASSERT(*timeout_ms >= 0);
-  const engine::WaitAnswer waited = wait(client, *numreplicas, *timeout_ms);
-  LS_ASSERT(waited.at_ms <= world_.now() || due != nullptr);
-  if (due) *due = waited.at_ms;
+  const engine::WaitAnswer waited = wait(*serving_.client, *numreplicas, *timeout_ms);
+  LS_ASSERT(waited.at_ms <= world_.now() || serving_.due != nullptr);
+  if (serving_.due) *serving_.due = waited.at_ms;
   return Reply::integer_of(waited.replicas);
 }
 

@@ -103,6 +103,11 @@ class RedisNode : public engine::Host {
   void deliver(engine::SessionId subscriber, std::string_view channel, std::string_view message,
                std::string_view pattern) override;
   void key_event(engine::KeyEvent event, std::string_view key, int64_t expire_at_ms) override;
+  // WAIT and INFO, which lock clients send: rows of the engine's table that a server answers.
+  bool serves(engine::ServerCommand command) const override {
+    return command == engine::ServerCommand::Wait || command == engine::ServerCommand::Info;
+  }
+  Reply server_command(engine::ServerCommand command, engine::CommandContext& ctx) override;
 
  private:
   using Snapshot = engine::Snapshot;
@@ -116,7 +121,13 @@ class RedisNode : public engine::Host {
   };
 
   Connections& connections(const std::string& client);
-  Reply server_command(const std::string& client, const client::Command& command, int64_t* due);
+  // Whose command execute() runs, and where its WAIT's answer time goes: what server_command needs
+  // beyond the engine's context.
+  struct Serving {
+    const std::string* client = nullptr;
+    int64_t* due = nullptr;
+  };
+  Serving serving_;
   void replace_engine(const Snapshot& snapshot);
   void remember_for_replica();
   // The key rendered (rendered_key.hpp), interned: most renderings repeat one already stored.

@@ -244,7 +244,10 @@ def learn(locksim, work):
         # Each entry: *10, $len, name, :arity, ... (the name follows its length line).
         for i, line in enumerate(raw):
             if line.startswith(b"$") and i + 2 < len(raw) and raw[i + 2].startswith(b":"):
-                commands.append((raw[i + 1].decode(), int(raw[i + 2][1:])))
+                name = raw[i + 1].decode()
+                # COMMAND lists SHUTDOWN too; a round sends it only at its end (STOPPING).
+                if [name.upper()] not in STOPPING:
+                    commands.append((name, int(raw[i + 2][1:])))
         faults = {}
         listing = command_reply(sock, ["LOCKSIM.FAULT", "nosuch"]).decode()
         kinds = listing[listing.index("(expected ") + 10: listing.rindex(")")].replace(" or ", ", ").split(", ")

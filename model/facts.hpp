@@ -380,9 +380,4 @@ class Facts {
   std::map<std::string, Waiting> waiting_;
 };
 
-// How long the parts of `spans` inside [from, to) last, minus whatever `away` covers.
-int64_t usable_ms(const std::vector<Span>& spans, int64_t from, int64_t to, const std::vector<Span>& away);
-// The union of `spans`, sorted and disjoint.
-std::vector<Span> merge_spans(std::vector<Span> spans);
-
 }  // namespace locksim::model

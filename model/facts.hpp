@@ -311,6 +311,12 @@ class Facts {
   void learn_client_id(const Event& e);
   void learn_epoch(Learning& pass, const Event& e);
   void track(Tracking& pass, const Event& e);
+  void track_reader_timeout(Tracking& pass, const Event& e);
+  void lose_keys(Tracking& pass, const Event& e);
+  void track_other_key(Tracking& pass, size_t k, const Event& e, bool known);
+  void track_lock_key_event(Tracking& pass, size_t k, const Event& e, bool known);
+  void track_exec(Tracking& pass, size_t k, const Event& e, bool known);
+  void read_holds(Tracking& pass, size_t k, const Event& e, const KeyState& prev, KeyState& s);
   bool hash_keys(const std::string& rendered) const;
   std::vector<Claim> claims_of(const KeyTrack& track, const std::string& value, const std::string& creator) const;
   bool sent_rightfully(const Event& exec, const KeyTrack& track) const;

@@ -66,6 +66,8 @@ struct Facts::Tracking {
   }
   void push(size_t k, KeyState s);
   void reveal(size_t k, bool present, const std::optional<std::string>& value);
+  // Key k's waiter queue, from an Exec's rendering of it.
+  std::shared_ptr<const std::vector<std::string>> queue(size_t k, const Atom& rendered);
 
   Facts& facts;
   // Beliefs under way, by owner + lock: the belief, its unmatched acquires (whether each had no

@@ -155,43 +155,14 @@ void Facts::Tracking::reveal(size_t k, bool present, const std::optional<std::st
   if (same) carry_own_bounds(s.claims, old->first.claims);
 }
 
+// The second pass's keys, an event at a time: the Exec that ran on a key says most; Key events say
+// what the server did on its own (an expiry) and what the history records of other keys; a restart
+// or failover leaves a server's keys unknown.
 void Facts::track(Tracking& pass, const Event& e) {
-  auto& creator = pass.creator;
-  if (e.kind == EventKind::Key && type_ && type_->sides && e.lock.find(":rwlock_timeout:") != std::string::npos) {
-    const size_t at = e.lock.find(":rwlock_timeout:");
-    const auto n = parse_integer(std::string_view(e.lock).substr(at + 16));
-    for (size_t k = 0; k < keys_.size() && n; ++k) {
-      const std::string& key = keys_[k].key;
-      const std::string braced = (key.find('{') != std::string::npos ? key : "{" + key + "}") + ":";
-      if (keys_[k].server != e.process || e.lock.rfind(braced, 0) != 0) continue;
-      const std::string field = e.lock.substr(braced.size(), at - braced.size());
-      auto& live = reader_timeouts_[{k, field}];
-      if (e.f == "created") live.insert(*n);
-      if (e.f != "expired" && e.f != "deleted") continue;
-      live.erase(*n);
-      const KeyState& now = keys_[k].states.back();
-      if (e.f != "expired" || !live.empty() || !now.known || !now.present) continue;
-      KeyState s = now;
-      s.from_ms = e.at_ms;
-      s.event = e.index;
-      s.claims = claims_of(keys_[k], s.value, creator[k]);
-      carry_own_bounds(s.claims, now.claims);
-      pass.push(k, std::move(s));
-    }
-  }
+  if (e.kind == EventKind::Key && type_ && type_->sides && e.lock.find(":rwlock_timeout:") != std::string::npos)
+    track_reader_timeout(pass, e);
   if (e.kind == EventKind::Fault && find_fault_event(e.f) && find_fault_event(e.f)->loses_keys) {
-    std::erase_if(reader_timeouts_, [&](const auto& entry) { return keys_[entry.first.first].server == e.process; });
-    for (size_t k = 0; k < keys_.size(); ++k) {
-      if (keys_[k].server != e.process) continue;
-      const KeyState& last = keys_[k].states.back();
-      if (last.known) pass.before_fault[k] = std::make_pair(last, creator[k]);
-      KeyState s;
-      s.from_ms = e.at_ms;
-      s.event = e.index;
-      s.known = false;
-      s.by_fault = true;
-      pass.push(k, std::move(s));
-    }
+    lose_keys(pass, e);
     return;
   }
   if (e.kind != EventKind::Key && e.kind != EventKind::Exec) return;
@@ -199,47 +170,95 @@ void Facts::track(Tracking& pass, const Event& e) {
   if (it == pass.index.end()) return;
   const size_t k = it->second;
   const bool known = keys_[k].states.back().known;  // before this event revealed anything
-  if (e.kind == EventKind::Key && !keys_[k].lock_key) {
-    // A key whose content the history does not record: whether it exists, and when it expires
-    // (expire_set gives the server's clock; epoch_ms_ turns it into the run's).
-    const bool present = e.f != "expired" && e.f != "deleted";
-    if (!known) pass.reveal(k, e.f != "created", std::nullopt);
+  if (e.kind == EventKind::Exec) track_exec(pass, k, e, known);
+  else if (keys_[k].lock_key) track_lock_key_event(pass, k, e, known);
+  else track_other_key(pass, k, e, known);
+}
+
+// A ReadWriteLock reader's timeout key, created or gone: once its reader's last one expires, the
+// reader's hold in the hash is stale, though its field stays until the next read unlock.
+void Facts::track_reader_timeout(Tracking& pass, const Event& e) {
+  const size_t at = e.lock.find(":rwlock_timeout:");
+  const auto n = parse_integer(std::string_view(e.lock).substr(at + 16));
+  for (size_t k = 0; k < keys_.size() && n; ++k) {
+    const std::string& key = keys_[k].key;
+    const std::string braced = (key.find('{') != std::string::npos ? key : "{" + key + "}") + ":";
+    if (keys_[k].server != e.process || e.lock.rfind(braced, 0) != 0) continue;
+    const std::string field = e.lock.substr(braced.size(), at - braced.size());
+    auto& live = reader_timeouts_[{k, field}];
+    if (e.f == "created") live.insert(*n);
+    if (e.f != "expired" && e.f != "deleted") continue;
+    live.erase(*n);
     const KeyState& now = keys_[k].states.back();
-    const bool expiry = e.f == "expire_set" && epoch_ms_;
-    if (now.present == present && !expiry && e.f != "persisted") return;
+    if (e.f != "expired" || !live.empty() || !now.known || !now.present) continue;
+    KeyState s = now;
+    s.from_ms = e.at_ms;
+    s.event = e.index;
+    s.claims = claims_of(keys_[k], s.value, pass.creator[k]);
+    carry_own_bounds(s.claims, now.claims);
+    pass.push(k, std::move(s));
+  }
+}
+
+// A restart or failover: the server's keys are unknown until an event shows them again (what they
+// were is kept, as a restored copy may still be it).
+void Facts::lose_keys(Tracking& pass, const Event& e) {
+  std::erase_if(reader_timeouts_, [&](const auto& entry) { return keys_[entry.first.first].server == e.process; });
+  for (size_t k = 0; k < keys_.size(); ++k) {
+    if (keys_[k].server != e.process) continue;
+    const KeyState& last = keys_[k].states.back();
+    if (last.known) pass.before_fault[k] = std::make_pair(last, pass.creator[k]);
     KeyState s;
     s.from_ms = e.at_ms;
     s.event = e.index;
-    s.present = present;
-    s.expire_at = !present ? kNoExpiry : expiry ? e.value - *epoch_ms_ : e.f == "persisted" ? kNoExpiry
-                                                                                             : now.present ? now.expire_at
-                                                                                                           : kUnknownExpiry;
+    s.known = false;
+    s.by_fault = true;
     pass.push(k, std::move(s));
-    return;
   }
-  if (e.kind == EventKind::Key) {
-    // Creations and deletions come with the Exec that made them (which says more); an expiry is
-    // the server's own doing.
-    if (!known) {
-      if (e.f == "created") pass.reveal(k, false, std::nullopt);
-      else pass.reveal(k, true, std::nullopt);
-    }
-    if (e.f != "expired") return;
-    const KeyState& now = keys_[k].states.back();
-    if (!now.present) return;
-    // A late notification (live) of an expiry the key has since outlived is no news. Live, an expiry
-    // is computed from when the reply came, a little after the server ran it: hence the margin.
-    if (now.expire_at != kUnknownExpiry && (now.expire_at == kNoExpiry || now.expire_at > e.at_ms + kExpiryPrecisionMs))
-      return;
-    KeyState s;
-    s.from_ms = e.at_ms;
-    s.event = e.index;
-    s.waiters = now.waiters;
-    s.queue_known = now.queue_known;
-    pass.push(k, std::move(s));
-    creator[k].clear();
-    return;
+}
+
+// A key whose content the history does not record: whether it exists, and when it expires
+// (expire_set gives the server's clock; epoch_ms_ turns it into the run's).
+void Facts::track_other_key(Tracking& pass, size_t k, const Event& e, bool known) {
+  const bool present = e.f != "expired" && e.f != "deleted";
+  if (!known) pass.reveal(k, e.f != "created", std::nullopt);
+  const KeyState& now = keys_[k].states.back();
+  const bool expiry = e.f == "expire_set" && epoch_ms_;
+  if (now.present == present && !expiry && e.f != "persisted") return;
+  KeyState s;
+  s.from_ms = e.at_ms;
+  s.event = e.index;
+  s.present = present;
+  s.expire_at = !present ? kNoExpiry : expiry ? e.value - *epoch_ms_ : e.f == "persisted" ? kNoExpiry
+                                                                                           : now.present ? now.expire_at
+                                                                                                         : kUnknownExpiry;
+  pass.push(k, std::move(s));
+}
+
+// A Key event on a lock key. Creations and deletions come with the Exec that made them (which says
+// more); an expiry is the server's own doing.
+void Facts::track_lock_key_event(Tracking& pass, size_t k, const Event& e, bool known) {
+  if (!known) {
+    if (e.f == "created") pass.reveal(k, false, std::nullopt);
+    else pass.reveal(k, true, std::nullopt);
   }
+  if (e.f != "expired") return;
+  const KeyState& now = keys_[k].states.back();
+  if (!now.present) return;
+  // A late notification (live) of an expiry the key has since outlived is no news. Live, an expiry
+  // is computed from when the reply came, a little after the server ran it: hence the margin.
+  if (now.expire_at != kUnknownExpiry && (now.expire_at == kNoExpiry || now.expire_at > e.at_ms + kExpiryPrecisionMs))
+    return;
+  KeyState s;
+  s.from_ms = e.at_ms;
+  s.event = e.index;
+  s.waiters = now.waiters;
+  s.queue_known = now.queue_known;
+  pass.push(k, std::move(s));
+  pass.creator[k].clear();
+}
+
+void Facts::track_exec(Tracking& pass, size_t k, const Event& e, bool known) {
   if (!known) pass.reveal(k, !e.before.empty(), e.before);
   const KeyState& prev = keys_[k].states.back();
   // A resend of an acquire refused by the key its own earlier attempt set: it will never learn.
@@ -254,40 +273,48 @@ void Facts::track(Tracking& pass, const Event& e) {
   s.waiters = prev.waiters;
   s.queue_known = prev.queue_known;
   if (!e.queue.empty()) {
-    // The same rendering (one atom) is the same list.
-    auto& [text, list] = pass.parsed_queue[k];
-    if (e.queue != text) {
-      text = e.queue;
-      list = std::make_shared<const std::vector<std::string>>(parse_list(e.queue));
-    }
-    s.waiters = list;
+    s.waiters = pass.queue(k, e.queue);
     s.queue_known = true;
   }
-  if (s.present) {
-    // The command found no key (a key whose end went unreported, live): it made a fresh one.
-    const bool fresh = !prev.present || e.before.empty();
-    if (fresh || prev.value != s.value) creator[k] = e.client.empty() ? "" : e.owner();
-    s.expire_at = e.ttl_ms >= 0 ? e.at_ms + e.ttl_ms : e.ttl_ms == -1 ? kNoExpiry : kUnknownExpiry;
-    s.lease_bound = fresh ? kNoExpiry : prev.lease_bound;
-    const bool set_here = fresh || s.expire_at != prev.expire_at;
-    s.claims = pass.claims_of(k, s.value, creator[k]);
-    // Only a holder sets its key's lease: a request that leaves no hold of its sender in the key (a
-    // refused acquire that still touched the expiry) keeps someone else's key alive without right.
-    const bool own = e.client.empty() || [&] {
-      for (const Claim& c : s.claims)
-        if (c.owner == e.owner()) return true;
-      return false;
-    }();
-    const bool rightly = set_here && s.expire_at >= 0 && own && sent_rightfully(e, keys_[k]);
-    if (rightly) s.lease_bound = std::max(s.lease_bound, s.expire_at);
-    // Each hold carries on what its owner's own requests set; this request sets its sender's.
-    if (!fresh) carry_own_bounds(s.claims, prev.claims);
-    for (Claim& c : s.claims)
-      if (rightly && !e.client.empty() && c.owner == e.owner()) c.own_bound = std::max(c.own_bound, s.expire_at);
-  } else {
-    creator[k].clear();
-  }
+  if (s.present) read_holds(pass, k, e, prev, s);
+  else pass.creator[k].clear();
   pass.push(k, std::move(s));
+}
+
+// What an Exec left in the key it found `prev`: who created it, its expiry, its holds, and the
+// leases those were rightly given (a lease set without right must not count as one).
+void Facts::read_holds(Tracking& pass, size_t k, const Event& e, const KeyState& prev, KeyState& s) {
+  auto& creator = pass.creator;
+  // The command found no key (a key whose end went unreported, live): it made a fresh one.
+  const bool fresh = !prev.present || e.before.empty();
+  if (fresh || prev.value != s.value) creator[k] = e.client.empty() ? "" : e.owner();
+  s.expire_at = e.ttl_ms >= 0 ? e.at_ms + e.ttl_ms : e.ttl_ms == -1 ? kNoExpiry : kUnknownExpiry;
+  s.lease_bound = fresh ? kNoExpiry : prev.lease_bound;
+  const bool set_here = fresh || s.expire_at != prev.expire_at;
+  s.claims = pass.claims_of(k, s.value, creator[k]);
+  // Only a holder sets its key's lease: a request that leaves no hold of its sender in the key (a
+  // refused acquire that still touched the expiry) keeps someone else's key alive without right.
+  const bool own = e.client.empty() || [&] {
+    for (const Claim& c : s.claims)
+      if (c.owner == e.owner()) return true;
+    return false;
+  }();
+  const bool rightly = set_here && s.expire_at >= 0 && own && sent_rightfully(e, keys_[k]);
+  if (rightly) s.lease_bound = std::max(s.lease_bound, s.expire_at);
+  // Each hold carries on what its owner's own requests set; this request sets its sender's.
+  if (!fresh) carry_own_bounds(s.claims, prev.claims);
+  for (Claim& c : s.claims)
+    if (rightly && !e.client.empty() && c.owner == e.owner()) c.own_bound = std::max(c.own_bound, s.expire_at);
+}
+
+// The same rendering (one atom) is the same list: states it lasts through share one.
+std::shared_ptr<const std::vector<std::string>> Facts::Tracking::queue(size_t k, const Atom& rendered) {
+  auto& [text, list] = parsed_queue[k];
+  if (rendered != text) {
+    text = rendered;
+    list = std::make_shared<const std::vector<std::string>>(parse_list(rendered));
+  }
+  return list;
 }
 
 std::vector<const KeyTrack*> Facts::reader_timeouts(const KeyTrack& hash, const std::string& field) const {
@@ -298,4 +325,5 @@ std::vector<const KeyTrack*> Facts::reader_timeouts(const KeyTrack& hash, const 
     if (k.server == hash.server && k.key.rfind(prefix, 0) == 0) out.push_back(&k);
   return out;
 }
+
 }  // namespace locksim::model

@@ -331,6 +331,19 @@ class Facts {
   Part part_state(const KeyTrack& part, const Op& waiter, int64_t t, FreeWhy& why, int64_t& state_event,
                   int64_t as_of = -1) const;
   std::string side_of(const std::string& lock) const;
+  // Whether enough of `parts` leave `waiter` free at t (as of event `as_of`, when >= 0), and not
+  // enough hold its own hold already; `f` gets the part that shows it, the gravest reason first.
+  bool parts_free(const std::vector<const KeyTrack*>& parts, const Op& waiter, int64_t t, FreeSpan& f,
+                  int64_t as_of = -1) const;
+  // The moments within (from, to) at which free_spans's answer may change: events, and what changes
+  // without one (a told wait running out, a key passing its expiry, a server coming back), sorted.
+  std::vector<int64_t> free_cuts(const std::vector<const KeyTrack*>& parts, const Op& waiter,
+                                 const std::vector<Span>& told, int64_t from, int64_t to,
+                                 const FreeOptions& options) const;
+  // A queue entry stops keeping the waiter threadWaitTime after the server last heard from it, with
+  // no event then: those moments, added to `cuts`.
+  void entry_timeouts(const std::vector<const KeyTrack*>& parts, const Op& waiter, int64_t from, int64_t to,
+                      const FreeOptions& options, std::vector<int64_t>& cuts) const;
 
   const History* history_;
   History own_;  // a stream's events

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <span>
 
 #include "model/facts_internal.hpp"
 #include "model/rendered.hpp"
@@ -156,18 +157,15 @@ bool Facts::entry_keeps(const std::string& owner, const std::string& lock, int64
   return false;
 }
 
-std::optional<FreeSpan> Facts::free_at(const Op& waiter, int64_t index) const {
-  const Event& x = at(index);
-  const auto parts = this->parts(waiter.lock);
+bool Facts::parts_free(const std::vector<const KeyTrack*>& parts, const Op& waiter, int64_t t, FreeSpan& f,
+                       int64_t as_of) const {
   size_t need = parts.size();
   if (type_ && type_->quorum == Quorum::Majority) need = parts.size() / 2 + 1;
-  FreeSpan f;
-  f.span = Span{x.at_ms, x.at_ms + 1, index, index};
   size_t open = 0, mine = 0;
   for (const KeyTrack* part : parts) {
     FreeWhy why = FreeWhy::Open;
     int64_t state = -1;
-    const Part p = part_state(*part, waiter, x.at_ms, why, state, index);
+    const Part p = part_state(*part, waiter, t, why, state, as_of);
     if (p == Part::Kept) continue;
     if (p == Part::Mine) {
       ++mine;
@@ -180,32 +178,64 @@ std::optional<FreeSpan> Facts::free_at(const Op& waiter, int64_t index) const {
       f.state_event = state;
     }
   }
-  if (parts.empty() || open == 0 || open + mine < need || mine >= need) return std::nullopt;
+  // Enough parts are not kept from it, and it does not have the lock already.
+  return open > 0 && open + mine >= need && mine < need;
+}
+
+std::optional<FreeSpan> Facts::free_at(const Op& waiter, int64_t index) const {
+  const Event& x = at(index);
+  FreeSpan f;
+  f.span = Span{x.at_ms, x.at_ms + 1, index, index};
+  if (!parts_free(parts(waiter.lock), waiter, x.at_ms, f, index)) return std::nullopt;
   return f;
 }
 
-std::vector<FreeSpan> Facts::free_spans(const Op& waiter, int64_t from, int64_t to, const FreeOptions& options) const {
-  std::vector<FreeSpan> out;
-  if (to <= from) return out;
-  const auto parts = this->parts(waiter.lock);
-  size_t need = parts.size();
-  if (type_ && type_->quorum == Quorum::Majority) need = parts.size() / 2 + 1;
-  // FairLock: its scripts answer "wait T ms" while waiters queue ahead: for those T ms, as long as
-  // the server's queue (when recorded) shows someone ahead of the waiter, the queue keeps it.
+namespace {
+
+// FairLock: its scripts answer "wait T ms" while waiters queue ahead: for those T ms, as long as
+// the server's queue (when recorded) shows someone ahead of the waiter, the queue keeps it.
+std::vector<Span> told_waits(const Facts& facts, const Op& waiter) {
   std::vector<Span> told;
-  if (options.queue_replies) {
-    for (int64_t i : waiter.execs) {
-      const Event& x = at(i);
-      const auto ttl = parse_integer(x.reply);
-      if (x.f == "acquire" && ttl) told.push_back(Span{x.at_ms, x.at_ms + std::max<int64_t>(*ttl, 0) + 1, i, -1});
-    }
-    told = merge_spans(std::move(told));
+  for (int64_t i : waiter.execs) {
+    const Event& x = facts.at(i);
+    const auto ttl = parse_integer(x.reply);
+    if (x.f == "acquire" && ttl) told.push_back(Span{x.at_ms, x.at_ms + std::max<int64_t>(*ttl, 0) + 1, i, -1});
   }
-  const std::string me = field_of(waiter.owner);
+  return merge_spans(std::move(told));
+}
+
+// RedLock takes its parts one by one, waiting on each a while: the part it tried last keeps it.
+std::vector<std::pair<int64_t, const KeyTrack*>> redlock_tries(const Facts& facts, const Op& waiter) {
+  std::vector<std::pair<int64_t, const KeyTrack*>> tried;
+  for (int64_t i : waiter.execs) {
+    const Event& x = facts.at(i);
+    if (x.f == "acquire") tried.emplace_back(x.at_ms, facts.key(x.process, x.lock));
+  }
+  return tried;
+}
+
+// The states of `part` in effect at some time in [from, to): the one at `from` and those begun
+// before `to`.
+std::span<const KeyState> states_during(const KeyTrack& part, int64_t from, int64_t to) {
+  const auto& states = part.states;
+  auto first = std::upper_bound(states.begin(), states.end(), from, [](int64_t v, const KeyState& k) { return v < k.from_ms; });
+  if (first != states.begin()) --first;
+  const auto last = std::lower_bound(first, states.end(), to, [](const KeyState& k, int64_t v) { return k.from_ms < v; });
+  return {first, last};
+}
+
+// A FairLock's queue, as it keeps one waiter out.
+struct QueueAhead {
+  const Facts& facts;
+  const std::vector<const KeyTrack*>& parts;
+  const Op& waiter;
+  const FreeOptions& options;
+  std::string me;  // the waiter's entry
+
   // Whether the queue keeps the waiter out at t: some entry is ahead of it (every entry, when it is
   // not queued at all) and each of those keeps it legitimately (entry_keeps).
   // `dead`: the entry ahead that no longer keeps it, when one is why.
-  auto queue_keeps = [&](int64_t t, FreeSpan::Dead& dead) {
+  bool keeps(int64_t t, FreeSpan::Dead& dead) const {
     for (const KeyTrack* part : parts) {
       const KeyState& s = part->at(t);
       if (!s.queue_known) return true;
@@ -213,9 +243,9 @@ std::vector<FreeSpan> Facts::free_spans(const Op& waiter, int64_t from, int64_t 
       for (const std::string& entry : s.queue()) {
         if (entry == me) break;
         ahead = true;
-        const std::string owner = owner_of_field(entry);
-        DeadEntry why;
-        if (!owner.empty() && !entry_keeps(owner, waiter.lock, t, options, &why)) {
+        const std::string owner = facts.owner_of_field(entry);
+        Facts::DeadEntry why;
+        if (!owner.empty() && !facts.entry_keeps(owner, waiter.lock, t, options, &why)) {
           dead = FreeSpan::Dead{why.owner, why.heard_ms, why.wait_ms};
           return false;
         }
@@ -223,110 +253,93 @@ std::vector<FreeSpan> Facts::free_spans(const Op& waiter, int64_t from, int64_t 
       return ahead;
     }
     return true;
-  };
-  // RedLock takes its parts one by one, waiting on each a while: the part it tried last keeps it.
-  std::vector<std::pair<int64_t, const KeyTrack*>> tried;
-  if (type_ && type_->quorum == Quorum::Majority)
-    for (int64_t i : waiter.execs) {
-      const Event& x = at(i);
-      if (x.f == "acquire") tried.emplace_back(x.at_ms, key(x.process, x.lock));
-    }
-  size_t tried_next = 0;
-  const KeyTrack* trying = nullptr;
-  // The moments things change: events, and what changes without one (a told wait running out, a key
-  // passing its expiry, a server coming back).
+  }
+};
+
+// Adds the free span `f`, joining it to the one before when it continues it.
+void add_free(std::vector<FreeSpan>& out, const FreeSpan& f) {
+  if (!out.empty() && out.back().span.to_ms == f.span.from_ms && out.back().why == f.why && out.back().key == f.key &&
+      out.back().dead_entry == f.dead_entry)
+    out.back().span.to_ms = f.span.to_ms;
+  else
+    out.push_back(f);
+}
+
+}  // namespace
+
+std::vector<int64_t> Facts::free_cuts(const std::vector<const KeyTrack*>& parts, const Op& waiter,
+                                      const std::vector<Span>& told, int64_t from, int64_t to,
+                                      const FreeOptions& options) const {
   std::vector<int64_t> cuts;
   const auto& events = history_->events();
   for (auto e = std::lower_bound(events.begin(), events.end(), from, [](const Event& x, int64_t v) { return x.at_ms < v; });
        e != events.end() && e->at_ms < to; ++e)
     cuts.push_back(e->at_ms);
   for (const Span& s : told) cuts.push_back(s.to_ms);
-  // A queue entry stops keeping the waiter threadWaitTime after the server last heard from it, with
-  // no event then.
-  if (!told.empty())
-    for (const KeyTrack* part : parts) {
-      std::set<std::string> entries;
-      const auto& states = part->states;
-      auto s = std::upper_bound(states.begin(), states.end(), from, [](int64_t v, const KeyState& k) { return v < k.from_ms; });
-      if (s != states.begin()) --s;
-      for (; s != states.end() && s->from_ms < to; ++s)
-        if (s->queue_known) entries.insert(s->queue().begin(), s->queue().end());
-      for (const std::string& entry : entries) {
-        const std::string owner = owner_of_field(entry);
-        const auto w = waiting_.find(pair_key(owner, waiter.lock));
-        if (w == waiting_.end()) continue;
-        // Every wait it may have had: which one depends on the acquire it last began.
-        std::set<int64_t> waits{options.thread_wait_ms};
-        for (const Waiting::Acquire& a : w->second.waits)
-          if (a.wait_ms > 0) waits.insert(a.wait_ms);
-        for (const int64_t wait : waits) {
-          // Only the polls whose wait runs out within [from, to).
-          const auto& polls = w->second.polls;
-          for (auto p = std::lower_bound(polls.begin(), polls.end(), from - wait);
-               p != polls.end() && *p + wait < to; ++p)
-            cuts.push_back(*p + wait);
-          for (const Span& u : unavailable(owner.substr(0, owner.rfind(':')))) cuts.push_back(u.from_ms + wait);
-        }
-      }
-    }
+  if (!told.empty()) entry_timeouts(parts, waiter, from, to, options, cuts);
   for (const KeyTrack* part : parts) {
-    // Only the states in effect at some time in [from, to): the one at `from` and those begun
-    // before `to`. Another's expiry is never read there, so cutting at it changes nothing.
-    const auto& states = part->states;
-    auto s = std::upper_bound(states.begin(), states.end(), from, [](int64_t v, const KeyState& k) { return v < k.from_ms; });
-    if (s != states.begin()) --s;
-    for (; s != states.end() && s->from_ms < to; ++s)
-      if (s->expire_at >= 0) cuts.push_back(s->expire_at + 1);
+    // Another state's expiry is never read in [from, to), so cutting at it changes nothing.
+    for (const KeyState& s : states_during(*part, from, to))
+      if (s.expire_at >= 0) cuts.push_back(s.expire_at + 1);
     for (const Span& u : unavailable(part->server)) cuts.push_back(u.to_ms);
   }
   std::erase_if(cuts, [&](int64_t c) { return c <= from || c >= to; });
   std::sort(cuts.begin(), cuts.end());
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  return cuts;
+}
+
+void Facts::entry_timeouts(const std::vector<const KeyTrack*>& parts, const Op& waiter, int64_t from, int64_t to,
+                           const FreeOptions& options, std::vector<int64_t>& cuts) const {
+  for (const KeyTrack* part : parts) {
+    std::set<std::string> entries;
+    for (const KeyState& s : states_during(*part, from, to))
+      if (s.queue_known) entries.insert(s.queue().begin(), s.queue().end());
+    for (const std::string& entry : entries) {
+      const std::string owner = owner_of_field(entry);
+      const auto w = waiting_.find(pair_key(owner, waiter.lock));
+      if (w == waiting_.end()) continue;
+      // Every wait it may have had: which one depends on the acquire it last began.
+      std::set<int64_t> waits{options.thread_wait_ms};
+      for (const Waiting::Acquire& a : w->second.waits)
+        if (a.wait_ms > 0) waits.insert(a.wait_ms);
+      for (const int64_t wait : waits) {
+        // Only the polls whose wait runs out within [from, to).
+        const auto& polls = w->second.polls;
+        for (auto p = std::lower_bound(polls.begin(), polls.end(), from - wait); p != polls.end() && *p + wait < to; ++p)
+          cuts.push_back(*p + wait);
+        for (const Span& u : unavailable(owner.substr(0, owner.rfind(':')))) cuts.push_back(u.from_ms + wait);
+      }
+    }
+  }
+}
+
+std::vector<FreeSpan> Facts::free_spans(const Op& waiter, int64_t from, int64_t to, const FreeOptions& options) const {
+  std::vector<FreeSpan> out;
+  if (to <= from) return out;
+  const auto parts = this->parts(waiter.lock);
+  const std::vector<Span> told = options.queue_replies ? told_waits(*this, waiter) : std::vector<Span>{};
+  const QueueAhead queue{*this, parts, waiter, options, field_of(waiter.owner)};
+  std::vector<std::pair<int64_t, const KeyTrack*>> tried;
+  if (type_ && type_->quorum == Quorum::Majority) tried = redlock_tries(*this, waiter);
+  size_t tried_next = 0;
+  const KeyTrack* trying = nullptr;
+  const std::vector<int64_t> cuts = free_cuts(parts, waiter, told, from, to, options);
   auto cut = cuts.begin();
-  int64_t t = from;
-  while (t < to) {
+  for (int64_t t = from; t < to;) {
     while (cut != cuts.end() && *cut <= t) ++cut;
     const int64_t next = cut == cuts.end() ? to : *cut;
     while (tried_next < tried.size() && tried[tried_next].first <= t) trying = tried[tried_next++].second;
     FreeSpan f;
     f.span = Span{t, next, -1, -1};
-    FreeSpan::Dead dead;
-    bool free = !(holds_at(told, t) && queue_keeps(t, dead));
+    bool free = !(holds_at(told, t) && queue.keeps(t, f.dead_entry));
     if (free && trying) {
       FreeWhy why = FreeWhy::Open;
       int64_t state = -1;
       free = part_state(*trying, waiter, t, why, state) != Part::Kept;
     }
-    if (free) {
-      size_t open = 0, mine = 0;
-      for (const KeyTrack* part : parts) {
-        FreeWhy why = FreeWhy::Open;
-        int64_t state = -1;
-        const Part p = part_state(*part, waiter, t, why, state);
-        if (p == Part::Kept) continue;
-        if (p == Part::Mine) {
-          ++mine;
-          continue;
-        }
-        ++open;
-        if (!f.key || severity(why) > severity(f.why)) {
-          f.key = part;
-          f.why = why;
-          f.state_event = state;
-        }
-      }
-      // Free when enough parts are not kept from it, and it does not have the lock already.
-      free = open + mine >= need && mine < need && !(need > 0 && open == 0);
-      if (parts.empty()) free = true;
-    }
-    if (free) {
-      f.dead_entry = dead;
-      if (!out.empty() && out.back().span.to_ms == t && out.back().why == f.why && out.back().key == f.key &&
-          out.back().dead_entry == f.dead_entry)
-        out.back().span.to_ms = next;
-      else
-        out.push_back(f);
-    }
+    if (free && !parts.empty()) free = parts_free(parts, waiter, t, f);
+    if (free) add_free(out, f);
     t = next;
   }
   return out;

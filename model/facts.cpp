@@ -160,47 +160,10 @@ void Facts::learn_op_seen(Learning& pass, const Event& e) {
 }
 
 void Facts::learn_op(Tracking& pass, const Event& e) {
-  // A request lost on its way to the server (the world records it; the live backend cannot): the
-  // waiter whose holder id it names goes unheard from its last attempt the server ran.
-  if (e.kind == EventKind::Message && e.f == "lost" && e.text.starts_with("request ")) {
-    const std::string prefix = e.process.str() + ":";
-    for (auto it = waiting_.lower_bound(prefix); it != waiting_.end() && it->first.starts_with(prefix); ++it) {
-      Waiting& w = it->second;
-      const std::string owner = it->first.substr(0, it->first.find('\n'));
-      const std::string field = field_of(owner);
-      if (field.empty() || w.polls.empty() || e.text.find(" " + field + " ") == std::string::npos) continue;
-      if (!w.acquiring.holds_at(e.at_ms) || (!w.unheard.empty() && w.unheard.back().to_ms == kForever)) continue;
-      w.unheard.push_back(Span{w.polls.back(), kForever, e.index, -1});
-    }
-  }
+  if (e.kind == EventKind::Message && e.f == "lost" && e.text.starts_with("request ")) learn_lost_request(e);
   if (e.op == 0) return;
   if (e.kind == EventKind::Invoke) {
-    if (op_index_.contains(e.op)) return;
-    Op op;
-    op.id = e.op;
-    op.owner = e.owner();
-    op.process = e.process;
-    op.thread = e.thread;
-    op.lock = e.lock;
-    op.f = e.f;
-    op.invoke = e.index;
-    op.span = Span{e.at_ms, kForever, e.index, -1};
-    op.last_ms = e.at_ms;
-    // The first pass knows already whether its client's crash will cut it short.
-    if (const auto cut = crash_cut_.find(e.op); cut != crash_cut_.end()) op.span = cut->second;
-    // An acquire or unlock under way is a right on its lock.
-    if (is_lock_op(op.f)) {
-      const int64_t right = rights_[pair_key(op.owner, op.lock)].begin(op.span);
-      if (op.span.to_ms == kForever) pass.op_rights[op.id] = right;
-    }
-    if (is_acquire_op(op.f)) {
-      Waiting& w = waiting_[pair_key(op.owner, op.lock)];
-      const int64_t handle = w.acquiring.begin(op.span);
-      if (op.span.to_ms == kForever) pass.op_acquiring[op.id] = handle;
-      w.waits.push_back(Waiting::Acquire{e.at_ms, e.wait_ms, op.id});
-    }
-    op_index_[e.op] = ops_retired_ + ops_.size();
-    ops_.push_back(std::move(op));
+    if (!op_index_.contains(e.op)) begin_op(pass, e);
     return;
   }
   const auto it = op_index_.find(e.op);
@@ -208,22 +171,7 @@ void Facts::learn_op(Tracking& pass, const Event& e) {
   Op& op = ops_[it->second - ops_retired_];
   op.last_ms = e.at_ms;
   if (is_outcome(e.kind) && op.outcome < 0) {
-    op.outcome = e.index;
-    op.result = e.kind;
-    op.span.to_ms = e.at_ms;
-    op.span.end = e.index;
-    if (const auto right = pass.op_rights.find(op.id); right != pass.op_rights.end()) {
-      rights_[pair_key(op.owner, op.lock)].end(right->second, e.at_ms, e.index);
-      pass.op_rights.erase(right);
-    }
-    if (const auto a = pass.op_acquiring.find(op.id); a != pass.op_acquiring.end()) {
-      Waiting& w = waiting_[pair_key(op.owner, op.lock)];
-      w.acquiring.end(a->second, e.at_ms, e.index);
-      for (Waiting::Lockout& l : w.lockouts)
-        if (l.op == op.id) l.to_ms = e.at_ms;
-      if (!w.unheard.empty() && w.unheard.back().to_ms == kForever) w.unheard.back().to_ms = e.at_ms;
-      pass.op_acquiring.erase(a);
-    }
+    end_op(pass, op, e);
   } else if (e.kind == EventKind::Exec) {
     op.execs.push_back(e.index);
     // The server heard from a waiter: an attempt of its acquire ran there.
@@ -235,6 +183,68 @@ void Facts::learn_op(Tracking& pass, const Event& e) {
         w.unheard.back().end = e.index;
       }
     }
+  }
+}
+
+// A request lost on its way to the server (the world records it; the live backend cannot): the
+// waiter whose holder id it names goes unheard from its last attempt the server ran.
+void Facts::learn_lost_request(const Event& e) {
+  const std::string prefix = e.process.str() + ":";
+  for (auto it = waiting_.lower_bound(prefix); it != waiting_.end() && it->first.starts_with(prefix); ++it) {
+    Waiting& w = it->second;
+    const std::string owner = it->first.substr(0, it->first.find('\n'));
+    const std::string field = field_of(owner);
+    if (field.empty() || w.polls.empty() || e.text.find(" " + field + " ") == std::string::npos) continue;
+    if (!w.acquiring.holds_at(e.at_ms) || (!w.unheard.empty() && w.unheard.back().to_ms == kForever)) continue;
+    w.unheard.push_back(Span{w.polls.back(), kForever, e.index, -1});
+  }
+}
+
+void Facts::begin_op(Tracking& pass, const Event& e) {
+  Op op;
+  op.id = e.op;
+  op.owner = e.owner();
+  op.process = e.process;
+  op.thread = e.thread;
+  op.lock = e.lock;
+  op.f = e.f;
+  op.invoke = e.index;
+  op.span = Span{e.at_ms, kForever, e.index, -1};
+  op.last_ms = e.at_ms;
+  // The first pass knows already whether its client's crash will cut it short.
+  if (const auto cut = crash_cut_.find(e.op); cut != crash_cut_.end()) op.span = cut->second;
+  // An acquire or unlock under way is a right on its lock.
+  if (is_lock_op(op.f)) {
+    const int64_t right = rights_[pair_key(op.owner, op.lock)].begin(op.span);
+    if (op.span.to_ms == kForever) pass.op_rights[op.id] = right;
+  }
+  if (is_acquire_op(op.f)) {
+    Waiting& w = waiting_[pair_key(op.owner, op.lock)];
+    const int64_t handle = w.acquiring.begin(op.span);
+    if (op.span.to_ms == kForever) pass.op_acquiring[op.id] = handle;
+    w.waits.push_back(Waiting::Acquire{e.at_ms, e.wait_ms, op.id});
+  }
+  op_index_[e.op] = ops_retired_ + ops_.size();
+  ops_.push_back(std::move(op));
+}
+
+// The operation's outcome `e` ends it, and the rights and the acquiring it gave.
+void Facts::end_op(Tracking& pass, Op& op, const Event& e) {
+  op.outcome = e.index;
+  op.result = e.kind;
+  op.span.to_ms = e.at_ms;
+  op.span.end = e.index;
+  if (const auto right = pass.op_rights.find(op.id); right != pass.op_rights.end()) {
+    rights_[pair_key(op.owner, op.lock)].end(right->second, e.at_ms, e.index);
+    pass.op_rights.erase(right);
+  }
+  if (const auto a = pass.op_acquiring.find(op.id); a != pass.op_acquiring.end()) {
+    Waiting& w = waiting_[pair_key(op.owner, op.lock)];
+    w.acquiring.end(a->second, e.at_ms, e.index);
+    for (Waiting::Lockout& l : w.lockouts)
+      if (l.op == op.id) l.to_ms = e.at_ms;
+    if (!w.unheard.empty() && w.unheard.back().to_ms == kForever) w.unheard.back().to_ms = e.at_ms;
+    pass.op_acquiring.erase(a);
   }
 }
 

@@ -304,6 +304,9 @@ class Facts {
   void learn_fault(Learning& pass, const Event& e);
   void learn_op_seen(Learning& pass, const Event& e);
   void learn_op(Tracking& pass, const Event& e);
+  void learn_lost_request(const Event& e);
+  void begin_op(Tracking& pass, const Event& e);
+  void end_op(Tracking& pass, Op& op, const Event& e);
   void learn_belief(Tracking& pass, const Event& e);
   void taken(Tracking& pass, const Event& e);
   void follow_keys(Tracking& pass, int64_t upto);

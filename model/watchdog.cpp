@@ -147,21 +147,7 @@ class WatchdogJudge final : public Judge {
       // An expiry that showed up after a restart or failover may come from the restored copy.
       if (j > 0 && states[j - 1].by_fault) set_at = states[j - 1].from_ms;
       if (retired && key.retired_by_fault) set_at = key.retired_from_ms;
-      // A reader's own lease lives in its timeout key, whose expiry the hash does not show: the
-      // expiry that ran out was set when that key last got one.
-      if (cause.lock != key.key)
-        if (const KeyTrack* timeout = facts_.key(cause.process, cause.lock)) {
-          const KeyState& last = timeout->after_event(cur.event - 1);
-          if (last.present) {
-            // The run of states with that expiry that ends at `last` began where it was set.
-            const std::vector<KeyState>& ts = timeout->states;
-            size_t k = static_cast<size_t>(&last - ts.data());
-            while (k > 0 && ts[k - 1].present && ts[k - 1].expire_at == last.expire_at) --k;
-            if (k == 0 && timeout->trimmed && timeout->retired_present && timeout->retired_expire_at == last.expire_at)
-              return cannot_tell("where " + timeout->name() + "'s expiry was set");
-            set_at = ts[k].from_ms;
-          }
-        }
+      if (cause.lock != key.key && !reader_lease_set(cause, cur.event, set_at)) return;
       if (!kept_from(set_at)) return cannot_tell("the renewals since " + support::ms(set_at));
       // A fault excuses the lapse only when it left the holder less than one renewal period of
       // working connection, in one stretch, between the expiry's setting and the expiry: a short
@@ -190,6 +176,26 @@ class WatchdogJudge final : public Judge {
       report(cur.event, 0, seq, anomaly::kWatchdogLapse, std::move(ev));
       return;
     }
+  }
+
+  // A reader's own lease lives in its timeout key, whose expiry the hash does not show: the expiry
+  // that ran out at the event `expired` (`cause`) was set when that key last got one. Moves `set_at`
+  // there when the key shows it; false when a stream retired where.
+  bool reader_lease_set(const Event& cause, int64_t expired, int64_t& set_at) {
+    const KeyTrack* timeout = facts_.key(cause.process, cause.lock);
+    if (!timeout) return true;
+    const KeyState& last = timeout->after_event(expired - 1);
+    if (!last.present) return true;
+    // The run of states with that expiry that ends at `last` began where it was set.
+    const std::vector<KeyState>& ts = timeout->states;
+    size_t k = static_cast<size_t>(&last - ts.data());
+    while (k > 0 && ts[k - 1].present && ts[k - 1].expire_at == last.expire_at) --k;
+    if (k == 0 && timeout->trimmed && timeout->retired_present && timeout->retired_expire_at == last.expire_at) {
+      cannot_tell("where " + timeout->name() + "'s expiry was set");
+      return false;
+    }
+    set_at = ts[k].from_ms;
+    return true;
   }
 
   // The lease the Hold of operation `op` in `b` asked for (-1: none, the watchdog), nullopt when the

@@ -296,7 +296,7 @@ class Facts {
   // The first learns what the second needs ahead of the events (faults, which operations a crash
   // cuts short or an event follows after their end, client ids, the keys and whose parts they are,
   // the servers' clock); the second follows operations, beliefs, the rights they give and each
-  // key's states. Their working state lives in these, only while they run.
+  // key's states. Their working state lives in these (facts_internal.hpp), only while they run.
   struct Learning;
   struct Tracking;
   void learn(Learning& pass, const Event& e);

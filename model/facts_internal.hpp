@@ -1,6 +1,6 @@
 #pragma once
-// Only for the files that implement Facts (facts.cpp, key_states.cpp, free_spans.cpp): the second
-// pass's working state, which follows operations and keys at once, and the parsing they share.
+// Only for the files that implement Facts (facts_passes.cpp, key_states.cpp, free_spans.cpp): the
+// second pass's working state, which follows operations and keys at once, and the parsing they share.
 #include <charconv>
 #include <cstdint>
 #include <map>

@@ -1,6 +1,7 @@
 // Facts' two passes over the events: the first learns what the second needs ahead of them (faults,
 // client ids, which keys there are), the second follows operations, beliefs and the rights they give;
-// and a stream's taking and dropping of events. Keys' states are key_states.cpp's.
+// and a stream's taking and dropping of events. Keys' states are key_states.cpp's. (Not facts.cpp:
+// facts_internal.hpp includes facts.hpp, and one unit may not include another that includes it.)
 #include "model/facts.hpp"
 
 #include <algorithm>

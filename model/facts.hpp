@@ -296,7 +296,7 @@ class Facts {
   // The first learns what the second needs ahead of the events (faults, which operations a crash
   // cuts short or an event follows after their end, client ids, the keys and whose parts they are,
   // the servers' clock); the second follows operations, beliefs, the rights they give and each
-  // key's states. Their working state lives in these, only while they run.
+  // key's states. Their working state lives in these (facts_internal.hpp), only while they run.
   struct Learning;
   struct Tracking;
   void learn(Learning& pass, const Event& e);
@@ -304,6 +304,9 @@ class Facts {
   void learn_fault(Learning& pass, const Event& e);
   void learn_op_seen(Learning& pass, const Event& e);
   void learn_op(Tracking& pass, const Event& e);
+  void learn_lost_request(const Event& e);
+  void begin_op(Tracking& pass, const Event& e);
+  void end_op(Tracking& pass, Op& op, const Event& e);
   void learn_belief(Tracking& pass, const Event& e);
   void taken(Tracking& pass, const Event& e);
   void follow_keys(Tracking& pass, int64_t upto);
@@ -311,6 +314,12 @@ class Facts {
   void learn_client_id(const Event& e);
   void learn_epoch(Learning& pass, const Event& e);
   void track(Tracking& pass, const Event& e);
+  void track_reader_timeout(Tracking& pass, const Event& e);
+  void lose_keys(Tracking& pass, const Event& e);
+  void track_other_key(Tracking& pass, size_t k, const Event& e, bool known);
+  void track_lock_key_event(Tracking& pass, size_t k, const Event& e, bool known);
+  void track_exec(Tracking& pass, size_t k, const Event& e, bool known);
+  void read_holds(Tracking& pass, size_t k, const Event& e, const KeyState& prev, KeyState& s);
   bool hash_keys(const std::string& rendered) const;
   std::vector<Claim> claims_of(const KeyTrack& track, const std::string& value, const std::string& creator) const;
   bool sent_rightfully(const Event& exec, const KeyTrack& track) const;
@@ -325,6 +334,19 @@ class Facts {
   Part part_state(const KeyTrack& part, const Op& waiter, int64_t t, FreeWhy& why, int64_t& state_event,
                   int64_t as_of = -1) const;
   std::string side_of(const std::string& lock) const;
+  // Whether enough of `parts` leave `waiter` free at t (as of event `as_of`, when >= 0), and not
+  // enough hold its own hold already; `f` gets the part that shows it, the gravest reason first.
+  bool parts_free(const std::vector<const KeyTrack*>& parts, const Op& waiter, int64_t t, FreeSpan& f,
+                  int64_t as_of = -1) const;
+  // The moments within (from, to) at which free_spans's answer may change: events, and what changes
+  // without one (a told wait running out, a key passing its expiry, a server coming back), sorted.
+  std::vector<int64_t> free_cuts(const std::vector<const KeyTrack*>& parts, const Op& waiter,
+                                 const std::vector<Span>& told, int64_t from, int64_t to,
+                                 const FreeOptions& options) const;
+  // A queue entry stops keeping the waiter threadWaitTime after the server last heard from it, with
+  // no event then: those moments, added to `cuts`.
+  void entry_timeouts(const std::vector<const KeyTrack*>& parts, const Op& waiter, int64_t from, int64_t to,
+                      const FreeOptions& options, std::vector<int64_t>& cuts) const;
 
   const History* history_;
   History own_;  // a stream's events
@@ -379,10 +401,5 @@ class Facts {
   };
   std::map<std::string, Waiting> waiting_;
 };
-
-// How long the parts of `spans` inside [from, to) last, minus whatever `away` covers.
-int64_t usable_ms(const std::vector<Span>& spans, int64_t from, int64_t to, const std::vector<Span>& away);
-// The union of `spans`, sorted and disjoint.
-std::vector<Span> merge_spans(std::vector<Span> spans);
 
 }  // namespace locksim::model

@@ -79,4 +79,28 @@ std::vector<Evidence> claim_fate(const Facts& facts, const std::string& role, co
   return {e};
 }
 
+Verdict overlap_story(const Facts& facts, const Belief& first, const Belief& second, std::string_view property,
+                      std::string_view anomaly) {
+  std::vector<Evidence> ev{support::belief_evidence(facts, "first_hold", first),
+                           support::event_evidence(facts, "second_hold", second.span.begin)};
+  const auto first_grants = grant_evidence(facts, "first_grant", first.span.begin);
+  const auto second_grants = grant_evidence(facts, "second_grant", second.span.begin);
+  ev.insert(ev.end(), first_grants.begin(), first_grants.end());
+  ev.insert(ev.end(), second_grants.begin(), second_grants.end());
+  // Key by key, what the server had done with the other's hold when it let the next one in.
+  for (const Evidence& g2 : second_grants)
+    for (const Evidence& g1 : first_grants) {
+      if (g1.where != g2.where) continue;
+      const auto fate = g1.event < g2.event
+                            ? claim_fate(facts, "first_claim", first.owner, first.lock, g1.event, g2.event)
+                            : claim_fate(facts, "second_claim", second.owner, second.lock, g2.event, g1.event);
+      ev.insert(ev.end(), fate.begin(), fate.end());
+    }
+  std::vector<std::string> processes{first.process, second.process};
+  for (const KeyTrack* k : facts.parts(second.lock)) processes.push_back(k->server);
+  for (Evidence& f : support::faults_beside(facts, first.span.from_ms, second.span.from_ms, processes))
+    ev.push_back(std::move(f));
+  return support::violated(property, anomaly, std::move(ev));
+}
+
 }  // namespace locksim::model

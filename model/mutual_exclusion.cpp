@@ -19,7 +19,9 @@ class MutualExclusionJudge final : public Judge {
   void advance(const Settled& settled) override {
     if (found_) {
       // The story waits for the earlier hold's end (its evidence shows it), or the history's.
-      if (!verdict_ && (found_->first->span.end >= 0 || settled.end())) verdict_ = story(*found_->first, *found_->second);
+      if (!verdict_ && (found_->first->span.end >= 0 || settled.end()))
+        verdict_ = overlap_story(facts_, *found_->first, *found_->second, property::kMutualExclusion,
+                                 anomaly::kMutexOverlap);
       return;
     }
     for (auto it = beliefs_from(facts_, next_); it != facts_.beliefs().end(); ++it) {
@@ -65,29 +67,6 @@ class MutualExclusionJudge final : public Judge {
   }
 
  private:
-  Verdict story(const Belief& first, const Belief& b) const {
-    std::vector<Evidence> ev;
-    ev.push_back(support::belief_evidence(facts_, "first_hold", first));
-    ev.push_back(support::event_evidence(facts_, "second_hold", b.span.begin));
-    const auto first_grants = grant_evidence(facts_, "first_grant", first.span.begin);
-    const auto second_grants = grant_evidence(facts_, "second_grant", b.span.begin);
-    ev.insert(ev.end(), first_grants.begin(), first_grants.end());
-    ev.insert(ev.end(), second_grants.begin(), second_grants.end());
-    // Key by key, what the server had done with the other's hold when it let the next one in.
-    for (const Evidence& g2 : second_grants)
-      for (const Evidence& g1 : first_grants) {
-        if (g1.where != g2.where) continue;
-        const auto fate = g1.event < g2.event
-                              ? claim_fate(facts_, "first_claim", first.owner, first.lock, g1.event, g2.event)
-                              : claim_fate(facts_, "second_claim", b.owner, b.lock, g2.event, g1.event);
-        ev.insert(ev.end(), fate.begin(), fate.end());
-      }
-    std::vector<std::string> who{first.process, b.process};
-    for (const KeyTrack* k : facts_.parts(b.lock)) who.push_back(k->server);
-    for (Evidence& f : support::faults_beside(facts_, first.span.from_ms, b.span.from_ms, who)) ev.push_back(std::move(f));
-    return support::violated(property::kMutualExclusion, anomaly::kMutexOverlap, std::move(ev));
-  }
-
   struct Found {
     const Belief* first;
     const Belief* second;

@@ -28,27 +28,6 @@ bool split(const std::string& lock, std::string& name, bool& write) {
   return false;
 }
 
-Verdict overlap(const Facts& facts, const Belief& first, const Belief& second, std::string_view anomaly) {
-  std::vector<Evidence> ev{support::belief_evidence(facts, "first_hold", first),
-                           support::event_evidence(facts, "second_hold", second.span.begin)};
-  const auto first_grants = grant_evidence(facts, "first_grant", first.span.begin);
-  const auto second_grants = grant_evidence(facts, "second_grant", second.span.begin);
-  ev.insert(ev.end(), first_grants.begin(), first_grants.end());
-  ev.insert(ev.end(), second_grants.begin(), second_grants.end());
-  for (const Evidence& g2 : second_grants)
-    for (const Evidence& g1 : first_grants) {
-      if (g1.where != g2.where) continue;
-      const auto fate = g1.event < g2.event
-                            ? claim_fate(facts, "first_claim", first.owner, first.lock, g1.event, g2.event)
-                            : claim_fate(facts, "second_claim", second.owner, second.lock, g2.event, g1.event);
-      ev.insert(ev.end(), fate.begin(), fate.end());
-    }
-  std::vector<std::string> processes{first.process, second.process};
-  for (const KeyTrack* k : facts.parts(second.lock)) processes.push_back(k->server);
-  for (Evidence& f : support::faults_beside(facts, first.span.from_ms, second.span.from_ms, processes)) ev.push_back(std::move(f));
-  return support::violated(property::kReadWrite, anomaly, std::move(ev));
-}
-
 // A belief is judged when it begins, as in mutual_exclusion: whether another owner's was still open
 // then is known. The story waits for the earlier hold's end (its evidence shows it), or the history's.
 class ReadWriteJudge final : public Judge {
@@ -58,7 +37,7 @@ class ReadWriteJudge final : public Judge {
   void advance(const Settled& settled) override {
     if (found_) {
       if (!verdict_ && (found_->first->span.end >= 0 || settled.end()))
-        verdict_ = overlap(facts_, *found_->first, *found_->second, found_->anomaly);
+        verdict_ = overlap_story(facts_, *found_->first, *found_->second, property::kReadWrite, found_->anomaly);
       return;
     }
     for (auto it = beliefs_from(facts_, next_); it != facts_.beliefs().end(); ++it) {

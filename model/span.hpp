@@ -1,7 +1,9 @@
 #pragma once
-// Span: a stretch of a history's time, [from_ms, to_ms), begun and ended by events.
+// Span: a stretch of a history's time, [from_ms, to_ms), begun and ended by events; and what the
+// checkers work out from several.
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 namespace locksim::model {
 
@@ -15,5 +17,10 @@ struct Span {
   int64_t end = -1;
   bool contains(int64_t t) const { return from_ms <= t && t < to_ms; }
 };
+
+// How long the parts of `spans` inside [from, to) last, minus whatever `away` covers.
+int64_t usable_ms(const std::vector<Span>& spans, int64_t from, int64_t to, const std::vector<Span>& away);
+// The union of `spans`, sorted and disjoint.
+std::vector<Span> merge_spans(std::vector<Span> spans);
 
 }  // namespace locksim::model

@@ -147,21 +147,7 @@ class WatchdogJudge final : public Judge {
       // An expiry that showed up after a restart or failover may come from the restored copy.
       if (j > 0 && states[j - 1].by_fault) set_at = states[j - 1].from_ms;
       if (retired && key.retired_by_fault) set_at = key.retired_from_ms;
-      // A reader's own lease lives in its timeout key, whose expiry the hash does not show: the
-      // expiry that ran out was set when that key last got one.
-      if (cause.lock != key.key)
-        if (const KeyTrack* timeout = facts_.key(cause.process, cause.lock)) {
-          const KeyState& last = timeout->after_event(cur.event - 1);
-          if (last.present) {
-            // The run of states with that expiry that ends at `last` began where it was set.
-            const std::vector<KeyState>& ts = timeout->states;
-            size_t k = static_cast<size_t>(&last - ts.data());
-            while (k > 0 && ts[k - 1].present && ts[k - 1].expire_at == last.expire_at) --k;
-            if (k == 0 && timeout->trimmed && timeout->retired_present && timeout->retired_expire_at == last.expire_at)
-              return cannot_tell("where " + timeout->name() + "'s expiry was set");
-            set_at = ts[k].from_ms;
-          }
-        }
+      if (cause.lock != key.key && !reader_lease_set(cause, cur.event, set_at)) return;
       if (!kept_from(set_at)) return cannot_tell("the renewals since " + support::ms(set_at));
       // A fault excuses the lapse only when it left the holder less than one renewal period of
       // working connection, in one stretch, between the expiry's setting and the expiry: a short
@@ -192,6 +178,26 @@ class WatchdogJudge final : public Judge {
     }
   }
 
+  // A reader's own lease lives in its timeout key, whose expiry the hash does not show: the expiry
+  // that ran out at the event `expired` (`cause`) was set when that key last got one. Moves `set_at`
+  // there when the key shows it; false when a stream retired where.
+  bool reader_lease_set(const Event& cause, int64_t expired, int64_t& set_at) {
+    const KeyTrack* timeout = facts_.key(cause.process, cause.lock);
+    if (!timeout) return true;
+    const KeyState& last = timeout->after_event(expired - 1);
+    if (!last.present) return true;
+    // The run of states with that expiry that ends at `last` began where it was set.
+    const std::vector<KeyState>& ts = timeout->states;
+    size_t k = static_cast<size_t>(&last - ts.data());
+    while (k > 0 && ts[k - 1].present && ts[k - 1].expire_at == last.expire_at) --k;
+    if (k == 0 && timeout->trimmed && timeout->retired_present && timeout->retired_expire_at == last.expire_at) {
+      cannot_tell("where " + timeout->name() + "'s expiry was set");
+      return false;
+    }
+    set_at = ts[k].from_ms;
+    return true;
+  }
+
   // The lease the Hold of operation `op` in `b` asked for (-1: none, the watchdog), nullopt when the
   // belief has no Hold of it.
   std::optional<int64_t> lease_of(const Belief& b, int64_t op) const {
@@ -214,165 +220,212 @@ class WatchdogJudge final : public Judge {
   // ends before then is not judged.
   bool late_expiry(const Belief& b, const KeyTrack& key, int64_t seq, const Settled& settled) {
     const auto& states = key.states;
-    const int64_t crash = b.crashed ? b.span.end : -1;
-    const int64_t crash_ms = b.crashed ? facts_.at(crash).at_ms : kForever;
-    // Whether the hold is in the key in state j (a reader whose timeout keys expired is not).
-    auto carries = [&](const KeyState& st) {
-      const Claim* c = st.known && st.present ? st.claim_of(b.owner, b.lock) : nullptr;
-      return c && !c->stale;
-    };
-    int64_t explicit_from = -1, explicit_lease = -1;  // the latest granted acquire that named a lease
-    size_t explicit_state = 0;
-    int64_t own_from = -1;  // the latest own acquire or renewal that set an expiry
-    size_t own_state = 0;
+    LateWalk w{b, key};
+    if (b.crashed) {
+      w.crash = b.span.end;
+      w.crash_ms = facts_.at(w.crash).at_ms;
+    }
     for (size_t i = static_cast<size_t>(&key.after_event(b.since) - states.data()); i < states.size(); ++i) {
       const KeyState& s = states[i];
       if (b.span.end >= 0 && !b.crashed && s.event >= b.span.end) return true;  // unlocked: no deadline after
       // Only what happened since the hold's operation began can be its own acquire (and only that is
       // still there in a stream).
-      if (s.event >= b.since) {
-        const Event& x = facts_.at(s.event);
-        const bool sent_before_crash = !b.crashed || (x.sent_ms >= 0 ? x.sent_ms : x.at_ms) <= crash_ms;
-        if (x.kind == EventKind::Exec && x.owner() == b.owner && sent_before_crash && carries(s)) {
-          const bool acquired = (x.f == "acquire" || x.f == "try_acquire") && is_grant_reply(x.reply);
-          // A partial unlock re-arms the lease its holder asked for (Redisson's PEXPIRE of the stored
-          // lease): its own request, so the hold may run its lease from there, and no further.
-          const bool rearmed = x.f == "unlock" && s.expire_at >= 0;
-          if (acquired || rearmed || (x.f == "renew" && x.reply == "1")) {
-            if (s.expire_at >= 0) {
-              own_from = x.at_ms;
-              own_state = i;
-            }
-            const auto lease = acquired ? lease_of(b, x.op) : std::nullopt;
-            if (lease && *lease >= 0) {
-              explicit_from = x.at_ms;
-              explicit_lease = *lease;
-              explicit_state = i;
-            } else if (rearmed && explicit_lease >= 0) {
-              explicit_from = x.at_ms;
-              explicit_state = i;
-            }
-          }
-        }
-      }
-      if (!carries(s)) {
-        if (b.crashed && s.event >= crash && s.known) return true;  // gone after the crash, by its deadline
+      if (s.event >= b.since) note_own(w, i);
+      if (!carries(b, s)) {
+        if (b.crashed && s.event >= w.crash && s.known) return true;  // gone after the crash, by its deadline
         continue;
       }
-      // How long the hold stays in this state: to the next state, its expiry, or the end.
-      const bool last = i + 1 == states.size();
-      int64_t until = last ? facts_.end_ms() + 1 : states[i + 1].from_ms;
-      const bool runs_on = last && (s.expire_at < 0 || s.expire_at >= facts_.end_ms());  // past the end, maybe
-      if (s.expire_at >= 0) until = std::min(until, s.expire_at + 1);
-      // The state's time before the holder's crash and after it: a crash splits the state it falls in.
-      int64_t deadline = kForever, seen = -1;
-      bool from_explicit = false, after_crash = false;
-      // The live part is cut further where the hold's mode changed (a Hold or Release within the state).
-      std::vector<std::tuple<int64_t, int64_t, bool, Belief::Mode>> parts;  // from, to, crashed, mode
-      {
-        const int64_t live_to = std::min(until, crash_ms);
-        int64_t from = s.from_ms;
-        Belief::Mode mode = b.mode_at(std::max(s.event, b.span.begin));
-        for (const auto& [index, m] : b.modes) {
-          // The final Release clears the modes; after it the hold stands as it did before it.
-          if (index <= s.event || index == b.span.end) continue;
-          const int64_t at = facts_.at(index).at_ms;
-          if (at >= live_to) break;
-          if (at > from) parts.emplace_back(from, at, false, mode);
-          from = std::max(from, at);
-          mode = m;
-        }
-        if (from < live_to) parts.emplace_back(from, live_to, false, mode);
-        // The Release at the crash clears the modes: the hold stood as it did just before it.
-        if (b.crashed && until > std::max(s.from_ms, crash_ms))
-          parts.emplace_back(std::max(s.from_ms, crash_ms), until, true, b.mode_at(crash - 1));
-      }
-      for (const auto& [from, to, crashed_part, mode] : parts) {
-        int64_t d = kForever;
-        // A live mixed hold asked for renewal too: only a crash gives it a deadline.
-        if (explicit_lease >= 0 && (mode == Belief::Mode::Explicit || (crashed_part && mode == Belief::Mode::Mixed)))
-          d = explicit_from + explicit_lease;
-        const bool explicit_bar = d != kForever;
-        if (crashed_part && mode != Belief::Mode::Explicit) {
-          const int64_t watchdog = (own_from >= 0 ? own_from : crash_ms) + options_.watchdog_lease_ms;
-          if (d == kForever || watchdog > d) d = watchdog;
-        }
-        if (d == kForever) continue;
-        const bool bar_is_explicit = explicit_bar && d == explicit_from + explicit_lease;
-        d += options_.slack_ms;
-        if (runs_on && to == until && !settled.end() && facts_.end_ms() <= d) return false;  // not decided yet
-        if (to - 1 <= d) continue;  // gone (from this part of the state) by the deadline
-        deadline = d;
-        seen = std::max(d + 1, from);
-        from_explicit = bar_is_explicit;
-        after_crash = crashed_part;
-        break;
-      }
-      if (seen < 0) continue;
+      std::optional<Overdue> overdue;
+      if (!overdue_in(w, i, settled, overdue)) return false;  // not decided yet
+      if (!overdue) continue;
       // Late. Where it went, once known: a stream waits for it, so that both readings say the same.
       std::optional<Evidence> gone;
-      bool still = false;
-      for (size_t j = i; j < states.size() && !gone && !still; ++j) {
-        const KeyState& g = states[j];
-        const bool final_state = j + 1 == states.size();
-        if (!carries(g) && g.known) {
-          gone = support::event_evidence(facts_, "gone", g.event);
-          gone->where = key.name();
-          gone->from_ms = g.from_ms;
-        } else if (g.expire_at >= 0 && g.expire_at < (final_state ? facts_.end_ms() : states[j + 1].from_ms)) {
-          if (final_state && !settled.end()) return false;  // the state after it will say which event
-          gone = Evidence{};
-          gone->role = "gone";
-          gone->event = final_state ? -1 : states[j + 1].event;
-          gone->where = key.name();
-          gone->from_ms = g.expire_at;
-        } else if (final_state) {
-          if (!settled.end()) return false;
-          still = true;
-        }
-      }
-      std::vector<Evidence> ev{support::belief_evidence(facts_, "hold", b)};
-      if (after_crash) ev.push_back(support::event_evidence(facts_, "crash", crash));
-      if (from_explicit) {
-        ev.push_back(support::event_evidence(facts_, "armed", states[explicit_state].event));
-        ev.back().where = key.name();
-        ev.back().state = facts_.at(states[explicit_state].event).f;  // acquire, or a partial unlock
-        ev.push_back(support::figure("lease", explicit_lease));
-      } else if (own_from >= 0) {
-        ev.push_back(support::key_evidence("lease_set", key, states[own_state]));
-        ev.back().from_ms = own_from;
-        ev.push_back(support::figure("lease", options_.watchdog_lease_ms));
-      }
-      ev.push_back(support::figure("deadline", deadline));
-      ev.push_back(support::figure("slack", options_.slack_ms));
-      // The request that set the expiry it outlived its deadline by (the first state with it).
-      if (s.expire_at > deadline) {
-        size_t set = i;
-        while (set > 0 && states[set - 1].event >= b.since && states[set - 1].expire_at == s.expire_at &&
-               carries(states[set - 1]))
-          --set;
-        const int64_t by = states[set].event;
-        if (by >= b.since && facts_.at(by).kind == EventKind::Exec) {
-          Evidence e = support::event_evidence(facts_, "extended_by", by);
-          e.who = facts_.at(by).owner();  // whose request, and which (the server is the key's)
-          e.state = facts_.at(by).f;
-          e.number = s.expire_at;
-          ev.push_back(std::move(e));
-        }
-      }
-      if (gone) {
-        ev.push_back(std::move(*gone));
-      } else {
-        Evidence there = support::key_evidence("still_there", key, states.back());
-        ev.push_back(there);
-      }
-      const auto after = first_at(seen);
+      if (!where_gone(w, i, settled, gone)) return false;
+      const auto after = first_at(overdue->seen);
       const int64_t when =
           after == facts_.history().events().end() ? static_cast<int64_t>(facts_.history().size()) - 1 : after->index;
-      report(when, 0, seq, anomaly::kLateExpiry, std::move(ev));
+      report(when, 0, seq, anomaly::kLateExpiry, late_evidence(w, i, *overdue, std::move(gone)));
       return true;
     }
     return settled.end() || (b.span.end >= 0 && !b.crashed);
+  }
+
+  // One hold in one key as late_expiry walks the key's states, with what its owner's own requests
+  // have set so far.
+  struct LateWalk {
+    const Belief& b;
+    const KeyTrack& key;
+    int64_t crash = -1;  // the Release at its owner's crash; -1 when it did not crash
+    int64_t crash_ms = kForever;
+    int64_t explicit_from = -1, explicit_lease = -1;  // the latest granted acquire that named a lease
+    size_t explicit_state = 0;
+    int64_t own_from = -1;  // the latest own acquire or renewal that set an expiry
+    size_t own_state = 0;
+  };
+  // Where a hold outlived its deadline: from `seen` on, in a part of the state after the crash or not.
+  struct Overdue {
+    int64_t deadline = kForever, seen = -1;
+    bool from_explicit = false, after_crash = false;
+  };
+  // A stretch of a state in which the hold stood one way: before or after the crash, in one mode.
+  struct Stretch {
+    int64_t from, to;
+    bool after_crash;
+    Belief::Mode mode;
+  };
+
+  // Whether the hold is in the key in state `st` (a reader whose timeout keys expired is not).
+  static bool carries(const Belief& b, const KeyState& st) {
+    const Claim* c = st.known && st.present ? st.claim_of(b.owner, b.lock) : nullptr;
+    return c && !c->stale;
+  }
+
+  // States[i] is the owner's own doing: an acquire granted, a renewal, or a partial unlock that
+  // re-armed the lease (Redisson's PEXPIRE of the stored lease), each sent before any crash.
+  void note_own(LateWalk& w, size_t i) const {
+    const KeyState& s = w.key.states[i];
+    const Event& x = facts_.at(s.event);
+    const bool sent_before_crash = !w.b.crashed || (x.sent_ms >= 0 ? x.sent_ms : x.at_ms) <= w.crash_ms;
+    if (x.kind != EventKind::Exec || x.owner() != w.b.owner || !sent_before_crash || !carries(w.b, s)) return;
+    const bool acquired = (x.f == "acquire" || x.f == "try_acquire") && is_grant_reply(x.reply);
+    // The hold may run the lease a partial unlock re-armed from there, and no further.
+    const bool rearmed = x.f == "unlock" && s.expire_at >= 0;
+    if (!acquired && !rearmed && !(x.f == "renew" && x.reply == "1")) return;
+    if (s.expire_at >= 0) {
+      w.own_from = x.at_ms;
+      w.own_state = i;
+    }
+    const auto lease = acquired ? lease_of(w.b, x.op) : std::nullopt;
+    if (lease && *lease >= 0) {
+      w.explicit_from = x.at_ms;
+      w.explicit_lease = *lease;
+      w.explicit_state = i;
+    } else if (rearmed && w.explicit_lease >= 0) {
+      w.explicit_from = x.at_ms;
+      w.explicit_state = i;
+    }
+  }
+
+  // The stretches of states[i] the hold stood in, up to `until`: the live time is cut where the
+  // hold's mode changed (a Hold or Release within the state), and a crash splits the state it falls in.
+  std::vector<Stretch> stretches(const LateWalk& w, const KeyState& s, int64_t until) const {
+    const Belief& b = w.b;
+    std::vector<Stretch> out;
+    const int64_t live_to = std::min(until, w.crash_ms);
+    int64_t from = s.from_ms;
+    Belief::Mode mode = b.mode_at(std::max(s.event, b.span.begin));
+    for (const auto& [index, m] : b.modes) {
+      // The final Release clears the modes; after it the hold stands as it did before it.
+      if (index <= s.event || index == b.span.end) continue;
+      const int64_t at = facts_.at(index).at_ms;
+      if (at >= live_to) break;
+      if (at > from) out.push_back({from, at, false, mode});
+      from = std::max(from, at);
+      mode = m;
+    }
+    if (from < live_to) out.push_back({from, live_to, false, mode});
+    // The Release at the crash clears the modes: the hold stood as it did just before it.
+    if (b.crashed && until > std::max(s.from_ms, w.crash_ms))
+      out.push_back({std::max(s.from_ms, w.crash_ms), until, true, b.mode_at(w.crash - 1)});
+    return out;
+  }
+
+  // Whether it is decided if the hold outlived its deadline in states[i] (false: the history may
+  // still run on past the deadline); `overdue` says where, when it did.
+  bool overdue_in(const LateWalk& w, size_t i, const Settled& settled, std::optional<Overdue>& overdue) const {
+    const auto& states = w.key.states;
+    const KeyState& s = states[i];
+    // How long the hold stays in this state: to the next state, its expiry, or the end.
+    const bool last = i + 1 == states.size();
+    int64_t until = last ? facts_.end_ms() + 1 : states[i + 1].from_ms;
+    const bool runs_on = last && (s.expire_at < 0 || s.expire_at >= facts_.end_ms());  // past the end, maybe
+    if (s.expire_at >= 0) until = std::min(until, s.expire_at + 1);
+    for (const Stretch& st : stretches(w, s, until)) {
+      int64_t d = kForever;
+      // A live mixed hold asked for renewal too: only a crash gives it a deadline.
+      if (w.explicit_lease >= 0 &&
+          (st.mode == Belief::Mode::Explicit || (st.after_crash && st.mode == Belief::Mode::Mixed)))
+        d = w.explicit_from + w.explicit_lease;
+      const bool explicit_bar = d != kForever;
+      if (st.after_crash && st.mode != Belief::Mode::Explicit) {
+        const int64_t watchdog = (w.own_from >= 0 ? w.own_from : w.crash_ms) + options_.watchdog_lease_ms;
+        if (d == kForever || watchdog > d) d = watchdog;
+      }
+      if (d == kForever) continue;
+      const bool bar_is_explicit = explicit_bar && d == w.explicit_from + w.explicit_lease;
+      d += options_.slack_ms;
+      if (runs_on && st.to == until && !settled.end() && facts_.end_ms() <= d) return false;
+      if (st.to - 1 <= d) continue;  // gone (from this part of the state) by the deadline
+      overdue = Overdue{d, std::max(d + 1, st.from), bar_is_explicit, st.after_crash};
+      return true;
+    }
+    return true;
+  }
+
+  // Whether it is known where the hold went from states[i] on (false: the state after the last
+  // will say); `gone` is it, or none when it was still there at the end.
+  bool where_gone(const LateWalk& w, size_t i, const Settled& settled, std::optional<Evidence>& gone) const {
+    const auto& states = w.key.states;
+    for (size_t j = i; j < states.size(); ++j) {
+      const KeyState& g = states[j];
+      const bool final_state = j + 1 == states.size();
+      if (!carries(w.b, g) && g.known) {
+        gone = support::event_evidence(facts_, "gone", g.event);
+        gone->where = w.key.name();
+        gone->from_ms = g.from_ms;
+        return true;
+      }
+      if (g.expire_at >= 0 && g.expire_at < (final_state ? facts_.end_ms() : states[j + 1].from_ms)) {
+        if (final_state && !settled.end()) return false;
+        gone = Evidence{};
+        gone->role = "gone";
+        gone->event = final_state ? -1 : states[j + 1].event;
+        gone->where = w.key.name();
+        gone->from_ms = g.expire_at;
+        return true;
+      }
+      if (final_state) return settled.end();  // still there
+    }
+    return true;
+  }
+
+  // The story of a late expiry: the hold, what set its deadline, who extended the expiry past it,
+  // and where the hold went.
+  std::vector<Evidence> late_evidence(const LateWalk& w, size_t i, const Overdue& o, std::optional<Evidence> gone) const {
+    const Belief& b = w.b;
+    const auto& states = w.key.states;
+    const KeyState& s = states[i];
+    std::vector<Evidence> ev{support::belief_evidence(facts_, "hold", b)};
+    if (o.after_crash) ev.push_back(support::event_evidence(facts_, "crash", w.crash));
+    if (o.from_explicit) {
+      ev.push_back(support::event_evidence(facts_, "armed", states[w.explicit_state].event));
+      ev.back().where = w.key.name();
+      ev.back().state = facts_.at(states[w.explicit_state].event).f;  // acquire, or a partial unlock
+      ev.push_back(support::figure("lease", w.explicit_lease));
+    } else if (w.own_from >= 0) {
+      ev.push_back(support::key_evidence("lease_set", w.key, states[w.own_state]));
+      ev.back().from_ms = w.own_from;
+      ev.push_back(support::figure("lease", options_.watchdog_lease_ms));
+    }
+    ev.push_back(support::figure("deadline", o.deadline));
+    ev.push_back(support::figure("slack", options_.slack_ms));
+    // The request that set the expiry it outlived its deadline by (the first state with it).
+    if (s.expire_at > o.deadline) {
+      size_t set = i;
+      while (set > 0 && states[set - 1].event >= b.since && states[set - 1].expire_at == s.expire_at &&
+             carries(b, states[set - 1]))
+        --set;
+      const int64_t by = states[set].event;
+      if (by >= b.since && facts_.at(by).kind == EventKind::Exec) {
+        Evidence e = support::event_evidence(facts_, "extended_by", by);
+        e.who = facts_.at(by).owner();  // whose request, and which (the server is the key's)
+        e.state = facts_.at(by).f;
+        e.number = s.expire_at;
+        ev.push_back(std::move(e));
+      }
+    }
+    ev.push_back(gone ? std::move(*gone) : support::key_evidence("still_there", w.key, states.back()));
+    return ev;
   }
 
   // c, d and e: a renewal is judged once every event of its millisecond is taken.

@@ -4,8 +4,7 @@
 #include <vector>
 
 #include "app/command.hpp"
-#include "app/exhaustive_command.hpp"
-#include "app/explore_command.hpp"
+#include "explore/shard_merge.hpp"
 
 namespace locksim::app {
 namespace {
@@ -21,8 +20,9 @@ class MergeCommand final : public Command {
   }
 
   int run() override {
-    if (is_exhaustive_json(inputs_.front())) return run_merge_exhaustive(inputs_, out_, std::cout, std::cerr);
-    return run_merge(inputs_, out_, std::cerr);
+    if (explore::is_exhaustive_json(inputs_.front()))
+      return explore::merge_exhaustive_shards(inputs_, out_, std::cout, std::cerr);
+    return explore::merge_explore_shards(inputs_, out_, std::cerr);
   }
 
  private:

@@ -1,6 +1,5 @@
 #include "app/exhaustive_command.hpp"
 
-#include <atomic>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +9,7 @@
 #include <sstream>
 
 #include "app/cli_values.hpp"
+#include "app/interrupt.hpp"
 #include "base/sha1.hpp"
 #include "explore/estimate.hpp"
 #include "explore/exhaustive.hpp"
@@ -28,9 +28,6 @@ using explore::HowFarJudged;
 using explore::how_far_judged;
 using explore::PropertyCounts;
 using explore::schedules_text;
-
-std::atomic<bool> g_stop{false};
-extern "C" void on_exhaustive_interrupt(int) { g_stop.store(true); }
 
 // KIND[=MS][@CLIENT][:COUNT]: "crash", "pause=20000:1", "crash@A:2".
 world::ScheduleBounds::FaultBudget parse_fault(const std::string& text, const scenario::Scenario& s) {
@@ -136,8 +133,7 @@ class ExhaustiveRun {
     search_.shortest = !o_.first;
     search_.max_schedules = o_.max_schedules;
     search_.max_seconds = o_.max_seconds;
-    g_stop.store(false);
-    search_.stop = [] { return g_stop.load(); };
+    search_.stop = [] { return stop_requested(); };
     search_.progress = [this](const explore::ExhaustiveProgress& p) { show_progress(p); };
     // Bounds that cannot run are refused before anything is said of them.
     try {
@@ -153,18 +149,18 @@ class ExhaustiveRun {
   int estimate() {
     out_ << "estimate: " << s_.name << " (" << s_.lock.type << ", " << s_.clients.size() << " clients, "
          << s_.timeline.size() << " steps)\nbounds: " << bounds_text(search_.bounds) << "\n";
-    const auto old_int = std::signal(SIGINT, on_exhaustive_interrupt);
     try {
-      const explore::StateSpaceEstimate e = explore::estimate_state_space(s_, search_, o_.estimate);
-      std::signal(SIGINT, old_int);
+      const explore::StateSpaceEstimate e = [&] {
+        const StopOnSignal stop({SIGINT});
+        return explore::estimate_state_space(s_, search_, o_.estimate);
+      }();
       out_ << explore::describe(e);
-      if (g_stop.load()) {
+      if (stop_requested()) {
         err_ << "locksim check --exhaustive: interrupted after " << e.samples << " schedules\n";
         return 130;
       }
       return 0;
     } catch (const std::exception& e) {
-      std::signal(SIGINT, old_int);
       return bad(e.what());
     }
   }
@@ -181,16 +177,16 @@ class ExhaustiveRun {
     out_ << "\n";
 
     s_.world.script_texts = std::make_shared<client::ScriptTexts>();  // the search's and --random's one reading
-    const auto old_int = std::signal(SIGINT, on_exhaustive_interrupt);
-    try {
-      r_ = explore::search_exhaustive(s_, search_);
-    } catch (const std::invalid_argument& e) {
-      std::signal(SIGINT, old_int);
-      return bad(e.what());
+    {
+      const StopOnSignal stop({SIGINT});
+      try {
+        r_ = explore::search_exhaustive(s_, search_);
+      } catch (const std::invalid_argument& e) {
+        return bad(e.what());
+      }
+      // The random schedules run under the same Ctrl-C and within what --max-seconds leaves of its time.
+      if (o_.random > 0 && r_.stopped != "interrupted") run_random();
     }
-    // The random schedules run under the same Ctrl-C and within what --max-seconds leaves of its time.
-    if (o_.random > 0 && r_.stopped != "interrupted") run_random();
-    std::signal(SIGINT, old_int);
     std::error_code ec;
     std::filesystem::create_directories(o_.out, ec);
     return write_json();

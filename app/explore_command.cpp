@@ -14,6 +14,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "app/interrupt.hpp"
 #include "model/lock_types.hpp"
 #include "report/markup.hpp"
 #include "report/run_index.hpp"
@@ -33,11 +34,9 @@ using scenario::Scenario;
 
 namespace {
 
-// Ctrl-C and an abort in the middle of a case.
+// An abort in the middle of a case names its seed.
 std::atomic<uint64_t> g_current_seed{0};
 std::atomic<bool> g_running{false};
-
-extern "C" void on_interrupt(int) { explore_stop_flag().store(true); }
 
 extern "C" void on_abort(int) {
   if (!g_running.load()) return;
@@ -74,11 +73,6 @@ std::string duration_text(double seconds) {
 
 
 }  // namespace
-
-std::atomic<bool>& explore_stop_flag() {
-  static std::atomic<bool> flag{false};
-  return flag;
-}
 
 namespace {
 
@@ -277,15 +271,13 @@ class Exploration {
 
   // Runs the seeds until the last or Ctrl-C: 0, or 2 when a generated case could not be written.
   int run_seeds() {
-    explore_stop_flag().store(false);
-    const auto old_int = std::signal(SIGINT, on_interrupt);
-    const auto old_term = std::signal(SIGTERM, on_interrupt);
+    const StopOnSignal stop({SIGINT, SIGTERM});
     const auto old_abrt = std::signal(SIGABRT, on_abort);
     g_running.store(true);
     started_ = last_progress_ = std::chrono::steady_clock::now();
     int code = 0;
     for (const uint64_t seed : seeds_) {
-      if (explore_stop_flag().load()) {
+      if (stop_requested()) {
         interrupted_ = true;
         break;
       }
@@ -298,8 +290,6 @@ class Exploration {
       show_progress();
     }
     g_running.store(false);
-    std::signal(SIGINT, old_int);
-    std::signal(SIGTERM, old_term);
     std::signal(SIGABRT, old_abrt);
     if (code == 0 && o_.progress) err_ << "\r\x1b[K" << std::flush;
     elapsed_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();

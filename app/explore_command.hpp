@@ -6,7 +6,6 @@
 // (a line per case, then a line per finding) and JUnit (a test case per finding), with progress on
 // a terminal and Ctrl-C stopping between cases.
 // (`locksim merge` combines the shards' files: explore/shard_merge.hpp.)
-#include <atomic>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -31,9 +30,6 @@ struct ExploreOptions {
   bool write_cases = true;    // false: no counterexample files (judging only: --cases none)
   bool show_hazards = false;  // report violations a hazard of the configuration explains as findings
 };
-
-// The stop flag Ctrl-C sets; run_explore checks it between cases.
-std::atomic<bool>& explore_stop_flag();
 
 // Exit code: 0 no finding, 1 a finding (or a case that could not run), 2 bad usage, 130
 // interrupted before any finding. Violations a hazard explains are findings only with show_hazards.

@@ -18,17 +18,16 @@ namespace {
 
 class AuditCommand final : public Command {
  public:
-  explicit AuditCommand(CLI::App& app) {
-    sub_ = app.add_subcommand(
-        "audit",
-        "What a Redisson version risks, and what to do: the version to upgrade to and the bugs it fixes, the fixes'\n"
-        "options that take a bug away short of it, and for what no version avoids, its mitigation and the scenario\n"
-        "that shows it working. Then every bug and hazard of Redisson's locks that locksim models, each shown by\n"
-        "running its story from locksim's own library (installed beside it) as that version: affected or fixed, the\n"
-        "versions it affects, and a replay command. Writes index.html, summary.md, results.json, junit.xml and a\n"
-        "folder per story (its history, timeline and the story as it ran) to --out.\n"
-        "Exit code: 0 no modelled bug that a later version fixes affects it, 1 one does, 2 bad usage\n"
-        "(with --self-check: 0 every verdict as locksim's version table says, 1 one differs).");
+  explicit AuditCommand(CLI::App& app)
+      : Command(app, "audit",
+                "What a Redisson version risks, and what to do: the version to upgrade to and the bugs it fixes, the fixes'\n"
+                "options that take a bug away short of it, and for what no version avoids, its mitigation and the scenario\n"
+                "that shows it working. Then every bug and hazard of Redisson's locks that locksim models, each shown by\n"
+                "running its story from locksim's own library (installed beside it) as that version: affected or fixed, the\n"
+                "versions it affects, and a replay command. Writes index.html, summary.md, results.json, junit.xml and a\n"
+                "folder per story (its history, timeline and the story as it ran) to --out.\n"
+                "Exit code: 0 no modelled bug that a later version fixes affects it, 1 one does, 2 bad usage\n"
+                "(with --self-check: 0 every verdict as locksim's version table says, 1 one differs).") {
     sub_->add_option("--redisson", options_.redisson,
                      "X.Y.Z: the version to audit (modelled: " + client::modelled_range() + ")");
     std::string audited;
@@ -51,8 +50,6 @@ class AuditCommand final : public Command {
     sub_->add_flag("--self-check", options_.self_check,
                    "Also check every story's verdict against locksim's version table (locksim checking itself; not with --set)");
   }
-
-  const CLI::App& sub() const override { return *sub_; }
 
   int run() override {
     if (matrix_) return print_matrix("", std::cout, std::cerr);
@@ -79,7 +76,6 @@ class AuditCommand final : public Command {
   }
 
  private:
-  CLI::App* sub_ = nullptr;
   AuditOptions options_;
   std::string locks_;
   std::vector<std::string> set_;

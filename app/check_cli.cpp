@@ -18,20 +18,17 @@ namespace {
 
 class CheckCommand final : public Command {
  public:
-  explicit CheckCommand(CLI::App& app) {
-    sub_ = app.add_subcommand(
-        "check",
-        "Judges a recorded history (one `locksim serve` wrote, or a run's history.jsonl) with the checkers, prints\n"
-        "the verdicts and writes the usual reports and a timeline. By default it judges what the history has the\n"
-        "inputs for: mutual_exclusion (clients noted their holds with LOCKSIM.NOTE) and resource (serve --resource).\n"
-        "A run's history names its lock, and is judged as that lock; an older one, whose end names none, needs --lock.\n"
-        "Exit code: 0 every verdict holds (or is as --expect says), 1 one does not, 2 bad input.\n"
-        "With --exhaustive the file is a scenario, and every schedule of it within its bounds is run and judged.");
+  explicit CheckCommand(CLI::App& app)
+      : Command(app, "check",
+                "Judges a recorded history (one `locksim serve` wrote, or a run's history.jsonl) with the checkers, prints\n"
+                "the verdicts and writes the usual reports and a timeline. By default it judges what the history has the\n"
+                "inputs for: mutual_exclusion (clients noted their holds with LOCKSIM.NOTE) and resource (serve --resource).\n"
+                "A run's history names its lock, and is judged as that lock; an older one, whose end names none, needs --lock.\n"
+                "Exit code: 0 every verdict holds (or is as --expect says), 1 one does not, 2 bad input.\n"
+                "With --exhaustive the file is a scenario, and every schedule of it within its bounds is run and judged.") {
     add_history_options();
     add_search_options();
   }
-
-  const CLI::App& sub() const override { return *sub_; }
 
   int run() override {
     if (options_.stream && (exhaustive_ || sub_->count("--out") > 0)) {
@@ -156,7 +153,6 @@ class CheckCommand final : public Command {
     return run_exhaustive(ex, std::cout, std::cerr);
   }
 
-  CLI::App* sub_ = nullptr;
   CheckOptions options_;
   bool exhaustive_ = false;
   CLI::Option_group* search_ = nullptr;

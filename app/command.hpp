@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <memory>
+#include <string>
 
 namespace locksim::app {
 
@@ -12,9 +13,18 @@ class Command {
  public:
   virtual ~Command() = default;
   // The subcommand it added: after parsing, true when the user chose it.
-  virtual const CLI::App& sub() const = 0;
+  const CLI::App& sub() const { return *sub_; }
   // Runs it, its options parsed: its exit code (2 for a mistake of the user's, said on stderr).
   virtual int run() = 0;
+
+ protected:
+  // Adds subcommand `name` to `app`; the first phrase of `description` is its line in `locksim --help`.
+  Command(CLI::App& app, const std::string& name, const std::string& description)
+      : sub_(app.add_subcommand(name, description)) {}
+  Command(const Command&) = delete;
+  Command& operator=(const Command&) = delete;
+
+  CLI::App* const sub_;  // its options are added to it
 };
 
 // Each adds its subcommand to `app`; `locksim --help` lists them in the order they are added.

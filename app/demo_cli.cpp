@@ -11,21 +11,19 @@ namespace {
 
 class DemoCommand final : public Command {
  public:
-  explicit DemoCommand(CLI::App& app) {
-    sub_ = app.add_subcommand(
-        "demo", "Walks through the seed articles' lock scripts on the fake Redis, step by step, on a simulated clock.");
+  explicit DemoCommand(CLI::App& app)
+      : Command(app, "demo",
+                "Walks through the seed articles' lock scripts on the fake Redis, step by step, on a simulated clock.") {
     sub_->add_option("--scripts", scripts_dir_,
                      "Directory of the lock scripts (*.lua; default: $LOCKSIM_SCRIPTS, else share/locksim/scripts beside\n"
                      "the executable)");
   }
 
-  const CLI::App& sub() const override { return *sub_; }
   int run() override {
     return shell::run_demo(std::cout, scripts_dir_.empty() ? client::default_scripts_dir() : scripts_dir_);
   }
 
  private:
-  CLI::App* sub_ = nullptr;
   std::string scripts_dir_;  // empty: locksim's own, looked up when the demo runs (it may be missing)
 };
 

@@ -1,100 +1,33 @@
 #include "app/exhaustive_command.hpp"
 
-#include <atomic>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <limits>
-#include <map>
-#include <set>
-
-#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 
 #include "app/cli_values.hpp"
+#include "app/exhaustive_bounds.hpp"
+#include "app/interrupt.hpp"
 #include "base/sha1.hpp"
 #include "explore/estimate.hpp"
 #include "explore/exhaustive.hpp"
+#include "explore/how_far_judged.hpp"
 #include "model/checkers.hpp"
 #include "model/lock_types.hpp"
 #include "report/report.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/writer.hpp"
-#include "world/fault_param_reader.hpp"
 
 namespace locksim::app {
 namespace {
 
-std::atomic<bool> g_stop{false};
-extern "C" void on_exhaustive_interrupt(int) { g_stop.store(true); }
-
-// KIND[=MS][@CLIENT][:COUNT]: "crash", "pause=20000:1", "crash@A:2".
-world::ScheduleBounds::FaultBudget parse_fault(const std::string& text, const scenario::Scenario& s) {
-  std::string rest = text;
-  world::ScheduleBounds::FaultBudget budget{{}, 1};
-  const auto fail = [&](const std::string& why) {
-    throw std::invalid_argument("--faults " + text + ": " + why + " (expected KIND[=MS][@CLIENT][:COUNT], e.g. crash:1,pause=15000:1)");
-  };
-  if (const auto colon = rest.rfind(':'); colon != std::string::npos) {
-    const auto count = parse_integer(rest.substr(colon + 1));
-    if (!count) fail("the count is not a number");
-    if (*count < 1) fail("the count is at least 1");
-    if (*count > std::numeric_limits<int>::max()) fail("the count is at most " + std::to_string(std::numeric_limits<int>::max()));
-    budget.count = static_cast<int>(*count);
-    rest = rest.substr(0, colon);
-  }
-  if (const auto at = rest.find('@'); at != std::string::npos) {
-    budget.fault.client = rest.substr(at + 1);
-    rest = rest.substr(0, at);
-    if (std::none_of(s.clients.begin(), s.clients.end(), [&](const auto& c) { return c.name == budget.fault.client; }))
-      fail("no client named '" + budget.fault.client + "'");
-  }
-  std::string ms;
-  if (const auto eq = rest.find('='); eq != std::string::npos) {
-    ms = rest.substr(eq + 1);
-    rest = rest.substr(0, eq);
-  }
-  const world::FaultInfo* info = world::find_fault(rest);
-  if (!info) fail("unknown fault '" + rest + "' (expected " + world::fault_list() + ")");
-  budget.fault.kind = info->kind;
-  if (info->on_server) fail("a server's fault goes in the file's bounded.faults, with its parameters");
-  for (const world::FaultParam p : info->params)
-    if (p != world::FaultParam::ForMs) fail(std::string(info->name) + " takes parameters: put it in the file's bounded.faults");
-  if (info->lasts()) {
-    if (ms.empty()) fail(std::string(info->name) + " lasts: give its duration, " + std::string(info->name) + "=MS");
-    if (const std::string problem = world::read_fault_param(budget.fault, world::FaultParam::ForMs, ms); !problem.empty())
-      fail(problem);
-  } else if (!ms.empty()) {
-    fail(std::string(info->name) + " takes no duration");
-  }
-  return budget;
-}
-
-std::string bounds_text(const world::ScheduleBounds& b) {
-  std::ostringstream out;
-  out << "latencies {";
-  for (size_t i = 0; i < b.latencies.size(); ++i) out << (i ? ", " : "") << b.latencies[i];
-  out << "} ms";
-  if (b.latencies.size() > 1) out << " (slow messages " << (b.slow_max < 0 ? "any number" : "at most " + std::to_string(b.slow_max)) << ")";
-  out << ", messages lost at most " << b.lost_max << ", faults ";
-  if (b.faults.empty()) out << "none";
-  for (size_t i = 0; i < b.faults.size(); ++i) {
-    const world::Fault& f = b.faults[i].fault;
-    out << (i ? ", " : "") << world::fault_name(f);
-    if (world::fault_info(f.kind).lasts()) out << " " << f.for_ms << " ms";
-    if (!f.client.empty()) out << " of " << f.client;
-    out << " x" << b.faults[i].count;
-  }
-  if (!b.clock_offsets.empty()) {
-    out << ", clock offsets {";
-    for (size_t i = 0; i < b.clock_offsets.size(); ++i) out << (i ? ", " : "") << b.clock_offsets[i];
-    out << "} ms";
-  }
-  out << ", depth " << b.depth << ", reduction " << (b.reduce ? "on" : "off");
-  return out.str();
-}
+using explore::HowFarJudged;
+using explore::how_far_judged;
+using explore::PropertyCounts;
+using explore::schedules_text;
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream file(path, std::ios::binary);
@@ -102,46 +35,6 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   if (!file) throw std::runtime_error("cannot write " + path.string());
 }
 
-// "1 schedule", "3 schedules".
-std::string schedules(uint64_t n) { return std::to_string(n) + (n == 1 ? " schedule" : " schedules"); }
-
-// How far each property was judged, over the schedules a search (or a merge of shards) ran without
-// a counterexample, or before the one it expected: a line for each property not judged in every one, and whether any keeps the
-// search from saying "holds": a schedule whose verdict could not be told, or a property that no
-// schedule had anything to judge for (it was never tested). Schedules with nothing to judge hold
-// the property vacuously; the line says how many schedules did test it.
-struct PropertyCounts {
-  std::string name;
-  uint64_t unknown = 0;
-  uint64_t nothing_to_judge = 0;
-};
-struct Judged {
-  std::string lines;
-  bool unjudged = false;
-};
-Judged judged_in(const std::vector<PropertyCounts>& counts, uint64_t total) {
-  Judged j;
-  for (const PropertyCounts& c : counts) {
-    if (c.unknown > 0) {
-      j.lines += "  but " + c.name + " could not be judged in " + schedules(c.unknown) + " (unknown)\n";
-      j.unjudged = true;
-    }
-    if (c.nothing_to_judge == 0 || total == 0) continue;
-    if (c.nothing_to_judge + c.unknown >= total) {
-      j.lines += "  but " + c.name + " had nothing to judge in " +
-                 (c.unknown > 0 ? "the other " + std::to_string(c.nothing_to_judge)
-                  : total == 1  ? std::string("the one schedule")
-                                : "any of the " + schedules(total)) +
-                 " (unknown): it was never tested\n";
-      j.unjudged = true;
-    } else {
-      j.lines += "  " + c.name + " had nothing to judge in " + std::to_string(c.nothing_to_judge) + " of the " +
-                 schedules(total) + "; the other " + std::to_string(total - c.nothing_to_judge - c.unknown) +
-                 " tested it\n";
-    }
-  }
-  return j;
-}
 
 }  // namespace
 
@@ -174,8 +67,7 @@ class ExhaustiveRun {
     search_.shortest = !o_.first;
     search_.max_schedules = o_.max_schedules;
     search_.max_seconds = o_.max_seconds;
-    g_stop.store(false);
-    search_.stop = [] { return g_stop.load(); };
+    search_.stop = [] { return stop_requested(); };
     search_.progress = [this](const explore::ExhaustiveProgress& p) { show_progress(p); };
     // Bounds that cannot run are refused before anything is said of them.
     try {
@@ -191,18 +83,18 @@ class ExhaustiveRun {
   int estimate() {
     out_ << "estimate: " << s_.name << " (" << s_.lock.type << ", " << s_.clients.size() << " clients, "
          << s_.timeline.size() << " steps)\nbounds: " << bounds_text(search_.bounds) << "\n";
-    const auto old_int = std::signal(SIGINT, on_exhaustive_interrupt);
     try {
-      const explore::StateSpaceEstimate e = explore::estimate_state_space(s_, search_, o_.estimate);
-      std::signal(SIGINT, old_int);
+      const explore::StateSpaceEstimate e = [&] {
+        const StopOnSignal stop({SIGINT});
+        return explore::estimate_state_space(s_, search_, o_.estimate);
+      }();
       out_ << explore::describe(e);
-      if (g_stop.load()) {
+      if (stop_requested()) {
         err_ << "locksim check --exhaustive: interrupted after " << e.samples << " schedules\n";
         return 130;
       }
       return 0;
     } catch (const std::exception& e) {
-      std::signal(SIGINT, old_int);
       return bad(e.what());
     }
   }
@@ -219,16 +111,16 @@ class ExhaustiveRun {
     out_ << "\n";
 
     s_.world.script_texts = std::make_shared<client::ScriptTexts>();  // the search's and --random's one reading
-    const auto old_int = std::signal(SIGINT, on_exhaustive_interrupt);
-    try {
-      r_ = explore::search_exhaustive(s_, search_);
-    } catch (const std::invalid_argument& e) {
-      std::signal(SIGINT, old_int);
-      return bad(e.what());
+    {
+      const StopOnSignal stop({SIGINT});
+      try {
+        r_ = explore::search_exhaustive(s_, search_);
+      } catch (const std::invalid_argument& e) {
+        return bad(e.what());
+      }
+      // The random schedules run under the same Ctrl-C and within what --max-seconds leaves of its time.
+      if (o_.random > 0 && r_.stopped != "interrupted") run_random();
     }
-    // The random schedules run under the same Ctrl-C and within what --max-seconds leaves of its time.
-    if (o_.random > 0 && r_.stopped != "interrupted") run_random();
-    std::signal(SIGINT, old_int);
     std::error_code ec;
     std::filesystem::create_directories(o_.out, ec);
     return write_json();
@@ -259,20 +151,8 @@ class ExhaustiveRun {
 
   // The file's bounded: with the command line's options over it.
   int read_bounds() {
-    world::ScheduleBounds& bounds = search_.bounds;
-    bounds = s_.bounded.value_or(world::ScheduleBounds{});
-    if (!o_.latencies.empty()) bounds.latencies = o_.latencies;
-    if (!o_.clock_offsets.empty()) bounds.clock_offsets = o_.clock_offsets;
-    if (o_.slow_max) bounds.slow_max = *o_.slow_max;
-    if (o_.lost_max) bounds.lost_max = *o_.lost_max;
-    if (o_.depth) bounds.depth = *o_.depth;
-    if (o_.no_reduce) bounds.reduce = false;
-    if (o_.no_faults) bounds.faults.clear();
     try {
-      if (!o_.faults.empty()) {
-        bounds.faults.clear();
-        for (const std::string& f : o_.faults) bounds.faults.push_back(parse_fault(f, s_));
-      }
+      search_.bounds = search_bounds(o_, s_);
     } catch (const std::invalid_argument& e) {
       return bad(e.what());
     }
@@ -386,13 +266,13 @@ class ExhaustiveRun {
     // The search ends at its first counterexample: what else it claims, it claims of the schedules
     // before it only.
     if (as_expected && (properties_.size() > 1 || !s_.expect_ops.empty()))
-      out_ << "  the search stopped here: the other claims were judged in the " << schedules(r_.schedules)
+      out_ << "  the search stopped here: the other claims were judged in the " << schedules_text(r_.schedules)
            << " up to this one, not in every schedule within the bounds\n";
     // And a property expected to hold that those schedules could not judge was not tested at all.
     std::vector<PropertyCounts> counts;
     for (size_t i = 0; i < properties_.size(); ++i)
       if (properties_[i].second != "violated") counts.push_back({properties_[i].first, r_.unknown[i], r_.nothing_to_judge[i]});
-    const Judged judged = judged_in(counts, r_.schedules);
+    const HowFarJudged judged = how_far_judged(counts, r_.schedules);
     if (as_expected) out_ << judged.lines;
     out_ << totals() << "\n";
     if (random_interrupted_) return 130;
@@ -435,7 +315,7 @@ class ExhaustiveRun {
     for (const auto& [name, value] : properties_) expected_violation_missing = expected_violation_missing || value == "violated";
     std::vector<PropertyCounts> counts;
     for (size_t i = 0; i < properties_.size(); ++i) counts.push_back({properties_[i].first, r_.unknown[i], r_.nothing_to_judge[i]});
-    const Judged judged = judged_in(counts, r_.schedules);
+    const HowFarJudged judged = how_far_judged(counts, r_.schedules);
     print_verdict(expected_violation_missing, judged);
     out_ << totals() << "\n";
     if (r_.level >= 0 && r_.leaves != r_.judged_at_level_end && search_.shards == 1)
@@ -446,7 +326,7 @@ class ExhaustiveRun {
   }
 
   // HOLDS, NOT FOUND, NOT ALL JUDGED, NOTHING JUDGED or INCOMPLETE, with how far each property was judged.
-  void print_verdict(bool expected_violation_missing, const Judged& judged) {
+  void print_verdict(bool expected_violation_missing, const HowFarJudged& judged) {
     // A shard speaks for its part of the tree only.
     const std::string part = search_.shards > 1 ? " of shard " + std::to_string(search_.shard) + "/" +
                                                       std::to_string(search_.shards) +
@@ -496,141 +376,6 @@ int run_exhaustive(const ExhaustiveCommandOptions& o, std::ostream& out, std::os
   if (o.estimate > 0) return search.estimate();
   if (const int bad = search.run(); bad != 0) return bad;
   return search.report();
-}
-
-bool is_exhaustive_json(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::stringstream text;
-  text << file.rdbuf();
-  const auto j = nlohmann::json::parse(text.str(), nullptr, false);
-  return !j.is_discarded() && j.is_object() && j.contains("shards") && j.contains("schedules");
-}
-
-int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::string& out_path, std::ostream& out,
-                         std::ostream& err) {
-  nlohmann::ordered_json total, expect, unknown = nlohmann::ordered_json::object(),
-                                        nothing_to_judge = nlohmann::ordered_json::object();
-  std::set<int64_t> seen;
-  int64_t shards = -1;
-  int64_t deepest_level = -1, stopped_level = std::numeric_limits<int64_t>::max();
-  // Every shard's counterexample counts: one of a property expected to hold (or of a pinned
-  // outcome) makes the search's outcome unexpected, whichever is shorter. And a counterexample is
-  // the shortest of all only if every shard without one searched every level below it.
-  nlohmann::ordered_json unexpected_c, expected_c;
-  std::map<int64_t, int64_t> finished;  // per shard, every level up to this one searched to its end
-  std::string search;
-  bool first_pass = false;  // --first shards: their counterexamples are not the shortest
-  for (const std::string& input : inputs) {
-    std::ifstream file(input, std::ios::binary);
-    std::stringstream text;
-    text << file.rdbuf();
-    const auto j = nlohmann::json::parse(text.str(), nullptr, false);
-    if (!file || j.is_discarded() || !j.is_object() || !j.contains("shards") || !j.contains("shard")) {
-      err << "locksim merge: " << input << ": not the exhaustive.json of a `check --exhaustive` run\n";
-      return 2;
-    }
-    const int64_t n = j["shards"].get<int64_t>(), i = j["shard"].get<int64_t>();
-    if (shards >= 0 && n != shards) {
-      err << "locksim merge: " << input << ": shard " << i << " of " << n << ", but the others are of " << shards << "\n";
-      return 2;
-    }
-    const std::string this_search = j.value("search", std::string());
-    if (shards >= 0 && this_search != search) {
-      err << "locksim merge: " << input << ": a shard of another search (" << this_search << "), not of " << search << "\n";
-      return 2;
-    }
-    search = this_search;
-    shards = n;
-    if (!seen.insert(i).second) {
-      err << "locksim merge: " << input << ": shard " << i << " is given twice\n";
-      return 2;
-    }
-    // The search's identity names --first, so every shard agrees on it.
-    first_pass = !j.value("shortest", true);
-    if (total.empty()) {
-      expect = j.value("expect", nlohmann::ordered_json::object());
-      total = {{"search", search}, {"shards", n}, {"schedules", 0}, {"runs", 0}, {"states", 0}, {"pruned", 0}, {"cut", 0},
-               {"level", j["level"]}, {"complete", true}, {"shortest", !first_pass}, {"stopped", ""}, {"seconds", 0.0},
-               {"counterexample", nullptr}};
-    }
-    for (const char* key : {"schedules", "runs", "states", "pruned", "cut"})
-      total[key] = total[key].get<uint64_t>() + j[key].get<uint64_t>();
-    // A complete shard ran every schedule of its part, at whatever level; one stopped early, every
-    // one with at most its level's deviations. So the search's level is the least of the stopped
-    // shards', or, when none stopped, the deepest any shard needed (the single search's).
-    if (j["complete"].get<bool>()) deepest_level = std::max(deepest_level, j["level"].get<int64_t>());
-    else stopped_level = std::min(stopped_level, j["level"].get<int64_t>());
-    total["complete"] = total["complete"].get<bool>() && j["complete"].get<bool>();
-    if (!j["stopped"].get<std::string>().empty()) total["stopped"] = j["stopped"];
-    total["seconds"] = total["seconds"].get<double>() + j["seconds"].get<double>();
-    const nlohmann::ordered_json shard_unknown = j.value("unknown", nlohmann::ordered_json::object());
-    for (const auto& [name, n] : shard_unknown.items()) unknown[name] = unknown.value(name, uint64_t{0}) + n.get<uint64_t>();
-    const nlohmann::ordered_json shard_nothing = j.value("nothing_to_judge", nlohmann::ordered_json::object());
-    for (const auto& [name, n] : shard_nothing.items())
-      nothing_to_judge[name] = nothing_to_judge.value(name, uint64_t{0}) + n.get<uint64_t>();
-    const auto& c = j["counterexample"];
-    if (c.is_object()) {
-      const bool looked_for = j.value("expect", nlohmann::ordered_json::object()).value(c["property"].get<std::string>(), std::string()) == "violated";
-      auto& kept = looked_for ? expected_c : unexpected_c;
-      if (kept.is_null() || c["cost"].get<int64_t>() < kept["cost"].get<int64_t>()) {
-        kept = c;
-        kept["shard"] = i;
-      }
-    }
-    finished[i] = j["complete"].get<bool>() ? std::numeric_limits<int64_t>::max()
-                  : c.is_object()           ? c["cost"].get<int64_t>() - 1
-                                            : j["level"].get<int64_t>();
-  }
-  if (static_cast<int64_t>(seen.size()) != shards) {
-    err << "locksim merge: " << seen.size() << " of " << shards << " shards given; missing:";
-    for (int64_t i = 0; i < shards; ++i)
-      if (!seen.count(i)) err << " " << i;
-    err << "\n";
-    return 2;
-  }
-  total["level"] = total["complete"].get<bool>() ? deepest_level : stopped_level;
-  total["counterexample"] = !unexpected_c.is_null() ? unexpected_c : expected_c;
-  total["expect"] = expect;
-  total["unknown"] = unknown;
-  total["nothing_to_judge"] = nothing_to_judge;
-  std::ofstream file(out_path, std::ios::binary);
-  file << total.dump() << "\n";
-  if (!file) {
-    err << "locksim merge: cannot write " << out_path << "\n";
-    return 2;
-  }
-  out << total["schedules"] << " schedules, " << total["runs"] << " runs, " << total["states"] << " states, "
-      << total["pruned"] << " orders pruned over " << shards << " shards ("
-      << (total["complete"].get<bool>() ? "complete" : "not complete") << ")";
-  if (total["counterexample"].is_object()) {
-    const int64_t cost = total["counterexample"]["cost"].get<int64_t>(), in = total["counterexample"]["shard"].get<int64_t>();
-    bool others_searched = true;
-    for (const auto& [shard, level] : finished) others_searched = others_searched && (shard == in || level >= cost - 1);
-    const bool shortest = !first_pass && others_searched;
-    out << (shortest ? "; the shortest counterexample: " : "; a counterexample: ")
-        << total["counterexample"]["property"].get<std::string>() << ", " << cost << (cost == 1 ? " deviation" : " deviations")
-        << ", in shard " << in;
-    if (first_pass) out << " (--first: not necessarily the fewest)";
-    else if (!others_searched) out << " (not necessarily the fewest: another shard stopped before searching every schedule with fewer)";
-  }
-  out << "\n";
-  // The exit code one search would give: 0 when what was expected came out (a counterexample of a
-  // property expected violated; else every schedule holding, and none expected violated).
-  const auto& c = total["counterexample"];
-  // How far each claim was judged, as one search says it: not beside an unexpected counterexample;
-  // beside an expected one, for the properties expected to hold (judged in the schedules before it).
-  std::vector<PropertyCounts> counts;
-  for (const auto& [name, value] : expect.items())
-    if (value != "violated" || !c.is_object())
-      counts.push_back({name, unknown.value(name, uint64_t{0}), nothing_to_judge.value(name, uint64_t{0})});
-  const Judged judged = judged_in(counts, total["schedules"].get<uint64_t>());
-  if (unexpected_c.is_null()) out << judged.lines;
-  const bool unjudged = judged.unjudged;
-  bool violated_expected = false;
-  for (const auto& [name, value] : expect.items()) violated_expected = violated_expected || value == "violated";
-  if (!unexpected_c.is_null()) return 1;
-  if (c.is_object()) return unjudged ? 1 : 0;
-  return total["complete"].get<bool>() && !violated_expected && !unjudged ? 0 : 1;
 }
 
 }  // namespace locksim::app

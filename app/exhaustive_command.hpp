@@ -35,12 +35,4 @@ struct ExhaustiveCommandOptions {
 // the estimate of its size is printed (explore/estimate.hpp), exit code 0 (2 bad input).
 int run_exhaustive(const ExhaustiveCommandOptions& options, std::ostream& out, std::ostream& err);
 
-// Whether `path` holds an exhaustive.json (a search's totals) rather than explore's results.jsonl.
-bool is_exhaustive_json(const std::string& path);
-// `locksim merge SHARD.json...`: the shards of one search (each of 0..N-1 once) added up into what one
-// search would report, written to `out_path`. Exit code: 0 merged, 2 bad input (a shard missing,
-// twice, or of another split).
-int run_merge_exhaustive(const std::vector<std::string>& inputs, const std::string& out_path, std::ostream& out,
-                         std::ostream& err);
-
 }  // namespace locksim::app

@@ -32,24 +32,21 @@ std::vector<std::string> split_commas(const std::string& text) {
 
 class ExploreCommand final : public Command {
  public:
-  explicit ExploreCommand(CLI::App& app) {
-    sub_ = app.add_subcommand(
-        "explore",
-        "Property-based exploration: per seed, a random workload (1..N clients, lock/try_lock/unlock/work/write)\n"
-        "and fault plan, run in the simulated world and judged by the properties named, each expected to hold.\n"
-        "A violation is shrunk to a small scenario file (replay: locksim run FILE) and an HTML timeline; seeds that\n"
-        "shrink to the same case are one finding. With --against, every case also runs under a second configuration\n"
-        "and the findings are the verdicts that differ (a fix, an upgrade, your script against the stock one).\n"
-        "Violations a hazard of the configuration explains (a lease shorter than the work, a pause longer than the\n"
-        "lease, a restart without persistence, ...) are counted apart.\n"
-        "Exit code: 0 no finding, 1 findings (or a case that could not run), 2 bad usage, 130 interrupted.\n"
-        "More: docs/exploration.md.");
+  explicit ExploreCommand(CLI::App& app)
+      : Command(app, "explore",
+                "Property-based exploration: per seed, a random workload (1..N clients, lock/try_lock/unlock/work/write)\n"
+                "and fault plan, run in the simulated world and judged by the properties named, each expected to hold.\n"
+                "A violation is shrunk to a small scenario file (replay: locksim run FILE) and an HTML timeline; seeds that\n"
+                "shrink to the same case are one finding. With --against, every case also runs under a second configuration\n"
+                "and the findings are the verdicts that differ (a fix, an upgrade, your script against the stock one).\n"
+                "Violations a hazard of the configuration explains (a lease shorter than the work, a pause longer than the\n"
+                "lease, a restart without persistence, ...) are counted apart.\n"
+                "Exit code: 0 no finding, 1 findings (or a case that could not run), 2 bad usage, 130 interrupted.\n"
+                "More: docs/exploration.md.") {
     add_workload_options();
     add_configuration_options();
     add_run_options();
   }
-
-  const CLI::App& sub() const override { return *sub_; }
 
   int run() override {
     if (const int bad = configure(); bad != 0) return bad;
@@ -239,7 +236,6 @@ class ExploreCommand final : public Command {
     return 0;
   }
 
-  CLI::App* sub_ = nullptr;
   ExploreOptions options_;
   std::string faults_ = "none", properties_ = "mutual_exclusion", seeds_, shard_;
   uint64_t seed_ = 0, count_ = 1000;

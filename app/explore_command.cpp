@@ -14,6 +14,8 @@
 #include <ostream>
 #include <sstream>
 
+#include "app/explore_findings.hpp"
+#include "app/interrupt.hpp"
 #include "model/lock_types.hpp"
 #include "report/markup.hpp"
 #include "report/run_index.hpp"
@@ -33,11 +35,9 @@ using scenario::Scenario;
 
 namespace {
 
-// Ctrl-C and an abort in the middle of a case.
+// An abort in the middle of a case names its seed.
 std::atomic<uint64_t> g_current_seed{0};
 std::atomic<bool> g_running{false};
-
-extern "C" void on_interrupt(int) { explore_stop_flag().store(true); }
 
 extern "C" void on_abort(int) {
   if (!g_running.load()) return;
@@ -57,164 +57,12 @@ extern "C" void on_abort(int) {
   [[maybe_unused]] const ssize_t w = ::write(2, buf, n);
 }
 
-void write_text(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary);
-  if (!file) throw std::runtime_error(path.string() + ": cannot write");
-  file << text;
-  if (!file) throw std::runtime_error(path.string() + ": write failed");
-}
-
 std::string duration_text(double seconds) {
   std::ostringstream o;
   if (seconds < 90) o << static_cast<int64_t>(seconds + 0.5) << "s";
   else if (seconds < 5400) o << static_cast<int64_t>(seconds / 60 + 0.5) << "m";
   else o << std::fixed << std::setprecision(1) << seconds / 3600 << "h";
   return o.str();
-}
-
-
-}  // namespace
-
-std::atomic<bool>& explore_stop_flag() {
-  static std::atomic<bool> flag{false};
-  return flag;
-}
-
-namespace {
-
-// Where a case's counterexample went ("" where nothing was written).
-struct CaseFiles {
-  std::string scenario{}, timeline{};                  // under the configuration
-  std::string scenario_against{}, timeline_against{};  // under --against
-};
-
-// One finding (or one hazard's group of seeds): its first seed's result and how many seeds share it.
-struct Group {
-  explore::CaseResult first;
-  CaseFiles files;
-  size_t seeds = 0;
-};
-
-// "liveness violated under the configuration, holds under --against fair_variant=tail-3.32".
-std::string finding_title(const explore::CaseResult& r, const explore::ExploreConfig& c) {
-  std::string t = r.violated + " (" + r.anomaly + ")";
-  // A side still waiting at the end has no verdict: it never "holds".
-  const char* other = r.no_verdict.empty() ? "holds" : "no verdict";
-  if (r.side == "config")
-    t += std::string(" violated under the configuration, ") + other + " under --against " + explore::variation_text(*c.against);
-  if (r.side == "against")
-    t += std::string(" ") + other + " under the configuration, violated under --against " + explore::variation_text(*c.against);
-  return t;
-}
-
-// A differential case's timelines show its verdicts as seen, not judged: what matters is how the two
-// configurations differ, which neither page alone can say ("differs", never a failed expectation).
-void write_case(const Scenario& s, const scenario::ScenarioResult& run, const std::string& scenario_path,
-                const std::string& timeline_path, bool differential) {
-  write_scenario_file(s, scenario_path);
-  TimelineInput t;
-  t.title = s.name;
-  t.about = s.about;
-  t.lock = s.lock.name;
-  t.lock_type = s.lock.type;
-  t.redisson = run.redisson;
-  t.clients = run.clients;
-  t.history = &run.history;
-  if (model::is_fair(s.lock.type)) t.thread_wait_ms = s.lock.fair.thread_wait_ms;
-  for (const auto& p : run.properties) {
-    t.verdicts.push_back(p.verdict);
-    t.expected.push_back(differential ? "" : p.expected);
-    t.met.push_back(differential || p.passed);
-  }
-  write_text(timeline_path, render_timeline_html(t));
-}
-
-// What a group of seeds is: a finding, a hazard's, or (differential) pairs whose other side has no
-// verdict. Each is counted apart, and only findings make explore exit 1.
-enum class GroupKind { Finding, Hazard, NoVerdict };
-
-// The key of a no-verdict group: the side without a verdict, and the hazard of the violating one.
-std::string no_verdict_key(const CaseResult& r) {
-  return r.no_verdict + (r.hazard ? " " + std::string(r.hazard->name) : std::string());
-}
-
-// A finding's line in results.jsonl; a hazard's group is keyed by the hazard instead, a no-verdict
-// group by the side without a verdict (and the violating side's hazard).
-nlohmann::ordered_json finding_json(const Group& g, GroupKind kind) {
-  const CaseResult& r = g.first;
-  nlohmann::ordered_json j;
-  if (kind == GroupKind::NoVerdict) j["no_verdict_under"] = r.no_verdict;
-  if (kind != GroupKind::Finding && r.hazard) j["hazard"] = std::string(r.hazard->name);
-  if (kind == GroupKind::Finding) j["finding"] = r.signature.id;
-  j["seeds"] = g.seeds;
-  j["first_seed"] = r.seed;
-  j["property"] = r.violated;
-  if (!r.side.empty()) j["violated_under"] = r.side;
-  j["anomaly"] = r.anomaly;
-  if (!r.signature.shape.empty()) j["shape"] = r.signature.shape;
-  if (kind == GroupKind::Finding && !r.found_anomaly.empty() && r.found_anomaly != r.anomaly) j["found_as"] = r.found_anomaly;
-  if (r.hazard) {
-    if (kind == GroupKind::Finding) j["hazard"] = std::string(r.hazard->name);
-    j["hazard_reason"] = std::string(r.hazard->reason);
-  }
-  if (!r.no_verdict.empty()) {
-    j["pending"] = r.pending;
-    j["liveness_there"] = r.liveness_there;
-  }
-  if (!r.sides.empty()) j["sides"] = r.sides;
-  if (!g.files.scenario.empty()) j["scenario"] = g.files.scenario;
-  if (!g.files.timeline.empty()) j["timeline"] = g.files.timeline;
-  if (!g.files.scenario_against.empty()) j["scenario_against"] = g.files.scenario_against;
-  if (!g.files.timeline_against.empty()) j["timeline_against"] = g.files.timeline_against;
-  j["explanation"] = r.explanation;
-  return j;
-}
-
-std::string plural(size_t n, const std::string& word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
-
-std::string joined(const std::vector<std::string>& words) {
-  std::string text;
-  for (const std::string& w : words) text += (text.empty() ? "" : ", ") + w;
-  return text.empty() ? "none" : text;
-}
-
-// A file the index links to, relative to the cases folder where index.html is written.
-report::IndexLink case_link(const std::string& label, const std::string& path) {
-  return {label, std::filesystem::path(path).filename().string()};
-}
-
-// A finding's (or a hazard's, or a no-verdict group's) row of index.html: the property violated, how
-// many seeds, its replay files. A hazard's violation is one the configuration makes expected; a pair
-// with no verdict on one side is shown, not judged.
-report::IndexRow finding_row(const Group& g, GroupKind kind, const ExploreOptions& o) {
-  const CaseResult& r = g.first;
-  const bool as_hazard = kind == GroupKind::Hazard;
-  report::IndexRow row;
-  row.scenario = kind == GroupKind::NoVerdict ? "no verdict under " + std::string(r.no_verdict == "config" ? "the configuration" : "--against")
-                 : as_hazard                  ? "hazard " + std::string(r.hazard->name)
-                                              : "finding " + r.signature.id;
-  row.about = finding_title(r, o.config) + (r.signature.shape.empty() ? "" : "; steps: " + r.signature.shape);
-  if (!r.sides.empty()) row.about += "; " + r.sides;
-  row.lock = o.config.lock_type;
-  row.lock_label = r.shrunk_run.redisson.empty() ? row.lock : row.lock + ", Redisson " + r.shrunk_run.redisson;
-  row.property = r.violated + " (" + r.anomaly + ")";
-  row.expected = kind == GroupKind::Finding ? "holds" : as_hazard ? "violated" : "-";
-  row.observed = kind == GroupKind::NoVerdict ? "violated / no verdict" : "violated";
-  // A differential finding is a difference between two configurations, not a test that failed.
-  const bool differs = kind == GroupKind::Finding && !r.side.empty();
-  row.outcome = differs                    ? report::Outcome::Differs
-                : kind == GroupKind::Finding ? report::Outcome::UnexpectedViolation
-                : as_hazard                ? report::Outcome::ExpectedViolation
-                                           : report::Outcome::Seen;
-  row.explanation = r.explanation;
-  if (r.hazard) row.explanation = "hazard " + std::string(r.hazard->name) + ": " + std::string(r.hazard->reason) + ". " + row.explanation;
-  if (!g.files.scenario.empty()) row.links.push_back(case_link("scenario", g.files.scenario));
-  if (!g.files.timeline.empty()) row.links.push_back(case_link("timeline", g.files.timeline));
-  if (!g.files.scenario_against.empty()) row.links.push_back(case_link("--against scenario", g.files.scenario_against));
-  if (!g.files.timeline_against.empty()) row.links.push_back(case_link("--against timeline", g.files.timeline_against));
-  row.note = plural(g.seeds, "seed") + " (first " + std::to_string(r.seed) + ")";
-  if (kind == GroupKind::Finding) row.note += ", shrunk from " + std::to_string(r.steps) + " to " + std::to_string(r.shrunk_steps) + " steps";
-  return row;
 }
 
 // The exploration a shard's file belongs to: the command that generates its cases, with its seed
@@ -229,10 +77,6 @@ std::string exploration_of(const ExploreOptions& o) {
   if (o.show_hazards) command += " --show-hazards";
   return command;
 }
-
-}  // namespace
-
-namespace {
 
 // One explore run: its seeds, what it has tallied so far, and what it writes. run_explore makes one,
 // prepares it, runs its seeds and reports.
@@ -277,15 +121,13 @@ class Exploration {
 
   // Runs the seeds until the last or Ctrl-C: 0, or 2 when a generated case could not be written.
   int run_seeds() {
-    explore_stop_flag().store(false);
-    const auto old_int = std::signal(SIGINT, on_interrupt);
-    const auto old_term = std::signal(SIGTERM, on_interrupt);
+    const StopOnSignal stop({SIGINT, SIGTERM});
     const auto old_abrt = std::signal(SIGABRT, on_abort);
     g_running.store(true);
     started_ = last_progress_ = std::chrono::steady_clock::now();
     int code = 0;
     for (const uint64_t seed : seeds_) {
-      if (explore_stop_flag().load()) {
+      if (stop_requested()) {
         interrupted_ = true;
         break;
       }
@@ -298,8 +140,6 @@ class Exploration {
       show_progress();
     }
     g_running.store(false);
-    std::signal(SIGINT, old_int);
-    std::signal(SIGTERM, old_term);
     std::signal(SIGABRT, old_abrt);
     if (code == 0 && o_.progress) err_ << "\r\x1b[K" << std::flush;
     elapsed_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
@@ -669,123 +509,6 @@ int run_explore(const ExploreOptions& o, std::ostream& out, std::ostream& err) {
   if (const int bad = exploration.prepare(); bad != 0) return bad;
   if (const int bad = exploration.run_seeds(); bad != 0) return bad;
   return exploration.report();
-}
-
-int run_merge(const std::vector<std::string>& inputs, const std::string& out_path, std::ostream& err) {
-  std::vector<std::pair<uint64_t, std::string>> lines;
-  std::map<std::string, nlohmann::ordered_json> merged;  // finding id (or hazard name) -> its line
-  std::map<uint64_t, std::string> seed_from;             // each case's seed -> the file it came from
-  std::map<int64_t, std::string> shard_from;             // each shard given -> its file
-  int64_t shards = 0;                                    // of the shards' exploration; 0: files of no shard
-  std::string exploration;
-  for (size_t n = 0; n < inputs.size(); ++n) {
-    const std::string& input = inputs[n];
-    std::ifstream file(input, std::ios::binary);
-    if (!file) {
-      err << "locksim merge: " << input << ": cannot read\n";
-      return 2;
-    }
-    std::string line;
-    bool shard_line = false;
-    for (int number = 1; std::getline(file, line); ++number) {
-      if (line.empty()) continue;
-      const auto j = nlohmann::ordered_json::parse(line, nullptr, false);
-      if (number == 1 && !j.is_discarded() && j.is_object() && j.contains("shards") && j.contains("exploration")) {
-        const int64_t i = j.value("shard", int64_t{-1}), of = j.value("shards", int64_t{0});
-        const std::string what = j.value("exploration", std::string());
-        if (n > 0 && shards == 0) {
-          err << "locksim merge: " << input << " is shard " << i << "/" << of << ", but " << inputs[0]
-              << " is no shard's file\n";
-          return 2;
-        }
-        if (n > 0 && (of != shards || what != exploration)) {
-          err << "locksim merge: " << input << " is shard " << i << "/" << of << " of `" << what << "`, but "
-              << inputs[0] << " is of " << shards << " shards of `" << exploration << "`\n";
-          return 2;
-        }
-        if (const auto [it, added] = shard_from.emplace(i, input); !added) {
-          err << "locksim merge: shard " << i << " is given twice (" << it->second << " and " << input << ")\n";
-          return 2;
-        }
-        shards = of;
-        exploration = what;
-        shard_line = true;
-        continue;
-      }
-      if (number == 1 && shards > 0) {
-        err << "locksim merge: " << input << " is no shard's file, but " << inputs[0] << " is shard "
-            << shard_from.begin()->first << "/" << shards << "\n";
-        return 2;
-      }
-      if (!j.is_discarded() && j.is_object() && j.contains("seed") && j["seed"].is_number_unsigned()) {
-        const uint64_t seed = j["seed"].get<uint64_t>();
-        // A seed in two files is a case counted twice, and its finding's seeds with it.
-        if (const auto [it, added] = seed_from.emplace(seed, input); !added) {
-          err << "locksim merge: seed " << seed << " is in both " << it->second << " and " << input
-              << ": the files overlap (a file given twice, or explorations of the same seeds)\n";
-          return 2;
-        }
-        lines.emplace_back(seed, line);
-        continue;
-      }
-      const bool group = !j.is_discarded() && j.is_object() && j.contains("seeds") && j.contains("first_seed") &&
-                         ((j.contains("finding") && j["finding"].is_string()) || (j.contains("hazard") && j["hazard"].is_string()) ||
-                          (j.contains("no_verdict_under") && j["no_verdict_under"].is_string()));
-      if (group) {
-        // A finding's seeds are grouped by its signature, a no-verdict pair's by the side without a
-        // verdict (and the other's hazard), a hazard's by the hazard.
-        const std::string key =
-            j.contains("finding") ? j["finding"].get<std::string>()
-            : j.contains("no_verdict_under")
-                ? "no-verdict " + j["no_verdict_under"].get<std::string>() +
-                      (j.contains("hazard") ? " " + j["hazard"].get<std::string>() : std::string())
-                : "hazard " + j["hazard"].get<std::string>();
-        auto [it, added] = merged.emplace(key, j);
-        if (!added) {
-          nlohmann::ordered_json& kept = it->second;
-          const uint64_t seeds = kept["seeds"].get<uint64_t>() + j["seeds"].get<uint64_t>();
-          if (j["first_seed"].get<uint64_t>() < kept["first_seed"].get<uint64_t>()) kept = j;
-          kept["seeds"] = seeds;
-        }
-        continue;
-      }
-      err << "locksim merge: " << input << ":" << number << ": not a case line (with a seed) or a finding line\n";
-      return 2;
-    }
-    if (shards > 0 && !shard_line) {
-      err << "locksim merge: " << input << " is empty, not a shard's file\n";
-      return 2;
-    }
-  }
-  if (shards > 0 && static_cast<int64_t>(shard_from.size()) != shards) {
-    err << "locksim merge: " << shard_from.size() << " of " << shards << " shards given; missing:";
-    for (int64_t i = 0; i < shards; ++i)
-      if (!shard_from.count(i)) err << " " << i;
-    err << "\n";
-    return 2;
-  }
-  std::sort(lines.begin(), lines.end());
-  std::vector<const nlohmann::ordered_json*> groups;
-  for (const auto& [key, j] : merged) groups.push_back(&j);
-  // As one process writes them: findings by first seed, then the hazards, then the pairs with no
-  // verdict on one side, each by first seed.
-  std::sort(groups.begin(), groups.end(), [](const auto* a, const auto* b) {
-    auto rank = [](const auto* j) { return j->contains("finding") ? 0 : j->contains("no_verdict_under") ? 2 : 1; };
-    if (rank(a) != rank(b)) return rank(a) < rank(b);
-    return (*a)["first_seed"].template get<uint64_t>() < (*b)["first_seed"].template get<uint64_t>();
-  });
-  std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    err << "locksim merge: " << out_path << ": cannot write\n";
-    return 2;
-  }
-  for (const auto& [seed, line] : lines) out << line << "\n";
-  for (const auto* j : groups) out << j->dump() << "\n";
-  if (!out) {
-    err << "locksim merge: " << out_path << ": write failed\n";
-    return 2;
-  }
-  return 0;
 }
 
 }  // namespace locksim::app

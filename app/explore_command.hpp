@@ -5,10 +5,7 @@
 // run); violations a hazard of the configuration explains are counted apart. Writes results.jsonl
 // (a line per case, then a line per finding) and JUnit (a test case per finding), with progress on
 // a terminal and Ctrl-C stopping between cases.
-//
-// `locksim merge`: shard outputs combined into one (cases sorted by seed, findings' counts added),
-// byte-deterministic.
-#include <atomic>
+// (`locksim merge` combines the shards' files: explore/shard_merge.hpp.)
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -34,18 +31,8 @@ struct ExploreOptions {
   bool show_hazards = false;  // report violations a hazard of the configuration explains as findings
 };
 
-// The stop flag Ctrl-C sets; run_explore checks it between cases.
-std::atomic<bool>& explore_stop_flag();
-
 // Exit code: 0 no finding, 1 a finding (or a case that could not run), 2 bad usage, 130
 // interrupted before any finding. Violations a hazard explains are findings only with show_hazards.
 int run_explore(const ExploreOptions& options, std::ostream& out, std::ostream& err);
-
-// Merges results.jsonl files: every case line of every input, sorted by seed; then the finding
-// lines, one per finding (seeds added up, the first seed's files and words kept), by first seed.
-// Exit code 0, or 2 when an input cannot be read, a line is neither, a seed is in two inputs, or
-// the inputs are shards (their first line says so) of which one is missing, given twice or of
-// another exploration.
-int run_merge(const std::vector<std::string>& inputs, const std::string& out_path, std::ostream& err);
 
 }  // namespace locksim::app

@@ -4,30 +4,28 @@
 #include <vector>
 
 #include "app/command.hpp"
-#include "app/exhaustive_command.hpp"
-#include "app/explore_command.hpp"
+#include "explore/shard_merge.hpp"
 
 namespace locksim::app {
 namespace {
 
 class MergeCommand final : public Command {
  public:
-  explicit MergeCommand(CLI::App& app) {
-    sub_ = app.add_subcommand(
-        "merge", "Combines the shards of an explore run or of a check --exhaustive search into one\n"
-                 "(explore's --out files, sorted by seed; exhaustive.json files, into the totals of one search).");
+  explicit MergeCommand(CLI::App& app)
+      : Command(app, "merge",
+                "Combines the shards of an explore run or of a check --exhaustive search into one\n"
+                "(explore's --out files, sorted by seed; exhaustive.json files, into the totals of one search).") {
     sub_->add_option("inputs", inputs_, "results.jsonl files, or exhaustive.json files")->required();
     sub_->add_option("--out", out_, "The merged file")->required();
   }
 
-  const CLI::App& sub() const override { return *sub_; }
   int run() override {
-    if (is_exhaustive_json(inputs_.front())) return run_merge_exhaustive(inputs_, out_, std::cout, std::cerr);
-    return run_merge(inputs_, out_, std::cerr);
+    if (explore::is_exhaustive_json(inputs_.front()))
+      return explore::merge_exhaustive_shards(inputs_, out_, std::cout, std::cerr);
+    return explore::merge_explore_shards(inputs_, out_, std::cerr);
   }
 
  private:
-  CLI::App* sub_ = nullptr;
   std::vector<std::string> inputs_;
   std::string out_;
 };

@@ -17,30 +17,27 @@ namespace {
 
 class RedisCommand final : public Command {
  public:
-  explicit RedisCommand(CLI::App& app) {
-    sub_ = app.add_subcommand(
-        "redis",
-        "redis-cli over the fake Redis, in this process: no server to connect to, and a simulated clock.\n"
-        "  locksim redis                     reads commands, one a line in redis-cli's syntax (a leading count\n"
-        "                                    repeats one: 3 INCR k); on a terminal with a prompt, line editing\n"
-        "                                    and history, from a pipe or a file without a prompt\n"
-        "  locksim redis SET k v PX 100      runs that one command: the words after the options are the command\n"
-        "  locksim redis --eval f.lua k1 k2 , a1 a2\n"
-        "                                    runs a Lua script file with keys k1 k2 and arguments a1 a2\n"
-        "Replies print as redis-cli prints them. A command given as arguments prints as --no-raw when\n"
-        "standard output is a terminal and as --raw otherwise, as redis-cli's does. Commands read from lines\n"
-        "print as --no-raw unless --raw is given (redis-cli prints raw into a pipe; locksim keeps its output\n"
-        "byte for byte `redis-cli --no-raw`'s). The clock starts at --start-ms and moves only with DEBUG SLEEP\n"
-        "and -i. redis-cli's connection options (-h host, -p port, -s socket, -a password, -u URI) are refused:\n"
-        "to use them, run `locksim serve` and point redis-cli at it (docs/serve.md). Help is --help only.\n"
-        "Exit code: 0; 1 when -e met an error reply; 2 bad usage, an --eval file that cannot be read, or a\n"
-        "database (-n) the fake does not have.");
+  explicit RedisCommand(CLI::App& app)
+      : Command(app, "redis",
+                "redis-cli over the fake Redis, in this process: no server to connect to, and a simulated clock.\n"
+                "  locksim redis                     reads commands, one a line in redis-cli's syntax (a leading count\n"
+                "                                    repeats one: 3 INCR k); on a terminal with a prompt, line editing\n"
+                "                                    and history, from a pipe or a file without a prompt\n"
+                "  locksim redis SET k v PX 100      runs that one command: the words after the options are the command\n"
+                "  locksim redis --eval f.lua k1 k2 , a1 a2\n"
+                "                                    runs a Lua script file with keys k1 k2 and arguments a1 a2\n"
+                "Replies print as redis-cli prints them. A command given as arguments prints as --no-raw when\n"
+                "standard output is a terminal and as --raw otherwise, as redis-cli's does. Commands read from lines\n"
+                "print as --no-raw unless --raw is given (redis-cli prints raw into a pipe; locksim keeps its output\n"
+                "byte for byte `redis-cli --no-raw`'s). The clock starts at --start-ms and moves only with DEBUG SLEEP\n"
+                "and -i. redis-cli's connection options (-h host, -p port, -s socket, -a password, -u URI) are refused:\n"
+                "to use them, run `locksim serve` and point redis-cli at it (docs/serve.md). Help is --help only.\n"
+                "Exit code: 0; 1 when -e met an error reply; 2 bad usage, an --eval file that cannot be read, or a\n"
+                "database (-n) the fake does not have.") {
     sub_->set_help_flag("--help", "Print this help message and exit (-h is redis-cli's host, refused here)");
     sub_->positionals_at_end();  // `locksim redis SET k -1`: after the command name every word is the command's
     add_options();
   }
-
-  const CLI::App& sub() const override { return *sub_; }
 
   int run() override {
     if (const int refused = refuse_misplaced(); refused != 0) return refused;
@@ -114,7 +111,6 @@ class RedisCommand final : public Command {
     return 0;
   }
 
-  CLI::App* sub_ = nullptr;
   shell::RedisShellOptions options_;
   double interval_s_ = 0;
   bool raw_ = false;

@@ -12,17 +12,16 @@ namespace {
 
 class RunCommand final : public Command {
  public:
-  explicit RunCommand(CLI::App& app) {
-    sub_ = app.add_subcommand(
-        "run",
-        "Runs scenario files (a situation each: a lock, clients, operations and faults at exact virtual times)\n"
-        "in the simulated world (or, with --backend live, against real redis-servers), judges each run\n"
-        "with the checkers the file names, prints a verdict table\n"
-        "and writes summary.md, results.json, junit.xml and per scenario its history and an HTML timeline.\n"
-        "Exit code: 0 every expectation met, 1 one was not (or every scenario was skipped: nothing judged), 2 a bad\n"
-        "file, bad usage or live servers that could not be set up, 130 (143) interrupted by Ctrl-C (SIGTERM): the\n"
-        "reports then cover what ran.\n"
-        "The format: docs/scenario-format.md; live runs: docs/live.md.");
+  explicit RunCommand(CLI::App& app)
+      : Command(app, "run",
+                "Runs scenario files (a situation each: a lock, clients, operations and faults at exact virtual times)\n"
+                "in the simulated world (or, with --backend live, against real redis-servers), judges each run\n"
+                "with the checkers the file names, prints a verdict table\n"
+                "and writes summary.md, results.json, junit.xml and per scenario its history and an HTML timeline.\n"
+                "Exit code: 0 every expectation met, 1 one was not (or every scenario was skipped: nothing judged), 2 a bad\n"
+                "file, bad usage or live servers that could not be set up, 130 (143) interrupted by Ctrl-C (SIGTERM): the\n"
+                "reports then cover what ran.\n"
+                "The format: docs/scenario-format.md; live runs: docs/live.md.") {
     sub_->add_option("paths", options_.paths,
                      "Scenario files or folders (default: ./scenarios, which must then exist; the installed library\n"
                      "is PREFIX/share/locksim/scenarios)");
@@ -59,14 +58,12 @@ class RunCommand final : public Command {
                    "unknown where a stream dropped what one needs; no timeline is written (docs/checkers.md)");
   }
 
-  const CLI::App& sub() const override { return *sub_; }
   int run() override {
     options_.progress = ::isatty(2) != 0;
     return run_scenarios(options_, std::cout, std::cerr);
   }
 
  private:
-  CLI::App* sub_ = nullptr;
   RunOptions options_;
 };
 

@@ -11,19 +11,16 @@ namespace {
 
 class ServeCommand final : public Command {
  public:
-  explicit ServeCommand(CLI::App& app) {
-    sub_ = app.add_subcommand(
-        "serve",
-        "The fake Redis 7.0 over RESP, for real clients in any language (redis-cli, redis-py, ioredis, ...): one\n"
-        "event loop, each command atomic on the engine. Faults while clients run (LOCKSIM.FAULT on any connection,\n"
-        "or --faults FILE), a real or virtual clock, and a history of every command that `locksim check` judges.\n"
-        "Runs until SHUTDOWN, LOCKSIM.SHUTDOWN, Ctrl-C or SIGTERM, then writes the history. Guide: docs/serve.md.");
+  explicit ServeCommand(CLI::App& app)
+      : Command(app, "serve",
+                "The fake Redis 7.0 over RESP, for real clients in any language (redis-cli, redis-py, ioredis, ...): one\n"
+                "event loop, each command atomic on the engine. Faults while clients run (LOCKSIM.FAULT on any connection,\n"
+                "or --faults FILE), a real or virtual clock, and a history of every command that `locksim check` judges.\n"
+                "Runs until SHUTDOWN, LOCKSIM.SHUTDOWN, Ctrl-C or SIGTERM, then writes the history. Guide: docs/serve.md.") {
     add_server_options();
     add_history_options();
     add_limits();
   }
-
-  const CLI::App& sub() const override { return *sub_; }
 
   int run() override {
     options_.clock = clock_ == "virtual" ? server::ClockMode::Virtual : server::ClockMode::Real;
@@ -99,7 +96,6 @@ class ServeCommand final : public Command {
     sub_->add_flag("--quiet", options_.quiet, "No log lines on standard error");
   }
 
-  CLI::App* sub_ = nullptr;
   server::ServeOptions options_;
   std::string clock_ = "real";
   std::string requirepass_;

@@ -166,6 +166,176 @@ scenario::ScenarioResult run_schedule(const scenario::Scenario& s, world::Choice
   return scenario::run_scenario(s, backend);
 }
 
+// One level's run so far: the schedules it reached, and what its tree held.
+struct LevelCounts {
+  uint64_t leaves = 0, states = 0, pruned = 0, cut = 0, judged = 0;
+  uint64_t runs = 0;         // none yet: a search ending now says what the last level finished covered
+  size_t default_depth = 0;  // choice points on this level's default path (its first run)
+  bool capped = false;       // an option withheld for want of deviations: the next level has more
+};
+
+// One search, level by level (a single level without `shortest`), schedule by schedule.
+class Search {
+ public:
+  Search(const scenario::Scenario& scenario, const ExhaustiveOptions& o)
+      : o_(o), s_(scenario), sharding_(o.shard, o.shards) {
+    s_.expect = o.properties;
+    // Every schedule runs the same script text, read once (the caller's reading, when it gave one).
+    if (!s_.world.script_texts) s_.world.script_texts = std::make_shared<client::ScriptTexts>();
+    s_.bounded = o.bounds;
+    s_.choices.clear();
+    result_.unknown.assign(o.properties.size(), 0);
+    result_.nothing_to_judge.assign(o.properties.size(), 0);
+  }
+
+  ExhaustiveResult run() {
+    count_default_points();
+    for (int level = 0;; ++level)
+      if (run_level(level)) return std::move(result_);
+  }
+
+ private:
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - started_).count(); }
+
+  void count_default_points() {
+    world::ChoiceScheduler chooser(o_.bounds, {});
+    run_schedule(s_, chooser);
+    ++result_.runs;
+    for (const auto& r : chooser.choices()) ++result_.default_points[static_cast<size_t>(r.kind)];
+  }
+
+  // Every schedule of the level this shard runs, depth-first: true when the search ends with it.
+  bool run_level(int level) {
+    world::ScheduleBounds bounds = o_.bounds;
+    // Without `shortest`, one level with no cap on deviations: each schedule runs once.
+    bounds.cost_max = o_.shortest ? level : -1;
+    LevelCounts counts;
+    level_started_ = Clock::now();
+    std::optional<std::vector<uint32_t>> prefix = std::vector<uint32_t>{};
+    while (prefix) {
+      if (limit_reached()) return end_early(counts);
+      world::ChoiceScheduler chooser(bounds, *prefix);
+      scenario::ScenarioResult run = run_schedule(s_, chooser);
+      ++result_.runs;
+      ++counts.runs;
+      const auto& records = chooser.choices();
+      if (counts.runs == 1) counts.default_depth = records.size();
+      sharding_.read(records);
+      counts.capped = counts.capped || chooser.capped();
+      count_nodes(chooser, prefix->size(), counts);
+      // A schedule with fewer deviations ran, and was judged, at a shallower level.
+      if (sharding_.owns_path() && (!o_.shortest || chooser.cost() == level)) {
+        ++judged_;
+        ++counts.judged;
+        if (judge(run, chooser)) return end_early(counts);
+      }
+      show_progress(level, bounds.cost_max, counts, records);
+      prefix = next_prefix(records, sharding_);
+    }
+    return end_level(level, counts);
+  }
+
+  // Ctrl-C or a limit: said in result_.stopped.
+  bool limit_reached() {
+    if (o_.stop && o_.stop()) result_.stopped = "interrupted";
+    else if (o_.max_seconds > 0 && elapsed() >= o_.max_seconds) result_.stopped = "max-seconds";
+    else if (o_.max_schedules > 0 && judged_ >= o_.max_schedules) result_.stopped = "max-schedules";
+    return !result_.stopped.empty();
+  }
+
+  // The nodes the run reached first (those past the prefix it was given) that this shard counts.
+  void count_nodes(const world::ChoiceScheduler& chooser, size_t fresh_from, LevelCounts& counts) const {
+    const auto& records = chooser.choices();
+    const auto counted = [&](size_t depth) { return depth >= fresh_from && sharding_.counts(depth); };
+    for (size_t j = 0; j < records.size(); ++j)
+      if (counted(j)) {
+        ++counts.states;
+        counts.pruned += records[j].pruned;
+      }
+    for (const auto& [depth, n] : chooser.silent_prunes())
+      if (counted(depth)) counts.pruned += n;
+    if (sharding_.owns_path()) {
+      ++counts.leaves;
+      if (chooser.cut()) ++counts.cut;
+    }
+  }
+
+  // The schedule's verdicts counted: true when it ends the search (an error, or a counterexample).
+  bool judge(scenario::ScenarioResult& run, const world::ChoiceScheduler& chooser) {
+    if (run.error) {
+      result_.error = *run.error;
+      result_.error_choices = chooser.taken();
+      return true;
+    }
+    for (size_t i = 0; i < run.properties.size(); ++i)
+      if (const model::Verdict& v = run.properties[i].verdict; v.valid == model::Validity::Unknown)
+        ++(v.anomaly == model::anomaly::kNothingToJudge ? result_.nothing_to_judge[i] : result_.unknown[i]);
+    const auto broken = broken_claim(run);
+    if (!broken) return false;
+    Counterexample c;
+    c.property = broken->property;
+    if (broken->pin) c.pin = *broken->pin;
+    c.choices = chooser.taken();
+    c.records = chooser.choices();
+    c.cost = chooser.cost();
+    c.scenario = s_;
+    c.scenario.choices = c.choices;
+    c.scenario.deviations = chooser.deviations();
+    c.run = std::move(run);  // last: the pin was read from it
+    result_.counterexample = std::move(c);
+    return true;
+  }
+
+  void show_progress(int level, int cost_max, const LevelCounts& counts, const std::vector<world::ChoiceRecord>& records) {
+    if (!o_.progress || std::chrono::duration<double>(Clock::now() - last_report_).count() < o_.progress_every) return;
+    last_report_ = Clock::now();
+    o_.progress({level, counts.judged, result_.runs, frontier_of(records),
+                 done_fraction(records, cost_max, counts.default_depth), elapsed(),
+                 std::chrono::duration<double>(Clock::now() - level_started_).count()});
+  }
+
+  // A search that ends within a level (a limit, a counterexample, an error) says what that level had
+  // covered so far; one that ends before the level ran anything, what the last level it finished
+  // covered. Returns true: the search ends.
+  bool end_early(const LevelCounts& counts) {
+    result_.schedules = judged_;
+    if (counts.runs > 0) {
+      result_.states = counts.states;
+      result_.pruned = counts.pruned;
+      result_.cut = counts.cut;
+    }
+    result_.seconds = elapsed();
+    return true;
+  }
+
+  // The level run to its end: true when it was the last (no option withheld for want of deviations).
+  bool end_level(int level, const LevelCounts& counts) {
+    result_.level = o_.shortest ? level : -1;
+    result_.schedules = judged_;
+    // Each schedule is judged once, at the level of its own deviations: the deepest level's tree
+    // has as many leaves as were judged in all levels. Said, not asserted: a difference means a
+    // run did not repeat itself (the search's own invariant), which the user must know.
+    result_.leaves = counts.leaves;
+    result_.judged_at_level_end = judged_;
+    result_.states = counts.states;
+    result_.pruned = counts.pruned;
+    result_.cut = counts.cut;
+    if (counts.capped) return false;
+    result_.complete = true;
+    result_.seconds = elapsed();
+    return true;
+  }
+
+  const ExhaustiveOptions& o_;
+  scenario::Scenario s_;
+  Sharding sharding_;
+  ExhaustiveResult result_;
+  const Clock::time_point started_ = Clock::now();
+  Clock::time_point last_report_ = started_;
+  Clock::time_point level_started_ = started_;
+  uint64_t judged_ = 0;  // schedules judged, every level
+};
+
 }  // namespace
 
 ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const ExhaustiveOptions& o) {
@@ -173,132 +343,7 @@ ExhaustiveResult search_exhaustive(const scenario::Scenario& scenario, const Exh
     throw std::invalid_argument("--shard I/N needs 0 <= I < N, not " + std::to_string(o.shard) + "/" + std::to_string(o.shards));
   if (o.properties.empty()) throw std::invalid_argument("a bounded search needs at least one property to judge");
   world::ChoiceScheduler(o.bounds, {});  // refuses bounds that cannot run
-
-  scenario::Scenario s = scenario;
-  s.expect = o.properties;
-  // Every schedule runs the same script text, read once (the caller's reading, when it gave one).
-  if (!s.world.script_texts) s.world.script_texts = std::make_shared<client::ScriptTexts>();
-  s.bounded = o.bounds;
-  s.choices.clear();
-  Sharding sharding(o.shard, o.shards);
-
-  ExhaustiveResult result;
-  result.unknown.assign(o.properties.size(), 0);
-  result.nothing_to_judge.assign(o.properties.size(), 0);
-  const auto started = Clock::now();
-  auto last_report = started;
-  const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - started).count(); };
-  uint64_t judged = 0;
-  {
-    world::ChoiceScheduler chooser(o.bounds, {});
-    run_schedule(s, chooser);
-    ++result.runs;
-    for (const auto& r : chooser.choices()) ++result.default_points[static_cast<size_t>(r.kind)];
-  }
-
-  for (int level = 0;; ++level) {
-    world::ScheduleBounds bounds = o.bounds;
-    // Without `shortest`, one level with no cap on deviations: each schedule runs once.
-    bounds.cost_max = o.shortest ? level : -1;
-    uint64_t leaves = 0, states = 0, pruned = 0, cut = 0, level_judged = 0;
-    bool capped = false;
-    std::optional<std::vector<uint32_t>> prefix = std::vector<uint32_t>{};
-    // A search that ends within a level (a limit, a counterexample, an error) says what that
-    // level had covered so far; one that ends before the level ran anything, what the last level
-    // it finished covered.
-    uint64_t level_runs = 0;
-    size_t default_depth = 0;  // choice points on this level's default path (its first run)
-    const auto level_started = Clock::now();
-    const auto ended_early = [&]() -> ExhaustiveResult& {
-      result.schedules = judged;
-      if (level_runs > 0) {
-        result.states = states;
-        result.pruned = pruned;
-        result.cut = cut;
-      }
-      result.seconds = elapsed();
-      return result;
-    };
-    while (prefix) {
-      if (o.stop && o.stop()) result.stopped = "interrupted";
-      else if (o.max_seconds > 0 && elapsed() >= o.max_seconds) result.stopped = "max-seconds";
-      else if (o.max_schedules > 0 && judged >= o.max_schedules) result.stopped = "max-schedules";
-      if (!result.stopped.empty()) return ended_early();
-      world::ChoiceScheduler chooser(bounds, *prefix);
-      scenario::ScenarioResult run = run_schedule(s, chooser);
-      ++result.runs;
-      ++level_runs;
-      const auto& records = chooser.choices();
-      if (level_runs == 1) default_depth = records.size();
-      sharding.read(records);
-      const bool owned = sharding.owns_path();
-      capped = capped || chooser.capped();
-      // The nodes this run reached first: those past the prefix it was given.
-      const size_t fresh_from = prefix->size();
-      const auto counted = [&](size_t depth) { return depth >= fresh_from && sharding.counts(depth); };
-      for (size_t j = 0; j < records.size(); ++j)
-        if (counted(j)) {
-          ++states;
-          pruned += records[j].pruned;
-        }
-      for (const auto& [depth, n] : chooser.silent_prunes())
-        if (counted(depth)) pruned += n;
-      if (owned) {
-        ++leaves;
-        if (chooser.cut()) ++cut;
-      }
-      // A schedule with fewer deviations ran, and was judged, at a shallower level.
-      if (owned && (!o.shortest || chooser.cost() == level)) {
-        ++judged;
-        ++level_judged;
-        if (run.error) {
-          result.error = *run.error;
-          result.error_choices = chooser.taken();
-          return ended_early();
-        }
-        for (size_t i = 0; i < run.properties.size(); ++i)
-          if (const model::Verdict& v = run.properties[i].verdict; v.valid == model::Validity::Unknown)
-            ++(v.anomaly == model::anomaly::kNothingToJudge ? result.nothing_to_judge[i] : result.unknown[i]);
-        if (const auto broken = broken_claim(run)) {
-          Counterexample c;
-          c.property = broken->property;
-          if (broken->pin) c.pin = *broken->pin;
-          c.choices = chooser.taken();
-          c.records = records;
-          c.cost = chooser.cost();
-          c.scenario = s;
-          c.scenario.choices = c.choices;
-          c.scenario.deviations = chooser.deviations();
-          c.run = std::move(run);  // last: the pin was read from it
-          result.counterexample = std::move(c);
-          return ended_early();
-        }
-      }
-      if (o.progress && std::chrono::duration<double>(Clock::now() - last_report).count() >= o.progress_every) {
-        last_report = Clock::now();
-        o.progress({level, level_judged, result.runs, frontier_of(records),
-                    done_fraction(records, bounds.cost_max, default_depth), elapsed(),
-                    std::chrono::duration<double>(Clock::now() - level_started).count()});
-      }
-      prefix = next_prefix(records, sharding);
-    }
-    result.level = level;
-    result.schedules = judged;
-    // Each schedule is judged once, at the level of its own deviations: the deepest level's tree
-    // has as many leaves as were judged in all levels. Said, not asserted: a difference means a
-    // run did not repeat itself (the search's own invariant), which the user must know.
-    result.leaves = leaves;
-    result.judged_at_level_end = judged;
-    result.states = states;
-    result.pruned = pruned;
-    result.cut = cut;
-    if (!o.shortest) result.level = -1;
-    if (!capped) {
-      result.complete = true;
-      result.seconds = elapsed();
-      return result;
-    }
-  }
+  return Search(scenario, o).run();
 }
 
 RandomSearchResult search_random(const scenario::Scenario& scenario, const ExhaustiveOptions& o, uint64_t max_runs,

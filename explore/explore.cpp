@@ -231,181 +231,254 @@ void write_counterexample(CaseResult& result, const Plan& smallest, const Plan& 
 
 }  // namespace
 
-CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const ShrinkOptions& shrink) {
-  CaseResult result;
-  result.seed = seed;
-  const Plan plan = generate_plan(config, seed);
-  const std::optional<ExploreConfig> against = config.against ? std::optional(varied(config, *config.against)) : std::nullopt;
-  const Scenario s = to_scenario(plan, config);
-  result.steps = s.timeline.size();
-  ScenarioResult run = run_scenario(s);
-  if (run.error) {
-    result.error = *run.error;
-    return result;
-  }
-  result.verdicts = verdicts_of(run);
+namespace {
+
+// A case's runs as generated: under the configuration and, in a differential run, under --against.
+struct CaseRuns {
+  Scenario scenario;
+  ScenarioResult run;
   std::optional<Scenario> other_scenario;
   ScenarioResult other;
-  if (against) {
-    other_scenario = to_scenario(plan, *against);
-    other = run_scenario(*other_scenario);
-    if (other.error) {
-      result.error = "--against: " + *other.error;
-      return result;
-    }
-    result.against_verdicts = verdicts_of(other);
-    first_difference(result, waiting_at_end(run), waiting_at_end(other));
-  } else {
+};
+
+// Runs `plan` (on both sides when `against` is given) into `result`: its verdicts and the property
+// violated (the first difference, in a differential run). False when a run could not be made.
+bool run_case(const Plan& plan, const ExploreConfig& config, const std::optional<ExploreConfig>& against,
+              CaseRuns& runs, CaseResult& result) {
+  runs.scenario = to_scenario(plan, config);
+  result.steps = runs.scenario.timeline.size();
+  runs.run = run_scenario(runs.scenario);
+  if (runs.run.error) {
+    result.error = *runs.run.error;
+    return false;
+  }
+  result.verdicts = verdicts_of(runs.run);
+  if (!against) {
     for (const auto& [property, verdict] : result.verdicts)
       if (result.violated.empty() && verdict == model::to_string(model::Validity::No)) result.violated = property;
+    return true;
   }
-  if (result.violated.empty()) return result;
+  runs.other_scenario = to_scenario(plan, *against);
+  runs.other = run_scenario(*runs.other_scenario);
+  if (runs.other.error) {
+    result.error = "--against: " + *runs.other.error;
+    return false;
+  }
+  result.against_verdicts = verdicts_of(runs.other);
+  first_difference(result, waiting_at_end(runs.run), waiting_at_end(runs.other));
+  return true;
+}
 
-  const std::string property = result.violated;
-  const bool on_against = result.side == "against";
-  const ExploreConfig& breaks = on_against ? *against : config;
-  const ExploreConfig* other_side = !against ? nullptr : on_against ? &config : &*against;
-  const Scenario& violating_scenario = on_against ? *other_scenario : s;
-  const ScenarioResult& violating_run = on_against ? other : run;
-  const PropertyResult* violated = property_of(violating_run, property);
-  const Violation raw{&violating_scenario, &violating_run.history, violated ? &violated->verdict : nullptr};
-  const std::string anomaly = violated ? violated->verdict.anomaly : "";
+// A violated case made into a finding, or put down to a hazard of the configuration (or, in a
+// differential run, a pair with no verdict on one side), then shrunk. Every step asks the same
+// question of a candidate plan, `keeps`: whether it still shows the violation.
+class CaseInvestigation {
+ public:
+  CaseInvestigation(const ExploreConfig& config, const std::optional<ExploreConfig>& against, const Plan& plan,
+                    const CaseRuns& runs, CaseResult& result)
+      : config_(config),
+        against_(against),
+        plan_(plan),
+        runs_(runs),
+        result_(result),
+        property_(result.violated),
+        on_against_(result.side == "against"),
+        breaks_(on_against_ ? *against : config),
+        other_side_(!against ? nullptr : on_against_ ? &config : &*against),
+        violating_scenario_(on_against_ ? *runs.other_scenario : runs.scenario),
+        violating_run_(on_against_ ? runs.other : runs.run),
+        violated_(property_of(violating_run_, property_)),
+        raw_{&violating_scenario_, &violating_run_.history, violated_ ? &violated_->verdict : nullptr},
+        anomaly_(violated_ ? violated_->verdict.anomaly : "") {}
+  CaseInvestigation(const CaseInvestigation&) = delete;
+  CaseInvestigation& operator=(const CaseInvestigation&) = delete;
 
-  bool fixed_world = false;  // once the case leaves nothing to chance, its shrinks must not either
-  bool shrinking = false;    // a finding's shrink must not drift into what network trouble may explain
-  // Whether `candidate` still violates the property under `breaks` and, given `holding`, holds under
+  // The case a shrink starts from: the generated one, or one without what a hazard or chance adds.
+  Plan start() {
+    if (!against_) return put_down_to_hazards(plan_, config_, raw_, keeps_, run_violating_, result_);
+    Plan start = plan_;
+    if (!result_.no_verdict.empty()) start = comparable_pair();
+    if (result_.no_verdict.empty()) return differential_start(start);
+    fixed_world_ = leaves_nothing_to_chance(start, config_);
+    return start;
+  }
+
+  // The smallest case that keeps the violation (`start` itself when it is not to be shrunk).
+  Plan smallest(Plan start, const ShrinkOptions& shrink, bool shrinks) {
+    // A violation that needs no chance makes a smaller, steadier story: try that first.
+    if (!against_ && shrinks && !leaves_nothing_to_chance(start, config_)) {
+      const Plan fixed = without_chance(start, config_);
+      if (keeps_(fixed)) start = fixed;
+      ++result_.shrink_runs;
+    }
+    if (!against_) fixed_world_ = leaves_nothing_to_chance(start, config_);
+    ShrinkStats stats;
+    shrinking_ = !result_.hazard;
+    // A shrink keeps the property, not the anomaly: a fifo-inversion may end as a starved waiter, often
+    // another face of one bug (docs/exploration.md, "Shrinking", has the numbers), so the anomaly the
+    // shrink started from is kept beside the result. On request, a shrink that changed it is done again
+    // from the same start, keeping it.
+    result_.found_anomaly = anomaly_;
+    if (shrinks) {
+      ++result_.shrink_runs;
+      if (keeps_alone_(start)) result_.found_anomaly = last_anomaly_;
+    }
+    Plan smallest = shrinks ? shrink_plan(start, config_, keeps_, shrink.runs_max, &stats) : start;
+    if (shrinks && shrink.keep_anomaly) {
+      const std::string wanted = result_.found_anomaly;
+      keeps_alone_(smallest);
+      ++result_.shrink_runs;
+      if (last_anomaly_ != wanted) {
+        const std::function<bool(const Plan&)> same = [&](const Plan& c) { return keeps_(c) && last_anomaly_ == wanted; };
+        ShrinkStats again;
+        smallest = shrink_plan(start, config_, same, shrink.runs_max, &again);
+        stats.runs += again.runs;
+      }
+    }
+    shrinking_ = false;
+    result_.shrink_runs += stats.runs;
+    return smallest;
+  }
+
+ private:
+  // Whether `candidate` still violates the property under `breaks_` and, given `holding`, holds under
   // that configuration with every acquire returned (a verdict to compare).
-  std::string last_anomaly;  // the anomaly of the latest candidate found violated
-  auto violates = [&](const Plan& candidate, const ExploreConfig* holding) {
-    if (fixed_world && !leaves_nothing_to_chance(candidate, config)) return false;
-    const Judged v = judge(to_scenario(candidate, breaks), property);
+  bool violates(const Plan& candidate, const ExploreConfig* holding) {
+    if (fixed_world_ && !leaves_nothing_to_chance(candidate, config_)) return false;
+    const Judged v = judge(to_scenario(candidate, breaks_), property_);
     if (v.valid != model::Validity::No) return false;
-    last_anomaly = v.verdict() ? v.verdict()->anomaly : "";
-    if (shrinking && v.verdict() && within_a_bound(candidate, breaks, v.violation())) return false;
-    if (shrinking && v.verdict() && weighed_hazard_explains(candidate, breaks, v.violation(), property)) return false;
+    last_anomaly_ = v.verdict() ? v.verdict()->anomaly : "";
+    if (shrinking_ && v.verdict() && within_a_bound(candidate, breaks_, v.violation())) return false;
+    if (shrinking_ && v.verdict() && weighed_hazard_explains(candidate, breaks_, v.violation(), property_)) return false;
     if (!holding) return true;
-    const Judged h = judge(to_scenario(candidate, *holding), property);
+    const Judged h = judge(to_scenario(candidate, *holding), property_);
     return h.valid == model::Validity::Yes && !waiting_at_end(h.run);
-  };
-  const std::function<bool(const Plan&)> keeps = [&](const Plan& c) { return violates(c, other_side); };
-  const std::function<bool(const Plan&)> keeps_alone = [&](const Plan& c) { return violates(c, nullptr); };
+  }
 
-  Plan start = plan;
-  const std::function<Judged(const Plan&)> run_violating = [&](const Plan& c) {
-    return judge(to_scenario(c, breaks), property);
-  };
-  if (!against) {
-    start = put_down_to_hazards(plan, config, raw, keeps, run_violating, result);
-  } else if (!result.no_verdict.empty()) {
-    // A side with no verdict: its waiters often wait on a holder that never unlocks, or on a hazard.
-    // Where every session unlocks, or without the hazards, both sides may complete and differ: that
-    // case is the finding. Else the pair is what each side showed, the violating one put down to its
-    // hazards alone.
+  // A side with no verdict: its waiters often wait on a holder that never unlocks, or on a hazard.
+  // Where every session unlocks, or without the hazards, both sides may complete and differ: that
+  // case is the finding (returned, no_verdict cleared). Else the pair is what each side showed, the
+  // violating one put down to its hazards alone.
+  Plan comparable_pair() {
     std::vector<const HazardInfo*> present;
-    const Plan clean = without_hazards(plan, breaks, anomaly, &raw, &present);
-    std::vector<Plan> comparable{unlocking(plan)};
+    const Plan clean = without_hazards(plan_, breaks_, anomaly_, &raw_, &present);
+    std::vector<Plan> comparable{unlocking(plan_)};
     if (!present.empty()) {
       comparable.push_back(clean);
       comparable.push_back(unlocking(clean));
     }
     for (const Plan& candidate : comparable) {
-      if (candidate == plan) continue;
-      ++result.shrink_runs;
-      if (keeps(candidate)) {
-        start = candidate;
-        result.no_verdict.clear();
-        break;
+      if (candidate == plan_) continue;
+      ++result_.shrink_runs;
+      if (keeps_(candidate)) {
+        result_.no_verdict.clear();
+        return candidate;
       }
     }
-    if (!result.no_verdict.empty()) {
-      put_down_to_hazards(plan, breaks, raw, keeps_alone, run_violating, result);
-      const ScenarioResult& waiting = on_against ? run : other;
-      const std::string waiting_name = side_name(result.no_verdict, config, waiting);
-      result.pending = waiting.pending.describe();
-      result.liveness_there = [&] {
-        for (const auto& p : waiting.properties)
-          if (p.property == model::property::kLiveness) return std::string(model::to_string(p.verdict.valid));
-        ++result.shrink_runs;
-        return std::string(model::to_string(
-            judge(on_against ? s : *other_scenario, std::string(model::property::kLiveness)).valid));
-      }();
-      result.sides = side_name(result.side, config, violating_run) + ": violated" +
-                     (result.hazard ? " through a hazard (" + std::string(result.hazard->name) + ")"
-                                    : " (no hazard of the configuration explains it)") +
-                     "; " + waiting_name + ": no verdict, " + result.pending + "; liveness " + result.liveness_there +
-                     " there";
-    }
+    put_down_to_hazards(plan_, breaks_, raw_, keeps_alone_, run_violating_, result_);
+    describe_no_verdict_pair();
+    return plan_;
   }
-  if (against && result.no_verdict.empty()) {
+
+  void describe_no_verdict_pair() {
+    const ScenarioResult& waiting = on_against_ ? runs_.run : runs_.other;
+    const std::string waiting_name = side_name(result_.no_verdict, config_, waiting);
+    result_.pending = waiting.pending.describe();
+    result_.liveness_there = [&] {
+      for (const auto& p : waiting.properties)
+        if (p.property == model::property::kLiveness) return std::string(model::to_string(p.verdict.valid));
+      ++result_.shrink_runs;
+      return std::string(model::to_string(
+          judge(on_against_ ? runs_.scenario : *runs_.other_scenario, std::string(model::property::kLiveness)).valid));
+    }();
+    result_.sides = side_name(result_.side, config_, violating_run_) + ": violated" +
+                    (result_.hazard ? " through a hazard (" + std::string(result_.hazard->name) + ")"
+                                    : " (no hazard of the configuration explains it)") +
+                    "; " + waiting_name + ": no verdict, " + result_.pending + "; liveness " + result_.liveness_there +
+                    " there";
+  }
+
+  // A differential finding's start: without chance where it still differs, and past the hazard
+  // experiment, which both sides pass (a difference that disappears without the hazards is theirs).
+  Plan differential_start(Plan start) {
     // Chance is keyed to what it decides (world/chance.hpp): a message both configurations send meets
     // the same fate in both, so a difference under chance is the configurations' own. A case without
     // chance is still the steadier story, tried first and kept while shrinking when it differs too.
-    if (!leaves_nothing_to_chance(start, config)) {
-      const Plan fixed = without_chance(start, config);
-      if (keeps(fixed)) start = fixed;
-      ++result.shrink_runs;
+    if (!leaves_nothing_to_chance(start, config_)) {
+      const Plan fixed = without_chance(start, config_);
+      if (keeps_(fixed)) start = fixed;
+      ++result_.shrink_runs;
     }
-    fixed_world = leaves_nothing_to_chance(start, config);
-    // Both sides pass the hazard experiment: a difference that disappears without the hazards is theirs.
-    ++result.shrink_runs;
-    const Judged v = judge(to_scenario(start, breaks), property);
-    if (v.verdict()) {
-      const Plan before = start;
-      Plan clean;
-      start = put_down_to_hazards(before, breaks, v.violation(), keeps, run_violating, result, &clean);
-      if (result.hazard) {
-        const Judged v_clean = judge(to_scenario(clean, breaks), property);
-        const Judged h_clean = judge(to_scenario(clean, *other_side), property);
-        result.shrink_runs += 2;
-        const ScenarioResult& holding_run = on_against ? run : other;
-        std::string theirs = side_name(on_against ? "config" : "against", config, holding_run) + ": holds";
-        if (h_clean.valid == model::Validity::No) theirs += ", violated once the hazards are taken out";
-        else if (h_clean.valid == model::Validity::Yes && waiting_at_end(h_clean.run))
-          theirs += ", no verdict once the hazards are taken out (" + h_clean.run.pending.describe() + ")";
-        result.sides = side_name(result.side, config, violating_run) + ": violated" +
-                       (v_clean.valid == model::Validity::No ? ", and still once the hazards are taken out"
-                                                             : " through a hazard (" + std::string(result.hazard->name) + ")") +
-                       "; " + theirs;
-      }
-    }
-  } else if (against) {
-    fixed_world = leaves_nothing_to_chance(start, config);
+    fixed_world_ = leaves_nothing_to_chance(start, config_);
+    ++result_.shrink_runs;
+    const Judged v = judge(to_scenario(start, breaks_), property_);
+    if (!v.verdict()) return start;
+    const Plan before = start;
+    Plan clean;
+    start = put_down_to_hazards(before, breaks_, v.violation(), keeps_, run_violating_, result_, &clean);
+    if (result_.hazard) describe_hazard_sides(clean);
+    return start;
   }
-  const bool shrinks = shrink.enabled && result.no_verdict.empty() && (!result.hazard || shrink.hazards);
-  // A violation that needs no chance makes a smaller, steadier story: try that first.
-  if (!against && shrinks && !leaves_nothing_to_chance(start, config)) {
-    const Plan fixed = without_chance(start, config);
-    if (keeps(fixed)) start = fixed;
-    ++result.shrink_runs;
-  }
-  if (!against) fixed_world = leaves_nothing_to_chance(start, config);
-  ShrinkStats stats;
-  shrinking = !result.hazard;
-  // A shrink keeps the property, not the anomaly: a fifo-inversion may end as a starved waiter, often
-  // another face of one bug (docs/exploration.md, "Shrinking", has the numbers), so the anomaly the
-  // shrink started from is kept beside the result. On request, a shrink that changed it is done again
-  // from the same start, keeping it.
-  result.found_anomaly = anomaly;
-  if (shrinks) {
-    ++result.shrink_runs;
-    if (keeps_alone(start)) result.found_anomaly = last_anomaly;
-  }
-  Plan smallest = shrinks ? shrink_plan(start, config, keeps, shrink.runs_max, &stats) : start;
-  if (shrinks && shrink.keep_anomaly) {
-    const std::string wanted = result.found_anomaly;
-    keeps_alone(smallest);
-    ++result.shrink_runs;
-    if (last_anomaly != wanted) {
-      const std::function<bool(const Plan&)> same = [&](const Plan& c) { return keeps(c) && last_anomaly == wanted; };
-      ShrinkStats again;
-      smallest = shrink_plan(start, config, same, shrink.runs_max, &again);
-      stats.runs += again.runs;
-    }
-  }
-  shrinking = false;
-  result.shrink_runs += stats.runs;
 
-  write_counterexample(result, smallest, plan, std::move(run), std::move(other), config, against, property);
+  // How each side fares once the hazards are taken out of the case (`clean`).
+  void describe_hazard_sides(const Plan& clean) {
+    const Judged v_clean = judge(to_scenario(clean, breaks_), property_);
+    const Judged h_clean = judge(to_scenario(clean, *other_side_), property_);
+    result_.shrink_runs += 2;
+    const ScenarioResult& holding_run = on_against_ ? runs_.run : runs_.other;
+    std::string theirs = side_name(on_against_ ? "config" : "against", config_, holding_run) + ": holds";
+    if (h_clean.valid == model::Validity::No) theirs += ", violated once the hazards are taken out";
+    else if (h_clean.valid == model::Validity::Yes && waiting_at_end(h_clean.run))
+      theirs += ", no verdict once the hazards are taken out (" + h_clean.run.pending.describe() + ")";
+    result_.sides = side_name(result_.side, config_, violating_run_) + ": violated" +
+                    (v_clean.valid == model::Validity::No ? ", and still once the hazards are taken out"
+                                                          : " through a hazard (" + std::string(result_.hazard->name) + ")") +
+                    "; " + theirs;
+  }
+
+  const ExploreConfig& config_;
+  const std::optional<ExploreConfig>& against_;
+  const Plan& plan_;
+  const CaseRuns& runs_;
+  CaseResult& result_;
+  const std::string property_;
+  const bool on_against_;
+  const ExploreConfig& breaks_;      // the side that violates
+  const ExploreConfig* other_side_;  // the side that holds (differential runs)
+  const Scenario& violating_scenario_;
+  const ScenarioResult& violating_run_;
+  const PropertyResult* violated_;
+  const Violation raw_;
+  const std::string anomaly_;
+  bool fixed_world_ = false;  // once the case leaves nothing to chance, its shrinks must not either
+  bool shrinking_ = false;    // a finding's shrink must not drift into what network trouble may explain
+  std::string last_anomaly_;  // the anomaly of the latest candidate found violated
+  const std::function<bool(const Plan&)> keeps_ = [this](const Plan& c) { return violates(c, other_side_); };
+  const std::function<bool(const Plan&)> keeps_alone_ = [this](const Plan& c) { return violates(c, nullptr); };
+  const std::function<Judged(const Plan&)> run_violating_ = [this](const Plan& c) {
+    return judge(to_scenario(c, breaks_), property_);
+  };
+};
+
+}  // namespace
+
+CaseResult explore_case(const ExploreConfig& config, uint64_t seed, const ShrinkOptions& shrink) {
+  CaseResult result;
+  result.seed = seed;
+  const Plan plan = generate_plan(config, seed);
+  const std::optional<ExploreConfig> against = config.against ? std::optional(varied(config, *config.against)) : std::nullopt;
+  CaseRuns runs;
+  if (!run_case(plan, config, against, runs, result) || result.violated.empty()) return result;
+  const std::string property = result.violated;
+  Plan smallest;
+  bool shrinks = false;
+  {
+    CaseInvestigation investigation(config, against, plan, runs, result);
+    const Plan start = investigation.start();
+    shrinks = shrink.enabled && result.no_verdict.empty() && (!result.hazard || shrink.hazards);
+    smallest = investigation.smallest(start, shrink, shrinks);
+  }
+  write_counterexample(result, smallest, plan, std::move(runs.run), std::move(runs.other), config, against, property);
   // A hazard's seeds are grouped by the hazard; only a shrunk case has a shape worth signing.
   if (shrinks || (!result.hazard && result.no_verdict.empty()))
     result.signature = signature_of(result.shrunk, property, result.anomaly, result.side);

@@ -94,7 +94,10 @@ std::vector<world::Fault> faults_of(const Scenario& s) {
   return faults;
 }
 
-ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
+namespace {
+
+// What the result says of the scenario before it runs: its names, lock, faults, clients and backend.
+ScenarioResult described(const Scenario& s, const Backend& backend) {
   ScenarioResult result;
   result.file = s.file;
   result.name = s.name;
@@ -109,51 +112,100 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
   for (const auto& f : faults_of(s)) faults.emplace(world::fault_name(f));
   for (const auto& f : faults) result.faults += (result.faults.empty() ? "" : ", ") + f;
   for (const auto& c : s.clients) result.clients.push_back(c.name);
+  result.backend = backend.live ? "live" : "fake";
+  result.time_scale = backend.time_scale;
+  return result;
+}
 
+// Why the scenario cannot run live, if it cannot: said, never run as if it had been.
+std::optional<std::string> live_refusal(const Scenario& s, const Backend& backend) {
+  if (!backend.live) return std::nullopt;
+  if (s.bounded)
+    return "its bounded schedule (choices of latency, order and faults) replays on the simulated servers only";
+  for (const auto& f : faults_of(s))
+    if (const std::string_view why = world::fault_info(f.kind).not_live; !why.empty())
+      return "its " + std::string(world::fault_name(f)) + " fault cannot be acted out live: " + std::string(why);
+  return std::nullopt;
+}
+
+// The servers it runs on: simulated, or real ones (then the world starts at the real time of day,
+// as live clients read it). Null when live servers could not be set up, said in `result`.
+std::unique_ptr<world::Fabric> make_fabric(const Scenario& s, const Backend& backend, world::WorldOptions& options,
+                                           ScenarioResult& result) {
+  if (!backend.live) return std::make_unique<sim::SimFabric>();
+  std::unique_ptr<world::Fabric> fabric;
+  try {
+    fabric = std::make_unique<live::LiveFabric>(*backend.live, live::server_needs(faults_of(s), s.world.servers));
+  } catch (const std::exception& ex) {
+    result.error = ex.what();
+    result.setup_error = true;
+    result.interrupted = live::interrupt_requested();
+    return nullptr;
+  }
+  options.epoch_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::system_clock::now().time_since_epoch()).count();
+  return fabric;
+}
+
+// A bounded run's scheduler: the search's, or the file's own choices replayed into `replay` (their
+// deviations are the schedule's cost, the bound it was found under). Null: not a bounded run.
+world::ChoiceScheduler* scheduler_for(const Scenario& s, const Backend& backend,
+                                      std::optional<world::ChoiceScheduler>& replay) {
+  if (backend.live) return nullptr;
+  if (backend.scheduler || !s.bounded) return backend.scheduler;
+  world::ScheduleBounds bounds = *s.bounded;
+  bounds.cost_max = static_cast<int>(std::count_if(s.choices.begin(), s.choices.end(), [](uint32_t c) { return c != 0; }));
+  replay.emplace(bounds, s.choices);
+  return &*replay;
+}
+
+// The lock, the clients and the timeline, into the world.
+void set_up(world::World& w, const Scenario& s) {
+  w.add_lock(with_replicas(s));
+  for (const ClientDecl& c : s.clients) {
+    world::ClientProcess& process = w.add_client(c.name);
+    process.clock.offset_ms += c.clock_offset_ms;  // beyond what a bounded search chose
+    process.clock.drift_ppm = c.drift_ppm;
+  }
+  for (const auto& e : s.timeline) schedule(w, e);
+}
+
+// The same run in one-second steps (run_until(t) then run_until(u) is run_until(u)), each reported,
+// and ended at the first step where the world has settled unless the file asked for its run_ms: a
+// default minute of real time with nothing left to happen tells nothing. Returns the history's note.
+std::string run_live(world::World& w, const Scenario& s, const Backend& backend, ScenarioResult& result) {
+  for (int64_t t = std::min<int64_t>(1000, s.run_ms);; t = std::min(t + 1000, s.run_ms)) {
+    w.run_until(t);
+    if (backend.progress) backend.progress(t, s.run_ms);
+    if (t == s.run_ms) return "";
+    if (!s.run_ms_given && w.settled()) {
+      result.ended_early_ms = t;
+      return "ended early, " + std::to_string(s.run_ms - t) +
+             " ms before the default run_ms: every client idle, nothing scheduled";
+    }
+  }
+}
+
+// Virtual time is free: the simulated run always lasts run_ms, so its history stays the same. A
+// bounded one ends when nothing more can happen, which a search's many runs need.
+std::string run_simulated(world::World& w, const Scenario& s, bool bounded) {
+  w.run_until(s.run_ms);
+  if (bounded && w.now() < s.run_ms)
+    return "ended when the world settled, " + std::to_string(s.run_ms - w.now()) + " ms before run_ms";
+  return "";
+}
+
+// The run itself, its history (or its streamed file) and any error into `result`. False when live
+// servers could not be set up: nothing ran.
+bool act_out(const Scenario& s, const Backend& backend, ScenarioResult& result) {
   world::WorldOptions options = s.world;
   options.seed = s.seed;
   options.stop_requested = &live::interrupt_requested;
-  result.backend = backend.live ? "live" : "fake";
-  result.time_scale = backend.time_scale;
-  if (backend.live && s.bounded) {
-    result.skipped = "its bounded schedule (choices of latency, order and faults) replays on the simulated servers only";
-    return result;
-  }
-  // A fault a real server cannot act out: said, never run as if it had been.
-  if (backend.live)
-    for (const auto& f : faults_of(s))
-      if (const std::string_view why = world::fault_info(f.kind).not_live; !why.empty()) {
-        result.skipped =
-            "its " + std::string(world::fault_name(f)) + " fault cannot be acted out live: " + std::string(why);
-        return result;
-      }
   try {
-    std::unique_ptr<world::Fabric> fabric;
-    if (backend.live) {
-      try {
-        fabric = std::make_unique<live::LiveFabric>(*backend.live, live::server_needs(faults_of(s), s.world.servers));
-      } catch (const std::exception& ex) {
-        result.error = ex.what();
-        result.setup_error = true;
-        result.interrupted = live::interrupt_requested();
-        return result;
-      }
-      // Live clients read the real time of day; the simulated world starts from a fixed epoch.
-      options.epoch_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                             std::chrono::system_clock::now().time_since_epoch()).count();
-    } else {
-      fabric = std::make_unique<sim::SimFabric>();
-    }
-    // A bounded run: the search's scheduler, or the file's own choices replayed (their deviations
-    // are the schedule's cost, the bound it was found under).
+    const std::unique_ptr<world::Fabric> fabric = make_fabric(s, backend, options, result);
+    if (!fabric) return false;
     std::optional<world::ChoiceScheduler> replay;
-    world::ChoiceScheduler* scheduler = backend.live ? nullptr : backend.scheduler;
-    if (!scheduler && !backend.live && s.bounded) {
-      world::ScheduleBounds bounds = *s.bounded;
-      bounds.cost_max = static_cast<int>(std::count_if(s.choices.begin(), s.choices.end(), [](uint32_t c) { return c != 0; }));
-      replay.emplace(bounds, s.choices);
-      scheduler = &*replay;
-    }
+    world::ChoiceScheduler* scheduler = scheduler_for(s, backend, replay);
     std::ofstream streamed;  // before the world, which writes to it until it is gone
     world::World w(options, *fabric);
     if (!backend.stream_to.empty()) {
@@ -169,37 +221,8 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
     }
     for (const auto& [name, path] : s.script_files) w.scripts().override_with(name, path);
     try {
-      w.add_lock(with_replicas(s));
-      for (const ClientDecl& c : s.clients) {
-        world::ClientProcess& process = w.add_client(c.name);
-        process.clock.offset_ms += c.clock_offset_ms;  // beyond what a bounded search chose
-        process.clock.drift_ppm = c.drift_ppm;
-      }
-      for (const auto& e : s.timeline) schedule(w, e);
-      std::string note;
-      if (backend.live) {
-        // The same run in one-second steps (run_until(t) then run_until(u) is run_until(u)), each
-        // reported, and ended at the first step where the world has settled unless the file asked
-        // for its run_ms: a default minute of real time with nothing left to happen tells nothing.
-        for (int64_t t = std::min<int64_t>(1000, s.run_ms);; t = std::min(t + 1000, s.run_ms)) {
-          w.run_until(t);
-          if (backend.progress) backend.progress(t, s.run_ms);
-          if (t == s.run_ms) break;
-          if (!s.run_ms_given && w.settled()) {
-            result.ended_early_ms = t;
-            note = "ended early, " + std::to_string(s.run_ms - t) +
-                   " ms before the default run_ms: every client idle, nothing scheduled";
-            break;
-          }
-        }
-      } else {
-        // Virtual time is free: the simulated run always lasts run_ms, so its history stays the same.
-        // A bounded one ends when nothing more can happen, which a search's many runs need.
-        w.run_until(s.run_ms);
-        if (scheduler && w.now() < s.run_ms)
-          note = "ended when the world settled, " + std::to_string(s.run_ms - w.now()) + " ms before run_ms";
-      }
-      w.finish(note, s.lock.type);
+      set_up(w, s);
+      w.finish(backend.live ? run_live(w, s, backend, result) : run_simulated(w, s, scheduler != nullptr), s.lock.type);
       if (replay && s.deviations && replay->deviations() != *s.deviations)
         throw std::runtime_error(drifted_schedule(*s.deviations, replay->deviations()));
     } catch (const std::exception& ex) {
@@ -221,16 +244,12 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
   } catch (const std::exception& ex) {
     result.error = ex.what();
   }
-  // What had not returned by the end, a stopped run's too (its history is what it recorded).
-  try {
-    result.pending = result.history_file ? model::pending_operations(model::file_readings(*result.history_file)())
-                                         : model::pending_operations(result.history);
-  } catch (const std::exception&) {
-    // An unreadable streamed file is reported below, where it is judged.
-  }
-  if (result.error) return result;
+  return true;
+}
 
-  // Without expectations, every property that applies is observed.
+// The history judged against the file's expectations (every property that applies, without any),
+// and the outcomes it pins.
+void judge(const Scenario& s, const Backend& backend, ScenarioResult& result) {
   std::vector<std::pair<std::string, std::string>> asked = s.expect;
   if (asked.empty())
     for (const std::string& property : model::applicable_properties(s.lock.type)) asked.emplace_back(property, "");
@@ -247,7 +266,7 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
     for (const OpExpectation& pin : s.expect_ops) observed.push_back(observed_outcome(readings(), pin));
   } catch (const std::exception& ex) {
     result.error = ex.what();
-    return result;
+    return;
   }
   for (size_t i = 0; i < names.size(); ++i) {
     PropertyResult p;
@@ -268,6 +287,25 @@ ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
     r.passed = r.observed == expected_outcome(s.expect_ops[i]);
     result.pins.push_back(std::move(r));
   }
+}
+
+}  // namespace
+
+ScenarioResult run_scenario(const Scenario& s, const Backend& backend) {
+  ScenarioResult result = described(s, backend);
+  if (auto refusal = live_refusal(s, backend)) {
+    result.skipped = std::move(refusal);
+    return result;
+  }
+  if (!act_out(s, backend, result)) return result;
+  // What had not returned by the end, a stopped run's too (its history is what it recorded).
+  try {
+    result.pending = result.history_file ? model::pending_operations(model::file_readings(*result.history_file)())
+                                         : model::pending_operations(result.history);
+  } catch (const std::exception&) {
+    // An unreadable streamed file is reported below, where it is judged.
+  }
+  if (!result.error) judge(s, backend, result);
   return result;
 }
 

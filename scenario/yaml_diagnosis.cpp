@@ -36,120 +36,169 @@ char opener_of(char closer) { return closer == '}' ? '{' : '['; }
 // How a message shows a bracket ('{') or a quote (the quote ").
 std::string quoted(char c) { return c == '"' || c == '\'' ? std::string("quote ") + c : std::string("'") + c + "'"; }
 
-// Reads the text as YAML's scanner does as far as nesting goes: flow collections, quotes (which hide
-// brackets and '#'), comments, block scalars (`|`, `>`: their lines are content). A bracket or quote
-// counts only where a value can start, as in YAML: `about: see [1]` holds no flow sequence.
-Scan scan(std::string_view text) {
-  Scan out;
+// The text's lines, each without its line break ("\r\n" too).
+std::vector<Line> split_lines(std::string_view text) {
+  std::vector<Line> lines;
   for (size_t start = 0; start <= text.size();) {
     size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
     std::string_view l = text.substr(start, end - start);
     if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-    out.lines.push_back({l});
+    lines.push_back({l});
     if (end == text.size()) break;
     start = end + 1;
   }
-  std::vector<Opener> stack;
-  Opener quote;
-  int block_scalar_indent = -1;  // in a block scalar: its lines are those indented more than this
-  for (size_t n = 0; n < out.lines.size(); ++n) {
-    Line& line = out.lines[n];
-    const std::string_view t = line.text;
-    const size_t first = t.find_first_not_of(" \t");
-    while (line.indent < static_cast<int>(t.size()) && t[line.indent] == ' ') ++line.indent;
-    for (size_t i = 0; i < first && i < t.size(); ++i)
-      if (t[i] == '\t' && line.tab_column == 0) line.tab_column = static_cast<int>(i) + 1;
-    if (block_scalar_indent >= 0) {
-      if (first == std::string_view::npos || line.indent > block_scalar_indent) continue;
-      block_scalar_indent = -1;
-    }
-    if (first == std::string_view::npos) continue;
-    line.structural = quote.ch == 0 && stack.empty() && t[first] != '#';
-    bool value_start = quote.ch == 0 && stack.empty();  // block context: a node may start here
-    bool flow_value_start = !stack.empty();              // flow context: a scalar may start here
-    bool after_flow = false;                             // a flow collection just closed in block context
-    for (size_t i = first; i < t.size(); ++i) {
-      const char c = t[i];
-      const bool space_after = i + 1 == t.size() || blank(t[i + 1]);
-      const int column = static_cast<int>(i) + 1;
-      if (quote.ch == '\'') {
-        if (c == '\'' && i + 1 < t.size() && t[i + 1] == '\'') ++i;  // '' is a quote inside
-        else if (c == '\'') quote.ch = 0;
-        continue;
-      }
-      if (quote.ch == '"') {
-        if (c == '\\') ++i;
-        else if (c == '"') quote.ch = 0;
-        continue;
-      }
-      if (blank(c)) continue;
-      if (c == '#' && (i == 0 || blank(t[i - 1]))) break;
-      if (!stack.empty()) {
-        if (c == '{' || c == '[') {
-          stack.push_back({c, static_cast<int>(n) + 1, column});
-          flow_value_start = true;
-        } else if (c == '}' || c == ']') {
-          if (stack.back().ch != opener_of(c)) {
-            const Opener& open = stack.back();
-            out.bracket = YamlProblem{open.line, open.column,
-                                      "the " + quoted(open.ch) + " opened here is never closed: a " + quoted(c) +
-                                          " at line " + std::to_string(n + 1) + ", column " + std::to_string(column) +
-                                          " comes first"};
-            return out;
-          }
-          stack.pop_back();
-          flow_value_start = false;
-          after_flow = stack.empty();
-        } else if ((c == '"' || c == '\'') && flow_value_start) {
-          quote = {c, static_cast<int>(n) + 1, column};
-        } else {
-          flow_value_start = c == ',' || (c == ':' && space_after);
-          if (c == ',') stack.back().key_line = 0;
-          if (c == ':' && space_after && stack.back().ch == '{') {
-            // "{at: 0 client: A}": the second key runs into the first one's value. (On a later line, the
-            // likelier mistake is a '{' never closed: the scan's end names it.)
-            if (stack.back().key_line == static_cast<int>(n) + 1) {
-              const size_t word = t.find_last_of(" \t,{", i) + 1;
-              out.bracket = YamlProblem{static_cast<int>(n) + 1, static_cast<int>(word) + 1,
-                                        "a ',' is missing before '" + std::string(t.substr(word, i - word)) +
-                                            "': the entries of a '{...}' are separated by commas"};
-              return out;
-            }
-            stack.back().key_line = static_cast<int>(n) + 1;
-          }
-        }
-        continue;
-      }
-      if ((c == '}' || c == ']') && (value_start || after_flow)) {
-        out.bracket = YamlProblem{static_cast<int>(n) + 1, column,
-                                  "this " + quoted(c) + " closes nothing: no " + quoted(opener_of(c)) + " is open here"};
-        return out;
-      }
-      after_flow = false;
-      if (value_start) {
-        if (c == '{' || c == '[') {
-          stack.push_back({c, static_cast<int>(n) + 1, column});
-          flow_value_start = true;
-          value_start = false;
-        } else if (c == '"' || c == '\'') {
-          quote = {c, static_cast<int>(n) + 1, column};
-          value_start = false;
-        } else if (c == '|' || c == '>') {
-          block_scalar_indent = line.indent;
-          break;
-        } else if (!((c == '-' || c == '?') && space_after)) {
-          value_start = false;  // a plain scalar or a key; "- " and "? " leave room for a node
-        }
-      } else if (c == ':' && space_after) {
-        value_start = true;
-      }
-    }
-  }
-  if (quote.ch != 0) out.unclosed = quote;
-  else if (!stack.empty()) out.unclosed = stack.front();
-  return out;
+  return lines;
 }
+
+// Reads the text as YAML's scanner does as far as nesting goes: flow collections, quotes (which hide
+// brackets and '#'), comments, block scalars (`|`, `>`: their lines are content). A bracket or quote
+// counts only where a value can start, as in YAML: `about: see [1]` holds no flow sequence.
+class Scanner {
+ public:
+  Scan scan(std::string_view text) {
+    out_.lines = split_lines(text);
+    for (size_t n = 0; n < out_.lines.size(); ++n)
+      if (!scan_line(n)) return std::move(out_);
+    if (quote_.ch != 0) out_.unclosed = quote_;
+    else if (!stack_.empty()) out_.unclosed = stack_.front();
+    return std::move(out_);
+  }
+
+ private:
+  // What a character leaves the rest of its line to: the next character, nothing (a block scalar
+  // begins), or the scan ends (out_.bracket says why).
+  enum class Next { Char, EndLine, Stop };
+
+  // Line n's indent, and its characters: false when the scan ends there.
+  bool scan_line(size_t n) {
+    Line& line = out_.lines[n];
+    t_ = line.text;
+    line_no_ = static_cast<int>(n) + 1;
+    const size_t first = t_.find_first_not_of(" \t");
+    while (line.indent < static_cast<int>(t_.size()) && t_[line.indent] == ' ') ++line.indent;
+    for (size_t i = 0; i < first && i < t_.size(); ++i)
+      if (t_[i] == '\t' && line.tab_column == 0) line.tab_column = static_cast<int>(i) + 1;
+    if (block_scalar_indent_ >= 0) {
+      if (first == std::string_view::npos || line.indent > block_scalar_indent_) return true;
+      block_scalar_indent_ = -1;
+    }
+    if (first == std::string_view::npos) return true;
+    line.structural = quote_.ch == 0 && stack_.empty() && t_[first] != '#';
+    value_start_ = quote_.ch == 0 && stack_.empty();
+    flow_value_start_ = !stack_.empty();
+    after_flow_ = false;
+    for (size_t i = first; i < t_.size(); ++i) {
+      if (in_quote(i) || blank(t_[i])) continue;
+      if (t_[i] == '#' && (i == 0 || blank(t_[i - 1]))) break;
+      const Next next = stack_.empty() ? block_char(i, line) : flow_char(i);
+      if (next == Next::Stop) return false;
+      if (next == Next::EndLine) break;
+    }
+    return true;
+  }
+
+  // Whether character i is inside a quote (and so hides what it is); a quote's end closes it.
+  bool in_quote(size_t& i) {
+    const char c = t_[i];
+    if (quote_.ch == '\'') {
+      if (c == '\'' && i + 1 < t_.size() && t_[i + 1] == '\'') ++i;  // '' is a quote inside
+      else if (c == '\'') quote_.ch = 0;
+      return true;
+    }
+    if (quote_.ch == '"') {
+      if (c == '\\') ++i;
+      else if (c == '"') quote_.ch = 0;
+      return true;
+    }
+    return false;
+  }
+
+  bool space_after(size_t i) const { return i + 1 == t_.size() || blank(t_[i + 1]); }
+
+  // A character inside a flow collection: brackets nest, and a '{' entry's keys are counted.
+  Next flow_char(size_t i) {
+    const char c = t_[i];
+    const int column = static_cast<int>(i) + 1;
+    if (c == '{' || c == '[') {
+      stack_.push_back({c, line_no_, column});
+      flow_value_start_ = true;
+    } else if (c == '}' || c == ']') {
+      if (stack_.back().ch != opener_of(c)) {
+        const Opener& open = stack_.back();
+        out_.bracket = YamlProblem{open.line, open.column,
+                                   "the " + quoted(open.ch) + " opened here is never closed: a " + quoted(c) +
+                                       " at line " + std::to_string(line_no_) + ", column " + std::to_string(column) +
+                                       " comes first"};
+        return Next::Stop;
+      }
+      stack_.pop_back();
+      flow_value_start_ = false;
+      after_flow_ = stack_.empty();
+    } else if ((c == '"' || c == '\'') && flow_value_start_) {
+      quote_ = {c, line_no_, column};
+    } else {
+      flow_value_start_ = c == ',' || (c == ':' && space_after(i));
+      if (c == ',') stack_.back().key_line = 0;
+      if (c == ':' && space_after(i) && stack_.back().ch == '{') {
+        // "{at: 0 client: A}": the second key runs into the first one's value. (On a later line, the
+        // likelier mistake is a '{' never closed: the scan's end names it.)
+        if (stack_.back().key_line == line_no_) {
+          const size_t word = t_.find_last_of(" \t,{", i) + 1;
+          out_.bracket = YamlProblem{line_no_, static_cast<int>(word) + 1,
+                                     "a ',' is missing before '" + std::string(t_.substr(word, i - word)) +
+                                         "': the entries of a '{...}' are separated by commas"};
+          return Next::Stop;
+        }
+        stack_.back().key_line = line_no_;
+      }
+    }
+    return Next::Char;
+  }
+
+  // A character in block context: where a node may start, a bracket, quote or block scalar opens.
+  Next block_char(size_t i, const Line& line) {
+    const char c = t_[i];
+    const int column = static_cast<int>(i) + 1;
+    if ((c == '}' || c == ']') && (value_start_ || after_flow_)) {
+      out_.bracket = YamlProblem{line_no_, column,
+                                 "this " + quoted(c) + " closes nothing: no " + quoted(opener_of(c)) + " is open here"};
+      return Next::Stop;
+    }
+    after_flow_ = false;
+    if (!value_start_) {
+      if (c == ':' && space_after(i)) value_start_ = true;
+      return Next::Char;
+    }
+    if (c == '{' || c == '[') {
+      stack_.push_back({c, line_no_, column});
+      flow_value_start_ = true;
+      value_start_ = false;
+    } else if (c == '"' || c == '\'') {
+      quote_ = {c, line_no_, column};
+      value_start_ = false;
+    } else if (c == '|' || c == '>') {
+      block_scalar_indent_ = line.indent;
+      return Next::EndLine;
+    } else if (!((c == '-' || c == '?') && space_after(i))) {
+      value_start_ = false;  // a plain scalar or a key; "- " and "? " leave room for a node
+    }
+    return Next::Char;
+  }
+
+  Scan out_;
+  std::vector<Opener> stack_;
+  Opener quote_;
+  int block_scalar_indent_ = -1;  // in a block scalar: its lines are those indented more than this
+  // The line being read, and where it is.
+  std::string_view t_;
+  int line_no_ = 0;           // 1-based
+  bool value_start_ = false;  // block context: a node may start here
+  bool flow_value_start_ = false;  // flow context: a scalar may start here
+  bool after_flow_ = false;   // a flow collection just closed in block context
+};
+
+Scan scan(std::string_view text) { return Scanner().scan(text); }
 
 // One level of block nesting that a line opens or stands in: a "- " list item or a "key:".
 struct Entry {

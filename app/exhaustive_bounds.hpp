@@ -4,7 +4,7 @@
 // the search, in the counterexample's report).
 #include <string>
 
-#include "app/exhaustive_command.hpp"
+#include "app/exhaustive_options.hpp"
 #include "scenario/scenario.hpp"
 #include "world/choice_scheduler.hpp"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/explore_command.hpp"
+#include "app/explore_options.hpp"
 #include "explore/explore.hpp"
 #include "report/run_index.hpp"
 

@@ -227,18 +227,118 @@ int assert_(lua_State* L) {
   return luaL_error(L, "%s", lua_isnoneornil(L, 2) ? "assertion failed!" : lua51::check_string(L, 2).data());
 }
 
-// 5.1's string.format (str_format, scanformat and addquoted of lstrlib.c): at most 5 flags and 2
-// digits of width and of precision; each item is C's sprintf of the spec and added up to its first
-// NUL, so "%c" of 0 adds nothing and "%5s" of "a\0b" pads "a"; integer options truncate the number
-// (5.4 refuses a fraction); "%s" and "%q" take a string or a number only (5.4: any value), and a
-// string of 100 bytes or more under a "%s" without a precision is added whole.
+// A format item's spec as C's sprintf takes it: at most '%', 5 flags, 2+1+2 digits and a point,
+// 'l' and the option.
+struct FormatSpec {
+  std::array<char, 16> text{};
+  size_t length = 0;
+  void add(char c) { text[length++] = c; }
+  bool has_precision() const { return std::memchr(text.data(), '.', length) != nullptr; }
+};
+
+// 5.1's scanformat: the flags, width and precision of the item whose '%' is before format[i],
+// leaving `i` at its option. 5.1 reads the string's terminating NUL where a spec runs past the end.
+FormatSpec scan_format(lua_State* L, std::string_view format, size_t& i) {
+  const auto at = [&](size_t k) { return k < format.size() ? format[k] : '\0'; };
+  const auto digit = [&](size_t k) { return at(k) >= '0' && at(k) <= '9'; };
+  const size_t spec_start = i;
+  while (at(i) != '\0' && std::strchr("-+ #0", at(i)) != nullptr) ++i;
+  if (i - spec_start >= 6) luaL_error(L, "invalid format (repeated flags)");
+  for (int d = 0; d < 2 && digit(i); ++d) ++i;
+  if (at(i) == '.') {
+    ++i;
+    for (int d = 0; d < 2 && digit(i); ++d) ++i;
+  }
+  if (digit(i)) luaL_error(L, "invalid format (width or precision too long)");
+  FormatSpec spec;
+  spec.add('%');
+  for (size_t k = spec_start; k < i; ++k) spec.add(format[k]);
+  return spec;
+}
+
+// 5.1's addquoted: "%q".
+void add_quoted(luaL_Buffer& b, std::string_view s) {
+  luaL_addchar(&b, '"');
+  for (const char c : s) {
+    if (c == '"' || c == '\\' || c == '\n') {
+      luaL_addchar(&b, '\\');
+      luaL_addchar(&b, c);
+    } else if (c == '\r') {
+      luaL_addstring(&b, "\\r");
+    } else if (c == '\0') {
+      luaL_addstring(&b, "\\000");
+    } else {
+      luaL_addchar(&b, c);
+    }
+  }
+  luaL_addchar(&b, '"');
+}
+
+// One item of string.format: option `option` of `spec` applied to argument `arg`, added to `b`.
+void add_format_item(lua_State* L, luaL_Buffer& b, FormatSpec& spec, char option, int arg) {
+  std::array<char, 512> item{};  // 5.1's MAX_ITEM: 99 digits of precision after 309 of a double fit
+  switch (option) {
+    case 'c':
+      spec.add('c');
+      std::snprintf(item.data(), item.size(), spec.text.data(), lua51::double_to_int(lua51::check_number(L, arg)));
+      break;
+    case 'd':
+    case 'i':
+      spec.add('l');
+      spec.add(option);
+      std::snprintf(item.data(), item.size(), spec.text.data(),
+                    static_cast<long>(lua51::double_to_int64(lua51::check_number(L, arg))));
+      break;
+    case 'o':
+    case 'u':
+    case 'x':
+    case 'X':
+      spec.add('l');
+      spec.add(option);
+      std::snprintf(item.data(), item.size(), spec.text.data(),
+                    static_cast<unsigned long>(lua51::double_to_uint64(lua51::check_number(L, arg))));
+      break;
+    case 'e':
+    case 'E':
+    case 'f':
+    case 'g':
+    case 'G':
+      spec.add(option);
+      std::snprintf(item.data(), item.size(), spec.text.data(), lua51::check_number(L, arg));
+      break;
+    case 'q':
+      add_quoted(b, lua51::check_string(L, arg));
+      return;
+    case 's': {
+      const std::string_view s = lua51::check_string(L, arg);
+      if (!spec.has_precision() && s.size() >= 100) {
+        lua_pushvalue(L, arg);
+        luaL_addvalue(&b);
+        return;
+      }
+      spec.add('s');
+      std::snprintf(item.data(), item.size(), spec.text.data(), s.data());
+      break;
+    }
+    case '\0':  // a format ending in '%': 5.1 prints the NUL it reads as its option as nothing
+      luaL_error(L, "invalid option '%%' to 'format'");
+      return;
+    default:
+      luaL_error(L, "invalid option '%%%c' to 'format'", option);
+      return;
+  }
+  luaL_addstring(&b, item.data());
+}
+
+// 5.1's string.format (str_format of lstrlib.c): at most 5 flags and 2 digits of width and of
+// precision; each item is C's sprintf of the spec and added up to its first NUL, so "%c" of 0 adds
+// nothing and "%5s" of "a\0b" pads "a"; integer options truncate the number (5.4 refuses a
+// fraction); "%s" and "%q" take a string or a number only (5.4: any value), and a string of 100
+// bytes or more under a "%s" without a precision is added whole.
 int string_format(lua_State* L) {
   const int top = lua_gettop(L);
   int arg = 1;
   const std::string_view format = lua51::check_string(L, arg);
-  // 5.1 reads the string's terminating NUL where a spec runs past the end.
-  const auto at = [&](size_t i) { return i < format.size() ? format[i] : '\0'; };
-  const auto digit = [&](size_t i) { return at(i) >= '0' && at(i) <= '9'; };
   luaL_Buffer b;
   luaL_buffinit(L, &b);
   size_t i = 0;
@@ -247,92 +347,16 @@ int string_format(lua_State* L) {
       luaL_addchar(&b, format[i++]);
       continue;
     }
-    if (at(++i) == '%') {
+    if (++i < format.size() && format[i] == '%') {
       luaL_addchar(&b, '%');
       ++i;
       continue;
     }
     if (++arg > top) luaL_argerror(L, arg, "no value");
-    const size_t spec_start = i;
-    while (at(i) != '\0' && std::strchr("-+ #0", at(i)) != nullptr) ++i;
-    if (i - spec_start >= 6) return luaL_error(L, "invalid format (repeated flags)");
-    for (int d = 0; d < 2 && digit(i); ++d) ++i;
-    if (at(i) == '.') {
-      ++i;
-      for (int d = 0; d < 2 && digit(i); ++d) ++i;
-    }
-    if (digit(i)) return luaL_error(L, "invalid format (width or precision too long)");
-    // The spec: at most '%', 5 flags, 2+1+2 digits and a point, 'l' and the option.
-    std::array<char, 16> spec{};
-    size_t spec_length = 0;
-    const auto add_to_spec = [&](char c) { spec[spec_length++] = c; };
-    add_to_spec('%');
-    for (size_t k = spec_start; k < i; ++k) add_to_spec(format[k]);
-    const char option = at(i++);
-    std::array<char, 512> item{};  // 5.1's MAX_ITEM: 99 digits of precision after 309 of a double fit
-    switch (option) {
-      case 'c':
-        add_to_spec('c');
-        std::snprintf(item.data(), item.size(), spec.data(), lua51::double_to_int(lua51::check_number(L, arg)));
-        break;
-      case 'd':
-      case 'i':
-        add_to_spec('l');
-        add_to_spec(option);
-        std::snprintf(item.data(), item.size(), spec.data(), static_cast<long>(lua51::double_to_int64(lua51::check_number(L, arg))));
-        break;
-      case 'o':
-      case 'u':
-      case 'x':
-      case 'X':
-        add_to_spec('l');
-        add_to_spec(option);
-        std::snprintf(item.data(), item.size(), spec.data(),
-                      static_cast<unsigned long>(lua51::double_to_uint64(lua51::check_number(L, arg))));
-        break;
-      case 'e':
-      case 'E':
-      case 'f':
-      case 'g':
-      case 'G':
-        add_to_spec(option);
-        std::snprintf(item.data(), item.size(), spec.data(), lua51::check_number(L, arg));
-        break;
-      case 'q': {
-        const std::string_view s = lua51::check_string(L, arg);
-        luaL_addchar(&b, '"');
-        for (const char c : s) {
-          if (c == '"' || c == '\\' || c == '\n') {
-            luaL_addchar(&b, '\\');
-            luaL_addchar(&b, c);
-          } else if (c == '\r') {
-            luaL_addstring(&b, "\\r");
-          } else if (c == '\0') {
-            luaL_addstring(&b, "\\000");
-          } else {
-            luaL_addchar(&b, c);
-          }
-        }
-        luaL_addchar(&b, '"');
-        continue;
-      }
-      case 's': {
-        const std::string_view s = lua51::check_string(L, arg);
-        if (std::memchr(spec.data(), '.', spec_length) == nullptr && s.size() >= 100) {
-          lua_pushvalue(L, arg);
-          luaL_addvalue(&b);
-          continue;
-        }
-        add_to_spec('s');
-        std::snprintf(item.data(), item.size(), spec.data(), s.data());
-        break;
-      }
-      case '\0':  // a format ending in '%': 5.1 prints the NUL it reads as its option as nothing
-        return luaL_error(L, "invalid option '%%' to 'format'");
-      default:
-        return luaL_error(L, "invalid option '%%%c' to 'format'", option);
-    }
-    luaL_addstring(&b, item.data());
+    FormatSpec spec = scan_format(L, format, i);
+    const char option = i < format.size() ? format[i] : '\0';
+    ++i;
+    add_format_item(L, b, spec, option, arg);
   }
   luaL_pushresult(&b);
   return 1;

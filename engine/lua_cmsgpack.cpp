@@ -288,47 +288,34 @@ void push_string(lua_State* L, Cursor& c, size_t header, size_t len) {
   c.consume(header + len);
 }
 
-void decode_value(lua_State* L, Cursor& c) {
-  if (!c.need(1)) return;
-  check_stack_51(L, 1, "too many return values at once; use unpack_one or unpack_limit instead.");
-  const unsigned char type = c.p[0];
-  // Integers reach Lua 5.1 as doubles (an uint64 through lua_Integer, so 2^63 and up wrap negative).
-  auto push_integer = [&](int64_t v, size_t size) {
-    lua51::push_number(L, static_cast<double>(v));
-    c.consume(size);
-  };
+// Integers reach Lua 5.1 as doubles (an uint64 through lua_Integer, so 2^63 and up wrap negative).
+void push_integer(lua_State* L, Cursor& c, int64_t v, size_t size) {
+  lua51::push_number(L, static_cast<double>(v));
+  c.consume(size);
+}
+
+// The fixed-size integers (uint8 .. int64): their type byte, their width, and whether they carry a sign.
+struct SizedInteger {
+  unsigned char type;
+  int bytes;
+  bool is_signed;
+};
+constexpr SizedInteger kSizedIntegers[] = {{0xcc, 1, false}, {0xd0, 1, true}, {0xcd, 2, false}, {0xd1, 2, true},
+                                           {0xce, 4, false}, {0xd2, 4, true}, {0xcf, 8, false}, {0xd3, 8, true}};
+
+// Decodes a value of `type` if it is a fixed-size integer, a float or a sized string; false for
+// any other type.
+bool decode_scalar(lua_State* L, Cursor& c, unsigned char type) {
+  for (const SizedInteger& sized : kSizedIntegers) {
+    if (sized.type != type) continue;
+    const size_t size = 1 + static_cast<size_t>(sized.bytes);
+    if (!c.need(size)) return true;
+    const uint64_t raw = c.big_endian(1, sized.bytes);
+    const int shift = 64 - 8 * sized.bytes;
+    push_integer(L, c, sized.is_signed ? static_cast<int64_t>(raw << shift) >> shift : static_cast<int64_t>(raw), size);
+    return true;
+  }
   switch (type) {
-    case 0xcc:
-      if (c.need(2)) push_integer(static_cast<int64_t>(c.big_endian(1, 1)), 2);
-      return;
-    case 0xd0:
-      if (c.need(2)) push_integer(static_cast<int8_t>(c.big_endian(1, 1)), 2);
-      return;
-    case 0xcd:
-      if (c.need(3)) push_integer(static_cast<int64_t>(c.big_endian(1, 2)), 3);
-      return;
-    case 0xd1:
-      if (c.need(3)) push_integer(static_cast<int16_t>(c.big_endian(1, 2)), 3);
-      return;
-    case 0xce:
-      if (c.need(5)) push_integer(static_cast<int64_t>(c.big_endian(1, 4)), 5);
-      return;
-    case 0xd2:
-      if (c.need(5)) push_integer(static_cast<int32_t>(c.big_endian(1, 4)), 5);
-      return;
-    case 0xcf:
-    case 0xd3:
-      if (c.need(9)) push_integer(static_cast<int64_t>(c.big_endian(1, 8)), 9);
-      return;
-    case 0xc0:
-      lua_pushnil(L);
-      c.consume(1);
-      return;
-    case 0xc3:
-    case 0xc2:
-      lua_pushboolean(L, type == 0xc3);
-      c.consume(1);
-      return;
     case 0xca:
       if (c.need(5)) {
         const auto bits = static_cast<uint32_t>(c.big_endian(1, 4));
@@ -337,7 +324,7 @@ void decode_value(lua_State* L, Cursor& c) {
         lua51::push_number(L, f);
         c.consume(5);
       }
-      return;
+      return true;
     case 0xcb:
       if (c.need(9)) {
         const uint64_t bits = c.big_endian(1, 8);
@@ -346,15 +333,35 @@ void decode_value(lua_State* L, Cursor& c) {
         lua51::push_number(L, d);
         c.consume(9);
       }
-      return;
+      return true;
     case 0xd9:
       if (c.need(2)) push_string(L, c, 2, c.big_endian(1, 1));
-      return;
+      return true;
     case 0xda:
       if (c.need(3)) push_string(L, c, 3, c.big_endian(1, 2));
-      return;
+      return true;
     case 0xdb:
       if (c.need(5)) push_string(L, c, 5, c.big_endian(1, 4));
+      return true;
+    default:
+      return false;
+  }
+}
+
+void decode_value(lua_State* L, Cursor& c) {
+  if (!c.need(1)) return;
+  check_stack_51(L, 1, "too many return values at once; use unpack_one or unpack_limit instead.");
+  const unsigned char type = c.p[0];
+  if (decode_scalar(L, c, type)) return;
+  switch (type) {
+    case 0xc0:
+      lua_pushnil(L);
+      c.consume(1);
+      return;
+    case 0xc3:
+    case 0xc2:
+      lua_pushboolean(L, type == 0xc3);
+      c.consume(1);
       return;
     case 0xdc:
     case 0xdd:
@@ -375,9 +382,9 @@ void decode_value(lua_State* L, Cursor& c) {
       break;
   }
   if ((type & 0x80) == 0) {
-    push_integer(type, 1);
+    push_integer(L, c, type, 1);
   } else if ((type & 0xe0) == 0xe0) {
-    push_integer(static_cast<int8_t>(type), 1);
+    push_integer(L, c, static_cast<int8_t>(type), 1);
   } else if ((type & 0xe0) == 0xa0) {
     push_string(L, c, 1, type & 0x1f);
   } else if ((type & 0xf0) == 0x90) {

@@ -218,4 +218,33 @@ inline constexpr std::string_view kSortScoreNotDouble = "ERR One or more scores 
 // CLUSTER on a server without cluster support (cluster.c).
 inline constexpr std::string_view kClusterDisabled = "ERR This instance has cluster support disabled";
 
+// The server layer's commands (networking.c, acl.c, config.c, replication.c), which a host answers.
+inline constexpr std::string_view kTimeoutNotInteger = "ERR timeout is not an integer or out of range";
+inline constexpr std::string_view kNoSuchClient = "ERR No such client";
+inline constexpr std::string_view kClientIdNotPositive = "ERR client-id should be greater than 0";
+inline constexpr std::string_view kBadClientName =
+    "ERR Client names cannot contain spaces, newlines or special characters.";
+inline constexpr std::string_view kBadUnblockReason = "ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR";
+inline constexpr std::string_view kBadProtocolVersion = "ERR Protocol version is not an integer or out of range";
+inline constexpr std::string_view kNoProto = "NOPROTO unsupported protocol version";
+inline constexpr std::string_view kWrongPass = "WRONGPASS invalid username-password pair or user is disabled.";
+inline constexpr std::string_view kAuthWithoutPassword =
+    "ERR AUTH <password> called without any password configured for the default user. Are you sure your "
+    "configuration is correct?";
+inline constexpr std::string_view kHelloBeforeAuth =
+    "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO <proto> AUTH <user> "
+    "<pass> option can be used to authenticate the client and select the RESP protocol version at the same time";
+inline constexpr std::string_view kNoAuth = "NOAUTH Authentication required.";
+inline constexpr std::string_view kMaxClients = "ERR max number of clients reached";
+inline std::string hello_syntax(std::string_view option) {
+  return "ERR Syntax error in HELLO option '" + std::string(option) + "'";
+}
+inline std::string config_set_unknown(std::string_view name) {
+  return "ERR Unknown option or number of arguments for CONFIG SET - '" + std::string(name) + "'";
+}
+// CONFIG SET's refusal of one of its arguments: `why` as config.c says it.
+inline std::string config_set_failed(std::string_view name, std::string_view why) {
+  return "ERR CONFIG SET failed (possibly related to argument '" + std::string(name) + "') - " + std::string(why);
+}
+
 }  // namespace locksim::engine::errors

@@ -189,9 +189,9 @@ std::string Server::info(const std::string& section) const {
 // connection until they do or the timeout passes.
 Reply Server::wait_command(const ConnPtr& c, const std::vector<std::string>& argv) {
   int64_t replicas = 0, timeout = 0;
-  if (!parse_ll(argv[1], replicas)) return Reply::error("ERR value is not an integer or out of range");
-  if (!parse_ll(argv[2], timeout)) return Reply::error("ERR timeout is not an integer or out of range");
-  if (timeout < 0) return Reply::error("ERR timeout is negative");
+  if (!parse_ll(argv[1], replicas)) return Reply::error(engine::errors::kNotInteger);
+  if (!parse_ll(argv[2], timeout)) return Reply::error(engine::errors::kTimeoutNotInteger);
+  if (timeout < 0) return Reply::error(engine::errors::kTimeoutNegative);
   const int64_t now = clock_.run_ms();
   const engine::WaitAnswer answer =
       engine::answer_wait(now, c->woff_ms, this->replicas(), options_.replica_lag_ms, replicas, timeout);
@@ -220,6 +220,44 @@ void Server::end_wait(const ConnPtr& c, bool with_error) {
   asio::post(io_, [this, c] { process(c); });
 }
 
+// CLIENT KILL addr (the old form) or CLIENT KILL ID id / ADDR addr / SKIPME yes|no.
+Reply Server::client_kill(const ConnPtr& c, const std::vector<std::string>& argv) {
+  const size_t argc = argv.size();
+  std::vector<ConnPtr> victims;
+  bool skipme = true;
+  if (argc == 3) {
+    for (const auto& [id, other] : connections_)
+      if (other->addr == argv[2]) victims.push_back(other);
+    if (victims.empty()) return Reply::error(engine::errors::kNoSuchClient);
+    for (const ConnPtr& v : victims) v->closing = true, flush(v);
+    return Reply::ok();
+  }
+  if (argc % 2 != 0) return Reply::error(engine::errors::kSyntax);
+  std::optional<int64_t> id;
+  std::optional<std::string> addr;
+  for (size_t i = 2; i + 1 < argc; i += 2) {
+    int64_t v = 0;
+    if (equals_ignore_case(argv[i], "id")) {
+      if (!parse_ll(argv[i + 1], v) || v <= 0) return Reply::error(engine::errors::kClientIdNotPositive);
+      id = v;
+    } else if (equals_ignore_case(argv[i], "addr")) {
+      addr = argv[i + 1];
+    } else if (equals_ignore_case(argv[i], "skipme")) {
+      skipme = !equals_ignore_case(argv[i + 1], "no");
+    } else {
+      return Reply::error(engine::errors::kSyntax);
+    }
+  }
+  for (const auto& [cid, other] : connections_) {
+    if (id && static_cast<int64_t>(cid) != *id) continue;
+    if (addr && other->addr != *addr) continue;
+    if (skipme && other == c) continue;
+    victims.push_back(other);
+  }
+  for (const ConnPtr& v : victims) v->closing = true, flush(v);
+  return Reply::integer_of(static_cast<int64_t>(victims.size()));
+}
+
 // CLIENT <subcommand> (networking.c's clientCommand), for the subcommands serve answers.
 Reply Server::client_command(const ConnPtr& c, const std::vector<std::string>& argv) {
   // The engine's table checked the subcommand and its arity.
@@ -230,7 +268,7 @@ Reply Server::client_command(const ConnPtr& c, const std::vector<std::string>& a
   if (equals_ignore_case(sub, "setname") && argc == 3) {
     for (char ch : argv[2])
       if (ch < '!' || ch > '~')
-        return Reply::error("ERR Client names cannot contain spaces, newlines or special characters.");
+        return Reply::error(engine::errors::kBadClientName);
     c->name = argv[2];
     return Reply::ok();
   }
@@ -240,42 +278,7 @@ Reply Server::client_command(const ConnPtr& c, const std::vector<std::string>& a
     for (const auto& [id, other] : connections_) out += client_info(*other) + "\n";
     return Reply::bulk(out);
   }
-  if (equals_ignore_case(sub, "kill") && argc >= 3) {
-    // CLIENT KILL addr (old form) or CLIENT KILL ID id / ADDR addr / SKIPME yes|no.
-    std::vector<ConnPtr> victims;
-    bool skipme = true;
-    if (argc == 3) {
-      for (const auto& [id, other] : connections_)
-        if (other->addr == argv[2]) victims.push_back(other);
-      if (victims.empty()) return Reply::error("ERR No such client");
-      for (const ConnPtr& v : victims) v->closing = true, flush(v);
-      return Reply::ok();
-    }
-    if (argc % 2 != 0) return Reply::error("ERR syntax error");
-    std::optional<int64_t> id;
-    std::optional<std::string> addr;
-    for (size_t i = 2; i + 1 < argc; i += 2) {
-      int64_t v = 0;
-      if (equals_ignore_case(argv[i], "id")) {
-        if (!parse_ll(argv[i + 1], v) || v <= 0) return Reply::error("ERR client-id should be greater than 0");
-        id = v;
-      } else if (equals_ignore_case(argv[i], "addr")) {
-        addr = argv[i + 1];
-      } else if (equals_ignore_case(argv[i], "skipme")) {
-        skipme = !equals_ignore_case(argv[i + 1], "no");
-      } else {
-        return Reply::error("ERR syntax error");
-      }
-    }
-    for (const auto& [cid, other] : connections_) {
-      if (id && static_cast<int64_t>(cid) != *id) continue;
-      if (addr && other->addr != *addr) continue;
-      if (skipme && other == c) continue;
-      victims.push_back(other);
-    }
-    for (const ConnPtr& v : victims) v->closing = true, flush(v);
-    return Reply::integer_of(static_cast<int64_t>(victims.size()));
-  }
+  if (equals_ignore_case(sub, "kill")) return client_kill(c, argv);
   if (equals_ignore_case(sub, "unblock") && (argc == 3 || argc == 4)) {
     // CLIENT UNBLOCK id [TIMEOUT|ERROR]: a client blocked on keys answers as if timed out, or with
     // the UNBLOCKED error; one in WAIT answers its acknowledgements so far.
@@ -283,10 +286,10 @@ Reply Server::client_command(const ConnPtr& c, const std::vector<std::string>& a
     if (argc == 4) {
       if (equals_ignore_case(argv[3], "error")) with_error = true;
       else if (!equals_ignore_case(argv[3], "timeout"))
-        return Reply::error("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+        return Reply::error(engine::errors::kBadUnblockReason);
     }
     int64_t id = 0;
-    if (!parse_ll(argv[2], id)) return Reply::error("ERR value is not an integer or out of range");
+    if (!parse_ll(argv[2], id)) return Reply::error(engine::errors::kNotInteger);
     const auto target = id > 0 ? connections_.find(static_cast<uint64_t>(id)) : connections_.end();
     if (target == connections_.end() || !target->second->blocked) return Reply::integer_of(0);
     if (target->second->waiting_acks) end_wait(target->second, with_error);
@@ -308,7 +311,7 @@ Reply Server::client_command(const ConnPtr& c, const std::vector<std::string>& a
       if (!c->reply_off) c->reply_skip_next = true;
       return Reply::sequence({});
     }
-    return Reply::error("ERR syntax error");
+    return Reply::error(engine::errors::kSyntax);
   }
   if (equals_ignore_case(sub, "no-evict") || equals_ignore_case(sub, "no-touch")) return Reply::ok();
   // A known subcommand with a count of arguments its table row allows but clientCommand does not
@@ -328,8 +331,8 @@ Reply Server::auth_command(const ConnPtr& c, const std::vector<std::string>& arg
     if (argc >= 2) {
       int64_t v = 0;
       if (!parse_ll(argv[1], v) || v < INT32_MIN || v > INT32_MAX)
-        return Reply::error("ERR Protocol version is not an integer or out of range");
-      if (v < 2 || v > 3) return Reply::error("NOPROTO unsupported protocol version");
+        return Reply::error(engine::errors::kBadProtocolVersion);
+      if (v < 2 || v > 3) return Reply::error(engine::errors::kNoProto);
       protocol = static_cast<int>(v);
       i = 2;
     }
@@ -343,7 +346,7 @@ Reply Server::auth_command(const ConnPtr& c, const std::vector<std::string>& arg
         setname = argv[i + 1];
         ++i;
       } else {
-        return Reply::error("ERR Syntax error in HELLO option '" + argv[i] + "'");
+        return Reply::error(engine::errors::hello_syntax(argv[i]));
       }
     }
   } else {
@@ -353,17 +356,13 @@ Reply Server::auth_command(const ConnPtr& c, const std::vector<std::string>& arg
   }
   if (pass) {
     if (!options_.requirepass && !user)
-      return Reply::error(
-          "ERR AUTH <password> called without any password configured for the default user. Are you sure your "
-          "configuration is correct?");
+      return Reply::error(engine::errors::kAuthWithoutPassword);
     const bool ok = (!user || *user == "default") && (!options_.requirepass || *pass == *options_.requirepass);
-    if (!ok) return Reply::error("WRONGPASS invalid username-password pair or user is disabled.");
+    if (!ok) return Reply::error(engine::errors::kWrongPass);
     c->authenticated = true;
     c->parser.set_authenticated(true);
   } else if (!c->authenticated) {
-    return Reply::error("NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO "
-                        "<proto> AUTH <user> <pass> option can be used to authenticate the client and select the "
-                        "RESP protocol version at the same time");
+    return Reply::error(engine::errors::kHelloBeforeAuth);
   }
   if (!hello) return Reply::ok();
   if (setname) c->name = *setname;
@@ -408,15 +407,17 @@ Reply Server::config_command(const std::vector<std::string>& argv) {
       std::string name = argv[i];
       for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
       const bool known = std::any_of(defaults.begin(), defaults.end(), [&](const auto& d) { return d.first == name; });
-      if (!known) return Reply::error("ERR Unknown option or number of arguments for CONFIG SET - '" + argv[i] + "'");
+      if (!known) return Reply::error(engine::errors::config_set_unknown(argv[i]));
       if (std::find(seen.begin(), seen.end(), name) != seen.end())
-        return Reply::error("ERR CONFIG SET failed (possibly related to argument '" + argv[i] + "') - duplicate parameter");
+        return Reply::error(engine::errors::config_set_failed(argv[i], "duplicate parameter"));
       seen.push_back(name);
       if (name == "busy-reply-threshold" || name == "lua-time-limit") {
         int64_t ms = 0;
-        const std::string failed = "ERR CONFIG SET failed (possibly related to argument '" + argv[i] + "') - ";
-        if (!parse_ll(argv[i + 1], ms)) return Reply::error(failed + "argument couldn't be parsed into an integer");
-        if (ms < 0) return Reply::error(failed + "argument must be between 0 and 9223372036854775807 inclusive");
+        if (!parse_ll(argv[i + 1], ms))
+          return Reply::error(engine::errors::config_set_failed(argv[i], "argument couldn't be parsed into an integer"));
+        if (ms < 0)
+          return Reply::error(engine::errors::config_set_failed(
+              argv[i], "argument must be between 0 and 9223372036854775807 inclusive"));
       }
     }
     // Every value is checked before any is applied: CONFIG SET changes all or nothing.
@@ -425,11 +426,11 @@ Reply Server::config_command(const std::vector<std::string>& argv) {
       std::string name = argv[i];
       for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
       if (name == "notify-keyspace-events" && !engine::keyspace_events_from_string(argv[i + 1]))
-        return Reply::error("ERR CONFIG SET failed (possibly related to argument '" + argv[i] +
-                            "') - Invalid event class character. Use 'Ag$lshzxeKEtmdn'.");
+        return Reply::error(
+            engine::errors::config_set_failed(argv[i], "Invalid event class character. Use 'Ag$lshzxeKEtmdn'."));
       if (const EncodingParameter* p = encoding_parameter(name)) {
         if (std::string why = parse_size_config(argv[i + 1], p->memory, limits.*(p->field)); !why.empty())
-          return Reply::error("ERR CONFIG SET failed (possibly related to argument '" + argv[i] + "') - " + why);
+          return Reply::error(engine::errors::config_set_failed(argv[i], why));
       }
     }
     engine_->databases().limits() = limits;

@@ -14,6 +14,7 @@
 #include "base/assert.hpp"
 #include "engine/command_context.hpp"
 #include "engine/command_table.hpp"
+#include "engine/errors.hpp"
 #include "model/events.hpp"
 
 namespace locksim::server {
@@ -185,7 +186,7 @@ void Server::adopt(tcp::socket socket) {
   connections_[c->id] = c;
   by_session_[c->session] = c;
   if (connections_.size() > options_.max_clients) {
-    reply(c, Reply::error("ERR max number of clients reached"));
+    reply(c, Reply::error(engine::errors::kMaxClients));
     c->closing = true;
     flush(c);
   } else {
@@ -353,7 +354,7 @@ void Server::execute(const ConnPtr& c, std::vector<std::string>& argv) {
   c->last_command = name;
   const engine::CommandSpec* spec = engine_->find_command(name);
   if (!c->authenticated && !(spec != nullptr && (spec->flags & engine::kCmdNoAuth))) {
-    reply(c, Reply::error("NOAUTH Authentication required."));
+    reply(c, Reply::error(engine::errors::kNoAuth));
     return;
   }
   if (name.rfind("locksim.", 0) == 0) {

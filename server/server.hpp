@@ -103,6 +103,7 @@ class Server final : public engine::Host {
   Reply config_command(const std::vector<std::string>& argv);
   Reply command_command(const std::vector<std::string>& argv);
   Reply client_command(const ConnPtr& c, const std::vector<std::string>& argv);
+  Reply client_kill(const ConnPtr& c, const std::vector<std::string>& argv);
   // CLIENT UNBLOCK of a WAIT: its acknowledgements so far, or the UNBLOCKED error.
   void end_wait(const ConnPtr& c, bool with_error);
   // A real clock answers a blocked command at its deadline; a virtual one when it is moved past it.

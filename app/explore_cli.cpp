@@ -164,7 +164,7 @@ class ExploreCommand final : public Command {
     config.faults = faults_ == "all" ? explore::all_fault_kinds() : faults_ == "none" ? std::vector<std::string>{} : split_commas(faults_);
     config.properties = split_commas(properties_);
     // A ReadWriteLock's mutual exclusion is read_write (readers share by design).
-    if (sub_->count("--properties") == 0 && config.lock_type == "rwlock") config.properties = {"read_write"};
+    if (sub_->count("--properties") == 0 && model::is_kind(config.lock_type, model::LockKind::RwLock)) config.properties = {"read_write"};
     try {
       if (!redisson_.empty()) config.lock_options.push_back({"redisson", redisson_});
       if (watchdog_keep_) config.lock_options.push_back({"watchdog_on_error", "keep"});

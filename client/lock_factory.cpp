@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "base/assert.hpp"
 #include "client/fair_lock.hpp"
 #include "client/fenced_lock.hpp"
 #include "client/multi_lock.hpp"
@@ -18,7 +19,7 @@ namespace {
 // on servers 0 .. n-1.
 std::unique_ptr<Lock> make_multi_lock(Backend& backend, ScriptCatalog& scripts, const LockSpec& spec) {
   if (spec.parts < 1) throw std::invalid_argument("a " + spec.type + " lock needs at least one part");
-  const bool red = spec.type == "red";
+  const bool red = model::is_kind(spec.type, model::LockKind::Red);
   std::vector<std::unique_ptr<RedissonLock>> locks;
   for (int i = 0; i < spec.parts; ++i) {
     RedissonOptions options = spec.redisson;
@@ -67,26 +68,33 @@ std::unique_ptr<Lock> make_lock(Backend& backend, ScriptCatalog& scripts, const 
     alone.redisson.replica_sync = std::make_shared<ReplicaSync>();
     return make_lock(backend, scripts, alone);
   }
+  const model::LockType* type = model::find_lock_type(spec.type);
+  if (type == nullptr)
+    throw std::invalid_argument("unknown lock type '" + spec.type + "' (expected " + model::lock_type_list() + ")");
   RedissonOptions options = spec.redisson;
-  options.non_reentrant = model::find_lock_type(spec.type) && model::find_lock_type(spec.type)->refuses_reentry;
-  if (spec.type == "rlock" || spec.type == "nonreentrant")
-    return std::make_unique<RLock>(backend, scripts, spec.name, options, spec.rlock_scripts);
-  if (spec.type == "spin") return std::make_unique<SpinLock>(backend, scripts, spec.name, options);
-  if (spec.type == "fenced") {
-    RLockScripts scripts_of_fenced = spec.rlock_scripts;
-    scripts_of_fenced.acquire = "fenced_acquire";
-    return std::make_unique<FencedLock>(backend, scripts, spec.name, options, scripts_of_fenced);
+  options.non_reentrant = type->refuses_reentry;
+  using enum model::LockKind;
+  switch (type->kind) {
+    case RLock:
+    case NonReentrant: return std::make_unique<client::RLock>(backend, scripts, spec.name, options, spec.rlock_scripts);
+    case Spin: return std::make_unique<SpinLock>(backend, scripts, spec.name, options);
+    case Fenced: {
+      RLockScripts scripts_of_fenced = spec.rlock_scripts;
+      scripts_of_fenced.acquire = "fenced_acquire";
+      return std::make_unique<FencedLock>(backend, scripts, spec.name, options, scripts_of_fenced);
+    }
+    case Fair:
+    case NonReentrantFair: return std::make_unique<FairLock>(backend, scripts, spec.name, options, spec.fair);
+    case Setnx: return std::make_unique<SetnxLock>(backend, spec.name, spec.polling);
+    case Naive: return std::make_unique<NaiveLock>(backend, spec.name, spec.polling);
+    case Token: return std::make_unique<TokenLock>(backend, scripts, spec.name, spec.polling);
+    case ClientReentrant: return std::make_unique<ClientReentrantLock>(backend, scripts, spec.name, spec.polling);
+    case Multi:
+    case Red: return make_multi_lock(backend, scripts, spec);
+    case RwLock: throw std::invalid_argument("an rwlock is two locks: build it with make_locks");
   }
-  if (spec.type == "fair" || spec.type == "nonreentrant-fair")
-    return std::make_unique<FairLock>(backend, scripts, spec.name, options, spec.fair);
-  if (spec.type == "setnx") return std::make_unique<SetnxLock>(backend, spec.name, spec.polling);
-  if (spec.type == "naive") return std::make_unique<NaiveLock>(backend, spec.name, spec.polling);
-  if (spec.type == "token") return std::make_unique<TokenLock>(backend, scripts, spec.name, spec.polling);
-  if (spec.type == "client-reentrant")
-    return std::make_unique<ClientReentrantLock>(backend, scripts, spec.name, spec.polling);
-  if (spec.type == "multi" || spec.type == "red") return make_multi_lock(backend, scripts, spec);
-  if (spec.type == "rwlock") throw std::invalid_argument("an rwlock is two locks: build it with make_locks");
-  throw std::invalid_argument("unknown lock type '" + spec.type + "' (expected " + model::lock_type_list() + ")");
+  LS_ASSERT(false && "a LockKind the factory does not build");
+  return nullptr;
 }
 
 std::vector<std::unique_ptr<Lock>> make_locks(Backend& backend, ScriptCatalog& scripts, const LockSpec& given) {
@@ -94,7 +102,7 @@ std::vector<std::unique_ptr<Lock>> make_locks(Backend& backend, ScriptCatalog& s
   LockSpec spec = given;
   spec.redisson.replica_sync = std::make_shared<ReplicaSync>();
   std::vector<std::unique_ptr<Lock>> locks;
-  if (spec.type == "rwlock") {
+  if (model::is_kind(spec.type, model::LockKind::RwLock)) {
     locks.push_back(std::make_unique<ReadLock>(backend, scripts, spec.name, spec.redisson, spec.rw));
     locks.push_back(std::make_unique<WriteLock>(backend, scripts, spec.name, spec.redisson, spec.rw));
   } else {

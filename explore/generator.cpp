@@ -68,7 +68,7 @@ world::Fault to_fault(const FaultPlan& f, const world::FaultInfo& info, int thre
 
 // Whether the lock is made of parts a MultiLock or RedLock tryLock takes one after another: only
 // their callers' forms read -1 apart from 0 and a lease's unit apart from milliseconds.
-bool multi_parts(const ExploreConfig& c) { return c.lock_type == "multi" || c.lock_type == "red"; }
+bool multi_parts(const ExploreConfig& c) { return model::has_parts(c.lock_type); }
 
 // Whether sessions may race a release (SessionPlan::races_release): messages may overtake one
 // another and the configuration allows delays.
@@ -385,7 +385,7 @@ Scenario to_scenario(const Plan& plan, const ExploreConfig& c) {
   s.default_lease_ms = lock.default_lease_ms;
   s.script_files = lock.script_files;
   s.checker_options = lock.checker_options;
-  if (c.lock_type == "red") s.world.servers = s.lock.parts;  // a server per part
+  if (model::is_kind(c.lock_type, model::LockKind::Red)) s.world.servers = s.lock.parts;  // a server per part
   for (const auto& file : c.script_files) s.script_files.push_back(file);
   const bool sides = model::find_lock_type(c.lock_type)->sides;
 

@@ -13,7 +13,26 @@ namespace locksim::model {
 // its servers (RedLock).
 enum class Quorum { One, All, Majority };
 
+// Which lock a type is, as a word the compiler checks: code that builds or treats one kind apart
+// switches on it (every case named) rather than comparing names.
+enum class LockKind {
+  RLock,
+  Fair,
+  Multi,
+  Red,
+  RwLock,
+  Spin,
+  Fenced,
+  NonReentrant,
+  NonReentrantFair,
+  Setnx,
+  Naive,
+  Token,
+  ClientReentrant,
+};
+
 struct LockType {
+  LockKind kind;
   std::string_view name;
   std::string_view about;
   bool hash = true;              // a hold is a field "<client id>:<thread>" of a hash; false: the key's string value
@@ -35,6 +54,12 @@ struct LockType {
 const std::vector<LockType>& lock_types();
 // nullptr for a name the table does not have.
 const LockType* find_lock_type(std::string_view name);
+// The table's row of `kind`: every kind has one.
+const LockType& lock_type(LockKind kind);
+// Whether `name` is the table's name of `kind` (false for a name the table does not have).
+bool is_kind(std::string_view name, LockKind kind);
+// Whether a lock of type `name` is made of parts (MultiLock, RedLock: its quorum is not One).
+bool has_parts(std::string_view name);
 // Whether `name` is a FairLock of either kind (its waiters queue); false for a name the table lacks.
 bool is_fair(std::string_view name);
 // "rlock, fair, ..., or client-reentrant", for messages.

@@ -312,7 +312,7 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s, const std::
   if (s.lock.name.empty()) r.fail(node["name"], "the lock name is empty");
   read_version(r, node, forced_version, s);
   if (const YAML::Node parts = node["parts"]) {
-    if (s.lock.type != "multi" && s.lock.type != "red") r.fail(parts, "parts applies to multi and red locks only");
+    if (!model::has_parts(s.lock.type)) r.fail(parts, "parts applies to multi and red locks only");
     const int64_t n = r.non_negative(parts, "parts");
     if (n < 1 || n > 64) r.fail(parts, "parts must be between 1 and 64");
     s.lock.parts = static_cast<int>(n);
@@ -351,11 +351,11 @@ void read_lock(const Reader& r, const YAML::Node& node, Scenario& s, const std::
   s.checker_options.watchdog.command_timeout_ms = policy.timeout_ms;
   read_fair(r, node, s);
   if (const YAML::Node v = node["rwlock_variant"]) {
-    if (s.lock.type != "rwlock") r.fail(v, "rwlock_variant applies to lock type rwlock only (this lock is " + s.lock.type + ")");
+    if (!model::is_kind(s.lock.type, model::LockKind::RwLock)) r.fail(v, "rwlock_variant applies to lock type rwlock only (this lock is " + s.lock.type + ")");
     client::parse_rw_variant(r.one_of(v, "rwlock_variant", {"3.11", "3.44"}), s.lock.rw.variant);
   }
   if (const YAML::Node v = node["rwlock_read_renewal"]) {
-    if (s.lock.type != "rwlock")
+    if (!model::is_kind(s.lock.type, model::LockKind::RwLock))
       r.fail(v, "rwlock_read_renewal applies to lock type rwlock only (this lock is " + s.lock.type + ")");
     client::parse_read_renewal(r.one_of(v, "rwlock_read_renewal", {"3.8", "3.44", "4.0", "4.4"}), s.lock.rw.read_renewal);
   }
@@ -396,9 +396,9 @@ void read_op(const Reader& r, const YAML::Node& item, const OpInfo& info, const 
   op.lock = s.lock.name;
   // A ReadWriteLock's op names its side; the op then concerns the lock "<name>:read" or "<name>:write".
   if (const YAML::Node side = item["side"]) {
-    if (s.lock.type != "rwlock") r.fail(side, "side applies to lock type rwlock only (this lock is " + s.lock.type + ")");
+    if (!model::is_kind(s.lock.type, model::LockKind::RwLock)) r.fail(side, "side applies to lock type rwlock only (this lock is " + s.lock.type + ")");
     op.lock.append(":").append(r.one_of(side, "side", {"read", "write"}));
-  } else if (s.lock.type == "rwlock" && info.names_side) {
+  } else if (model::is_kind(s.lock.type, model::LockKind::RwLock) && info.names_side) {
     r.fail(item, "missing 'side' (read or write) in a '" + name + "' step on an rwlock");
   }
   op.lease_ms = item["lease_ms"] ? lease_of(r, item["lease_ms"], "lease_ms") : s.default_lease_ms;
@@ -415,7 +415,7 @@ void read_op(const Reader& r, const YAML::Node& item, const OpInfo& info, const 
   if (op.kind == world::OpSpec::Kind::TryLock) {
     op.wait_ms = item["wait_ms"] ? r.integer(item["wait_ms"], "wait_ms") : 0;
     // tryLock(-1, lease): Redisson's "no wait", which only MultiLock and RedLock read apart from 0.
-    if (op.wait_ms == -1 && s.lock.type != "multi" && s.lock.type != "red")
+    if (op.wait_ms == -1 && !model::has_parts(s.lock.type))
       r.fail(item["wait_ms"], "wait_ms -1 (tryLock(-1, lease)) applies to lock types multi and red (this lock is " +
                                   s.lock.type + "; wait_ms 0 does what -1 would)");
     if (op.wait_ms < -1)
@@ -885,7 +885,7 @@ Scenario load_scenario(const std::string& path, const std::string& redisson, con
   if (root["live"]) read_live(r, root["live"], s);
   if (root["bounded"]) read_bounded(r, root["bounded"], s);
   // A RedLock needs a server per part; a fault needs its server to exist.
-  if (s.lock.type == "red" && s.world.servers < s.lock.parts) {
+  if (model::is_kind(s.lock.type, model::LockKind::Red) && s.world.servers < s.lock.parts) {
     if (root["world"] && root["world"]["servers"])
       r.fail(root["world"]["servers"], "a red lock of " + std::to_string(s.lock.parts) + " parts needs as many servers");
     s.world.servers = s.lock.parts;

@@ -112,10 +112,10 @@ void write_lock(std::ostream& out, const Scenario& s, bool write_default_lease) 
     if (fair.zero_wait_uses_tryacquire != d.fair.zero_wait_uses_tryacquire)
       out << "  zero_wait_tryacquire: " << boolean(fair.zero_wait_uses_tryacquire) << "\n";
   }
-  if ((lock.type == "multi" || lock.type == "red") && lock.parts != d.parts) out << "  parts: " << lock.parts << "\n";
-  if (lock.type == "rwlock" && lock.rw.variant != d.rw.variant)
+  if (model::has_parts(lock.type) && lock.parts != d.parts) out << "  parts: " << lock.parts << "\n";
+  if (model::is_kind(lock.type, model::LockKind::RwLock) && lock.rw.variant != d.rw.variant)
     out << "  rwlock_variant: " << quoted(lock.rw.variant == client::RwVariant::Silent ? "3.11" : "3.44") << "\n";
-  if (lock.type == "rwlock" && lock.rw.read_renewal != d.rw.read_renewal)
+  if (model::is_kind(lock.type, model::LockKind::RwLock) && lock.rw.read_renewal != d.rw.read_renewal)
     out << "  rwlock_read_renewal: " << quoted(client::to_string(lock.rw.read_renewal)) << "\n";
   if (lock.polling.retry_ms != d.polling.retry_ms) out << "  retry_ms: " << lock.polling.retry_ms << "\n";
   if (lock.polling.setnx_expire != d.polling.setnx_expire) out << "  setnx_expire: " << boolean(lock.polling.setnx_expire) << "\n";
@@ -179,7 +179,7 @@ void write_step(std::ostream& out, const Scenario& s, const TimelineEntry& e, bo
     const world::OpSpec& op = *e.op;
     out << ", op: " << world::op_name(op.kind);
     // An rwlock's op names its side through the lock it concerns ("<name>:read").
-    if (s.lock.type == "rwlock" && op.kind != world::OpSpec::Kind::Work)
+    if (model::is_kind(s.lock.type, model::LockKind::RwLock) && op.kind != world::OpSpec::Kind::Work)
       out << ", side: " << op.lock.substr(op.lock.rfind(':') + 1);
     if (op.kind == world::OpSpec::Kind::TryLock) out << ", wait_ms: " << op.wait_ms;
     if (is_acquire(op) && op.lease_unit_ms == 1000)

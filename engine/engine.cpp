@@ -118,6 +118,15 @@ Reply Engine::execute(SessionId session, const std::vector<std::string>& argv) {
   return execute(session, std::span<const std::string_view>(views));
 }
 
+bool Engine::well_formed(const std::vector<std::string>& argv) const {
+  if (argv.empty()) return false;
+  const CommandSpec* spec = find_command(argv[0]);
+  if (spec == nullptr) return false;
+  const std::vector<std::string_view> views(argv.begin(), argv.end());
+  std::string fullname;
+  return check_shape(*spec, views, fullname) == Shape::Ok;
+}
+
 // processCommand's first checks, the same whether a script is busy or not: an empty command, an
 // unknown one, a wrong shape, a RESP2 subscriber's command outside the pub/sub context. The spec,
 // or null with the refusal in `refused`.

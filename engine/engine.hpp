@@ -65,6 +65,9 @@ class Engine final : public ScriptServer {
   Reply execute(SessionId session, std::span<const std::string_view> argv);
   Reply execute(SessionId session, std::initializer_list<std::string_view> argv);
   Reply execute(SessionId session, const std::vector<std::string>& argv);
+  // Whether the table knows `argv` (its command and subcommand, as this host serves them) with a
+  // count of arguments it allows: what Redis checks before it asks whether a client authenticated.
+  bool well_formed(const std::vector<std::string>& argv) const;
 
   // redis.call/redis.pcall: the same command table, with the checks Redis applies inside scripts.
   Reply call_from_script(std::span<const std::string_view> argv) override;

@@ -353,11 +353,15 @@ void Server::execute(const ConnPtr& c, std::vector<std::string>& argv) {
   const std::string name = lower(argv[0]);
   c->last_command = name;
   const engine::CommandSpec* spec = engine_->find_command(name);
-  if (!c->authenticated && !(spec != nullptr && (spec->flags & engine::kCmdNoAuth))) {
+  const bool control = name.rfind("locksim.", 0) == 0;
+  // processCommand's order: an unknown command or a wrong count of arguments is refused as such
+  // (by the engine, below) before NOAUTH.
+  if (!c->authenticated && !(spec != nullptr && (spec->flags & engine::kCmdNoAuth)) &&
+      (control || engine_->well_formed(argv))) {
     reply(c, Reply::error(engine::errors::kNoAuth));
     return;
   }
-  if (name.rfind("locksim.", 0) == 0) {
+  if (control) {
     c->control = true;
     // They move the clock, replace the engine or act out faults on it: not while a script is
     // in the middle of its run.

@@ -279,6 +279,18 @@ got=$(raw "$PORT" 'HELLO 3\r\nGET missing\r\n' | tr -d ' \n')
 [[ "$got" == *'_\r\n' ]] || fail "RESP3 nil: $got"
 stop_serve
 
+# Before AUTH: an unknown command, subcommand or argument count is refused as such, then NOAUTH
+# (processCommand's order); the same bytes from a redis-server with a password.
+redis-cli -p "$redis_port" config set requirepass secret >/dev/null
+start_serve --requirepass secret
+for bytes in 'NOPE\r\nGET\r\nCLIENT NOPE\r\nCLIENT ID x\r\nGET k\r\nCLIENT ID\r\nAUTH secret\r\nGET k\r\n'; do
+  want=$(raw "$redis_port" "$bytes")
+  got=$(raw "$PORT" "$bytes")
+  expect_eq "same bytes as redis-server with a password for $(printf '%q' "$bytes")" "$want" "$got"
+done
+expect_eq "LOCKSIM.* before AUTH" "NOAUTH Authentication required." "$(cli locksim.clock get 2>&1)"
+stop_serve secret
+
 # ---- LOCKSIM.HISTORY SAVE names a file beside --history, never a path a client chooses
 mkdir -p "$work/hist"
 start_serve --history "$work/hist/h.jsonl"

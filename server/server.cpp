@@ -383,7 +383,7 @@ void Server::execute(const ConnPtr& c, std::vector<std::string>& argv) {
     if (!c->closed) reply(c, r, false, shape_for(*c, argv));
     return;
   }
-  const Reply r = run_engine(c, argv);
+  const Reply r = run_engine(c, argv, spec);
   if (engine_->blocked(c->session)) {
     // BLPOP and its kin found nothing: the reply comes when a key is served or the wait ends.
     c->blocked = true;
@@ -404,7 +404,7 @@ void Server::execute(const ConnPtr& c, std::vector<std::string>& argv) {
   reply(c, r, is_subscription(name), shape_for(*c, argv));
 }
 
-Reply Server::run_engine(const ConnPtr& c, const std::vector<std::string>& argv) {
+Reply Server::run_engine(const ConnPtr& c, const std::vector<std::string>& argv, const engine::CommandSpec* spec) {
   if (engine_->in_script()) {
     // Let in by a busy script's hook: refused, or a command that writes nothing (SCRIPT KILL,
     // MULTI ...). The AOF and the replica must not copy a keyspace the script is halfway through.
@@ -427,7 +427,6 @@ Reply Server::run_engine(const ConnPtr& c, const std::vector<std::string>& argv)
   Reply r = engine_->execute(c->session, argv);
   running_ = nullptr;
   recorder_.exec(c->who(), argv, r, before, engine_->keyspace(), clock_.now_ms());
-  const engine::CommandSpec* spec = engine::lookup_command(argv[0]);
   const bool may_write = !spec || !(spec->flags & engine::kCmdReadOnly);
   if (may_write) {
     aof_stale_ = true;

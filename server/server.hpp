@@ -78,7 +78,8 @@ class Server final : public engine::Host {
   void process_commands(const ConnPtr& c);
   void process_all();
   void execute(const ConnPtr& c, std::vector<std::string>& argv);
-  Reply run_engine(const ConnPtr& c, const std::vector<std::string>& argv);
+  // `spec`: argv's row of the table, as execute() found it (null for an unknown command).
+  Reply run_engine(const ConnPtr& c, const std::vector<std::string>& argv, const engine::CommandSpec* spec);
   void reply(const ConnPtr& c, const Reply& r, bool push = false, Resp3Shape shape = Resp3Shape::Plain);
   void send(const ConnPtr& c, std::string bytes);
   // Whether a reply to `c` leaves now: no delay or partition was ever set (nothing can hold it back)
